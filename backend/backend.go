@@ -1,0 +1,94 @@
+// Package backend is the contract between the test-script runner and the
+// places a SPIR-V compute module can run: the CPU reference executor and the
+// Vulkan GPU backend. Both implement Device, so one script runs unchanged on
+// either, and the runner can compare their results.
+package backend
+
+import (
+	"errors"
+	"time"
+)
+
+// BufferUsage says how a buffer will be reached by a shader.
+type BufferUsage uint32
+
+const (
+	// UsageStorage: bound as a storage buffer (std430/scalar layouts).
+	UsageStorage BufferUsage = 1 << iota
+	// UsageUniform: bound as a uniform buffer (std140 layout).
+	UsageUniform
+	// UsageAddress: the shader reaches it through a PhysicalStorageBuffer
+	// pointer, so the buffer needs a stable 64-bit device address.
+	UsageAddress
+)
+
+// Buffer is device memory that a dispatch can see, either through a
+// descriptor binding or through its device address.
+type Buffer interface {
+	Size() int
+	// Address is the 64-bit device address of the first byte; valid only
+	// for buffers created with UsageAddress, 0 otherwise.
+	Address() uint64
+	// Write copies data into the buffer at offset; Read copies out of it.
+	// Both fail (never panic) when the range falls outside the buffer.
+	Write(offset int, data []byte) error
+	Read(offset int, data []byte) error
+}
+
+// DescriptorKind is the descriptor type of a binding.
+type DescriptorKind int
+
+const (
+	StorageBuffer DescriptorKind = iota
+	UniformBuffer
+)
+
+// Binding attaches a buffer to (set, binding, array element).
+type Binding struct {
+	Set, Binding uint32
+	ArrayElement uint32
+	Kind         DescriptorKind
+	Buffer       Buffer
+}
+
+// Dispatch is one vkCmdDispatch-equivalent run of a compute entry point.
+type Dispatch struct {
+	// Code is the SPIR-V module as words (native byte order).
+	Code  []uint32
+	Entry string
+	// Groups is the number of workgroups in x, y and z.
+	Groups   [3]uint32
+	Bindings []Binding
+	// PushConstants is the push-constant block, bytes from offset 0.
+	PushConstants []byte
+	// Spec holds specialization constant values by SpecId, as the raw
+	// little-endian bytes of the constant's type (1, 2, 4 or 8 bytes; a
+	// bool is 4 bytes as in Vulkan).
+	Spec map[uint32][]byte
+	// SubgroupSize requests a subgroup size; 0 takes the backend default.
+	SubgroupSize uint32
+	// Timed asks for GPU (or executor) timing of the dispatch itself.
+	Timed bool
+}
+
+// Result reports what a dispatch cost.
+type Result struct {
+	// Elapsed is the dispatch time measured on the device (timestamp
+	// queries on a GPU, wall time on the CPU); zero when not Timed.
+	Elapsed time.Duration
+}
+
+// Device runs dispatches. Implementations are not required to be safe for
+// concurrent use.
+type Device interface {
+	// Name describes the device, e.g. "cpu (reference executor)" or the
+	// GPU's name.
+	Name() string
+	NewBuffer(size int, usage BufferUsage) (Buffer, error)
+	Dispatch(d *Dispatch) (Result, error)
+	Close() error
+}
+
+// ErrUnavailable is wrapped by errors that mean the backend cannot run on
+// this machine at all (no Vulkan loader, no suitable device).
+var ErrUnavailable = errors.New("backend unavailable")

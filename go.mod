@@ -1,0 +1,3 @@
+module github.com/coopshader/coop
+
+go 1.26
