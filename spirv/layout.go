@@ -53,9 +53,6 @@ func SectionOf(op Op) Section {
 		return SecDebugName
 	case OpModuleProcessed:
 		return SecDebugModule
-	case OpDecorate, OpMemberDecorate, OpDecorationGroup, OpGroupDecorate,
-		OpGroupMemberDecorate, OpDecorateId, OpDecorateString, OpMemberDecorateString:
-		return SecAnnotation
 	case OpFunction:
 		return SecFunction
 	case OpLine, OpNoLine, OpExtInst, OpExtInstWithForwardRefsKHR:
@@ -65,10 +62,12 @@ func SectionOf(op Op) Section {
 		switch d.Class {
 		case "Type-Declaration", "Constant-Creation":
 			return SecGlobal
+		case "Annotation":
+			return SecAnnotation
 		}
 	}
 	switch op {
-	case OpVariable, OpUndef, OpTypeForwardPointer:
+	case OpVariable, OpUntypedVariableKHR, OpUndef, OpTypeForwardPointer:
 		return SecGlobal
 	}
 	return -1
@@ -79,7 +78,7 @@ func IsTerminator(op Op) bool {
 	switch op {
 	case OpBranch, OpBranchConditional, OpSwitch, OpReturn, OpReturnValue,
 		OpKill, OpUnreachable, OpTerminateInvocation, OpIgnoreIntersectionKHR,
-		OpTerminateRayKHR, OpEmitMeshTasksEXT:
+		OpTerminateRayKHR, OpEmitMeshTasksEXT, OpAbortKHR:
 		return true
 	}
 	return false
