@@ -1,3 +1,5 @@
 module github.com/coopshader/coop
 
 go 1.26
+
+require github.com/ebitengine/purego v0.11.3

@@ -1,0 +1,378 @@
+package vk
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/vk/internal/vkc"
+)
+
+func moduleBytes(code []uint32) []byte {
+	b := make([]byte, 4*len(code))
+	for i, w := range code {
+		binary.LittleEndian.PutUint32(b[4*i:], w)
+	}
+	return b
+}
+
+// TestModuleValid checks the hand-encoded test shader with spirv-val.
+func TestModuleValid(t *testing.T) {
+	val := "spirv-val"
+	if d := os.Getenv("COOP_REF_BIN"); d != "" {
+		val = filepath.Join(d, val)
+	} else if _, err := exec.LookPath(val); err != nil {
+		val = "/work/ref/bin/spirv-val"
+	}
+	if _, err := exec.LookPath(val); err != nil {
+		t.Skip("spirv-val not found")
+	}
+	f := filepath.Join(t.TempDir(), "m.spv")
+	if err := os.WriteFile(f, moduleBytes(doubleAddModule()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(val, "--target-env", "vulkan1.3", f).CombinedOutput()
+	if err != nil {
+		t.Fatalf("spirv-val: %v\n%s", err, out)
+	}
+}
+
+func TestScanModule(t *testing.T) {
+	m, err := scanModule(doubleAddModule())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.caps) != 2 || m.caps[0] != capShader || m.caps[1] != capPhysical {
+		t.Errorf("caps = %v", m.caps)
+	}
+	if len(m.entries) != 1 || m.entries[0] != "main" {
+		t.Errorf("entries = %q", m.entries)
+	}
+
+	var w words
+	w = append(w, spirvMagic, 0x00010600, 0, 10, 0)
+	w.op(sOpCapability, 6022)
+	w.op(sOpExtension, str("SPV_KHR_cooperative_matrix")...)
+	m, err = scanModule(w)
+	if err != nil || len(m.exts) != 1 || m.exts[0] != "SPV_KHR_cooperative_matrix" || m.caps[0] != 6022 {
+		t.Errorf("got %+v, %v", m, err)
+	}
+
+	bad := map[string][]uint32{
+		"short":        {spirvMagic, 0x10000},
+		"magic":        {1, 0, 0, 0, 0},
+		"zero count":   {spirvMagic, 0, 0, 1, 0, 0},
+		"past end":     {spirvMagic, 0, 0, 1, 0, 5<<16 | sOpCapability, 1},
+		"cap operands": {spirvMagic, 0, 0, 1, 0, 1<<16 | sOpCapability},
+		"unterminated": {spirvMagic, 0, 0, 1, 0, 2<<16 | sOpExtension, 0x41414141},
+	}
+	for name, code := range bad {
+		if _, err := scanModule(code); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// fakeDevice is a Device with nothing enabled, for the capability check.
+func fakeDevice() *Device {
+	return &Device{info: DeviceInfo{Name: "fake"}, en: new(features), has: map[string]bool{}}
+}
+
+func TestCheckNamesMissingFeature(t *testing.T) {
+	d := fakeDevice()
+	var w words
+	w = append(w, spirvMagic, 0x00010600, 0, 10, 0)
+	w.op(sOpCapability, capShader)
+	w.op(sOpCapability, 5394) // CooperativeVectorNV
+	m, err := scanModule(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = d.check(m)
+	if err == nil || !strings.Contains(err.Error(), "CooperativeVectorNV") || !strings.Contains(err.Error(), "cooperativeVector of VK_NV_cooperative_vector") {
+		t.Fatalf("error = %v", err)
+	}
+	d.en.cv.CooperativeVector = 1
+	if err := d.check(m); err != nil {
+		t.Fatalf("enabled feature still rejected: %v", err)
+	}
+
+	w = w[:5]
+	w.op(sOpExtension, str("SPV_NV_cooperative_matrix2")...)
+	m, _ = scanModule(w)
+	if err := d.check(m); err == nil || !strings.Contains(err.Error(), "VK_NV_cooperative_matrix2") {
+		t.Fatalf("extension error = %v", err)
+	}
+}
+
+// TestTables keeps the capability and feature tables consistent.
+func TestTables(t *testing.T) {
+	keys := map[string]bool{}
+	for _, b := range featureBits {
+		if keys[b.key] {
+			t.Errorf("feature key %s repeated", b.key)
+		}
+		keys[b.key] = true
+		f := new(features)
+		*b.field(f) = 1
+		if b.ext == "" && strings.HasPrefix(b.owner, "VK_") {
+			t.Errorf("%s: extension feature without extension", b.key)
+		}
+	}
+	for c, cp := range capabilities {
+		for _, k := range cp.features {
+			if !keys[k] {
+				t.Errorf("capability %d (%s) needs unknown feature %s", c, cp.name, k)
+			}
+		}
+	}
+}
+
+func TestFormatDevices(t *testing.T) {
+	ds := []DeviceInfo{{
+		Index: 0, Name: "Test GPU", Type: "discrete GPU", VendorID: 0x10de, APIVersion: "1.4.0",
+		SubgroupSize: 32, MinSubgroupSize: 32, MaxSubgroupSize: 32,
+		Extensions: []string{"VK_KHR_cooperative_matrix"},
+		CoopMatKHR: []CoopMatShape{{16, 16, 16, "float16", "float16", "float32", "float32", false, "subgroup"}},
+		CoopVec:    []CoopVecCombo{{"float16", "float16", "float16", "float16", "float16", true}},
+	}}
+	var b bytes.Buffer
+	if err := FormatDevices(&b, ds); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"device 0: Test GPU (discrete GPU, vendor 0x10de", "16  16  16  float16  float16  float32  float32  subgroup  no", "VK_KHR_cooperative_matrix"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	if componentType(vkc.ComponentTypeFloat8E4m3EXT) != "float8_e4m3" || scope(vkc.ScopeWorkgroupKHR) != "workgroup" {
+		t.Error("short names")
+	}
+	if driverVersion(0x10de, 580<<22|82<<14|7<<6) != "580.82.7.0" {
+		t.Error(driverVersion(0x10de, 580<<22|82<<14|7<<6))
+	}
+}
+
+// openOrSkip opens the default device, skipping when Vulkan is absent.
+func openOrSkip(t *testing.T) *Device {
+	t.Helper()
+	d, err := Open(-1)
+	if errors.Is(err, backend.ErrUnavailable) {
+		t.Skipf("no Vulkan: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+func TestUnavailable(t *testing.T) {
+	if err := loadLibrary(); err == nil {
+		t.Skip("a Vulkan loader is present")
+	}
+	_, err := Open(-1)
+	if !errors.Is(err, backend.ErrUnavailable) || !strings.Contains(err.Error(), "Vulkan loader") {
+		t.Fatalf("Open error = %v", err)
+	}
+	if _, err := Devices(); !errors.Is(err, backend.ErrUnavailable) {
+		t.Fatalf("Devices error = %v", err)
+	}
+}
+
+func TestDevices(t *testing.T) {
+	ds, err := Devices()
+	if errors.Is(err, backend.ErrUnavailable) {
+		t.Skipf("no Vulkan: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := FormatDevices(&b, ds); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("device listing:\n%s", b.String())
+}
+
+func u32s(vs ...uint32) []byte {
+	b := make([]byte, 4*len(vs))
+	for i, v := range vs {
+		binary.LittleEndian.PutUint32(b[4*i:], v)
+	}
+	return b
+}
+
+func TestDispatch(t *testing.T) {
+	d := openOrSkip(t)
+	const n = 1024
+	in, err := d.NewBuffer(4*n, backend.UsageStorage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := d.NewBuffer(4*n, backend.UsageStorage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	side, err := d.NewBuffer(4*(n+1), backend.UsageStorage|backend.UsageAddress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if side.Address() == 0 {
+		t.Fatal("device address is 0")
+	}
+	t.Logf("buffers in device-local memory: %v", in.(*buffer).local)
+	vals := make([]uint32, n)
+	for i := range vals {
+		vals[i] = uint32(i*7 + 1)
+	}
+	if err := in.Write(0, u32s(vals...)); err != nil {
+		t.Fatal(err)
+	}
+	if err := side.Write(0, u32s(1000)); err != nil {
+		t.Fatal(err)
+	}
+	pc := make([]byte, 16)
+	binary.LittleEndian.PutUint32(pc, 5)
+	binary.LittleEndian.PutUint64(pc[8:], side.Address())
+	for _, sg := range []uint32{0, 32} {
+		res, err := d.Dispatch(&backend.Dispatch{
+			Code: doubleAddModule(), Entry: "main", Groups: [3]uint32{n / 64, 1, 1},
+			Bindings: []backend.Binding{
+				{Set: 0, Binding: 0, Kind: backend.StorageBuffer, Buffer: in},
+				{Set: 0, Binding: 1, Kind: backend.StorageBuffer, Buffer: out},
+			},
+			PushConstants: pc,
+			Spec:          map[uint32][]byte{0: u32s(64)},
+			SubgroupSize:  sg,
+			Timed:         true,
+		})
+		if err != nil {
+			t.Fatalf("subgroup size %d: %v", sg, err)
+		}
+		if res.Elapsed <= 0 {
+			t.Errorf("elapsed %v", res.Elapsed)
+		}
+		t.Logf("subgroup size %d: GPU time %v", sg, res.Elapsed)
+		got := make([]byte, 4*n)
+		if err := out.Read(0, got); err != nil {
+			t.Fatal(err)
+		}
+		sideGot := make([]byte, 4*(n+1))
+		if err := side.Read(0, sideGot); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vals {
+			if g := binary.LittleEndian.Uint32(got[4*i:]); g != v*2+5+1000 {
+				t.Fatalf("out[%d] = %d, want %d", i, g, v*2+5+1000)
+			}
+			if g := binary.LittleEndian.Uint32(sideGot[4*(i+1):]); g != v {
+				t.Fatalf("pointer write [%d] = %d, want %d", i+1, g, v)
+			}
+		}
+	}
+}
+
+func TestDispatchErrors(t *testing.T) {
+	d := openOrSkip(t)
+	b, err := d.NewBuffer(16, backend.UsageStorage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Write(12, make([]byte, 8)); err == nil {
+		t.Error("write past the end accepted")
+	}
+	if err := b.Read(-1, make([]byte, 1)); err == nil {
+		t.Error("negative offset accepted")
+	}
+	base := backend.Dispatch{Code: doubleAddModule(), Entry: "main", Groups: [3]uint32{1, 1, 1},
+		Bindings: []backend.Binding{{Binding: 0, Buffer: b}, {Binding: 1, Buffer: b}}, PushConstants: make([]byte, 16)}
+	cases := map[string]func(*backend.Dispatch){
+		"entry":    func(ds *backend.Dispatch) { ds.Entry = "nope" },
+		"subgroup": func(ds *backend.Dispatch) { ds.SubgroupSize = 7 },
+		"spec":     func(ds *backend.Dispatch) { ds.Spec = map[uint32][]byte{0: {1, 2, 3}} },
+		"kinds": func(ds *backend.Dispatch) {
+			ds.Bindings = append(ds.Bindings, backend.Binding{Binding: 0, Kind: backend.UniformBuffer, Buffer: b})
+		},
+		"magic": func(ds *backend.Dispatch) { ds.Code = []uint32{1, 2, 3, 4, 5} },
+	}
+	for name, mod := range cases {
+		ds := base
+		ds.Bindings = append([]backend.Binding(nil), base.Bindings...)
+		mod(&ds)
+		if _, err := d.Dispatch(&ds); err == nil {
+			t.Errorf("%s: no error", name)
+		} else {
+			t.Logf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestBandwidth times a large dispatch of the test shader, which reads 4
+// and writes 8 bytes per element, and logs the memory throughput.
+func TestBandwidth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	d := openOrSkip(t)
+	const n = 1 << 24
+	in, err := d.NewBuffer(4*n, backend.UsageStorage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := d.NewBuffer(4*n, backend.UsageStorage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	side, err := d.NewBuffer(4*(n+1), backend.UsageStorage|backend.UsageAddress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]uint32, n)
+	for i := range vals {
+		vals[i] = uint32(i)
+	}
+	if err := in.Write(0, u32s(vals...)); err != nil {
+		t.Fatal(err)
+	}
+	pc := make([]byte, 16)
+	binary.LittleEndian.PutUint32(pc, 3)
+	binary.LittleEndian.PutUint64(pc[8:], side.Address())
+	ds := &backend.Dispatch{
+		Code: doubleAddModule(), Entry: "main", Groups: [3]uint32{n / 256, 1, 1},
+		Bindings:      []backend.Binding{{Binding: 0, Buffer: in}, {Binding: 1, Buffer: out}},
+		PushConstants: pc, Spec: map[uint32][]byte{0: u32s(256)}, Timed: true,
+	}
+	best := time.Duration(1 << 62)
+	for range 5 {
+		res, err := d.Dispatch(ds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best = min(best, res.Elapsed)
+	}
+	t.Logf("%d elements: best GPU time %v, %.1f GB/s (device-local memory: %v)", n, best, 12*n/best.Seconds()/1e9, in.(*buffer).local)
+	start := time.Now()
+	buf := make([]byte, 4*n)
+	if err := out.Read(0, buf); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("host read-back of %d MiB: %v", 4*n>>20, time.Since(start))
+	for i := range vals {
+		if g := binary.LittleEndian.Uint32(buf[4*i:]); g != uint32(2*i+3) {
+			t.Fatalf("out[%d] = %d, want %d", i, g, 2*i+3)
+		}
+	}
+	part := make([]byte, 4*1000)
+	if err := out.Read(4*(n-1000), part); err != nil || binary.LittleEndian.Uint32(part[4*999:]) != uint32(2*(n-1)+3) {
+		t.Fatalf("small read at the end: %v", err)
+	}
+}
