@@ -1,0 +1,891 @@
+package exec
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/coopshader/coop/spirv"
+)
+
+// instr is one decoded instruction: operand ids mapped to value slots.
+type instr struct {
+	op  spirv.Op
+	res int32 // result slot
+	t   *typ  // result type
+	at  *typ  // type of the first value operand
+	a   []int32
+	lit []uint32
+	sub uint32 // extended instruction number, scope, or a slot offset
+	aux any
+	idx int32 // index in Module.Insts
+	id  uint32
+	// coll marks collective instructions the scheduler runs for several
+	// invocations together; wg those whose scope is the whole workgroup.
+	coll bool
+	wg   bool
+	// fast selects an inlined path in the interpreter loop for the
+	// commonest scalar instructions; m is the result mask there.
+	fast uint8
+	m    uint64
+}
+
+const (
+	fNoFast uint8 = iota
+	fIAdd
+	fISub
+	fIMul
+	fAnd
+	fULT
+	fSLT
+	fIEq
+	fExtract
+	fChain
+	fLoad32
+	fStore32
+)
+
+// setFast picks the inlined path for in, if it has one.
+func setFast(in *instr) {
+	t := in.t
+	switch {
+	case t != nil && t.kind == kInt && t.slots == 1 && len(in.a) == 2 && in.at != nil && in.at.kind == kInt:
+		in.m = mask(t.width)
+		switch in.op {
+		case spirv.OpIAdd:
+			in.fast = fIAdd
+		case spirv.OpISub:
+			in.fast = fISub
+		case spirv.OpIMul:
+			in.fast = fIMul
+		case spirv.OpBitwiseAnd:
+			in.fast = fAnd
+		}
+	case t != nil && t.kind == kBool && len(in.a) == 2 && in.at != nil && in.at.kind == kInt && in.at.slots == 1:
+		in.m = uint64(in.at.width)
+		switch in.op {
+		case spirv.OpULessThan:
+			in.fast = fULT
+		case spirv.OpSLessThan:
+			in.fast = fSLT
+		case spirv.OpIEqual:
+			in.fast = fIEq
+		}
+	case in.op == spirv.OpCompositeExtract && t != nil && t.slots == 1:
+		in.fast = fExtract
+	case in.op == spirv.OpAccessChain || in.op == spirv.OpInBoundsAccessChain || in.op == spirv.OpPtrAccessChain || in.op == spirv.OpInBoundsPtrAccessChain:
+		if c := in.aux.(*chain); c.desc < 0 {
+			in.fast = fChain
+		}
+	case in.op == spirv.OpLoad && t != nil && t.kind == kInt && t.width == 32 && in.aux.(matLayout).stride == 0:
+		in.fast = fLoad32
+	case in.op == spirv.OpStore && in.at != nil && in.at.kind == kInt && in.at.width == 32 && in.aux.(matLayout).stride == 0:
+		in.fast = fStore32
+	}
+}
+
+type edge struct {
+	label uint32
+	pc    int32
+	moves []move
+	// Loop bookkeeping: the edge enters the loop with header enter, is a
+	// back-edge of the loop with header back, or leaves the loop whose
+	// header is exit (its target is that loop's merge block).
+	enter, back, exit uint32
+}
+
+type move struct{ src, dst, n int32 }
+
+type switchT struct {
+	vals  []uint64
+	edges []*edge
+	def   *edge
+}
+
+type callT struct {
+	fn     uint32
+	pc     int32
+	params []int32
+}
+
+type chain struct {
+	off     int
+	steps   []cstep
+	desc    int32 // slot of the descriptor table, or -1
+	descN   int
+	descIdx int32 // slot of the descriptor index
+	descW   int
+}
+
+type cstep struct {
+	slot   int32
+	w      int
+	stride int
+	bound  int
+}
+
+type phi struct {
+	res   int32
+	n     int32
+	pairs []uint32 // value, parent label, ...
+}
+
+func (p *prog) compileFunctions(first int) error {
+	insts := p.m.Insts
+	// Pass 1: a slot for every result; Function variables get invocation memory.
+	for i := first; i < len(insts); i++ {
+		in := &insts[i]
+		ty := in.TypeID()
+		id := in.ResultID()
+		if id == 0 || ty == 0 || in.Op == spirv.OpFunction {
+			continue
+		}
+		if id >= uint32(len(p.slot)) {
+			return p.errAt(i, "id %d beyond the bound", id)
+		}
+		t := p.types[ty]
+		if t == nil {
+			return p.errAt(i, "result type %%%d is not a type", ty)
+		}
+		s, err := p.newSlots(i, id, t)
+		if err != nil {
+			return err
+		}
+		if in.Op == spirv.OpVariable {
+			if t.kind != kPointer || t.elem == nil {
+				return p.errAt(i, "variable type is not a pointer")
+			}
+			off := roundUp(p.invMem, 8)
+			p.invMem = off + t.elem.size
+			if p.invMem > maxMem {
+				return fmt.Errorf("%w: instruction %d: more than %d bytes of memory per invocation", ErrUnsupported, i, maxMem)
+			}
+			p.tmpl[s] = addrOf(regInv, 0, off)
+		}
+	}
+	p.invInit = append(p.invInit, make([]byte, p.invMem-len(p.invInit))...)
+	type fixup struct {
+		e   *edge
+		idx int
+	}
+	var calls []*instr
+	for i := first; i < len(insts); {
+		if insts[i].Op != spirv.OpFunction {
+			i++
+			continue
+		}
+		fnID := insts[i].ResultID()
+		end := i
+		for end < len(insts) && insts[end].Op != spirv.OpFunctionEnd {
+			end++
+		}
+		if end == len(insts) {
+			return p.errAt(i, "function has no OpFunctionEnd")
+		}
+		phis := map[uint32][]phi{}
+		label := uint32(0)
+		// Loop structure, for telling dynamic instances apart: headers
+		// (blocks with OpLoopMerge), their merge blocks, block order.
+		loopHeader := map[uint32]bool{}
+		mergeOf := map[uint32]uint32{}
+		blockAt := map[uint32]int{}
+		for k := i; k < end; k++ {
+			in := &insts[k]
+			switch in.Op {
+			case spirv.OpLabel:
+				if len(in.Words) == 0 {
+					return p.errAt(k, "missing label id")
+				}
+				label = in.Words[0]
+				blockAt[label] = len(blockAt)
+			case spirv.OpLoopMerge:
+				if len(in.Words) > 0 {
+					loopHeader[label] = true
+					mergeOf[in.Words[0]] = label
+				}
+			case spirv.OpPhi:
+				if len(in.Words) < 2 {
+					return p.errAt(k, "missing operands")
+				}
+				s, t := p.slotOf(in.Words[1])
+				phis[label] = append(phis[label], phi{s, int32(t.slots), in.Words[2:]})
+			}
+		}
+		labelPC := map[uint32]int32{}
+		var fix []fixup
+		p.fnPC[fnID] = int32(len(p.code))
+		label = 0
+		mkEdge := func(k int, target uint32) (*edge, error) {
+			e := &edge{label: target}
+			if loopHeader[target] {
+				if blockAt[label] >= blockAt[target] {
+					e.back = target
+				} else {
+					e.enter = target
+				}
+			}
+			e.exit = mergeOf[target]
+			for _, ph := range phis[target] {
+				found := false
+				for j := 0; j+1 < len(ph.pairs); j += 2 {
+					if ph.pairs[j+1] == label {
+						s, _ := p.slotOf(ph.pairs[j])
+						if s < 0 {
+							return nil, p.errAt(k, "OpPhi value %%%d has no value", ph.pairs[j])
+						}
+						e.moves = append(e.moves, move{s, ph.res, ph.n})
+						found = true
+						break
+					}
+				}
+				if !found {
+					return nil, p.errAt(k, "OpPhi in block %%%d has no value for predecessor %%%d", target, label)
+				}
+			}
+			fix = append(fix, fixup{e, k})
+			return e, nil
+		}
+		var params []int32
+		var paramIDs []uint32
+		inBlock := false
+		for k := i + 1; k < end; k++ {
+			in := &insts[k]
+			w := in.Words
+			if len(w) == 0 && in.Op != spirv.OpReturn && in.Op != spirv.OpUnreachable && in.Op != spirv.OpKill &&
+				in.Op != spirv.OpTerminateInvocation && in.Op != spirv.OpNop && in.Op != spirv.OpNoLine {
+				return p.errAt(k, "missing operands")
+			}
+			if !inBlock && in.Op != spirv.OpFunctionParameter && in.Op != spirv.OpLabel && in.Op != spirv.OpLine && in.Op != spirv.OpNoLine {
+				return p.errAt(k, "instruction outside a block")
+			}
+			if spirv.IsTerminator(in.Op) {
+				if !inBlock {
+					return p.errAt(k, "terminator outside a block")
+				}
+				inBlock = false
+			}
+			switch in.Op {
+			case spirv.OpFunctionParameter:
+				if len(w) < 2 || p.slot[w[1]] < 0 {
+					return p.errAt(k, "malformed parameter")
+				}
+				params = append(params, p.slot[w[1]])
+				paramIDs = append(paramIDs, w[1])
+				p.paramN[fnID] = append(p.paramN[fnID], int32(p.tyOf[w[1]].slots))
+				continue
+			case spirv.OpLabel:
+				if inBlock {
+					return p.errAt(k, "block has no terminator before the next OpLabel")
+				}
+				inBlock = true
+				label = w[0]
+				labelPC[label] = int32(len(p.code))
+				continue
+			case spirv.OpPhi, spirv.OpLine, spirv.OpNoLine, spirv.OpSelectionMerge, spirv.OpLoopMerge,
+				spirv.OpNop, spirv.OpMemoryBarrier, spirv.OpUndef, spirv.OpAssumeTrueKHR, spirv.OpMemoryNamedBarrier:
+				continue
+			case spirv.OpVariable:
+				if len(w) > 3 {
+					ins := instr{op: spirv.OpStore, a: []int32{p.slot[w[1]], p.slot[w[3]]}, at: p.tyOf[w[3]], idx: int32(k)}
+					if ins.a[1] < 0 {
+						return p.errAt(k, "initializer %%%d has no value", w[3])
+					}
+					p.code = append(p.code, ins)
+				}
+				continue
+			case spirv.OpBranch:
+				e, err := mkEdge(k, w[0])
+				if err != nil {
+					return err
+				}
+				p.code = append(p.code, instr{op: in.Op, aux: e, idx: int32(k)})
+				continue
+			case spirv.OpBranchConditional:
+				e1, err := mkEdge(k, w[1])
+				if err != nil {
+					return err
+				}
+				e2, err := mkEdge(k, w[2])
+				if err != nil {
+					return err
+				}
+				c, err := p.valSlots(k, w[:1])
+				if err != nil {
+					return err
+				}
+				p.code = append(p.code, instr{op: in.Op, a: c, aux: [2]*edge{e1, e2}, idx: int32(k)})
+				continue
+			case spirv.OpSwitch:
+				c, err := p.valSlots(k, w[:1])
+				if err != nil {
+					return err
+				}
+				st := &switchT{}
+				if st.def, err = mkEdge(k, w[1]); err != nil {
+					return err
+				}
+				sel := p.tyOf[w[0]]
+				step := 1
+				if sel.width > 32 {
+					step = 2
+				}
+				for j := 2; j+step < len(w)+1 && j < len(w); j += step + 1 {
+					v := uint64(w[j])
+					if step == 2 {
+						v |= uint64(w[j+1]) << 32
+					}
+					e, err := mkEdge(k, w[j+step])
+					if err != nil {
+						return err
+					}
+					st.vals = append(st.vals, v&mask(sel.width))
+					st.edges = append(st.edges, e)
+				}
+				p.code = append(p.code, instr{op: in.Op, a: c, at: sel, aux: st, idx: int32(k)})
+				continue
+			}
+			d := in.Op.Desc()
+			var ty, id uint32
+			ops := w
+			if d != nil && d.HasType() && len(w) >= 2 {
+				ty, id, ops = w[0], w[1], w[2:]
+			} else if d != nil && d.HasResult() && len(w) >= 1 {
+				id, ops = w[0], w[1:]
+			}
+			ins, err := p.compileOp(k, in.Op, ty, id, ops)
+			if err != nil {
+				return err
+			}
+			if ins == nil {
+				continue
+			}
+			if ins.op == spirv.OpFunctionCall {
+				calls = append(calls, ins)
+			}
+			setFast(ins)
+			p.code = append(p.code, *ins)
+		}
+		if inBlock {
+			return p.errAt(end, "block has no terminator before OpFunctionEnd")
+		}
+		if len(labelPC) == 0 {
+			return p.errAt(i, "function has no body")
+		}
+		p.params[fnID] = params
+		p.paramIDs[fnID] = paramIDs
+		for _, f := range fix {
+			pc, ok := labelPC[f.e.label]
+			if !ok {
+				return p.errAt(f.idx, "branch to %%%d, not a block of this function", f.e.label)
+			}
+			f.e.pc = pc
+		}
+		i = end + 1
+	}
+	p.halt = int32(len(p.code))
+	p.code = append(p.code, instr{op: opHalt, idx: int32(len(insts) - 1), res: -1})
+	if err := p.resolveCallbacks(); err != nil {
+		return err
+	}
+	for _, c := range calls {
+		ct := c.aux.(*callT)
+		pc, ok := p.fnPC[ct.fn]
+		if !ok {
+			return p.errAt(int(c.idx), "call of %%%d, not a function", ct.fn)
+		}
+		ct.pc = pc
+		ct.params = p.params[ct.fn]
+		if len(ct.params) != len(c.a) {
+			return p.errAt(int(c.idx), "call passes %d arguments to a function of %d parameters", len(c.a), len(ct.params))
+		}
+	}
+	return nil
+}
+
+// valSlots maps value ids to their slots.
+func (p *prog) valSlots(i int, ids []uint32) ([]int32, error) {
+	out := make([]int32, len(ids))
+	for k, id := range ids {
+		s, _ := p.slotOf(id)
+		if s < 0 {
+			return nil, p.errAt(i, "operand %%%d is not a value", id)
+		}
+		out[k] = s
+	}
+	return out, nil
+}
+
+// compileOp decodes one instruction with its result type and id stripped
+// from ops. It returns nil for instructions with nothing to run.
+func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*instr, error) {
+	ins := &instr{op: op, idx: int32(i), id: id, res: -1}
+	if ty != 0 {
+		ins.t = p.types[ty]
+		if ins.t == nil {
+			return nil, p.errAt(i, "result type %%%d is not a type", ty)
+		}
+		ins.res = p.slot[id]
+	}
+	vals := func(ids []uint32) error {
+		var err error
+		ins.a, err = p.valSlots(i, ids)
+		if err == nil && len(ids) > 0 {
+			ins.at = p.tyOf[ids[0]]
+		}
+		return err
+	}
+	need := func(n int) error {
+		if len(ops) < n {
+			return p.errAt(i, "%s needs %d operands, has %d", op, n, len(ops))
+		}
+		return nil
+	}
+	constOp := func(k int) (uint32, error) {
+		if k >= len(ops) {
+			return 0, p.errAt(i, "missing operand")
+		}
+		v, ok := p.constU(ops[k])
+		if !ok {
+			return 0, p.errAt(i, "operand %%%d must be a constant", ops[k])
+		}
+		return uint32(v), nil
+	}
+	var err error
+	switch op {
+	case spirv.OpCompositeExtract, spirv.OpCompositeInsert:
+		nv := 1
+		if op == spirv.OpCompositeInsert {
+			nv = 2
+		}
+		if err := need(nv); err != nil {
+			return nil, err
+		}
+		if err := vals(ops[:nv]); err != nil {
+			return nil, err
+		}
+		ct := p.tyOf[ops[nv-1]]
+		off, _, err := p.walk(i, ct, ops[nv:])
+		if err != nil {
+			return nil, err
+		}
+		if off < 0 {
+			if op == spirv.OpCompositeExtract {
+				ins.op, ins.lit = opConstU, []uint32{0}
+				return ins, nil
+			}
+			ins.op, ins.a, ins.at = spirv.OpCopyObject, ins.a[1:], ct
+			return ins, nil
+		}
+		ins.sub = uint32(off)
+		ins.at = ct
+		if op == spirv.OpCompositeInsert {
+			ins.lit = []uint32{uint32(p.tyOf[ops[0]].slots)}
+			if off+p.tyOf[ops[0]].slots > ct.slots || ins.t.slots != ct.slots {
+				return nil, p.errAt(i, "inserted object does not fit the composite")
+			}
+		} else if off+ins.t.slots > ct.slots {
+			return nil, p.errAt(i, "extracted part does not fit the composite")
+		}
+		return ins, nil
+	case spirv.OpVectorShuffle:
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		if err := vals(ops[:2]); err != nil {
+			return nil, err
+		}
+		ins.lit = ops[2:]
+		n1 := p.tyOf[ops[0]].slots
+		for _, c := range ins.lit {
+			if c != 0xffffffff && int(c) >= n1+p.tyOf[ops[1]].slots {
+				return nil, p.errAt(i, "shuffle component %d out of range", c)
+			}
+		}
+		return ins, nil
+	case spirv.OpExtInst:
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		set := p.extSets[ops[0]]
+		ins.sub = ops[1]
+		switch {
+		case set == "GLSL.std.450":
+			if !glslSupported(ops[1]) {
+				p.unsupport(i, fmt.Sprintf("GLSL.std.450 instruction %d", ops[1]))
+				return nil, nil
+			}
+		case set == "NonSemantic.DebugPrintf":
+			if len(ops) < 3 {
+				return nil, p.errAt(i, "DebugPrintf needs a format")
+			}
+			ins.op = opDebugPrintf
+			if err := vals(ops[3:]); err != nil {
+				return nil, err
+			}
+			pt := &printfT{format: p.strs[ops[2]]}
+			for _, id := range ops[3:] {
+				pt.tys = append(pt.tys, p.tyOf[id])
+			}
+			ins.aux = pt
+			return ins, nil
+		case strings.HasPrefix(set, "NonSemantic."):
+			return nil, nil
+		default:
+			p.unsupport(i, fmt.Sprintf("extended instruction set %q", set))
+			return nil, nil
+		}
+		if err := vals(ops[2:]); err != nil {
+			return nil, err
+		}
+		if ins.t == nil {
+			return nil, p.errAt(i, "OpExtInst has no result type")
+		}
+		tys := make([]*typ, len(ops)-2)
+		for k, id := range ops[2:] {
+			tys[k] = p.tyOf[id]
+		}
+		ins.aux = tys
+		return ins, nil
+	case spirv.OpLoad:
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		ins.aux = p.ptrLay[ops[0]]
+		return ins, vals(ops[:1])
+	case spirv.OpStore:
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		ins.aux = p.ptrLay[ops[0]]
+		if err := vals(ops[:2]); err != nil {
+			return nil, err
+		}
+		ins.at = p.tyOf[ops[1]]
+		return ins, nil
+	case spirv.OpCopyMemory:
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		if err := vals(ops[:2]); err != nil {
+			return nil, err
+		}
+		ins.at = p.tyOf[ops[1]].elem
+		if ins.at == nil {
+			return nil, p.errAt(i, "source is not a pointer")
+		}
+		return ins, nil
+	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpPtrAccessChain, spirv.OpInBoundsPtrAccessChain:
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		return ins, p.compileChain(i, ins, ops)
+	case spirv.OpArrayLength:
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		if err := vals(ops[:1]); err != nil {
+			return nil, err
+		}
+		st := p.tyOf[ops[0]].elem
+		m := int(ops[1])
+		if st == nil || st.kind != kStruct || m >= len(st.mem) || st.mem[m].kind != kRuntimeArray {
+			return nil, p.errAt(i, "member %d is not a runtime array", m)
+		}
+		ins.aux = [2]int{st.offs[m], st.mem[m].stride}
+		return ins, nil
+	case spirv.OpFunctionCall:
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		ins.aux = &callT{fn: ops[0]}
+		if err := vals(ops[1:]); err != nil {
+			return nil, err
+		}
+		for _, a := range ops[1:] {
+			ins.lit = append(ins.lit, uint32(p.tyOf[a].slots))
+		}
+		return ins, nil
+	case spirv.OpReturn, spirv.OpUnreachable, spirv.OpKill, spirv.OpTerminateInvocation:
+		return ins, nil
+	case spirv.OpReturnValue:
+		if err := vals(ops); err != nil {
+			return nil, err
+		}
+		return ins, need(1)
+	case spirv.OpControlBarrier:
+		sc, err := constOp(0)
+		if err != nil {
+			return nil, err
+		}
+		ins.sub = sc
+		ins.coll = true
+		if spirv.Scope(sc) != spirv.ScopeWorkgroup && spirv.Scope(sc) != spirv.ScopeSubgroup {
+			p.unsupport(i, fmt.Sprintf("barrier of scope %d", sc))
+		}
+		return ins, nil
+	case spirv.OpAtomicLoad, spirv.OpAtomicStore, spirv.OpAtomicExchange, spirv.OpAtomicCompareExchange,
+		spirv.OpAtomicIIncrement, spirv.OpAtomicIDecrement, spirv.OpAtomicIAdd, spirv.OpAtomicISub,
+		spirv.OpAtomicSMin, spirv.OpAtomicUMin, spirv.OpAtomicSMax, spirv.OpAtomicUMax,
+		spirv.OpAtomicAnd, spirv.OpAtomicOr, spirv.OpAtomicXor, spirv.OpAtomicFAddEXT,
+		spirv.OpAtomicFMinEXT, spirv.OpAtomicFMaxEXT:
+		if err := vals(ops); err != nil {
+			return nil, err
+		}
+		ins.at = p.tyOf[ops[0]].elem
+		if ins.at == nil || !ins.at.scalar() {
+			p.unsupport(i, "atomic through a pointer to a non-scalar (an image texel?)")
+			return nil, nil
+		}
+		return ins, nil
+	}
+	if isGroupOp(op) {
+		return p.compileGroup(i, ins, ops)
+	}
+	switch op {
+	case spirv.OpCooperativeMatrixLoadTensorNV, spirv.OpCooperativeMatrixStoreTensorNV:
+		return p.compileTensorMem(i, ins, ops)
+	case spirv.OpCooperativeMatrixReduceNV, spirv.OpCooperativeMatrixPerElementOpNV,
+		spirv.OpCooperativeMatrixTransposeNV, spirv.OpCooperativeMatrixConvertNV:
+		return p.compileCoop2(i, ins, ops)
+	}
+	if isCoopOp(op) {
+		return p.compileCoop(i, ins, ops)
+	}
+	if isCvecOp(op) {
+		return p.compileCvec(i, ins, ops)
+	}
+	if isTensorOp(op) {
+		return p.compileTensor(i, ins, ops)
+	}
+	switch op {
+	case spirv.OpSDot, spirv.OpUDot, spirv.OpSUDot, spirv.OpSDotAccSat, spirv.OpUDotAccSat, spirv.OpSUDotAccSat:
+		n := 2
+		if op == spirv.OpSDotAccSat || op == spirv.OpUDotAccSat || op == spirv.OpSUDotAccSat {
+			n = 3
+		}
+		if len(ops) < n || ins.t == nil || ins.t.kind != kInt {
+			return nil, p.errAt(i, "%s needs %d operands and an integer result", op, n)
+		}
+		if err := vals(ops[:n]); err != nil {
+			return nil, err
+		}
+		if len(ops) > n {
+			ins.sub = 1 // PackedVectorFormat4x8Bit
+		}
+		return ins, nil
+	}
+	if isDerivative(op) {
+		if !p.derivQuads && !p.derivLinear {
+			p.unsupport(i, "derivatives without a DerivativeGroup execution mode")
+			return nil, nil
+		}
+		var err error
+		if ins.a, err = p.valSlots(i, ops); err != nil {
+			return nil, err
+		}
+		if len(ins.a) != 1 || ins.t == nil {
+			return nil, p.errAt(i, "%s needs one operand", op)
+		}
+		ins.coll, ins.wg = true, true
+		return ins, nil
+	}
+	if !pureOps[op] {
+		p.unsupport(i, "")
+		return nil, nil
+	}
+	if err = vals(ops); err != nil {
+		return nil, err
+	}
+	if ins.t == nil {
+		return nil, p.errAt(i, "%s has no result type", op)
+	}
+	tys := make([]*typ, len(ops))
+	for k, id := range ops {
+		tys[k] = p.tyOf[id]
+	}
+	ins.aux = tys
+	if d := p.decos[id]; d != nil {
+		if d.round >= 0 {
+			ins.sub = uint32(d.round) & 3
+		}
+		if d.sat {
+			ins.sub |= 256
+		}
+	}
+	if op == spirv.OpCompositeConstruct {
+		total := 0
+		for _, id := range ops {
+			ins.lit = append(ins.lit, uint32(p.tyOf[id].slots))
+			total += p.tyOf[id].slots
+		}
+		if total != ins.t.slots && !(ins.t.kind == kCoopMat && len(ops) == 1) {
+			return nil, p.errAt(i, "constituents give %d components, the result has %d", total, ins.t.slots)
+		}
+	}
+	return ins, p.checkPure(i, ins)
+}
+
+// walk follows literal indices into a composite type, returning the slot
+// offset and type of the part.
+func (p *prog) walk(i int, t *typ, idx []uint32) (int, *typ, error) {
+	off := 0
+	for _, x := range idx {
+		k := int(x)
+		switch t.kind {
+		case kCoopMat:
+			if k >= t.count {
+				// Undefined by the spec (elements beyond the invocation's
+				// share): extraction gives 0, insertion changes nothing.
+				return -1, t.elem, nil
+			}
+			off += k
+			t = t.elem
+		case kVector, kArray:
+			if k >= t.count {
+				return 0, nil, p.errAt(i, "index %d out of range for %d elements", k, t.count)
+			}
+			off += k * t.elem.slots
+			t = t.elem
+		case kMatrix:
+			if k >= t.count {
+				return 0, nil, p.errAt(i, "index %d out of range for %d columns", k, t.count)
+			}
+			off += k * t.elem.slots
+			t = t.elem
+		case kStruct:
+			if k >= len(t.mem) {
+				return 0, nil, p.errAt(i, "member %d out of range", k)
+			}
+			off += t.moff[k]
+			t = t.mem[k]
+		default:
+			return 0, nil, p.errAt(i, "index into a non-composite")
+		}
+	}
+	return off, t, nil
+}
+
+func (p *prog) compileChain(i int, ins *instr, ops []uint32) error {
+	bs, bt := p.slotOf(ops[0])
+	if bs < 0 || bt.kind != kPointer || bt.elem == nil {
+		return p.errAt(i, "base %%%d is not a pointer", ops[0])
+	}
+	ins.a = []int32{bs}
+	ins.at = bt
+	c := &chain{desc: -1}
+	t := bt.elem
+	idx := ops[1:]
+	ml := matLayout{}
+	vstride := 0
+	addStep := func(k int, stride, bound int) error {
+		id := idx[k]
+		if v, ok := p.constU(id); ok {
+			// An out-of-range constant index faults only if it runs.
+			if n := sext(v, p.tyOf[id].width); bound == 0 || n >= 0 && n < int64(bound) {
+				c.off += int(n) * stride
+				return nil
+			}
+		}
+		s, it := p.slotOf(id)
+		if s < 0 || it.kind != kInt {
+			return p.errAt(i, "index %%%d is not an integer", id)
+		}
+		c.steps = append(c.steps, cstep{s, it.width, stride, bound})
+		return nil
+	}
+	if ins.op == spirv.OpPtrAccessChain || ins.op == spirv.OpInBoundsPtrAccessChain {
+		if len(idx) == 0 {
+			return p.errAt(i, "missing element index")
+		}
+		stride := p.deco(bt.id).stride
+		if stride == 0 {
+			stride = roundUp(t.size, t.align)
+		}
+		if err := addStep(0, stride, 0); err != nil {
+			return err
+		}
+		idx = idx[1:]
+	}
+	for dv := range p.descs {
+		d := &p.descs[dv]
+		if d.id == ops[0] && d.count > 0 && ins.op != spirv.OpPtrAccessChain {
+			if len(idx) == 0 {
+				return p.errAt(i, "array of buffers needs an index")
+			}
+			s, it := p.slotOf(idx[0])
+			if s < 0 || it.kind != kInt {
+				return p.errAt(i, "index %%%d is not an integer", idx[0])
+			}
+			c.desc, c.descN, c.descIdx, c.descW = d.slot+1, d.count, s, it.width
+			if t.kind == kArray && d.count > t.count {
+				c.descN = t.count
+			}
+			t = t.elem
+			idx = idx[1:]
+		}
+	}
+	for k := range idx {
+		switch t.kind {
+		case kStruct:
+			v, ok := p.constU(idx[k])
+			if !ok || int(v) >= len(t.mem) {
+				return p.errAt(i, "struct index %%%d must be a constant member number", idx[k])
+			}
+			c.off += t.offs[v]
+			ml = t.mlay[v]
+			t = t.mem[v]
+		case kArray, kRuntimeArray:
+			if err := addStep(k, t.stride, t.count); err != nil {
+				return err
+			}
+			t = t.elem
+		case kMatrix:
+			col := t.elem
+			stride, bound := col.size, t.count
+			if ml.stride != 0 {
+				stride = ml.stride
+			}
+			if ml.rowMajor {
+				vstride = stride
+				stride = col.elem.size
+			}
+			if err := addStep(k, stride, bound); err != nil {
+				return err
+			}
+			t = col
+		case kVector, kCoopMat:
+			stride := t.elem.size
+			if vstride != 0 {
+				stride = vstride
+			}
+			if err := addStep(k, stride, t.count); err != nil {
+				return err
+			}
+			vstride = 0
+			t = t.elem
+		default:
+			return p.errAt(i, "index into a non-composite")
+		}
+		if t.kind != kMatrix && t.kind != kArray {
+			ml = matLayout{}
+		}
+	}
+	if vstride != 0 && t.kind == kVector {
+		p.ptrLay[ins.id] = matLayout{vstride, true}
+	} else if t.kind == kMatrix && ml.stride != 0 {
+		p.ptrLay[ins.id] = ml
+	}
+	if ins.t == nil || ins.t.kind != kPointer {
+		return p.errAt(i, "access chain result is not a pointer")
+	}
+	ins.aux = c
+	return nil
+}
+
+// paramType is the type of parameter k of function fn.
+func (p *prog) paramType(fn uint32, k int) *typ {
+	ids := p.paramIDs[fn]
+	if k >= len(ids) {
+		return nil
+	}
+	return p.tyOf[ids[k]]
+}

@@ -1,0 +1,482 @@
+package exec
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/coopshader/coop/spirv"
+)
+
+// Cooperative matrices. Element (r, c) of an R x C matrix, at row-major
+// index e = r*C + c, is owned by the invocation with subgroup lane e % S and
+// held at position e / S of its value (S is the subgroup size), so every
+// invocation holds ceil(R*C/S) elements (the last ones of some invocations
+// are padding when S does not divide R*C). Ownership depends only on the
+// shape, so conversions between element types and uses keep elements where
+// they are and element-wise arithmetic runs per invocation.
+
+func coopLen(rows, cols, sg int) int { return (rows*cols + sg - 1) / sg }
+
+func isCoopOp(op spirv.Op) bool {
+	switch op {
+	case spirv.OpCooperativeMatrixLoadKHR, spirv.OpCooperativeMatrixStoreKHR, spirv.OpCooperativeMatrixMulAddKHR,
+		spirv.OpCooperativeMatrixLoadNV, spirv.OpCooperativeMatrixStoreNV, spirv.OpCooperativeMatrixMulAddNV,
+		spirv.OpCooperativeMatrixLengthKHR, spirv.OpCooperativeMatrixLengthNV:
+		return true
+	}
+	return false
+}
+
+// coopMem describes a cooperative load or store.
+type coopMem struct {
+	mt       *typ // the matrix type
+	pes      int  // size of the pointer's element type: the unit of Stride
+	colMajor bool
+	stride   int32 // slot of the stride, or -1 for none
+	strideW  int
+	obj      int32 // slot of the stored object
+}
+
+type coopMul struct {
+	a, b, c             *typ
+	sa, sb, sc          bool
+	sr, sat             bool
+	slotA, slotB, slotC int32
+}
+
+// opConstU writes the constant lit[0] (OpCooperativeMatrixLength*).
+const opConstU spirv.Op = 0xfffe
+
+func (p *prog) compileCoop(i int, ins *instr, ops []uint32) (*instr, error) {
+	need := func(n int) error {
+		if len(ops) < n {
+			return p.errAt(i, "%s needs %d operands", ins.op, n)
+		}
+		return nil
+	}
+	cnst := func(k int) (uint64, error) {
+		v, ok := p.constU(ops[k])
+		if !ok {
+			return 0, p.errAt(i, "operand %%%d must be a constant", ops[k])
+		}
+		return v, nil
+	}
+	switch ins.op {
+	case spirv.OpCooperativeMatrixLengthKHR, spirv.OpCooperativeMatrixLengthNV:
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		t := p.types[ops[0]]
+		if t == nil || t.kind != kCoopMat {
+			return nil, p.errAt(i, "%%%d is not a cooperative matrix type", ops[0])
+		}
+		ins.op = opConstU
+		ins.lit = []uint32{uint32(t.count)}
+		return ins, nil
+	case spirv.OpCooperativeMatrixMulAddKHR, spirv.OpCooperativeMatrixMulAddNV:
+		if err := need(3); err != nil {
+			return nil, err
+		}
+		a, err := p.valSlots(i, ops[:3])
+		if err != nil {
+			return nil, err
+		}
+		cm := &coopMul{a: p.tyOf[ops[0]], b: p.tyOf[ops[1]], c: p.tyOf[ops[2]], slotA: a[0], slotB: a[1], slotC: a[2]}
+		if cm.a.kind != kCoopMat || cm.b.kind != kCoopMat || cm.c.kind != kCoopMat || ins.t == nil || ins.t.kind != kCoopMat {
+			return nil, p.errAt(i, "operands must be cooperative matrices")
+		}
+		if cm.a.rows != ins.t.rows || cm.b.cols != ins.t.cols || cm.a.cols != cm.b.rows || cm.c.rows != ins.t.rows || cm.c.cols != ins.t.cols {
+			return nil, p.errAt(i, "shapes %dx%d * %dx%d + %dx%d do not fit a %dx%d result",
+				cm.a.rows, cm.a.cols, cm.b.rows, cm.b.cols, cm.c.rows, cm.c.cols, ins.t.rows, ins.t.cols)
+		}
+		if ins.op == spirv.OpCooperativeMatrixMulAddNV {
+			cm.sa, cm.sb, cm.sc, cm.sr = cm.a.elem.signed, cm.b.elem.signed, cm.c.elem.signed, ins.t.elem.signed
+		} else if len(ops) > 3 {
+			f := spirv.CooperativeMatrixOperands(ops[3])
+			cm.sa = f&spirv.CooperativeMatrixOperandsMatrixASignedComponentsKHR != 0
+			cm.sb = f&spirv.CooperativeMatrixOperandsMatrixBSignedComponentsKHR != 0
+			cm.sc = f&spirv.CooperativeMatrixOperandsMatrixCSignedComponentsKHR != 0
+			cm.sr = f&spirv.CooperativeMatrixOperandsMatrixResultSignedComponentsKHR != 0
+			cm.sat = f&spirv.CooperativeMatrixOperandsSaturatingAccumulationKHR != 0
+		}
+		ins.aux = cm
+		ins.coll = true
+		ins.wg = spirv.Scope(ins.t.scope) == spirv.ScopeWorkgroup
+		return ins, nil
+	}
+	load := ins.op == spirv.OpCooperativeMatrixLoadKHR || ins.op == spirv.OpCooperativeMatrixLoadNV
+	nv := ins.op == spirv.OpCooperativeMatrixLoadNV || ins.op == spirv.OpCooperativeMatrixStoreNV
+	cm := &coopMem{stride: -1, obj: -1}
+	if err := need(1); err != nil {
+		return nil, err
+	}
+	ps, pt := p.slotOf(ops[0])
+	if ps < 0 || pt.kind != kPointer || pt.elem == nil {
+		return nil, p.errAt(i, "%%%d is not a pointer", ops[0])
+	}
+	cm.pes = pt.elem.size
+	ins.a = []int32{ps}
+	rest := ops[1:]
+	if load {
+		cm.mt = ins.t
+	} else {
+		if len(rest) == 0 {
+			return nil, p.errAt(i, "missing object")
+		}
+		s, t := p.slotOf(rest[0])
+		if s < 0 {
+			return nil, p.errAt(i, "object %%%d has no value", rest[0])
+		}
+		cm.obj, cm.mt = s, t
+		rest = rest[1:]
+	}
+	if cm.mt == nil || cm.mt.kind != kCoopMat {
+		return nil, p.errAt(i, "the matrix is not a cooperative matrix")
+	}
+	ops = rest
+	strideAt, layoutAt := 1, 0
+	if nv {
+		strideAt, layoutAt = 0, 1
+		if err := need(2); err != nil {
+			return nil, err
+		}
+	} else if err := need(1); err != nil {
+		return nil, err
+	}
+	lay, err := cnst(layoutAt)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case nv:
+		cm.colMajor = lay != 0
+	case spirv.CooperativeMatrixLayout(lay) == spirv.CooperativeMatrixLayoutRowMajorKHR:
+	case spirv.CooperativeMatrixLayout(lay) == spirv.CooperativeMatrixLayoutColumnMajorKHR:
+		cm.colMajor = true
+	default:
+		p.unsupport(i, "cooperative matrix layout other than RowMajor/ColumnMajor")
+		return nil, nil
+	}
+	if strideAt < len(ops) {
+		s, t := p.slotOf(ops[strideAt])
+		if s < 0 || t.kind != kInt {
+			return nil, p.errAt(i, "stride %%%d is not an integer", ops[strideAt])
+		}
+		cm.stride, cm.strideW = s, t.width
+	}
+	ins.aux = cm
+	ins.coll = true
+	ins.wg = spirv.Scope(cm.mt.scope) == spirv.ScopeWorkgroup
+	return ins, nil
+}
+
+// coopExec runs a cooperative instruction for a whole subgroup (act holds
+// every lane, in lane order).
+func coopExec(in *instr, act []*lane) error {
+	if in.op == spirv.OpCooperativeMatrixMulAddKHR || in.op == spirv.OpCooperativeMatrixMulAddNV {
+		return coopMulAdd(in, act)
+	}
+	l0 := act[0]
+	cm := in.aux.(*coopMem)
+	mt := cm.mt
+	R, C := mt.rows, mt.cols
+	ct := mt.elem
+	cs := ct.bytes()
+	addr := l0.regs[in.a[0]]
+	stride := int64(0)
+	if cm.stride >= 0 {
+		stride = sext(l0.regs[cm.stride], cm.strideW)
+	}
+	for _, l := range act[1:] {
+		if l.regs[in.a[0]] != addr || (cm.stride >= 0 && sext(l.regs[cm.stride], cm.strideW) != stride) {
+			return l.fail(in, "pointer and stride must be the same in every invocation of the subgroup")
+		}
+	}
+	if stride < 0 || stride > 1<<30 {
+		return l0.fail(in, "stride %d out of range", stride)
+	}
+	lines, per := R, C // lines of the layout and elements per line
+	if cm.colMajor {
+		lines, per = C, R
+	}
+	ls := int(stride) * cm.pes
+	if lines > 1 && cm.stride < 0 {
+		return l0.fail(in, "a stride is required")
+	}
+	ext := (lines-1)*ls + per*cs
+	load := in.op == spirv.OpCooperativeMatrixLoadKHR || in.op == spirv.OpCooperativeMatrixLoadNV
+	b, err := l0.region(in, addr, ext, !load)
+	if err != nil {
+		return err
+	}
+	tile := l0.wg.scratch.u64(0, R*C)
+	if !load {
+		gather(act, cm.obj, tile)
+	}
+	rs, csd := ls, cs // byte steps to the next row and to the next column
+	if cm.colMajor {
+		rs, csd = cs, ls
+	}
+	for r := 0; r < R; r++ {
+		row := tile[r*C : r*C+C]
+		off := r * rs
+		switch {
+		case load && cs == 2 && csd == 2:
+			src := b[off : off+2*C]
+			for c := range row {
+				row[c] = uint64(binary.LittleEndian.Uint16(src[2*c:]))
+			}
+		case load && cs == 4 && csd == 4:
+			src := b[off : off+4*C]
+			for c := range row {
+				row[c] = uint64(binary.LittleEndian.Uint32(src[4*c:]))
+			}
+		case load:
+			for c := range row {
+				row[c] = rdScalar(ct, b[off+c*csd:])
+			}
+		default:
+			for c := range row {
+				wrScalar(ct, b[off+c*csd:], row[c])
+			}
+		}
+	}
+	if load {
+		scatter(act, in.res, tile)
+	}
+	return nil
+}
+
+// gather collects a whole matrix from the lanes; scatter hands one out.
+func gather(act []*lane, slot int32, dst []uint64) {
+	S := len(act)
+	for pos, e := int32(0), 0; e < len(dst); pos++ {
+		for li := 0; li < S && e < len(dst); li++ {
+			dst[e] = act[li].regs[slot+pos]
+			e++
+		}
+	}
+}
+
+func scatter(act []*lane, slot int32, src []uint64) {
+	S := len(act)
+	for pos, e := int32(0), 0; e < len(src); pos++ {
+		for li := 0; li < S && e < len(src); li++ {
+			act[li].regs[slot+pos] = src[e]
+			e++
+		}
+	}
+}
+
+// coopMulAdd computes D = A*B + C. Every product is formed exactly (in
+// float32 when the inputs are 16-bit or 8-bit floats, whose products
+// float32 holds exactly; in float64 otherwise) and added to the
+// accumulator in increasing k, starting from C, rounding to the result
+// type after each addition. Integer products and sums wrap at the result
+// width; with SaturatingAccumulation the sum of products is exact and its
+// addition to C saturates.
+func coopMulAdd(in *instr, act []*lane) error {
+	l0 := act[0]
+	cm := in.aux.(*coopMul)
+	M, N, K := in.t.rows, in.t.cols, cm.a.cols
+	sc := &l0.wg.scratch
+	rt := in.t.elem
+	at, bt, ctp := cm.a.elem, cm.b.elem, cm.c.elem
+	A := sc.u64(0, M*K)
+	B := sc.u64(1, K*N)
+	Cm := sc.u64(2, M*N)
+	D := sc.u64(3, M*N)
+	switch {
+	case rt.kind == kFloat && rt.ff == f32 && at.kind == kFloat && bt.kind == kFloat && at.width <= 16 && bt.width <= 16 && ctp.kind == kFloat:
+		mulAddF32(sc, act, in.res, cm, M, N, K)
+		return nil
+	case rt.kind == kFloat:
+		gather(act, cm.slotA, A)
+		gather(act, cm.slotB, B)
+		gather(act, cm.slotC, Cm)
+		for i := 0; i < M; i++ {
+			for j := 0; j < N; j++ {
+				acc := fround(toF64(Cm[i*N+j], ctp.ff), rt.ff)
+				for k := 0; k < K; k++ {
+					prod := toF64(A[i*K+k], at.ff) * toF64(B[k*N+j], bt.ff)
+					acc = fround(toF64(acc, rt.ff)+prod, rt.ff)
+				}
+				D[i*N+j] = acc
+			}
+		}
+	default:
+		gather(act, cm.slotA, A)
+		gather(act, cm.slotB, B)
+		gather(act, cm.slotC, Cm)
+		w := rt.width
+		ext := func(v uint64, t *typ, signed bool) int64 {
+			if t.kind == kFloat {
+				return int64(toF64(v, t.ff))
+			}
+			if signed {
+				return sext(v, t.width)
+			}
+			return int64(v & mask(t.width))
+		}
+		for i := 0; i < M; i++ {
+			for j := 0; j < N; j++ {
+				sum := int64(0)
+				for k := 0; k < K; k++ {
+					sum += ext(A[i*K+k], at, cm.sa) * ext(B[k*N+j], bt, cm.sb)
+				}
+				c := ext(Cm[i*N+j], ctp, cm.sc)
+				if !cm.sat {
+					D[i*N+j] = uint64(c+sum) & mask(w)
+					continue
+				}
+				D[i*N+j] = satAdd(c, sum, w, cm.sr)
+			}
+		}
+	}
+	scatter(act, in.res, D)
+	return nil
+}
+
+// satAdd adds with saturation to a w-bit result of the given signedness.
+func satAdd(c, sum int64, w int, signed bool) uint64 {
+	v := float64(c) + float64(sum)
+	exact := c + sum
+	if signed {
+		lo, hi := -int64(1)<<(w-1), int64(1)<<(w-1)-1
+		if w == 64 {
+			if v > math.MaxInt64/2 && exact < 0 {
+				return uint64(hi)
+			}
+			if v < math.MinInt64/2 && exact > 0 {
+				return uint64(lo)
+			}
+			return uint64(exact)
+		}
+		return uint64(min(max(exact, lo), hi)) & mask(w)
+	}
+	if exact < 0 {
+		return 0
+	}
+	if w < 64 && exact > int64(mask(w)) {
+		return mask(w)
+	}
+	return uint64(exact)
+}
+
+// mulAddF32 is the float32-accumulator kernel: products of 16-bit (or
+// narrower) floats are exact in float32, so fusing them would not change
+// the result.
+func mulAddF32(sc *coopScratch, act []*lane, res int32, cm *coopMul, M, N, K int) {
+	a := sc.f32(0, M*K)
+	b := sc.f32(1, K*N)
+	acc := sc.f32(2, M*N)
+	gatherF32(act, cm.slotA, cm.a.elem.ff, a)
+	gatherF32(act, cm.slotB, cm.b.elem.ff, b)
+	gatherF32(act, cm.slotC, cm.c.elem.ff, acc)
+	if N == 16 {
+		kernel16(a, b, acc, M, K)
+		M = 0
+	}
+	for i := 0; i < M; i++ {
+		row := acc[i*N : i*N+N]
+		for k := 0; k < K; k++ {
+			aik := a[i*K+k]
+			brow := b[k*N : k*N+N]
+			j := 0
+			for ; j+4 <= len(row) && j+4 <= len(brow); j += 4 {
+				r4 := row[j : j+4 : j+4]
+				b4 := brow[j : j+4 : j+4]
+				r4[0] += aik * b4[0]
+				r4[1] += aik * b4[1]
+				r4[2] += aik * b4[2]
+				r4[3] += aik * b4[3]
+			}
+			for ; j < len(row); j++ {
+				row[j] += aik * brow[j]
+			}
+		}
+	}
+	S := len(act)
+	for pos, e := res, 0; e < len(acc); pos++ {
+		for li := 0; li < S && e < len(acc); li++ {
+			v := acc[e]
+			bits := uint64(math.Float32bits(v))
+			if v != v {
+				bits = fmtDescs[f32].nan
+			}
+			act[li].regs[pos] = bits
+			e++
+		}
+	}
+}
+
+// gatherF32 collects a whole matrix of a format float32 holds exactly.
+func gatherF32(act []*lane, slot int32, f ffmt, dst []float32) {
+	S := len(act)
+	for pos, e := slot, 0; e < len(dst); pos++ {
+		for li := 0; li < S && e < len(dst); li++ {
+			v := act[li].regs[pos]
+			switch f {
+			case f16:
+				dst[e] = f16Table[uint16(v)]
+			case f32:
+				dst[e] = math.Float32frombits(uint32(v))
+			default:
+				dst[e] = toF32(v, f)
+			}
+			e++
+		}
+	}
+}
+
+// coopScratch holds a worker's reusable tile buffers.
+type coopScratch struct {
+	u [4][]uint64
+	f [3][]float32
+}
+
+func (s *coopScratch) u64(k, n int) []uint64 {
+	if cap(s.u[k]) < n {
+		s.u[k] = make([]uint64, n)
+	}
+	return s.u[k][:n]
+}
+
+func (s *coopScratch) f32(k, n int) []float32 {
+	if cap(s.f[k]) < n {
+		s.f[k] = make([]float32, n)
+	}
+	return s.f[k][:n]
+}
+
+// kernel16 is the 16-column case of mulAddF32 with the accumulator row in
+// registers; the order of additions is the same (increasing k).
+func kernel16(a, b, acc []float32, M, K int) {
+	for i := 0; i < M; i++ {
+		row := (*[16]float32)(acc[i*16 : i*16+16])
+		r0, r1, r2, r3, r4, r5, r6, r7 := row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]
+		r8, r9, r10, r11, r12, r13, r14, r15 := row[8], row[9], row[10], row[11], row[12], row[13], row[14], row[15]
+		ar := a[i*K : i*K+K]
+		for k, x := range ar {
+			br := (*[16]float32)(b[k*16 : k*16+16])
+			r0 += x * br[0]
+			r1 += x * br[1]
+			r2 += x * br[2]
+			r3 += x * br[3]
+			r4 += x * br[4]
+			r5 += x * br[5]
+			r6 += x * br[6]
+			r7 += x * br[7]
+			r8 += x * br[8]
+			r9 += x * br[9]
+			r10 += x * br[10]
+			r11 += x * br[11]
+			r12 += x * br[12]
+			r13 += x * br[13]
+			r14 += x * br[14]
+			r15 += x * br[15]
+		}
+		row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7] = r0, r1, r2, r3, r4, r5, r6, r7
+		row[8], row[9], row[10], row[11], row[12], row[13], row[14], row[15] = r8, r9, r10, r11, r12, r13, r14, r15
+	}
+}

@@ -1,0 +1,266 @@
+package exec
+
+import (
+	"github.com/coopshader/coop/spirv"
+)
+
+// SPV_NV_cooperative_matrix2: reductions, per-element operations (both call
+// a SPIR-V function of the module for each element or pair), transposes
+// and use conversions.
+
+// opHalt ends a callback: the function called for an element returns to it.
+const opHalt spirv.Op = 0xfffd
+
+type coop2 struct {
+	src    *typ
+	mode   spirv.CooperativeMatrixReduce
+	fn     uint32
+	pc     int32
+	params []int32
+	pn     []int32 // slots of each parameter
+	extra  []int32 // slots of the extra operands of a per-element op
+	extraT []*typ
+	idx    int
+	// want is the parameter count a decode function needs (0: derived);
+	// pointee the size of what its pointer parameter points to.
+	want    int
+	pointee int
+}
+
+func (p *prog) compileCoop2(i int, ins *instr, ops []uint32) (*instr, error) {
+	if len(ops) < 1 {
+		return nil, p.errAt(i, "missing matrix")
+	}
+	ms, mt := p.slotOf(ops[0])
+	if ms < 0 || mt.kind != kCoopMat || ins.t == nil || ins.t.kind != kCoopMat {
+		return nil, p.errAt(i, "operand and result must be cooperative matrices")
+	}
+	ins.a = []int32{ms}
+	ins.at = mt
+	ins.wg = spirv.Scope(mt.scope) == spirv.ScopeWorkgroup
+	switch ins.op {
+	case spirv.OpCooperativeMatrixConvertNV:
+		// Ownership depends only on the shape, so a use change is a copy.
+		if mt.rows != ins.t.rows || mt.cols != ins.t.cols {
+			return nil, p.errAt(i, "shapes differ")
+		}
+		ins.op = spirv.OpCopyObject
+		return ins, nil
+	case spirv.OpCooperativeMatrixTransposeNV:
+		if mt.rows != ins.t.cols || mt.cols != ins.t.rows {
+			return nil, p.errAt(i, "the result must have the operand's shape transposed")
+		}
+		ins.coll = true
+		return ins, nil
+	}
+	c := &coop2{src: mt, idx: i}
+	if ins.op == spirv.OpCooperativeMatrixReduceNV {
+		if len(ops) < 3 {
+			return nil, p.errAt(i, "missing operands")
+		}
+		c.mode, c.fn = spirv.CooperativeMatrixReduce(ops[1]), ops[2]
+		switch {
+		case c.mode == spirv.CooperativeMatrixReduce2x2:
+			if ins.t.rows*2 != mt.rows || ins.t.cols*2 != mt.cols {
+				return nil, p.errAt(i, "a 2x2 reduction halves both dimensions")
+			}
+		case c.mode == spirv.CooperativeMatrixReduceRow:
+			if ins.t.rows != mt.rows {
+				return nil, p.errAt(i, "a row reduction keeps the number of rows")
+			}
+		case c.mode == spirv.CooperativeMatrixReduceColumn:
+			if ins.t.cols != mt.cols {
+				return nil, p.errAt(i, "a column reduction keeps the number of columns")
+			}
+		case c.mode == spirv.CooperativeMatrixReduceRow|spirv.CooperativeMatrixReduceColumn:
+		default:
+			return nil, p.errAt(i, "invalid reduction mode %d", c.mode)
+		}
+		ins.coll = true
+	} else {
+		if len(ops) < 2 {
+			return nil, p.errAt(i, "missing function")
+		}
+		c.fn = ops[1]
+		for _, id := range ops[2:] {
+			s, t := p.slotOf(id)
+			if s < 0 {
+				return nil, p.errAt(i, "operand %%%d has no value", id)
+			}
+			c.extra, c.extraT = append(c.extra, s), append(c.extraT, t)
+		}
+	}
+	ins.aux = c
+	p.callbacks = append(p.callbacks, c)
+	return ins, nil
+}
+
+// resolveCallbacks points callbacks at their functions.
+func (p *prog) resolveCallbacks() error {
+	for _, c := range p.callbacks {
+		pc, ok := p.fnPC[c.fn]
+		if !ok {
+			return p.errAt(c.idx, "%%%d is not a function", c.fn)
+		}
+		c.pc, c.params, c.pn = pc, p.params[c.fn], p.paramN[c.fn]
+		want := c.want
+		switch {
+		case want != 0:
+			if pt := p.paramType(c.fn, 0); pt != nil && pt.kind == kPointer && pt.elem != nil {
+				c.pointee = pt.elem.size
+			}
+		case c.mode != 0:
+			want = 2
+		default:
+			want = 3 + len(c.extra)
+		}
+		if len(c.params) != want {
+			return p.errAt(c.idx, "function %%%d has %d parameters, the instruction passes %d", c.fn, len(c.params), want)
+		}
+	}
+	return nil
+}
+
+// callback runs function c on lane l with the given arguments (one value
+// per parameter, flattened) and returns the first slot of its result.
+func (l *lane) callback(in *instr, c *coop2, args []uint64) (uint64, error) {
+	p := l.p
+	savedPC, savedState, depth, loops := l.pc, l.state, len(l.stack), len(l.loops)
+	k := int32(0)
+	for j, s := range c.params {
+		n := c.pn[j]
+		copy(l.regs[s:s+n], args[k:k+n])
+		k += n
+	}
+	l.stack = append(l.stack, frame{ret: p.halt, res: 0, n: 1, loops: int32(len(l.loops))})
+	l.pc = c.pc
+	if len(l.stack) > 64 {
+		return 0, l.fail(in, "call stack deeper than 64")
+	}
+	err := l.run()
+	if err != nil {
+		return 0, err
+	}
+	if l.pc != p.halt || len(l.stack) != depth {
+		return 0, l.fail(in, "the function called for matrix elements reached a collective instruction")
+	}
+	// Slot 0 is the scratch slot results are returned through.
+	v := l.regs[0]
+	l.regs[0] = 0
+	l.pc, l.state = savedPC, savedState
+	l.loops = l.loops[:loops]
+	return v, nil
+}
+
+// perElement runs OpCooperativeMatrixPerElementOpNV for the elements the
+// lane owns (index within the scope: lane of the subgroup, or local
+// invocation index for Workgroup scope).
+func (l *lane) perElement(in *instr) error {
+	c := in.aux.(*coop2)
+	mt := c.src
+	S, me := l.p.sgSize, l.sgl
+	if spirv.Scope(mt.scope) == spirv.ScopeWorkgroup {
+		S, me = len(l.wg.lanes), l.lid
+	}
+	res := make([]uint64, mt.count)
+	var args []uint64
+	for pos := 0; pos < mt.count; pos++ {
+		e := pos*S + me
+		if e >= mt.rows*mt.cols {
+			break
+		}
+		args = append(args[:0], uint64(e/mt.cols), uint64(e%mt.cols), l.regs[in.a[0]+int32(pos)])
+		for j, s := range c.extra {
+			if c.extraT[j].kind == kCoopMat {
+				args = append(args, l.regs[s+int32(pos)])
+			} else {
+				args = append(args, l.regs[s:s+int32(c.extraT[j].slots)]...)
+			}
+		}
+		v, err := l.callback(in, c, args)
+		if err != nil {
+			return err
+		}
+		res[pos] = v
+	}
+	copy(l.regs[in.res:], res)
+	return nil
+}
+
+// coop2Exec runs the collective matrix2 instructions for a whole scope.
+func coop2Exec(in *instr, act []*lane) error {
+	l0 := act[0]
+	mt := in.at
+	R, C := mt.rows, mt.cols
+	src := make([]uint64, R*C)
+	gather(act, in.a[0], src)
+	rt := in.t
+	dst := make([]uint64, rt.rows*rt.cols)
+	if in.op == spirv.OpCooperativeMatrixTransposeNV {
+		for r := 0; r < R; r++ {
+			for c := 0; c < C; c++ {
+				dst[c*R+r] = src[r*C+c]
+			}
+		}
+		scatter(act, in.res, dst)
+		return nil
+	}
+	cb := in.aux.(*coop2)
+	combine := func(a, b uint64) (uint64, error) { return l0.callback(in, cb, []uint64{a, b}) }
+	reduce := func(vals []uint64) (uint64, error) {
+		acc := vals[0]
+		for _, v := range vals[1:] {
+			var err error
+			if acc, err = combine(acc, v); err != nil {
+				return 0, err
+			}
+		}
+		return acc, nil
+	}
+	switch cb.mode {
+	case spirv.CooperativeMatrixReduce2x2:
+		for r := 0; r < rt.rows; r++ {
+			for c := 0; c < rt.cols; c++ {
+				v, err := reduce([]uint64{src[2*r*C+2*c], src[(2*r+1)*C+2*c], src[2*r*C+2*c+1], src[(2*r+1)*C+2*c+1]})
+				if err != nil {
+					return err
+				}
+				dst[r*rt.cols+c] = v
+			}
+		}
+	case spirv.CooperativeMatrixReduceRow:
+		for r := 0; r < R; r++ {
+			v, err := reduce(src[r*C : r*C+C])
+			if err != nil {
+				return err
+			}
+			for c := 0; c < rt.cols; c++ {
+				dst[r*rt.cols+c] = v
+			}
+		}
+	case spirv.CooperativeMatrixReduceColumn:
+		col := make([]uint64, R)
+		for c := 0; c < C; c++ {
+			for r := range col {
+				col[r] = src[r*C+c]
+			}
+			v, err := reduce(col)
+			if err != nil {
+				return err
+			}
+			for r := 0; r < rt.rows; r++ {
+				dst[r*rt.cols+c] = v
+			}
+		}
+	default:
+		v, err := reduce(src)
+		if err != nil {
+			return err
+		}
+		for k := range dst {
+			dst[k] = v
+		}
+	}
+	scatter(act, in.res, dst)
+	return nil
+}

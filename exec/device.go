@@ -1,0 +1,248 @@
+package exec
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/spirv"
+)
+
+// Options configure a Device.
+type Options struct {
+	// SubgroupSize is the default subgroup size (a power of two up to 64);
+	// 0 means 32. A dispatch may ask for another.
+	SubgroupSize int
+	// Workers is the number of workgroups run in parallel; 0 means
+	// GOMAXPROCS.
+	Workers int
+	// StepBudget bounds the instructions one invocation may execute; 0
+	// means 1<<28.
+	StepBudget int64
+	// Printf receives NonSemantic.DebugPrintf output; nil discards it.
+	Printf io.Writer
+	// Describe, when set, gives the text of instruction index of m (the
+	// disassembly line) for error messages.
+	Describe func(m *spirv.Module, index int) string
+}
+
+// Device is the reference executor as a backend.Device.
+type Device struct {
+	opts  Options
+	mu    sync.Mutex
+	bufs  []*buffer // indexed by the region index of their addresses
+	cache map[[32]byte]*Program
+}
+
+var _ backend.Device = (*Device)(nil)
+
+// New returns a CPU device.
+func New(opts Options) *Device {
+	if opts.SubgroupSize == 0 {
+		opts.SubgroupSize = 32
+	}
+	if opts.StepBudget == 0 {
+		opts.StepBudget = 1 << 28
+	}
+	return &Device{opts: opts, bufs: make([]*buffer, 1), cache: map[[32]byte]*Program{}}
+}
+
+func (d *Device) Name() string { return "cpu (reference executor)" }
+
+func (d *Device) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.bufs = make([]*buffer, 1)
+	d.cache = map[[32]byte]*Program{}
+	return nil
+}
+
+type buffer struct {
+	data  []byte
+	addr  uint64
+	usage backend.BufferUsage
+}
+
+func (b *buffer) Size() int { return len(b.data) }
+
+func (b *buffer) Address() uint64 {
+	if b.usage&backend.UsageAddress == 0 {
+		return 0
+	}
+	return b.addr
+}
+
+func (b *buffer) Write(off int, data []byte) error {
+	if off < 0 || off > len(b.data) || len(data) > len(b.data)-off {
+		return fmt.Errorf("write of %d bytes at offset %d outside a buffer of %d bytes", len(data), off, len(b.data))
+	}
+	copy(b.data[off:], data)
+	return nil
+}
+
+func (b *buffer) Read(off int, data []byte) error {
+	if off < 0 || off > len(b.data) || len(data) > len(b.data)-off {
+		return fmt.Errorf("read of %d bytes at offset %d outside a buffer of %d bytes", len(data), off, len(b.data))
+	}
+	copy(data, b.data[off:])
+	return nil
+}
+
+// Bytes exposes a buffer's memory (tests and tools read results in place).
+func Bytes(b backend.Buffer) []byte {
+	if bb, ok := b.(*buffer); ok {
+		return bb.data
+	}
+	return nil
+}
+
+// NewBuffer allocates zeroed memory. Every buffer has a device address
+// (the region encoding described in the package documentation); Address
+// reports it for buffers created with UsageAddress.
+func (d *Device) NewBuffer(size int, usage backend.BufferUsage) (backend.Buffer, error) {
+	if size < 0 || size >= 1<<offBits {
+		return nil, fmt.Errorf("buffer size %d out of range", size)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.bufs) >= 1<<16 {
+		return nil, fmt.Errorf("too many buffers (at most %d per device)", 1<<16-1)
+	}
+	b := &buffer{data: make([]byte, size), addr: addrOf(regBuf, uint64(len(d.bufs)), 0), usage: usage}
+	d.bufs = append(d.bufs, b)
+	return b, nil
+}
+
+// Program is a module prepared for one entry point, specialization and
+// subgroup size.
+type Program struct {
+	p *prog
+}
+
+// LocalSize is the workgroup size the program runs with.
+func (pr *Program) LocalSize() [3]uint32 { return pr.p.local }
+
+// Load prepares a module. It fails, naming every one of them, when the
+// module uses instructions the executor does not implement.
+func Load(m *spirv.Module, entry string, spec map[uint32][]byte, subgroupSize int) (*Program, error) {
+	if subgroupSize == 0 {
+		subgroupSize = 32
+	}
+	if subgroupSize < 1 || subgroupSize > 64 || subgroupSize&(subgroupSize-1) != 0 {
+		return nil, fmt.Errorf("subgroup size %d is not a power of two from 1 to 64", subgroupSize)
+	}
+	p, err := prepareSafe(m, entry, spec, subgroupSize)
+	if err != nil {
+		return nil, err
+	}
+	return &Program{p}, nil
+}
+
+// prepareSafe turns a panic while preparing a malformed module into an
+// error.
+func prepareSafe(m *spirv.Module, entry string, spec map[uint32][]byte, sg int) (p *prog, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, fmt.Errorf("error: internal error preparing the module: %v", r)
+		}
+	}()
+	return prepare(m, entry, spec, sg)
+}
+
+func cacheKey(d *backend.Dispatch, sg int) [32]byte {
+	h := sha256.New()
+	var b [8]byte
+	for _, w := range d.Code {
+		binary.LittleEndian.PutUint32(b[:4], w)
+		h.Write(b[:4])
+	}
+	h.Write([]byte(d.Entry))
+	h.Write([]byte{0})
+	binary.LittleEndian.PutUint64(b[:], uint64(sg))
+	h.Write(b[:])
+	keys := make([]uint32, 0, len(d.Spec))
+	for k := range d.Spec {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		binary.LittleEndian.PutUint32(b[:4], k)
+		h.Write(b[:4])
+		h.Write([]byte{byte(len(d.Spec[k]))})
+		h.Write(d.Spec[k])
+	}
+	var out [32]byte
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+// Dispatch decodes (or finds in its cache) the module and runs it.
+func (d *Device) Dispatch(dp *backend.Dispatch) (backend.Result, error) {
+	sg := int(dp.SubgroupSize)
+	if sg == 0 {
+		sg = d.opts.SubgroupSize
+	}
+	key := cacheKey(dp, sg)
+	d.mu.Lock()
+	pr := d.cache[key]
+	d.mu.Unlock()
+	if pr == nil {
+		m, err := spirv.DecodeWords(dp.Code, nil)
+		if err != nil {
+			return backend.Result{}, err
+		}
+		if pr, err = Load(m, dp.Entry, dp.Spec, sg); err != nil {
+			return backend.Result{}, err
+		}
+		d.mu.Lock()
+		d.cache[key] = pr
+		d.mu.Unlock()
+	}
+	start := time.Now()
+	if err := d.Run(pr, dp.Groups, dp.Bindings, dp.PushConstants); err != nil {
+		return backend.Result{}, err
+	}
+	var res backend.Result
+	if dp.Timed {
+		res.Elapsed = time.Since(start)
+	}
+	return res, nil
+}
+
+// Run executes a prepared program over groups workgroups.
+func (d *Device) Run(pr *Program, groups [3]uint32, bindings []backend.Binding, push []byte) error {
+	p := pr.p
+	d.mu.Lock()
+	bufs := slices.Clone(d.bufs)
+	d.mu.Unlock()
+	x := &dispatchRun{
+		p: p, bufs: bufs, push: push, groups: groups, budget: d.opts.StepBudget,
+		printf: d.opts.Printf, describe: d.opts.Describe,
+		tmpl: slices.Clone(p.tmpl),
+	}
+	for _, dv := range p.descs {
+		for _, b := range bindings {
+			if b.Set != dv.set || b.Binding != dv.binding {
+				continue
+			}
+			bb, ok := b.Buffer.(*buffer)
+			if !ok || bb == nil {
+				return fmt.Errorf("binding (set %d, binding %d): not a buffer of this device", b.Set, b.Binding)
+			}
+			if dv.count == 0 {
+				x.tmpl[dv.slot] = bb.addr
+			} else if int(b.ArrayElement) < dv.count {
+				x.tmpl[dv.slot+1+int32(b.ArrayElement)] = bb.addr
+				if b.ArrayElement == 0 {
+					x.tmpl[dv.slot] = bb.addr
+				}
+			}
+		}
+	}
+	return x.execute(d.opts.Workers)
+}

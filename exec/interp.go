@@ -1,0 +1,561 @@
+package exec
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/coopshader/coop/spirv"
+)
+
+// ErrUnsupported is wrapped by the error Load and Dispatch return for a
+// module that uses instructions the executor does not implement.
+var ErrUnsupported = errors.New("unsupported SPIR-V")
+
+// Error is a fault while running a shader: the instruction, the invocation
+// and, for memory faults, the address.
+type Error struct {
+	Index      int // instruction index in the module
+	Op         spirv.Op
+	ResultID   uint32
+	Text       string // the instruction's disassembly when Options.Describe is set
+	Invocation [3]uint32
+	Addr       uint64
+	HasAddr    bool
+	Msg        string
+	Internal   bool // a bug in the executor, not in the shader
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("error: instruction %d (", e.Index)
+	if e.ResultID != 0 {
+		s += fmt.Sprintf("%%%d = ", e.ResultID)
+	}
+	s += e.Op.String() + ")"
+	if e.Text != "" {
+		s += " `" + e.Text + "`"
+	}
+	s += fmt.Sprintf(": invocation (%d,%d,%d)", e.Invocation[0], e.Invocation[1], e.Invocation[2])
+	if e.HasAddr {
+		s += fmt.Sprintf(": address 0x%x", e.Addr)
+	}
+	if e.Internal {
+		s += ": internal error"
+	}
+	return s + ": " + e.Msg
+}
+
+const (
+	stRun = iota
+	stBlocked
+	stDone
+)
+
+type frame struct{ ret, res, n, loops int32 }
+
+// loopIter is one loop a lane is inside and its iteration, so that
+// collective instructions combine only lanes at the same dynamic instance.
+type loopIter struct{ header, iter uint32 }
+
+// lane is one invocation: a resumable interpreter state.
+type lane struct {
+	p     *prog
+	x     *dispatchRun
+	wg    *wgState
+	regs  []uint64
+	mem   []byte
+	pc    int32
+	stack []frame
+	loops []loopIter
+	state uint8
+	steps int64
+	gid   [3]uint32
+	lid   int // local invocation index
+	sgl   int // lane within the subgroup
+	tmp   []uint64
+}
+
+func (l *lane) fail(in *instr, format string, args ...any) *Error {
+	e := &Error{Index: int(in.idx), Op: in.op, ResultID: in.id, Invocation: l.gid, Msg: fmt.Sprintf(format, args...)}
+	if in.op == opDebugPrintf {
+		e.Op = spirv.OpExtInst
+	}
+	if l.p != nil && l.x != nil && l.x.describe != nil {
+		e.Text = l.x.describe(l.p.m, e.Index)
+	}
+	return e
+}
+
+func (l *lane) failAddr(in *instr, addr uint64, format string, args ...any) *Error {
+	e := l.fail(in, format, args...)
+	e.Addr, e.HasAddr = addr, true
+	return e
+}
+
+// region returns the n bytes at addr.
+func (l *lane) region(in *instr, addr uint64, n int, write bool) ([]byte, error) {
+	off := addr & (1<<offBits - 1)
+	var b []byte
+	switch addr >> 56 {
+	case regBuf:
+		idx := (addr >> offBits) & 0xffff
+		if l.x == nil || idx >= uint64(len(l.x.bufs)) || l.x.bufs[idx] == nil {
+			return nil, l.failAddr(in, addr, "address is in no buffer")
+		}
+		b = l.x.bufs[idx].data
+	case regWG:
+		if l.wg == nil {
+			return nil, l.failAddr(in, addr, "no workgroup memory here")
+		}
+		b = l.wg.mem
+	case regInv:
+		b = l.mem
+	case regPush:
+		if write {
+			return nil, l.failAddr(in, addr, "store to push constants")
+		}
+		if l.x != nil {
+			b = l.x.push
+		}
+	default:
+		if addr == 0 {
+			return nil, l.failAddr(in, addr, "null pointer dereference")
+		}
+		return nil, l.failAddr(in, addr, "address is in no buffer")
+	}
+	if (addr>>offBits)&0xffff != 0 && addr>>56 != regBuf {
+		return nil, l.failAddr(in, addr, "address is in no buffer")
+	}
+	if off > uint64(len(b)) || uint64(n) > uint64(len(b))-off {
+		return nil, l.failAddr(in, addr, "out-of-bounds access of %d bytes (region of %d bytes)", n, len(b))
+	}
+	return b[off : off+uint64(n)], nil
+}
+
+func extent(t *typ, ml matLayout) int {
+	if ml.stride != 0 {
+		if t.kind == kVector {
+			return ml.stride*(t.count-1) + t.elem.size
+		}
+		return matSize(t, ml)
+	}
+	return t.size
+}
+
+func rdScalar(t *typ, b []byte) uint64 {
+	switch t.kind {
+	case kBool:
+		if binary.LittleEndian.Uint32(b) != 0 {
+			return 1
+		}
+		return 0
+	case kPointer, kOpaque:
+		return binary.LittleEndian.Uint64(b)
+	}
+	switch t.width {
+	case 8:
+		return uint64(b[0])
+	case 16:
+		return uint64(binary.LittleEndian.Uint16(b))
+	case 32:
+		return uint64(binary.LittleEndian.Uint32(b))
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+func wrScalar(t *typ, b []byte, v uint64) {
+	switch t.kind {
+	case kBool:
+		binary.LittleEndian.PutUint32(b, uint32(v&1))
+		return
+	case kPointer, kOpaque:
+		binary.LittleEndian.PutUint64(b, v)
+		return
+	}
+	switch t.width {
+	case 8:
+		b[0] = byte(v)
+	case 16:
+		binary.LittleEndian.PutUint16(b, uint16(v))
+	case 32:
+		binary.LittleEndian.PutUint32(b, uint32(v))
+	default:
+		binary.LittleEndian.PutUint64(b, v)
+	}
+}
+
+// loadBytes decodes a value of type t laid out at b[off:].
+func loadBytes(t *typ, b []byte, off int, dst []uint64, ml matLayout) {
+	switch t.kind {
+	case kVector, kCoopMat:
+		es := t.elem.size
+		if ml.rowMajor && t.kind == kVector {
+			es = ml.stride
+		}
+		for k := 0; k < t.count; k++ {
+			dst[k] = rdScalar(t.elem, b[off+k*es:])
+		}
+	case kMatrix:
+		col := t.elem
+		es := col.elem.size
+		cs := t.stride
+		if ml.stride != 0 {
+			cs = ml.stride
+		}
+		for c := 0; c < t.count; c++ {
+			for r := 0; r < col.count; r++ {
+				o := off + c*cs + r*es
+				if ml.rowMajor {
+					o = off + r*cs + c*es
+				}
+				dst[c*col.count+r] = rdScalar(col.elem, b[o:])
+			}
+		}
+	case kArray:
+		es := t.elem.slots
+		for k := 0; k < t.count; k++ {
+			loadBytes(t.elem, b, off+k*t.stride, dst[k*es:], ml)
+		}
+	case kStruct:
+		for m, mt := range t.mem {
+			loadBytes(mt, b, off+t.offs[m], dst[t.moff[m]:], t.mlay[m])
+		}
+	case kRuntimeArray, kVoid, kFunction:
+	default:
+		dst[0] = rdScalar(t, b[off:])
+	}
+}
+
+// storeBytes encodes a value of type t at b[off:].
+func storeBytes(t *typ, b []byte, off int, src []uint64, ml matLayout) error {
+	if off+extent(t, ml) > len(b) || len(src) < t.slots {
+		return fmt.Errorf("value of %d bytes does not fit", extent(t, ml))
+	}
+	storeRec(t, b, off, src, ml)
+	return nil
+}
+
+func storeRec(t *typ, b []byte, off int, src []uint64, ml matLayout) {
+	switch t.kind {
+	case kVector, kCoopMat:
+		es := t.elem.size
+		if ml.rowMajor && t.kind == kVector {
+			es = ml.stride
+		}
+		for k := 0; k < t.count; k++ {
+			wrScalar(t.elem, b[off+k*es:], src[k])
+		}
+	case kMatrix:
+		col := t.elem
+		es := col.elem.size
+		cs := t.stride
+		if ml.stride != 0 {
+			cs = ml.stride
+		}
+		for c := 0; c < t.count; c++ {
+			for r := 0; r < col.count; r++ {
+				o := off + c*cs + r*es
+				if ml.rowMajor {
+					o = off + r*cs + c*es
+				}
+				wrScalar(col.elem, b[o:], src[c*col.count+r])
+			}
+		}
+	case kArray:
+		es := t.elem.slots
+		for k := 0; k < t.count; k++ {
+			storeRec(t.elem, b, off+k*t.stride, src[k*es:], ml)
+		}
+	case kStruct:
+		for m, mt := range t.mem {
+			storeRec(mt, b, off+t.offs[m], src[t.moff[m]:], t.mlay[m])
+		}
+	case kRuntimeArray, kVoid, kFunction:
+	default:
+		wrScalar(t, b[off:], src[0])
+	}
+}
+
+func (l *lane) take(e *edge) {
+	if e.exit != 0 || e.back != 0 {
+		h := e.exit
+		if h == 0 {
+			h = e.back
+		}
+		for n := len(l.loops) - 1; n >= 0; n-- {
+			if l.loops[n].header == h {
+				if e.back != 0 {
+					l.loops = l.loops[:n+1]
+					l.loops[n].iter++
+				} else {
+					l.loops = l.loops[:n]
+				}
+				break
+			}
+		}
+	}
+	if e.enter != 0 {
+		l.loops = append(l.loops, loopIter{e.enter, 0})
+	}
+	switch len(e.moves) {
+	case 0:
+	case 1:
+		m := e.moves[0]
+		copy(l.regs[m.dst:m.dst+m.n], l.regs[m.src:m.src+m.n])
+	default:
+		// Phis read their values before any of them is written.
+		l.tmp = l.tmp[:0]
+		for _, m := range e.moves {
+			l.tmp = append(l.tmp, l.regs[m.src:m.src+m.n]...)
+		}
+		k := int32(0)
+		for _, m := range e.moves {
+			copy(l.regs[m.dst:m.dst+m.n], l.tmp[k:k+m.n])
+			k += m.n
+		}
+	}
+	l.pc = e.pc
+}
+
+// run executes the lane until it finishes, faults or reaches a collective
+// instruction (left for the scheduler, with the lane blocked on it).
+func (l *lane) run() error {
+	code := l.p.code
+	r := l.regs
+	for {
+		in := &code[l.pc]
+		l.steps--
+		if l.steps < 0 {
+			return l.fail(in, "step budget exhausted (runaway loop?)")
+		}
+		if in.coll {
+			l.state = stBlocked
+			return nil
+		}
+		switch in.fast {
+		case fNoFast:
+		case fIAdd:
+			r[in.res] = (r[in.a[0]] + r[in.a[1]]) & in.m
+			l.pc++
+			continue
+		case fISub:
+			r[in.res] = (r[in.a[0]] - r[in.a[1]]) & in.m
+			l.pc++
+			continue
+		case fIMul:
+			r[in.res] = r[in.a[0]] * r[in.a[1]] & in.m
+			l.pc++
+			continue
+		case fAnd:
+			r[in.res] = r[in.a[0]] & r[in.a[1]]
+			l.pc++
+			continue
+		case fULT:
+			r[in.res] = b2u(r[in.a[0]] < r[in.a[1]])
+			l.pc++
+			continue
+		case fSLT:
+			r[in.res] = b2u(sext(r[in.a[0]], int(in.m)) < sext(r[in.a[1]], int(in.m)))
+			l.pc++
+			continue
+		case fIEq:
+			r[in.res] = b2u(r[in.a[0]] == r[in.a[1]])
+			l.pc++
+			continue
+		case fExtract:
+			r[in.res] = r[in.a[0]+int32(in.sub)]
+			l.pc++
+			continue
+		case fChain:
+			c := in.aux.(*chain)
+			addr := r[in.a[0]] + uint64(c.off)
+			ok := true
+			for _, s := range c.steps {
+				k := sext(r[s.slot], s.w)
+				if s.bound > 0 && (k < 0 || k >= int64(s.bound)) {
+					ok = false
+					break
+				}
+				addr += uint64(k * int64(s.stride))
+			}
+			if ok {
+				r[in.res] = addr
+				l.pc++
+				continue
+			}
+		case fLoad32, fStore32:
+			addr := r[in.a[0]]
+			if addr>>56 == regBuf {
+				idx := (addr >> offBits) & 0xffff
+				off := addr & (1<<offBits - 1)
+				if idx < uint64(len(l.x.bufs)) && l.x.bufs[idx] != nil {
+					if b := l.x.bufs[idx].data; off+4 <= uint64(len(b)) {
+						if in.fast == fLoad32 {
+							r[in.res] = uint64(binary.LittleEndian.Uint32(b[off:]))
+						} else {
+							binary.LittleEndian.PutUint32(b[off:], uint32(r[in.a[1]]))
+						}
+						l.pc++
+						continue
+					}
+				}
+			}
+		}
+		switch in.op {
+		case spirv.OpBranch:
+			l.take(in.aux.(*edge))
+		case spirv.OpBranchConditional:
+			e := in.aux.([2]*edge)
+			if r[in.a[0]] != 0 {
+				l.take(e[0])
+			} else {
+				l.take(e[1])
+			}
+		case spirv.OpSwitch:
+			st := in.aux.(*switchT)
+			v := r[in.a[0]]
+			e := st.def
+			for k, c := range st.vals {
+				if c == v {
+					e = st.edges[k]
+					break
+				}
+			}
+			l.take(e)
+		case spirv.OpReturn, spirv.OpReturnValue:
+			if len(l.stack) == 0 {
+				l.state = stDone
+				return nil
+			}
+			f := l.stack[len(l.stack)-1]
+			l.stack = l.stack[:len(l.stack)-1]
+			l.loops = l.loops[:min(int(f.loops), len(l.loops))]
+			if in.op == spirv.OpReturnValue {
+				copy(r[f.res:f.res+f.n], r[in.a[0]:in.a[0]+f.n])
+			}
+			l.pc = f.ret
+		case spirv.OpFunctionCall:
+			ct := in.aux.(*callT)
+			for k, s := range in.a {
+				n := int32(in.lit[k])
+				copy(r[ct.params[k]:ct.params[k]+n], r[s:s+n])
+			}
+			if len(l.stack) >= 64 {
+				return l.fail(in, "call stack deeper than 64 (recursion is not allowed)")
+			}
+			l.stack = append(l.stack, frame{l.pc + 1, in.res, int32(in.t.slots), int32(len(l.loops))})
+			l.pc = ct.pc
+		case spirv.OpUnreachable:
+			return l.fail(in, "OpUnreachable reached")
+		case opHalt:
+			return nil
+		case spirv.OpKill, spirv.OpTerminateInvocation:
+			l.state = stDone
+			return nil
+		default:
+			if !l.evalFast(in) {
+				if err := l.exec(in); err != nil {
+					return err
+				}
+			}
+			l.pc++
+		}
+	}
+}
+
+// exec runs one non-control instruction.
+func (l *lane) exec(in *instr) error {
+	r := l.regs
+	switch in.op {
+	case spirv.OpLoad:
+		ml := in.aux.(matLayout)
+		addr := r[in.a[0]]
+		b, err := l.region(in, addr, extent(in.t, ml), false)
+		if err != nil {
+			return err
+		}
+		loadBytes(in.t, b, 0, r[in.res:], ml)
+	case spirv.OpStore:
+		ml := in.aux.(matLayout)
+		addr := r[in.a[0]]
+		b, err := l.region(in, addr, extent(in.at, ml), true)
+		if err != nil {
+			return err
+		}
+		storeRec(in.at, b, 0, r[in.a[1]:], ml)
+	case spirv.OpCopyMemory:
+		n := in.at.size
+		src, err := l.region(in, r[in.a[1]], n, false)
+		if err != nil {
+			return err
+		}
+		dst, err := l.region(in, r[in.a[0]], n, true)
+		if err != nil {
+			return err
+		}
+		copy(dst, src)
+	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpPtrAccessChain, spirv.OpInBoundsPtrAccessChain:
+		c := in.aux.(*chain)
+		addr := r[in.a[0]]
+		if c.desc >= 0 {
+			k := sext(r[c.descIdx], c.descW)
+			if k < 0 || k >= int64(c.descN) {
+				return l.fail(in, "descriptor index %d out of range for %d descriptors", k, c.descN)
+			}
+			addr = r[c.desc+int32(k)]
+		}
+		addr += uint64(c.off)
+		for _, s := range c.steps {
+			k := sext(r[s.slot], s.w)
+			if s.bound > 0 && (k < 0 || k >= int64(s.bound)) {
+				return l.fail(in, "index %d out of range for %d elements", k, s.bound)
+			}
+			addr += uint64(k * int64(s.stride))
+		}
+		r[in.res] = addr
+	case spirv.OpArrayLength:
+		v := in.aux.([2]int)
+		addr := r[in.a[0]]
+		if _, err := l.region(in, addr, 0, false); err != nil {
+			return err
+		}
+		size, err := l.regionSize(in, addr)
+		if err != nil {
+			return err
+		}
+		n := (size - int(addr&(1<<offBits-1)) - v[0]) / max(v[1], 1)
+		r[in.res] = uint64(max(n, 0))
+	case opDebugPrintf:
+		return l.printf(in)
+	default:
+		if isAtomic(in.op) {
+			return l.atomic(in)
+		}
+		if isCvecOp(in.op) {
+			return l.cvec(in)
+		}
+		if in.op == spirv.OpCooperativeMatrixPerElementOpNV {
+			return l.perElement(in)
+		}
+		if isTensorOp(in.op) {
+			l.tensorEval(in)
+			return nil
+		}
+		return l.eval(in)
+	}
+	return nil
+}
+
+func (l *lane) regionSize(in *instr, addr uint64) (int, error) {
+	switch addr >> 56 {
+	case regBuf:
+		return len(l.x.bufs[(addr>>offBits)&0xffff].data), nil
+	case regWG:
+		return len(l.wg.mem), nil
+	case regInv:
+		return len(l.mem), nil
+	case regPush:
+		return len(l.x.push), nil
+	}
+	return 0, l.failAddr(in, addr, "address is in no buffer")
+}

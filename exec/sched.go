@@ -1,0 +1,405 @@
+package exec
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/coopshader/coop/spirv"
+)
+
+// dispatchRun is the state one dispatch shares between its workers.
+type dispatchRun struct {
+	p        *prog
+	bufs     []*buffer
+	push     []byte
+	tmpl     []uint64
+	groups   [3]uint32
+	budget   int64
+	locks    [1024]sync.Mutex
+	printf   io.Writer
+	printMu  sync.Mutex
+	describe func(*spirv.Module, int) string
+	stop     atomic.Bool
+}
+
+// wgState is one workgroup's invocations and shared memory, reused by a
+// worker from one workgroup to the next.
+type wgState struct {
+	x     *dispatchRun
+	lanes []*lane
+	sgs   [][]*lane
+	mem   []byte
+	id    [3]uint32
+	cur   *lane
+	vals  []uint64
+	// scratch holds tiles for cooperative matrix kernels.
+	scratch coopScratch
+}
+
+func newWG(x *dispatchRun) *wgState {
+	p := x.p
+	n := int(p.local[0] * p.local[1] * p.local[2])
+	wg := &wgState{x: x, mem: make([]byte, p.wgMem)}
+	for i := 0; i < n; i++ {
+		l := &lane{p: p, x: x, wg: wg, regs: make([]uint64, len(x.tmpl)), mem: make([]byte, p.invMem), lid: i, sgl: i % p.sgSize}
+		wg.lanes = append(wg.lanes, l)
+	}
+	for i := 0; i < n; i += p.sgSize {
+		wg.sgs = append(wg.sgs, wg.lanes[i:min(i+p.sgSize, n)])
+	}
+	return wg
+}
+
+// reset prepares the workgroup with the given id to run from the start.
+func (wg *wgState) reset(id [3]uint32) {
+	x, p := wg.x, wg.x.p
+	wg.id = id
+	copy(wg.mem, p.wgInit)
+	for _, l := range wg.lanes {
+		copy(l.regs, x.tmpl)
+		copy(l.mem, p.invInit)
+		l.pc = p.entry
+		l.stack = l.stack[:0]
+		l.loops = l.loops[:0]
+		l.state = stRun
+		l.steps = x.budget
+		lx := uint32(l.lid) % p.local[0]
+		ly := uint32(l.lid) / p.local[0] % p.local[1]
+		lz := uint32(l.lid) / (p.local[0] * p.local[1])
+		l.gid = [3]uint32{id[0]*p.local[0] + lx, id[1]*p.local[1] + ly, id[2]*p.local[2] + lz}
+		for _, iv := range p.inputs {
+			wg.vals = builtinValue(wg.vals[:0], iv.builtin, l, [3]uint32{lx, ly, lz})
+			if len(wg.vals) >= iv.t.slots {
+				storeRec(iv.t, l.mem, iv.off, wg.vals, matLayout{})
+			}
+		}
+	}
+}
+
+func knownBuiltin(b spirv.BuiltIn) bool {
+	switch b {
+	case spirv.BuiltInNumWorkgroups, spirv.BuiltInWorkgroupId, spirv.BuiltInLocalInvocationId,
+		spirv.BuiltInGlobalInvocationId, spirv.BuiltInLocalInvocationIndex, spirv.BuiltInWorkgroupSize,
+		spirv.BuiltInSubgroupSize, spirv.BuiltInSubgroupMaxSize, spirv.BuiltInNumSubgroups, spirv.BuiltInSubgroupId,
+		spirv.BuiltInSubgroupLocalInvocationId, spirv.BuiltInSubgroupEqMask, spirv.BuiltInSubgroupGeMask,
+		spirv.BuiltInSubgroupGtMask, spirv.BuiltInSubgroupLeMask, spirv.BuiltInSubgroupLtMask,
+		spirv.BuiltInDeviceIndex:
+		return true
+	}
+	return false
+}
+
+func builtinValue(v []uint64, b spirv.BuiltIn, l *lane, lid [3]uint32) []uint64 {
+	p := l.p
+	wg := l.wg
+	s := uint64(p.sgSize)
+	n := uint64(len(wg.lanes))
+	me := uint(l.sgl)
+	masks := func(m uint64) []uint64 { return append(v, m&0xffffffff, m>>32, 0, 0) }
+	full := mask(p.sgSize)
+	switch b {
+	case spirv.BuiltInNumWorkgroups:
+		return append(v, uint64(l.x.groups[0]), uint64(l.x.groups[1]), uint64(l.x.groups[2]))
+	case spirv.BuiltInWorkgroupId:
+		return append(v, uint64(wg.id[0]), uint64(wg.id[1]), uint64(wg.id[2]))
+	case spirv.BuiltInLocalInvocationId:
+		return append(v, uint64(lid[0]), uint64(lid[1]), uint64(lid[2]))
+	case spirv.BuiltInGlobalInvocationId:
+		return append(v, uint64(l.gid[0]), uint64(l.gid[1]), uint64(l.gid[2]))
+	case spirv.BuiltInLocalInvocationIndex:
+		return append(v, uint64(l.lid))
+	case spirv.BuiltInWorkgroupSize:
+		return append(v, uint64(p.local[0]), uint64(p.local[1]), uint64(p.local[2]))
+	case spirv.BuiltInSubgroupSize, spirv.BuiltInSubgroupMaxSize:
+		return append(v, s)
+	case spirv.BuiltInNumSubgroups:
+		return append(v, (n+s-1)/s)
+	case spirv.BuiltInSubgroupId:
+		return append(v, uint64(l.lid)/s)
+	case spirv.BuiltInSubgroupLocalInvocationId:
+		return append(v, uint64(l.sgl))
+	case spirv.BuiltInSubgroupEqMask:
+		return masks(1 << me)
+	case spirv.BuiltInSubgroupGeMask:
+		return masks(full &^ mask(int(me)))
+	case spirv.BuiltInSubgroupGtMask:
+		return masks(full &^ mask(int(me)+1))
+	case spirv.BuiltInSubgroupLeMask:
+		return masks(mask(int(me) + 1))
+	case spirv.BuiltInSubgroupLtMask:
+		return masks(mask(int(me)))
+	case spirv.BuiltInDeviceIndex:
+		return append(v, 0)
+	}
+	return v
+}
+
+// before orders two blocked lanes by where they are: call stack first,
+// then the iterations of the loops they are in, then instruction. The
+// scheduler runs the earliest waiting point first, which re-converges
+// lanes that took different paths, as structured control flow does.
+func before(a, b *lane) bool {
+	for k := 0; k < len(a.stack) && k < len(b.stack); k++ {
+		if a.stack[k].ret != b.stack[k].ret {
+			return a.stack[k].ret < b.stack[k].ret
+		}
+	}
+	if len(a.stack) != len(b.stack) {
+		return len(a.stack) > len(b.stack)
+	}
+	for k := 0; k < len(a.loops) && k < len(b.loops); k++ {
+		if a.loops[k].header != b.loops[k].header {
+			break
+		}
+		if a.loops[k].iter != b.loops[k].iter {
+			return a.loops[k].iter < b.loops[k].iter
+		}
+	}
+	return a.pc < b.pc
+}
+
+// samePlace: the same dynamic instance of an instruction.
+func samePlace(a, b *lane) bool {
+	if a.pc != b.pc || len(a.stack) != len(b.stack) || len(a.loops) != len(b.loops) {
+		return false
+	}
+	for k := range a.stack {
+		if a.stack[k].ret != b.stack[k].ret {
+			return false
+		}
+	}
+	for k := range a.loops {
+		if a.loops[k] != b.loops[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// isWG reports whether a collective instruction gathers the whole
+// workgroup (a workgroup barrier, a Workgroup-scope cooperative matrix).
+func isWG(in *instr) bool {
+	return in.wg || in.op == spirv.OpControlBarrier && spirv.Scope(in.sub) == spirv.ScopeWorkgroup
+}
+
+// collective performs a subgroup- or workgroup-wide instruction for the
+// lanes in act (sg: the lanes of the subgroup, by lane id).
+func collective(in *instr, act, sg []*lane) error {
+	switch {
+	case in.op == spirv.OpControlBarrier:
+		return nil
+	case in.op == spirv.OpCooperativeMatrixReduceNV, in.op == spirv.OpCooperativeMatrixTransposeNV:
+		return coop2Exec(in, act)
+	case in.op == spirv.OpCooperativeMatrixLoadTensorNV, in.op == spirv.OpCooperativeMatrixStoreTensorNV:
+		return tensorExec(in, act)
+	case isCoopOp(in.op):
+		return coopExec(in, act)
+	case isDerivative(in.op):
+		return derivExec(in, act)
+	}
+	return groupExec(in, act, sg)
+}
+
+// runGroup runs one workgroup to completion.
+func (wg *wgState) run() error {
+	x := wg.x
+	code := x.p.code
+	for {
+		for _, sg := range wg.sgs {
+			if err := wg.runSubgroup(sg); err != nil {
+				return err
+			}
+		}
+		var waiting, done *lane
+		for _, l := range wg.lanes {
+			switch l.state {
+			case stBlocked:
+				if waiting == nil {
+					waiting = l
+				}
+			case stDone:
+				done = l
+			}
+		}
+		if waiting == nil {
+			return nil
+		}
+		in := &code[waiting.pc]
+		what := "barrier divergence"
+		if in.op != spirv.OpControlBarrier {
+			what = "workgroup-wide instruction in non-uniform control flow"
+		}
+		if done != nil {
+			return waiting.fail(in, "%s: invocation (%d,%d,%d) waits here, but invocation (%d,%d,%d) has finished",
+				what, waiting.gid[0], waiting.gid[1], waiting.gid[2], done.gid[0], done.gid[1], done.gid[2])
+		}
+		for _, l := range wg.lanes {
+			if !samePlace(l, waiting) {
+				return l.fail(&code[l.pc], "%s: invocations wait at different places (the other at instruction %d)", what, in.idx)
+			}
+		}
+		wg.cur = waiting
+		if err := collective(in, wg.lanes, nil); err != nil {
+			return err
+		}
+		for _, l := range wg.lanes {
+			l.pc++
+			l.state = stRun
+		}
+		if x.stop.Load() {
+			return errStopped
+		}
+	}
+}
+
+var errStopped = fmt.Errorf("stopped")
+
+// runSubgroup runs the lanes of one subgroup until each has finished or
+// waits at a workgroup barrier, performing the subgroup-wide instructions
+// they meet on the way.
+func (wg *wgState) runSubgroup(sg []*lane) error {
+	x := wg.x
+	code := x.p.code
+	act := make([]*lane, 0, len(sg))
+	for {
+		for _, l := range sg {
+			if l.state == stRun {
+				wg.cur = l
+				if err := l.run(); err != nil {
+					return err
+				}
+			}
+		}
+		var best *lane
+		for _, l := range sg {
+			if l.state != stBlocked || isWG(&code[l.pc]) {
+				continue
+			}
+			if best == nil || before(l, best) {
+				best = l
+			}
+		}
+		if best == nil {
+			return nil
+		}
+		act = act[:0]
+		live := 0
+		for _, l := range sg {
+			if l.state != stDone {
+				live++
+			}
+			if l.state == stBlocked && samePlace(l, best) {
+				act = append(act, l)
+			}
+		}
+		in := &code[best.pc]
+		wg.cur = best
+		var err error
+		switch {
+		case in.op == spirv.OpControlBarrier:
+			if len(act) != live {
+				err = best.fail(in, "barrier divergence: %d of %d invocations of the subgroup reached this subgroup barrier", len(act), live)
+			}
+		case isCoopOp(in.op) || isCoop2Coll(in.op):
+			switch {
+			case len(sg) != x.p.sgSize:
+				err = best.fail(in, "cooperative matrices need a full subgroup of %d invocations; this one has %d", x.p.sgSize, len(sg))
+			case len(act) != len(sg):
+				err = best.fail(in, "cooperative instruction reached by %d of the %d invocations of its subgroup (it needs uniform control flow)", len(act), len(sg))
+			default:
+				err = collective(in, act, sg)
+			}
+		default:
+			err = collective(in, act, sg)
+		}
+		if err != nil {
+			return err
+		}
+		for _, l := range act {
+			l.pc++
+			l.state = stRun
+		}
+		if x.stop.Load() {
+			return errStopped
+		}
+	}
+}
+
+// execute runs all workgroups of the dispatch on a pool of workers and
+// returns the fault of the lowest-numbered failing workgroup.
+func (x *dispatchRun) execute(workers int) error {
+	g := x.groups
+	total := uint64(g[0]) * uint64(g[1]) * uint64(g[2])
+	if total == 0 {
+		return nil
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = int(min(uint64(workers), total))
+	var next atomic.Uint64
+	var mu sync.Mutex
+	var firstErr error
+	firstIdx := ^uint64(0)
+	var wgrp sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wgrp.Add(1)
+		go func() {
+			defer wgrp.Done()
+			wg := newWG(x)
+			for !x.stop.Load() {
+				i := next.Add(1) - 1
+				if i >= total {
+					return
+				}
+				id := [3]uint32{uint32(i % uint64(g[0])), uint32(i / uint64(g[0]) % uint64(g[1])), uint32(i / (uint64(g[0]) * uint64(g[1])))}
+				err := wg.safeRun(id)
+				if err != nil && err != errStopped {
+					mu.Lock()
+					if i < firstIdx {
+						firstIdx, firstErr = i, err
+					}
+					mu.Unlock()
+					x.stop.Store(true)
+					return
+				}
+			}
+		}()
+	}
+	wgrp.Wait()
+	return firstErr
+}
+
+// safeRun runs one workgroup, turning a panic inside the executor into an
+// internal error that names the instruction being run.
+func (wg *wgState) safeRun(id [3]uint32) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			l := wg.cur
+			if l == nil || len(wg.x.p.code) == 0 {
+				err = &Error{Internal: true, Msg: fmt.Sprint(r)}
+				return
+			}
+			in := &wg.x.p.code[min(int(l.pc), len(wg.x.p.code)-1)]
+			e := l.fail(in, "%v", r)
+			e.Internal = true
+			err = e
+		}
+	}()
+	wg.cur = nil
+	wg.reset(id)
+	return wg.run()
+}
+
+// isCoop2Coll reports the collective cooperative matrix 2 instructions.
+func isCoop2Coll(op spirv.Op) bool {
+	switch op {
+	case spirv.OpCooperativeMatrixReduceNV, spirv.OpCooperativeMatrixTransposeNV,
+		spirv.OpCooperativeMatrixLoadTensorNV, spirv.OpCooperativeMatrixStoreTensorNV:
+		return true
+	}
+	return false
+}

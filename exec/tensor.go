@@ -1,0 +1,411 @@
+package exec
+
+import (
+	"math/bits"
+
+	"github.com/coopshader/coop/spirv"
+)
+
+// Tensor layouts and views (SPV_NV_tensor_addressing) are values of 32-bit
+// words: a layout of D dimensions holds blockSize, layoutDimension, stride,
+// offset and span (D words each) then clampValue; a view holds
+// viewDimension and viewStride (D each) then the four clip values. The
+// dimension count, clamp mode, hasDimensions and permutation are static,
+// in the type.
+
+type tensorInfo struct {
+	view   bool
+	dim    int
+	clamp  spirv.TensorClampMode
+	hasDim bool
+	perm   []int
+}
+
+// Offsets of the fields in a layout value.
+func (ti *tensorInfo) block() int  { return 0 }
+func (ti *tensorInfo) ldim() int   { return ti.dim }
+func (ti *tensorInfo) stride() int { return 2 * ti.dim }
+func (ti *tensorInfo) offset() int { return 3 * ti.dim }
+func (ti *tensorInfo) span() int   { return 4 * ti.dim }
+func (ti *tensorInfo) clampV() int { return 5 * ti.dim }
+
+// Offsets of the fields in a view value.
+func (ti *tensorInfo) vdim() int    { return 0 }
+func (ti *tensorInfo) vstride() int { return ti.dim }
+func (ti *tensorInfo) clip() int    { return 2 * ti.dim }
+
+// declTensorType builds OpTypeTensorLayoutNV and OpTypeTensorViewNV.
+func (p *prog) declTensorType(i int, t *typ, w []uint32) error {
+	cnst := func(k int) (uint64, error) {
+		if k >= len(w) {
+			return 0, p.errAt(i, "missing operand")
+		}
+		v, ok := p.constU(w[k])
+		if !ok {
+			return 0, p.errAt(i, "operand %%%d must be a constant", w[k])
+		}
+		return v, nil
+	}
+	d, err := cnst(1)
+	if err != nil {
+		return err
+	}
+	if d < 1 || d > 5 {
+		return p.errAt(i, "tensor dimension %d is not from 1 to 5", d)
+	}
+	ti := &tensorInfo{dim: int(d)}
+	u32 := &typ{kind: kInt, width: 32, slots: 1}
+	u32.finishLayout()
+	n := 5*ti.dim + 1
+	if p.m.Insts[i].Op == spirv.OpTypeTensorViewNV {
+		ti.view = true
+		hd, err := cnst(2)
+		if err != nil {
+			return err
+		}
+		ti.hasDim = hd != 0
+		seen := 0
+		for k := 0; k < ti.dim; k++ {
+			v, err := cnst(3 + k)
+			if err != nil {
+				return err
+			}
+			if v >= uint64(ti.dim) || seen&(1<<v) != 0 {
+				return p.errAt(i, "the permutation is not one of 0..%d", ti.dim-1)
+			}
+			seen |= 1 << v
+			ti.perm = append(ti.perm, int(v))
+		}
+		n = 2*ti.dim + 4
+	} else {
+		cm, err := cnst(2)
+		if err != nil {
+			return err
+		}
+		ti.clamp = spirv.TensorClampMode(cm)
+	}
+	t.kind, t.elem, t.count, t.slots, t.tensor = kVector, u32, n, n, ti
+	return nil
+}
+
+func isTensorOp(op spirv.Op) bool {
+	switch op {
+	case spirv.OpCreateTensorLayoutNV, spirv.OpTensorLayoutSetDimensionNV, spirv.OpTensorLayoutSetStrideNV,
+		spirv.OpTensorLayoutSliceNV, spirv.OpTensorLayoutSetClampValueNV, spirv.OpCreateTensorViewNV,
+		spirv.OpTensorViewSetDimensionNV, spirv.OpTensorViewSetStrideNV, spirv.OpTensorViewSetClipNV,
+		spirv.OpTensorLayoutSetBlockSizeNV:
+		return true
+	}
+	return false
+}
+
+func (p *prog) compileTensor(i int, ins *instr, ops []uint32) (*instr, error) {
+	if ins.t == nil || ins.t.tensor == nil {
+		return nil, p.errAt(i, "the result type is not a tensor layout or view")
+	}
+	ti := ins.t.tensor
+	var err error
+	if ins.a, err = p.valSlots(i, ops); err != nil {
+		return nil, err
+	}
+	want := 1 + ti.dim
+	switch ins.op {
+	case spirv.OpCreateTensorLayoutNV, spirv.OpCreateTensorViewNV:
+		want = 0
+	case spirv.OpTensorLayoutSliceNV:
+		want = 1 + 2*ti.dim
+	case spirv.OpTensorLayoutSetClampValueNV:
+		want = 2
+	case spirv.OpTensorViewSetClipNV:
+		want = 5
+	}
+	if len(ins.a) != want {
+		return nil, p.errAt(i, "%s needs %d operands for %d dimensions", ins.op, want, ti.dim)
+	}
+	return ins, nil
+}
+
+// tensorEval runs the layout and view instructions: each copies its
+// operand and updates some fields.
+func (l *lane) tensorEval(in *instr) {
+	r := l.regs
+	ti := in.t.tensor
+	d := r[in.res : in.res+int32(in.t.slots)]
+	D := ti.dim
+	arg := func(k int) uint64 { return r[in.a[k]] & 0xffffffff }
+	if len(in.a) > 0 {
+		copy(d, r[in.a[0]:in.a[0]+int32(len(d))])
+	}
+	switch in.op {
+	case spirv.OpCreateTensorLayoutNV:
+		clear(d)
+		for k := 0; k < D; k++ {
+			d[ti.block()+k] = 1
+		}
+	case spirv.OpCreateTensorViewNV:
+		clear(d)
+		d[ti.clip()+1], d[ti.clip()+3] = 0xffffffff, 0xffffffff
+	case spirv.OpTensorLayoutSetBlockSizeNV:
+		for k := 0; k < D; k++ {
+			d[ti.block()+k] = arg(1 + k)
+		}
+	case spirv.OpTensorLayoutSetDimensionNV:
+		for k := 0; k < D; k++ {
+			d[ti.ldim()+k], d[ti.span()+k], d[ti.offset()+k] = arg(1+k), arg(1+k), 0
+		}
+		d[ti.stride()+D-1] = 1
+		for k := D - 2; k >= 0; k-- {
+			b := max(d[ti.block()+k+1], 1)
+			d[ti.stride()+k] = d[ti.stride()+k+1] * ((d[ti.ldim()+k+1] + b - 1) / b) & 0xffffffff
+		}
+	case spirv.OpTensorLayoutSetStrideNV:
+		for k := 0; k < D; k++ {
+			d[ti.stride()+k] = arg(1 + k)
+		}
+	case spirv.OpTensorLayoutSliceNV:
+		for k := 0; k < D; k++ {
+			d[ti.offset()+k] = (d[ti.offset()+k] + arg(1+2*k)) & 0xffffffff
+			d[ti.span()+k] = arg(2 + 2*k)
+		}
+	case spirv.OpTensorLayoutSetClampValueNV:
+		d[ti.clampV()] = arg(1)
+	case spirv.OpTensorViewSetDimensionNV:
+		prod := uint64(1)
+		for k := D - 1; k >= 0; k-- {
+			d[ti.vdim()+k] = arg(1 + k)
+			d[ti.vstride()+k] = prod & 0xffffffff
+			prod *= arg(1 + k)
+		}
+	case spirv.OpTensorViewSetStrideNV:
+		for k := 0; k < D; k++ {
+			d[ti.vstride()+k] = arg(1 + k)
+		}
+	case spirv.OpTensorViewSetClipNV:
+		for k := 0; k < 4; k++ {
+			d[ti.clip()+k] = arg(1 + k)
+		}
+	}
+}
+
+// tensorMem is a prepared OpCooperativeMatrix{Load,Store}TensorNV.
+type tensorMem struct {
+	mt       *typ
+	ptr, obj int32
+	tl       int32
+	lt       *tensorInfo
+	view     int32 // slot of the view, or -1
+	vt       *tensorInfo
+	decode   *coop2
+}
+
+func (p *prog) compileTensorMem(i int, ins *instr, ops []uint32) (*instr, error) {
+	if len(ops) < 5 {
+		return nil, p.errAt(i, "missing operands")
+	}
+	tm := &tensorMem{view: -1}
+	s, err := p.valSlots(i, ops[:3])
+	if err != nil {
+		return nil, err
+	}
+	tm.ptr, tm.obj, tm.tl = s[0], s[1], s[2]
+	tm.mt = p.tyOf[ops[1]]
+	lt := p.tyOf[ops[2]]
+	if tm.mt.kind != kCoopMat || lt.tensor == nil || lt.tensor.view {
+		return nil, p.errAt(i, "operands must be a cooperative matrix and a tensor layout")
+	}
+	if ins.op == spirv.OpCooperativeMatrixLoadTensorNV && (ins.t == nil || ins.t.kind != kCoopMat || ins.t.slots != tm.mt.slots) {
+		return nil, p.errAt(i, "the result must have the type of Object")
+	}
+	tm.lt = lt.tensor
+	rest := ops[3:]
+	// The memory operand mask, then its extra operands.
+	ma := rest[0]
+	rest = rest[1:]
+	skip := bits.OnesCount32(ma & uint32(spirv.MemoryAccessAligned|spirv.MemoryAccessMakePointerAvailable|
+		spirv.MemoryAccessMakePointerVisible|spirv.MemoryAccessAliasScopeINTELMask|spirv.MemoryAccessNoAliasINTELMask))
+	if len(rest) < skip+1 {
+		return nil, p.errAt(i, "missing tensor addressing operands")
+	}
+	rest = rest[skip:]
+	ta := rest[0]
+	rest = rest[1:]
+	if ta&1 != 0 {
+		if len(rest) == 0 {
+			return nil, p.errAt(i, "missing tensor view")
+		}
+		vs, vt := p.slotOf(rest[0])
+		if vs < 0 || vt.tensor == nil || !vt.tensor.view {
+			return nil, p.errAt(i, "%%%d is not a tensor view", rest[0])
+		}
+		tm.view, tm.vt = vs, vt.tensor
+		rest = rest[1:]
+	}
+	if ta&2 != 0 {
+		if len(rest) == 0 || ins.op != spirv.OpCooperativeMatrixLoadTensorNV {
+			return nil, p.errAt(i, "a decode function is only for loads")
+		}
+		tm.decode = &coop2{fn: rest[0], idx: i, want: 3}
+		p.callbacks = append(p.callbacks, tm.decode)
+	}
+	ins.aux = tm
+	ins.coll = true
+	ins.wg = spirv.Scope(tm.mt.scope) == spirv.ScopeWorkgroup
+	return ins, nil
+}
+
+// tensorElement maps element (row, col) of a matrix with N columns to an
+// element index of the tensor, following the coopmat2 specification's
+// matrixCoordToTensorElement(WithView). skip: the element is clipped (load
+// keeps Object's value, store writes nothing); clamped: a Constant-mode
+// load takes clampValue (stores are discarded).
+func tensorElement(lt *tensorInfo, L []uint64, vt *tensorInfo, V []uint64, row, col, N uint64, store bool,
+	blockCoord, inBlock []uint64) (index uint64, skip, clamped bool) {
+	D := lt.dim
+	var linear uint64
+	if vt != nil {
+		cro, crs, cco, ccs := V[vt.clip()], V[vt.clip()+1], V[vt.clip()+2], V[vt.clip()+3]
+		if row < cro || row >= cro+crs || col < cco || col >= cco+ccs {
+			return 0, true, false
+		}
+		row -= cro
+		col -= cco
+		width := min(N, ccs)
+		idx := row*width + col
+		var viewCoord [5]uint64
+		for dim := vt.dim - 1; dim >= 0; dim-- {
+			i := vt.perm[dim]
+			size := L[lt.span()+i]
+			if vt.hasDim {
+				size = V[vt.vdim()+i]
+			}
+			size = max(size, 1)
+			viewCoord[i] = idx % size
+			idx /= size
+		}
+		var stride [5]uint64
+		if vt.hasDim {
+			for k := 0; k < vt.dim; k++ {
+				stride[k] = V[vt.vstride()+k]
+			}
+		} else {
+			stride[vt.dim-1] = 1
+			for dim := vt.dim - 2; dim >= 0; dim-- {
+				stride[dim] = stride[dim+1] * L[lt.span()+dim+1]
+			}
+		}
+		for dim := vt.dim - 1; dim >= 0; dim-- {
+			linear += viewCoord[dim] * stride[dim]
+		}
+	} else {
+		linear = row*N + col
+	}
+	linear &= 0xffffffff
+	var spanCoord [5]uint64
+	for dim := D - 1; dim >= 0; dim-- {
+		s := max(L[lt.span()+dim], 1)
+		spanCoord[dim] = linear % s
+		linear /= s
+	}
+	for dim := 0; dim < D; dim++ {
+		c := int64(int32(uint32(spanCoord[dim] + L[lt.offset()+dim])))
+		ld := int64(L[lt.ldim()+dim])
+		if c < 0 || c >= ld {
+			mode := lt.clamp
+			if store && mode != spirv.TensorClampModeUndefined {
+				mode = spirv.TensorClampModeConstant
+			}
+			switch mode {
+			case spirv.TensorClampModeConstant:
+				return 0, false, true
+			case spirv.TensorClampModeClampToEdge:
+				c = min(max(c, 0), ld-1)
+			case spirv.TensorClampModeRepeat:
+				c = smod(c, ld)
+			case spirv.TensorClampModeRepeatMirrored:
+				c = smod(c, 2*ld-2)
+				if c >= ld {
+					c = 2*ld - 2 - c
+				}
+			}
+		}
+		b := int64(max(L[lt.block()+dim], 1))
+		inBlock[dim] = uint64(c % b)
+		blockCoord[dim] = uint64(c / b)
+	}
+	for dim := 0; dim < D; dim++ {
+		index += blockCoord[dim] * L[lt.stride()+dim]
+	}
+	return index & 0xffffffff, false, false
+}
+
+// smod is OpSMod: the remainder takes the sign of the divisor.
+func smod(a, b int64) int64 {
+	if b == 0 {
+		return 0
+	}
+	r := a % b
+	if r != 0 && (r < 0) != (b < 0) {
+		r += b
+	}
+	return r
+}
+
+// tensorExec runs a tensor load or store for a whole scope.
+func tensorExec(in *instr, act []*lane) error {
+	l0 := act[0]
+	tm := in.aux.(*tensorMem)
+	mt := tm.mt
+	R, C := mt.rows, mt.cols
+	ct := mt.elem
+	es := ct.bytes()
+	L := l0.regs[tm.tl : tm.tl+int32(5*tm.lt.dim+1)]
+	var V []uint64
+	if tm.view >= 0 {
+		V = l0.regs[tm.view : tm.view+int32(2*tm.vt.dim+4)]
+	}
+	base := l0.regs[tm.ptr]
+	load := in.op == spirv.OpCooperativeMatrixLoadTensorNV
+	tile := make([]uint64, R*C)
+	gather(act, tm.obj, tile)
+	S := len(act)
+	var bc, ib [5]uint64
+	for e := 0; e < R*C; e++ {
+		r, c := e/C, e%C
+		idx, skip, clamped := tensorElement(tm.lt, L, tm.vt, V, uint64(r), uint64(c), uint64(C), !load, bc[:], ib[:])
+		switch {
+		case skip:
+			continue
+		case clamped:
+			if load {
+				tile[e] = L[tm.lt.clampV()] & mask(ct.width)
+			}
+			continue
+		}
+		if load && tm.decode != nil {
+			owner := act[e%S]
+			args := []uint64{base + idx*uint64(tm.decode.pointee)}
+			args = append(args, bc[:tm.lt.dim]...)
+			args = append(args, ib[:tm.lt.dim]...)
+			v, err := owner.callback(in, tm.decode, args)
+			if err != nil {
+				return err
+			}
+			tile[e] = v
+			continue
+		}
+		addr := base + idx*uint64(es)
+		b, err := l0.region(in, addr, es, !load)
+		if err != nil {
+			return err
+		}
+		if load {
+			tile[e] = rdScalar(ct, b)
+		} else {
+			wrScalar(ct, b, tile[e])
+		}
+	}
+	if load {
+		scatter(act, in.res, tile)
+	}
+	return nil
+}
