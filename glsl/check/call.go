@@ -1,0 +1,166 @@
+package check
+
+// coopVecFuncs are the component-wise built-ins that also accept
+// cooperative vectors (GL_NV_cooperative_vector).
+var coopVecFuncs = map[string]bool{"fma": true, "exp": true, "log": true, "tanh": true, "atan": true, "min": true, "max": true, "clamp": true, "step": true}
+
+// call checks name(args): user functions, built-ins and the cooperative
+// built-ins with their special rules.
+func (c *checker) call(name string, args []Expr, pos Pos) Expr {
+	for _, a := range args {
+		if isErr(a) {
+			return bad(pos)
+		}
+	}
+	sym := c.lookup(name)
+	if sym != nil && sym.v != nil {
+		c.errorf(pos, name, " function name expected")
+		return bad(pos)
+	}
+	if fn, ok := builtinByName[name]; ok && fn >= BCoopMatLoad && (sym == nil || len(sym.funcs) == 0) {
+		if fn >= BTexture {
+			return c.textureCall(fn, name, args, pos)
+		}
+		if fn >= BImageSize {
+			return c.imageCall(fn, name, args, pos)
+		}
+		return c.coopCall(fn, name, args, pos)
+	}
+	if coopVecFuncs[name] {
+		for _, a := range args {
+			if a.Type().Kind == KCoopVec {
+				return c.coopVecElementwise(builtinByName[name], name, args, pos)
+			}
+		}
+	}
+	var cands []*candidate
+	if sym != nil {
+		for _, f := range sym.funcs {
+			cd := &candidate{ret: f.Result, user: f}
+			for _, p := range f.Params {
+				cd.params = append(cd.params, p.Type)
+				cd.dirs = append(cd.dirs, p.Dir)
+			}
+			cands = append(cands, cd)
+		}
+	}
+	cands = append(cands, c.builtinCandidates(name, args)...)
+	best, amb := c.pickBest(cands, args)
+	if amb {
+		c.errorf(pos, name, " ambiguous best function under implicit type conversion")
+		return bad(pos)
+	}
+	if best == nil {
+		if sym == nil && builtinTable[name] == nil {
+			c.errorf(pos, name, " no matching overloaded function found")
+		} else if sym == nil && !c.anyBuiltinEnabled(name) {
+			c.reportBuiltinExt(name, pos)
+		} else {
+			c.errorf(pos, name, " no matching overloaded function found")
+		}
+		return bad(pos)
+	}
+	conv := make([]Expr, len(args))
+	for i, a := range args {
+		if best.dirs[i] != DirIn {
+			if !c.checkLValue(a, name, pos) {
+				return bad(pos)
+			}
+			conv[i] = a
+			continue
+		}
+		conv[i] = c.convert(a, best.params[i])
+	}
+	if best.user != nil {
+		return &Call{exprBase: exprBase{T: best.ret, Pos: pos}, Func: best.user, Args: conv}
+	}
+	if v := c.foldBuiltin(best.fn, conv, best.ret); v != nil {
+		return newConst(v, pos)
+	}
+	return &BuiltinCall{exprBase: exprBase{T: best.ret, Pos: pos}, Fn: best.fn, Params: best.params, Args: conv}
+}
+
+func (c *checker) anyBuiltinEnabled(name string) bool {
+	for _, ov := range builtinTable[name] {
+		if c.extAnyOn(ov.ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// reportBuiltinExt reports a built-in used without its extension.
+func (c *checker) reportBuiltinExt(name string, pos Pos) {
+	ovs := builtinTable[name]
+	c.requireExt(pos, name, ovs[0].ext...)
+}
+
+// coopVecElementwise checks the component-wise built-ins on cooperative
+// vectors: every cooperative operand has the same type, scalars match the
+// component type exactly.
+func (c *checker) coopVecElementwise(fn Builtin, name string, args []Expr, pos Pos) Expr {
+	var vt *Type
+	for _, a := range args {
+		if a.Type().Kind == KCoopVec {
+			vt = a.Type()
+			break
+		}
+	}
+	params := make([]*Type, len(args))
+	for i, a := range args {
+		at := a.Type()
+		if !Identical(at, vt) && !(at.Kind == KScalar && at.Scalar == vt.Scalar) {
+			c.errorf(pos, name, " no matching overloaded function found")
+			return bad(pos)
+		}
+		params[i] = at
+	}
+	return &BuiltinCall{exprBase: exprBase{T: vt, Pos: pos}, Fn: fn, Params: params, Args: args}
+}
+
+// foldBuiltin folds the few built-ins glslang evaluates in constant
+// expressions that shaders use for sizes: min, max, abs, clamp on integers.
+func (c *checker) foldBuiltin(fn Builtin, args []Expr, rt *Type) *Value {
+	if rt.Kind != KScalar || !rt.Scalar.IsInt() {
+		return nil
+	}
+	vals := make([]*Value, len(args))
+	for i, a := range args {
+		if vals[i] = constOf(a); vals[i] == nil || vals[i].Elems != nil {
+			return nil
+		}
+	}
+	less := func(a, b *Value) bool {
+		if rt.Scalar.IsSigned() {
+			return a.Int() < b.Int()
+		}
+		return a.Uint() < b.Uint()
+	}
+	switch fn {
+	case BMin:
+		if less(vals[1], vals[0]) {
+			return vals[1]
+		}
+		return vals[0]
+	case BMax:
+		if less(vals[0], vals[1]) {
+			return vals[1]
+		}
+		return vals[0]
+	case BClamp:
+		v := vals[0]
+		if less(v, vals[1]) {
+			v = vals[1]
+		}
+		if less(vals[2], v) {
+			v = vals[2]
+		}
+		return v
+	case BAbs:
+		if vals[0].Int() < 0 {
+			return IntConst(rt.Scalar, -vals[0].Int())
+		}
+		return vals[0]
+	}
+	return nil
+}

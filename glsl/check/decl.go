@@ -1,0 +1,463 @@
+package check
+
+import "strings"
+
+// quals is the qualifier list of a declaration, gathered from the syntax
+// tree before the rules below apply.
+type quals struct {
+	storage   string // "", const, uniform, buffer, shared, in, out, inout
+	memory    MemoryQual
+	layout    []layoutItem
+	precise   bool
+	invariant bool
+	pos       Pos
+}
+
+type layoutItem struct {
+	name string
+	val  Expr // nil when the identifier has no "= value"
+	pos  Pos
+}
+
+// layoutInfo is the validated meaning of a layout qualifier list.
+type layoutInfo struct {
+	Layout
+	offset, align   int
+	constantID      int
+	bufferReference bool
+	refAlign        int
+	localSize       [3]int
+	localSizeID     [3]int
+	hasLocalSize    bool
+	derivativeGroup string
+	other           []string
+}
+
+var memoryNames = map[string]MemoryQual{
+	"coherent": Coherent, "volatile": Volatile, "restrict": Restrict, "readonly": ReadOnly, "writeonly": WriteOnly,
+	"devicecoherent": DeviceCoherent, "queuefamilycoherent": QueueFamilyCoherent, "workgroupcoherent": WorkgroupCoherent,
+	"subgroupcoherent": SubgroupCoherent, "nonprivate": NonPrivate,
+}
+
+// imageFormats are the format layout qualifiers of images.
+var imageFormats = map[string]bool{}
+
+func init() {
+	for _, f := range strings.Fields(`rgba32f rgba16f rg32f rg16f r11f_g11f_b10f r32f r16f rgba16 rgb10_a2 rgba8 rg16 rg8 r16 r8
+		rgba16_snorm rgba8_snorm rg16_snorm rg8_snorm r16_snorm r8_snorm rgba32i rgba16i rgba8i rg32i rg16i rg8i r32i r16i r8i
+		rgba32ui rgba16ui rgb10_a2ui rgba8ui rg32ui rg16ui rg8ui r32ui r16ui r8ui r64ui r64i`) {
+		imageFormats[f] = true
+	}
+}
+
+// layoutInt evaluates a layout qualifier's integer value.
+func (c *checker) layoutInt(it layoutItem) (int, bool) {
+	if it.val == nil {
+		c.errorf(it.pos, it.name, "needs a literal integer")
+		return 0, false
+	}
+	v := constOf(it.val)
+	if v == nil || it.val.Type().Kind != KScalar || !it.val.Type().Scalar.IsInt() {
+		c.errorf(it.pos, it.name, "needs a literal integer")
+		return 0, false
+	}
+	return int(v.Int()), true
+}
+
+// parseLayout validates the layout identifiers of a declaration.
+func (c *checker) parseLayout(items []layoutItem) layoutInfo {
+	li := layoutInfo{Layout: noLayout(), offset: -1, constantID: -1, localSizeID: [3]int{-1, -1, -1}}
+	for _, it := range items {
+		name := strings.ToLower(it.name)
+		// Identifiers that take a value.
+		valued := map[string]bool{"set": true, "binding": true, "location": true, "offset": true, "align": true, "constant_id": true,
+			"local_size_x": true, "local_size_y": true, "local_size_z": true, "local_size_x_id": true, "local_size_y_id": true,
+			"local_size_z_id": true, "buffer_reference_align": true, "component": true, "index": true}
+		if valued[name] {
+			n, ok := c.layoutInt(it)
+			if !ok {
+				continue
+			}
+			switch name {
+			case "set":
+				li.Set = n
+			case "binding":
+				li.Binding = n
+			case "location":
+				li.Location = n
+			case "offset":
+				li.offset = n
+			case "align":
+				li.align = n
+			case "constant_id":
+				li.constantID = n
+			case "buffer_reference_align":
+				li.refAlign = n
+			case "local_size_x", "local_size_y", "local_size_z":
+				if n < 1 {
+					c.errorf(it.pos, it.name, "must be at least 1")
+				}
+				li.localSize[name[11]-'x'] = n
+				li.hasLocalSize = true
+			case "local_size_x_id", "local_size_y_id", "local_size_z_id":
+				li.localSizeID[name[11]-'x'] = n
+				li.hasLocalSize = true
+			}
+			continue
+		}
+		if it.val != nil {
+			c.errorf(it.pos, it.name, "there is no such layout identifier taking an assigned value")
+			continue
+		}
+		switch {
+		case name == "std140":
+			li.Packing = PackStd140
+		case name == "std430":
+			li.Packing = PackStd430
+		case name == "scalar":
+			if c.requireExt(it.pos, "scalar block layout", "GL_EXT_scalar_block_layout") {
+				li.Packing = PackScalar
+			}
+		case name == "shared" || name == "packed":
+			li.Packing = PackStd430
+		case name == "row_major":
+			li.RowMajor = true
+		case name == "column_major":
+			li.RowMajor = false
+		case name == "push_constant":
+			li.PushConstant = true
+		case name == "buffer_reference":
+			if c.requireExt(it.pos, "buffer_reference", "GL_EXT_buffer_reference") {
+				li.bufferReference = true
+			}
+		case imageFormats[name]:
+			li.Format = name
+		case name == "derivative_group_quadsnv", name == "derivative_group_linearnv", name == "derivative_group_quadskhr", name == "derivative_group_linearkhr":
+			li.derivativeGroup = name
+		default:
+			li.other = append(li.other, name)
+			c.errorf(it.pos, it.name, "unrecognized layout identifier, or qualifier requires assignment (e.g., binding = 4)")
+		}
+	}
+	return li
+}
+
+// applyArrays wraps t in the array dimensions of a declarator, outermost
+// first. A nil entry is an unsized dimension.
+func (c *checker) applyArrays(t *Type, sizes []Expr, pos Pos) *Type {
+	for i := len(sizes) - 1; i >= 0; i-- {
+		t = c.arrayOf(t, sizes[i], pos)
+	}
+	return t
+}
+
+// arrayOf builds an array type with a constant, spec-constant or absent size.
+func (c *checker) arrayOf(t *Type, size Expr, pos Pos) *Type {
+	if t.Kind == KVoid {
+		c.errorf(pos, "", "illegal use of type 'void'")
+	}
+	if size == nil {
+		return ArrayType(t, 0)
+	}
+	if isErr(size) {
+		return ArrayType(t, 1)
+	}
+	st := size.Type()
+	if st.Kind != KScalar || !st.Scalar.IsInt() {
+		c.errorf(pos, "", "array size must be a constant integer expression")
+		return ArrayType(t, 1)
+	}
+	if v := constOf(size); v != nil {
+		n := v.Int()
+		if st.Scalar.IsUnsigned() {
+			n = int64(v.Uint() & (1<<62 - 1))
+		}
+		if n <= 0 {
+			c.errorf(pos, "", "array size must be a positive integer")
+			return ArrayType(t, 1)
+		}
+		return ArrayType(t, int(n))
+	}
+	if IsSpecConst(size) {
+		a := ArrayType(t, 1)
+		a.SpecLen = size
+		if v := specDefault(size); v != nil {
+			a.N = int(v.Int())
+		}
+		return a
+	}
+	c.errorf(pos, "", "array size must be a constant integer expression")
+	return ArrayType(t, 1)
+}
+
+func containsCoop(t *Type) bool {
+	return t.Contains(func(t *Type) bool { return t.IsCoop() || t.Kind == KTensorLayout || t.Kind == KTensorView })
+}
+
+// declareGlobalLayoutIn handles "layout(local_size_x = ...) in;".
+func (c *checker) declareLayoutIn(q quals) {
+	li := c.parseLayout(q.layout)
+	if q.storage != "in" {
+		if len(q.layout) > 0 && q.storage == "" {
+			return
+		}
+		return
+	}
+	if li.hasLocalSize {
+		for i := range 3 {
+			if li.localSize[i] > 0 {
+				c.prog.LocalSize[i] = li.localSize[i]
+			}
+			if li.localSizeID[i] >= 0 {
+				c.prog.LocalSizeSpec[i] = li.localSizeID[i]
+			}
+		}
+	}
+}
+
+// declareVar declares a global or local variable and returns it; init (may
+// be nil) is checked against its type. Locals return the DeclStmt's Var.
+func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, global bool) (*Var, Expr) {
+	li := c.parseLayout(q.layout)
+	v := &Var{Name: name, Type: t, Pos: pos, Memory: q.memory, SpecID: -1, Layout: li.Layout, Precise: q.precise}
+	switch q.storage {
+	case "":
+		v.Storage = StorageFunction
+		if global {
+			v.Storage = StoragePrivate
+		}
+	case "const":
+		v.Storage = StorageConst
+	case "shared":
+		v.Storage = StorageShared
+		if !global {
+			c.errorf(pos, "shared", "not allowed in nested scope")
+		}
+		if containsCoop(t) {
+			c.errorf(pos, "Cooperative matrix types must not be used in shared memory", "qualifier")
+		}
+	case "uniform":
+		v.Storage = StorageUniform
+		if !t.Contains(func(t *Type) bool { return t.Kind == KOpaque }) {
+			c.errorf(pos, "uniform", "non-opaque uniforms outside a block : not allowed when using GLSL for Vulkan")
+		}
+	case "buffer":
+		v.Storage = StorageBuffer
+		c.errorf(pos, "buffer", "buffers can only be declared as blocks")
+	case "in", "out":
+		c.errorf(pos, q.storage, "compute shaders have no user-defined inputs or outputs")
+		v.Storage = StoragePrivate
+	default:
+		c.errorf(pos, q.storage, "qualifier not allowed here")
+	}
+	if t.Kind == KVoid {
+		c.errorf(pos, name, "illegal use of type 'void'")
+		return v, nil
+	}
+	if li.constantID >= 0 {
+		if q.storage != "const" || t.Kind != KScalar {
+			c.errorf(pos, "constant_id", "can only be applied to 'const'-qualified scalar")
+		} else {
+			v.Storage = StorageSpecConst
+			v.SpecID = li.constantID
+		}
+	}
+	if init != nil && !isErr(init) {
+		if t.IsUnsizedArray() && init.Type().Kind == KArray {
+			t = ArrayType(t.Elem, init.Type().N)
+			v.Type = t
+		}
+		init = c.coerce(init, t, "=", pos)
+	}
+	switch v.Storage {
+	case StorageConst, StorageSpecConst:
+		if init == nil {
+			c.errorf(pos, name, "variables with qualifier 'const' must be initialized")
+			break
+		}
+		if isErr(init) {
+			break
+		}
+		if val := constOf(init); val != nil {
+			v.Value = val
+			if v.Storage == StorageSpecConst && val.Elems != nil {
+				c.errorf(pos, "constant_id", "can only be applied to 'const'-qualified scalar")
+			}
+			init = nil
+			break
+		}
+		if v.Storage == StorageSpecConst {
+			c.errorf(pos, name, "specialization constant requires a constant initializer")
+			break
+		}
+		if IsSpecConst(init) {
+			v.Init = init
+			v.Value = specDefault(init)
+			init = nil
+			break
+		}
+		if global {
+			c.errorf(pos, "=", "global const initializers must be constant ' const %s'", t)
+			break
+		}
+		// A local const initialized at run time behaves as a read-only
+		// variable.
+		v.Storage = StorageFunction
+		v.Memory |= ReadOnly
+	case StorageShared, StorageUniform:
+		if init != nil {
+			c.errorf(pos, name, "cannot initialize this type of qualifier ")
+			init = nil
+		}
+	case StoragePrivate:
+		if init != nil && !isErr(init) {
+			v.Init = init
+			init = nil
+		}
+	}
+	c.declare(name, pos, &symbol{v: v})
+	if global {
+		c.prog.Globals = append(c.prog.Globals, v)
+	}
+	return v, init
+}
+
+// blockMember is a member declaration of a block or struct.
+type blockMember struct {
+	q    quals
+	t    *Type
+	name string
+	pos  Pos
+}
+
+// declareBlock declares an interface block (uniform, buffer, shared or push
+// constant) or a buffer_reference block type.
+func (c *checker) declareBlock(q quals, blockName string, members []blockMember, instance string, arrays []Expr, hasArray bool, pos Pos) {
+	li := c.parseLayout(q.layout)
+	st := &Struct{Name: blockName, Block: true}
+	storage := StorageUniform
+	switch q.storage {
+	case "uniform":
+		if li.PushConstant {
+			storage = StoragePushConstant
+		}
+	case "buffer":
+		storage = StorageBuffer
+	case "shared":
+		storage = StorageShared
+		c.requireExt(pos, "shared block", "GL_EXT_shared_memory_block")
+	default:
+		c.errorf(pos, q.storage, "interface blocks in compute shaders must be uniform, buffer or shared")
+		return
+	}
+	st.Packing = li.Packing
+	if st.Packing == PackNone {
+		st.Packing = PackStd430
+		if storage == StorageUniform {
+			st.Packing = PackStd140
+		}
+	}
+	for _, m := range members {
+		mli := c.parseLayout(m.q.layout)
+		if containsCoop(m.t) {
+			c.errorf(m.pos, m.name, "member of block cannot be or contain a cooperative matrix type")
+		}
+		if m.t.Kind == KOpaque {
+			c.errorf(m.pos, m.name, "member of block cannot be or contain a sampler, image, or atomic_uint type")
+		}
+		f := &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor || li.RowMajor && !hasColumnMajor(m.q.layout), Memory: m.q.memory}
+		for _, other := range st.Fields {
+			if other.Name == m.name {
+				c.errorf(m.pos, m.name, "redefinition")
+			}
+		}
+		st.Fields = append(st.Fields, f)
+	}
+	for i, f := range st.Fields {
+		if f.Type.IsUnsizedArray() && (i != len(st.Fields)-1 || storage != StorageBuffer) && !li.bufferReference {
+			c.errorf(f.Pos, f.Name, "array size required")
+		}
+	}
+	if li.bufferReference {
+		st.Ref = true
+		st.RefAlign = li.refAlign
+		if st.RefAlign == 0 {
+			st.RefAlign = 16
+		}
+		c.defineRefBlock(blockName, st, pos)
+		if instance != "" {
+			t := c.refTypes[blockName]
+			c.declareVar(quals{}, c.applyArrays(t, arrays, pos), instance, nil, pos, true)
+		}
+		return
+	}
+	bt := &Type{Kind: KStruct, Struct: st}
+	t := bt
+	if hasArray {
+		t = c.applyArrays(bt, arrays, pos)
+	}
+	v := &Var{Name: instance, Type: t, Storage: storage, Pos: pos, Memory: q.memory, SpecID: -1, Layout: li.Layout, Anonymous: instance == ""}
+	c.prog.Globals = append(c.prog.Globals, v)
+	c.declare(blockName, pos, &symbol{typ: bt})
+	if instance != "" {
+		c.declare(instance, pos, &symbol{v: v})
+		return
+	}
+	for i, f := range st.Fields {
+		c.declare(f.Name, f.Pos, &symbol{v: &Var{Name: f.Name, Type: f.Type, Storage: storage, SpecID: -1, Memory: q.memory | f.Memory, anonBlock: v, anonIndex: i}})
+	}
+}
+
+func hasColumnMajor(items []layoutItem) bool {
+	for _, it := range items {
+		if strings.EqualFold(it.name, "column_major") {
+			return true
+		}
+	}
+	return false
+}
+
+// refType returns the buffer reference type named name, declaring it
+// forward when first mentioned.
+func (c *checker) refType(name string) *Type {
+	if t, ok := c.refTypes[name]; ok {
+		return t
+	}
+	t := &Type{Kind: KReference, Struct: &Struct{Name: name, Block: true, Ref: true, Packing: PackStd430, RefAlign: 16}}
+	c.refTypes[name] = t
+	return t
+}
+
+// defineRefBlock fills in a buffer_reference block's members (the type may
+// have been forward-declared and already used).
+func (c *checker) defineRefBlock(name string, st *Struct, pos Pos) {
+	t := c.refType(name)
+	if len(st.Fields) > 0 || t.Struct.Fields == nil {
+		*t.Struct = *st
+	}
+	if c.lookup(name) == nil {
+		c.declare(name, pos, &symbol{typ: t})
+	}
+}
+
+// declareStruct declares a struct type.
+func (c *checker) declareStruct(name string, members []blockMember, pos Pos) *Type {
+	st := &Struct{Name: name}
+	for _, m := range members {
+		if m.t.Kind == KVoid {
+			c.errorf(m.pos, m.name, "illegal use of type 'void'")
+		}
+		for _, other := range st.Fields {
+			if other.Name == m.name {
+				c.errorf(m.pos, m.name, "redefinition")
+			}
+		}
+		mli := c.parseLayout(m.q.layout)
+		st.Fields = append(st.Fields, &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor, Memory: m.q.memory})
+	}
+	t := &Type{Kind: KStruct, Struct: st}
+	if name != "" {
+		c.declare(name, pos, &symbol{typ: t})
+	}
+	return t
+}

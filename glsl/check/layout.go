@@ -1,0 +1,130 @@
+package check
+
+// Memory layout of types in blocks (std140, std430, scalar), the numbers
+// lowering needs for Offset, ArrayStride and MatrixStride decorations.
+
+func roundUp(n, a int) int {
+	if a <= 1 {
+		return n
+	}
+	return (n + a - 1) / a * a
+}
+
+// SizeAlign returns the size and base alignment of t under packing p. rowMajor
+// selects row-major matrices for t and arrays of matrices. Unsized arrays have
+// size 0; arrays sized by a specialization constant use its default value.
+func SizeAlign(t *Type, p Packing, rowMajor bool) (size, align int) {
+	switch t.Kind {
+	case KScalar:
+		n := t.Scalar.Bits() / 8
+		return n, n
+	case KVector:
+		c := t.Scalar.Bits() / 8
+		size = c * t.N
+		switch {
+		case p == PackScalar:
+			align = c
+		case t.N == 2:
+			align = 2 * c
+		default:
+			align = 4 * c
+		}
+		return size, align
+	case KMatrix:
+		stride := MatrixStride(t, p, rowMajor)
+		n := t.N
+		if rowMajor {
+			n = t.Rows
+		}
+		_, va := SizeAlign(matrixVector(t, rowMajor), p, false)
+		if p == PackStd140 {
+			va = roundUp(va, 16)
+		}
+		return stride * n, va
+	case KArray:
+		stride := ArrayStride(t, p, rowMajor)
+		_, ea := SizeAlign(t.Elem, p, rowMajor)
+		if p == PackStd140 {
+			ea = roundUp(ea, 16)
+		}
+		return stride * t.N, ea
+	case KStruct:
+		offs := FieldOffsets(t.Struct, p)
+		align = 1
+		end := 0
+		for i, f := range t.Struct.Fields {
+			s, a := SizeAlign(f.Type, p, f.RowMajor)
+			if f.Align > a {
+				a = f.Align
+			}
+			align = max(align, a)
+			end = max(end, offs[i]+s)
+		}
+		if p == PackStd140 {
+			align = roundUp(align, 16)
+		}
+		return roundUp(end, align), align
+	case KReference:
+		return 8, 8
+	}
+	return 0, 1
+}
+
+// matrixVector is the vector a matrix is stored as: a column, or a row when
+// row-major.
+func matrixVector(t *Type, rowMajor bool) *Type {
+	if rowMajor {
+		return VectorType(t.Scalar, t.N)
+	}
+	return VectorType(t.Scalar, t.Rows)
+}
+
+// MatrixStride is the distance between a matrix's columns (rows when
+// rowMajor) under p. t may be an array of matrices.
+func MatrixStride(t *Type, p Packing, rowMajor bool) int {
+	for t.Kind == KArray {
+		t = t.Elem
+	}
+	v := matrixVector(t, rowMajor)
+	s, a := SizeAlign(v, p, false)
+	if p == PackScalar {
+		return s
+	}
+	if p == PackStd140 {
+		a = roundUp(a, 16)
+	}
+	return roundUp(s, a)
+}
+
+// ArrayStride is the distance between an array's elements under p.
+func ArrayStride(t *Type, p Packing, rowMajor bool) int {
+	s, a := SizeAlign(t.Elem, p, rowMajor)
+	if p == PackScalar {
+		return s
+	}
+	if p == PackStd140 {
+		a = roundUp(a, 16)
+	}
+	return roundUp(s, a)
+}
+
+// FieldOffsets returns the byte offset of each member of s under p, honoring
+// explicit offset and align qualifiers.
+func FieldOffsets(s *Struct, p Packing) []int {
+	offs := make([]int, len(s.Fields))
+	cur := 0
+	for i, f := range s.Fields {
+		size, a := SizeAlign(f.Type, p, f.RowMajor)
+		if f.Align > a {
+			a = f.Align
+		}
+		if f.Offset >= 0 {
+			cur = f.Offset
+		} else {
+			cur = roundUp(cur, a)
+		}
+		offs[i] = cur
+		cur += size
+	}
+	return offs
+}

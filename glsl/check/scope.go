@@ -1,0 +1,144 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+)
+
+// symbol is what a name denotes in a scope.
+type symbol struct {
+	v     *Var
+	funcs []*Func
+	typ   *Type // struct or block type name
+}
+
+type scope struct {
+	parent *scope
+	syms   map[string]*symbol
+}
+
+func (c *checker) push() { c.scope = &scope{parent: c.scope, syms: map[string]*symbol{}} }
+func (c *checker) pop()  { c.scope = c.scope.parent }
+
+func (c *checker) lookup(name string) *symbol {
+	for s := c.scope; s != nil; s = s.parent {
+		if sym, ok := s.syms[name]; ok {
+			return sym
+		}
+	}
+	return nil
+}
+
+// declare binds name in the innermost scope; redefinition in the same scope
+// is an error (function overloads are added by declareFunc).
+func (c *checker) declare(name string, pos Pos, sym *symbol) {
+	if name == "" {
+		return
+	}
+	if _, dup := c.scope.syms[name]; dup {
+		c.errorf(pos, name, "redefinition")
+		return
+	}
+	c.scope.syms[name] = sym
+}
+
+// Error is a diagnostic in glslang's layout.
+type Error struct {
+	Pos     Pos
+	Token   string
+	Msg     string
+	Warning bool
+}
+
+func (e *Error) Error() string {
+	kind := "ERROR"
+	if e.Warning {
+		kind = "WARNING"
+	}
+	return fmt.Sprintf("%s: 0:%d: '%s' : %s", kind, e.Pos.Line, e.Token, e.Msg)
+}
+
+func (c *checker) errorf(pos Pos, tok, format string, args ...any) {
+	c.errs = append(c.errs, &Error{Pos: pos, Token: tok, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (c *checker) warnf(pos Pos, tok, format string, args ...any) {
+	c.errs = append(c.errs, &Error{Pos: pos, Token: tok, Msg: fmt.Sprintf(format, args...), Warning: true})
+}
+
+// extOn reports whether ext was enabled by #extension (enable, require or
+// warn) or implied by an enabled extension.
+func (c *checker) extOn(ext string) bool { return c.exts[ext] }
+
+// extAnyOn reports whether any of exts is on (true for an empty list).
+func (c *checker) extAnyOn(exts []string) bool {
+	if len(exts) == 0 {
+		return true
+	}
+	for _, e := range exts {
+		if c.exts[e] {
+			return true
+		}
+	}
+	return false
+}
+
+// requireExt reports use of a feature without its extension, in glslang's
+// words, and returns whether it was enabled.
+func (c *checker) requireExt(pos Pos, feature string, exts ...string) bool {
+	if c.extAnyOn(exts) {
+		return true
+	}
+	if len(exts) == 1 {
+		c.errorf(pos, feature, "required extension not requested: %s", exts[0])
+	} else {
+		msg := "required extension not requested:"
+		for _, e := range exts {
+			msg += " " + e
+		}
+		c.errorf(pos, feature, "%s", msg)
+	}
+	return false
+}
+
+// impliedExts lists extensions that enabling a key extension turns on.
+var impliedExts = map[string][]string{
+	"GL_KHR_shader_subgroup_vote":             {"GL_KHR_shader_subgroup_basic"},
+	"GL_KHR_shader_subgroup_arithmetic":       {"GL_KHR_shader_subgroup_basic"},
+	"GL_KHR_shader_subgroup_ballot":           {"GL_KHR_shader_subgroup_basic"},
+	"GL_KHR_shader_subgroup_shuffle":          {"GL_KHR_shader_subgroup_basic"},
+	"GL_KHR_shader_subgroup_shuffle_relative": {"GL_KHR_shader_subgroup_basic"},
+	"GL_KHR_shader_subgroup_clustered":        {"GL_KHR_shader_subgroup_basic"},
+	"GL_KHR_shader_subgroup_quad":             {"GL_KHR_shader_subgroup_basic"},
+	"GL_KHR_shader_subgroup_rotate":           {"GL_KHR_shader_subgroup_basic"},
+	"GL_NV_shader_subgroup_partitioned":       {"GL_KHR_shader_subgroup_basic"},
+	"GL_EXT_buffer_reference2":                {"GL_EXT_buffer_reference"},
+	"GL_EXT_buffer_reference_uvec2":           {"GL_EXT_buffer_reference"},
+	"GL_EXT_shader_explicit_arithmetic_types": {
+		"GL_EXT_shader_explicit_arithmetic_types_int8", "GL_EXT_shader_explicit_arithmetic_types_int16",
+		"GL_EXT_shader_explicit_arithmetic_types_int32", "GL_EXT_shader_explicit_arithmetic_types_int64",
+		"GL_EXT_shader_explicit_arithmetic_types_float16", "GL_EXT_shader_explicit_arithmetic_types_float32",
+		"GL_EXT_shader_explicit_arithmetic_types_float64"},
+	"GL_NV_cooperative_matrix2":              {"GL_KHR_cooperative_matrix"},
+	"GL_NV_cooperative_matrix_decode_vector": {"GL_NV_cooperative_matrix2"},
+}
+
+// enableExt turns ext on with everything it implies.
+func (c *checker) enableExt(ext string) {
+	if c.exts[ext] {
+		return
+	}
+	c.exts[ext] = true
+	for _, e := range impliedExts[ext] {
+		c.enableExt(e)
+	}
+}
+
+func (c *checker) extensionList() []string {
+	out := make([]string, 0, len(c.exts))
+	for e := range c.exts {
+		out = append(out, e)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,476 @@
+// Package check type-checks a parsed GLSL compute shader and produces a fully
+// typed tree for lowering to SPIR-V.
+//
+// Check(file, opts) returns a *Program and the diagnostics. When the list
+// holds no error the Program obeys these invariants, which glsl/lower may
+// rely on:
+//
+//   - Every Expr has a non-nil Type (void only for calls of void functions).
+//   - Implicit conversions are explicit *Convert nodes: operands of Binary
+//     have the same component type; a scalar operand may stand beside a
+//     vector, matrix or cooperative matrix/vector operand (lowering splats it
+//     or uses the *TimesScalar instruction). Shifts keep each operand's own
+//     integer type. Comparisons yield bool (or bvecN for the vector
+//     relational built-ins).
+//   - Constant expressions are folded to *Const nodes. Expressions over
+//     specialization constants stay as Unary/Binary/Convert/Cond/Construct
+//     nodes whose leaves are *Const or *VarRef of a Var with SpecID >= 0 or a
+//     const Var whose Init is itself such an expression; IsSpecConst reports
+//     them, and lowering emits OpSpecConstantOp for them.
+//   - Calls are *Call (user function) or *BuiltinCall (enum Builtin plus the
+//     overload's parameter types); arguments are already converted to the
+//     parameter types except out/inout parameters, which are l-values of the
+//     exact type.
+//   - Constructors are *Construct. Each argument is converted to the
+//     constructed type's component type (keeping its own shape), so a vector
+//     constructor's arguments are scalars and vectors of its component type.
+//     A single scalar argument to a vector or cooperative type means
+//     "replicate"; to a matrix it means "diagonal"; a single matrix argument
+//     to a matrix means "resize". Struct and array constructors have one
+//     argument per member/element, each of the exact type. Conversions of
+//     whole values (e.g. vec3(ivec3), coopmat<float16_t,...>(coopmat<float,
+//     ...>)) are *Convert nodes, never Construct.
+//   - Anonymous block members are *Field of a *VarRef to the block Var.
+//   - Local variables are declared by *DeclStmt; globals are in
+//     Program.Globals (including built-in variables that are used).
+package check
+
+// Pos is a source position: 1-based line and column.
+type Pos struct {
+	Line, Col int
+}
+
+// Program is a checked compute shader.
+type Program struct {
+	Version    int  // #version number, e.g. 450
+	ES         bool // "es" profile
+	Extensions []string
+	// LocalSize is the workgroup size (1 where not declared). LocalSizeSpec
+	// holds the specialization constant ID given by local_size_*_id, or -1.
+	LocalSize     [3]int
+	LocalSizeSpec [3]int
+	Globals       []*Var  // global variables, constants and used built-ins, in order
+	Funcs         []*Func // defined functions in definition order
+	Main          *Func
+}
+
+// HasExtension reports whether the shader enabled (or required) ext.
+func (p *Program) HasExtension(ext string) bool {
+	for _, e := range p.Extensions {
+		if e == ext {
+			return true
+		}
+	}
+	return false
+}
+
+// Storage is where a variable lives.
+type Storage uint8
+
+// Storage classes.
+const (
+	StorageFunction     Storage = iota // local variable
+	StoragePrivate                     // global without qualifier
+	StorageConst                       // const (folded or spec-constant expression)
+	StorageSpecConst                   // layout(constant_id = N) const
+	StorageIn                          // built-in inputs
+	StorageUniform                     // uniform block, or opaque uniform
+	StorageBuffer                      // buffer block
+	StorageShared                      // shared
+	StoragePushConstant                // layout(push_constant) uniform block
+	StorageParam                       // function parameter
+)
+
+var storageNames = [...]string{"temp", "global", "const", "specialization-constant", "in", "uniform", "buffer", "shared", "push_constant", "param"}
+
+func (s Storage) String() string { return storageNames[s] }
+
+// MemoryQual is a set of memory qualifiers.
+type MemoryQual uint16
+
+// Memory qualifiers.
+const (
+	Coherent MemoryQual = 1 << iota
+	Volatile
+	Restrict
+	ReadOnly
+	WriteOnly
+	DeviceCoherent      // GL_KHR_memory_scope_semantics
+	QueueFamilyCoherent // GL_KHR_memory_scope_semantics
+	WorkgroupCoherent   // GL_KHR_memory_scope_semantics
+	SubgroupCoherent    // GL_KHR_memory_scope_semantics
+	NonPrivate          // GL_KHR_memory_scope_semantics
+)
+
+// ParamDir is a function parameter's direction.
+type ParamDir uint8
+
+// Parameter directions.
+const (
+	DirIn ParamDir = iota
+	DirOut
+	DirInOut
+)
+
+// Layout holds a variable's layout qualifiers (-1 where absent).
+type Layout struct {
+	Set, Binding, Location int
+	Packing                Packing
+	PushConstant           bool
+	RowMajor               bool
+	Format                 string // image format qualifier, e.g. "rgba8"
+}
+
+// Var is a variable, constant, parameter or built-in variable.
+type Var struct {
+	Name    string
+	Type    *Type
+	Storage Storage
+	Pos     Pos
+	Layout  Layout
+	Memory  MemoryQual
+	Dir     ParamDir // parameters
+	// ConstParam marks a "const in" parameter.
+	ConstParam bool
+	// Value is the folded value of a const or spec-constant (its default).
+	Value *Value
+	// Init is a global's initializer: for consts defined by a spec-constant
+	// expression, that expression; for private globals, the initializer.
+	Init Expr
+	// SpecID is the constant_id of a specialization constant, else -1.
+	SpecID int
+	// Builtin names the built-in variable (BuiltinNone for user variables).
+	Builtin BuiltinVar
+	// Anonymous marks a block declared without an instance name.
+	Anonymous bool
+	// Precise records the precise qualifier.
+	Precise bool
+
+	// anonBlock and anonIndex locate the member of an anonymous block that
+	// a member name stands for.
+	anonBlock *Var
+	anonIndex int
+}
+
+// Func is a user-defined function.
+type Func struct {
+	Name   string
+	Params []*Var
+	Result *Type
+	Body   *Block // nil for a prototype never defined
+	Pos    Pos
+}
+
+// Expr is a typed expression.
+type Expr interface {
+	Type() *Type
+	Position() Pos
+}
+
+type exprBase struct {
+	T   *Type
+	Pos Pos
+}
+
+func (e *exprBase) Type() *Type     { return e.T }
+func (e *exprBase) Position() Pos   { return e.Pos }
+func (e *exprBase) setType(t *Type) { e.T = t }
+
+// Const is a folded constant.
+type Const struct {
+	exprBase
+	Val *Value
+}
+
+// VarRef names a variable.
+type VarRef struct {
+	exprBase
+	Var *Var
+}
+
+// FuncRef names a function passed as an argument (decode and combine
+// callbacks of the cooperative matrix built-ins). Its type is KFunction.
+type FuncRef struct {
+	exprBase
+	Func *Func
+}
+
+// Index is X[Index] on an array, vector, matrix (a column), or cooperative
+// matrix/vector (an element).
+type Index struct {
+	exprBase
+	X, Index Expr
+}
+
+// Field selects member Index of a struct, block or buffer reference.
+type Field struct {
+	exprBase
+	X     Expr
+	Index int
+	Name  string
+}
+
+// Swizzle selects vector components (or one component of a scalar, v.x).
+type Swizzle struct {
+	exprBase
+	X     Expr
+	Comps []int
+}
+
+// UnaryOp is a unary operator.
+type UnaryOp uint8
+
+// Unary operators.
+const (
+	Neg    UnaryOp = iota
+	Not            // !
+	BitNot         // ~
+	PreInc
+	PreDec
+	PostInc
+	PostDec
+)
+
+// Unary applies Op to X. Increments have X as their l-value operand.
+type Unary struct {
+	exprBase
+	Op UnaryOp
+	X  Expr
+}
+
+// BinaryOp is a binary operator.
+type BinaryOp uint8
+
+// Binary operators. Mul covers all products: component-wise, scalar times
+// anything, and the linear-algebra products of matrices and vectors
+// (lowering picks the instruction from the operand types).
+const (
+	Add BinaryOp = iota + 1
+	Sub
+	Mul
+	Div
+	Mod
+	Shl
+	Shr
+	BitAnd
+	BitOr
+	BitXor
+	LogAnd
+	LogOr
+	LogXor
+	Eq
+	Ne
+	Lt
+	Gt
+	Le
+	Ge
+)
+
+var binaryNames = [...]string{"", "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "&&", "||", "^^", "==", "!=", "<", ">", "<=", ">="}
+
+func (o BinaryOp) String() string { return binaryNames[o] }
+
+// Binary is X Op Y.
+type Binary struct {
+	exprBase
+	Op   BinaryOp
+	X, Y Expr
+}
+
+// Assign is LHS = RHS (Op == 0) or LHS Op= RHS. For a compound assignment,
+// RHS is converted as the operand of LHS Op RHS would be.
+type Assign struct {
+	exprBase
+	Op       BinaryOp
+	LHS, RHS Expr
+}
+
+// Cond is C ? X : Y.
+type Cond struct {
+	exprBase
+	C, X, Y Expr
+}
+
+// Call calls a user function.
+type Call struct {
+	exprBase
+	Func *Func
+	Args []Expr
+}
+
+// BuiltinCall calls a built-in function. Params are the chosen overload's
+// parameter types.
+type BuiltinCall struct {
+	exprBase
+	Fn     Builtin
+	Params []*Type
+	Args   []Expr
+}
+
+// Construct builds a value of type T from Args (see the package comment).
+type Construct struct {
+	exprBase
+	Args []Expr
+}
+
+// Convert converts X to type T: a numeric or boolean conversion of each
+// component, or a cooperative matrix/vector element-type conversion. For KHR
+// cooperative matrices differing only in use (Accumulator to A/B) it is the
+// use conversion.
+type Convert struct {
+	exprBase
+	X Expr
+}
+
+// Length is X.length() where the length is not a compile-time constant: an
+// unsized buffer array (OpArrayLength) or a cooperative matrix
+// (OpCooperativeMatrixLengthKHR/NV). Constant lengths fold to Const; lengths
+// of spec-constant sized arrays are the size expression.
+type Length struct {
+	exprBase
+	X Expr
+}
+
+// Sequence is the comma operator: the value of the last expression.
+type Sequence struct {
+	exprBase
+	List []Expr
+}
+
+// Stmt is a statement.
+type Stmt interface{ stmt() }
+
+// Block is { Stmts }.
+type Block struct{ Stmts []Stmt }
+
+// DeclStmt declares a local variable with optional initializer.
+type DeclStmt struct {
+	Var  *Var
+	Init Expr
+}
+
+// ExprStmt evaluates X.
+type ExprStmt struct{ X Expr }
+
+// If is if (Cond) Then else Else (Else may be nil).
+type If struct {
+	Cond       Expr
+	Then, Else Stmt
+}
+
+// For is for (Init; Cond; Post) Body; any of Init, Cond, Post may be nil.
+type For struct {
+	Init Stmt
+	Cond Expr
+	Post Expr
+	Body Stmt
+}
+
+// While is while (Cond) Body.
+type While struct {
+	Cond Expr
+	Body Stmt
+}
+
+// DoWhile is do Body while (Cond).
+type DoWhile struct {
+	Body Stmt
+	Cond Expr
+}
+
+// Switch is switch (X) { Cases }; control falls through between cases.
+type Switch struct {
+	X     Expr
+	Cases []*Case
+}
+
+// Case is a run of labels followed by statements. Default marks "default:".
+type Case struct {
+	Values  []int64
+	Default bool
+	Body    []Stmt
+}
+
+// Break, Continue and Return are jumps. Return.X may be nil.
+type (
+	Break    struct{}
+	Continue struct{}
+	Return   struct{ X Expr }
+)
+
+// Terminate is terminateInvocation (or discard; not valid in compute but
+// kept for completeness of the tree).
+type Terminate struct{}
+
+func (*Block) stmt()     {}
+func (*DeclStmt) stmt()  {}
+func (*ExprStmt) stmt()  {}
+func (*If) stmt()        {}
+func (*For) stmt()       {}
+func (*While) stmt()     {}
+func (*DoWhile) stmt()   {}
+func (*Switch) stmt()    {}
+func (*Break) stmt()     {}
+func (*Continue) stmt()  {}
+func (*Return) stmt()    {}
+func (*Terminate) stmt() {}
+
+// IsSpecConst reports whether e is a specialization-constant expression:
+// built only from constants, specialization constants and operators, with at
+// least one specialization constant (lowering emits OpSpecConstantOp).
+func IsSpecConst(e Expr) bool {
+	spec, ok := constKind(e)
+	return ok && spec
+}
+
+// constKind reports whether e is constant (ok) and whether it depends on a
+// specialization constant (spec).
+func constKind(e Expr) (spec, ok bool) {
+	both := func(es ...Expr) (bool, bool) {
+		s := false
+		for _, x := range es {
+			xs, xok := constKind(x)
+			if !xok {
+				return false, false
+			}
+			s = s || xs
+		}
+		return s, true
+	}
+	switch e := e.(type) {
+	case *Const:
+		return false, true
+	case *VarRef:
+		v := e.Var
+		if v.SpecID >= 0 && v.Storage == StorageSpecConst {
+			return true, true
+		}
+		if v.Storage == StorageConst && v.Init != nil {
+			return constKind(v.Init)
+		}
+		if v.Builtin == BuiltinWorkGroupSize {
+			return true, true
+		}
+		return false, false
+	case *Unary:
+		if e.Op >= PreInc {
+			return false, false
+		}
+		return constKind(e.X)
+	case *Binary:
+		return both(e.X, e.Y)
+	case *Convert:
+		return constKind(e.X)
+	case *Cond:
+		return both(e.C, e.X, e.Y)
+	case *Construct:
+		return both(e.Args...)
+	case *Swizzle:
+		return constKind(e.X)
+	case *Index:
+		return both(e.X, e.Index)
+	case *Field:
+		return constKind(e.X)
+	}
+	return false, false
+}
