@@ -20,7 +20,10 @@ type Decl interface{ declNode() }
 // Qualifier is one qualifier word as written: a storage, memory,
 // precision, interpolation or invariance qualifier ("const", "in",
 // "buffer", "shared", "coherent", "readonly", "highp", "precise",
-// "nonuniformEXT", ...), or "layout" with its items.
+// "nonuniformEXT", ...), or "layout" with its items. The argument lists
+// of the GL_EXT_spirv_intrinsics qualifiers (spirv_decorate(...), ...) are
+// held in Layout too: positional arguments with an empty Name, and
+// "extensions = [...]" / "capabilities = [...]" as an *InitList.
 type Qualifier struct {
 	Pos    Pos
 	Name   string
@@ -41,11 +44,15 @@ type LayoutItem struct {
 // "void", ...) or a user type name (struct or buffer_reference block), or
 // empty when Struct holds an inline struct definition.
 type TypeSpec struct {
-	Pos        Pos
-	Quals      []*Qualifier
-	Name       string
-	Params     []*TypeArg   // type parameters written in <...>
-	Struct     *StructType  // inline "struct [Name] { ... }"
+	Pos    Pos
+	Quals  []*Qualifier
+	Name   string
+	Params []*TypeArg  // type parameters written in <...>
+	Struct *StructType // inline "struct [Name] { ... }"
+	// Block is an inline block type of a structured descriptor heap member
+	// ("layout(buffer_reference) buffer { ... } name;"); Name is its
+	// block name, if any.
+	Block      *BlockDecl
 	ArraySizes []*ArraySize // arrays written after the type: float[4]
 }
 
@@ -185,6 +192,9 @@ type Lit struct {
 	Int   uint64
 	Float float64
 	Bool  bool
+	// Suffix is the literal's type suffix as written, lower-cased
+	// ("u", "ul", "lf", "hf", "fe4m3", ...); empty when none.
+	Suffix string
 }
 
 // StringLit is a string literal (debugPrintfEXT's format); Value has its
