@@ -114,7 +114,7 @@ var (
 	extSubRotate     = []string{"GL_KHR_shader_subgroup_rotate"}
 	extMemScope      = []string{"GL_KHR_memory_scope_semantics"}
 	extBF16          = []string{"GL_EXT_bfloat16"}
-	extFP8           = []string{"GL_EXT_float8_e5m2_e4m3"}
+	extFP8           = []string{"GL_EXT_float_e5m2", "GL_EXT_float_e4m3"}
 	extARBBallot     = []string{"GL_ARB_shader_ballot"}
 	extARBVote       = []string{"GL_ARB_shader_group_vote"}
 	extExpect        = []string{"GL_EXT_expect_assume"}
@@ -224,7 +224,8 @@ func init() {
 	// 8.7 Vector relational.
 	def("lessThan lessThanEqual greaterThan greaterThanEqual", "B T T", cNum, szVecL)
 	def("equal notEqual", "B T T", cAll, szVecL)
-	def("any all not", "T T", cB, szVecL)
+	def("any all", "bool T", cB, szVecL)
+	def("not", "T T", cB, szVecL)
 	// 8.8 Integer.
 	def("uaddCarry usubBorrow", "T T T out:T", cU32, szAny)
 	def("umulExtended", "void T T out:T out:T", cU32, szAny)
@@ -298,8 +299,4 @@ func init() {
 	def("clockRealtime2x32EXT", "uvec2", 0, sz1, "GL_EXT_shader_realtime_clock")
 	// Derivatives in compute shaders (GL_NV/KHR_compute_shader_derivatives).
 	def("dFdx dFdy fwidth dFdxFine dFdyFine fwidthFine dFdxCoarse dFdyCoarse fwidthCoarse", "T T", cF, szGen, "GL_NV_compute_shader_derivatives", "GL_KHR_compute_shader_derivatives")
-	// GL_EXT_float8_e5m2_e4m3 saturating conversions.
-	for _, src := range []string{"F", "Fh", "Fb", "Fd"} {
-		def("saturatedConvertEXT", "void out:T "+src, cE5|cE4, szAny, extFP8...)
-	}
 }

@@ -87,85 +87,86 @@ func init() {
 
 // builtinConst is a predeclared integer constant.
 type builtinConst struct {
-	val int64
-	ext []string // any one enables it
+	val      int64
+	ext      []string // any one enables it
+	unsigned bool     // a uint constant (int otherwise)
 }
 
 var memScopeExt = []string{"GL_KHR_memory_scope_semantics"}
 var coopMatExt = []string{"GL_KHR_cooperative_matrix"}
 var coopMat2Ext = []string{"GL_NV_cooperative_matrix2"}
-var coopVecExt = []string{"GL_NV_cooperative_vector"}
+var coopVecExt = []string{"GL_NV_cooperative_vector", "GL_EXT_long_vector"}
 
 // builtinConsts are the gl_* integer constants of the supported extensions.
 var builtinConsts = map[string]builtinConst{
-	"gl_ScopeDevice":        {1, memScopeExt},
-	"gl_ScopeWorkgroup":     {2, memScopeExt},
-	"gl_ScopeSubgroup":      {3, memScopeExt},
-	"gl_ScopeInvocation":    {4, memScopeExt},
-	"gl_ScopeQueueFamily":   {5, memScopeExt},
-	"gl_ScopeShaderCallEXT": {6, memScopeExt},
+	"gl_ScopeDevice":        {val: 1, ext: memScopeExt},
+	"gl_ScopeWorkgroup":     {val: 2, ext: memScopeExt},
+	"gl_ScopeSubgroup":      {val: 3, ext: memScopeExt},
+	"gl_ScopeInvocation":    {val: 4, ext: memScopeExt},
+	"gl_ScopeQueueFamily":   {val: 5, ext: memScopeExt},
+	"gl_ScopeShaderCallEXT": {val: 6, ext: memScopeExt},
 
-	"gl_SemanticsRelaxed":        {0, memScopeExt},
-	"gl_SemanticsAcquire":        {2, memScopeExt},
-	"gl_SemanticsRelease":        {4, memScopeExt},
-	"gl_SemanticsAcquireRelease": {8, memScopeExt},
-	"gl_SemanticsMakeAvailable":  {0x2000, memScopeExt},
-	"gl_SemanticsMakeVisible":    {0x4000, memScopeExt},
-	"gl_SemanticsVolatile":       {0x8000, memScopeExt},
+	"gl_SemanticsRelaxed":        {val: 0, ext: memScopeExt},
+	"gl_SemanticsAcquire":        {val: 2, ext: memScopeExt},
+	"gl_SemanticsRelease":        {val: 4, ext: memScopeExt},
+	"gl_SemanticsAcquireRelease": {val: 8, ext: memScopeExt},
+	"gl_SemanticsMakeAvailable":  {val: 0x2000, ext: memScopeExt},
+	"gl_SemanticsMakeVisible":    {val: 0x4000, ext: memScopeExt},
+	"gl_SemanticsVolatile":       {val: 0x8000, ext: memScopeExt},
 
-	"gl_StorageSemanticsNone":   {0, memScopeExt},
-	"gl_StorageSemanticsBuffer": {0x40, memScopeExt},
-	"gl_StorageSemanticsShared": {0x100, memScopeExt},
-	"gl_StorageSemanticsImage":  {0x800, memScopeExt},
-	"gl_StorageSemanticsOutput": {0x1000, memScopeExt},
+	"gl_StorageSemanticsNone":   {val: 0, ext: memScopeExt},
+	"gl_StorageSemanticsBuffer": {val: 0x40, ext: memScopeExt},
+	"gl_StorageSemanticsShared": {val: 0x100, ext: memScopeExt},
+	"gl_StorageSemanticsImage":  {val: 0x800, ext: memScopeExt},
+	"gl_StorageSemanticsOutput": {val: 0x1000, ext: memScopeExt},
 
-	"gl_MatrixUseA":                                         {0, coopMatExt},
-	"gl_MatrixUseB":                                         {1, coopMatExt},
-	"gl_MatrixUseAccumulator":                               {2, coopMatExt},
-	"gl_CooperativeMatrixLayoutRowMajor":                    {0, coopMatExt},
-	"gl_CooperativeMatrixLayoutColumnMajor":                 {1, coopMatExt},
-	"gl_CooperativeMatrixLayoutRowBlockedInterleavedARM":    {4202, []string{"GL_ARM_cooperative_matrix_layouts"}},
-	"gl_CooperativeMatrixLayoutColumnBlockedInterleavedARM": {4203, []string{"GL_ARM_cooperative_matrix_layouts"}},
-	"gl_MatrixOperandsSaturatingAccumulation":               {0x10, coopMatExt},
+	"gl_MatrixUseA":                                         {val: 0, ext: coopMatExt},
+	"gl_MatrixUseB":                                         {val: 1, ext: coopMatExt},
+	"gl_MatrixUseAccumulator":                               {val: 2, ext: coopMatExt},
+	"gl_CooperativeMatrixLayoutRowMajor":                    {val: 0, ext: coopMatExt},
+	"gl_CooperativeMatrixLayoutColumnMajor":                 {val: 1, ext: coopMatExt},
+	"gl_CooperativeMatrixLayoutRowBlockedInterleavedARM":    {val: 4202, ext: coopMatExt},
+	"gl_CooperativeMatrixLayoutColumnBlockedInterleavedARM": {val: 4203, ext: coopMatExt},
+	"gl_MatrixOperandsSaturatingAccumulation":               {val: 0x10, ext: coopMatExt},
 
-	"gl_CooperativeMatrixClampModeUndefinedNV":    {0, coopMat2Ext},
-	"gl_CooperativeMatrixClampModeConstantNV":     {1, coopMat2Ext},
-	"gl_CooperativeMatrixClampModeClampToEdgeNV":  {2, coopMat2Ext},
-	"gl_CooperativeMatrixClampModeRepeatNV":       {3, coopMat2Ext},
-	"gl_CooperativeMatrixClampModeMirrorRepeatNV": {4, coopMat2Ext},
-	"gl_CooperativeMatrixReduceRowNV":             {1, coopMat2Ext},
-	"gl_CooperativeMatrixReduceColumnNV":          {2, coopMat2Ext},
-	"gl_CooperativeMatrixReduceRowAndColumnNV":    {3, coopMat2Ext},
-	"gl_CooperativeMatrixReduce2x2NV":             {4, coopMat2Ext},
+	"gl_CooperativeMatrixClampModeUndefinedNV":    {val: 0, ext: coopMat2Ext},
+	"gl_CooperativeMatrixClampModeConstantNV":     {val: 1, ext: coopMat2Ext},
+	"gl_CooperativeMatrixClampModeClampToEdgeNV":  {val: 2, ext: coopMat2Ext},
+	"gl_CooperativeMatrixClampModeRepeatNV":       {val: 3, ext: coopMat2Ext},
+	"gl_CooperativeMatrixClampModeMirrorRepeatNV": {val: 4, ext: coopMat2Ext},
+	"gl_CooperativeMatrixReduceRowNV":             {val: 1, ext: coopMat2Ext},
+	"gl_CooperativeMatrixReduceColumnNV":          {val: 2, ext: coopMat2Ext},
+	"gl_CooperativeMatrixReduceRowAndColumnNV":    {val: 3, ext: coopMat2Ext},
+	"gl_CooperativeMatrixReduce2x2NV":             {val: 4, ext: coopMat2Ext},
 
-	"gl_ComponentTypeFloat16NV":            {0, coopVecExt},
-	"gl_ComponentTypeFloat32NV":            {1, coopVecExt},
-	"gl_ComponentTypeFloat64NV":            {2, coopVecExt},
-	"gl_ComponentTypeSignedInt8NV":         {3, coopVecExt},
-	"gl_ComponentTypeSignedInt16NV":        {4, coopVecExt},
-	"gl_ComponentTypeSignedInt32NV":        {5, coopVecExt},
-	"gl_ComponentTypeSignedInt64NV":        {6, coopVecExt},
-	"gl_ComponentTypeUnsignedInt8NV":       {7, coopVecExt},
-	"gl_ComponentTypeUnsignedInt16NV":      {8, coopVecExt},
-	"gl_ComponentTypeUnsignedInt32NV":      {9, coopVecExt},
-	"gl_ComponentTypeUnsignedInt64NV":      {10, coopVecExt},
-	"gl_ComponentTypeSignedInt8PackedNV":   {1000491000, coopVecExt},
-	"gl_ComponentTypeUnsignedInt8PackedNV": {1000491001, coopVecExt},
-	"gl_ComponentTypeFloatE4M3NV":          {1000491002, coopVecExt},
-	"gl_ComponentTypeFloatE5M2NV":          {1000491003, coopVecExt},
+	"gl_ComponentTypeFloat16NV":            {val: 0, ext: coopVecExt},
+	"gl_ComponentTypeFloat32NV":            {val: 1, ext: coopVecExt},
+	"gl_ComponentTypeFloat64NV":            {val: 2, ext: coopVecExt},
+	"gl_ComponentTypeSignedInt8NV":         {val: 3, ext: coopVecExt},
+	"gl_ComponentTypeSignedInt16NV":        {val: 4, ext: coopVecExt},
+	"gl_ComponentTypeSignedInt32NV":        {val: 5, ext: coopVecExt},
+	"gl_ComponentTypeSignedInt64NV":        {val: 6, ext: coopVecExt},
+	"gl_ComponentTypeUnsignedInt8NV":       {val: 7, ext: coopVecExt},
+	"gl_ComponentTypeUnsignedInt16NV":      {val: 8, ext: coopVecExt},
+	"gl_ComponentTypeUnsignedInt32NV":      {val: 9, ext: coopVecExt},
+	"gl_ComponentTypeUnsignedInt64NV":      {val: 10, ext: coopVecExt},
+	"gl_ComponentTypeSignedInt8PackedNV":   {val: 1000491000, ext: coopVecExt},
+	"gl_ComponentTypeUnsignedInt8PackedNV": {val: 1000491001, ext: coopVecExt},
+	"gl_ComponentTypeFloatE4M3NV":          {val: 1000491002, ext: coopVecExt},
+	"gl_ComponentTypeFloatE5M2NV":          {val: 1000491003, ext: coopVecExt},
 
-	"gl_CooperativeVectorMatrixLayoutRowMajorNV":           {0, coopVecExt},
-	"gl_CooperativeVectorMatrixLayoutColumnMajorNV":        {1, coopVecExt},
-	"gl_CooperativeVectorMatrixLayoutInferencingOptimalNV": {2, coopVecExt},
-	"gl_CooperativeVectorMatrixLayoutTrainingOptimalNV":    {3, coopVecExt},
+	"gl_CooperativeVectorMatrixLayoutRowMajorNV":           {val: 0, ext: coopVecExt},
+	"gl_CooperativeVectorMatrixLayoutColumnMajorNV":        {val: 1, ext: coopVecExt},
+	"gl_CooperativeVectorMatrixLayoutInferencingOptimalNV": {val: 2, ext: coopVecExt},
+	"gl_CooperativeVectorMatrixLayoutTrainingOptimalNV":    {val: 3, ext: coopVecExt},
 
 	// Implementation limits of compute shaders (minimum maxima of the core
 	// spec, as glslang's default resources give them).
-	"gl_MaxComputeUniformComponents":    {1024, nil},
-	"gl_MaxComputeTextureImageUnits":    {16, nil},
-	"gl_MaxComputeImageUniforms":        {8, nil},
-	"gl_MaxComputeAtomicCounters":       {8, nil},
-	"gl_MaxComputeAtomicCounterBuffers": {1, nil},
+	"gl_MaxComputeUniformComponents":    {val: 1024, ext: nil},
+	"gl_MaxComputeTextureImageUnits":    {val: 16, ext: nil},
+	"gl_MaxComputeImageUniforms":        {val: 8, ext: nil},
+	"gl_MaxComputeAtomicCounters":       {val: 8, ext: nil},
+	"gl_MaxComputeAtomicCounterBuffers": {val: 1, ext: nil},
 }
 
 // gl_MaxComputeWorkGroupCount and Size are ivec3 constants.

@@ -26,6 +26,9 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 		}
 		return c.coopCall(fn, name, args, pos)
 	}
+	if name == "saturatedConvertEXT" && (sym == nil || len(sym.funcs) == 0) {
+		return c.saturatedConvert(args, pos)
+	}
 	if coopVecFuncs[name] {
 		for _, a := range args {
 			if a.Type().Kind == KCoopVec {
@@ -163,4 +166,42 @@ func (c *checker) foldBuiltin(fn Builtin, args []Expr, rt *Type) *Value {
 		return vals[0]
 	}
 	return nil
+}
+
+// saturatedConvertEXT(out dst, src) of GL_EXT_float_e5m2/e4m3 converts any
+// numeric scalar, vector or cooperative matrix to fp8 of the same shape
+// (cooperative matrices may also change use), saturating.
+func (c *checker) saturatedConvert(args []Expr, pos Pos) Expr {
+	if !c.requireExt(pos, "saturatedConvertEXT", extFP8...) {
+		return bad(pos)
+	}
+	if len(args) != 2 {
+		c.errorf(pos, "", " requires exactly two parameters")
+		return bad(pos)
+	}
+	dst, src := args[0].Type(), args[1].Type()
+	if dst.Scalar != E5M2 && dst.Scalar != E4M3 {
+		c.errorf(pos, "", " first parameter must have floate5m2 or floate4m3 basic type")
+		return bad(pos)
+	}
+	if src.Scalar == E5M2 || src.Scalar == E4M3 || !src.Scalar.IsNumeric() {
+		c.errorf(pos, "", " second parameter must not have floate5m2 or floate4m3 basic type")
+		return bad(pos)
+	}
+	same := dst.Kind == src.Kind && dst.N == src.N && sameSpec(dst.SpecLen, src.SpecLen)
+	if same && dst.Kind == KCoopMat {
+		for i := range 3 {
+			same = same && dst.Params[i].same(src.Params[i])
+		}
+	} else if same && dst.IsCoop() {
+		same = Identical(dst.WithScalar(src.Scalar), src)
+	}
+	if !same || !(dst.Kind == KScalar || dst.Kind == KVector || dst.IsCoop()) {
+		c.errorf(pos, "", " types must match other than scalar type and coopmat Use")
+		return bad(pos)
+	}
+	if !c.checkLValue(args[0], "saturatedConvertEXT", pos) {
+		return bad(pos)
+	}
+	return c.builtinResult(builtinByName["saturatedConvertEXT"], TVoid, args, pos)
 }

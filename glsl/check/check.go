@@ -1,22 +1,89 @@
 package check
 
+import (
+	"github.com/coopshader/coop/glsl/diag"
+	"github.com/coopshader/coop/glsl/pp"
+	"github.com/coopshader/coop/glsl/syntax"
+)
+
+// Options selects the target of a Check.
+type Options struct {
+	// Vulkan checks with Vulkan semantics (glslang's -V): uniforms outside
+	// blocks must be opaque, push_constant blocks are allowed.
+	Vulkan bool
+	// TargetEnv names the target environment, e.g. "vulkan1.3" (informative;
+	// the checker's rules do not depend on the minor version).
+	TargetEnv string
+}
+
+// Check type-checks a preprocessed and parsed compute shader, adding its
+// diagnostics to d, and returns the typed program. The Program is complete
+// (see the package comment) only when d gained no error; with errors it
+// holds whatever could be checked and must not be lowered.
+func Check(src *pp.Result, f *syntax.File, opts Options, d *diag.List) *Program {
+	version, es := 100, false
+	if src != nil {
+		version, es = src.Version, src.Profile == "es"
+	}
+	c := newChecker(version, es, d)
+	c.opts = opts
+	if src != nil {
+		for _, e := range src.Extensions {
+			c.extensionDirective(e)
+		}
+	}
+	c.prog.Extensions = c.extensionList()
+	if f != nil {
+		c.file(f)
+	}
+	c.finish()
+	return c.prog
+}
+
 // checker holds the state of one Check call.
 type checker struct {
-	prog  *Program
-	errs  []*Error
-	exts  map[string]bool
-	scope *scope
+	prog   *Program
+	d      *diag.List
+	opts   Options
+	exts   map[string]bool
+	allExt bool // "#extension all : warn"
+	scope  *scope
 
 	builtinUsed map[BuiltinVar]*Var
 	refTypes    map[string]*Type
+	// blockDefaults are the layout qualifiers of default declarations such
+	// as "layout(std430) buffer;", by storage.
+	blockDefaults map[string][]layoutItem
 
 	fn     *Func // function being checked
 	loops  int   // enclosing loops
 	breaks int   // enclosing loops and switches
+
+	// calls is the static call graph (callbacks passed to built-ins count
+	// as calls); callPos is where each function was first called.
+	calls   map[*Func][]*Func
+	callPos map[*Func]Pos
+	// implicitArrays are unsized arrays that take their size from the
+	// largest constant index used (-1: none yet), fixed by finish.
+	implicitArrays map[*Type]int64
 }
 
-func newChecker(version int, es bool) *checker {
-	c := &checker{prog: &Program{Version: version, ES: es, LocalSize: [3]int{1, 1, 1}, LocalSizeSpec: [3]int{-1, -1, -1}}, exts: map[string]bool{}, builtinUsed: map[BuiltinVar]*Var{}, refTypes: map[string]*Type{}}
+func newChecker(version int, es bool, d *diag.List) *checker {
+	if d == nil {
+		d = &diag.List{}
+	}
+	c := &checker{
+		prog:          &Program{Version: version, ES: es, LocalSize: [3]int{1, 1, 1}, LocalSizeSpec: [3]int{-1, -1, -1}},
+		d:             d,
+		exts:          map[string]bool{},
+		builtinUsed:   map[BuiltinVar]*Var{},
+		refTypes:      map[string]*Type{},
+		blockDefaults: map[string][]layoutItem{},
+		calls:         map[*Func][]*Func{},
+		callPos:       map[*Func]Pos{},
+
+		implicitArrays: map[*Type]int64{},
+	}
 	c.push()
 	return c
 }

@@ -48,6 +48,12 @@ func (c *checker) construct(t *Type, args []Expr, pos Pos) Expr {
 				return &Construct{exprBase: exprBase{T: t, Pos: pos}, Args: args}
 			}
 		}
+		// accelerationStructureEXT(uint64_t or uvec2 address).
+		if t.Name == "accelerationStructureEXT" && len(args) == 1 {
+			if at := args[0].Type(); Identical(at, TUint64) || Identical(at, VectorType(Uint32, 2)) {
+				return &Convert{exprBase: exprBase{T: t, Pos: pos}, X: args[0]}
+			}
+		}
 	case KReference:
 		// Buffer references convert from uint64_t (GL_EXT_buffer_reference)
 		// and uvec2 (GL_EXT_buffer_reference_uvec2), and from references.
@@ -203,11 +209,11 @@ func (c *checker) constructCoop(t *Type, args []Expr, pos Pos) Expr {
 	at := a.Type()
 	switch {
 	case at.Kind == KScalar:
-		r := c.coerce(a, ScalarType(t.Scalar), "constructor", pos)
-		if isErr(r) {
-			return r
+		// Like any constructor, this converts explicitly.
+		if !convertibleScalars(at.Scalar, t.Scalar) || at.Scalar == Bool {
+			return c.cannotConstruct(pos, t.String())
 		}
-		return c.foldConstruct(t, []Expr{r}, pos)
+		return c.foldConstruct(t, []Expr{c.convert(a, ScalarType(t.Scalar))}, pos)
 	case at.Kind == t.Kind:
 		if !c.coopConvertible(at, t) {
 			c.errorf(pos, "constructor", " Cooperative matrix type parameters mismatch")

@@ -63,8 +63,8 @@ func (c *checker) coopCall(fn Builtin, name string, args []Expr, pos Pos) Expr {
 		return bad(pos)
 	}
 	kind := func(i int, k Kind) bool { return i < len(args) && args[i].Type().Kind == k }
-	ints := func(from int, t *Type) bool {
-		for i := from; i < len(args); i++ {
+	intsTo := func(from, to int, t *Type) bool {
+		for i := from; i < to; i++ {
 			a, ok := c.scalarArg(args[i], t, name)
 			if !ok {
 				return false
@@ -73,6 +73,7 @@ func (c *checker) coopCall(fn Builtin, name string, args []Expr, pos Pos) Expr {
 		}
 		return true
 	}
+	ints := func(from int, t *Type) bool { return intsTo(from, len(args), t) }
 	loadStoreMsg := func() Expr {
 		c.errorf(pos, name, " Only l-values corresponding to storage block or shared variables can be used with cooperative matrix load/store functions.")
 		return bad(pos)
@@ -96,7 +97,7 @@ func (c *checker) coopCall(fn Builtin, name string, args []Expr, pos Pos) Expr {
 		if mk == KCoopMatNV {
 			last = TBool
 		}
-		if !ints(2, TUint) {
+		if !intsTo(2, 4, TUint) {
 			return bad(pos)
 		}
 		if a, ok := c.scalarArg(args[4], last, name); ok {
@@ -209,17 +210,15 @@ func (c *checker) coopCall(fn Builtin, name string, args []Expr, pos Pos) Expr {
 		if len(args) < 1 || len(args) > 2 {
 			return noMatch()
 		}
-		dim, ok := c.intConst(args[0], name)
-		if !ok {
-			return bad(pos)
-		}
-		mode := int64(0)
-		if len(args) == 2 {
-			if mode, ok = c.intConst(args[1], name); !ok {
+		t := &Type{Kind: KTensorLayout, Params: []Dim{{}, {}}}
+		for i, a := range args {
+			d, ok := c.dimOf(typeArg{e: a})
+			if !ok {
+				c.errorf(a.Position(), name, " constant expression required (integer)")
 				return bad(pos)
 			}
+			t.Params[i] = d
 		}
-		t := &Type{Kind: KTensorLayout, Params: []Dim{{Val: dim}, {Val: mode}}}
 		return c.builtinResult(fn, t, args, pos)
 	case BSetTensorLayoutBlockSizeNV, BSetTensorLayoutDimensionNV, BSetTensorLayoutStrideNV, BSliceTensorLayoutNV, BSetTensorLayoutClampValueNV:
 		if len(args) < 2 || !kind(0, KTensorLayout) || !ints(1, TUint) {
@@ -227,26 +226,27 @@ func (c *checker) coopCall(fn Builtin, name string, args []Expr, pos Pos) Expr {
 		}
 		return c.builtinResult(fn, args[0].Type(), args, pos)
 	case BCreateTensorViewNV:
-		if len(args) < 2 {
+		if len(args) < 1 {
 			return noMatch()
 		}
 		t := &Type{Kind: KTensorView}
 		for i, a := range args {
+			d, ok := c.dimOf(typeArg{e: a})
 			if i == 1 {
 				v := constOf(a)
 				if v == nil || !Identical(a.Type(), TBool) {
 					c.errorf(a.Position(), name, " constant expression required (bool)")
 					return bad(pos)
 				}
-				t.Params = append(t.Params, Dim{Val: int64(v.Bits)})
-				continue
+				d, ok = Dim{Val: int64(v.Bits)}, true
 			}
-			n, ok := c.intConst(a, name)
 			if !ok {
+				c.errorf(a.Position(), name, " constant expression required (integer)")
 				return bad(pos)
 			}
-			t.Params = append(t.Params, Dim{Val: n})
+			t.Params = append(t.Params, d)
 		}
+		t.Params = tensorViewDefaults(t.Params)
 		return c.builtinResult(fn, t, args, pos)
 	case BSetTensorViewDimensionsNV, BSetTensorViewStrideNV, BSetTensorViewClipNV:
 		if len(args) < 2 || !kind(0, KTensorView) || !ints(1, TUint) {

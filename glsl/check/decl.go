@@ -6,6 +6,7 @@ import "strings"
 // tree before the rules below apply.
 type quals struct {
 	storage   string // "", const, uniform, buffer, shared, in, out, inout
+	constIn   bool   // "const in" (parameters)
 	memory    MemoryQual
 	layout    []layoutItem
 	precise   bool
@@ -38,6 +39,8 @@ var memoryNames = map[string]MemoryQual{
 	"devicecoherent": DeviceCoherent, "queuefamilycoherent": QueueFamilyCoherent, "workgroupcoherent": WorkgroupCoherent,
 	"subgroupcoherent": SubgroupCoherent, "nonprivate": NonPrivate,
 }
+
+var extDescriptorHeap = []string{"GL_EXT_descriptor_heap", "GL_EXT_structured_descriptor_heap"}
 
 // imageFormats are the format layout qualifiers of images.
 var imageFormats = map[string]bool{}
@@ -72,7 +75,8 @@ func (c *checker) parseLayout(items []layoutItem) layoutInfo {
 		// Identifiers that take a value.
 		valued := map[string]bool{"set": true, "binding": true, "location": true, "offset": true, "align": true, "constant_id": true,
 			"local_size_x": true, "local_size_y": true, "local_size_z": true, "local_size_x_id": true, "local_size_y_id": true,
-			"local_size_z_id": true, "buffer_reference_align": true, "component": true, "index": true}
+			"local_size_z_id": true, "buffer_reference_align": true, "component": true, "index": true,
+			"heap_offset": true, "shading_rate_xqcom": true, "shading_rate_yqcom": true, "shading_rate_zqcom": true}
 		if valued[name] {
 			n, ok := c.layoutInt(it)
 			if !ok {
@@ -99,6 +103,10 @@ func (c *checker) parseLayout(items []layoutItem) layoutInfo {
 				}
 				li.localSize[name[11]-'x'] = n
 				li.hasLocalSize = true
+			case "heap_offset":
+				c.requireExt(it.pos, it.name, extDescriptorHeap...)
+			case "shading_rate_xqcom", "shading_rate_yqcom", "shading_rate_zqcom":
+				c.requireExt(it.pos, it.name, "GL_QCOM_tile_shading")
 			case "local_size_x_id", "local_size_y_id", "local_size_z_id":
 				li.localSizeID[name[11]-'x'] = n
 				li.hasLocalSize = true
@@ -132,6 +140,10 @@ func (c *checker) parseLayout(items []layoutItem) layoutInfo {
 			}
 		case imageFormats[name]:
 			li.Format = name
+		case name == "descriptor_heap" || name == "buffer_type":
+			c.requireExt(it.pos, it.name, extDescriptorHeap...)
+		case name == "tile_attachmentqcom":
+			c.requireExt(it.pos, it.name, "GL_QCOM_tile_shading")
 		case name == "derivative_group_quadsnv", name == "derivative_group_linearnv", name == "derivative_group_quadskhr", name == "derivative_group_linearkhr":
 			li.derivativeGroup = name
 		default:
@@ -374,9 +386,16 @@ func (c *checker) declareBlock(q quals, blockName string, members []blockMember,
 		st.Fields = append(st.Fields, f)
 	}
 	for i, f := range st.Fields {
-		if f.Type.IsUnsizedArray() && (i != len(st.Fields)-1 || storage != StorageBuffer) && !li.bufferReference {
-			c.errorf(f.Pos, f.Name, "array size required")
+		if !f.Type.IsUnsizedArray() || i == len(st.Fields)-1 && (storage == StorageBuffer || li.bufferReference) {
+			continue
 		}
+		if storage == StorageBuffer || li.bufferReference {
+			// glslang sizes an unsized array that is not last from the
+			// largest constant index used.
+			c.implicitArrays[f.Type] = -1
+			continue
+		}
+		c.errorf(f.Pos, f.Name, "array size required")
 	}
 	if li.bufferReference {
 		st.Ref = true

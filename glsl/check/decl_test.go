@@ -1,6 +1,10 @@
 package check
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/coopshader/coop/glsl/diag"
+)
 
 func TestTypeParams(t *testing.T) {
 	c := testChecker("GL_KHR_cooperative_matrix", "GL_KHR_memory_scope_semantics", "GL_EXT_shader_explicit_arithmetic_types", "GL_NV_cooperative_matrix", "GL_NV_cooperative_vector", "GL_EXT_long_vector")
@@ -100,7 +104,7 @@ func TestCallbacks(t *testing.T) {
 	wrong := &Func{Name: "combineSum", Params: []*Var{param(TFloat, true), param(TFloat, true)}, Result: TFloat}
 	c.call("coopMatReduceNV", []Expr{m, m, ic(1), fr(wrong)}, Pos{Line: 68})
 	wantErr(t, c, "0:68: 'combineSum(f1;f1;' : return type must match cooperative matrix component type")
-	c.errs = nil
+	c.d = &diag.List{}
 
 	layout := &Type{Kind: KTensorLayout, Params: []Dim{{Val: 2}, {Val: 0}}}
 	refT := c.refType("Blk")

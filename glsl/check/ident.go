@@ -24,6 +24,9 @@ func (c *checker) ident(name string, pos Pos) Expr {
 		if !c.requireExt(pos, name, k.ext...) {
 			return bad(pos)
 		}
+		if k.unsigned {
+			return newConst(IntConst(Uint32, k.val), pos)
+		}
 		return newConst(IntConst(Int32, k.val), pos)
 	}
 	if v, ok := builtinIVec3Consts[name]; ok {

@@ -187,11 +187,13 @@ func (c *checker) arith(op BinaryOp, x, y Expr) (Expr, Expr, *Type, bool) {
 		if op != Mul {
 			return x, y, nil, false
 		}
-		if tx.Kind == KScalar && tx.Scalar == ty.Scalar {
-			return x, y, ty, true
+		// The scalar converts implicitly to the component type (int
+		// constants for uint components), never the other way.
+		if tx.Kind == KScalar && c.implicitRank(tx, ScalarType(ty.Scalar)) != rankNone {
+			return c.convert(x, ScalarType(ty.Scalar)), y, ty, true
 		}
-		if ty.Kind == KScalar && tx.Scalar == ty.Scalar {
-			return x, y, tx, true
+		if ty.Kind == KScalar && c.implicitRank(ty, ScalarType(tx.Scalar)) != rankNone {
+			return x, c.convert(y, ScalarType(tx.Scalar)), tx, true
 		}
 		return x, y, nil, false
 	}
@@ -454,8 +456,16 @@ func (c *checker) index(x, i Expr, pos Pos) Expr {
 		c.errorf(pos, "expression", " left of '[' is not of type array, matrix, or vector ")
 		return bad(pos)
 	}
+	maxIdx, implicit := c.implicitArrays[t]
+	if implicit && constOf(i) == nil {
+		c.errorf(pos, "[", " array must be redeclared with a size before being indexed with a variable")
+		return bad(pos)
+	}
 	if v := constOf(i); v != nil {
 		n := v.Int()
+		if implicit && n > maxIdx {
+			c.implicitArrays[t] = n
+		}
 		if it.Scalar.IsUnsigned() {
 			n = int64(v.Uint() & (1<<63 - 1))
 		}

@@ -130,7 +130,7 @@ func (c *checker) builtinCandidates(name string, args []Expr) []*candidate {
 	var mats [][2]int
 	addShape := func(s shape) {
 		for _, x := range shapes {
-			if x.n == s.n && sameSpec(x.spec, s.spec) {
+			if x.n == s.n && x.long == s.long && sameSpec(x.spec, s.spec) {
 				return
 			}
 		}
@@ -165,10 +165,19 @@ func (c *checker) builtinCandidates(name string, args []Expr) []*candidate {
 			}
 		}
 		usesMat := strings.Contains(ov.ret, "M")
-		for _, p := range ov.params {
+		// The first argument passed as T or S must convert to the
+		// component: instantiate only components it reaches.
+		gen := -1
+		for i, p := range ov.params {
 			usesMat = usesMat || strings.HasPrefix(p.tok, "M")
+			if gen < 0 && (p.tok == "T" || p.tok == "S") && i < len(args) {
+				gen = i
+			}
 		}
 		for _, s := range scalars {
+			if gen >= 0 && scalarRank(args[gen].Type().Scalar, s) == rankNone {
+				continue
+			}
 			if usesMat {
 				for _, m := range mats {
 					if cd := instantiate(ov, s, shape{n: 1}, m); cd != nil {
@@ -214,7 +223,7 @@ func instantiate(ov *overload, s Scalar, sh shape, m [2]int) *candidate {
 }
 
 func vecOf(s Scalar, sh shape) *Type {
-	if sh.n == 1 && sh.spec == nil {
+	if sh.n == 1 && sh.spec == nil && !sh.long {
 		return ScalarType(s)
 	}
 	return &Type{Kind: KVector, Scalar: s, N: sh.n, SpecLen: sh.spec, Long: sh.long}
@@ -253,7 +262,10 @@ func tokType(tok string, s Scalar, sh shape, m [2]int) *Type {
 	case "Mr":
 		return VectorType(s, m[0])
 	}
-	return typeNames[tok]
+	if t, ok := typeNames[tok]; ok {
+		return t
+	}
+	return opaqueNames[tok]
 }
 
 // sameWidthInt is the signed or unsigned integer as wide as s.

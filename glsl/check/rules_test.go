@@ -4,12 +4,14 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/coopshader/coop/glsl/diag"
 )
 
 // Rule tests on typed leaves, independent of the parser.
 
 func testChecker(exts ...string) *checker {
-	c := newChecker(450, false)
+	c := newChecker(450, false, nil)
 	for _, e := range exts {
 		c.enableExt(e)
 	}
@@ -25,18 +27,18 @@ func fc(f float64) Expr { return newConst(FloatConst(Float32, f), Pos{}) }
 
 func wantErr(t *testing.T, c *checker, substr string) {
 	t.Helper()
-	for _, e := range c.errs {
+	for _, e := range c.d.Diags {
 		if strings.Contains(e.Error(), substr) {
 			return
 		}
 	}
-	t.Errorf("want error containing %q, got %v", substr, c.errs)
+	t.Errorf("want error containing %q, got %v", substr, c.d.Diags)
 }
 
 func noErr(t *testing.T, c *checker) {
 	t.Helper()
-	if len(c.errs) > 0 {
-		t.Errorf("unexpected errors: %v", c.errs)
+	if len(c.d.Diags) > 0 {
+		t.Errorf("unexpected errors: %v", c.d.Diags)
 	}
 }
 
@@ -213,21 +215,21 @@ func TestCoopMatOps(t *testing.T) {
 	h := ref("h", cm(Float16, 16, 8, 2), StorageFunction)
 	c.binary(Mul, h, fc(2), Pos{Line: 7})
 	wantErr(t, c, "0:7: '*'")
-	c.errs = nil
+	c.d = &diag.List{}
 	c.assign(0, h, m, Pos{Line: 9}, "=")
 	wantErr(t, c, "0:9: 'assign' :  cannot convert")
-	c.errs = nil
+	c.d = &diag.List{}
 	// Conversion constructor: element type may change, shape may not.
 	if e := c.construct(cm(Float16, 16, 8, 2), []Expr{m}, Pos{}); isErr(e) {
-		t.Errorf("coopmat f32 -> f16 conversion rejected: %v", c.errs)
+		t.Errorf("coopmat f32 -> f16 conversion rejected: %v", c.d.Diags)
 	}
 	c.construct(cm(Float16, 8, 8, 2), []Expr{m}, Pos{Line: 12})
 	wantErr(t, c, "0:12: 'constructor' :  Cooperative matrix type parameters mismatch")
-	c.errs = nil
+	c.d = &diag.List{}
 	a := ref("a", cm(Float16, 16, 8, 0), StorageFunction)
 	b := ref("b", cm(Float16, 8, 8, 1), StorageFunction)
 	if e := c.call("coopMatMulAdd", []Expr{a, b, m}, Pos{}); !Identical(e.Type(), acc) {
-		t.Errorf("coopMatMulAdd result %v (%v)", e.Type(), c.errs)
+		t.Errorf("coopMatMulAdd result %v (%v)", e.Type(), c.d.Diags)
 	}
 	c.call("coopMatMulAdd", []Expr{a, a, m}, Pos{Line: 20})
 	wantErr(t, c, "0:20: 'coopMatMulAdd'")
@@ -237,7 +239,7 @@ func TestOverloads(t *testing.T) {
 	c := testChecker()
 	e := c.call("max", []Expr{ref("i", TInt, StoragePrivate), fc(1)}, Pos{})
 	if bc, ok := e.(*BuiltinCall); !ok || bc.Fn != BMax || !Identical(bc.T, TFloat) {
-		t.Fatalf("max(int, float) = %T %v %v", e, e.Type(), c.errs)
+		t.Fatalf("max(int, float) = %T %v %v", e, e.Type(), c.d.Diags)
 	}
 	vec3 := VectorType(Float32, 3)
 	e = c.call("clamp", []Expr{ref("v", vec3, StoragePrivate), fc(0), fc(1)}, Pos{})
@@ -254,10 +256,10 @@ func TestOverloads(t *testing.T) {
 	noErr(t, c)
 	c.call("subgroupAdd", []Expr{fc(1)}, Pos{Line: 4})
 	wantErr(t, c, "0:4: 'subgroupAdd' : required extension not requested: GL_KHR_shader_subgroup_arithmetic")
-	c.errs = nil
+	c.d = &diag.List{}
 	c.call("transpose", []Expr{ref("v", vec3, StoragePrivate)}, Pos{Line: 5})
 	wantErr(t, c, "0:5: 'transpose' :  no matching overloaded function found")
-	c.errs = nil
+	c.d = &diag.List{}
 	c.call("atomicAdd", []Expr{fc(1), ic(1)}, Pos{Line: 6})
 	wantErr(t, c, "0:6: 'atomicAdd'")
 }
@@ -277,7 +279,7 @@ func TestConstructors(t *testing.T) {
 	noErr(t, c)
 	c.construct(VectorType(Float32, 2), []Expr{fc(1), fc(2), fc(3)}, Pos{Line: 2})
 	wantErr(t, c, "0:2: 'constructor' :  too many arguments")
-	c.errs = nil
+	c.d = &diag.List{}
 	c.construct(TBool, []Expr{newConst(FloatConst(BFloat16, 1), Pos{})}, Pos{Line: 3})
 	wantErr(t, c, "0:3: 'constructor' :  can't convert")
 }

@@ -1,8 +1,9 @@
 package check
 
 import (
-	"fmt"
 	"sort"
+
+	"github.com/coopshader/coop/glsl/pp"
 )
 
 // symbol is what a name denotes in a scope.
@@ -42,33 +43,17 @@ func (c *checker) declare(name string, pos Pos, sym *symbol) {
 	c.scope.syms[name] = sym
 }
 
-// Error is a diagnostic in glslang's layout.
-type Error struct {
-	Pos     Pos
-	Token   string
-	Msg     string
-	Warning bool
-}
-
-func (e *Error) Error() string {
-	kind := "ERROR"
-	if e.Warning {
-		kind = "WARNING"
-	}
-	return fmt.Sprintf("%s: 0:%d: '%s' : %s", kind, e.Pos.Line, e.Token, e.Msg)
-}
-
 func (c *checker) errorf(pos Pos, tok, format string, args ...any) {
-	c.errs = append(c.errs, &Error{Pos: pos, Token: tok, Msg: fmt.Sprintf(format, args...)})
+	c.d.Errorf(pos, tok, format, args...)
 }
 
 func (c *checker) warnf(pos Pos, tok, format string, args ...any) {
-	c.errs = append(c.errs, &Error{Pos: pos, Token: tok, Msg: fmt.Sprintf(format, args...), Warning: true})
+	c.d.Warnf(pos, tok, format, args...)
 }
 
 // extOn reports whether ext was enabled by #extension (enable, require or
 // warn) or implied by an enabled extension.
-func (c *checker) extOn(ext string) bool { return c.exts[ext] }
+func (c *checker) extOn(ext string) bool { return c.allExt || c.exts[ext] }
 
 // extAnyOn reports whether any of exts is on (true for an empty list).
 func (c *checker) extAnyOn(exts []string) bool {
@@ -76,7 +61,7 @@ func (c *checker) extAnyOn(exts []string) bool {
 		return true
 	}
 	for _, e := range exts {
-		if c.exts[e] {
+		if c.extOn(e) {
 			return true
 		}
 	}
@@ -121,6 +106,24 @@ var impliedExts = map[string][]string{
 		"GL_EXT_shader_explicit_arithmetic_types_float64"},
 	"GL_NV_cooperative_matrix2":              {"GL_KHR_cooperative_matrix"},
 	"GL_NV_cooperative_matrix_decode_vector": {"GL_NV_cooperative_matrix2"},
+}
+
+// extensionDirective applies one #extension directive. Behaviours warn,
+// enable and require turn the extension (and what it implies) on; disable
+// turns it off again.
+func (c *checker) extensionDirective(e pp.Extension) {
+	if e.Name == "all" {
+		c.allExt = e.Behavior == pp.Warn
+		if e.Behavior == pp.Disable {
+			clear(c.exts)
+		}
+		return
+	}
+	if e.Behavior == pp.Disable {
+		delete(c.exts, e.Name)
+		return
+	}
+	c.enableExt(e.Name)
 }
 
 // enableExt turns ext on with everything it implies.

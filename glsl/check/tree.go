@@ -1,9 +1,9 @@
 // Package check type-checks a parsed GLSL compute shader and produces a fully
 // typed tree for lowering to SPIR-V.
 //
-// Check(file, opts) returns a *Program and the diagnostics. When the list
-// holds no error the Program obeys these invariants, which glsl/lower may
-// rely on:
+// Check(src, file, opts, diags) returns a *Program and adds its diagnostics
+// to diags. When the checker reported no error the Program obeys these
+// invariants, which glsl/lower may rely on:
 //
 //   - Every Expr has a non-nil Type (void only for calls of void functions).
 //   - Implicit conversions are explicit *Convert nodes: operands of Binary
@@ -35,10 +35,10 @@
 //     Program.Globals (including built-in variables that are used).
 package check
 
-// Pos is a source position: 1-based line and column.
-type Pos struct {
-	Line, Col int
-}
+import "github.com/coopshader/coop/glsl/token"
+
+// Pos is a source position (file, 1-based line and column).
+type Pos = token.Pos
 
 // Program is a checked compute shader.
 type Program struct {
@@ -324,8 +324,11 @@ type Convert struct {
 
 // Length is X.length() where the length is not a compile-time constant: an
 // unsized buffer array (OpArrayLength) or a cooperative matrix
-// (OpCooperativeMatrixLengthKHR/NV). Constant lengths fold to Const; lengths
-// of spec-constant sized arrays are the size expression.
+// (OpCooperativeMatrixLengthKHR/NV, whose uint result glslang bitcasts to
+// int). Its type is int, or int64_t for length64(). A cooperative matrix's
+// length depends only on the type, so it counts as a specialization
+// constant (IsSpecConst) and may size arrays. Constant lengths fold to
+// Const; lengths of spec-constant sized arrays are the size expression.
 type Length struct {
 	exprBase
 	X Expr
@@ -471,6 +474,12 @@ func constKind(e Expr) (spec, ok bool) {
 		return both(e.X, e.Index)
 	case *Field:
 		return constKind(e.X)
+	case *Length:
+		// The length of a cooperative matrix depends only on its type
+		// (OpSpecConstantOp CooperativeMatrixLength).
+		if e.X.Type().IsCoopMat() {
+			return true, true
+		}
 	}
 	return false, false
 }

@@ -13,10 +13,10 @@ var typeNames = map[string]*Type{}
 var typeNameExt = map[string][]string{}
 
 var (
-	extInt8  = []string{"GL_EXT_shader_explicit_arithmetic_types", "GL_EXT_shader_explicit_arithmetic_types_int8", "GL_EXT_shader_8bit_storage"}
-	extInt16 = []string{"GL_EXT_shader_explicit_arithmetic_types", "GL_EXT_shader_explicit_arithmetic_types_int16", "GL_EXT_shader_16bit_storage", "GL_AMD_gpu_shader_int16"}
-	extInt64 = []string{"GL_EXT_shader_explicit_arithmetic_types", "GL_EXT_shader_explicit_arithmetic_types_int64", "GL_ARB_gpu_shader_int64"}
-	extF16   = []string{"GL_EXT_shader_explicit_arithmetic_types", "GL_EXT_shader_explicit_arithmetic_types_float16", "GL_EXT_shader_16bit_storage", "GL_AMD_gpu_shader_half_float"}
+	extInt8  = []string{"GL_EXT_shader_explicit_arithmetic_types", "GL_EXT_shader_explicit_arithmetic_types_int8", "GL_EXT_shader_8bit_storage", "GL_EXT_shader_subgroup_extended_types_int8"}
+	extInt16 = []string{"GL_EXT_shader_explicit_arithmetic_types", "GL_EXT_shader_explicit_arithmetic_types_int16", "GL_EXT_shader_16bit_storage", "GL_AMD_gpu_shader_int16", "GL_EXT_shader_subgroup_extended_types_int16"}
+	extInt64 = []string{"GL_EXT_shader_explicit_arithmetic_types", "GL_EXT_shader_explicit_arithmetic_types_int64", "GL_ARB_gpu_shader_int64", "GL_EXT_shader_subgroup_extended_types_int64"}
+	extF16   = []string{"GL_EXT_shader_explicit_arithmetic_types", "GL_EXT_shader_explicit_arithmetic_types_float16", "GL_EXT_shader_16bit_storage", "GL_AMD_gpu_shader_half_float", "GL_EXT_shader_subgroup_extended_types_float16"}
 	extF32   = []string{"GL_EXT_shader_explicit_arithmetic_types", "GL_EXT_shader_explicit_arithmetic_types_float32"}
 	extF64   = []string{"GL_EXT_shader_explicit_arithmetic_types", "GL_EXT_shader_explicit_arithmetic_types_float64"}
 	extI32   = []string{"GL_EXT_shader_explicit_arithmetic_types", "GL_EXT_shader_explicit_arithmetic_types_int32"}
@@ -85,7 +85,6 @@ func init() {
 	addMatNames(Float32, "f32", extF32)
 	addMatNames(Float64, "f64", extF64)
 	addScalarNames(BFloat16, "bfloat16_t", "bf16", []string{"GL_EXT_bfloat16"})
-	fp8 := []string{"GL_EXT_float8_e5m2_e4m3"}
-	addScalarNames(E5M2, "floate5m2_t", "fe5m2", fp8)
-	addScalarNames(E4M3, "floate4m3_t", "fe4m3", fp8)
+	addScalarNames(E5M2, "floate5m2_t", "fe5m2", []string{"GL_EXT_float_e5m2"})
+	addScalarNames(E4M3, "floate4m3_t", "fe4m3", []string{"GL_EXT_float_e4m3"})
 }

@@ -171,9 +171,20 @@ func (c *checker) paramType(kw string, args []typeArg, hasArgs bool, declName st
 		if !c.requireExt(pos, kw, "GL_NV_cooperative_matrix2") {
 			return nil
 		}
-		ds, ok := dims(0)
-		if !ok {
-			return nil
+		var ds []Dim
+		for i, a := range args {
+			d, ok := c.dimOf(a)
+			// tensorViewNV's second parameter, hasDimensions, is a bool.
+			if kw == "tensorViewNV" && i == 1 && a.e != nil && Identical(a.e.Type(), TBool) {
+				if v := constOf(a.e); v != nil {
+					d, ok = Dim{Val: int64(v.Bits)}, true
+				}
+			}
+			if !ok {
+				c.errorf(a.pos, "", "type parameter must be a constant integer expression")
+				return nil
+			}
+			ds = append(ds, d)
 		}
 		if kw == "tensorLayoutNV" {
 			if len(ds) < 1 || len(ds) > 2 {
@@ -189,16 +200,20 @@ func (c *checker) paramType(kw string, args []typeArg, hasArgs bool, declName st
 			c.errorf(pos, kw, "expected one to seven type parameters")
 			return nil
 		}
-		// tensorViewNV<D> defaults hasDimensions to false and the
-		// permutation to the identity.
-		if len(ds) == 1 {
-			ds = append(ds, Dim{})
-		}
-		for i := int64(len(ds) - 2); i < ds[0].Val; i++ {
-			ds = append(ds, Dim{Val: i})
-		}
-		return &Type{Kind: KTensorView, Params: ds}
+		return &Type{Kind: KTensorView, Params: tensorViewDefaults(ds)}
 	}
 	c.errorf(pos, declName, "unexpected type parameters")
 	return nil
+}
+
+// tensorViewDefaults completes tensorViewNV parameters: hasDimensions
+// defaults to false and the permutation to the identity.
+func tensorViewDefaults(ds []Dim) []Dim {
+	if len(ds) == 1 {
+		ds = append(ds, Dim{})
+	}
+	for i := int64(len(ds) - 2); i < ds[0].Val && i < 5; i++ {
+		ds = append(ds, Dim{Val: i})
+	}
+	return ds
 }
