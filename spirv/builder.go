@@ -21,6 +21,8 @@ type Builder struct {
 	keyBuf    []byte
 	fnStart   int // index of the open function's OpFunction, or -1
 	locals    []Inst
+	consts    map[uint32]bool
+	label     uint32
 }
 
 // NewBuilder starts a module of the given SPIR-V version. generator is the
@@ -34,6 +36,7 @@ func NewBuilder(version Version, generator uint32) *Builder {
 		exts:      map[string]bool{},
 		imports:   map[string]uint32{},
 		dedup:     map[string]uint32{},
+		consts:    map[uint32]bool{},
 		fnStart:   -1,
 	}
 }
@@ -157,8 +160,17 @@ func (b *Builder) NewType(op Op, words ...uint32) uint32 {
 // OpConstantTrue, OpConstantComposite, OpConstantNull, ...) of type ty with
 // operands words, declaring it the first time.
 func (b *Builder) Const(op Op, ty uint32, words ...uint32) uint32 {
-	return b.unique(op, ty, words, true)
+	id := b.unique(op, ty, words, true)
+	b.consts[id] = true
+	return id
 }
+
+// IsConstant reports whether id was made by Const.
+func (b *Builder) IsConstant(id uint32) bool { return b.consts[id] }
+
+// CurrentLabel is the label of the block being emitted in the open
+// function (0 before its first OpLabel).
+func (b *Builder) CurrentLabel() uint32 { return b.label }
 
 func (b *Builder) unique(op Op, ty uint32, words []uint32, typed bool) uint32 {
 	k := b.keyBuf[:0]
@@ -248,6 +260,13 @@ func (b *Builder) BeginFunction(ret uint32, ctrl FunctionControl, fnType uint32)
 	return id
 }
 
+// BeginFunctionID opens a function whose id was allocated earlier (so
+// calls can be emitted before the callee's definition).
+func (b *Builder) BeginFunctionID(id, ret uint32, ctrl FunctionControl, fnType uint32) {
+	b.fnStart = len(b.sections[SecFunction])
+	b.sections[SecFunction] = append(b.sections[SecFunction], Inst{Op: OpFunction, Words: []uint32{ret, id, uint32(ctrl), fnType}})
+}
+
 // Emit appends an instruction to the current function.
 func (b *Builder) Emit(op Op, words ...uint32) {
 	b.sections[SecFunction] = append(b.sections[SecFunction], Inst{Op: op, Words: slices.Clone(words)})
@@ -271,7 +290,10 @@ func (b *Builder) EmitResult(op Op, ty uint32, words ...uint32) uint32 {
 }
 
 // Label starts a block with the given label id.
-func (b *Builder) Label(id uint32) { b.Emit(OpLabel, id) }
+func (b *Builder) Label(id uint32) {
+	b.Emit(OpLabel, id)
+	b.label = id
+}
 
 // EndFunction closes the current function, placing its local variables
 // after its first OpLabel.

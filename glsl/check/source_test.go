@@ -25,7 +25,7 @@ func TestRules(t *testing.T) {
 		{"missing main", hdr + "void f() {}", "Missing entry point"},
 		{"main prototype only", hdr + "void main();", "Missing entry point"},
 		{"main signature", hdr + "int main() { return 0; }", "'main' : function cannot take any parameter(s) and must return void"},
-		{"undeclared", hdr + "void main() { x = 1; }", "t.comp:3: 'x' :  undeclared identifier"},
+		{"undeclared", hdr + "void main() { x = 1; }", "t.comp:3: 'x' : undeclared identifier"},
 		{"redefinition", hdr + "void main() { int a; float a; }", "t.comp:3: 'a' : redefinition"},
 		{"shadowing in nested block", hdr + "void main() { int a; { float a = 1.0; } }", ""},
 		{"param scope shared with body", hdr + "void f(int a) { int a; }\nvoid main() {}", "t.comp:3: 'a' : redefinition"},

@@ -1,0 +1,206 @@
+package compile
+
+import (
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/coopshader/coop/backend"
+	cpu "github.com/coopshader/coop/exec"
+	"github.com/coopshader/coop/glsl/pp"
+	"github.com/coopshader/coop/spirv"
+)
+
+// refTool finds a reference tool (COOP_REF_BIN, then PATH), or "".
+func refTool(name string) string {
+	if dir := os.Getenv("COOP_REF_BIN"); dir != "" {
+		if p := filepath.Join(dir, name); fileExists(p) {
+			return p
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p
+	}
+	return ""
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func compileFile(t *testing.T, path string, opts Options) *spirv.Module {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, d := Compile(path, src, opts)
+	if m == nil {
+		t.Fatalf("%s:\n%v", path, d)
+	}
+	return m
+}
+
+// validate runs spirv-val on m when it is available.
+func validate(t *testing.T, m *spirv.Module, env string) {
+	t.Helper()
+	val := refTool("spirv-val")
+	if val == "" {
+		return
+	}
+	b, err := m.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "m.spv")
+	os.WriteFile(f, b, 0o644)
+	if out, err := exec.Command(val, "--target-env", env, f).CombinedOutput(); err != nil {
+		t.Errorf("spirv-val --target-env %s: %v\n%s", env, err, out)
+	}
+}
+
+func TestExamplesValidate(t *testing.T) {
+	files, _ := filepath.Glob("../../examples/*.comp")
+	if len(files) == 0 {
+		t.Fatal("no examples")
+	}
+	for _, f := range files {
+		for _, env := range []string{"vulkan1.1", "vulkan1.2", "vulkan1.3", "vulkan1.4"} {
+			m := compileFile(t, f, Options{TargetEnv: env})
+			validate(t, m, env)
+		}
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	a, _ := compileFile(t, "../../examples/matmul_khr_f16.comp", Options{TargetEnv: "vulkan1.3"}).Encode()
+	b, _ := compileFile(t, "../../examples/matmul_khr_f16.comp", Options{TargetEnv: "vulkan1.3"}).Encode()
+	if string(a) != string(b) {
+		t.Fatal("two compilations differ")
+	}
+}
+
+func TestDefinesAndErrors(t *testing.T) {
+	src := "#version 450\nlayout(local_size_x = N) in;\nvoid main() { int x = y; }\n"
+	_, d := Compile("e.comp", []byte(src), Options{Defines: []pp.Define{{Name: "N", Value: "4"}}})
+	if !d.HasErrors() || !strings.Contains(d.Error(), "e.comp:3: 'y' : undeclared identifier") {
+		t.Fatalf("got %q", d.Error())
+	}
+	if _, d := Compile("e.comp", []byte("void main(){}"), Options{TargetEnv: "vulkan9"}); !d.HasErrors() {
+		t.Fatal("bad target env accepted")
+	}
+}
+
+// f16 converts a float32 (exactly representable) to fp16 bits.
+func f16(f float32) uint16 {
+	b := math.Float32bits(f)
+	sign := uint16(b>>16) & 0x8000
+	exp := int(b>>23&0xff) - 127 + 15
+	man := b & 0x7fffff
+	if f == 0 {
+		return sign
+	}
+	return sign | uint16(exp)<<10 | uint16(man>>13)
+}
+
+func TestMatmulOnCPU(t *testing.T) {
+	const M, N, K = 32, 48, 64
+	rng := rand.New(rand.NewPCG(1, 2))
+	a := make([]float64, M*K)
+	b := make([]float64, K*N)
+	for i := range a {
+		a[i] = float64(rng.IntN(17)-8) / 4
+	}
+	for i := range b {
+		b[i] = float64(rng.IntN(17)-8) / 4
+	}
+	want := make([]float64, M*N)
+	for i := 0; i < M; i++ {
+		for j := 0; j < N; j++ {
+			for k := 0; k < K; k++ {
+				want[i*N+j] += a[i*K+k] * b[k*N+j]
+			}
+		}
+	}
+	cases := []struct {
+		file      string
+		elem      int // input element size
+		tileN     int
+		intInputs bool
+		halfOut   bool
+	}{
+		{"matmul_khr_f16.comp", 2, 16, false, false},
+		{"matmul_nv_f16.comp", 2, 8, false, true},
+		{"matmul_khr_i8.comp", 1, 16, true, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			m := compileFile(t, "../../examples/"+tc.file, Options{TargetEnv: "vulkan1.3"})
+			words, err := m.Words()
+			if err != nil {
+				t.Fatal(err)
+			}
+			dev := cpu.New(cpu.Options{})
+			enc := func(vals []float64) []byte {
+				out := make([]byte, len(vals)*tc.elem)
+				for i, v := range vals {
+					if tc.intInputs {
+						out[i] = byte(int8(v * 4))
+					} else {
+						binary.LittleEndian.PutUint16(out[2*i:], f16(float32(v)))
+					}
+				}
+				return out
+			}
+			ba, _ := dev.NewBuffer(M*K*tc.elem, backend.UsageStorage)
+			bb, _ := dev.NewBuffer(K*N*tc.elem, backend.UsageStorage)
+			bc, _ := dev.NewBuffer(M*N*4, backend.UsageStorage)
+			ba.Write(0, enc(a))
+			bb.Write(0, enc(b))
+			pc := make([]byte, 12)
+			binary.LittleEndian.PutUint32(pc[0:], M)
+			binary.LittleEndian.PutUint32(pc[4:], N)
+			binary.LittleEndian.PutUint32(pc[8:], K)
+			_, err = dev.Dispatch(&backend.Dispatch{Code: words, Entry: "main", Groups: [3]uint32{uint32(N / tc.tileN), M / 16, 1},
+				Bindings: []backend.Binding{{Binding: 0, Buffer: ba}, {Binding: 1, Buffer: bb}, {Binding: 2, Buffer: bc}}, PushConstants: pc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := make([]byte, M*N*4)
+			bc.Read(0, out)
+			for i := range want {
+				bits := binary.LittleEndian.Uint32(out[4*i:])
+				var got float64
+				w := want[i]
+				if tc.halfOut {
+					got = halfToFloat(binary.LittleEndian.Uint16(out[2*i:]))
+				} else if tc.intInputs {
+					got = float64(int32(bits))
+					w *= 16
+				} else {
+					got = float64(math.Float32frombits(bits))
+				}
+				if got != w {
+					t.Fatalf("C[%d][%d] = %v, want %v", i/N, i%N, got, w)
+				}
+			}
+		})
+	}
+}
+
+// halfToFloat decodes fp16 bits.
+func halfToFloat(h uint16) float64 {
+	sign := 1.0
+	if h&0x8000 != 0 {
+		sign = -1
+	}
+	exp := int(h>>10) & 0x1f
+	man := float64(h & 0x3ff)
+	if exp == 0 {
+		return sign * math.Ldexp(man, -24)
+	}
+	return sign * math.Ldexp(1+man/1024, exp-15)
+}

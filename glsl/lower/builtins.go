@@ -1,0 +1,354 @@
+package lower
+
+import (
+	"github.com/coopshader/coop/glsl/check"
+	"github.com/coopshader/coop/spirv"
+)
+
+// std450 maps built-ins that are one GLSL.std.450 instruction for float
+// arguments; sint/uint give the instruction for integer arguments (0: the
+// float one applies to all).
+var std450 = map[check.Builtin]struct{ f, sint, uint uint32 }{
+	check.BRadians: {f: spirv.GLSLstd450Radians}, check.BDegrees: {f: spirv.GLSLstd450Degrees},
+	check.BSin: {f: spirv.GLSLstd450Sin}, check.BCos: {f: spirv.GLSLstd450Cos}, check.BTan: {f: spirv.GLSLstd450Tan},
+	check.BAsin: {f: spirv.GLSLstd450Asin}, check.BAcos: {f: spirv.GLSLstd450Acos},
+	check.BSinh: {f: spirv.GLSLstd450Sinh}, check.BCosh: {f: spirv.GLSLstd450Cosh}, check.BTanh: {f: spirv.GLSLstd450Tanh},
+	check.BAsinh: {f: spirv.GLSLstd450Asinh}, check.BAcosh: {f: spirv.GLSLstd450Acosh}, check.BAtanh: {f: spirv.GLSLstd450Atanh},
+	check.BPow: {f: spirv.GLSLstd450Pow}, check.BExp: {f: spirv.GLSLstd450Exp}, check.BLog: {f: spirv.GLSLstd450Log},
+	check.BExp2: {f: spirv.GLSLstd450Exp2}, check.BLog2: {f: spirv.GLSLstd450Log2}, check.BSqrt: {f: spirv.GLSLstd450Sqrt},
+	check.BInversesqrt: {f: spirv.GLSLstd450InverseSqrt},
+	check.BAbs:         {f: spirv.GLSLstd450FAbs, sint: spirv.GLSLstd450SAbs},
+	check.BSign:        {f: spirv.GLSLstd450FSign, sint: spirv.GLSLstd450SSign},
+	check.BFloor:       {f: spirv.GLSLstd450Floor}, check.BTrunc: {f: spirv.GLSLstd450Trunc}, check.BRound: {f: spirv.GLSLstd450Round},
+	check.BRoundEven: {f: spirv.GLSLstd450RoundEven}, check.BCeil: {f: spirv.GLSLstd450Ceil}, check.BFract: {f: spirv.GLSLstd450Fract},
+	check.BMin:   {f: spirv.GLSLstd450FMin, sint: spirv.GLSLstd450SMin, uint: spirv.GLSLstd450UMin},
+	check.BMax:   {f: spirv.GLSLstd450FMax, sint: spirv.GLSLstd450SMax, uint: spirv.GLSLstd450UMax},
+	check.BClamp: {f: spirv.GLSLstd450FClamp, sint: spirv.GLSLstd450SClamp, uint: spirv.GLSLstd450UClamp},
+	check.BStep:  {f: spirv.GLSLstd450Step}, check.BSmoothstep: {f: spirv.GLSLstd450SmoothStep},
+	check.BFma: {f: spirv.GLSLstd450Fma}, check.BLdexp: {f: spirv.GLSLstd450Ldexp},
+	check.BLength: {f: spirv.GLSLstd450Length}, check.BDistance: {f: spirv.GLSLstd450Distance},
+	check.BCross: {f: spirv.GLSLstd450Cross}, check.BNormalize: {f: spirv.GLSLstd450Normalize},
+	check.BFaceforward: {f: spirv.GLSLstd450FaceForward}, check.BReflect: {f: spirv.GLSLstd450Reflect},
+	check.BRefract: {f: spirv.GLSLstd450Refract}, check.BDeterminant: {f: spirv.GLSLstd450Determinant},
+	check.BInverse:       {f: spirv.GLSLstd450MatrixInverse},
+	check.BPackUnorm2x16: {f: spirv.GLSLstd450PackUnorm2x16}, check.BPackSnorm2x16: {f: spirv.GLSLstd450PackSnorm2x16},
+	check.BPackHalf2x16: {f: spirv.GLSLstd450PackHalf2x16}, check.BPackUnorm4x8: {f: spirv.GLSLstd450PackUnorm4x8},
+	check.BPackSnorm4x8: {f: spirv.GLSLstd450PackSnorm4x8}, check.BUnpackUnorm2x16: {f: spirv.GLSLstd450UnpackUnorm2x16},
+	check.BUnpackSnorm2x16: {f: spirv.GLSLstd450UnpackSnorm2x16}, check.BUnpackHalf2x16: {f: spirv.GLSLstd450UnpackHalf2x16},
+	check.BUnpackUnorm4x8: {f: spirv.GLSLstd450UnpackUnorm4x8}, check.BUnpackSnorm4x8: {f: spirv.GLSLstd450UnpackSnorm4x8},
+	check.BFindLSB: {f: spirv.GLSLstd450FindILsb}, check.BFindMSB: {f: spirv.GLSLstd450FindSMsb, uint: spirv.GLSLstd450FindUMsb},
+}
+
+// simpleOps are built-ins that are one core instruction on their
+// arguments.
+var simpleOps = map[check.Builtin]spirv.Op{
+	check.BDot: spirv.OpDot, check.BIsnan: spirv.OpIsNan, check.BIsinf: spirv.OpIsInf,
+	check.BAny: spirv.OpAny, check.BAll: spirv.OpAll, check.BNot: spirv.OpLogicalNot,
+	check.BTranspose: spirv.OpTranspose, check.BOuterProduct: spirv.OpOuterProduct,
+	check.BBitCount: spirv.OpBitCount, check.BBitfieldReverse: spirv.OpBitReverse, check.BBitfieldInsert: spirv.OpBitFieldInsert,
+	check.BDFdx: spirv.OpDPdx, check.BDFdy: spirv.OpDPdy, check.BFwidth: spirv.OpFwidth,
+}
+
+var bitcasts = map[check.Builtin]bool{
+	check.BFloatBitsToInt: true, check.BFloatBitsToUint: true, check.BIntBitsToFloat: true, check.BUintBitsToFloat: true,
+	check.BHalfBitsToInt16: true, check.BFloat16BitsToInt16: true, check.BHalfBitsToUint16: true, check.BFloat16BitsToUint16: true,
+	check.BInt16BitsToHalf: true, check.BInt16BitsToFloat16: true, check.BUint16BitsToHalf: true, check.BUint16BitsToFloat16: true,
+	check.BDoubleBitsToInt64: true, check.BDoubleBitsToUint64: true, check.BInt64BitsToDouble: true, check.BUint64BitsToDouble: true,
+	check.BBfloat16BitsToIntEXT: true, check.BBfloat16BitsToUintEXT: true, check.BIntBitsToBFloat16EXT: true, check.BUintBitsToBFloat16EXT: true,
+	check.BFloate5m2BitsToIntEXT: true, check.BFloate5m2BitsToUintEXT: true, check.BIntBitsToFloate5m2EXT: true, check.BUintBitsToFloate5m2EXT: true,
+	check.BFloate4m3BitsToIntEXT: true, check.BFloate4m3BitsToUintEXT: true, check.BIntBitsToFloate4m3EXT: true, check.BUintBitsToFloate4m3EXT: true,
+	check.BPackDouble2x32: true, check.BUnpackDouble2x32: true, check.BPackInt2x32: true, check.BPackUint2x32: true,
+	check.BUnpackInt2x32: true, check.BUnpackUint2x32: true, check.BPack64: true, check.BUnpack32: true, check.BPack32: true,
+	check.BPackInt2x16: true, check.BPackUint2x16: true, check.BPack16: true, check.BUnpack16: true, check.BUnpackInt2x16: true,
+	check.BUnpackUint2x16: true, check.BUnpack8: true, check.BPackInt4x16: true, check.BPackUint4x16: true,
+	check.BUnpackInt4x16: true, check.BUnpackUint4x16: true, check.BPackFloat2x16: true, check.BUnpackFloat2x16: true,
+}
+
+// Memory semantics glslang uses for the GLSL barrier functions.
+const (
+	semAcqRel    = uint32(spirv.MemorySemanticsAcquireRelease)
+	semUniform   = uint32(spirv.MemorySemanticsUniformMemory)
+	semWorkgroup = uint32(spirv.MemorySemanticsWorkgroupMemory)
+	semImage     = uint32(spirv.MemorySemanticsImageMemory)
+)
+
+func (g *gen) builtin(e *check.BuiltinCall) uint32 {
+	tid := g.typeID(e.T, check.PackNone)
+	args := func() []uint32 {
+		out := make([]uint32, len(e.Args))
+		for i, a := range e.Args {
+			out[i] = g.rvalue(a)
+		}
+		return out
+	}
+	at := func(i int) *check.Type { return e.Args[i].Type() }
+	if ops, ok := std450[e.Fn]; ok && len(e.Args) > 0 {
+		inst := ops.f
+		switch s := at(0).Scalar; {
+		case s.IsSigned() && ops.sint != 0:
+			inst = ops.sint
+		case s.IsUnsigned() && ops.uint != 0:
+			inst = ops.uint
+		case s.IsUnsigned() && ops.sint != 0 && e.Fn != check.BAbs && e.Fn != check.BSign:
+			inst = ops.sint
+		}
+		return g.ext(tid, inst, g.splatArgs(e, args())...)
+	}
+	if op, ok := simpleOps[e.Fn]; ok {
+		return g.b.EmitResult(op, tid, args()...)
+	}
+	if bitcasts[e.Fn] {
+		return g.b.EmitResult(spirv.OpBitcast, tid, args()...)
+	}
+	sub := g.u32(uint32(spirv.ScopeSubgroup))
+	switch e.Fn {
+	case check.BAtan:
+		a := args()
+		if len(a) == 2 {
+			return g.ext(tid, spirv.GLSLstd450Atan2, a...)
+		}
+		return g.ext(tid, spirv.GLSLstd450Atan, a...)
+	case check.BMod:
+		a := g.splatArgs(e, args())
+		return g.b.EmitResult(spirv.OpFMod, tid, a...)
+	case check.BMix:
+		a := g.splatArgs(e, args())
+		if at(2).Scalar == check.Bool {
+			return g.b.EmitResult(spirv.OpSelect, tid, a[2], a[1], a[0])
+		}
+		return g.ext(tid, spirv.GLSLstd450FMix, a...)
+	case check.BLessThan, check.BLessThanEqual, check.BGreaterThan, check.BGreaterThanEqual, check.BEqual, check.BNotEqual:
+		op := map[check.Builtin]check.BinaryOp{check.BLessThan: check.Lt, check.BLessThanEqual: check.Le, check.BGreaterThan: check.Gt,
+			check.BGreaterThanEqual: check.Ge, check.BEqual: check.Eq, check.BNotEqual: check.Ne}[e.Fn]
+		opc, _ := g.binaryOp(op, at(0), e.Pos)
+		return g.b.EmitResult(opc, tid, args()...)
+	case check.BMatrixCompMult:
+		a := args()
+		return g.arith(check.Mul, at(0).Column(), at(1).Column(), e.T, a[0], a[1], e.Pos)
+	case check.BBitfieldExtract:
+		return g.b.EmitResult(pick(at(0).Scalar.IsSigned(), spirv.OpBitFieldSExtract, spirv.OpBitFieldUExtract), tid, args()...)
+	case check.BBarrier:
+		g.b.Emit(spirv.OpControlBarrier, g.u32(uint32(spirv.ScopeWorkgroup)), g.u32(uint32(spirv.ScopeWorkgroup)), g.u32(semAcqRel|semWorkgroup))
+		return 0
+	case check.BMemoryBarrier:
+		g.b.Emit(spirv.OpMemoryBarrier, g.u32(uint32(spirv.ScopeDevice)), g.u32(semAcqRel|semUniform|semWorkgroup|semImage))
+		return 0
+	case check.BMemoryBarrierBuffer:
+		g.b.Emit(spirv.OpMemoryBarrier, g.u32(uint32(spirv.ScopeDevice)), g.u32(semAcqRel|semUniform))
+		return 0
+	case check.BMemoryBarrierShared:
+		g.b.Emit(spirv.OpMemoryBarrier, g.u32(uint32(spirv.ScopeDevice)), g.u32(semAcqRel|semWorkgroup))
+		return 0
+	case check.BMemoryBarrierImage:
+		g.b.Emit(spirv.OpMemoryBarrier, g.u32(uint32(spirv.ScopeDevice)), g.u32(semAcqRel|semImage))
+		return 0
+	case check.BGroupMemoryBarrier:
+		g.b.Emit(spirv.OpMemoryBarrier, g.u32(uint32(spirv.ScopeWorkgroup)), g.u32(semAcqRel|semUniform|semWorkgroup|semImage))
+		return 0
+	case check.BControlBarrier:
+		a := args()
+		g.b.Emit(spirv.OpControlBarrier, a[0], a[1], g.semantics(e.Args[2], e.Args[3]))
+		return 0
+	case check.BMemoryBarrierAtomicCounter:
+		return 0
+	case check.BSubgroupBarrier:
+		g.subgroupCap(spirv.CapabilityGroupNonUniform)
+		g.b.Emit(spirv.OpControlBarrier, sub, sub, g.u32(semAcqRel|semUniform|semWorkgroup|semImage))
+		return 0
+	case check.BSubgroupMemoryBarrier, check.BSubgroupMemoryBarrierBuffer, check.BSubgroupMemoryBarrierShared, check.BSubgroupMemoryBarrierImage:
+		g.subgroupCap(spirv.CapabilityGroupNonUniform)
+		sem := map[check.Builtin]uint32{check.BSubgroupMemoryBarrier: semUniform | semWorkgroup | semImage, check.BSubgroupMemoryBarrierBuffer: semUniform,
+			check.BSubgroupMemoryBarrierShared: semWorkgroup, check.BSubgroupMemoryBarrierImage: semImage}[e.Fn]
+		g.b.Emit(spirv.OpMemoryBarrier, sub, g.u32(semAcqRel|sem))
+		return 0
+	case check.BAtomicAdd, check.BAtomicMin, check.BAtomicMax, check.BAtomicAnd, check.BAtomicOr, check.BAtomicXor, check.BAtomicExchange, check.BAtomicCompSwap, check.BAtomicLoad, check.BAtomicStore:
+		return g.atomic(e, tid)
+	case check.BSubgroupElect:
+		g.subgroupCap(spirv.CapabilityGroupNonUniform)
+		return g.b.EmitResult(spirv.OpGroupNonUniformElect, tid, sub)
+	case check.BSubgroupAll, check.BSubgroupAny, check.BSubgroupAllEqual:
+		g.subgroupCap(spirv.CapabilityGroupNonUniformVote)
+		op := map[check.Builtin]spirv.Op{check.BSubgroupAll: spirv.OpGroupNonUniformAll, check.BSubgroupAny: spirv.OpGroupNonUniformAny, check.BSubgroupAllEqual: spirv.OpGroupNonUniformAllEqual}[e.Fn]
+		return g.b.EmitResult(op, tid, append([]uint32{sub}, args()...)...)
+	case check.BSubgroupBroadcast, check.BSubgroupBroadcastFirst, check.BSubgroupBallot, check.BSubgroupInverseBallot, check.BSubgroupBallotBitExtract,
+		check.BSubgroupBallotFindLSB, check.BSubgroupBallotFindMSB:
+		g.subgroupCap(spirv.CapabilityGroupNonUniformBallot)
+		op := map[check.Builtin]spirv.Op{check.BSubgroupBroadcast: spirv.OpGroupNonUniformBroadcast, check.BSubgroupBroadcastFirst: spirv.OpGroupNonUniformBroadcastFirst,
+			check.BSubgroupBallot: spirv.OpGroupNonUniformBallot, check.BSubgroupInverseBallot: spirv.OpGroupNonUniformInverseBallot,
+			check.BSubgroupBallotBitExtract: spirv.OpGroupNonUniformBallotBitExtract, check.BSubgroupBallotFindLSB: spirv.OpGroupNonUniformBallotFindLSB,
+			check.BSubgroupBallotFindMSB: spirv.OpGroupNonUniformBallotFindMSB}[e.Fn]
+		return g.b.EmitResult(op, tid, append([]uint32{sub}, args()...)...)
+	case check.BSubgroupBallotBitCount, check.BSubgroupBallotInclusiveBitCount, check.BSubgroupBallotExclusiveBitCount:
+		g.subgroupCap(spirv.CapabilityGroupNonUniformBallot)
+		grp := map[check.Builtin]spirv.GroupOperation{check.BSubgroupBallotBitCount: spirv.GroupOperationReduce,
+			check.BSubgroupBallotInclusiveBitCount: spirv.GroupOperationInclusiveScan, check.BSubgroupBallotExclusiveBitCount: spirv.GroupOperationExclusiveScan}[e.Fn]
+		return g.b.EmitResult(spirv.OpGroupNonUniformBallotBitCount, tid, append([]uint32{sub, uint32(grp)}, args()...)...)
+	case check.BSubgroupShuffle, check.BSubgroupShuffleXor:
+		g.subgroupCap(spirv.CapabilityGroupNonUniformShuffle)
+		return g.b.EmitResult(pick(e.Fn == check.BSubgroupShuffle, spirv.OpGroupNonUniformShuffle, spirv.OpGroupNonUniformShuffleXor), tid, append([]uint32{sub}, args()...)...)
+	case check.BSubgroupShuffleUp, check.BSubgroupShuffleDown:
+		g.subgroupCap(spirv.CapabilityGroupNonUniformShuffleRelative)
+		return g.b.EmitResult(pick(e.Fn == check.BSubgroupShuffleUp, spirv.OpGroupNonUniformShuffleUp, spirv.OpGroupNonUniformShuffleDown), tid, append([]uint32{sub}, args()...)...)
+	case check.BCoopMatLoad, check.BCoopMatLoadNV:
+		return g.coopLoad(e)
+	case check.BCoopMatStore, check.BCoopMatStoreNV:
+		return g.coopStore(e)
+	case check.BCoopMatMulAdd:
+		a := args()
+		mask := uint32(0)
+		if at(0).Scalar.IsSigned() {
+			mask |= uint32(spirv.CooperativeMatrixOperandsMatrixASignedComponentsKHR)
+		}
+		if at(1).Scalar.IsSigned() {
+			mask |= uint32(spirv.CooperativeMatrixOperandsMatrixBSignedComponentsKHR)
+		}
+		if at(2).Scalar.IsSigned() {
+			mask |= uint32(spirv.CooperativeMatrixOperandsMatrixCSignedComponentsKHR)
+		}
+		if e.T.Scalar.IsSigned() {
+			mask |= uint32(spirv.CooperativeMatrixOperandsMatrixResultSignedComponentsKHR)
+		}
+		if len(e.Args) > 3 {
+			c, ok := e.Args[3].(*check.Const)
+			if !ok {
+				g.fail(e.Pos, "coopMatMulAdd's matrix operands must be a constant expression")
+			}
+			mask |= uint32(c.Val.Bits)
+		}
+		words := a[:3]
+		if mask != 0 {
+			words = append(words, mask)
+		}
+		return g.b.EmitResult(spirv.OpCooperativeMatrixMulAddKHR, tid, words...)
+	case check.BCoopMatMulAddNV:
+		a := args()
+		return g.b.EmitResult(spirv.OpCooperativeMatrixMulAddNV, tid, a[0], a[1], a[2])
+	}
+	g.fail(e.Pos, "built-in function %s is not supported by the code generator yet", e.Fn)
+	return 0
+}
+
+// splatArgs widens scalar arguments of a vector-valued built-in
+// (min(vec3, float), clamp(vec2, 0.0, 1.0), mix(v, v, a)).
+func (g *gen) splatArgs(e *check.BuiltinCall, a []uint32) []uint32 {
+	if e.T.Kind != check.KVector {
+		return a
+	}
+	for i, arg := range e.Args {
+		if arg.Type().Kind == check.KScalar && !(e.Fn == check.BLdexp && i == 1) {
+			a[i] = g.splat(a[i], e.T.WithScalar(arg.Type().Scalar))
+		}
+	}
+	return a
+}
+
+func (g *gen) ext(tid uint32, inst uint32, args ...uint32) uint32 {
+	return g.b.EmitResult(spirv.OpExtInst, tid, append([]uint32{g.glslSet(), uint32(inst)}, args...)...)
+}
+
+func (g *gen) subgroupCap(c spirv.Capability) {
+	g.b.Capability(spirv.CapabilityGroupNonUniform)
+	g.b.Capability(c)
+}
+
+// semantics combines controlBarrier's storage and semantics arguments.
+func (g *gen) semantics(storage, sem check.Expr) uint32 {
+	s, ok1 := storage.(*check.Const)
+	m, ok2 := sem.(*check.Const)
+	if !ok1 || !ok2 {
+		g.fail(storage.Position(), "barrier semantics must be constant expressions")
+	}
+	return g.u32(uint32(s.Val.Bits | m.Val.Bits))
+}
+
+func (g *gen) atomic(e *check.BuiltinCall, tid uint32) uint32 {
+	l := g.lvalue(e.Args[0])
+	scope := g.u32(uint32(spirv.ScopeDevice))
+	if l.sc == spirv.StorageClassWorkgroup {
+		scope = g.u32(uint32(spirv.ScopeWorkgroup))
+	}
+	sem := g.u32(0)
+	s := e.Args[0].Type().Scalar
+	if s.Bits() == 64 {
+		g.b.Capability(spirv.CapabilityInt64Atomics)
+	}
+	var vals []uint32
+	for _, a := range e.Args[1:] {
+		vals = append(vals, g.rvalue(a))
+	}
+	switch e.Fn {
+	case check.BAtomicLoad:
+		return g.b.EmitResult(spirv.OpAtomicLoad, tid, l.ptr, scope, sem)
+	case check.BAtomicStore:
+		g.b.Emit(spirv.OpAtomicStore, l.ptr, scope, sem, vals[0])
+		return 0
+	case check.BAtomicCompSwap:
+		return g.b.EmitResult(spirv.OpAtomicCompareExchange, tid, l.ptr, scope, sem, sem, vals[1], vals[0])
+	}
+	var op spirv.Op
+	switch e.Fn {
+	case check.BAtomicAdd:
+		op = spirv.OpAtomicIAdd
+		if s.IsFloat() {
+			op = spirv.OpAtomicFAddEXT
+		}
+	case check.BAtomicMin:
+		op = pick(s.IsSigned(), spirv.OpAtomicSMin, spirv.OpAtomicUMin)
+	case check.BAtomicMax:
+		op = pick(s.IsSigned(), spirv.OpAtomicSMax, spirv.OpAtomicUMax)
+	case check.BAtomicAnd:
+		op = spirv.OpAtomicAnd
+	case check.BAtomicOr:
+		op = spirv.OpAtomicOr
+	case check.BAtomicXor:
+		op = spirv.OpAtomicXor
+	case check.BAtomicExchange:
+		op = spirv.OpAtomicExchange
+	}
+	return g.b.EmitResult(op, tid, l.ptr, scope, sem, vals[0])
+}
+
+// coopPointer is the address of buf[element] for cooperative loads and
+// stores.
+func (g *gen) coopPointer(buf, elem check.Expr) (uint32, *lval) {
+	l := g.lvalue(buf)
+	bt := buf.Type()
+	if bt.Kind != check.KArray {
+		g.fail(buf.Position(), "cooperative matrix memory must be an array")
+	}
+	p := g.chain(l, bt.Elem, g.rvalue(elem))
+	g.storageCaps(bt.Elem, l.sc)
+	return p.ptr, p
+}
+
+func (g *gen) coopLoad(e *check.BuiltinCall) uint32 {
+	mt := e.Args[0].Type()
+	ptr, l := g.coopPointer(e.Args[1], e.Args[2])
+	stride := g.rvalue(e.Args[3])
+	var v uint32
+	mem := g.memAccess(l)
+	if e.Fn == check.BCoopMatLoadNV {
+		col := g.rvalue(e.Args[4])
+		v = g.b.EmitResult(spirv.OpCooperativeMatrixLoadNV, g.typeID(mt, check.PackNone), append([]uint32{ptr, stride, col}, mem...)...)
+	} else {
+		layout := g.rvalue(e.Args[4])
+		v = g.b.EmitResult(spirv.OpCooperativeMatrixLoadKHR, g.typeID(mt, check.PackNone), append([]uint32{ptr, layout, stride}, mem...)...)
+	}
+	g.store(nil, g.lvalue(e.Args[0]), v, mt)
+	return 0
+}
+
+func (g *gen) coopStore(e *check.BuiltinCall) uint32 {
+	m := g.rvalue(e.Args[0])
+	ptr, l := g.coopPointer(e.Args[1], e.Args[2])
+	stride := g.rvalue(e.Args[3])
+	mem := g.memAccess(l)
+	if e.Fn == check.BCoopMatStoreNV {
+		col := g.rvalue(e.Args[4])
+		g.b.Emit(spirv.OpCooperativeMatrixStoreNV, append([]uint32{ptr, m, stride, col}, mem...)...)
+	} else {
+		layout := g.rvalue(e.Args[4])
+		g.b.Emit(spirv.OpCooperativeMatrixStoreKHR, append([]uint32{ptr, m, layout, stride}, mem...)...)
+	}
+	return 0
+}

@@ -1,0 +1,258 @@
+// Package lower translates a checked GLSL compute shader (glsl/check) into
+// a SPIR-V module (spirv.Builder). It follows glslang's choices where the
+// SPIR-V is otherwise free (buffers in the Uniform class with BufferBlock
+// before SPIR-V 1.3, function parameters passed by pointer, booleans stored
+// as uint in blocks), so modules can be compared with glslang's.
+package lower
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/coopshader/coop/glsl/check"
+	"github.com/coopshader/coop/spirv"
+)
+
+// Options control code generation.
+type Options struct {
+	// TargetEnv is "vulkan1.0".."vulkan1.4" or "spirv1.0".."spirv1.6"
+	// (default vulkan1.0).
+	TargetEnv string
+	// EntryPoint names the entry point (default "main").
+	EntryPoint string
+	// Debug emits OpSource with the source text and OpName for every
+	// variable and function (glslangValidator -g).
+	Debug      bool
+	SourceFile string
+	Source     string
+}
+
+// Generator is coop's SPIR-V generator word: tool id 0 (unregistered) in
+// the high half, version 1 in the low half.
+const Generator = 0x00000001
+
+// Error is a lowering failure at a source position.
+type Error struct {
+	Pos check.Pos
+	Msg string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("ERROR: %s:%d: '' : %s", e.Pos.File, e.Pos.Line, e.Msg)
+}
+
+// versionOf maps a target environment to its SPIR-V version.
+func versionOf(env string) (spirv.Version, bool) {
+	switch env {
+	case "", "vulkan1.0", "spirv1.0":
+		return 0x10000, true
+	case "spirv1.1":
+		return 0x10100, true
+	case "spirv1.2":
+		return 0x10200, true
+	case "vulkan1.1", "spirv1.3":
+		return 0x10300, true
+	case "spirv1.4":
+		return 0x10400, true
+	case "vulkan1.2", "spirv1.5":
+		return 0x10500, true
+	case "vulkan1.3", "vulkan1.4", "spirv1.6":
+		return 0x10600, true
+	}
+	return 0, false
+}
+
+// bailout carries an *Error out of deep recursion.
+type bailout struct{ err *Error }
+
+// Lower generates the module for p.
+func Lower(p *check.Program, opts Options) (m *spirv.Module, err error) {
+	ver, ok := versionOf(opts.TargetEnv)
+	if !ok {
+		return nil, fmt.Errorf("unknown target environment %q", opts.TargetEnv)
+	}
+	if opts.EntryPoint == "" {
+		opts.EntryPoint = "main"
+	}
+	if p.Main == nil {
+		return nil, fmt.Errorf("missing entry point: the shader has no main()")
+	}
+	g := newGen(p, opts, ver)
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok := r.(bailout)
+			if !ok {
+				// A bug here must not take the caller down with it.
+				m, err = nil, fmt.Errorf("internal error in the code generator: %v", r)
+				return
+			}
+			m, err = nil, b.err
+		}
+	}()
+	g.run()
+	return g.b.Module(), nil
+}
+
+// gen is the state of one Lower call.
+type gen struct {
+	p    *check.Program
+	opts Options
+	ver  spirv.Version
+	b    *spirv.Builder
+	glsl uint32 // GLSL.std.450 import, 0 until used
+
+	types   map[string]uint32 // type key (with packing) to id
+	vars    map[*check.Var]*varInfo
+	funcs   map[*check.Func]uint32
+	fnTypes map[*check.Func]uint32
+	iface   []uint32 // entry point interface
+	ifaceOK map[uint32]bool
+
+	privateInits []*check.Var // Private globals initialised at the start of main
+
+	// Function state.
+	fn         *check.Func
+	terminated bool // the current block has its terminator
+	breaks     []uint32
+	continues  []uint32
+}
+
+// varInfo is how a variable is reached: a pointer id in a storage class,
+// with the packing its type was laid out with.
+type varInfo struct {
+	id     uint32
+	sc     spirv.StorageClass
+	pk     check.Packing
+	t      *check.Type
+	bool32 bool // bools stored as uint (explicitly laid out memory)
+}
+
+func newGen(p *check.Program, opts Options, ver spirv.Version) *gen {
+	return &gen{p: p, opts: opts, ver: ver, b: spirv.NewBuilder(ver, Generator),
+		types: map[string]uint32{}, vars: map[*check.Var]*varInfo{}, funcs: map[*check.Func]uint32{},
+		fnTypes: map[*check.Func]uint32{}, ifaceOK: map[uint32]bool{}}
+}
+
+func (g *gen) fail(pos check.Pos, format string, args ...any) {
+	panic(bailout{&Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}})
+}
+
+func (g *gen) glslSet() uint32 {
+	if g.glsl == 0 {
+		g.glsl = g.b.ExtInstImport("GLSL.std.450")
+	}
+	return g.glsl
+}
+
+func (g *gen) run() {
+	g.b.Capability(spirv.CapabilityShader)
+	if g.p.HasExtension("GL_KHR_memory_scope_semantics") && g.usesVulkanMemoryModel() {
+		g.b.Capability(spirv.CapabilityVulkanMemoryModel)
+		if g.ver < 0x10500 {
+			g.b.Extension("SPV_KHR_vulkan_memory_model")
+		}
+		g.b.MemoryModel(spirv.AddressingModelLogical, spirv.MemoryModelVulkan)
+	} else {
+		g.b.MemoryModel(spirv.AddressingModelLogical, spirv.MemoryModelGLSL450)
+	}
+	if g.opts.Debug {
+		g.debugSource()
+	}
+	for _, v := range g.p.Globals {
+		g.global(v)
+	}
+	// Declare every function first so calls may precede definitions.
+	for _, f := range g.p.Funcs {
+		g.funcs[f] = g.b.ID()
+	}
+	for _, f := range g.p.Funcs {
+		g.function(f)
+	}
+	mainID := g.funcs[g.p.Main]
+	sort.Slice(g.iface, func(i, j int) bool { return g.iface[i] < g.iface[j] })
+	g.b.EntryPoint(spirv.ExecutionModelGLCompute, mainID, g.opts.EntryPoint, g.iface...)
+	g.localSize(mainID)
+}
+
+// usesVulkanMemoryModel reports whether the shader asks for the Vulkan
+// memory model, as glslang decides: GL_KHR_memory_scope_semantics enabled.
+func (g *gen) usesVulkanMemoryModel() bool { return g.p.HasExtension("GL_KHR_memory_scope_semantics") }
+
+func (g *gen) debugSource() {
+	var file uint32
+	if g.opts.SourceFile != "" {
+		file = g.b.String(g.opts.SourceFile)
+	}
+	words := []uint32{uint32(spirv.SourceLanguageGLSL), uint32(g.p.Version)}
+	if file != 0 {
+		words = append(words, file)
+		if g.opts.Source != "" {
+			words = spirv.AppendString(words, g.opts.Source)
+		}
+	}
+	g.b.Add(spirv.SecDebugString, spirv.OpSource, words...)
+}
+
+func (g *gen) localSize(mainID uint32) {
+	ls, spec := g.p.LocalSize, g.p.LocalSizeSpec
+	if spec[0] < 0 && spec[1] < 0 && spec[2] < 0 {
+		g.b.ExecutionMode(mainID, spirv.ExecutionModeLocalSize, uint32(ls[0]), uint32(ls[1]), uint32(ls[2]))
+		return
+	}
+	if g.ver >= 0x10200 {
+		ids := make([]uint32, 3)
+		for i := range ids {
+			ids[i] = g.uintConstOrSpec(ls[i], spec[i])
+		}
+		g.b.ExecutionModeId(mainID, spirv.ExecutionModeLocalSizeId, ids...)
+		return
+	}
+	// SPIR-V 1.0/1.1: a WorkgroupSize built-in spec-constant composite.
+	g.b.ExecutionMode(mainID, spirv.ExecutionModeLocalSize, uint32(ls[0]), uint32(ls[1]), uint32(ls[2]))
+	g.workgroupSizeConst()
+}
+
+// workgroupSizeConst returns the WorkgroupSize constant (a spec-constant
+// composite when local_size_*_id is used), decorated BuiltIn WorkgroupSize.
+func (g *gen) workgroupSizeConst() uint32 {
+	key := "wgsize"
+	if id, ok := g.types[key]; ok {
+		return id
+	}
+	ls, spec := g.p.LocalSize, g.p.LocalSizeSpec
+	u := g.scalarType(check.Uint32)
+	comps := make([]uint32, 3)
+	anySpec := false
+	for i := range comps {
+		comps[i] = g.uintConstOrSpec(ls[i], spec[i])
+		anySpec = anySpec || spec[i] >= 0
+	}
+	v3 := g.b.TypeVector(u, 3)
+	var id uint32
+	if anySpec {
+		id = g.b.ID()
+		g.b.Add(spirv.SecGlobal, spirv.OpSpecConstantComposite, v3, id, comps[0], comps[1], comps[2])
+	} else {
+		id = g.b.Const(spirv.OpConstantComposite, v3, comps...)
+	}
+	g.b.Decorate(id, spirv.DecorationBuiltIn, uint32(spirv.BuiltInWorkgroupSize))
+	g.types[key] = id
+	return id
+}
+
+// uintConstOrSpec is a uint constant, or a spec constant with SpecId sid.
+func (g *gen) uintConstOrSpec(v, sid int) uint32 {
+	u := g.scalarType(check.Uint32)
+	if sid < 0 {
+		return g.b.ConstUint32(u, uint32(v))
+	}
+	key := fmt.Sprintf("spec%d", sid)
+	if id, ok := g.types[key]; ok {
+		return id
+	}
+	id := g.b.ID()
+	g.b.Add(spirv.SecGlobal, spirv.OpSpecConstant, u, id, uint32(v))
+	g.b.Decorate(id, spirv.DecorationSpecId, uint32(sid))
+	g.types[key] = id
+	return id
+}

@@ -1,0 +1,268 @@
+package lower
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/coopshader/coop/glsl/check"
+	"github.com/coopshader/coop/spirv"
+)
+
+var builtinIDs = map[check.BuiltinVar]spirv.BuiltIn{
+	check.BuiltinNumWorkGroups:        spirv.BuiltInNumWorkgroups,
+	check.BuiltinWorkGroupID:          spirv.BuiltInWorkgroupId,
+	check.BuiltinLocalInvocationID:    spirv.BuiltInLocalInvocationId,
+	check.BuiltinGlobalInvocationID:   spirv.BuiltInGlobalInvocationId,
+	check.BuiltinLocalInvocationIndex: spirv.BuiltInLocalInvocationIndex,
+	check.BuiltinSubgroupSize:         spirv.BuiltInSubgroupSize,
+	check.BuiltinSubgroupInvocationID: spirv.BuiltInSubgroupLocalInvocationId,
+	check.BuiltinSubgroupID:           spirv.BuiltInSubgroupId,
+	check.BuiltinNumSubgroups:         spirv.BuiltInNumSubgroups,
+	check.BuiltinSubgroupEqMask:       spirv.BuiltInSubgroupEqMask,
+	check.BuiltinSubgroupGeMask:       spirv.BuiltInSubgroupGeMask,
+	check.BuiltinSubgroupGtMask:       spirv.BuiltInSubgroupGtMask,
+	check.BuiltinSubgroupLeMask:       spirv.BuiltInSubgroupLeMask,
+	check.BuiltinSubgroupLtMask:       spirv.BuiltInSubgroupLtMask,
+	check.BuiltinDeviceIndex:          spirv.BuiltInDeviceIndex,
+}
+
+// global declares a global variable or constant.
+func (g *gen) global(v *check.Var) {
+	switch v.Storage {
+	case check.StorageConst:
+		return // constants are emitted where used
+	case check.StorageSpecConst:
+		g.specConst(v)
+		return
+	}
+	if v.Builtin == check.BuiltinWorkGroupSize {
+		return // a constant, emitted where used
+	}
+	if v.Builtin != check.BuiltinNone {
+		bi, ok := builtinIDs[v.Builtin]
+		if !ok {
+			g.fail(v.Pos, "built-in variable %s is not supported by the code generator", v.Name)
+		}
+		switch v.Builtin {
+		case check.BuiltinSubgroupSize, check.BuiltinSubgroupInvocationID, check.BuiltinSubgroupEqMask, check.BuiltinSubgroupGeMask,
+			check.BuiltinSubgroupGtMask, check.BuiltinSubgroupLeMask, check.BuiltinSubgroupLtMask:
+			g.b.Capability(spirv.CapabilityGroupNonUniform)
+			if v.Builtin >= check.BuiltinSubgroupEqMask {
+				g.b.Capability(spirv.CapabilityGroupNonUniformBallot)
+			}
+		case check.BuiltinSubgroupID, check.BuiltinNumSubgroups:
+			g.b.Capability(spirv.CapabilityGroupNonUniform)
+		case check.BuiltinDeviceIndex:
+			g.b.Capability(spirv.CapabilityDeviceGroup)
+			if g.ver < 0x10300 {
+				g.b.Extension("SPV_KHR_device_group")
+			}
+		}
+		id := g.b.Variable(g.ptrType(spirv.StorageClassInput, v.Type, check.PackNone), spirv.StorageClassInput)
+		g.b.Decorate(id, spirv.DecorationBuiltIn, uint32(bi))
+		g.b.Name(id, v.Name)
+		g.vars[v] = &varInfo{id: id, sc: spirv.StorageClassInput, t: v.Type}
+		g.addInterface(id, spirv.StorageClassInput)
+		return
+	}
+	var sc spirv.StorageClass
+	pk := check.PackNone
+	switch v.Storage {
+	case check.StoragePrivate:
+		sc = spirv.StorageClassPrivate
+	case check.StorageShared:
+		sc = spirv.StorageClassWorkgroup
+	case check.StorageBuffer:
+		sc = spirv.StorageClassStorageBuffer
+		if g.ver < 0x10300 {
+			sc = spirv.StorageClassUniform
+		}
+		pk = packingOf(v, check.PackStd430)
+	case check.StorageUniform:
+		if v.Type.Kind != check.KStruct {
+			g.fail(v.Pos, "uniform %s of type %s is not supported by the code generator", v.Name, v.Type)
+		}
+		sc = spirv.StorageClassUniform
+		pk = packingOf(v, check.PackStd140)
+	case check.StoragePushConstant:
+		sc = spirv.StorageClassPushConstant
+		pk = packingOf(v, check.PackStd430)
+	default:
+		g.fail(v.Pos, "variable %s with storage %s is not supported by the code generator", v.Name, v.Storage)
+	}
+	if pk == check.PackScalar {
+		g.b.Capability(spirv.CapabilityShader)
+	}
+	tid := g.typeID(v.Type, pk)
+	if st := baseOfArrays(v.Type); st.Kind == check.KStruct && st.Struct.Block {
+		if v.Storage == check.StorageBuffer && g.ver < 0x10300 {
+			g.b.Decorate(tid, spirv.DecorationBufferBlock)
+		} else {
+			g.b.Decorate(tid, spirv.DecorationBlock)
+		}
+	}
+	if sc == spirv.StorageClassStorageBuffer && g.ver < 0x10300 {
+		g.b.Extension("SPV_KHR_storage_buffer_storage_class")
+	}
+	g.storageCaps(v.Type, sc)
+	var init []uint32
+	if v.Init != nil && sc == spirv.StorageClassPrivate {
+		if c, ok := v.Init.(*check.Const); ok {
+			init = []uint32{g.constValue(c.Val)}
+		}
+	}
+	id := g.b.Variable(g.b.TypePointer(sc, tid), sc, init...)
+	if v.Anonymous {
+		g.b.Name(id, "")
+	} else {
+		g.b.Name(id, v.Name)
+	}
+	if sc == spirv.StorageClassStorageBuffer || sc == spirv.StorageClassUniform {
+		set, binding := v.Layout.Set, v.Layout.Binding
+		if set < 0 {
+			set = 0
+		}
+		g.b.Decorate(id, spirv.DecorationDescriptorSet, uint32(set))
+		if binding >= 0 {
+			g.b.Decorate(id, spirv.DecorationBinding, uint32(binding))
+		}
+	}
+	if v.Storage == check.StorageBuffer || v.Storage == check.StorageUniform {
+		g.varMemory(id, v.Memory)
+	}
+	g.vars[v] = &varInfo{id: id, sc: sc, pk: pk, t: v.Type, bool32: pk != check.PackNone}
+	g.addInterface(id, sc)
+	if v.Init != nil && init == nil && sc == spirv.StorageClassPrivate {
+		g.privateInits = append(g.privateInits, v)
+	}
+}
+
+// packingOf is a block's packing, def when the shader gives none.
+func packingOf(v *check.Var, def check.Packing) check.Packing {
+	if v.Layout.Packing != check.PackNone {
+		return v.Layout.Packing
+	}
+	if v.Type.Struct != nil && v.Type.Struct.Packing != check.PackNone {
+		return v.Type.Struct.Packing
+	}
+	return def
+}
+
+func (g *gen) varMemory(id uint32, m check.MemoryQual) {
+	if m&check.ReadOnly != 0 {
+		g.b.Decorate(id, spirv.DecorationNonWritable)
+	}
+	if m&check.WriteOnly != 0 {
+		g.b.Decorate(id, spirv.DecorationNonReadable)
+	}
+	if m&check.Coherent != 0 && !g.usesVulkanMemoryModel() {
+		g.b.Decorate(id, spirv.DecorationCoherent)
+	}
+	if m&check.Restrict != 0 {
+		g.b.Decorate(id, spirv.DecorationRestrict)
+	}
+}
+
+// addInterface lists a global in the entry point's interface: inputs and
+// outputs always, every global from SPIR-V 1.4 on.
+func (g *gen) addInterface(id uint32, sc spirv.StorageClass) {
+	if g.ifaceOK[id] {
+		return
+	}
+	if sc == spirv.StorageClassInput || sc == spirv.StorageClassOutput || g.ver >= 0x10400 {
+		g.ifaceOK[id] = true
+		g.iface = append(g.iface, id)
+	}
+}
+
+// specConst declares a specialization constant.
+func (g *gen) specConst(v *check.Var) {
+	key := "spec" + strconv.Itoa(v.SpecID)
+	if _, ok := g.types[key]; ok {
+		g.vars[v] = &varInfo{id: g.types[key], t: v.Type}
+		return
+	}
+	tid := g.typeID(v.Type, check.PackNone)
+	id := g.b.ID()
+	val := v.Value
+	switch {
+	case v.Type.Scalar == check.Bool:
+		op := spirv.OpSpecConstantFalse
+		if val != nil && val.Bool() {
+			op = spirv.OpSpecConstantTrue
+		}
+		g.b.Add(spirv.SecGlobal, op, tid, id)
+	default:
+		g.b.Add(spirv.SecGlobal, spirv.OpSpecConstant, append([]uint32{tid, id}, g.literalWords(val)...)...)
+	}
+	g.b.Decorate(id, spirv.DecorationSpecId, uint32(v.SpecID))
+	g.b.Name(id, v.Name)
+	g.types[key] = id
+	g.vars[v] = &varInfo{id: id, t: v.Type}
+}
+
+// literalWords encodes a scalar value as the literal words of OpConstant.
+func (g *gen) literalWords(v *check.Value) []uint32 {
+	s := v.Type.Scalar
+	var bits uint64
+	switch {
+	case s.IsInt() || s == check.Bool:
+		bits = v.Bits
+	case s == check.Float32:
+		bits = uint64(math.Float32bits(float32(v.F)))
+	case s == check.Float64:
+		bits = math.Float64bits(v.F)
+	case s == check.Float16:
+		bits = encodeFloat(v.F, 5, 10, true)
+	case s == check.BFloat16:
+		bits = uint64(math.Float32bits(float32(v.F)) >> 16)
+	case s == check.E5M2:
+		bits = encodeFloat(v.F, 5, 2, true)
+	case s == check.E4M3:
+		bits = encodeFloat(v.F, 4, 3, false)
+	}
+	switch s.Bits() {
+	case 64:
+		return []uint32{uint32(bits), uint32(bits >> 32)}
+	case 32:
+		return []uint32{uint32(bits)}
+	case 16:
+		return []uint32{uint32(bits & 0xffff)}
+	}
+	return []uint32{uint32(bits & 0xff)}
+}
+
+// encodeFloat encodes f, already rounded to the format, in a binary float
+// format with the given exponent and mantissa widths. ieee says whether
+// the all-ones exponent holds infinities and NaNs (E4M3 has only NaN as
+// S.1111.111 and uses the rest of that exponent for finite values).
+func encodeFloat(f float64, expBits, manBits uint, ieee bool) uint64 {
+	var sign uint64
+	if math.Signbit(f) {
+		sign = 1 << (expBits + manBits)
+		f = -f
+	}
+	expMax := uint64(1)<<expBits - 1
+	if math.IsNaN(f) {
+		return sign | expMax<<manBits | uint64(1)<<manBits - 1
+	}
+	if math.IsInf(f, 0) {
+		if ieee {
+			return sign | expMax<<manBits
+		}
+		return sign | expMax<<manBits | uint64(1)<<manBits - 1
+	}
+	if f == 0 {
+		return sign
+	}
+	bias := int(1)<<(expBits-1) - 1
+	frac, exp := math.Frexp(f) // f = frac * 2^exp, frac in [0.5, 1)
+	e := exp - 1 + bias
+	if e <= 0 {
+		// Subnormal: f / 2^(1-bias-manBits) is the mantissa.
+		m := uint64(math.Ldexp(f, int(manBits)+bias-1))
+		return sign | m
+	}
+	m := uint64(math.Ldexp(frac*2-1, int(manBits)))
+	return sign | uint64(e)<<manBits | m
+}
