@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"strings"
+
 	"github.com/coopshader/coop/glsl/check"
 	"github.com/coopshader/coop/spirv"
 )
@@ -131,16 +133,16 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		g.b.Emit(spirv.OpControlBarrier, g.u32(uint32(spirv.ScopeWorkgroup)), g.u32(uint32(spirv.ScopeWorkgroup)), g.u32(semAcqRel|semWorkgroup))
 		return 0
 	case check.BMemoryBarrier:
-		g.b.Emit(spirv.OpMemoryBarrier, g.u32(uint32(spirv.ScopeDevice)), g.u32(semAcqRel|semUniform|semWorkgroup|semImage))
+		g.b.Emit(spirv.OpMemoryBarrier, g.deviceScope(), g.u32(semAcqRel|semUniform|semWorkgroup|semImage))
 		return 0
 	case check.BMemoryBarrierBuffer:
-		g.b.Emit(spirv.OpMemoryBarrier, g.u32(uint32(spirv.ScopeDevice)), g.u32(semAcqRel|semUniform))
+		g.b.Emit(spirv.OpMemoryBarrier, g.deviceScope(), g.u32(semAcqRel|semUniform))
 		return 0
 	case check.BMemoryBarrierShared:
-		g.b.Emit(spirv.OpMemoryBarrier, g.u32(uint32(spirv.ScopeDevice)), g.u32(semAcqRel|semWorkgroup))
+		g.b.Emit(spirv.OpMemoryBarrier, g.deviceScope(), g.u32(semAcqRel|semWorkgroup))
 		return 0
 	case check.BMemoryBarrierImage:
-		g.b.Emit(spirv.OpMemoryBarrier, g.u32(uint32(spirv.ScopeDevice)), g.u32(semAcqRel|semImage))
+		g.b.Emit(spirv.OpMemoryBarrier, g.deviceScope(), g.u32(semAcqRel|semImage))
 		return 0
 	case check.BGroupMemoryBarrier:
 		g.b.Emit(spirv.OpMemoryBarrier, g.u32(uint32(spirv.ScopeWorkgroup)), g.u32(semAcqRel|semUniform|semWorkgroup|semImage))
@@ -189,6 +191,14 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 	case check.BSubgroupShuffleUp, check.BSubgroupShuffleDown:
 		g.subgroupCap(spirv.CapabilityGroupNonUniformShuffleRelative)
 		return g.b.EmitResult(pick(e.Fn == check.BSubgroupShuffleUp, spirv.OpGroupNonUniformShuffleUp, spirv.OpGroupNonUniformShuffleDown), tid, append([]uint32{sub}, args()...)...)
+	case check.BSubgroupAdd, check.BSubgroupInclusiveAdd, check.BSubgroupExclusiveAdd, check.BSubgroupClusteredAdd,
+		check.BSubgroupMul, check.BSubgroupInclusiveMul, check.BSubgroupExclusiveMul, check.BSubgroupClusteredMul,
+		check.BSubgroupMin, check.BSubgroupInclusiveMin, check.BSubgroupExclusiveMin, check.BSubgroupClusteredMin,
+		check.BSubgroupMax, check.BSubgroupInclusiveMax, check.BSubgroupExclusiveMax, check.BSubgroupClusteredMax,
+		check.BSubgroupAnd, check.BSubgroupInclusiveAnd, check.BSubgroupExclusiveAnd, check.BSubgroupClusteredAnd,
+		check.BSubgroupOr, check.BSubgroupInclusiveOr, check.BSubgroupExclusiveOr, check.BSubgroupClusteredOr,
+		check.BSubgroupXor, check.BSubgroupInclusiveXor, check.BSubgroupExclusiveXor, check.BSubgroupClusteredXor:
+		return g.subgroupArith(e, tid, args())
 	case check.BCoopMatLoad, check.BCoopMatLoadNV:
 		return g.coopLoad(e)
 	case check.BCoopMatStore, check.BCoopMatStoreNV:
@@ -246,6 +256,15 @@ func (g *gen) ext(tid uint32, inst uint32, args ...uint32) uint32 {
 	return g.b.EmitResult(spirv.OpExtInst, tid, append([]uint32{g.glslSet(), uint32(inst)}, args...)...)
 }
 
+// deviceScope is the Device scope constant; the Vulkan memory model needs
+// a capability to use it.
+func (g *gen) deviceScope() uint32 {
+	if g.usesVulkanMemoryModel() {
+		g.b.Capability(spirv.CapabilityVulkanMemoryModelDeviceScope)
+	}
+	return g.u32(uint32(spirv.ScopeDevice))
+}
+
 func (g *gen) subgroupCap(c spirv.Capability) {
 	g.b.Capability(spirv.CapabilityGroupNonUniform)
 	g.b.Capability(c)
@@ -263,7 +282,7 @@ func (g *gen) semantics(storage, sem check.Expr) uint32 {
 
 func (g *gen) atomic(e *check.BuiltinCall, tid uint32) uint32 {
 	l := g.lvalue(e.Args[0])
-	scope := g.u32(uint32(spirv.ScopeDevice))
+	scope := g.deviceScope()
 	if l.sc == spirv.StorageClassWorkgroup {
 		scope = g.u32(uint32(spirv.ScopeWorkgroup))
 	}
@@ -351,4 +370,42 @@ func (g *gen) coopStore(e *check.BuiltinCall) uint32 {
 		g.b.Emit(spirv.OpCooperativeMatrixStoreKHR, append([]uint32{ptr, m, layout, stride}, mem...)...)
 	}
 	return 0
+}
+
+// subgroupArith emits the subgroup reductions and scans.
+func (g *gen) subgroupArith(e *check.BuiltinCall, tid uint32, a []uint32) uint32 {
+	name := e.Fn.String()
+	grp := spirv.GroupOperationReduce
+	switch {
+	case strings.HasPrefix(name, "subgroupInclusive"):
+		grp = spirv.GroupOperationInclusiveScan
+	case strings.HasPrefix(name, "subgroupExclusive"):
+		grp = spirv.GroupOperationExclusiveScan
+	case strings.HasPrefix(name, "subgroupClustered"):
+		grp = spirv.GroupOperationClusteredReduce
+	}
+	if grp == spirv.GroupOperationClusteredReduce {
+		g.subgroupCap(spirv.CapabilityGroupNonUniformClustered)
+	} else {
+		g.subgroupCap(spirv.CapabilityGroupNonUniformArithmetic)
+	}
+	s := e.Args[0].Type().Scalar
+	var op spirv.Op
+	switch {
+	case strings.HasSuffix(name, "Add"):
+		op = pick(s.IsFloat(), spirv.OpGroupNonUniformFAdd, spirv.OpGroupNonUniformIAdd)
+	case strings.HasSuffix(name, "Mul"):
+		op = pick(s.IsFloat(), spirv.OpGroupNonUniformFMul, spirv.OpGroupNonUniformIMul)
+	case strings.HasSuffix(name, "Min"):
+		op = cmpOp(s.IsFloat(), s.IsSigned(), spirv.OpGroupNonUniformFMin, spirv.OpGroupNonUniformSMin, spirv.OpGroupNonUniformUMin)
+	case strings.HasSuffix(name, "Max"):
+		op = cmpOp(s.IsFloat(), s.IsSigned(), spirv.OpGroupNonUniformFMax, spirv.OpGroupNonUniformSMax, spirv.OpGroupNonUniformUMax)
+	case strings.HasSuffix(name, "And"):
+		op = pick(s == check.Bool, spirv.OpGroupNonUniformLogicalAnd, spirv.OpGroupNonUniformBitwiseAnd)
+	case strings.HasSuffix(name, "Or"):
+		op = pick(s == check.Bool, spirv.OpGroupNonUniformLogicalOr, spirv.OpGroupNonUniformBitwiseOr)
+	default:
+		op = pick(s == check.Bool, spirv.OpGroupNonUniformLogicalXor, spirv.OpGroupNonUniformBitwiseXor)
+	}
+	return g.b.EmitResult(op, tid, append([]uint32{g.u32(uint32(spirv.ScopeSubgroup)), uint32(grp)}, a...)...)
 }

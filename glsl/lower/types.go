@@ -73,6 +73,12 @@ func (g *gen) typeID(t *check.Type, pk check.Packing) uint32 {
 	case check.KCoopMat:
 		g.b.Capability(spirv.CapabilityCooperativeMatrixKHR)
 		g.b.Extension("SPV_KHR_cooperative_matrix")
+		switch t.Scalar {
+		case check.BFloat16:
+			g.b.Capability(spirv.CapabilityBFloat16CooperativeMatrixKHR)
+		case check.E4M3, check.E5M2:
+			g.b.Capability(spirv.CapabilityFloat8CooperativeMatrixEXT)
+		}
 		return g.b.Type(spirv.OpTypeCooperativeMatrixKHR, g.scalarType(t.Scalar), g.dim(t.Params[0]), g.dim(t.Params[1]), g.dim(t.Params[2]), g.dim(t.Params[3]))
 	case check.KCoopMatNV:
 		g.b.Capability(spirv.CapabilityCooperativeMatrixNV)
@@ -97,7 +103,8 @@ func (g *gen) typeID(t *check.Type, pk check.Packing) uint32 {
 		default:
 			id = g.newType(pk, spirv.OpTypeArray, elem, g.b.ConstUint32(g.scalarType(check.Uint32), uint32(t.N)))
 		}
-		if pk != check.PackNone {
+		// Arrays of blocks (descriptor arrays) carry no stride.
+		if eb := baseOfArrays(t.Elem); pk != check.PackNone && !(eb.Kind == check.KStruct && eb.Struct.Block) {
 			g.b.Decorate(id, spirv.DecorationArrayStride, uint32(check.ArrayStride(t, pk, false)))
 		}
 		g.types[key] = id
@@ -141,7 +148,7 @@ func (g *gen) structType(t *check.Type, pk check.Packing, key string) uint32 {
 	}
 	id := g.b.NewType(spirv.OpTypeStruct, members...)
 	g.types[key] = id
-	{
+	if st.Name != "" {
 		g.b.Name(id, st.Name)
 		for i, f := range st.Fields {
 			g.b.MemberName(id, uint32(i), f.Name)
@@ -252,6 +259,10 @@ func (g *gen) storageCaps(t *check.Type, sc spirv.StorageClass) {
 			g.b.Capability(spirv.CapabilityUniformAndStorageBuffer8BitAccess)
 		case spirv.StorageClassPushConstant:
 			g.b.Capability(spirv.CapabilityStoragePushConstant8)
+		case spirv.StorageClassWorkgroup:
+			if t.Kind == check.KStruct && t.Struct.Block {
+				g.b.Capability(spirv.CapabilityWorkgroupMemoryExplicitLayout8BitAccessKHR)
+			}
 		}
 		if sc != spirv.StorageClassWorkgroup && sc != spirv.StorageClassFunction && sc != spirv.StorageClassPrivate && g.ver < 0x10500 {
 			g.b.Extension("SPV_KHR_8bit_storage")
@@ -265,6 +276,10 @@ func (g *gen) storageCaps(t *check.Type, sc spirv.StorageClass) {
 			g.b.Capability(spirv.CapabilityUniformAndStorageBuffer16BitAccess)
 		case spirv.StorageClassPushConstant:
 			g.b.Capability(spirv.CapabilityStoragePushConstant16)
+		case spirv.StorageClassWorkgroup:
+			if t.Kind == check.KStruct && t.Struct.Block {
+				g.b.Capability(spirv.CapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR)
+			}
 		}
 		if sc != spirv.StorageClassWorkgroup && sc != spirv.StorageClassFunction && sc != spirv.StorageClassPrivate && g.ver < 0x10300 {
 			g.b.Extension("SPV_KHR_16bit_storage")

@@ -72,6 +72,12 @@ func (g *gen) global(v *check.Var) {
 		sc = spirv.StorageClassPrivate
 	case check.StorageShared:
 		sc = spirv.StorageClassWorkgroup
+		if v.Type.Kind == check.KStruct && v.Type.Struct.Block {
+			// GL_EXT_shared_memory_block: an explicitly laid out block.
+			pk = packingOf(v, check.PackStd430)
+			g.b.Capability(spirv.CapabilityWorkgroupMemoryExplicitLayoutKHR)
+			g.b.Extension("SPV_KHR_workgroup_memory_explicit_layout")
+		}
 	case check.StorageBuffer:
 		sc = spirv.StorageClassStorageBuffer
 		if g.ver < 0x10300 {
@@ -95,10 +101,11 @@ func (g *gen) global(v *check.Var) {
 	}
 	tid := g.typeID(v.Type, pk)
 	if st := baseOfArrays(v.Type); st.Kind == check.KStruct && st.Struct.Block {
+		sid := g.typeID(st, pk)
 		if v.Storage == check.StorageBuffer && g.ver < 0x10300 {
-			g.b.Decorate(tid, spirv.DecorationBufferBlock)
+			g.b.Decorate(sid, spirv.DecorationBufferBlock)
 		} else {
-			g.b.Decorate(tid, spirv.DecorationBlock)
+			g.b.Decorate(sid, spirv.DecorationBlock)
 		}
 	}
 	if sc == spirv.StorageClassStorageBuffer && g.ver < 0x10300 {
@@ -227,7 +234,13 @@ func (g *gen) literalWords(v *check.Value) []uint32 {
 	case 32:
 		return []uint32{uint32(bits)}
 	case 16:
+		if s.IsSigned() {
+			return []uint32{uint32(int32(int16(bits)))}
+		}
 		return []uint32{uint32(bits & 0xffff)}
+	}
+	if s.IsSigned() {
+		return []uint32{uint32(int32(int8(bits)))}
 	}
 	return []uint32{uint32(bits & 0xff)}
 }
