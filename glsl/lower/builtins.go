@@ -350,7 +350,7 @@ func (g *gen) coopLoad(e *check.BuiltinCall) uint32 {
 		col := g.rvalue(e.Args[4])
 		v = g.b.EmitResult(spirv.OpCooperativeMatrixLoadNV, g.typeID(mt, check.PackNone), append([]uint32{ptr, stride, col}, mem...)...)
 	} else {
-		layout := g.rvalue(e.Args[4])
+		layout := g.coopLayout(e.Args[4])
 		v = g.b.EmitResult(spirv.OpCooperativeMatrixLoadKHR, g.typeID(mt, check.PackNone), append([]uint32{ptr, layout, stride}, mem...)...)
 	}
 	g.store(nil, g.lvalue(e.Args[0]), v, mt)
@@ -366,7 +366,7 @@ func (g *gen) coopStore(e *check.BuiltinCall) uint32 {
 		col := g.rvalue(e.Args[4])
 		g.b.Emit(spirv.OpCooperativeMatrixStoreNV, append([]uint32{ptr, m, stride, col}, mem...)...)
 	} else {
-		layout := g.rvalue(e.Args[4])
+		layout := g.coopLayout(e.Args[4])
 		g.b.Emit(spirv.OpCooperativeMatrixStoreKHR, append([]uint32{ptr, m, layout, stride}, mem...)...)
 	}
 	return 0
@@ -408,4 +408,17 @@ func (g *gen) subgroupArith(e *check.BuiltinCall, tid uint32, a []uint32) uint32
 		op = pick(s == check.Bool, spirv.OpGroupNonUniformLogicalXor, spirv.OpGroupNonUniformBitwiseXor)
 	}
 	return g.b.EmitResult(op, tid, append([]uint32{g.u32(uint32(spirv.ScopeSubgroup)), uint32(grp)}, a...)...)
+}
+
+// coopLayout evaluates a cooperative matrix layout operand; the ARM
+// blocked layouts need their capability.
+func (g *gen) coopLayout(e check.Expr) uint32 {
+	if c, ok := e.(*check.Const); ok {
+		switch spirv.CooperativeMatrixLayout(c.Val.Bits) {
+		case spirv.CooperativeMatrixLayoutRowBlockedInterleavedARM, spirv.CooperativeMatrixLayoutColumnBlockedInterleavedARM:
+			g.b.Capability(spirv.CapabilityCooperativeMatrixLayoutsARM)
+			g.b.Extension("SPV_ARM_cooperative_matrix_layouts")
+		}
+	}
+	return g.rvalue(e)
 }

@@ -1,6 +1,9 @@
 package lower
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/coopshader/coop/glsl/check"
 	"github.com/coopshader/coop/spirv"
 )
@@ -329,9 +332,34 @@ func (g *gen) specValue(e check.Expr) uint32 {
 			return g.specOp(e.T, spirv.OpSelect, x, g.one(e.T), g.zero(e.T))
 		case from.IsInt() && to == check.Bool:
 			return g.specOp(e.T, spirv.OpINotEqual, x, g.zero(e.X.Type()))
+		case from.IsFloat() && to.IsFloat():
+			return g.specOp(e.T, spirv.OpFConvert, x)
 		}
+	case *check.Swizzle:
+		x := g.specValue(e.X)
+		if len(e.Comps) == 1 {
+			return g.specOp(e.T, spirv.OpCompositeExtract, x, uint32(e.Comps[0]))
+		}
+		words := []uint32{x, x}
+		for _, c := range e.Comps {
+			words = append(words, uint32(c))
+		}
+		return g.specOp(e.T, spirv.OpVectorShuffle, words...)
+	case *check.Construct:
+		parts := make([]uint32, len(e.Args))
+		for i, a := range e.Args {
+			parts[i] = g.specValue(a)
+		}
+		if e.T.Kind == check.KVector && len(parts) == 1 {
+			for len(parts) < e.T.N {
+				parts = append(parts, parts[0])
+			}
+		}
+		id := g.b.ID()
+		g.b.Add(spirv.SecGlobal, spirv.OpSpecConstantComposite, append([]uint32{g.typeID(e.T, check.PackNone), id}, parts...)...)
+		return id
 	}
-	g.fail(e.Position(), "specialization-constant expression is not supported by the code generator")
+	g.fail(e.Position(), "specialization-constant expression (%s) is not supported by the code generator", describeSpec(e))
 	return 0
 }
 
@@ -343,7 +371,7 @@ func (g *gen) specOp(t *check.Type, op spirv.Op, args ...uint32) uint32 {
 
 // rvalue evaluates an expression to a value id (0 for void calls).
 func (g *gen) rvalue(e check.Expr) uint32 {
-	if check.IsSpecConst(e) {
+	if _, isLen := e.(*check.Length); !isLen && check.IsSpecConst(e) {
 		return g.specValue(e)
 	}
 	switch e := e.(type) {
@@ -834,4 +862,17 @@ func (g *gen) length(e *check.Length) uint32 {
 		g.fail(e.Pos, "length() of %s is not supported by the code generator", xt)
 	}
 	return g.b.EmitResult(spirv.OpBitcast, g.typeID(e.T, check.PackNone), u)
+}
+
+// describeSpec names a spec-constant expression node for error messages.
+func describeSpec(e check.Expr) string {
+	switch e := e.(type) {
+	case *check.Binary:
+		return "operator " + e.Op.String() + " on " + e.X.Type().String()
+	case *check.Unary:
+		return "unary operator on " + e.X.Type().String()
+	case *check.Convert:
+		return "conversion from " + e.X.Type().String() + " to " + e.T.String()
+	}
+	return strings.TrimPrefix(fmt.Sprintf("%T", e), "*check.")
 }
