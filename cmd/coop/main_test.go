@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	rc := run(args, &out, &errb)
+	return rc, out.String(), errb.String()
+}
+
+func TestUsage(t *testing.T) {
+	rc, _, errs := runCLI()
+	if rc != 2 || !strings.Contains(errs, "compile") {
+		t.Fatalf("rc %d, usage %q", rc, errs)
+	}
+	if rc, _, _ := runCLI("nope"); rc != 2 {
+		t.Fatalf("unknown command rc %d", rc)
+	}
+}
+
+func TestCompileCommand(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "m.spv")
+	rc, _, errs := runCLI("compile", "-V", "--target-env", "vulkan1.3", "-o", out, "../../examples/matmul_khr_f16.comp")
+	if rc != 0 {
+		t.Fatalf("rc %d: %s", rc, errs)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || len(b) < 20 || b[0] != 0x03 || b[3] != 0x07 {
+		t.Fatalf("output %d bytes, %v", len(b), err)
+	}
+	bad := filepath.Join(dir, "bad.comp")
+	os.WriteFile(bad, []byte("#version 450\nvoid main() { x = 1; }\n"), 0o644)
+	rc, _, errs = runCLI("compile", "-o", filepath.Join(dir, "b.spv"), bad)
+	if rc != 1 || !strings.Contains(errs, "bad.comp:2: 'x' : undeclared identifier") || !strings.Contains(errs, "1 compilation errors") {
+		t.Fatalf("rc %d, %q", rc, errs)
+	}
+	if rc, _, errs := runCLI("compile", "-S", "frag", bad); rc != 2 || !strings.Contains(errs, "compute shaders only") {
+		t.Fatalf("rc %d, %q", rc, errs)
+	}
+	if rc, _, _ := runCLI("compile", "a.comp", "b.comp", "-o", "x"); rc != 2 {
+		t.Fatalf("-o with two inputs accepted")
+	}
+}
+
+func TestCompileFlags(t *testing.T) {
+	a, err := parseCompileArgs([]string{"-DA=2", "-DB", "-UC", "-Iinc", "--amb", "-g", "-e", "go", "x.comp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.defines) != 2 || a.defines[0].Value != "2" || a.defines[1].Value != "1" || a.opts.Undefs[0] != "C" ||
+		a.opts.IncludeDirs[0] != "inc" || !a.amb || !a.opts.Debug || a.opts.EntryPoint != "go" {
+		t.Fatalf("%+v", a)
+	}
+	if _, err := parseCompileArgs([]string{"--bogus", "x.comp"}); err == nil {
+		t.Fatal("unknown flag accepted")
+	}
+}
+
+// BenchmarkCompileProcess compiles one corpus shader as a whole process,
+// with coop and (when present) glslangValidator, so the two can be
+// compared in one run.
+func BenchmarkCompileProcess(b *testing.B) {
+	shader := filepath.Join("..", "..", "..", "shared", "corpus", "glslang", "spv.coopmatKHR.comp")
+	if _, err := os.Stat(shader); err != nil {
+		b.Skip("corpus not present")
+	}
+	dir := b.TempDir()
+	bin := filepath.Join(dir, "coop")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	tools := map[string][]string{"coop": {bin, "compile", "--target-env", "vulkan1.3", "-o", filepath.Join(dir, "a.spv"), shader}}
+	if g := refPath("glslangValidator"); g != "" {
+		tools["glslangValidator"] = []string{g, "-V", "--target-env", "vulkan1.3", "-o", filepath.Join(dir, "b.spv"), shader}
+	}
+	for _, name := range []string{"coop", "glslangValidator"} {
+		argv, ok := tools[name]
+		if !ok {
+			continue
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
+					b.Fatalf("%v\n%s", err, out)
+				}
+			}
+		})
+	}
+}
+
+func refPath(name string) string {
+	if dir := os.Getenv("COOP_REF_BIN"); dir != "" {
+		if p := filepath.Join(dir, name); fileExistsTest(p) {
+			return p
+		}
+	}
+	p, _ := exec.LookPath(name)
+	return p
+}
+
+func fileExistsTest(p string) bool { _, err := os.Stat(p); return err == nil }

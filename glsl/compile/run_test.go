@@ -1,0 +1,189 @@
+package compile
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+
+	"github.com/coopshader/coop/backend"
+	cpu "github.com/coopshader/coop/exec"
+)
+
+// runShader compiles src, runs it on the CPU executor with one storage
+// buffer of n uint32 words at binding 0 (initialised from in), and
+// returns the buffer's words.
+func runShader(t *testing.T, src string, groups uint32, in []uint32, spec map[uint32][]byte) []uint32 {
+	t.Helper()
+	m, d := Compile("t.comp", []byte(src), Options{TargetEnv: "vulkan1.3"})
+	if m == nil {
+		t.Fatalf("compile:\n%v", d)
+	}
+	validate(t, m, "vulkan1.3")
+	words, err := m.Words()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := cpu.New(cpu.Options{})
+	buf, _ := dev.NewBuffer(len(in)*4, backend.UsageStorage)
+	b := make([]byte, len(in)*4)
+	for i, w := range in {
+		binary.LittleEndian.PutUint32(b[4*i:], w)
+	}
+	buf.Write(0, b)
+	if _, err := dev.Dispatch(&backend.Dispatch{Code: words, Entry: "main", Groups: [3]uint32{groups, 1, 1},
+		Bindings: []backend.Binding{{Binding: 0, Buffer: buf}}, Spec: spec}); err != nil {
+		t.Fatal(err)
+	}
+	buf.Read(0, b)
+	out := make([]uint32, len(in))
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return out
+}
+
+func TestControlFlowRuns(t *testing.T) {
+	src := `#version 450
+layout(local_size_x = 8) in;
+layout(std430, binding = 0) buffer B { int v[]; };
+
+int collatz(int n, out int steps) {
+	steps = 0;
+	while (n != 1) {
+		if ((n & 1) == 0) n /= 2; else n = 3 * n + 1;
+		steps++;
+		if (steps > 1000) return -1;
+	}
+	return n;
+}
+
+int classify(int x) {
+	int r = 0;
+	switch (x % 4) {
+	case 0: r += 1;
+	case 1: r += 10; break;
+	case 2: r = 100; break;
+	default: r = -1;
+	}
+	return r;
+}
+
+void main() {
+	uint i = gl_GlobalInvocationID.x;
+	int x = v[i];
+	int steps;
+	int one = collatz(x, steps);
+	int sum = 0;
+	for (int k = 0; k < 10; ++k) {
+		if (k == 3) continue;
+		if (k == 8) break;
+		sum += k;
+	}
+	bool both = x > 2 && (x % 2 == 0);
+	v[i] = steps * 1000000 + one * 100000 + sum * 100 + classify(x) + (both ? 7 : 0) * 0;
+	v[i + 8] = both ? 1 : 0;
+}
+`
+	in := make([]uint32, 16)
+	for i := 0; i < 8; i++ {
+		in[i] = uint32(i + 1)
+	}
+	out := runShader(t, src, 1, in, nil)
+	collatzSteps := func(n int) int {
+		s := 0
+		for n != 1 {
+			if n%2 == 0 {
+				n /= 2
+			} else {
+				n = 3*n + 1
+			}
+			s++
+		}
+		return s
+	}
+	classify := func(x int) int {
+		switch x % 4 {
+		case 0:
+			return 11
+		case 1:
+			return 10
+		case 2:
+			return 100
+		}
+		return -1
+	}
+	for i := 0; i < 8; i++ {
+		x := i + 1
+		want := collatzSteps(x)*1000000 + 100000 + (0+1+2+4+5+6+7)*100 + classify(x)
+		if int32(out[i]) != int32(want) {
+			t.Errorf("v[%d] = %d, want %d", i, int32(out[i]), want)
+		}
+		both := 0
+		if x > 2 && x%2 == 0 {
+			both = 1
+		}
+		if int(out[i+8]) != both {
+			t.Errorf("v[%d] = %d, want %d", i+8, out[i+8], both)
+		}
+	}
+}
+
+func TestSharedAtomicsSubgroupRuns(t *testing.T) {
+	src := `#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { uint total; uint sg; uint rev[64]; float f[4]; };
+shared uint tile[64];
+
+void main() {
+	uint i = gl_LocalInvocationIndex;
+	tile[i] = i * 2u;
+	barrier();
+	rev[i] = tile[63u - i];
+	atomicAdd(total, i);
+	uint s = subgroupAdd(i);
+	if (subgroupElect()) atomicAdd(sg, s);
+	if (i < 4u) {
+		vec4 p = vec4(1.0, 2.0, 3.0, 4.0);
+		mat2 m = mat2(1.0, 2.0, 3.0, 4.0);
+		vec2 q = m * p.yx;
+		f[i] = (i < 2u) ? q[i] : clamp(p.w * 2.0, 0.0, 5.0) + sqrt(16.0) + float(int(i) - 3);
+	}
+}
+`
+	out := runShader(t, src, 1, make([]uint32, 2+64+4), nil)
+	if out[0] != 2016 || out[1] != 2016 {
+		t.Errorf("total %d, subgroup total %d, want 2016", out[0], out[1])
+	}
+	for i := 0; i < 64; i++ {
+		if out[2+i] != uint32(2*(63-i)) {
+			t.Fatalf("rev[%d] = %d", i, out[2+i])
+		}
+	}
+	// m * (2, 1) with columns (1, 2) and (3, 4) is (5, 8).
+	want := []float32{5, 8, 5 + 4 - 1, 5 + 4}
+	for i, w := range want {
+		if got := math.Float32frombits(out[66+i]); got != w {
+			t.Errorf("f[%d] = %v, want %v", i, got, w)
+		}
+	}
+}
+
+func TestSpecConstantsRun(t *testing.T) {
+	src := `#version 450
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const int SCALE = 2;
+const int OFFSET = SCALE * 10 + 1;
+layout(std430, binding = 0) buffer B { int v[]; };
+void main() {
+	v[gl_GlobalInvocationID.x] = int(gl_GlobalInvocationID.x) * SCALE + OFFSET + int(gl_WorkGroupSize.x);
+}
+`
+	spec := map[uint32][]byte{0: {4, 0, 0, 0}, 1: {3, 0, 0, 0}}
+	out := runShader(t, src, 2, make([]uint32, 8), spec)
+	for i, v := range out {
+		if want := i*3 + 31 + 4; int(int32(v)) != want {
+			t.Errorf("v[%d] = %d, want %d", i, int32(v), want)
+		}
+	}
+}
