@@ -107,3 +107,35 @@ func refPath(name string) string {
 }
 
 func fileExistsTest(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// TestExamples runs the README's main job: every example script on the
+// CPU executor.
+func TestExamples(t *testing.T) {
+	scripts, _ := filepath.Glob("../../examples/*.amber")
+	if len(scripts) < 3 {
+		t.Fatalf("found %d example scripts", len(scripts))
+	}
+	rc, out, errs := runCLI(append([]string{"run"}, scripts...)...)
+	if rc != 0 || !strings.Contains(out, "0 failed") {
+		t.Fatalf("rc %d\n%s\n%s", rc, out, errs)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.amber")
+	os.WriteFile(bad, []byte("BUFFER b DATA_TYPE float SIZE 2 FILL 1\nEXPECT b IDX 0 EQ 1 2\n"), 0o644)
+	rc, out, _ := runCLI("run", bad)
+	if rc != 1 || !strings.Contains(out, "FAIL "+bad+":2") || !strings.Contains(out, "[1] got 1, want 2") {
+		t.Fatalf("rc %d\n%s", rc, out)
+	}
+	rc, _, errs := runCLI("run", "--backend", "tpu", bad)
+	if rc != 2 || !strings.Contains(errs, "unknown backend") {
+		t.Fatalf("rc %d %s", rc, errs)
+	}
+	os.WriteFile(bad, []byte("BUFFER b DATA_TYPE float SIZE two FILL 1\n"), 0o644)
+	rc, _, errs = runCLI("run", bad)
+	if rc != 1 || !strings.Contains(errs, bad+":1: expected a positive element count") {
+		t.Fatalf("rc %d %s", rc, errs)
+	}
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/coopshader/coop/backend"
+	cpu "github.com/coopshader/coop/exec"
+	"github.com/coopshader/coop/glsl/compile"
+	"github.com/coopshader/coop/script"
+	"github.com/coopshader/coop/vk"
+)
+
+func init() {
+	commands["run"] = command{"run test scripts on the CPU executor or a Vulkan GPU", runRun}
+}
+
+// compilers wires the GLSL compiler (and, where available, the SPIR-V
+// assembler) into scripts.
+var compilers = script.Compilers{GLSL: compileGLSL}
+
+// compileGLSL compiles a script's shader. Inline shaders start on a script
+// line, so a #line directive after #version makes diagnostics name
+// script lines.
+func compileGLSL(name string, src []byte, o script.GLSLOptions) ([]uint32, error) {
+	if o.FirstLine > 0 {
+		text := string(src)
+		if first, rest, ok := strings.Cut(text, "\n"); ok && strings.HasPrefix(strings.TrimSpace(first), "#version") {
+			src = []byte(first + "\n#line " + strconv.Itoa(o.FirstLine+1) + "\n" + rest)
+		}
+	}
+	return compile.Words(name, src, compile.Options{TargetEnv: o.TargetEnv})
+}
+
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+func runRun(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("coop run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	backendName := fs.String("backend", "cpu", "where to run: cpu, vulkan, or both (run on both and compare every buffer)")
+	device := fs.Int("device", 0, "Vulkan device index (see coop devices)")
+	timed := fs.Bool("time", false, "time each RUN on the device and report it (TFLOPS for matmul scripts)")
+	env := fs.String("target-env", "vulkan1.3", "target environment for GLSL shaders")
+	subgroup := fs.Int("subgroup-size", 32, "CPU executor subgroup size")
+	var dump stringList
+	fs.Var(&dump, "dump", "print a buffer's contents after the run (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: coop run [flags] SCRIPT...\n\nRuns Amber-style test scripts (docs/SCRIPT.md); one line per EXPECT, then a\nsummary. Exit status 1 when an expectation fails or a script cannot run.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	var devs []backend.Device
+	switch *backendName {
+	case "cpu", "vulkan", "both":
+	default:
+		fmt.Fprintf(stderr, "coop run: unknown backend %q (want cpu, vulkan or both)\n", *backendName)
+		return 2
+	}
+	if *backendName != "vulkan" {
+		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup}))
+	}
+	if *backendName != "cpu" {
+		d, err := vk.Open(*device)
+		if err != nil {
+			if errors.Is(err, backend.ErrUnavailable) {
+				fmt.Fprintf(stderr, "coop run: --backend %s needs a Vulkan GPU: %v\n", *backendName, err)
+			} else {
+				fmt.Fprintf(stderr, "coop run: %v\n", err)
+			}
+			return 1
+		}
+		defer d.Close()
+		devs = append(devs, d)
+	}
+	opts := script.RunOptions{TargetEnv: *env, Dump: dump, DumpTo: stdout, Timed: *timed}
+	passed, failed, broken := 0, 0, 0
+	for _, path := range fs.Args() {
+		s, err := script.ParseFile(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "%v\n", err)
+			broken++
+			continue
+		}
+		var rep *script.Report
+		if len(devs) == 2 {
+			rep, err = script.Compare(s, devs[0], devs[1], compilers, opts)
+		} else {
+			rep, err = script.Run(s, devs[0], compilers, opts)
+		}
+		if rep != nil {
+			rep.Format(stdout)
+			failed += rep.Failed()
+			passed += len(rep.Results) - rep.Failed()
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "%v\n", err)
+			broken++
+		}
+	}
+	fmt.Fprintf(stdout, "%d passed, %d failed", passed, failed)
+	if broken > 0 {
+		fmt.Fprintf(stdout, ", %d scripts could not run", broken)
+	}
+	fmt.Fprintln(stdout)
+	if failed > 0 || broken > 0 {
+		return 1
+	}
+	return 0
+}

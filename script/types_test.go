@@ -1,0 +1,64 @@
+package script
+
+import (
+	"math"
+	"testing"
+)
+
+// Every 16- and 8-bit pattern of each narrow float decodes and encodes back
+// to itself (NaNs to a NaN).
+func TestFloatFormatsRoundTrip(t *testing.T) {
+	for _, name := range []string{"float16", "bfloat16", "float8_e4m3", "float8_e5m2"} {
+		dt, _ := ParseDataType(name)
+		for bits := uint64(0); bits < 1<<dt.Bits; bits++ {
+			f := decodeFloat(bits, dt.Exp, dt.Man, dt.IEEE)
+			back := encodeFloat(f, dt.Exp, dt.Man, dt.IEEE)
+			if math.IsNaN(f) {
+				if !math.IsNaN(decodeFloat(back, dt.Exp, dt.Man, dt.IEEE)) {
+					t.Fatalf("%s: NaN %#x encodes to %#x", name, bits, back)
+				}
+				continue
+			}
+			if back != bits {
+				t.Fatalf("%s: %#x -> %v -> %#x", name, bits, f, back)
+			}
+		}
+	}
+}
+
+func TestFloatRounding(t *testing.T) {
+	f16, _ := ParseDataType("float16")
+	tests := []struct{ in, want float64 }{
+		{1 + 1.0/2048, 1},            // tie to even
+		{1 + 3.0/2048, 1 + 2.0/1024}, // tie to even, up
+		{65520, math.Inf(1)},         // rounds past the largest finite
+		{65519, 65504},               // largest finite
+		{math.Ldexp(1, -25), 0},      // half the smallest subnormal, ties to 0
+		{math.Ldexp(1.5, -25), math.Ldexp(1, -24)},
+	}
+	for _, tc := range tests {
+		if got := f16.round(tc.in); got != tc.want {
+			t.Errorf("round(%v) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+	e4, _ := ParseDataType("float8_e4m3")
+	if got := e4.round(448); got != 448 {
+		t.Errorf("e4m3 448 = %v", got)
+	}
+	if got := e4.round(1000); !math.IsNaN(got) {
+		t.Errorf("e4m3 1000 = %v, want NaN", got)
+	}
+}
+
+func TestInt4Packing(t *testing.T) {
+	dt, _ := ParseDataType("int4")
+	vals := []Value{dt.wrap(1), dt.wrap(uint64(0xffff_ffff_ffff_fffe)), dt.wrap(7)}
+	b := dt.encode(vals)
+	if len(b) != 2 || b[0] != 0xe1 || b[1] != 0x07 {
+		t.Fatalf("packed %x", b)
+	}
+	back := dt.decode(b, 3)
+	if int64(back[1].I) != -2 {
+		t.Fatalf("decoded %v", back)
+	}
+}
