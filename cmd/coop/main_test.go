@@ -139,3 +139,37 @@ func TestRunErrors(t *testing.T) {
 		t.Fatalf("rc %d %s", rc, errs)
 	}
 }
+
+func TestDisAs(t *testing.T) {
+	dir := t.TempDir()
+	spv := filepath.Join(dir, "m.spv")
+	if rc, _, errs := runCLI("compile", "--target-env", "vulkan1.3", "-o", spv, "../../examples/matmul_khr_i8.comp"); rc != 0 {
+		t.Fatal(errs)
+	}
+	rc, txt, errs := runCLI("dis", spv)
+	if rc != 0 || !strings.Contains(txt, "OpCooperativeMatrixMulAddKHR") || !strings.Contains(txt, "; SPIR-V") {
+		t.Fatalf("rc %d %s\n%s", rc, errs, txt)
+	}
+	asm := filepath.Join(dir, "m.spvasm")
+	if rc, _, errs := runCLI("dis", "--raw-id", "-o", asm, spv); rc != 0 {
+		t.Fatal(errs)
+	}
+	back := filepath.Join(dir, "back.spv")
+	if rc, _, errs := runCLI("as", "--preserve-numeric-ids", asm, "-o", back); rc != 0 {
+		t.Fatal(errs)
+	}
+	a, _ := os.ReadFile(spv)
+	b, _ := os.ReadFile(back)
+	// Only the generator word differs: coop as writes the assembler's.
+	if len(a) != len(b) || !bytes.Equal(a[12:], b[12:]) {
+		t.Fatalf("round trip differs: %d vs %d bytes", len(a), len(b))
+	}
+	os.WriteFile(asm, []byte("OpCapability Shader\n%1 = OpTypeInt 32\n"), 0o644)
+	if rc, _, errs := runCLI("as", asm, "-o", back); rc != 1 || !strings.Contains(errs, asm+":2:6: error: OpTypeInt: missing operand 'Signedness'") {
+		t.Fatalf("rc %d %q", rc, errs)
+	}
+	os.WriteFile(back, []byte{1, 2, 3}, 0o644)
+	if rc, _, errs := runCLI("dis", back); rc != 1 || !strings.Contains(errs, "error: word") {
+		t.Fatalf("rc %d %q", rc, errs)
+	}
+}
