@@ -10,23 +10,12 @@ import (
 	"testing"
 
 	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/internal/reftool"
 	"github.com/coopshader/coop/spirv"
 )
 
 // refTool finds a reference tool from COOP_REF_BIN or PATH.
-func refTool(name string) string {
-	if dir := os.Getenv("COOP_REF_BIN"); dir != "" {
-		if p := filepath.Join(dir, name); fileExists(p) {
-			return p
-		}
-	}
-	if p, err := exec.LookPath(name); err == nil {
-		return p
-	}
-	return ""
-}
-
-func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+func refTool(name string) string { return reftool.Path(name) }
 
 // assembleRef assembles SPIR-V text with spirv-as.
 func assembleRef(t *testing.T, as, path string) *spirv.Module {

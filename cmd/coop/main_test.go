@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/coopshader/coop/internal/reftool"
 )
 
 func runCLI(args ...string) (int, string, string) {
@@ -78,7 +80,7 @@ func BenchmarkCompileProcess(b *testing.B) {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
 	tools := map[string][]string{"coop": {bin, "compile", "--target-env", "vulkan1.3", "-o", filepath.Join(dir, "a.spv"), shader}}
-	if g := refPath("glslangValidator"); g != "" {
+	if g := reftool.Path("glslangValidator"); g != "" {
 		tools["glslangValidator"] = []string{g, "-V", "--target-env", "vulkan1.3", "-o", filepath.Join(dir, "b.spv"), shader}
 	}
 	for _, name := range []string{"coop", "glslangValidator"} {
@@ -95,18 +97,6 @@ func BenchmarkCompileProcess(b *testing.B) {
 		})
 	}
 }
-
-func refPath(name string) string {
-	if dir := os.Getenv("COOP_REF_BIN"); dir != "" {
-		if p := filepath.Join(dir, name); fileExistsTest(p) {
-			return p
-		}
-	}
-	p, _ := exec.LookPath(name)
-	return p
-}
-
-func fileExistsTest(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // TestExamples runs the README's main job: every example script on the
 // CPU executor.

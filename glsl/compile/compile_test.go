@@ -13,23 +13,11 @@ import (
 	"github.com/coopshader/coop/backend"
 	cpu "github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/glsl/pp"
+	"github.com/coopshader/coop/internal/reftool"
 	"github.com/coopshader/coop/spirv"
 )
 
-// refTool finds a reference tool (COOP_REF_BIN, then PATH), or "".
-func refTool(name string) string {
-	if dir := os.Getenv("COOP_REF_BIN"); dir != "" {
-		if p := filepath.Join(dir, name); fileExists(p) {
-			return p
-		}
-	}
-	if p, err := exec.LookPath(name); err == nil {
-		return p
-	}
-	return ""
-}
-
-func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+func refTool(name string) string { return reftool.Path(name) }
 
 func compileFile(t *testing.T, path string, opts Options) *spirv.Module {
 	t.Helper()

@@ -251,38 +251,39 @@ func (g *gen) storageCaps(t *check.Type, sc spirv.StorageClass) {
 		}
 		return false
 	})
-	if has8 {
+	for _, n := range []narrowStorage{storage8, storage16} {
+		if n.width == 8 && !has8 || n.width == 16 && !has16 {
+			continue
+		}
 		switch sc {
 		case spirv.StorageClassStorageBuffer, spirv.StorageClassPhysicalStorageBuffer:
-			g.b.Capability(spirv.CapabilityStorageBuffer8BitAccess)
+			g.b.Capability(n.buffer)
 		case spirv.StorageClassUniform:
-			g.b.Capability(spirv.CapabilityUniformAndStorageBuffer8BitAccess)
+			g.b.Capability(n.uniform)
 		case spirv.StorageClassPushConstant:
-			g.b.Capability(spirv.CapabilityStoragePushConstant8)
+			g.b.Capability(n.push)
 		case spirv.StorageClassWorkgroup:
 			if t.Kind == check.KStruct && t.Struct.Block {
-				g.b.Capability(spirv.CapabilityWorkgroupMemoryExplicitLayout8BitAccessKHR)
+				g.b.Capability(n.shared)
 			}
 		}
-		if sc != spirv.StorageClassWorkgroup && sc != spirv.StorageClassFunction && sc != spirv.StorageClassPrivate && g.ver < 0x10500 {
-			g.b.Extension("SPV_KHR_8bit_storage")
-		}
-	}
-	if has16 {
-		switch sc {
-		case spirv.StorageClassStorageBuffer, spirv.StorageClassPhysicalStorageBuffer:
-			g.b.Capability(spirv.CapabilityStorageBuffer16BitAccess)
-		case spirv.StorageClassUniform:
-			g.b.Capability(spirv.CapabilityUniformAndStorageBuffer16BitAccess)
-		case spirv.StorageClassPushConstant:
-			g.b.Capability(spirv.CapabilityStoragePushConstant16)
-		case spirv.StorageClassWorkgroup:
-			if t.Kind == check.KStruct && t.Struct.Block {
-				g.b.Capability(spirv.CapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR)
-			}
-		}
-		if sc != spirv.StorageClassWorkgroup && sc != spirv.StorageClassFunction && sc != spirv.StorageClassPrivate && g.ver < 0x10300 {
-			g.b.Extension("SPV_KHR_16bit_storage")
+		if sc != spirv.StorageClassWorkgroup && sc != spirv.StorageClassFunction && sc != spirv.StorageClassPrivate && g.ver < n.core {
+			g.b.Extension(n.ext)
 		}
 	}
 }
+
+// narrowStorage names what holding 8- or 16-bit types in memory needs.
+type narrowStorage struct {
+	width                         int
+	buffer, uniform, push, shared spirv.Capability
+	ext                           string
+	core                          spirv.Version // the SPIR-V version that made ext core
+}
+
+var (
+	storage8 = narrowStorage{8, spirv.CapabilityStorageBuffer8BitAccess, spirv.CapabilityUniformAndStorageBuffer8BitAccess,
+		spirv.CapabilityStoragePushConstant8, spirv.CapabilityWorkgroupMemoryExplicitLayout8BitAccessKHR, "SPV_KHR_8bit_storage", 0x10500}
+	storage16 = narrowStorage{16, spirv.CapabilityStorageBuffer16BitAccess, spirv.CapabilityUniformAndStorageBuffer16BitAccess,
+		spirv.CapabilityStoragePushConstant16, spirv.CapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR, "SPV_KHR_16bit_storage", 0x10300}
+)

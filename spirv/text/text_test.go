@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/coopshader/coop/internal/reftool"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -19,17 +20,7 @@ func corpus(t testing.TB) []string {
 	return files
 }
 
-func refTool(name string) string {
-	if dir := os.Getenv("COOP_REF_BIN"); dir != "" {
-		if p := filepath.Join(dir, name); fileExists(p) {
-			return p
-		}
-	}
-	p, _ := exec.LookPath(name)
-	return p
-}
-
-func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+func refTool(name string) string { return reftool.Path(name) }
 
 // stripHeader drops the leading comment lines.
 func stripHeader(s string) string {
