@@ -197,3 +197,38 @@ END
 		t.Fatalf("dump %q", b.String())
 	}
 }
+
+func TestBufferAddress(t *testing.T) {
+	src := `SHADER compute refs GLSL
+#version 450
+#extension GL_EXT_buffer_reference : require
+layout(local_size_x = 4) in;
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Data { float v[]; };
+layout(push_constant) uniform P { Data src; Data dst; };
+void main() {
+	uint i = gl_GlobalInvocationID.x;
+	dst.v[i] = src.v[i] * 2.0;
+}
+END
+BUFFER a DATA_TYPE float SIZE 8 SERIES_FROM 1 INC_BY 1
+BUFFER b DATA_TYPE float SIZE 8 FILL 0
+BUFFER pc DATA_TYPE uint64 SIZE 2 FILL 0
+PIPELINE compute p
+  ATTACH refs
+  BIND BUFFER_ADDRESS a INTO pc OFFSET 0
+  BIND BUFFER_ADDRESS b INTO pc OFFSET 8
+  BIND BUFFER pc AS push_constant
+END
+RUN p 2 1 1
+EXPECT b IDX 0 EQ 2 4 6 8 10 12 14 16
+`
+	rep, err := run(t, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Failed() != 0 {
+		var b bytes.Buffer
+		rep.Format(&b)
+		t.Fatal(b.String())
+	}
+}

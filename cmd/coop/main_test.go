@@ -163,3 +163,44 @@ func TestDisAs(t *testing.T) {
 		t.Fatalf("rc %d %q", rc, errs)
 	}
 }
+
+func TestRunSPIRVAssembly(t *testing.T) {
+	dir := t.TempDir()
+	scriptPath := filepath.Join(dir, "asm.amber")
+	os.WriteFile(scriptPath, []byte(`SHADER compute s SPIRV-ASM
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+               OpDecorate %B Block
+               OpMemberDecorate %B 0 Offset 0
+               OpDecorate %buf DescriptorSet 0
+               OpDecorate %buf Binding 0
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+          %B = OpTypeStruct %uint
+        %ptr = OpTypePointer StorageBuffer %B
+       %uptr = OpTypePointer StorageBuffer %uint
+        %buf = OpVariable %ptr StorageBuffer
+     %uint_0 = OpConstant %uint 0
+    %uint_42 = OpConstant %uint 42
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+          %p = OpAccessChain %uptr %buf %uint_0
+               OpStore %p %uint_42
+               OpReturn
+               OpFunctionEnd
+END
+BUFFER out DATA_TYPE uint32 SIZE 1 FILL 0
+PIPELINE compute p
+  ATTACH s
+  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 0
+END
+RUN p 1 1 1
+EXPECT out IDX 0 EQ 42
+`), 0o644)
+	if rc, out, errs := runCLI("run", scriptPath); rc != 0 {
+		t.Fatalf("rc %d\n%s\n%s", rc, out, errs)
+	}
+}
