@@ -234,6 +234,9 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		a := args()
 		return g.b.EmitResult(spirv.OpCooperativeMatrixMulAddNV, tid, a[0], a[1], a[2])
 	}
+	if v, ok := g.moreBuiltin(e, tid); ok {
+		return v
+	}
 	g.fail(e.Pos, "built-in function %s is not supported by the code generator yet", e.Fn)
 	return 0
 }
@@ -245,7 +248,7 @@ func (g *gen) splatArgs(e *check.BuiltinCall, a []uint32) []uint32 {
 		return a
 	}
 	for i, arg := range e.Args {
-		if arg.Type().Kind == check.KScalar && !(e.Fn == check.BLdexp && i == 1) {
+		if arg.Type().Kind == check.KScalar && !(e.Fn == check.BLdexp && i == 1) && !(e.Fn == check.BRefract && i == 2) {
 			a[i] = g.splat(a[i], e.T.WithScalar(arg.Type().Scalar))
 		}
 	}
@@ -389,7 +392,13 @@ func (g *gen) subgroupArith(e *check.BuiltinCall, tid uint32, a []uint32) uint32
 	} else {
 		g.subgroupCap(spirv.CapabilityGroupNonUniformArithmetic)
 	}
-	s := e.Args[0].Type().Scalar
+	op := arithOp(name, e.Args[0].Type().Scalar)
+	return g.b.EmitResult(op, tid, append([]uint32{g.u32(uint32(spirv.ScopeSubgroup)), uint32(grp)}, a...)...)
+}
+
+// arithOp picks the non-uniform arithmetic instruction from the built-in's
+// name suffix (Add, Mul, Min, Max, And, Or, Xor) and the value's type.
+func arithOp(name string, s check.Scalar) spirv.Op {
 	var op spirv.Op
 	switch {
 	case strings.HasSuffix(name, "Add"):
@@ -407,7 +416,7 @@ func (g *gen) subgroupArith(e *check.BuiltinCall, tid uint32, a []uint32) uint32
 	default:
 		op = pick(s == check.Bool, spirv.OpGroupNonUniformLogicalXor, spirv.OpGroupNonUniformBitwiseXor)
 	}
-	return g.b.EmitResult(op, tid, append([]uint32{g.u32(uint32(spirv.ScopeSubgroup)), uint32(grp)}, a...)...)
+	return op
 }
 
 // coopLayout evaluates a cooperative matrix layout operand; the ARM

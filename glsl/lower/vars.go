@@ -85,7 +85,7 @@ func (g *gen) global(v *check.Var) {
 		}
 		pk = packingOf(v, check.PackStd430)
 	case check.StorageUniform:
-		if v.Type.Kind != check.KStruct {
+		if b := baseOfArrays(v.Type); b.Kind != check.KStruct {
 			g.fail(v.Pos, "uniform %s of type %s is not supported by the code generator", v.Name, v.Type)
 		}
 		sc = spirv.StorageClassUniform
@@ -98,6 +98,13 @@ func (g *gen) global(v *check.Var) {
 	}
 	if pk == check.PackScalar {
 		g.b.Capability(spirv.CapabilityShader)
+	}
+	if v.Type.Kind == check.KArray && v.Type.IsUnsizedArray() {
+		// A runtime-sized array of descriptors (GL_EXT_nonuniform_qualifier).
+		g.b.Capability(spirv.CapabilityRuntimeDescriptorArray)
+		if g.ver < 0x10500 {
+			g.b.Extension("SPV_EXT_descriptor_indexing")
+		}
 	}
 	tid := g.typeID(v.Type, pk)
 	if st := baseOfArrays(v.Type); st.Kind == check.KStruct && st.Struct.Block {

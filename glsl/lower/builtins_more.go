@@ -1,0 +1,117 @@
+package lower
+
+import (
+	"strings"
+
+	"github.com/coopshader/coop/glsl/check"
+	"github.com/coopshader/coop/spirv"
+)
+
+// moreBuiltin lowers the built-ins with out parameters and the rarer
+// subgroup, vote and hint functions; ok is false for one it does not know.
+func (g *gen) moreBuiltin(e *check.BuiltinCall, tid uint32) (uint32, bool) {
+	at := func(i int) *check.Type { return e.Args[i].Type() }
+	sub := func() uint32 { return g.u32(uint32(spirv.ScopeSubgroup)) }
+	vals := func(n int) []uint32 {
+		out := make([]uint32, n)
+		for i := range out {
+			out[i] = g.rvalue(e.Args[i])
+		}
+		return out
+	}
+	// pair emits an instruction returning a two-member struct and stores
+	// its members through the out arguments given by outs (member index
+	// to argument index), returning member ret (or 0 for none).
+	pair := func(op spirv.Op, ext uint32, t0, t1 *check.Type, args []uint32, outs map[int]int, ret int) uint32 {
+		st := g.b.Type(spirv.OpTypeStruct, g.typeID(t0, check.PackNone), g.typeID(t1, check.PackNone))
+		var r uint32
+		if op == spirv.OpExtInst {
+			r = g.b.EmitResult(op, st, append([]uint32{g.glslSet(), ext}, args...)...)
+		} else {
+			r = g.b.EmitResult(op, st, args...)
+		}
+		types := []*check.Type{t0, t1}
+		for member, arg := range outs {
+			v := g.b.EmitResult(spirv.OpCompositeExtract, g.typeID(types[member], check.PackNone), r, uint32(member))
+			g.store(nil, g.lvalue(e.Args[arg]), v, types[member])
+		}
+		if ret < 0 {
+			return 0
+		}
+		return g.b.EmitResult(spirv.OpCompositeExtract, g.typeID(types[ret], check.PackNone), r, uint32(ret))
+	}
+	switch e.Fn {
+	case check.BModf:
+		return pair(spirv.OpExtInst, spirv.GLSLstd450ModfStruct, at(0), at(0), vals(1), map[int]int{1: 1}, 0), true
+	case check.BFrexp:
+		return pair(spirv.OpExtInst, spirv.GLSLstd450FrexpStruct, at(0), at(1), vals(1), map[int]int{1: 1}, 0), true
+	case check.BUaddCarry:
+		return pair(spirv.OpIAddCarry, 0, at(0), at(0), vals(2), map[int]int{1: 2}, 0), true
+	case check.BUsubBorrow:
+		return pair(spirv.OpISubBorrow, 0, at(0), at(0), vals(2), map[int]int{1: 2}, 0), true
+	case check.BUmulExtended, check.BImulExtended:
+		op := pick(e.Fn == check.BUmulExtended, spirv.OpUMulExtended, spirv.OpSMulExtended)
+		// umulExtended(x, y, out msb, out lsb): member 0 is the low half.
+		return pair(op, 0, at(0), at(0), vals(2), map[int]int{0: 3, 1: 2}, -1), true
+	case check.BSubgroupRotate, check.BSubgroupClusteredRotate:
+		g.subgroupCap(spirv.CapabilityGroupNonUniformRotateKHR)
+		g.b.Extension("SPV_KHR_subgroup_rotate")
+		return g.b.EmitResult(spirv.OpGroupNonUniformRotateKHR, tid, append([]uint32{sub()}, vals(len(e.Args))...)...), true
+	case check.BSubgroupQuadBroadcast:
+		g.subgroupCap(spirv.CapabilityGroupNonUniformQuad)
+		return g.b.EmitResult(spirv.OpGroupNonUniformQuadBroadcast, tid, append([]uint32{sub()}, vals(2)...)...), true
+	case check.BSubgroupQuadSwapHorizontal, check.BSubgroupQuadSwapVertical, check.BSubgroupQuadSwapDiagonal:
+		g.subgroupCap(spirv.CapabilityGroupNonUniformQuad)
+		dir := map[check.Builtin]uint32{check.BSubgroupQuadSwapHorizontal: 0, check.BSubgroupQuadSwapVertical: 1, check.BSubgroupQuadSwapDiagonal: 2}[e.Fn]
+		return g.b.EmitResult(spirv.OpGroupNonUniformQuadSwap, tid, sub(), g.rvalue(e.Args[0]), g.u32(dir)), true
+	case check.BSubgroupQuadAll, check.BSubgroupQuadAny:
+		g.b.Capability(spirv.CapabilityQuadControlKHR)
+		g.b.Extension("SPV_KHR_quad_control")
+		return g.b.EmitResult(pick(e.Fn == check.BSubgroupQuadAll, spirv.OpGroupNonUniformQuadAllKHR, spirv.OpGroupNonUniformQuadAnyKHR), tid, vals(1)...), true
+	case check.BSubgroupPartitionNV:
+		g.subgroupCap(spirv.CapabilityGroupNonUniformPartitionedNV)
+		g.b.Extension("SPV_NV_shader_subgroup_partitioned")
+		return g.b.EmitResult(spirv.OpGroupNonUniformPartitionNV, tid, vals(1)...), true
+	case check.BAnyInvocation, check.BAllInvocations, check.BAllInvocationsEqual,
+		check.BAnyInvocationARB, check.BAllInvocationsARB, check.BAllInvocationsEqualARB:
+		g.b.Capability(spirv.CapabilitySubgroupVoteKHR)
+		g.b.Extension("SPV_KHR_subgroup_vote")
+		op := spirv.OpSubgroupAllEqualKHR
+		switch e.Fn {
+		case check.BAnyInvocation, check.BAnyInvocationARB:
+			op = spirv.OpSubgroupAnyKHR
+		case check.BAllInvocations, check.BAllInvocationsARB:
+			op = spirv.OpSubgroupAllKHR
+		}
+		return g.b.EmitResult(op, tid, vals(1)...), true
+	case check.BExpectEXT:
+		g.b.Capability(spirv.CapabilityExpectAssumeKHR)
+		g.b.Extension("SPV_KHR_expect_assume")
+		return g.b.EmitResult(spirv.OpExpectKHR, tid, vals(2)...), true
+	case check.BAssumeEXT:
+		g.b.Capability(spirv.CapabilityExpectAssumeKHR)
+		g.b.Extension("SPV_KHR_expect_assume")
+		g.b.Emit(spirv.OpAssumeTrueKHR, vals(1)...)
+		return 0, true
+	}
+	if name := e.Fn.String(); strings.HasPrefix(name, "subgroupPartitioned") {
+		return g.partitioned(e, tid, name), true
+	}
+	return 0, false
+}
+
+// partitioned lowers subgroupPartitioned{Inclusive,Exclusive,}<Op>NV(value,
+// ballot) to the non-uniform arithmetic with a partitioned group operation.
+func (g *gen) partitioned(e *check.BuiltinCall, tid uint32, name string) uint32 {
+	g.subgroupCap(spirv.CapabilityGroupNonUniformPartitionedNV)
+	g.b.Extension("SPV_NV_shader_subgroup_partitioned")
+	grp := spirv.GroupOperationPartitionedReduceNV
+	switch {
+	case strings.HasPrefix(name, "subgroupPartitionedInclusive"):
+		grp = spirv.GroupOperationPartitionedInclusiveScanNV
+	case strings.HasPrefix(name, "subgroupPartitionedExclusive"):
+		grp = spirv.GroupOperationPartitionedExclusiveScanNV
+	}
+	op := arithOp(strings.TrimSuffix(name, "NV"), e.Args[0].Type().Scalar)
+	return g.b.EmitResult(op, tid, g.u32(uint32(spirv.ScopeSubgroup)), uint32(grp), g.rvalue(e.Args[0]), g.rvalue(e.Args[1]))
+}
