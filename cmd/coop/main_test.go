@@ -30,7 +30,7 @@ func TestUsage(t *testing.T) {
 func TestCompileCommand(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "m.spv")
-	rc, _, errs := runCLI("compile", "-V", "--target-env", "vulkan1.3", "-o", out, "../../examples/matmul_khr_f16.comp")
+	rc, _, errs := runCLI("compile", "-V", "--target-env", "vulkan1.3", "-o", out, "../../examples/shaders/matmul_khr_f16.comp")
 	if rc != 0 {
 		t.Fatalf("rc %d: %s", rc, errs)
 	}
@@ -101,7 +101,7 @@ func BenchmarkCompileProcess(b *testing.B) {
 // TestExamples runs the README's main job: every example script on the
 // CPU executor.
 func TestExamples(t *testing.T) {
-	scripts, _ := filepath.Glob("../../examples/*.amber")
+	scripts, _ := filepath.Glob("../../examples/*") // as a newcomer types it: scripts and the shaders folder
 	if len(scripts) < 3 {
 		t.Fatalf("found %d example scripts", len(scripts))
 	}
@@ -133,7 +133,7 @@ func TestRunErrors(t *testing.T) {
 func TestDisAs(t *testing.T) {
 	dir := t.TempDir()
 	spv := filepath.Join(dir, "m.spv")
-	if rc, _, errs := runCLI("compile", "--target-env", "vulkan1.3", "-o", spv, "../../examples/matmul_khr_i8.comp"); rc != 0 {
+	if rc, _, errs := runCLI("compile", "--target-env", "vulkan1.3", "-o", spv, "../../examples/shaders/matmul_khr_i8.comp"); rc != 0 {
 		t.Fatal(errs)
 	}
 	rc, txt, errs := runCLI("dis", spv)

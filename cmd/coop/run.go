@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -34,6 +36,24 @@ func compileGLSL(name string, src []byte, o script.GLSLOptions) ([]uint32, error
 		}
 	}
 	return compile.Words(name, src, compile.Options{TargetEnv: o.TargetEnv})
+}
+
+// scriptPaths expands directory arguments to the *.amber scripts directly
+// inside them, so "coop run examples/*" and "coop run examples" both work.
+func scriptPaths(args []string, stderr io.Writer) []string {
+	var out []string
+	for _, a := range args {
+		if st, err := os.Stat(a); err != nil || !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		found, _ := filepath.Glob(filepath.Join(a, "*.amber"))
+		if len(found) == 0 {
+			fmt.Fprintf(stderr, "coop run: no *.amber scripts in directory %s\n", a)
+		}
+		out = append(out, found...)
+	}
+	return out
 }
 
 type stringList []string
@@ -87,7 +107,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := script.RunOptions{TargetEnv: *env, Dump: dump, DumpTo: stdout, Timed: *timed}
 	passed, failed, broken := 0, 0, 0
-	for _, path := range fs.Args() {
+	for _, path := range scriptPaths(fs.Args(), stderr) {
 		s, err := script.ParseFile(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "%v\n", err)

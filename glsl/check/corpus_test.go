@@ -144,7 +144,7 @@ func firstLines(s string, n int) string {
 
 // TestExamples checks the project's example shaders.
 func TestExamples(t *testing.T) {
-	files, _ := filepath.Glob("../../examples/*.comp")
+	files, _ := filepath.Glob("../../examples/shaders/*.comp")
 	if len(files) == 0 {
 		t.Skip("no examples")
 	}

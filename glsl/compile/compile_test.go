@@ -51,7 +51,7 @@ func validate(t *testing.T, m *spirv.Module, env string) {
 }
 
 func TestExamplesValidate(t *testing.T) {
-	files, _ := filepath.Glob("../../examples/*.comp")
+	files, _ := filepath.Glob("../../examples/shaders/*.comp")
 	if len(files) == 0 {
 		t.Fatal("no examples")
 	}
@@ -64,8 +64,8 @@ func TestExamplesValidate(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	a, _ := compileFile(t, "../../examples/matmul_khr_f16.comp", Options{TargetEnv: "vulkan1.3"}).Encode()
-	b, _ := compileFile(t, "../../examples/matmul_khr_f16.comp", Options{TargetEnv: "vulkan1.3"}).Encode()
+	a, _ := compileFile(t, "../../examples/shaders/matmul_khr_f16.comp", Options{TargetEnv: "vulkan1.3"}).Encode()
+	b, _ := compileFile(t, "../../examples/shaders/matmul_khr_f16.comp", Options{TargetEnv: "vulkan1.3"}).Encode()
 	if string(a) != string(b) {
 		t.Fatal("two compilations differ")
 	}
@@ -126,7 +126,7 @@ func TestMatmulOnCPU(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
-			m := compileFile(t, "../../examples/"+tc.file, Options{TargetEnv: "vulkan1.3"})
+			m := compileFile(t, "../../examples/shaders/"+tc.file, Options{TargetEnv: "vulkan1.3"})
 			words, err := m.Words()
 			if err != nil {
 				t.Fatal(err)
