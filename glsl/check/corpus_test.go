@@ -146,7 +146,7 @@ func firstLines(s string, n int) string {
 func TestExamples(t *testing.T) {
 	files, _ := filepath.Glob("../../examples/shaders/*.comp")
 	if len(files) == 0 {
-		t.Skip("no examples")
+		t.Fatal("no example shaders found")
 	}
 	for _, f := range files {
 		src, err := os.ReadFile(f)

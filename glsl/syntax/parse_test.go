@@ -227,7 +227,10 @@ func TestCorpus(t *testing.T) {
 }
 
 func TestExamples(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "..", "examples", "*.comp"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "examples", "shaders", "*.comp"))
+	if len(files) == 0 {
+		t.Fatal("no example shaders found")
+	}
 	for _, path := range files {
 		src, _ := os.ReadFile(path)
 		d := &diag.List{}
