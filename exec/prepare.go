@@ -611,6 +611,18 @@ func (p *prog) declConst(i int) error {
 		}
 	case spirv.OpConstantNull, spirv.OpUndef:
 	case spirv.OpConstantComposite, spirv.OpSpecConstantComposite:
+		if t.kind == kCoopMat && len(w) == 3 {
+			// A cooperative matrix constant has one constituent that
+			// fills every element.
+			cs, ct := p.slotOf(w[2])
+			if cs < 0 || ct.slots != 1 {
+				return p.errAt(i, "constituent %%%d is not a scalar constant", w[2])
+			}
+			for k := range dst {
+				dst[k] = p.tmpl[cs]
+			}
+			break
+		}
 		k := 0
 		for _, c := range w[2:] {
 			cs, ct := p.slotOf(c)

@@ -2,6 +2,7 @@ package script
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -230,5 +231,28 @@ EXPECT b IDX 0 EQ 2 4 6 8 10 12 14 16
 		var b bytes.Buffer
 		rep.Format(&b)
 		t.Fatal(b.String())
+	}
+}
+
+// TestScripts runs every script in testdata on the CPU executor.
+func TestScripts(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.amber")
+	if len(files) == 0 {
+		t.Fatal("no test scripts")
+	}
+	for _, f := range files {
+		s, err := ParseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Run(s, cpu.New(cpu.Options{}), compilers, RunOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if rep.Failed() != 0 {
+			var b bytes.Buffer
+			rep.Format(&b)
+			t.Errorf("%s:\n%s", f, b.String())
+		}
 	}
 }
