@@ -124,6 +124,24 @@ type Program struct {
 	p *prog
 }
 
+// Descriptor is a descriptor binding a program uses. Count is the number
+// of descriptors of an array of blocks (0 for a single one).
+type Descriptor struct {
+	Set, Binding uint32
+	Count        int
+}
+
+// Descriptors lists the bindings the program's resources use, in
+// declaration order, so callers can bind buffers to a module they did not
+// write.
+func (pr *Program) Descriptors() []Descriptor {
+	out := make([]Descriptor, len(pr.p.descs))
+	for i, d := range pr.p.descs {
+		out[i] = Descriptor{Set: d.set, Binding: d.binding, Count: d.count}
+	}
+	return out
+}
+
 // LocalSize is the workgroup size the program runs with.
 func (pr *Program) LocalSize() [3]uint32 { return pr.p.local }
 

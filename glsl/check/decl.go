@@ -210,10 +210,10 @@ func containsCoop(t *Type) bool {
 func (c *checker) declareLayoutIn(q quals) {
 	li := c.parseLayout(q.layout)
 	if q.storage != "in" {
-		if len(q.layout) > 0 && q.storage == "" {
-			return
-		}
 		return
+	}
+	if li.derivativeGroup != "" {
+		c.prog.DerivativeGroup = li.derivativeGroup
 	}
 	if li.hasLocalSize {
 		for i := range 3 {

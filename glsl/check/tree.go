@@ -49,9 +49,12 @@ type Program struct {
 	// holds the specialization constant ID given by local_size_*_id, or -1.
 	LocalSize     [3]int
 	LocalSizeSpec [3]int
-	Globals       []*Var  // global variables, constants and used built-ins, in order
-	Funcs         []*Func // defined functions in definition order
-	Main          *Func
+	// DerivativeGroup is the compute-derivative layout
+	// ("derivative_group_quadskhr", "derivative_group_linearnv", ...), or "".
+	DerivativeGroup string
+	Globals         []*Var  // global variables, constants and used built-ins, in order
+	Funcs           []*Func // defined functions in definition order
+	Main            *Func
 }
 
 // HasExtension reports whether the shader enabled (or required) ext.

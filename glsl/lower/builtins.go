@@ -49,6 +49,8 @@ var simpleOps = map[check.Builtin]spirv.Op{
 	check.BTranspose: spirv.OpTranspose, check.BOuterProduct: spirv.OpOuterProduct,
 	check.BBitCount: spirv.OpBitCount, check.BBitfieldReverse: spirv.OpBitReverse, check.BBitfieldInsert: spirv.OpBitFieldInsert,
 	check.BDFdx: spirv.OpDPdx, check.BDFdy: spirv.OpDPdy, check.BFwidth: spirv.OpFwidth,
+	check.BDFdxFine: spirv.OpDPdxFine, check.BDFdyFine: spirv.OpDPdyFine, check.BFwidthFine: spirv.OpFwidthFine,
+	check.BDFdxCoarse: spirv.OpDPdxCoarse, check.BDFdyCoarse: spirv.OpDPdyCoarse, check.BFwidthCoarse: spirv.OpFwidthCoarse,
 }
 
 var bitcasts = map[check.Builtin]bool{
@@ -97,6 +99,10 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		return g.ext(tid, inst, g.splatArgs(e, args())...)
 	}
 	if op, ok := simpleOps[e.Fn]; ok {
+		switch op {
+		case spirv.OpDPdxFine, spirv.OpDPdyFine, spirv.OpFwidthFine, spirv.OpDPdxCoarse, spirv.OpDPdyCoarse, spirv.OpFwidthCoarse:
+			g.b.Capability(spirv.CapabilityDerivativeControl)
+		}
 		return g.b.EmitResult(op, tid, args()...)
 	}
 	if bitcasts[e.Fn] {

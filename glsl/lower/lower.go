@@ -8,6 +8,7 @@ package lower
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/coopshader/coop/glsl/check"
 	"github.com/coopshader/coop/spirv"
@@ -172,6 +173,27 @@ func (g *gen) run() {
 	sort.Slice(g.iface, func(i, j int) bool { return g.iface[i] < g.iface[j] })
 	g.b.EntryPoint(spirv.ExecutionModelGLCompute, mainID, g.opts.EntryPoint, g.iface...)
 	g.localSize(mainID)
+	g.derivatives(mainID)
+}
+
+// derivatives declares the compute-derivative execution mode
+// (GL_KHR/NV_compute_shader_derivatives).
+func (g *gen) derivatives(mainID uint32) {
+	switch g.p.DerivativeGroup {
+	case "derivative_group_quadskhr", "derivative_group_quadsnv":
+		g.b.Capability(spirv.CapabilityComputeDerivativeGroupQuadsKHR)
+		g.b.ExecutionMode(mainID, spirv.ExecutionModeDerivativeGroupQuadsKHR)
+	case "derivative_group_linearkhr", "derivative_group_linearnv":
+		g.b.Capability(spirv.CapabilityComputeDerivativeGroupLinearKHR)
+		g.b.ExecutionMode(mainID, spirv.ExecutionModeDerivativeGroupLinearKHR)
+	default:
+		return
+	}
+	if strings.HasSuffix(g.p.DerivativeGroup, "nv") {
+		g.b.Extension("SPV_NV_compute_shader_derivatives")
+	} else {
+		g.b.Extension("SPV_KHR_compute_shader_derivatives")
+	}
 }
 
 // usesVulkanMemoryModel reports whether the shader asks for the Vulkan
