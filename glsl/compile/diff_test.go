@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -14,9 +15,10 @@ import (
 	"github.com/coopshader/coop/spirv"
 )
 
-// runZeroed runs m on the executor with every descriptor bound to a
-// zeroed 4 KiB buffer and returns the buffers' contents afterwards.
-func runZeroed(m *spirv.Module) ([][]byte, error) {
+// runFilled runs m on the executor with every descriptor bound to a 4 KiB
+// buffer filled by fill (and push constants likewise) and returns the
+// buffers' contents afterwards.
+func runFilled(m *spirv.Module, fill func(i int) byte) ([][]byte, error) {
 	pr, err := cpu.Load(m, "", nil, 32)
 	if err != nil {
 		return nil, err
@@ -24,14 +26,32 @@ func runZeroed(m *spirv.Module) ([][]byte, error) {
 	dev := cpu.New(cpu.Options{StepBudget: 1 << 20})
 	var bs []backend.Binding
 	var bufs []backend.Buffer
-	for _, d := range pr.Descriptors() {
+	// Buffers in (set, binding) order, so two modules declaring their
+	// resources in different orders get the same inputs.
+	descs := pr.Descriptors()
+	sort.Slice(descs, func(i, j int) bool {
+		if descs[i].Set != descs[j].Set {
+			return descs[i].Set < descs[j].Set
+		}
+		return descs[i].Binding < descs[j].Binding
+	})
+	for _, d := range descs {
 		for e := 0; e < max(min(d.Count, 4), 1); e++ {
 			b, _ := dev.NewBuffer(4096, backend.UsageStorage|backend.UsageAddress)
+			init := make([]byte, 4096)
+			for i := range init {
+				init[i] = fill(i + 4096*len(bufs))
+			}
+			b.Write(0, init)
 			bufs = append(bufs, b)
 			bs = append(bs, backend.Binding{Set: d.Set, Binding: d.Binding, ArrayElement: uint32(e), Buffer: b})
 		}
 	}
-	if err := dev.Run(pr, [3]uint32{1, 1, 1}, bs, make([]byte, 256)); err != nil {
+	push := make([]byte, 256)
+	for i := range push {
+		push[i] = fill(i)
+	}
+	if err := dev.Run(pr, [3]uint32{1, 1, 1}, bs, push); err != nil {
 		return nil, err
 	}
 	out := make([][]byte, len(bufs))
@@ -44,7 +64,8 @@ func runZeroed(m *spirv.Module) ([][]byte, error) {
 
 // TestDifferentialCorpus runs each corpus shader compiled by coop and the
 // same shader as glslang compiled it (the corpus's .spvasm, assembled by
-// spirv-as) on the executor with zeroed inputs, and compares every buffer.
+// spirv-as) on the executor, with zeroed inputs and with small patterned
+// values, and compares every buffer.
 func TestDifferentialCorpus(t *testing.T) {
 	dir := filepath.Join("..", "..", "..", "shared", "corpus", "glslang")
 	man, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
@@ -79,27 +100,44 @@ func TestDifferentialCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := runZeroed(ref)
-		if err != nil {
-			continue // the executor cannot run glslang's module either
-		}
-		got, err := runZeroed(ours)
-		compared++
-		if err != nil {
-			t.Errorf("%s: glslang's module runs, ours fails: %v", f[0], err)
-			continue
-		}
-		if len(got) != len(want) {
-			t.Errorf("%s: %d buffers, glslang's module has %d", f[0], len(got), len(want))
-			continue
-		}
+		fills := []func(int) byte{func(int) byte { return 0 }, func(i int) byte {
+			// Small positive little-endian words: indices stay in range.
+			if i%4 == 0 {
+				return byte(i/4%7 + 1)
+			}
+			return 0
+		}}
 		diff := ""
-		for i := range got {
-			if !bytes.Equal(got[i], want[i]) {
-				diff = fmt.Sprintf("buffer %d differs", i)
+		ran := false
+		for fi, fill := range fills {
+			want, err := runFilled(ref, fill)
+			if err != nil {
+				continue // the executor cannot run glslang's module on this input
+			}
+			ran = true
+			got, err := runFilled(ours, fill)
+			if err != nil {
+				diff = fmt.Sprintf("input %d: glslang's module runs, ours fails: %v", fi, err)
+				break
+			}
+			if len(got) != len(want) {
+				diff = fmt.Sprintf("%d buffers, glslang's module has %d", len(got), len(want))
+				break
+			}
+			for i := range got {
+				if !bytes.Equal(got[i], want[i]) {
+					diff = fmt.Sprintf("input %d: buffer %d differs", fi, i)
+					break
+				}
+			}
+			if diff != "" {
 				break
 			}
 		}
+		if !ran {
+			continue
+		}
+		compared++
 		if diff != "" {
 			t.Errorf("%s: %s", f[0], diff)
 			continue
