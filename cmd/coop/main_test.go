@@ -204,3 +204,13 @@ EXPECT out IDX 0 EQ 42
 		t.Fatalf("rc %d\n%s\n%s", rc, out, errs)
 	}
 }
+
+func TestBench(t *testing.T) {
+	rc, out, errs := runCLI("bench", "--runs", "2", "../../examples/matmul_khr_i8.amber")
+	if rc != 0 || !strings.Contains(out, "RUN mm on cpu") || !strings.Contains(out, "FLOPS") {
+		t.Fatalf("rc %d\n%s\n%s", rc, out, errs)
+	}
+	if rc, _, _ := runCLI("bench", "--backend", "tpu", "x.amber"); rc != 2 {
+		t.Fatalf("bad backend accepted")
+	}
+}
