@@ -33,6 +33,9 @@ type Buffer interface {
 	// Both fail (never panic) when the range falls outside the buffer.
 	Write(offset int, data []byte) error
 	Read(offset int, data []byte) error
+	// Release frees the buffer's memory now rather than when the device
+	// closes; afterwards reads, writes and dispatches that use it fail.
+	Release()
 }
 
 // DescriptorKind is the descriptor type of a binding.

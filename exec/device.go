@@ -63,9 +63,17 @@ func (d *Device) Close() error {
 }
 
 type buffer struct {
-	data  []byte
-	addr  uint64
-	usage backend.BufferUsage
+	mu       *sync.Mutex // the device's
+	data     []byte
+	addr     uint64
+	usage    backend.BufferUsage
+	released bool
+}
+
+func (b *buffer) Release() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.data, b.released = nil, true
 }
 
 func (b *buffer) Size() int { return len(b.data) }
@@ -78,6 +86,9 @@ func (b *buffer) Address() uint64 {
 }
 
 func (b *buffer) Write(off int, data []byte) error {
+	if b.released {
+		return fmt.Errorf("write to a released buffer")
+	}
 	if off < 0 || off > len(b.data) || len(data) > len(b.data)-off {
 		return fmt.Errorf("write of %d bytes at offset %d outside a buffer of %d bytes", len(data), off, len(b.data))
 	}
@@ -86,6 +97,9 @@ func (b *buffer) Write(off int, data []byte) error {
 }
 
 func (b *buffer) Read(off int, data []byte) error {
+	if b.released {
+		return fmt.Errorf("read from a released buffer")
+	}
 	if off < 0 || off > len(b.data) || len(data) > len(b.data)-off {
 		return fmt.Errorf("read of %d bytes at offset %d outside a buffer of %d bytes", len(data), off, len(b.data))
 	}
@@ -113,7 +127,7 @@ func (d *Device) NewBuffer(size int, usage backend.BufferUsage) (backend.Buffer,
 	if len(d.bufs) >= 1<<16 {
 		return nil, fmt.Errorf("too many buffers (at most %d per device)", 1<<16-1)
 	}
-	b := &buffer{data: make([]byte, size), addr: addrOf(regBuf, uint64(len(d.bufs)), 0), usage: usage}
+	b := &buffer{mu: &d.mu, data: make([]byte, size), addr: addrOf(regBuf, uint64(len(d.bufs)), 0), usage: usage}
 	d.bufs = append(d.bufs, b)
 	return b, nil
 }

@@ -115,6 +115,7 @@ func Run(s *Script, dev backend.Device, c Compilers, opts RunOptions) (*Report, 
 	if err != nil {
 		return nil, err
 	}
+	defer st.release()
 	for _, cmd := range s.Commands {
 		switch cmd := cmd.(type) {
 		case *RunCmd:
@@ -147,6 +148,7 @@ func start(s *Script, dev backend.Device, c Compilers, opts RunOptions) (*state,
 		}
 		buf, err := dev.NewBuffer(size, usage)
 		if err != nil {
+			st.release()
 			return nil, &Error{File: s.Name, Line: b.Line, Msg: fmt.Sprintf("buffer %s: %v", b.Name, err)}
 		}
 		if err := buf.Write(0, data); err != nil {
@@ -157,11 +159,20 @@ func start(s *Script, dev backend.Device, c Compilers, opts RunOptions) (*state,
 	for name, sh := range s.Shaders {
 		words, err := st.compile(sh)
 		if err != nil {
+			st.release()
 			return nil, err
 		}
 		st.code[name] = words
 	}
 	return st, nil
+}
+
+// release frees the script's buffers: device memory (a GPU's host-visible
+// device-local heap above all) is not left to the next script.
+func (st *state) release() {
+	for _, b := range st.bufs {
+		b.Release()
+	}
 }
 
 func (st *state) compile(sh *Shader) ([]uint32, error) {
@@ -443,10 +454,12 @@ func Compare(s *Script, a, b backend.Device, c Compilers, opts RunOptions) (*Rep
 	if err != nil {
 		return nil, err
 	}
+	defer sa.release()
 	sb, err := start(s, b, c, opts)
 	if err != nil {
 		return nil, err
 	}
+	defer sb.release()
 	for _, cmd := range s.Commands {
 		switch cmd := cmd.(type) {
 		case *RunCmd:

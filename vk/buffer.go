@@ -95,6 +95,23 @@ func (d *Device) NewBuffer(size int, usage backend.BufferUsage) (backend.Buffer,
 	return b, nil
 }
 
+// Release frees the buffer's memory (device memory is scarce: the
+// host-visible device-local heap in particular).
+func (b *buffer) Release() {
+	if b.closed {
+		return
+	}
+	d := b.d
+	d.in.p.DeviceWaitIdle(d.dev)
+	b.free()
+	for i, x := range d.buffers {
+		if x == b {
+			d.buffers = append(d.buffers[:i], d.buffers[i+1:]...)
+			break
+		}
+	}
+}
+
 func (b *buffer) free() {
 	p := &b.d.in.p
 	p.DestroyBuffer(b.d.dev, b.buf, nil)
