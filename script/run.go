@@ -1,56 +1,89 @@
 package script
 
 import (
+	"context"
 	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"io"
-	"math"
+	"maps"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/coopshader/coop/backend"
 )
 
-// Compilers turn shader sources into SPIR-V words; the caller supplies
-// them so this package does not depend on the compiler.
+// Compilers turn shader sources into SPIR-V words. The caller supplies
+// them so this package does not depend on the compiler; a nil function
+// makes shaders of that format an error. SPIRV-HEX and SPIRV-BIN shaders
+// need neither.
 type Compilers struct {
-	GLSL     func(name string, src []byte, opts GLSLOptions) ([]uint32, error)
+	GLSL     func(name string, src []byte, opts CompileOptions) ([]uint32, error)
 	SPIRVAsm func(name string, src []byte) ([]uint32, error)
 }
 
-// GLSLOptions are passed to Compilers.GLSL.
-type GLSLOptions struct {
-	TargetEnv string
-	// FirstLine is the script line the shader text starts on, so
-	// diagnostics of inline shaders can name script lines.
+// CompileOptions are passed to Compilers.GLSL.
+type CompileOptions struct {
+	TargetEnv   string   // the shader's TARGET_ENV, else RunOptions.TargetEnv
+	Defines     []string // NAME or NAME=VALUE, from the shader's DEFINEs
+	IncludeDirs []string // the directory of the shader's file
+	Entry       string   // the entry point the pipeline runs
+	// FirstLine is the script line an inline shader starts on (0 for a
+	// shader file), so diagnostics can name script lines.
 	FirstLine int
 }
 
 // RunOptions control a run.
 type RunOptions struct {
-	TargetEnv string   // for GLSL shaders (default vulkan1.3)
+	Compilers Compilers
+	TargetEnv string   // for shaders without TARGET_ENV (default vulkan1.3)
 	Dump      []string // buffers whose contents are written to DumpTo after the run
 	DumpTo    io.Writer
-	Timed     bool // time each dispatch on the device
+	Timed     bool // time every RUN (RUN TIMED_EXECUTION times that one)
+	MaxDiffs  int  // differing elements listed per failed EXPECT (default 8)
 }
 
-// Result is the outcome of one EXPECT (or, in Compare, one buffer).
+// Result is the outcome of one EXPECT (or, in Compare, of one buffer).
 type Result struct {
-	Line int
-	What string
-	Pass bool
-	Msg  string // why it failed
+	Line   int
+	What   string // the EXPECT as written, or the buffer compared
+	Device string // the device it ran on (both, in Compare's buffer results)
+	Pass   bool
+	Msg    string // why it failed, with the first differing elements
+	// Count is the number of values that failed of Total checked; Diffs
+	// lists the first of them.
+	Count, Total int
+	Diffs        []Diff
 }
 
-// Timing is one timed RUN. Flops is 2*M*N*K when an EQ_MATMUL checks a
-// buffer the run wrote, else 0.
+// Diff is one differing value.
+type Diff struct {
+	Index int    // scalar component in the buffer
+	Where string // e.g. "[7]", "[3][1]" (element, component) or "[5] (row 1, col 2)"
+	Got   string
+	Want  string
+}
+
+// Timing is one timed RUN.
 type Timing struct {
 	Line     int
 	Pipeline string
 	Groups   [3]uint32
+	Device   string
 	Elapsed  time.Duration
-	Flops    float64
+	// Flops is the work of the run when an EQ_MATMUL after it checks a
+	// buffer its pipeline binds (2*M*N*K per matrix), else 0.
+	Flops float64
+}
+
+// TFLOPS is the rate of the run in 10^12 operations per second, 0 when
+// unknown.
+func (t Timing) TFLOPS() float64 {
+	if t.Flops == 0 || t.Elapsed <= 0 {
+		return 0
+	}
+	return t.Flops / t.Elapsed.Seconds() / 1e12
 }
 
 // Report is what a run found.
@@ -72,7 +105,8 @@ func (r *Report) Failed() int {
 	return n
 }
 
-// Format writes one line per result and per timed run.
+// Format writes one PASS or FAIL line per result (a failure followed by
+// its indented details) and one TIME line per timed run.
 func (r *Report) Format(w io.Writer) {
 	for _, x := range r.Results {
 		status := "PASS"
@@ -80,60 +114,151 @@ func (r *Report) Format(w io.Writer) {
 			status = "FAIL"
 		}
 		fmt.Fprintf(w, "%s %s:%d %s", status, r.Script, x.Line, x.What)
+		if x.Device != "" && x.Device != r.Device {
+			fmt.Fprintf(w, " [%s]", x.Device)
+		}
 		if x.Msg != "" {
 			fmt.Fprintf(w, "\n    %s", strings.ReplaceAll(x.Msg, "\n", "\n    "))
 		}
 		fmt.Fprintln(w)
 	}
 	for _, t := range r.Timings {
-		fmt.Fprintf(w, "TIME %s:%d RUN %s %dx%dx%d on %s: %.3f ms", r.Script, t.Line, t.Pipeline, t.Groups[0], t.Groups[1], t.Groups[2], r.Device, float64(t.Elapsed.Nanoseconds())/1e6)
-		if t.Flops > 0 && t.Elapsed > 0 {
-			fmt.Fprintf(w, ", %.2f TFLOPS", t.Flops/t.Elapsed.Seconds()/1e12)
+		fmt.Fprintf(w, "TIME %s:%d RUN %s %dx%dx%d on %s: %.3f ms", r.Script, t.Line, t.Pipeline,
+			t.Groups[0], t.Groups[1], t.Groups[2], t.Device, float64(t.Elapsed.Nanoseconds())/1e6)
+		switch tf := t.TFLOPS(); {
+		case tf >= 1:
+			fmt.Fprintf(w, ", %.2f TFLOPS", tf)
+		case tf > 0:
+			fmt.Fprintf(w, ", %.3f GFLOPS", tf*1e3)
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// Compile compiles every pipeline's shader (once per shader and entry
+// point) and returns the SPIR-V words by pipeline name. Run and Compare
+// call it; it is exported for callers that only want the modules.
+func Compile(s *Script, opts RunOptions) (map[string][]uint32, error) {
+	env := opts.TargetEnv
+	if env == "" {
+		env = "vulkan1.3"
+	}
+	type key struct{ shader, entry string }
+	done := map[key][]uint32{}
+	out := map[string][]uint32{}
+	for _, name := range slices.Sorted(maps.Keys(s.Pipelines)) {
+		pl := s.Pipelines[name]
+		sh := s.Shaders[pl.Shader]
+		k := key{sh.Name, pl.Entry}
+		if sh.Format != "GLSL" {
+			k.entry = "" // one module serves every entry point
+		}
+		if w, ok := done[k]; ok {
+			out[name] = w
+			continue
+		}
+		w, err := compileShader(s, sh, pl.Entry, env, opts.Compilers)
+		if err != nil {
+			return nil, err
+		}
+		done[k], out[name] = w, w
+	}
+	return out, nil
+}
+
+func compileShader(s *Script, sh *Shader, entry, env string, c Compilers) ([]uint32, error) {
+	fail := func(err error) error {
+		return &Error{File: s.Name, Line: sh.Line, Msg: fmt.Sprintf("shader %s: %v", sh.Name, err)}
+	}
+	switch sh.Format {
+	case "GLSL":
+		if c.GLSL == nil {
+			return nil, fail(fmt.Errorf("no GLSL compiler available"))
+		}
+		if sh.TargetEnv != "" {
+			env = sh.TargetEnv
+		}
+		w, err := c.GLSL(sh.Path, sh.Source, CompileOptions{TargetEnv: env, Defines: sh.Defines,
+			IncludeDirs: []string{filepath.Dir(sh.Path)}, Entry: entry, FirstLine: sh.FirstLine})
+		if err != nil {
+			return nil, fail(err)
+		}
+		return w, nil
+	case "SPIRV-ASM":
+		if c.SPIRVAsm == nil {
+			return nil, fail(fmt.Errorf("no SPIR-V assembler available"))
+		}
+		w, err := c.SPIRVAsm(sh.Path, sh.Source)
+		if err != nil {
+			return nil, fail(err)
+		}
+		return w, nil
+	}
+	return sh.Words, nil
 }
 
 // state is one execution of a script on a device.
 type state struct {
 	s      *Script
 	dev    backend.Device
-	c      Compilers
 	opts   RunOptions
+	code   map[string][]uint32 // by pipeline
 	bufs   map[string]backend.Buffer
-	code   map[string][]uint32
 	report *Report
 }
 
-// Run executes s on dev: buffers are created and filled, each RUN
-// dispatches, and each EXPECT checks the buffers as they are at that point.
-// The error reports a failure to run at all (a shader that does not
-// compile, a dispatch the device refuses); failed expectations are in the
-// report.
-func Run(s *Script, dev backend.Device, c Compilers, opts RunOptions) (*Report, error) {
-	st, err := start(s, dev, c, opts)
+// Run executes s on dev: buffers are created and filled, shaders
+// compiled, each RUN dispatches and each EXPECT checks the buffers as they
+// are at that point. The error reports a failure to run at all (a shader
+// that does not compile, a dispatch the device refuses, ctx cancelled);
+// failed expectations are in the report, which is returned as far as it
+// got even with an error.
+func Run(ctx context.Context, s *Script, dev backend.Device, opts RunOptions) (*Report, error) {
+	if err := checkDump(s, opts); err != nil {
+		return nil, err
+	}
+	code, err := Compile(s, opts)
+	if err != nil {
+		return nil, err
+	}
+	st, err := start(s, dev, code, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer st.release()
 	for _, cmd := range s.Commands {
-		switch cmd := cmd.(type) {
-		case *RunCmd:
-			if err := st.dispatch(cmd); err != nil {
-				return st.report, err
-			}
-		case *Expect:
-			st.report.Results = append(st.report.Results, st.check(cmd))
+		if err := ctx.Err(); err != nil {
+			return st.report, err
+		}
+		if e, ok := cmd.(*Expect); ok {
+			r := st.check(e)
+			st.report.Results = append(st.report.Results, r)
+			continue
+		}
+		if err := st.exec(cmd); err != nil {
+			return st.report, err
 		}
 	}
-	return st.report, st.dump()
+	return st.report, st.dump(opts.DumpTo, "")
 }
 
-func start(s *Script, dev backend.Device, c Compilers, opts RunOptions) (*state, error) {
-	if opts.TargetEnv == "" {
-		opts.TargetEnv = "vulkan1.3"
+func checkDump(s *Script, opts RunOptions) error {
+	for _, name := range opts.Dump {
+		if s.Buffer(name) == nil {
+			return fmt.Errorf("%s: cannot dump %q: no such buffer", s.Name, name)
+		}
 	}
-	st := &state{s: s, dev: dev, c: c, opts: opts, bufs: map[string]backend.Buffer{}, code: map[string][]uint32{},
+	if len(opts.Dump) > 0 && opts.DumpTo == nil {
+		return fmt.Errorf("%s: RunOptions.Dump needs DumpTo", s.Name)
+	}
+	return nil
+}
+
+func start(s *Script, dev backend.Device, code map[string][]uint32, opts RunOptions) (*state, error) {
+	if opts.MaxDiffs <= 0 {
+		opts.MaxDiffs = 8
+	}
+	st := &state{s: s, dev: dev, opts: opts, code: code, bufs: map[string]backend.Buffer{},
 		report: &Report{Script: s.Name, Device: dev.Name()}}
 	for _, b := range s.Buffers {
 		data := b.Type.encode(b.Values)
@@ -141,95 +266,65 @@ func start(s *Script, dev backend.Device, c Compilers, opts RunOptions) (*state,
 		if b.Address {
 			usage |= backend.UsageAddress
 		}
-		// Devices want non-empty buffers with 4-byte multiples.
-		size := (len(data) + 3) &^ 3
-		if size == 0 {
-			size = 4
-		}
+		// Devices want non-empty buffers of whole words.
+		size := max((len(data)+3)&^3, 4)
 		buf, err := dev.NewBuffer(size, usage)
+		if err == nil {
+			err = buf.Write(0, data)
+		}
+		if buf != nil {
+			st.bufs[b.Name] = buf
+		}
 		if err != nil {
 			st.release()
-			return nil, &Error{File: s.Name, Line: b.Line, Msg: fmt.Sprintf("buffer %s: %v", b.Name, err)}
+			return nil, &Error{File: s.Name, Line: b.Line, Msg: fmt.Sprintf("buffer %s on %s: %v", b.Name, dev.Name(), err)}
 		}
-		if err := buf.Write(0, data); err != nil {
-			return nil, &Error{File: s.Name, Line: b.Line, Msg: fmt.Sprintf("buffer %s: %v", b.Name, err)}
-		}
-		st.bufs[b.Name] = buf
-	}
-	for name, sh := range s.Shaders {
-		words, err := st.compile(sh)
-		if err != nil {
-			st.release()
-			return nil, err
-		}
-		st.code[name] = words
 	}
 	return st, nil
 }
 
-// release frees the script's buffers: device memory (a GPU's host-visible
-// device-local heap above all) is not left to the next script.
+// release frees the script's buffers, so device memory (a GPU's
+// device-local host-visible heap above all) is not left to the next script.
 func (st *state) release() {
 	for _, b := range st.bufs {
 		b.Release()
 	}
 }
 
-func (st *state) compile(sh *Shader) ([]uint32, error) {
-	fail := func(err error) error {
-		return &Error{File: st.s.Name, Line: sh.Line, Msg: fmt.Sprintf("shader %s:\n%v", sh.Name, err)}
+// exec performs a RUN or COPY.
+func (st *state) exec(cmd Command) error {
+	fail := func(line int, err error) error {
+		return &Error{File: st.s.Name, Line: line, Msg: fmt.Sprintf("on %s: %v", st.dev.Name(), err)}
 	}
-	switch sh.Format {
-	case "GLSL":
-		if st.c.GLSL == nil {
-			return nil, fail(fmt.Errorf("no GLSL compiler available"))
+	if c, ok := cmd.(*Copy); ok {
+		data := make([]byte, st.s.Buffer(c.From).Size())
+		if err := st.bufs[c.From].Read(0, data); err != nil {
+			return fail(c.Line, err)
 		}
-		w, err := st.c.GLSL(sh.Path, sh.Source, GLSLOptions{TargetEnv: st.opts.TargetEnv, FirstLine: sh.Line})
-		if err != nil {
-			return nil, fail(err)
+		if err := st.bufs[c.To].Write(0, data); err != nil {
+			return fail(c.Line, err)
 		}
-		return w, nil
-	case "SPIRV-ASM":
-		if st.c.SPIRVAsm == nil {
-			return nil, fail(fmt.Errorf("no SPIR-V assembler available"))
-		}
-		w, err := st.c.SPIRVAsm(sh.Path, sh.Source)
-		if err != nil {
-			return nil, fail(err)
-		}
-		return w, nil
+		return nil
 	}
-	// SPIRV-HEX: bytes in hex, whitespace ignored, little-endian words.
-	h := strings.Join(strings.Fields(string(sh.Source)), "")
-	b, err := hex.DecodeString(h)
-	if err != nil || len(b)%4 != 0 {
-		return nil, fail(fmt.Errorf("SPIRV-HEX must be whole 32-bit words of hexadecimal bytes"))
-	}
-	w := make([]uint32, len(b)/4)
-	for i := range w {
-		w[i] = binary.LittleEndian.Uint32(b[4*i:])
-	}
-	return w, nil
-}
-
-func (st *state) dispatch(r *RunCmd) error {
+	r := cmd.(*RunCmd)
 	pl := st.s.Pipelines[r.Pipeline]
-	d := &backend.Dispatch{Code: st.code[pl.Shader], Entry: pl.Entry, Groups: r.Groups, Spec: pl.Spec,
-		SubgroupSize: pl.Subgroup, Timed: st.opts.Timed}
+	timed := st.opts.Timed || r.Timed
+	d := &backend.Dispatch{Code: st.code[r.Pipeline], Entry: pl.Entry, Groups: r.Groups, Spec: pl.Spec,
+		SubgroupSize: pl.Subgroup, Timed: timed}
 	for _, a := range pl.Addresses {
 		var addr [8]byte
 		binary.LittleEndian.PutUint64(addr[:], st.bufs[a.Buffer].Address())
 		if err := st.bufs[a.Into].Write(a.Offset, addr[:]); err != nil {
-			return &Error{File: st.s.Name, Line: a.Line, Msg: err.Error()}
+			return fail(a.Line, err)
 		}
 	}
 	for _, b := range pl.Binds {
 		buf := st.bufs[b.Buffer]
 		switch b.As {
 		case "push_constant":
-			pc := make([]byte, buf.Size())
+			pc := make([]byte, st.s.Buffer(b.Buffer).Size())
 			if err := buf.Read(0, pc); err != nil {
-				return &Error{File: st.s.Name, Line: b.Line, Msg: err.Error()}
+				return fail(b.Line, err)
 			}
 			d.PushConstants = pc
 		default:
@@ -237,29 +332,37 @@ func (st *state) dispatch(r *RunCmd) error {
 			if b.As == "uniform" {
 				kind = backend.UniformBuffer
 			}
-			d.Bindings = append(d.Bindings, backend.Binding{Set: b.Set, Binding: b.Binding, Kind: kind, Buffer: buf})
+			d.Bindings = append(d.Bindings, backend.Binding{Set: b.Set, Binding: b.Binding, ArrayElement: b.ArrayElement, Kind: kind, Buffer: buf})
 		}
 	}
 	res, err := st.dev.Dispatch(d)
 	if err != nil {
-		return &Error{File: st.s.Name, Line: r.Line, Msg: fmt.Sprintf("RUN %s on %s: %v", r.Pipeline, st.dev.Name(), err)}
+		return fail(r.Line, fmt.Errorf("RUN %s: %w", r.Pipeline, err))
 	}
-	if st.opts.Timed {
-		st.report.Timings = append(st.report.Timings, Timing{Line: r.Line, Pipeline: r.Pipeline, Groups: r.Groups, Elapsed: res.Elapsed, Flops: st.flops(pl)})
+	if timed {
+		st.report.Timings = append(st.report.Timings, Timing{Line: r.Line, Pipeline: r.Pipeline, Groups: r.Groups,
+			Device: st.dev.Name(), Elapsed: res.Elapsed, Flops: st.flops(r)})
 	}
 	return nil
 }
 
-// flops is 2*M*N*K for the first EQ_MATMUL on a buffer the pipeline binds.
-func (st *state) flops(pl *Pipeline) float64 {
+// flops is the work of the first EQ_MATMUL after r that checks a buffer
+// r's pipeline binds.
+func (st *state) flops(r *RunCmd) float64 {
+	pl := st.s.Pipelines[r.Pipeline]
+	after := false
 	for _, c := range st.s.Commands {
+		if c == Command(r) {
+			after = true
+			continue
+		}
 		e, ok := c.(*Expect)
-		if !ok || e.Mode != "EQ_MATMUL" {
+		if !after || !ok || e.Matmul == nil {
 			continue
 		}
 		for _, b := range pl.Binds {
 			if b.Buffer == e.Buffer {
-				return 2 * float64(e.M) * float64(e.N) * float64(e.K)
+				return e.Matmul.Flops()
 			}
 		}
 	}
@@ -267,31 +370,31 @@ func (st *state) flops(pl *Pipeline) float64 {
 }
 
 // read returns a buffer's current values.
-func (st *state) read(name string) ([]Value, *Buffer, error) {
-	var b *Buffer
-	for _, x := range st.s.Buffers {
-		if x.Name == name {
-			b = x
-		}
-	}
-	data := make([]byte, b.Type.byteSize(len(b.Values)))
+func (st *state) read(name string) ([]Value, error) {
+	b := st.s.Buffer(name)
+	data := make([]byte, b.Size())
 	if err := st.bufs[name].Read(0, data); err != nil {
-		return nil, nil, err
+		return nil, fmt.Errorf("reading %s on %s: %w", name, st.dev.Name(), err)
 	}
-	return b.Type.decode(data, len(b.Values)), b, nil
+	return b.Type.decode(data, len(b.Values)), nil
 }
 
-func (st *state) dump() error {
+// dump writes the buffers named in RunOptions.Dump.
+func (st *state) dump(w io.Writer, label string) error {
 	for _, name := range st.opts.Dump {
-		vals, b, err := st.read(name)
-		if b == nil || err != nil {
-			return fmt.Errorf("--dump %s: no such buffer", name)
+		vals, err := st.read(name)
+		if err != nil {
+			return err
 		}
-		w := st.opts.DumpTo
-		fmt.Fprintf(w, "BUFFER %s (%s, %d values)\n", name, b.Type.Name, len(vals))
+		b := st.s.Buffer(name)
+		fmt.Fprintf(w, "BUFFER %s (%s, %d values)%s\n", name, b.Type.Name, len(vals), label)
+		per := 8
+		if n := b.Type.Comps(); n > 1 {
+			per = n * max(1, 8/n)
+		}
 		for i, v := range vals {
 			sep := " "
-			if (i+1)%8 == 0 || i == len(vals)-1 {
+			if (i+1)%per == 0 || i == len(vals)-1 {
 				sep = "\n"
 			}
 			fmt.Fprint(w, b.Type.String(v), sep)
@@ -300,219 +403,71 @@ func (st *state) dump() error {
 	return nil
 }
 
-// mismatch collects the first differing elements of a comparison.
-type mismatch struct {
-	count int
-	lines []string
-}
-
-func (m *mismatch) add(i int, got, want string) {
-	m.count++
-	if len(m.lines) < 8 {
-		m.lines = append(m.lines, fmt.Sprintf("[%d] got %s, want %s", i, got, want))
+// Compare runs s on devices a and b in lockstep: every EXPECT is checked
+// on both, and afterwards every buffer is compared between them, within
+// the tolerance of the EXPECTs on that buffer (exact when there are none;
+// by RMSE when only RMSE_BUFFER checks it). Device addresses written by
+// BIND BUFFER_ADDRESS differ by nature and are skipped.
+func Compare(ctx context.Context, s *Script, a, b backend.Device, opts RunOptions) (*Report, error) {
+	if err := checkDump(s, opts); err != nil {
+		return nil, err
 	}
-}
-
-func (m *mismatch) result(line int, what string, total int) Result {
-	if m.count == 0 {
-		return Result{Line: line, What: what, Pass: true}
-	}
-	return Result{Line: line, What: what, Msg: fmt.Sprintf("%d of %d values differ:\n%s", m.count, total, strings.Join(m.lines, "\n"))}
-}
-
-func (st *state) check(e *Expect) Result {
-	got, b, err := st.read(e.Buffer)
+	code, err := Compile(s, opts)
 	if err != nil {
-		return Result{Line: e.Line, What: e.Text, Msg: err.Error()}
+		return nil, err
 	}
-	t := b.Type
-	var m mismatch
-	switch e.Mode {
-	case "IDX":
-		for i, s := range e.Values {
-			want, _ := t.parseValue(s)
-			if !within(t, got[e.Index+i], want, e.Tol) {
-				m.add(e.Index+i, t.String(got[e.Index+i]), t.String(want))
-			}
-		}
-		return m.result(e.Line, e.Text, len(e.Values))
-	case "EQ_BUFFER", "RMSE_BUFFER":
-		other, ob, err := st.read(e.Other)
-		if err != nil {
-			return Result{Line: e.Line, What: e.Text, Msg: err.Error()}
-		}
-		if e.Mode == "RMSE_BUFFER" {
-			sum := 0.0
-			for i := range got {
-				d := t.Float(got[i]) - ob.Type.Float(other[i])
-				sum += d * d
-			}
-			rmse := math.Sqrt(sum / float64(len(got)))
-			if rmse > e.Tol.RMSE {
-				return Result{Line: e.Line, What: e.Text, Msg: fmt.Sprintf("RMSE %g exceeds %g", rmse, e.Tol.RMSE)}
-			}
-			return Result{Line: e.Line, What: e.Text, Pass: true}
-		}
-		for i := range got {
-			want := other[i]
-			if ob.Type.Kind != t.Kind || ob.Type.Bits != t.Bits {
-				want = t.fromFloat(ob.Type.Float(want))
-			}
-			if !within(t, got[i], want, e.Tol) {
-				m.add(i, t.String(got[i]), t.String(want))
-			}
-		}
-		return m.result(e.Line, e.Text, len(got))
-	}
-	// EQ_MATMUL: C = A x B, all row-major, computed here independently.
-	a, ab, err1 := st.read(e.A)
-	bm, bb, err2 := st.read(e.B)
-	if err1 != nil || err2 != nil {
-		return Result{Line: e.Line, What: e.Text, Msg: "cannot read the operands"}
-	}
-	exactInt := t.Kind != Float && ab.Type.Kind != Float && bb.Type.Kind != Float
-	cells := e.M * e.N
-	n := cells
-	if e.Sample > 0 && e.Sample < cells {
-		n = e.Sample
-	}
-	for s := 0; s < n; s++ {
-		idx := s
-		if n < cells {
-			// A fixed stride through the matrix, coprime-ish with its
-			// width so samples fall in every row and column.
-			idx = int((uint64(s)*2654435761 + 12345) % uint64(cells))
-		}
-		i, j := idx/e.N, idx%e.N
-		var want Value
-		if exactInt {
-			var sum uint64
-			for k := 0; k < e.K; k++ {
-				sum += a[i*e.K+k].I * bm[k*e.N+j].I
-			}
-			want = t.wrap(sum)
-		} else {
-			sum := 0.0
-			for k := 0; k < e.K; k++ {
-				sum += ab.Type.Float(a[i*e.K+k]) * bb.Type.Float(bm[k*e.N+j])
-			}
-			want = Value{F: sum}
-		}
-		if !within(t, got[idx], want, e.Tol) {
-			m.add(idx, t.String(got[idx]), t.String(want))
-		}
-	}
-	return m.result(e.Line, e.Text, n)
-}
-
-// within reports whether got matches want within tol.
-func within(t DataType, got, want Value, tol Tolerance) bool {
-	if t.Kind != Float {
-		if tol.Abs == 0 && tol.Rel == 0 {
-			return got.I == want.I
-		}
-		d := math.Abs(t.Float(got) - t.Float(want))
-		return d <= tol.Abs || d <= tol.Rel*math.Abs(t.Float(want))
-	}
-	g, w := got.F, want.F
-	if math.IsNaN(g) || math.IsNaN(w) {
-		return math.IsNaN(g) && math.IsNaN(w)
-	}
-	if g == w {
-		return true
-	}
-	d := math.Abs(g - w)
-	if tol.Abs > 0 && d <= tol.Abs || tol.Rel > 0 && d <= tol.Rel*math.Abs(w) {
-		return true
-	}
-	if tol.ULP > 0 {
-		return d <= float64(tol.ULP)*ulp(t, w)
-	}
-	return false
-}
-
-// ulp is the distance between w and the next value of t's format away
-// from zero.
-func ulp(t DataType, w float64) float64 {
-	w = math.Abs(w)
-	bias := 1<<(t.Exp-1) - 1
-	_, e := math.Frexp(w)
-	exp := e - 1
-	if exp < 1-bias || w == 0 {
-		exp = 1 - bias
-	}
-	return math.Ldexp(1, exp-t.Man)
-}
-
-// Compare runs s on two devices and compares every buffer afterwards,
-// within the tolerance of an EXPECT on that buffer (exact otherwise);
-// buffers that BIND BUFFER_ADDRESS writes device addresses into are left
-// out. The report holds both runs' expectations, then one result per
-// compared buffer.
-func Compare(s *Script, a, b backend.Device, c Compilers, opts RunOptions) (*Report, error) {
-	sa, err := start(s, a, c, opts)
+	sa, err := start(s, a, code, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer sa.release()
-	sb, err := start(s, b, c, opts)
+	sb, err := start(s, b, code, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer sb.release()
-	for _, cmd := range s.Commands {
-		switch cmd := cmd.(type) {
-		case *RunCmd:
-			if err := sa.dispatch(cmd); err != nil {
-				return sa.report, err
-			}
-			if err := sb.dispatch(cmd); err != nil {
-				return sb.report, err
-			}
-		case *Expect:
-			ra, rb := sa.check(cmd), sb.check(cmd)
-			ra.What += " [" + a.Name() + "]"
-			rb.What += " [" + b.Name() + "]"
-			sa.report.Results = append(sa.report.Results, ra, rb)
-		}
-	}
 	rep := sa.report
 	rep.Device = a.Name() + " vs " + b.Name()
+	for _, cmd := range s.Commands {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		if e, ok := cmd.(*Expect); ok {
+			ra, rb := sa.check(e), sb.check(e)
+			ra.Device, rb.Device = a.Name(), b.Name()
+			rep.Results = append(rep.Results, ra, rb)
+			continue
+		}
+		if err := sa.exec(cmd); err != nil {
+			return rep, err
+		}
+		if err := sb.exec(cmd); err != nil {
+			rep.Timings = append(rep.Timings, sb.report.Timings...)
+			return rep, err
+		}
+	}
 	rep.Timings = append(rep.Timings, sb.report.Timings...)
-	// Buffers that receive device addresses differ between devices by
-	// design; they are not compared.
-	addrs := map[string]bool{}
-	for _, pl := range s.Pipelines {
-		for _, a := range pl.Addresses {
-			addrs[a.Into] = true
-		}
-	}
+	skip := addressSlots(s)
 	for _, buf := range s.Buffers {
-		if addrs[buf.Name] {
-			continue
-		}
-		tol := Tolerance{}
-		for _, cmd := range s.Commands {
-			if e, ok := cmd.(*Expect); ok && e.Buffer == buf.Name {
-				tol.Abs = math.Max(tol.Abs, e.Tol.Abs)
-				tol.Rel = math.Max(tol.Rel, e.Tol.Rel)
-				tol.ULP = max(tol.ULP, e.Tol.ULP)
-			}
-		}
-		va, _, err1 := sa.read(buf.Name)
-		vb, _, err2 := sb.read(buf.Name)
-		what := fmt.Sprintf("BUFFER %s same on %s and %s", buf.Name, a.Name(), b.Name())
-		if err1 != nil || err2 != nil {
-			rep.Results = append(rep.Results, Result{Line: buf.Line, What: what, Msg: "cannot read the buffer back"})
-			continue
-		}
-		var m mismatch
-		for i := range va {
-			if !within(buf.Type, va[i], vb[i], tol) {
-				m.add(i, buf.Type.String(va[i]), buf.Type.String(vb[i]))
-			}
-		}
-		rep.Results = append(rep.Results, m.result(buf.Line, what, len(va)))
+		rep.Results = append(rep.Results, compareBuffer(sa, sb, buf, skip[buf.Name]))
 	}
-	return rep, sa.dump()
+	if len(opts.Dump) > 0 {
+		if err := sa.dump(opts.DumpTo, " on "+a.Name()); err != nil {
+			return rep, err
+		}
+		return rep, sb.dump(opts.DumpTo, " on "+b.Name())
+	}
+	return rep, nil
+}
+
+// addressSlots lists, per buffer, the byte offsets that receive device
+// addresses.
+func addressSlots(s *Script) map[string][]int {
+	out := map[string][]int{}
+	for _, name := range slices.Sorted(maps.Keys(s.Pipelines)) {
+		for _, a := range s.Pipelines[name].Addresses {
+			out[a.Into] = append(out[a.Into], a.Offset)
+		}
+	}
+	return out
 }

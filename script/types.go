@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Kind is the class of a buffer's element type.
+// Kind is the class of a buffer's scalar type.
 type Kind uint8
 
 const (
@@ -17,17 +17,24 @@ const (
 	Float
 )
 
-// DataType is a buffer's element type: a scalar or a vecN of one.
+// DataType is a buffer's element type: a scalar, a vector or a matrix of
+// one scalar type, with the memory layout its elements get.
 type DataType struct {
-	Name  string // as written, e.g. "float16", "vec4<uint8>"
-	Kind  Kind
-	Bits  int // 4, 8, 16, 32 or 64
-	Comps int // 1 for scalars
+	Name string // as written, e.g. "float16", "vec4<uint8>", "R32G32_SFLOAT"
+	Kind Kind
+	Bits int // 4, 8, 16, 32 or 64
 	// Exp and Man are the exponent and mantissa widths of a float type;
 	// IEEE says whether its all-ones exponent holds infinities (false for
 	// fp8 E4M3, whose only NaN is S.1111.111).
 	Exp, Man int
 	IEEE     bool
+	// Rows is the vector size (rows of a matrix), Cols the number of
+	// matrix columns; both 1 for a scalar.
+	Rows, Cols int
+	// Std140 selects std140 layout (the default is std430); Array is set
+	// by a "[]" suffix; Packed marks FORMAT types, whose components are
+	// tightly packed.
+	Std140, Array, Packed bool
 }
 
 var scalarTypes = map[string]DataType{
@@ -39,45 +46,178 @@ var scalarTypes = map[string]DataType{
 	"float16":     {Kind: Float, Bits: 16, Exp: 5, Man: 10, IEEE: true},
 	"bfloat16":    {Kind: Float, Bits: 16, Exp: 8, Man: 7, IEEE: true},
 	"float":       {Kind: Float, Bits: 32, Exp: 8, Man: 23, IEEE: true},
-	"float32":     {Kind: Float, Bits: 32, Exp: 8, Man: 23, IEEE: true},
 	"double":      {Kind: Float, Bits: 64, Exp: 11, Man: 52, IEEE: true},
-	"float64":     {Kind: Float, Bits: 64, Exp: 11, Man: 52, IEEE: true},
 	"float8_e4m3": {Kind: Float, Bits: 8, Exp: 4, Man: 3},
 	"float8_e5m2": {Kind: Float, Bits: 8, Exp: 5, Man: 2, IEEE: true},
 }
 
-// ParseDataType parses "float16", "vec4<float>" and the like.
-func ParseDataType(s string) (DataType, error) {
-	name := s
-	comps := 1
-	if strings.HasPrefix(s, "vec") {
-		i := strings.IndexByte(s, '<')
-		if i < 0 || !strings.HasSuffix(s, ">") {
-			return DataType{}, fmt.Errorf("expected vecN<type>, got %q", s)
-		}
-		n, err := strconv.Atoi(s[3:i])
-		if err != nil || n < 2 || n > 4 {
-			return DataType{}, fmt.Errorf("expected vec2, vec3 or vec4, got %q", s[:i])
-		}
-		comps, name = n, s[i+1:len(s)-1]
+// typeAliases are other spellings of scalarTypes' names.
+var typeAliases = map[string]string{
+	"fp16": "float16", "half": "float16", "bf16": "bfloat16",
+	"float32": "float", "fp32": "float", "float64": "double", "fp64": "double",
+	"fp8_e4m3": "float8_e4m3", "e4m3": "float8_e4m3",
+	"fp8_e5m2": "float8_e5m2", "e5m2": "float8_e5m2",
+}
+
+func scalarType(name string) (DataType, bool) {
+	if a, ok := typeAliases[name]; ok {
+		name = a
 	}
 	t, ok := scalarTypes[name]
+	t.Rows, t.Cols = 1, 1
+	return t, ok
+}
+
+// ParseDataType parses an Amber data type: a scalar ("float16"), a vector
+// ("vec4<float>"), a matrix ("mat2x3<float>", 2 columns of 3 rows), any of
+// them with "[]", or an image format name ("R32G32B32A32_SFLOAT").
+func ParseDataType(s string) (DataType, error) {
+	name := strings.TrimSuffix(s, "[]")
+	array := name != s
+	if t, ok := parseFormat(name); ok {
+		if array {
+			return DataType{}, fmt.Errorf("expected a data type, got %q (formats take no [])", s)
+		}
+		t.Name = s
+		return t, nil
+	}
+	rows, cols := 1, 1
+	if strings.HasPrefix(name, "vec") || strings.HasPrefix(name, "mat") {
+		i := strings.IndexByte(name, '<')
+		if i < 0 || !strings.HasSuffix(name, ">") {
+			return DataType{}, fmt.Errorf("expected vecN<type> or matCxR<type>, got %q", s)
+		}
+		shape := name[3:i]
+		if name[0] == 'v' {
+			n, err := strconv.Atoi(shape)
+			if err != nil || n < 2 || n > 4 {
+				return DataType{}, fmt.Errorf("expected vec2, vec3 or vec4, got %q", name[:i])
+			}
+			rows = n
+		} else {
+			c, r, ok := strings.Cut(shape, "x")
+			nc, err1 := strconv.Atoi(c)
+			nr, err2 := strconv.Atoi(r)
+			if !ok || err1 != nil || err2 != nil || nc < 2 || nc > 4 || nr < 2 || nr > 4 {
+				return DataType{}, fmt.Errorf("expected mat2x2 to mat4x4, got %q", name[:i])
+			}
+			rows, cols = nr, nc
+		}
+		name = name[i+1 : len(name)-1]
+	}
+	t, ok := scalarType(name)
 	if !ok {
-		return DataType{}, fmt.Errorf("unknown data type %q", s)
+		return DataType{}, fmt.Errorf("expected a data type, got %q", s)
 	}
-	if t.Bits == 4 && comps != 1 {
-		return DataType{}, fmt.Errorf("packed 4-bit types cannot be vectors")
+	if t.Bits == 4 && rows*cols != 1 {
+		return DataType{}, fmt.Errorf("expected a scalar for packed 4-bit type, got %q", s)
 	}
-	t.Name, t.Comps = s, comps
+	t.Name, t.Rows, t.Cols, t.Array = s, rows, cols, array
 	return t, nil
 }
 
-// byteSize is the size of n scalar values.
+// parseFormat recognizes the Vulkan formats whose components share one
+// type: R8 to R64G64B64A64 with _UINT, _SINT or _SFLOAT.
+func parseFormat(s string) (DataType, bool) {
+	body, suffix, ok := strings.Cut(s, "_")
+	if !ok {
+		return DataType{}, false
+	}
+	var kind Kind
+	switch suffix {
+	case "UINT":
+		kind = Uint
+	case "SINT":
+		kind = Int
+	case "SFLOAT":
+		kind = Float
+	default:
+		return DataType{}, false
+	}
+	bits, n := 0, 0
+	for _, ch := range "RGBA" {
+		if body == "" {
+			break
+		}
+		if rune(body[0]) != ch {
+			return DataType{}, false
+		}
+		j := 1
+		for j < len(body) && body[j] >= '0' && body[j] <= '9' {
+			j++
+		}
+		b, err := strconv.Atoi(body[1:j])
+		if err != nil || bits != 0 && b != bits {
+			return DataType{}, false
+		}
+		bits, n, body = b, n+1, body[j:]
+	}
+	if body != "" || n == 0 {
+		return DataType{}, false
+	}
+	var t DataType
+	switch {
+	case kind == Float && bits == 16:
+		t, _ = scalarType("float16")
+	case kind == Float && bits == 32:
+		t, _ = scalarType("float")
+	case kind == Float && bits == 64:
+		t, _ = scalarType("double")
+	case kind != Float && (bits == 8 || bits == 16 || bits == 32 || bits == 64):
+		t = DataType{Kind: kind, Bits: bits, Cols: 1}
+	default:
+		return DataType{}, false
+	}
+	t.Rows, t.Packed = n, true
+	return t, true
+}
+
+// Comps is the number of scalar components of one element.
+func (t DataType) Comps() int { return t.Rows * t.Cols }
+
+func (t DataType) scalarSize() int { return t.Bits / 8 }
+
+// colStride is the distance between matrix columns (the size of a vector,
+// padded as the layout says).
+func (t DataType) colStride() int {
+	s := t.scalarSize()
+	n := t.Rows
+	if !t.Packed && n == 3 {
+		n = 4
+	}
+	cs := n * s
+	if t.Std140 && t.Cols > 1 {
+		cs = (cs + 15) &^ 15
+	}
+	return cs
+}
+
+// Stride is the distance in bytes between consecutive elements (0 for
+// packed 4-bit types, which have two elements per byte).
+func (t DataType) Stride() int {
+	if t.Bits == 4 {
+		return 0
+	}
+	st := t.Cols * t.colStride()
+	if t.Std140 && t.Array {
+		st = (st + 15) &^ 15
+	}
+	return st
+}
+
+// offset is the byte offset of scalar component j from the buffer start.
+func (t DataType) offset(j int) int {
+	n := t.Comps()
+	e, c := j/n, j%n
+	return e*t.Stride() + c/t.Rows*t.colStride() + c%t.Rows*t.scalarSize()
+}
+
+// byteSize is the size of a buffer holding n scalar components.
 func (t DataType) byteSize(n int) int {
 	if t.Bits == 4 {
 		return (n + 1) / 2
 	}
-	return n * t.Bits / 8
+	return (n + t.Comps() - 1) / t.Comps() * t.Stride()
 }
 
 // Value is one scalar: an integer (bit pattern, sign-extended for signed
@@ -87,27 +227,60 @@ type Value struct {
 	F float64
 }
 
-// parseValue parses a literal of type t.
+// parseValue parses a literal of t's scalar type. Integers may be given
+// as unsigned bit patterns (0xff for an int8 is -1) and negative values
+// of unsigned types wrap, as in Amber; hexadecimal integers given for a
+// float type are numbers, not bit patterns.
 func (t DataType) parseValue(s string) (Value, error) {
 	if t.Kind == Float {
+		if hex := strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+"); strings.HasPrefix(hex, "0x") && !strings.ContainsAny(hex, "pP") {
+			u, err := strconv.ParseUint(hex[2:], 16, 64)
+			if err == nil {
+				f := float64(u)
+				if s[0] == '-' {
+					f = -f
+				}
+				return Value{F: t.round(f)}, nil
+			}
+		}
 		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return Value{}, fmt.Errorf("expected a number, got %q", s)
+		if err != nil && !isRangeErr(err) {
+			return Value{}, fmt.Errorf("expected a %s value, got %q", t.scalarName(), s)
 		}
 		return Value{F: t.round(f)}, nil
 	}
-	if t.Kind == Int {
-		v, err := strconv.ParseInt(s, 0, 64)
-		if err != nil || t.Bits < 64 && (v < -(1<<(t.Bits-1)) || v >= 1<<(t.Bits-1)) {
-			return Value{}, fmt.Errorf("expected an int%d, got %q", t.Bits, s)
+	if v, err := strconv.ParseInt(s, 0, 64); err == nil {
+		if t.Bits < 64 && (v < -(1<<(t.Bits-1)) || v > 1<<t.Bits-1) {
+			return Value{}, fmt.Errorf("expected a %s value, got %q (out of range)", t.scalarName(), s)
 		}
-		return Value{I: uint64(v)}, nil
+		return t.wrap(uint64(v)), nil
 	}
 	v, err := strconv.ParseUint(s, 0, 64)
-	if err != nil || t.Bits < 64 && v >= 1<<t.Bits {
-		return Value{}, fmt.Errorf("expected a uint%d, got %q", t.Bits, s)
+	if err != nil || t.Bits < 64 && v > 1<<t.Bits-1 {
+		return Value{}, fmt.Errorf("expected a %s value, got %q", t.scalarName(), s)
 	}
-	return Value{I: v}, nil
+	return t.wrap(v), nil
+}
+
+func isRangeErr(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
+
+// scalarName names t's scalar type for messages.
+func (t DataType) scalarName() string {
+	switch t.Kind {
+	case Int:
+		return "int" + strconv.Itoa(t.Bits)
+	case Uint:
+		return "uint" + strconv.Itoa(t.Bits)
+	}
+	for name, st := range scalarTypes {
+		if st.Kind == Float && st.Bits == t.Bits && st.Exp == t.Exp && name != "float32" {
+			return name
+		}
+	}
+	return "float"
 }
 
 // fromFloat converts f to a value of t (rounded to nearest even for
@@ -116,7 +289,10 @@ func (t DataType) fromFloat(f float64) Value {
 	if t.Kind == Float {
 		return Value{F: t.round(f)}
 	}
-	return t.wrap(uint64(int64(f)))
+	if f < 0 {
+		return t.wrap(uint64(int64(f)))
+	}
+	return t.wrap(uint64(f))
 }
 
 // wrap reduces an integer to t's width (sign-extending signed types).
@@ -168,68 +344,79 @@ func (t DataType) round(f float64) float64 {
 	return decodeFloat(encodeFloat(f, t.Exp, t.Man, t.IEEE), t.Exp, t.Man, t.IEEE)
 }
 
-// encode appends the little-endian encoding of vals.
+// bits is the encoding of one scalar of t.
+func (t DataType) bits(v Value) uint64 {
+	if t.Kind != Float {
+		return v.I
+	}
+	switch t.Bits {
+	case 64:
+		return math.Float64bits(v.F)
+	case 32:
+		return uint64(math.Float32bits(float32(v.F)))
+	}
+	return encodeFloat(v.F, t.Exp, t.Man, t.IEEE)
+}
+
+// fromBits is the inverse of bits.
+func (t DataType) fromBits(b uint64) Value {
+	if t.Kind != Float {
+		return t.wrap(b)
+	}
+	switch t.Bits {
+	case 64:
+		return Value{F: math.Float64frombits(b)}
+	case 32:
+		return Value{F: float64(math.Float32frombits(uint32(b)))}
+	}
+	return Value{F: decodeFloat(b, t.Exp, t.Man, t.IEEE)}
+}
+
+// encode lays vals (scalar components) out in memory; padding is zero.
 func (t DataType) encode(vals []Value) []byte {
 	out := make([]byte, t.byteSize(len(vals)))
 	for i, v := range vals {
-		var bits uint64
-		if t.Kind == Float {
-			switch t.Bits {
-			case 64:
-				bits = math.Float64bits(v.F)
-			case 32:
-				bits = uint64(math.Float32bits(float32(v.F)))
-			default:
-				bits = encodeFloat(v.F, t.Exp, t.Man, t.IEEE)
-			}
-		} else {
-			bits = v.I
+		b := t.bits(v)
+		if t.Bits == 4 {
+			out[i/2] |= byte(b&0xf) << (4 * (i % 2))
+			continue
 		}
+		o := t.offset(i)
 		switch t.Bits {
-		case 4:
-			out[i/2] |= byte(bits&0xf) << (4 * (i % 2))
 		case 8:
-			out[i] = byte(bits)
+			out[o] = byte(b)
 		case 16:
-			binary.LittleEndian.PutUint16(out[2*i:], uint16(bits))
+			binary.LittleEndian.PutUint16(out[o:], uint16(b))
 		case 32:
-			binary.LittleEndian.PutUint32(out[4*i:], uint32(bits))
+			binary.LittleEndian.PutUint32(out[o:], uint32(b))
 		case 64:
-			binary.LittleEndian.PutUint64(out[8*i:], bits)
+			binary.LittleEndian.PutUint64(out[o:], b)
 		}
 	}
 	return out
 }
 
-// decode reads n values from b.
-func (t DataType) decode(b []byte, n int) []Value {
+// decode reads n scalar components laid out as encode writes them.
+func (t DataType) decode(data []byte, n int) []Value {
 	vals := make([]Value, n)
 	for i := range vals {
-		var bits uint64
-		switch t.Bits {
-		case 4:
-			bits = uint64(b[i/2]>>(4*(i%2))) & 0xf
-		case 8:
-			bits = uint64(b[i])
-		case 16:
-			bits = uint64(binary.LittleEndian.Uint16(b[2*i:]))
-		case 32:
-			bits = uint64(binary.LittleEndian.Uint32(b[4*i:]))
-		case 64:
-			bits = binary.LittleEndian.Uint64(b[8*i:])
-		}
-		if t.Kind == Float {
-			switch t.Bits {
-			case 64:
-				vals[i].F = math.Float64frombits(bits)
-			case 32:
-				vals[i].F = float64(math.Float32frombits(uint32(bits)))
-			default:
-				vals[i].F = decodeFloat(bits, t.Exp, t.Man, t.IEEE)
-			}
+		var b uint64
+		if t.Bits == 4 {
+			b = uint64(data[i/2]>>(4*(i%2))) & 0xf
 		} else {
-			vals[i] = t.wrap(bits)
+			o := t.offset(i)
+			switch t.Bits {
+			case 8:
+				b = uint64(data[o])
+			case 16:
+				b = uint64(binary.LittleEndian.Uint16(data[o:]))
+			case 32:
+				b = uint64(binary.LittleEndian.Uint32(data[o:]))
+			case 64:
+				b = binary.LittleEndian.Uint64(data[o:])
+			}
 		}
+		vals[i] = t.fromBits(b)
 	}
 	return vals
 }
@@ -309,4 +496,20 @@ func decodeFloat(bits uint64, expBits, manBits int, ieee bool) float64 {
 		return sign * math.Ldexp(float64(m), 1-bias-manBits)
 	}
 	return sign * math.Ldexp(float64(m|1<<manBits), int(e)-bias-manBits)
+}
+
+// ulp is the gap between |w| and the next larger value of t's format (at
+// the largest finite value, the gap below it is used).
+func ulp(t DataType, w float64) float64 {
+	if t.Kind != Float {
+		return 1
+	}
+	w = math.Abs(w)
+	bias := 1<<(t.Exp-1) - 1
+	_, e := math.Frexp(w)
+	exp := e - 1
+	if exp < 1-bias || w == 0 {
+		exp = 1 - bias
+	}
+	return math.Ldexp(1, exp-t.Man)
 }

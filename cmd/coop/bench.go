@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -63,7 +64,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		times := map[int][]time.Duration{}
 		var order []script.Timing
 		for r := 0; r < *runs; r++ {
-			rep, err := script.Run(s, dev, compilers, script.RunOptions{TargetEnv: *env, Timed: true})
+			rep, err := script.Run(context.Background(), s, dev, script.RunOptions{Compilers: compilers, TargetEnv: *env, Timed: true})
 			if err != nil {
 				fmt.Fprintln(stderr, err)
 				status = 1

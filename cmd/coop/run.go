@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/coopshader/coop/backend"
 	cpu "github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/glsl/compile"
+	"github.com/coopshader/coop/glsl/pp"
 	"github.com/coopshader/coop/script"
 	"github.com/coopshader/coop/vk"
 )
@@ -28,14 +30,34 @@ var compilers = script.Compilers{GLSL: compileGLSL}
 // compileGLSL compiles a script's shader. Inline shaders start on a script
 // line, so a #line directive after #version makes diagnostics name
 // script lines.
-func compileGLSL(name string, src []byte, o script.GLSLOptions) ([]uint32, error) {
+func compileGLSL(name string, src []byte, o script.CompileOptions) ([]uint32, error) {
 	if o.FirstLine > 0 {
 		text := string(src)
 		if first, rest, ok := strings.Cut(text, "\n"); ok && strings.HasPrefix(strings.TrimSpace(first), "#version") {
 			src = []byte(first + "\n#line " + strconv.Itoa(o.FirstLine+1) + "\n" + rest)
 		}
 	}
-	return compile.Words(name, src, compile.Options{TargetEnv: o.TargetEnv})
+	opts := compile.Options{TargetEnv: scriptTargetEnv(o.TargetEnv), IncludeDirs: o.IncludeDirs}
+	for _, d := range o.Defines {
+		n, v, ok := strings.Cut(d, "=")
+		if !ok {
+			v = "1"
+		}
+		opts.Defines = append(opts.Defines, pp.Define{Name: n, Value: v})
+	}
+	return compile.Words(name, src, opts)
+}
+
+// scriptTargetEnv maps Amber's TARGET_ENV names (spv1.5, vulkan1.1spv1.4)
+// to coop's.
+func scriptTargetEnv(env string) string {
+	switch {
+	case strings.HasPrefix(env, "spv1."):
+		return "spirv1." + strings.TrimPrefix(env, "spv1.")
+	case env == "vulkan1.1spv1.4":
+		return "spirv1.4"
+	}
+	return env
 }
 
 // scriptPaths expands directory arguments to the *.amber scripts directly
@@ -105,7 +127,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		defer d.Close()
 		devs = append(devs, d)
 	}
-	opts := script.RunOptions{TargetEnv: *env, Dump: dump, DumpTo: stdout, Timed: *timed}
+	opts := script.RunOptions{Compilers: compilers, TargetEnv: *env, Dump: dump, DumpTo: stdout, Timed: *timed}
 	passed, failed, broken := 0, 0, 0
 	for _, path := range scriptPaths(fs.Args(), stderr) {
 		s, err := script.ParseFile(path)
@@ -116,9 +138,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		}
 		var rep *script.Report
 		if len(devs) == 2 {
-			rep, err = script.Compare(s, devs[0], devs[1], compilers, opts)
+			rep, err = script.Compare(context.Background(), s, devs[0], devs[1], opts)
 		} else {
-			rep, err = script.Run(s, devs[0], compilers, opts)
+			rep, err = script.Run(context.Background(), s, devs[0], opts)
 		}
 		if rep != nil {
 			rep.Format(stdout)

@@ -1,0 +1,431 @@
+package script
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// mismatch collects the failures of one check.
+type mismatch struct {
+	max   int
+	count int
+	diffs []Diff
+}
+
+func (m *mismatch) add(i int, where, got, want string) {
+	m.count++
+	if len(m.diffs) < m.max {
+		m.diffs = append(m.diffs, Diff{Index: i, Where: where, Got: got, Want: want})
+	}
+}
+
+func (m *mismatch) result(line int, what string, total int) Result {
+	r := Result{Line: line, What: what, Pass: m.count == 0, Count: m.count, Total: total, Diffs: m.diffs}
+	if m.count > 0 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%d of %d values differ:", m.count, total)
+		for _, d := range m.diffs {
+			fmt.Fprintf(&b, "\n%s got %s, want %s", d.Where, d.Got, d.Want)
+		}
+		if m.count > len(m.diffs) {
+			fmt.Fprintf(&b, "\n...")
+		}
+		r.Msg = b.String()
+	}
+	return r
+}
+
+// where names scalar component i of a buffer of type t.
+func where(t DataType, i int) string {
+	if n := t.Comps(); n > 1 {
+		return fmt.Sprintf("[%d][%d]", i/n, i%n)
+	}
+	return fmt.Sprintf("[%d]", i)
+}
+
+func failed(e *Expect, err error) Result {
+	return Result{Line: e.Line, What: e.Text, Msg: err.Error()}
+}
+
+// check evaluates one EXPECT on the state's device.
+func (st *state) check(e *Expect) Result {
+	got, err := st.read(e.Buffer)
+	if err != nil {
+		return failed(e, err)
+	}
+	t := st.s.Buffer(e.Buffer).Type
+	var r Result
+	switch {
+	case e.Mode == "IDX":
+		r = st.checkIdx(e, t, got)
+	case e.Matmul != nil:
+		r = st.checkMatmul(e, t, got)
+	default:
+		r = st.checkBuffer(e, t, got)
+	}
+	r.Device = st.dev.Name()
+	return r
+}
+
+func (st *state) checkIdx(e *Expect, t DataType, got []Value) Result {
+	m := mismatch{max: st.opts.MaxDiffs}
+	for k, want := range e.Values {
+		i := e.Start + k
+		g := got[i]
+		var ok bool
+		switch e.Op {
+		case "EQ":
+			ok = within(t, g, want, tolFor(e.Tol, i%t.Comps()))
+		case "NE":
+			ok = !within(t, g, want, nil)
+		default:
+			c := order(t, g, want)
+			ok = c != 2 && (e.Op == "LT" && c < 0 || e.Op == "LE" && c <= 0 || e.Op == "GT" && c > 0 || e.Op == "GE" && c >= 0)
+		}
+		if !ok {
+			w := t.String(want)
+			if e.Op != "EQ" {
+				w = strings.ToLower(e.Op) + " " + w
+			}
+			m.add(i, where(t, i), t.String(g), w)
+		}
+	}
+	return m.result(e.Line, e.Text, len(e.Values))
+}
+
+// order compares two values of t: -1, 0 or 1, and 2 when unordered (NaN).
+func order(t DataType, a, b Value) int {
+	switch t.Kind {
+	case Float:
+		switch {
+		case a.F < b.F:
+			return -1
+		case a.F > b.F:
+			return 1
+		case a.F == b.F:
+			return 0
+		}
+		return 2
+	case Int:
+		x, y := int64(a.I), int64(b.I)
+		if x < y {
+			return -1
+		} else if x > y {
+			return 1
+		}
+		return 0
+	}
+	if a.I < b.I {
+		return -1
+	} else if a.I > b.I {
+		return 1
+	}
+	return 0
+}
+
+// tolFor is the tolerance of component c, nil for exact.
+func tolFor(tols []Tolerance, c int) *Tolerance {
+	if len(tols) == 0 {
+		return nil
+	}
+	return &tols[min(c, len(tols)-1)]
+}
+
+// within reports whether got matches want: exactly (NaN matches NaN) or
+// within tol.
+func within(t DataType, got, want Value, tol *Tolerance) bool {
+	if t.Kind != Float {
+		if got.I == want.I {
+			return true
+		}
+		if tol == nil {
+			return false
+		}
+	} else {
+		g, w := got.F, want.F
+		if math.IsNaN(g) || math.IsNaN(w) {
+			return math.IsNaN(g) && math.IsNaN(w)
+		}
+		if g == w {
+			return true
+		}
+		if tol == nil || math.IsInf(g, 0) || math.IsInf(w, 0) {
+			return false
+		}
+	}
+	g, w := t.Float(got), t.Float(want)
+	d := math.Abs(g - w)
+	return tol.Abs > 0 && d <= tol.Abs ||
+		tol.Rel > 0 && d <= tol.Rel*math.Abs(w) ||
+		tol.ULP > 0 && d <= float64(tol.ULP)*ulp(t, w)
+}
+
+func (st *state) checkBuffer(e *Expect, t DataType, got []Value) Result {
+	other, err := st.read(e.Other)
+	if err != nil {
+		return failed(e, err)
+	}
+	ot := st.s.Buffer(e.Other).Type
+	if e.Mode == "RMSE_BUFFER" {
+		rmse := rmse(t, got, ot, other)
+		if !(rmse <= e.RMSE) {
+			return Result{Line: e.Line, What: e.Text, Count: 1, Total: len(got),
+				Msg: fmt.Sprintf("RMSE %g exceeds %g", rmse, e.RMSE)}
+		}
+		return Result{Line: e.Line, What: e.Text, Pass: true, Total: len(got)}
+	}
+	same := ot.Kind == t.Kind && ot.Bits == t.Bits && ot.Exp == t.Exp
+	m := mismatch{max: st.opts.MaxDiffs}
+	for i := range got {
+		want := other[i]
+		if !same {
+			want = t.fromFloat(ot.Float(want))
+		}
+		if !within(t, got[i], want, tolFor(e.Tol, i%t.Comps())) {
+			m.add(i, where(t, i), t.String(got[i]), t.String(want))
+		}
+	}
+	return m.result(e.Line, e.Text, len(got))
+}
+
+func rmse(t DataType, a []Value, ot DataType, b []Value) float64 {
+	if len(a) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for i := range a {
+		d := t.Float(a[i]) - ot.Float(b[i])
+		sum += d * d
+	}
+	return math.Sqrt(sum / float64(len(a)))
+}
+
+// operand is a matrix in a buffer: element (r, c) of batch n is at
+// n*batchSize + r*rs + c*cs.
+type operand struct {
+	rs, cs, batchSize int
+	f                 []float64
+	i                 []int64
+}
+
+func newOperand(t DataType, vals []Value, rows, cols int, trans bool, stride int, exact bool) operand {
+	o := operand{rs: stride, cs: 1, batchSize: rows * stride}
+	if trans {
+		o.rs, o.cs, o.batchSize = 1, stride, cols*stride
+	}
+	if exact {
+		o.i = make([]int64, len(vals))
+		for k, v := range vals {
+			o.i[k] = int64(v.I)
+		}
+	} else {
+		o.f = make([]float64, len(vals))
+		for k, v := range vals {
+			o.f[k] = t.Float(v)
+		}
+	}
+	return o
+}
+
+func (o *operand) at(n, r, c int) int { return n*o.batchSize + r*o.rs + c*o.cs }
+
+// checkMatmul compares C with A x B (+ Add) computed here: in int64 when
+// every operand is an integer type (wrapping, or saturating with
+// SATURATE, to C's width), else in float64 rounded once to C's type.
+func (st *state) checkMatmul(e *Expect, t DataType, got []Value) Result {
+	mm := e.Matmul
+	types := []DataType{t, st.s.Buffer(mm.A).Type, st.s.Buffer(mm.B).Type}
+	names := []string{mm.A, mm.B}
+	if mm.Add != "" {
+		types = append(types, st.s.Buffer(mm.Add).Type)
+		names = append(names, mm.Add)
+	}
+	exact := true
+	for _, ty := range types {
+		exact = exact && ty.Kind != Float
+	}
+	ops := make([]operand, len(names))
+	shapes := [][2]int{{mm.M, mm.K}, {mm.K, mm.N}, {mm.M, mm.N}}
+	trans := []bool{mm.TransA, mm.TransB, mm.TransC}
+	strides := []int{mm.StrideA, mm.StrideB, mm.StrideC}
+	for k, name := range names {
+		vals, err := st.read(name)
+		if err != nil {
+			return failed(e, err)
+		}
+		ops[k] = newOperand(types[k+1], vals, shapes[k][0], shapes[k][1], trans[k], strides[k], exact)
+	}
+	c := newOperand(t, nil, mm.M, mm.N, mm.TransC, mm.StrideC, exact)
+	cells := mm.Batch * mm.M * mm.N
+	n := cells
+	if mm.Sample > 0 && mm.Sample < cells {
+		n = mm.Sample
+	}
+	cell := func(s int) int {
+		if n == cells {
+			return s
+		}
+		// A multiplicative hash spreads the samples over every row,
+		// column and batch.
+		return int((uint64(s)*2654435761 + 12345) % uint64(cells))
+	}
+	want := make([]Value, n)
+	workers := min(runtime.GOMAXPROCS(0), max(1, n*mm.K/(1<<16)))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := w; s < n; s += workers {
+				idx := cell(s)
+				b, i, j := idx/(mm.M*mm.N), idx/mm.N%mm.M, idx%mm.N
+				want[s] = matmulCell(mm, t, ops, b, i, j, exact)
+			}
+		}()
+	}
+	wg.Wait()
+	m := mismatch{max: st.opts.MaxDiffs}
+	for s := range n {
+		idx := cell(s)
+		b, i, j := idx/(mm.M*mm.N), idx/mm.N%mm.M, idx%mm.N
+		ci := c.at(b, i, j)
+		if !within(t, got[ci], want[s], tolFor(e.Tol, 0)) {
+			loc := fmt.Sprintf("[%d] (row %d, col %d)", ci, i, j)
+			if mm.Batch > 1 {
+				loc = fmt.Sprintf("[%d] (batch %d, row %d, col %d)", ci, b, i, j)
+			}
+			m.add(ci, loc, t.String(got[ci]), t.String(want[s]))
+		}
+	}
+	return m.result(e.Line, e.Text, n)
+}
+
+func matmulCell(mm *Matmul, t DataType, ops []operand, b, i, j int, exact bool) Value {
+	a, bm := &ops[0], &ops[1]
+	if exact {
+		var sum int64
+		for k := range mm.K {
+			sum += a.i[a.at(b, i, k)] * bm.i[bm.at(b, k, j)]
+		}
+		if len(ops) > 2 {
+			sum += ops[2].i[ops[2].at(b, i, j)]
+		}
+		if mm.Saturate {
+			return saturate(t, sum)
+		}
+		return t.wrap(uint64(sum))
+	}
+	sum := 0.0
+	for k := range mm.K {
+		sum += a.f[a.at(b, i, k)] * bm.f[bm.at(b, k, j)]
+	}
+	if len(ops) > 2 {
+		sum += ops[2].f[ops[2].at(b, i, j)]
+	}
+	if t.Kind != Float && mm.Saturate {
+		return saturate(t, int64(math.Max(-1<<63, math.Min(sum, 1<<63-1))))
+	}
+	return t.fromFloat(sum)
+}
+
+// saturate clamps v to t's integer range.
+func saturate(t DataType, v int64) Value {
+	if t.Bits == 64 {
+		if t.Kind == Uint && v < 0 {
+			v = 0
+		}
+		return Value{I: uint64(v)}
+	}
+	lo, hi := int64(0), int64(1)<<t.Bits-1
+	if t.Kind == Int {
+		lo, hi = -(int64(1) << (t.Bits - 1)), int64(1)<<(t.Bits-1)-1
+	}
+	return t.wrap(uint64(min(max(v, lo), hi)))
+}
+
+// bufferTolerance merges the tolerances of the EXPECTs on a buffer (the
+// largest of each kind per component) and the largest RMSE bound.
+func bufferTolerance(s *Script, name string) ([]Tolerance, float64) {
+	var tols []Tolerance
+	rmse := 0.0
+	for _, cmd := range s.Commands {
+		e, ok := cmd.(*Expect)
+		if !ok || e.Buffer != name {
+			continue
+		}
+		rmse = math.Max(rmse, e.RMSE)
+		for c, t := range e.Tol {
+			for len(tols) <= c {
+				if len(tols) > 0 {
+					tols = append(tols, tols[len(tols)-1])
+				} else {
+					tols = append(tols, Tolerance{})
+				}
+			}
+			tols[c].Abs = math.Max(tols[c].Abs, t.Abs)
+			tols[c].Rel = math.Max(tols[c].Rel, t.Rel)
+			tols[c].ULP = max(tols[c].ULP, t.ULP)
+		}
+	}
+	return tols, rmse
+}
+
+// compareBuffer compares a buffer between the two devices of Compare.
+func compareBuffer(sa, sb *state, buf *Buffer, skip []int) Result {
+	what := fmt.Sprintf("BUFFER %s same on both devices", buf.Name)
+	res := Result{Line: buf.Line, What: what, Device: sa.dev.Name() + " vs " + sb.dev.Name()}
+	va, err := sa.read(buf.Name)
+	if err == nil {
+		var vb []Value
+		if vb, err = sb.read(buf.Name); err == nil {
+			t := buf.Type
+			tols, rmseBound := bufferTolerance(sa.s, buf.Name)
+			if len(tols) == 0 && rmseBound > 0 {
+				what += fmt.Sprintf(" (RMSE %g)", rmseBound)
+				if r := rmse(t, va, t, vb); !(r <= rmseBound) {
+					res.What, res.Count, res.Total = what, 1, len(va)
+					res.Msg = fmt.Sprintf("RMSE between %s and %s is %g, above %g", sa.dev.Name(), sb.dev.Name(), r, rmseBound)
+					return res
+				}
+				res.What, res.Pass, res.Total = what, true, len(va)
+				return res
+			}
+			m := mismatch{max: sa.opts.MaxDiffs}
+			n := 0
+			for i := range va {
+				if isAddress(t, i, skip) {
+					continue
+				}
+				n++
+				if !within(t, va[i], vb[i], tolFor(tols, i%t.Comps())) {
+					m.add(i, where(t, i), t.String(va[i])+" on "+sa.dev.Name(), t.String(vb[i])+" on "+sb.dev.Name())
+				}
+			}
+			r := m.result(buf.Line, what, n)
+			r.Device = res.Device
+			if !r.Pass {
+				r.Msg = strings.Replace(r.Msg, "values differ:", "values differ between the devices:", 1)
+			}
+			return r
+		}
+	}
+	res.Msg = err.Error()
+	return res
+}
+
+// isAddress reports whether component i overlaps an 8-byte address slot.
+func isAddress(t DataType, i int, slots []int) bool {
+	if len(slots) == 0 || t.Bits == 4 {
+		return false
+	}
+	o := t.offset(i)
+	for _, s := range slots {
+		if o < s+8 && o+t.scalarSize() > s {
+			return true
+		}
+	}
+	return false
+}
