@@ -1,5 +1,8 @@
 // The Builtin enum: one constant per built-in function name of builtins.go,
-// then the built-ins checked by hand (coop.go, opaque.go).
+// then the built-ins checked by hand (coop.go, opaque.go), then later
+// additions of both kinds (extcalls.go, tensor.go and table entries), kept
+// at the end so that earlier values do not move. call dispatches a name
+// from BCoopMatLoad on to its checker unless the tables define it.
 
 package check
 
@@ -357,6 +360,46 @@ const (
 	BTextureQueryLod
 	BTexelFetch
 	BTextureSize
+	// Built-ins with their own rules, dispatched by extCall (extcalls.go).
+	BDebugPrintfEXT
+	BAbortEXT
+	// Table built-ins added after the hand-checked ones so that earlier
+	// values keep their numbers: the microscaling floats.
+	BPackFloat2xfe2m1EXT
+	BUnpackFloat2xfe2m1EXT
+	BPackFloat4xfe2m1EXT
+	BUnpackFloat4xfe2m1EXT
+	BPackFloat8xfe2m1EXT
+	BUnpackFloat8xfe2m1EXT
+	BPackFloat16xfe2m1EXT
+	BUnpackFloat16xfe2m1EXT
+	BBitcastExtractfe2m1EXT
+	BPackFloat4xfe2m3EXT
+	BUnpackFloat4xfe2m3EXT
+	BPackFloat8xfe2m3EXT
+	BUnpackFloat8xfe2m3EXT
+	BPackFloat16xfe2m3EXT
+	BUnpackFloat16xfe2m3EXT
+	BBitcastExtractfe2m3EXT
+	BPackFloat4xfe3m2EXT
+	BUnpackFloat4xfe3m2EXT
+	BPackFloat8xfe3m2EXT
+	BUnpackFloat8xfe3m2EXT
+	BPackFloat16xfe3m2EXT
+	BUnpackFloat16xfe3m2EXT
+	BBitcastExtractfe3m2EXT
+	// GL_QCOM_cooperative_matrix_conversion (extcalls.go).
+	BBitcastQCOM
+	BExtractSubArrayQCOM
+	BVectorToCoopmatQCOM
+	BCoopmatToVectorQCOM
+	// GL_ARM_tensors (tensor.go).
+	BTensorReadARM
+	BTensorWriteARM
+	BTensorSizeARM
+	// GL_NV_displacement_micromap (table built-ins).
+	BFetchMicroTriangleVertexPositionNV
+	BFetchMicroTriangleVertexBarycentricNV
 )
 
 var builtinNames = [...]string{
@@ -708,6 +751,40 @@ var builtinNames = [...]string{
 	BTextureQueryLod:                                                  "textureQueryLod",
 	BTexelFetch:                                                       "texelFetch",
 	BTextureSize:                                                      "textureSize",
+	BDebugPrintfEXT:                                                   "debugPrintfEXT",
+	BAbortEXT:                                                         "abortEXT",
+	BPackFloat2xfe2m1EXT:                                              "packFloat2xfe2m1EXT",
+	BUnpackFloat2xfe2m1EXT:                                            "unpackFloat2xfe2m1EXT",
+	BPackFloat4xfe2m1EXT:                                              "packFloat4xfe2m1EXT",
+	BUnpackFloat4xfe2m1EXT:                                            "unpackFloat4xfe2m1EXT",
+	BPackFloat8xfe2m1EXT:                                              "packFloat8xfe2m1EXT",
+	BUnpackFloat8xfe2m1EXT:                                            "unpackFloat8xfe2m1EXT",
+	BPackFloat16xfe2m1EXT:                                             "packFloat16xfe2m1EXT",
+	BUnpackFloat16xfe2m1EXT:                                           "unpackFloat16xfe2m1EXT",
+	BBitcastExtractfe2m1EXT:                                           "bitcastExtractfe2m1EXT",
+	BPackFloat4xfe2m3EXT:                                              "packFloat4xfe2m3EXT",
+	BUnpackFloat4xfe2m3EXT:                                            "unpackFloat4xfe2m3EXT",
+	BPackFloat8xfe2m3EXT:                                              "packFloat8xfe2m3EXT",
+	BUnpackFloat8xfe2m3EXT:                                            "unpackFloat8xfe2m3EXT",
+	BPackFloat16xfe2m3EXT:                                             "packFloat16xfe2m3EXT",
+	BUnpackFloat16xfe2m3EXT:                                           "unpackFloat16xfe2m3EXT",
+	BBitcastExtractfe2m3EXT:                                           "bitcastExtractfe2m3EXT",
+	BPackFloat4xfe3m2EXT:                                              "packFloat4xfe3m2EXT",
+	BUnpackFloat4xfe3m2EXT:                                            "unpackFloat4xfe3m2EXT",
+	BPackFloat8xfe3m2EXT:                                              "packFloat8xfe3m2EXT",
+	BUnpackFloat8xfe3m2EXT:                                            "unpackFloat8xfe3m2EXT",
+	BPackFloat16xfe3m2EXT:                                             "packFloat16xfe3m2EXT",
+	BUnpackFloat16xfe3m2EXT:                                           "unpackFloat16xfe3m2EXT",
+	BBitcastExtractfe3m2EXT:                                           "bitcastExtractfe3m2EXT",
+	BBitcastQCOM:                                                      "bitcastQCOM",
+	BExtractSubArrayQCOM:                                              "extractSubArrayQCOM",
+	BVectorToCoopmatQCOM:                                              "vectorToCoopmatQCOM",
+	BCoopmatToVectorQCOM:                                              "coopmatToVectorQCOM",
+	BTensorReadARM:                                                    "tensorReadARM",
+	BTensorWriteARM:                                                   "tensorWriteARM",
+	BTensorSizeARM:                                                    "tensorSizeARM",
+	BFetchMicroTriangleVertexPositionNV:                               "fetchMicroTriangleVertexPositionNV",
+	BFetchMicroTriangleVertexBarycentricNV:                            "fetchMicroTriangleVertexBarycentricNV",
 }
 
 func (b Builtin) String() string { return builtinNames[b] }

@@ -11,10 +11,12 @@ import "strings"
 //	S     the scalar c
 //	B I U F  bool, int, uint, float with n components
 //	Fh Fb Fd float16, bfloat16, double with n components
+//	U8    uint8_t with n components
 //	Is Us the signed/unsigned integer of c's width, n components
 //	M Mt  a matrix of c (cols x rows) and its transpose
 //	Mc Mr the matrix's column and row vector
-//	other a concrete type name (float, uvec4, int64_t, ...)
+//	other a concrete type name (float, uvec4, int64_t, ...), or a long
+//	      vector written vector<scalar,N> without spaces
 //
 // The checker instantiates each entry for the components and sizes the
 // arguments suggest and resolves overloads with the usual ranking.
@@ -174,6 +176,29 @@ func init() {
 	def("floate4m3BitsToUintEXT", "Us T", cE4, szAny, extFP8...)
 	def("intBitsToFloate4m3EXT", "T Is", cE4, szAny, extFP8...)
 	def("uintBitsToFloate4m3EXT", "T Us", cE4, szAny, extFP8...)
+	// GL_EXT_float_e2m1, _e2m3, _e3m2: packing into unsigned integers and
+	// reinterpreting part of an 8-bit integer.
+	for _, p := range []struct{ sfx, ty, v2, v4, v8, v16 string }{
+		{"fe2m1", "floate2m1_t", "uint8_t", "uint16_t", "uint32_t", "u32vec2"},
+		{"fe2m3", "floate2m3_t", "", "u8vec3", "u16vec3", "u32vec3"},
+		{"fe3m2", "floate3m2_t", "", "u8vec3", "u16vec3", "u32vec3"},
+	} {
+		ext := "GL_EXT_float_" + p.sfx[1:]
+		if p.v2 != "" {
+			def("packFloat2x"+p.sfx+"EXT", p.v2+" "+p.sfx+"vec2", 0, sz1, ext)
+			def("unpackFloat2x"+p.sfx+"EXT", p.sfx+"vec2 "+p.v2, 0, sz1, ext)
+		}
+		def("packFloat4x"+p.sfx+"EXT", p.v4+" "+p.sfx+"vec4", 0, sz1, ext)
+		def("unpackFloat4x"+p.sfx+"EXT", p.sfx+"vec4 "+p.v4, 0, sz1, ext)
+		for _, n := range []struct{ n, packed string }{{"8", p.v8}, {"16", p.v16}} {
+			long := "vector<" + p.ty + "," + n.n + ">"
+			def("packFloat"+n.n+"x"+p.sfx+"EXT", n.packed+" "+long, 0, sz1, ext)
+			def("unpackFloat"+n.n+"x"+p.sfx+"EXT", long+" "+n.packed, 0, sz1, ext)
+		}
+	}
+	def("bitcastExtractfe2m1EXT", "T U8 int", comps(E2M1), szAny, extE2M1...)
+	def("bitcastExtractfe2m3EXT", "T U8 int", comps(E2M3), szAny, extE2M3...)
+	def("bitcastExtractfe3m2EXT", "T U8 int", comps(E3M2), szAny, extE3M2...)
 	def("fma", "T T T T", cFD, szAny)
 	def("frexp", "T T out:I", cFD, szAny)
 	def("ldexp", "T T I", cFD, szAny)
@@ -297,6 +322,10 @@ func init() {
 	def("clock2x32ARB", "uvec2", 0, sz1, "GL_ARB_shader_clock")
 	def("clockRealtimeEXT", "uint64_t", 0, sz1, "GL_EXT_shader_realtime_clock")
 	def("clockRealtime2x32EXT", "uvec2", 0, sz1, "GL_EXT_shader_realtime_clock")
+	// GL_NV_displacement_micromap: (as, instanceId, geometryIndex,
+	// primitiveIndex, barycentrics) of a micro-triangle vertex.
+	def("fetchMicroTriangleVertexPositionNV", "vec3 accelerationStructureEXT int int int ivec2", 0, sz1, "GL_NV_displacement_micromap")
+	def("fetchMicroTriangleVertexBarycentricNV", "vec2 accelerationStructureEXT int int int ivec2", 0, sz1, "GL_NV_displacement_micromap")
 	// Derivatives in compute shaders (GL_NV/KHR_compute_shader_derivatives).
 	def("dFdx dFdy fwidth dFdxFine dFdyFine fwidthFine dFdxCoarse dFdyCoarse fwidthCoarse", "T T", cF, szGen, "GL_NV_compute_shader_derivatives", "GL_KHR_compute_shader_derivatives")
 }

@@ -30,6 +30,13 @@ const (
 	BuiltinSubGroupGtMaskARB
 	BuiltinSubGroupLeMaskARB
 	BuiltinSubGroupLtMaskARB
+	// GL_QCOM_tile_shading.
+	BuiltinTileOffsetQCOM
+	BuiltinTileDimensionQCOM
+	BuiltinTileApronSizeQCOM
+	// GL_EXT_opacity_micromap_ray_query_mode: a bool constant or
+	// specialization constant (Program.OpacityMicromap).
+	BuiltinEnableOpacityMicromapEXT
 )
 
 type builtinVarInfo struct {
@@ -48,30 +55,36 @@ var uvec4 = VectorType(Uint32, 4)
 var builtinVars = map[string]BuiltinVar{}
 
 var builtinVarTable = [...]builtinVarInfo{
-	BuiltinNumWorkGroups:         {"gl_NumWorkGroups", uvec3, nil, 0},
-	BuiltinWorkGroupSize:         {"gl_WorkGroupSize", uvec3, nil, 0},
-	BuiltinWorkGroupID:           {"gl_WorkGroupID", uvec3, nil, 0},
-	BuiltinLocalInvocationID:     {"gl_LocalInvocationID", uvec3, nil, 0},
-	BuiltinGlobalInvocationID:    {"gl_GlobalInvocationID", uvec3, nil, 0},
-	BuiltinLocalInvocationIndex:  {"gl_LocalInvocationIndex", TUint, nil, 0},
-	BuiltinSubgroupSize:          {"gl_SubgroupSize", TUint, subgroupExts, 0},
-	BuiltinSubgroupInvocationID:  {"gl_SubgroupInvocationID", TUint, subgroupExts, 0},
-	BuiltinSubgroupID:            {"gl_SubgroupID", TUint, subgroupExts, 0},
-	BuiltinNumSubgroups:          {"gl_NumSubgroups", TUint, subgroupExts, 0},
-	BuiltinSubgroupEqMask:        {"gl_SubgroupEqMask", uvec4, ballotExts, 0},
-	BuiltinSubgroupGeMask:        {"gl_SubgroupGeMask", uvec4, ballotExts, 0},
-	BuiltinSubgroupGtMask:        {"gl_SubgroupGtMask", uvec4, ballotExts, 0},
-	BuiltinSubgroupLeMask:        {"gl_SubgroupLeMask", uvec4, ballotExts, 0},
-	BuiltinSubgroupLtMask:        {"gl_SubgroupLtMask", uvec4, ballotExts, 0},
-	BuiltinDeviceIndex:           {"gl_DeviceIndex", TInt, []string{"GL_EXT_device_group"}, 0},
-	BuiltinSubGroupSizeARB:       {"gl_SubGroupSizeARB", TUint, arbBallot, 0},
-	BuiltinSubGroupInvocationARB: {"gl_SubGroupInvocationARB", TUint, arbBallot, 0},
-	BuiltinSubGroupEqMaskARB:     {"gl_SubGroupEqMaskARB", TUint64, arbBallot, 0},
-	BuiltinSubGroupGeMaskARB:     {"gl_SubGroupGeMaskARB", TUint64, arbBallot, 0},
-	BuiltinSubGroupGtMaskARB:     {"gl_SubGroupGtMaskARB", TUint64, arbBallot, 0},
-	BuiltinSubGroupLeMaskARB:     {"gl_SubGroupLeMaskARB", TUint64, arbBallot, 0},
-	BuiltinSubGroupLtMaskARB:     {"gl_SubGroupLtMaskARB", TUint64, arbBallot, 0},
+	BuiltinNumWorkGroups:            {"gl_NumWorkGroups", uvec3, nil, 0},
+	BuiltinWorkGroupSize:            {"gl_WorkGroupSize", uvec3, nil, 0},
+	BuiltinWorkGroupID:              {"gl_WorkGroupID", uvec3, nil, 0},
+	BuiltinLocalInvocationID:        {"gl_LocalInvocationID", uvec3, nil, 0},
+	BuiltinGlobalInvocationID:       {"gl_GlobalInvocationID", uvec3, nil, 0},
+	BuiltinLocalInvocationIndex:     {"gl_LocalInvocationIndex", TUint, nil, 0},
+	BuiltinSubgroupSize:             {"gl_SubgroupSize", TUint, subgroupExts, 0},
+	BuiltinSubgroupInvocationID:     {"gl_SubgroupInvocationID", TUint, subgroupExts, 0},
+	BuiltinSubgroupID:               {"gl_SubgroupID", TUint, subgroupExts, 0},
+	BuiltinNumSubgroups:             {"gl_NumSubgroups", TUint, subgroupExts, 0},
+	BuiltinSubgroupEqMask:           {"gl_SubgroupEqMask", uvec4, ballotExts, 0},
+	BuiltinSubgroupGeMask:           {"gl_SubgroupGeMask", uvec4, ballotExts, 0},
+	BuiltinSubgroupGtMask:           {"gl_SubgroupGtMask", uvec4, ballotExts, 0},
+	BuiltinSubgroupLeMask:           {"gl_SubgroupLeMask", uvec4, ballotExts, 0},
+	BuiltinSubgroupLtMask:           {"gl_SubgroupLtMask", uvec4, ballotExts, 0},
+	BuiltinDeviceIndex:              {"gl_DeviceIndex", TInt, []string{"GL_EXT_device_group"}, 0},
+	BuiltinSubGroupSizeARB:          {"gl_SubGroupSizeARB", TUint, arbBallot, 0},
+	BuiltinSubGroupInvocationARB:    {"gl_SubGroupInvocationARB", TUint, arbBallot, 0},
+	BuiltinSubGroupEqMaskARB:        {"gl_SubGroupEqMaskARB", TUint64, arbBallot, 0},
+	BuiltinSubGroupGeMaskARB:        {"gl_SubGroupGeMaskARB", TUint64, arbBallot, 0},
+	BuiltinSubGroupGtMaskARB:        {"gl_SubGroupGtMaskARB", TUint64, arbBallot, 0},
+	BuiltinSubGroupLeMaskARB:        {"gl_SubGroupLeMaskARB", TUint64, arbBallot, 0},
+	BuiltinSubGroupLtMaskARB:        {"gl_SubGroupLtMaskARB", TUint64, arbBallot, 0},
+	BuiltinTileOffsetQCOM:           {"gl_TileOffsetQCOM", VectorType(Uint32, 2), tileShadingExt, 0},
+	BuiltinTileDimensionQCOM:        {"gl_TileDimensionQCOM", uvec3, tileShadingExt, 0},
+	BuiltinTileApronSizeQCOM:        {"gl_TileApronSizeQCOM", VectorType(Uint32, 2), tileShadingExt, 0},
+	BuiltinEnableOpacityMicromapEXT: {opacityMicromapName, TBool, []string{opacityMicromapExt}, 0},
 }
+
+var tileShadingExt = []string{"GL_QCOM_tile_shading"}
 
 var arbBallot = []string{"GL_ARB_shader_ballot"}
 
@@ -99,6 +112,9 @@ var coopVecExt = []string{"GL_NV_cooperative_vector", "GL_EXT_long_vector"}
 
 // builtinConsts are the gl_* integer constants of the supported extensions.
 var builtinConsts = map[string]builtinConst{
+	"gl_TensorOperandsNonTemporalARM":      {val: tensorNonTemporal, ext: tensorExt},
+	"gl_TensorOperandsOutOfBoundsValueARM": {val: tensorOutOfBounds, ext: tensorExt},
+
 	"gl_ScopeDevice":        {val: 1, ext: memScopeExt},
 	"gl_ScopeWorkgroup":     {val: 2, ext: memScopeExt},
 	"gl_ScopeSubgroup":      {val: 3, ext: memScopeExt},

@@ -17,7 +17,10 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 		c.errorf(pos, name, " function name expected")
 		return bad(pos)
 	}
-	if fn, ok := builtinByName[name]; ok && fn >= BCoopMatLoad && (sym == nil || len(sym.funcs) == 0) {
+	if fn, ok := builtinByName[name]; ok && fn >= BCoopMatLoad && builtinTable[name] == nil && (sym == nil || len(sym.funcs) == 0) {
+		if fn >= BDebugPrintfEXT {
+			return c.extCall(fn, name, args, pos)
+		}
 		if fn >= BTexture {
 			return c.textureCall(fn, name, args, pos)
 		}

@@ -115,8 +115,26 @@ func roundFloat(s Scalar, f float64) float64 {
 		return roundSmall(f, 2, -14, 57344, true)
 	case E4M3:
 		return roundSmall(f, 3, -6, 448, false)
+	case E2M1:
+		return saturate(roundSmall(f, 1, 0, math.Inf(1), true), 6)
+	case E2M3:
+		return saturate(roundSmall(f, 3, 0, math.Inf(1), true), 7.5)
+	case E3M2:
+		return saturate(roundSmall(f, 2, -2, math.Inf(1), true), 28)
+	case MXInt8:
+		// Multiples of 2^-6 in [-2, 2 - 2^-6].
+		if math.IsNaN(f) {
+			return 0
+		}
+		return max(-2, min(math.RoundToEven(f*64)/64, 127.0/64))
 	}
 	return f
+}
+
+// saturate clamps f to [-maxv, maxv]: the microscaling floats have no
+// infinities, and conversions to them saturate.
+func saturate(f, maxv float64) float64 {
+	return max(-maxv, min(f, maxv))
 }
 
 func roundSmall(f float64, man, emin int, maxv float64, hasInf bool) float64 {

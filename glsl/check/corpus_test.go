@@ -68,16 +68,11 @@ var outErrLine = regexp.MustCompile(`(?m)^ERROR: [^:]*:(\d+):`)
 func TestCorpus(t *testing.T) {
 	dir, entries := corpus(t)
 	var pos, posOK, neg, negAgree, negRejected int
-	var gaps []string
 	for _, e := range entries {
 		_, d := frontEnd(e.name, e.src)
 		if e.pos {
 			pos++
 			if d.HasErrors() {
-				if ext := unsupportedExt(e.src); ext != "" {
-					gaps = append(gaps, e.name+" ("+ext+")")
-					continue
-				}
 				t.Errorf("%s: unexpected errors:\n%s", e.name, firstLines(d.Error(), 6))
 				continue
 			}
@@ -109,29 +104,8 @@ func TestCorpus(t *testing.T) {
 			t.Errorf("%s: no error on a line glslang flags; got:\n%s", e.name, firstLines(d.Error(), 6))
 		}
 	}
-	if len(gaps) > 0 {
-		t.Logf("%d pos shaders use extensions the checker does not support yet:\n  %s", len(gaps), strings.Join(gaps, "\n  "))
-	}
 	t.Logf("pos: %d/%d check cleanly; neg: %d/%d rejected, %d/%d on a line glslang flags (%.0f%%)",
 		posOK, pos, negRejected, neg, negAgree, neg, 100*float64(negAgree)/float64(max(neg, 1)))
-}
-
-// unsupportedExts are extensions outside the project's scope that the
-// checker does not implement yet; pos shaders that enable them are counted
-// as known gaps rather than failures.
-var unsupportedExts = []string{
-	"GL_ARM_tensors", "GL_QCOM_tile_shading", "GL_QCOM_cooperative_matrix_conversion", "GL_EXT_structured_descriptor_heap",
-	"GL_EXT_float_e2m1", "GL_EXT_float_e2m3", "GL_EXT_float_e3m2", "GL_EXT_float_mxint8", "GL_EXT_abort",
-	"GL_NV_displacement_micromap", "GL_EXT_opacity_micromap_ray_query_mode",
-}
-
-func unsupportedExt(src []byte) string {
-	for _, e := range unsupportedExts {
-		if strings.Contains(string(src), "#extension "+e+" ") || strings.Contains(string(src), "#extension "+e+":") {
-			return e
-		}
-	}
-	return ""
 }
 
 func firstLines(s string, n int) string {

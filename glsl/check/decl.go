@@ -31,6 +31,7 @@ type layoutInfo struct {
 	localSizeID     [3]int
 	hasLocalSize    bool
 	derivativeGroup string
+	shadingRate     [3]int
 	other           []string
 }
 
@@ -76,7 +77,11 @@ func (c *checker) parseLayout(items []layoutItem) layoutInfo {
 		valued := map[string]bool{"set": true, "binding": true, "location": true, "offset": true, "align": true, "constant_id": true,
 			"local_size_x": true, "local_size_y": true, "local_size_z": true, "local_size_x_id": true, "local_size_y_id": true,
 			"local_size_z_id": true, "buffer_reference_align": true, "component": true, "index": true,
-			"heap_offset": true, "shading_rate_xqcom": true, "shading_rate_yqcom": true, "shading_rate_zqcom": true}
+			"shading_rate_xqcom": true, "shading_rate_yqcom": true, "shading_rate_zqcom": true}
+		if name == "heap_offset" {
+			c.heapOffset(it, &li)
+			continue
+		}
 		if valued[name] {
 			n, ok := c.layoutInt(it)
 			if !ok {
@@ -103,10 +108,13 @@ func (c *checker) parseLayout(items []layoutItem) layoutInfo {
 				}
 				li.localSize[name[11]-'x'] = n
 				li.hasLocalSize = true
-			case "heap_offset":
-				c.requireExt(it.pos, it.name, extDescriptorHeap...)
 			case "shading_rate_xqcom", "shading_rate_yqcom", "shading_rate_zqcom":
-				c.requireExt(it.pos, it.name, "GL_QCOM_tile_shading")
+				if c.requireExt(it.pos, it.name, tileShadingExt...) {
+					if n < 1 {
+						c.errorf(it.pos, it.name, "must be at least 1")
+					}
+					li.shadingRate[name[13]-'x'] = n
+				}
 			case "local_size_x_id", "local_size_y_id", "local_size_z_id":
 				li.localSizeID[name[11]-'x'] = n
 				li.hasLocalSize = true
@@ -143,7 +151,7 @@ func (c *checker) parseLayout(items []layoutItem) layoutInfo {
 		case name == "descriptor_heap" || name == "buffer_type":
 			c.requireExt(it.pos, it.name, extDescriptorHeap...)
 		case name == "tile_attachmentqcom":
-			c.requireExt(it.pos, it.name, "GL_QCOM_tile_shading")
+			li.TileAttachment = c.requireExt(it.pos, it.name, tileShadingExt...)
 		case name == "derivative_group_quadsnv", name == "derivative_group_linearnv", name == "derivative_group_quadskhr", name == "derivative_group_linearkhr":
 			li.derivativeGroup = name
 		default:
@@ -215,6 +223,11 @@ func (c *checker) declareLayoutIn(q quals) {
 	if li.derivativeGroup != "" {
 		c.prog.DerivativeGroup = li.derivativeGroup
 	}
+	for i, n := range li.shadingRate {
+		if n > 0 {
+			c.prog.TileShadingRate[i] = n
+		}
+	}
 	if li.hasLocalSize {
 		for i := range 3 {
 			if li.localSize[i] > 0 {
@@ -250,7 +263,7 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 		}
 	case "uniform":
 		v.Storage = StorageUniform
-		if !t.Contains(func(t *Type) bool { return t.Kind == KOpaque }) {
+		if !t.Contains((*Type).IsOpaque) {
 			c.errorf(pos, "uniform", "non-opaque uniforms outside a block : not allowed when using GLSL for Vulkan")
 		}
 	case "buffer":
@@ -330,6 +343,9 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 	c.declare(name, pos, &symbol{v: v})
 	if global {
 		c.prog.Globals = append(c.prog.Globals, v)
+		if name == opacityMicromapName {
+			c.redeclaredOpacityMicromap(v)
+		}
 	}
 	return v, init
 }
@@ -340,6 +356,8 @@ type blockMember struct {
 	t    *Type
 	name string
 	pos  Pos
+	// inline marks a block type written in place (descriptor heaps only).
+	inline bool
 }
 
 // declareBlock declares an interface block (uniform, buffer, shared or push
@@ -358,8 +376,17 @@ func (c *checker) declareBlock(q quals, blockName string, members []blockMember,
 	case "shared":
 		storage = StorageShared
 		c.requireExt(pos, "shared block", "GL_EXT_shared_memory_block")
+	case "resourceheap", "samplerheap":
+		c.heapBlock(q, li, blockName, members, instance, arrays, hasArray, pos)
+		return
 	default:
 		c.errorf(pos, q.storage, "interface blocks in compute shaders must be uniform, buffer or shared")
+		return
+	}
+	if hasLayout(q.layout, "buffer_type") {
+		if t := c.bufferType(q, li, storage, blockName, members, pos); t != nil && (instance != "" || hasArray) {
+			c.errorf(pos, blockName, "buffer_type block declares a type: it cannot have an instance name")
+		}
 		return
 	}
 	st.Packing = li.Packing
@@ -371,10 +398,13 @@ func (c *checker) declareBlock(q quals, blockName string, members []blockMember,
 	}
 	for _, m := range members {
 		mli := c.parseLayout(m.q.layout)
+		if m.inline {
+			c.errorf(m.pos, m.name, "inline block types are only allowed in descriptor heaps")
+		}
 		if containsCoop(m.t) {
 			c.errorf(m.pos, m.name, "member of block cannot be or contain a cooperative matrix type")
 		}
-		if m.t.Kind == KOpaque {
+		if m.t.Contains((*Type).IsOpaque) {
 			c.errorf(m.pos, m.name, "member of block cannot be or contain a sampler, image, or atomic_uint type")
 		}
 		f := &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor || li.RowMajor && !hasColumnMajor(m.q.layout), Memory: m.q.memory}
@@ -465,6 +495,9 @@ func (c *checker) declareStruct(name string, members []blockMember, pos Pos) *Ty
 	for _, m := range members {
 		if m.t.Kind == KVoid {
 			c.errorf(m.pos, m.name, "illegal use of type 'void'")
+		}
+		if m.inline {
+			c.errorf(m.pos, m.name, "inline block types are only allowed in descriptor heaps")
 		}
 		for _, other := range st.Fields {
 			if other.Name == m.name {

@@ -55,6 +55,9 @@ func (c *checker) builtinVar(b BuiltinVar) *Var {
 	}
 	info := builtinVarTable[b]
 	v := &Var{Name: info.name, Type: info.typ, Storage: StorageIn, Builtin: b, SpecID: -1, Layout: noLayout()}
+	if b == BuiltinEnableOpacityMicromapEXT {
+		v.Storage, v.Value = StorageConst, BoolConst(false)
+	}
 	if b == BuiltinWorkGroupSize {
 		v.Storage = StorageConst
 		v.Value = c.workGroupSizeValue()

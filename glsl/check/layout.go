@@ -16,10 +16,10 @@ func roundUp(n, a int) int {
 func SizeAlign(t *Type, p Packing, rowMajor bool) (size, align int) {
 	switch t.Kind {
 	case KScalar:
-		n := t.Scalar.Bits() / 8
+		n := t.Scalar.bytes()
 		return n, n
 	case KVector:
-		c := t.Scalar.Bits() / 8
+		c := t.Scalar.bytes()
 		size = c * t.N
 		switch {
 		case p == PackScalar:

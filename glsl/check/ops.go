@@ -81,7 +81,7 @@ func (c *checker) binary(op BinaryOp, x, y Expr, pos Pos) Expr {
 		}
 		rt = TBool
 	case Eq, Ne:
-		if tx.Contains(func(t *Type) bool { return t.Kind == KOpaque || t.IsCoop() }) {
+		if tx.Contains(func(t *Type) bool { return t.IsOpaque() || t.IsCoop() }) {
 			return c.opError(pos, opName, x, y)
 		}
 		if !Identical(tx, ty) {
@@ -290,7 +290,9 @@ func lvalueRoot(e Expr) (*Var, bool) {
 	case *Index:
 		return lvalueRoot(e.X)
 	case *Field:
-		if e.X.Type().Kind == KReference {
+		// References and buffer_type descriptors lead to memory of their
+		// own, whatever holds the pointer or descriptor.
+		if xt := e.X.Type(); xt.Kind == KReference || xt.Kind == KStruct && xt.Struct.BufferType == StorageBuffer {
 			return nil, true
 		}
 		return lvalueRoot(e.X)
@@ -318,6 +320,10 @@ func (c *checker) checkLValue(e Expr, op string, pos Pos) bool {
 		return false
 	}
 	if v == nil {
+		if fieldReadOnly(e) {
+			c.errorf(pos, op, " l-value required (can't modify a readonly buffer)")
+			return false
+		}
 		return true
 	}
 	switch {
@@ -327,6 +333,8 @@ func (c *checker) checkLValue(e Expr, op string, pos Pos) bool {
 		c.errorf(pos, op, " l-value required (can't modify shader input)")
 	case v.Storage == StorageUniform || v.Storage == StoragePushConstant:
 		c.errorf(pos, op, " l-value required (can't modify a uniform)")
+	case v.Storage == StorageResourceHeap || v.Storage == StorageSamplerHeap:
+		c.errorf(pos, op, " l-value required (can't modify a descriptor heap)")
 	case v.Memory&ReadOnly != 0 || fieldReadOnly(e):
 		c.errorf(pos, op, " l-value required (can't modify a readonly buffer)")
 	case v.Storage == StorageParam && v.ConstParam:
@@ -366,7 +374,7 @@ func (c *checker) assign(op BinaryOp, lhs, rhs Expr, pos Pos, tok string) Expr {
 	}
 	lt := lhs.Type()
 	if op == 0 {
-		if lt.Contains(func(t *Type) bool { return t.Kind == KOpaque }) {
+		if lt.Contains((*Type).IsOpaque) {
 			c.errorf(pos, tok, " cannot assign to an opaque type")
 			return bad(pos)
 		}

@@ -1,6 +1,9 @@
 package check
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // candidate is one concrete signature under consideration for a call.
 type candidate struct {
@@ -158,7 +161,7 @@ func (c *checker) builtinCandidates(name string, args []Expr) []*candidate {
 		scalars := []Scalar{NoScalar}
 		if ov.comps != 0 {
 			scalars = scalars[:0]
-			for s := Bool; s <= E4M3; s++ {
+			for s := Bool; s <= lastScalar; s++ {
 				if ov.comps.has(s) {
 					scalars = append(scalars, s)
 				}
@@ -249,6 +252,8 @@ func tokType(tok string, s Scalar, sh shape, m [2]int) *Type {
 		return vecOf(BFloat16, sh)
 	case "Fd":
 		return vecOf(Float64, sh)
+	case "U8":
+		return vecOf(Uint8, sh)
 	case "Is":
 		return vecOf(s.ToSigned().sameWidthInt(true), sh)
 	case "Us":
@@ -264,6 +269,14 @@ func tokType(tok string, s Scalar, sh shape, m [2]int) *Type {
 	}
 	if t, ok := typeNames[tok]; ok {
 		return t
+	}
+	if inner, ok := strings.CutPrefix(tok, "vector<"); ok {
+		name, n, _ := strings.Cut(strings.TrimSuffix(inner, ">"), ",")
+		k, err := strconv.Atoi(n)
+		if t := typeNames[name]; t != nil && t.Kind == KScalar && err == nil {
+			return &Type{Kind: KVector, Scalar: t.Scalar, N: k, Long: true}
+		}
+		return nil
 	}
 	return opaqueNames[tok]
 }

@@ -30,6 +30,10 @@
 //     argument per member/element, each of the exact type. Conversions of
 //     whole values (e.g. vec3(ivec3), coopmat<float16_t,...>(coopmat<float,
 //     ...>)) are *Convert nodes, never Construct.
+//   - String literals appear only as the first argument of the BuiltinCalls
+//     BDebugPrintfEXT and BAbortEXT, as *StringConst (type KString). The
+//     remaining arguments of those calls are scalars or vectors, unconverted
+//     (Params holds their own types). abortEXT may also have no arguments.
 //   - Anonymous block members are *Field of a *VarRef to the block Var.
 //   - Local variables are declared by *DeclStmt; globals are in
 //     Program.Globals (including built-in variables that are used).
@@ -52,6 +56,14 @@ type Program struct {
 	// DerivativeGroup is the compute-derivative layout
 	// ("derivative_group_quadskhr", "derivative_group_linearnv", ...), or "".
 	DerivativeGroup string
+	// TileShadingRate is layout(shading_rate_*QCOM) of GL_QCOM_tile_shading
+	// (all 0 where not declared).
+	TileShadingRate [3]int
+	// OpacityMicromap is gl_EnableOpacityMicromapEXT when the shader enables
+	// GL_EXT_opacity_micromap_ray_query_mode (nil otherwise): a bool const
+	// (false unless redeclared) or specialization constant, the operand of
+	// the OpacityMicromapIdKHR execution mode. It is also in Globals.
+	OpacityMicromap *Var
 	Globals         []*Var  // global variables, constants and used built-ins, in order
 	Funcs           []*Func // defined functions in definition order
 	Main            *Func
@@ -82,9 +94,14 @@ const (
 	StorageShared                      // shared
 	StoragePushConstant                // layout(push_constant) uniform block
 	StorageParam                       // function parameter
+	// Structured descriptor heaps (GL_EXT_structured_descriptor_heap):
+	// resourceheap and samplerheap blocks. Their Var.Layout.HeapOffset is
+	// the heap_offset expression.
+	StorageResourceHeap
+	StorageSamplerHeap
 )
 
-var storageNames = [...]string{"temp", "global", "const", "specialization-constant", "in", "uniform", "buffer", "shared", "push_constant", "param"}
+var storageNames = [...]string{"temp", "global", "const", "specialization-constant", "in", "uniform", "buffer", "shared", "push_constant", "param", "resourceheap", "samplerheap"}
 
 func (s Storage) String() string { return storageNames[s] }
 
@@ -122,6 +139,13 @@ type Layout struct {
 	PushConstant           bool
 	RowMajor               bool
 	Format                 string // image format qualifier, e.g. "rgba8"
+	// TileAttachment is layout(tile_attachmentQCOM) of an image: a tile
+	// attachment of GL_QCOM_tile_shading.
+	TileAttachment bool
+	// HeapOffset is the heap_offset of a descriptor heap block: a constant,
+	// a specialization-constant expression or any uint/int expression over
+	// uniforms (nil: 0).
+	HeapOffset Expr
 }
 
 // Var is a variable, constant, parameter or built-in variable.
@@ -183,6 +207,14 @@ func (e *exprBase) setType(t *Type) { e.T = t }
 type Const struct {
 	exprBase
 	Val *Value
+}
+
+// StringConst is a string literal: the format argument of debugPrintfEXT
+// (GL_EXT_debug_printf) and abortEXT (GL_EXT_abort), and nowhere else. Text
+// has the escapes resolved; its type is TString.
+type StringConst struct {
+	exprBase
+	Text string
 }
 
 // VarRef names a variable.

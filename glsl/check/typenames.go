@@ -20,6 +20,11 @@ var (
 	extF32   = []string{"GL_EXT_shader_explicit_arithmetic_types", "GL_EXT_shader_explicit_arithmetic_types_float32"}
 	extF64   = []string{"GL_EXT_shader_explicit_arithmetic_types", "GL_EXT_shader_explicit_arithmetic_types_float64"}
 	extI32   = []string{"GL_EXT_shader_explicit_arithmetic_types", "GL_EXT_shader_explicit_arithmetic_types_int32"}
+
+	extE2M1   = []string{"GL_EXT_float_e2m1"}
+	extE2M3   = []string{"GL_EXT_float_e2m3"}
+	extE3M2   = []string{"GL_EXT_float_e3m2"}
+	extMXInt8 = []string{"GL_EXT_float_mxint8"}
 )
 
 func addScalarNames(s Scalar, scalar, vecPrefix string, ext []string) {
@@ -87,4 +92,9 @@ func init() {
 	addScalarNames(BFloat16, "bfloat16_t", "bf16", []string{"GL_EXT_bfloat16"})
 	addScalarNames(E5M2, "floate5m2_t", "fe5m2", []string{"GL_EXT_float_e5m2"})
 	addScalarNames(E4M3, "floate4m3_t", "fe4m3", []string{"GL_EXT_float_e4m3"})
+	addScalarNames(E2M1, "floate2m1_t", "fe2m1", extE2M1)
+	addScalarNames(E2M3, "floate2m3_t", "fe2m3", extE2M3)
+	addScalarNames(E3M2, "floate3m2_t", "fe3m2", extE3M2)
+	// MXINT8 has no vector keywords (vector<floatmxint8_t, N> only).
+	addScalarNames(MXInt8, "floatmxint8_t", "", extMXInt8)
 }

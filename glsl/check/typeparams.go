@@ -85,6 +85,8 @@ func (c *checker) paramType(kw string, args []typeArg, hasArgs bool, declName st
 		return ds, true
 	}
 	switch kw {
+	case "tensorARM":
+		return c.tensorARMType(args, declName, pos)
 	case "coopmat":
 		if !c.requireExt(pos, kw, "GL_KHR_cooperative_matrix") {
 			return nil

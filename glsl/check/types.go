@@ -28,6 +28,16 @@ const (
 	BFloat16 // GL_EXT_bfloat16
 	E5M2     // floate5m2_t, GL_EXT_float8_e5m2_e4m3
 	E4M3     // floate4m3_t, GL_EXT_float8_e5m2_e4m3
+	// OCP microscaling element types: 4- and 6-bit floats without
+	// infinities or NaNs (GL_EXT_float_e2m1, _e2m3, _e3m2), and MXINT8, an
+	// 8-bit two's-complement fixed-point value with 6 fraction bits
+	// (GL_EXT_float_mxint8). They convert like the fp8 types.
+	E2M1
+	E2M3
+	E3M2
+	MXInt8
+
+	lastScalar = MXInt8
 )
 
 var scalarNames = [...]string{
@@ -36,15 +46,20 @@ var scalarNames = [...]string{
 	Uint8: "uint8_t", Uint16: "uint16_t", Uint32: "uint", Uint64: "uint64_t",
 	Float16: "float16_t", Float32: "float", Float64: "double",
 	BFloat16: "bfloat16_t", E5M2: "floate5m2_t", E4M3: "floate4m3_t",
+	E2M1: "floate2m1_t", E2M3: "floate2m3_t", E3M2: "floate3m2_t", MXInt8: "floatmxint8_t",
 }
 
 func (s Scalar) String() string { return scalarNames[s] }
 
 // Bits is the width of the scalar in bits; bool counts as 32 (its size in
-// memory-backed blocks is a 32-bit uint).
+// memory-backed blocks is a 32-bit uint). E2M1 has 4 bits, E2M3 and E3M2 6.
 func (s Scalar) Bits() int {
 	switch s {
-	case Int8, Uint8, E5M2, E4M3:
+	case E2M1:
+		return 4
+	case E2M3, E3M2:
+		return 6
+	case Int8, Uint8, E5M2, E4M3, MXInt8:
 		return 8
 	case Int16, Uint16, Float16, BFloat16:
 		return 16
@@ -53,6 +68,9 @@ func (s Scalar) Bits() int {
 	}
 	return 32
 }
+
+// bytes is the scalar's storage size: sub-byte floats take a whole byte.
+func (s Scalar) bytes() int { return (s.Bits() + 7) / 8 }
 
 // IsInt reports a signed or unsigned integer.
 func (s Scalar) IsInt() bool { return s >= Int8 && s <= Uint64 }
@@ -114,6 +132,12 @@ const (
 	KTensorView   // tensorViewNV<Params: dim, hasDimensions, p0..p(dim-1)>
 	KOpaque       // samplers, images, acceleration structures, ray queries: Name
 	KFunction     // the type of a function name passed as a callback argument
+	// KString is the type of a string literal, which only appears as the
+	// format argument of debugPrintfEXT and abortEXT (*StringConst).
+	KString
+	// KTensorARM is tensorARM<Scalar, rank> (GL_ARM_tensors): an opaque
+	// tensor resource; Params holds the rank.
+	KTensorARM
 )
 
 // Dim is a type parameter or length: a constant value, or a specialization
@@ -171,6 +195,11 @@ type Struct struct {
 	// buffer_reference_align (16 by default).
 	Ref      bool
 	RefAlign int
+	// BufferType is StorageBuffer or StorageUniform for a buffer_type block
+	// (GL_EXT_structured_descriptor_heap): a buffer descriptor type that
+	// members of descriptor heaps (and structs in them) may have; its
+	// members are reached through the descriptor. Zero for other structs.
+	BufferType Storage
 }
 
 // Member is a struct or block member.
@@ -206,12 +235,13 @@ var (
 	TInt64   = ScalarType(Int64)
 	TUint64  = ScalarType(Uint64)
 	TFloat16 = ScalarType(Float16)
+	TString  = &Type{Kind: KString}
 )
 
-var scalarTypes [E4M3 + 1]*Type
+var scalarTypes [lastScalar + 1]*Type
 
 func init() {
-	for s := Bool; s <= E4M3; s++ {
+	for s := Bool; s <= lastScalar; s++ {
 		scalarTypes[s] = &Type{Kind: KScalar, Scalar: s}
 	}
 	TBool, TInt, TUint, TFloat = scalarTypes[Bool], scalarTypes[Int32], scalarTypes[Uint32], scalarTypes[Float32]
@@ -291,6 +321,11 @@ func (t *Type) IsCoop() bool {
 // IsCoopMat reports a KHR or NV cooperative matrix.
 func (t *Type) IsCoopMat() bool { return t.Kind == KCoopMat || t.Kind == KCoopMatNV }
 
+// IsOpaque reports an opaque type: a sampler, image, acceleration structure,
+// ray query or tensorARM. Opaque values are not assignable, comparable or
+// storable in blocks.
+func (t *Type) IsOpaque() bool { return t.Kind == KOpaque || t.Kind == KTensorARM }
+
 // IsUnsizedArray reports an array without a length.
 func (t *Type) IsUnsizedArray() bool { return t.Kind == KArray && t.N == 0 && t.SpecLen == nil }
 
@@ -330,7 +365,7 @@ func Identical(a, b *Type) bool {
 		return a.N == b.N && sameSpec(a.SpecLen, b.SpecLen) && Identical(a.Elem, b.Elem)
 	case KStruct, KReference:
 		return a.Struct == b.Struct
-	case KCoopMat, KCoopMatNV, KCoopVec, KTensorLayout, KTensorView:
+	case KCoopMat, KCoopMatNV, KCoopVec, KTensorLayout, KTensorView, KTensorARM:
 		if len(a.Params) != len(b.Params) {
 			return false
 		}
@@ -416,6 +451,11 @@ func (t *Type) write(b *strings.Builder) {
 		b.WriteString(t.Name)
 	case KFunction:
 		b.WriteString("function")
+	case KString:
+		b.WriteString("string")
+	case KTensorARM:
+		fmt.Fprintf(b, "tensorARM<%s", t.Scalar)
+		writeParams(b, t.Params)
 	}
 }
 
@@ -461,6 +501,12 @@ func vecPrefix(s Scalar) string {
 		return "fe5m2"
 	case E4M3:
 		return "fe4m3"
+	case E2M1:
+		return "fe2m1"
+	case E2M3:
+		return "fe2m3"
+	case E3M2:
+		return "fe3m2"
 	}
 	return "?"
 }

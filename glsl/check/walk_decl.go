@@ -28,7 +28,7 @@ func (c *checker) file(f *syntax.File) {
 // one, besides const with in for parameters).
 var storageWords = map[string]bool{
 	"const": true, "uniform": true, "buffer": true, "shared": true, "in": true, "out": true, "inout": true,
-	"attribute": true, "varying": true,
+	"attribute": true, "varying": true, "resourceheap": true, "samplerheap": true,
 }
 
 // quals gathers a qualifier list. Layout values are checked as constant
@@ -91,7 +91,7 @@ func (c *checker) arraySizes(as []*syntax.ArraySize) []Expr {
 // paramKeywords are the type keywords that take <...> parameters.
 var paramKeywords = map[string]bool{
 	"coopmat": true, "fcoopmatNV": true, "icoopmatNV": true, "ucoopmatNV": true, "coopvecNV": true,
-	"vector": true, "tensorLayoutNV": true, "tensorViewNV": true,
+	"vector": true, "tensorLayoutNV": true, "tensorViewNV": true, "tensorARM": true,
 }
 
 // typeOf resolves a written type (with its array dimensions). declName is
@@ -105,6 +105,8 @@ func (c *checker) typeOf(ts *syntax.TypeSpec, declName string) *Type {
 	switch {
 	case ts.Struct != nil:
 		t = c.structType(ts.Struct)
+	case ts.Block != nil:
+		t = c.inlineBlock(ts.Block)
 	case paramKeywords[ts.Name]:
 		args := make([]typeArg, len(ts.Params))
 		for i, p := range ts.Params {
@@ -183,7 +185,7 @@ func (c *checker) members(ms []*syntax.Member) []blockMember {
 			if dn.Init != nil {
 				c.errorf(dn.Pos, dn.Name, "member initializers are not allowed")
 			}
-			out = append(out, blockMember{q: q, t: mt, name: dn.Name, pos: dn.Pos})
+			out = append(out, blockMember{q: q, t: mt, name: dn.Name, pos: dn.Pos, inline: m.Type.Block != nil})
 		}
 	}
 	return out
@@ -353,6 +355,10 @@ func (c *checker) qualDecl(d *syntax.QualDecl) {
 		return
 	}
 	for _, n := range d.Names {
+		if n.Name == opacityMicromapName && c.lookup(n.Name) == nil {
+			c.opacityMicromapSpec(q, n.Pos)
+			continue
+		}
 		if c.lookup(n.Name) == nil {
 			c.errorf(n.Pos, n.Name, "undeclared identifier")
 		}
@@ -439,6 +445,9 @@ func (c *checker) globalScope() *scope {
 // finish applies the whole-program rules: an entry point, a body for
 // every called function, no recursion.
 func (c *checker) finish() {
+	if c.extOn(opacityMicromapExt) {
+		c.prog.OpacityMicromap = c.builtinVar(BuiltinEnableOpacityMicromapEXT)
+	}
 	if c.prog.Main == nil || c.prog.Main.Body == nil {
 		c.errorf(Pos{}, "", "Missing entry point: Each stage requires one entry point")
 	}

@@ -17,7 +17,7 @@ func (c *checker) expr(e syntax.Expr) Expr {
 	case *syntax.Lit:
 		return c.literal(e)
 	case *syntax.StringLit:
-		c.errorf(e.Pos, "\""+e.Value+"\"", "string literals are only allowed in debugPrintfEXT")
+		c.errorf(e.Pos, "\""+e.Value+"\"", "string literals are only allowed as the format of debugPrintfEXT and abortEXT")
 		return bad(e.Pos)
 	case *syntax.Unary:
 		x := c.expr(e.X)
@@ -111,6 +111,20 @@ func (c *checker) sequence(e *syntax.Binary) Expr {
 
 // literal types a literal by its spelling; the sized-integer and half
 // suffixes need their arithmetic extensions.
+// narrowSuffixes are the float literal suffixes of the narrow float types
+// and the extensions that enable them.
+var narrowSuffixes = map[string]struct {
+	s   Scalar
+	ext []string
+}{
+	"bf16":  {BFloat16, extBF16},
+	"fe5m2": {E5M2, []string{"GL_EXT_float_e5m2"}},
+	"fe4m3": {E4M3, []string{"GL_EXT_float_e4m3"}},
+	"fe2m1": {E2M1, extE2M1},
+	"fe2m3": {E2M3, extE2M3},
+	"fe3m2": {E3M2, extE3M2},
+}
+
 func (c *checker) literal(l *syntax.Lit) Expr {
 	var v *Value
 	switch l.Kind {
@@ -137,6 +151,13 @@ func (c *checker) literal(l *syntax.Lit) Expr {
 		}
 		v = IntConst(s, int64(l.Int))
 	case syntax.LitFloat:
+		if sfx, ok := narrowSuffixes[l.Suffix]; ok {
+			if !c.requireExt(l.Pos, l.Text, sfx.ext...) {
+				return bad(l.Pos)
+			}
+			v = FloatConst(sfx.s, l.Float)
+			break
+		}
 		v = FloatConst(Float32, l.Float)
 	case syntax.LitDouble:
 		v = FloatConst(Float64, l.Float)
@@ -174,6 +195,10 @@ func (c *checker) callExpr(e *syntax.Call) Expr {
 	}
 	args := make([]Expr, len(e.Args))
 	for i, a := range e.Args {
+		if s, ok := a.(*syntax.StringLit); ok && i == 0 && t == nil && c.takesString(e.Func) {
+			args[i] = &StringConst{exprBase: exprBase{T: TString, Pos: s.Pos}, Text: s.Value}
+			continue
+		}
 		args[i] = c.expr(a)
 	}
 	if t != nil {

@@ -28,6 +28,8 @@ func (g *gen) scalarType(s check.Scalar) uint32 {
 		g.b.Capability(spirv.CapabilityBFloat16TypeKHR)
 		g.b.Extension("SPV_KHR_bfloat16")
 		return g.b.TypeFloatEncoded(16, spirv.FPEncodingBFloat16KHR)
+	case check.E2M1, check.E2M3, check.E3M2, check.MXInt8:
+		g.fail(check.Pos{}, "the %s type is not supported by the code generator yet", s)
 	case check.E4M3, check.E5M2:
 		g.b.Capability(spirv.CapabilityFloat8EXT)
 		g.b.Extension("SPV_EXT_float8")

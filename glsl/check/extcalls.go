@@ -1,0 +1,108 @@
+package check
+
+// takesString reports whether name is a built-in whose first argument may
+// be a string literal (and not shadowed by a user function).
+func (c *checker) takesString(name string) bool {
+	if name != "debugPrintfEXT" && name != "abortEXT" {
+		return false
+	}
+	sym := c.lookup(name)
+	return sym == nil || len(sym.funcs) == 0
+}
+
+// extCall checks the built-ins of the extensions whose rules do not fit the
+// signature tables.
+func (c *checker) extCall(fn Builtin, name string, args []Expr, pos Pos) Expr {
+	switch fn {
+	case BDebugPrintfEXT:
+		if !c.requireExt(pos, name, "GL_EXT_debug_printf") {
+			return bad(pos)
+		}
+		if len(args) == 0 {
+			c.errorf(pos, name, " no matching overloaded function found")
+			return bad(pos)
+		}
+		return c.printfCall(fn, name, args, pos)
+	case BAbortEXT:
+		if !c.requireExt(pos, name, "GL_EXT_abort") {
+			return bad(pos)
+		}
+		return c.printfCall(fn, name, args, pos)
+	}
+	if fn >= BTensorReadARM && fn <= BTensorSizeARM {
+		return c.tensorCall(fn, name, args, pos)
+	}
+	if fn >= BBitcastQCOM && fn <= BCoopmatToVectorQCOM {
+		return c.qcomConversion(fn, name, args, pos)
+	}
+	c.errorf(pos, name, " no matching overloaded function found")
+	return bad(pos)
+}
+
+// qcomConversion checks the built-ins of GL_QCOM_cooperative_matrix_conversion,
+// whose arrays may have any (specialization-constant) length:
+//
+//	bitcastQCOM(src[], out dst[])                 arrays of 32-bit scalars
+//	extractSubArrayQCOM(src[], uint start, out dst[])  arrays of 32-bit integers
+//	vectorToCoopmatQCOM(src[], out coopmat dst)    src of 32-bit integers
+//	coopmatToVectorQCOM(coopmat src, out dst[])    dst of 32-bit integers
+//
+// The result is void; the last argument is the out l-value.
+func (c *checker) qcomConversion(fn Builtin, name string, args []Expr, pos Pos) Expr {
+	if !c.requireExt(pos, name, "GL_QCOM_cooperative_matrix_conversion") {
+		return bad(pos)
+	}
+	arr := func(a Expr, ints bool) bool {
+		t := a.Type()
+		if t.Kind != KArray || t.IsUnsizedArray() || t.Elem.Kind != KScalar || t.Elem.Scalar.Bits() != 32 {
+			return false
+		}
+		s := t.Elem.Scalar
+		return s == Int32 || s == Uint32 || !ints && s == Float32
+	}
+	mat := func(a Expr) bool { return a.Type().Kind == KCoopMat }
+	var ok bool
+	switch fn {
+	case BBitcastQCOM:
+		ok = len(args) == 2 && arr(args[0], false) && arr(args[1], false)
+	case BExtractSubArrayQCOM:
+		ok = len(args) == 3 && arr(args[0], true) && arr(args[2], true) && c.implicitRank(args[1].Type(), TUint) != rankNone
+		if ok {
+			args[1] = c.convert(args[1], TUint)
+		}
+	case BVectorToCoopmatQCOM:
+		ok = len(args) == 2 && arr(args[0], true) && mat(args[1])
+	case BCoopmatToVectorQCOM:
+		ok = len(args) == 2 && mat(args[0]) && arr(args[1], true)
+	}
+	if !ok {
+		c.errorf(pos, name, " no matching overloaded function found")
+		return bad(pos)
+	}
+	if !c.checkLValue(args[len(args)-1], name, pos) {
+		return bad(pos)
+	}
+	return c.builtinResult(fn, TVoid, args, pos)
+}
+
+// printfCall checks the format-string calls debugPrintfEXT(fmt, ...) and
+// abortEXT([fmt, ...]): a string literal, then any number of scalars and
+// vectors of numeric or boolean type. The format itself is not parsed: its
+// directives are the consumer's business, as in glslang.
+func (c *checker) printfCall(fn Builtin, name string, args []Expr, pos Pos) Expr {
+	for i, a := range args {
+		t := a.Type()
+		if i == 0 {
+			if t.Kind != KString {
+				c.errorf(a.Position(), name, " first argument must be a string literal")
+				return bad(pos)
+			}
+			continue
+		}
+		if (t.Kind != KScalar && t.Kind != KVector) || !(t.Scalar.IsNumeric() || t.Scalar == Bool) {
+			c.errorf(a.Position(), name, " argument %d must be a scalar or vector, not %s", i+1, t)
+			return bad(pos)
+		}
+	}
+	return c.builtinResult(fn, TVoid, args, pos)
+}
