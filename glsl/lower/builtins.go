@@ -102,6 +102,10 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		switch op {
 		case spirv.OpDPdxFine, spirv.OpDPdyFine, spirv.OpFwidthFine, spirv.OpDPdxCoarse, spirv.OpDPdyCoarse, spirv.OpFwidthCoarse:
 			g.b.Capability(spirv.CapabilityDerivativeControl)
+		case spirv.OpDot:
+			if at(0).Scalar == check.BFloat16 {
+				g.b.Capability(spirv.CapabilityBFloat16DotProductKHR)
+			}
 		}
 		return g.b.EmitResult(op, tid, args()...)
 	}
@@ -139,23 +143,35 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		g.b.Emit(spirv.OpControlBarrier, g.u32(uint32(spirv.ScopeWorkgroup)), g.u32(uint32(spirv.ScopeWorkgroup)), g.u32(semAcqRel|semWorkgroup))
 		return 0
 	case check.BMemoryBarrier:
-		g.b.Emit(spirv.OpMemoryBarrier, g.deviceScope(), g.u32(semAcqRel|semUniform|semWorkgroup|semImage))
+		if len(e.Args) == 3 {
+			// memoryBarrier(scope, storage, semantics).
+			sc := g.constArg(e.Args[0], "the memory scope")
+			g.checkScope(sc)
+			sem := g.constArg(e.Args[1], "the storage semantics") | g.constArg(e.Args[2], "the memory semantics")
+			g.checkSemantics(sem)
+			g.b.Emit(spirv.OpMemoryBarrier, g.rvalue(e.Args[0]), g.u32(sem))
+			return 0
+		}
+		g.b.Emit(spirv.OpMemoryBarrier, g.defaultScope(), g.u32(semAcqRel|semUniform|semWorkgroup|semImage))
 		return 0
 	case check.BMemoryBarrierBuffer:
-		g.b.Emit(spirv.OpMemoryBarrier, g.deviceScope(), g.u32(semAcqRel|semUniform))
+		g.b.Emit(spirv.OpMemoryBarrier, g.defaultScope(), g.u32(semAcqRel|semUniform))
 		return 0
 	case check.BMemoryBarrierShared:
-		g.b.Emit(spirv.OpMemoryBarrier, g.deviceScope(), g.u32(semAcqRel|semWorkgroup))
+		g.b.Emit(spirv.OpMemoryBarrier, g.defaultScope(), g.u32(semAcqRel|semWorkgroup))
 		return 0
 	case check.BMemoryBarrierImage:
-		g.b.Emit(spirv.OpMemoryBarrier, g.deviceScope(), g.u32(semAcqRel|semImage))
+		g.b.Emit(spirv.OpMemoryBarrier, g.defaultScope(), g.u32(semAcqRel|semImage))
 		return 0
 	case check.BGroupMemoryBarrier:
 		g.b.Emit(spirv.OpMemoryBarrier, g.u32(uint32(spirv.ScopeWorkgroup)), g.u32(semAcqRel|semUniform|semWorkgroup|semImage))
 		return 0
 	case check.BControlBarrier:
-		a := args()
-		g.b.Emit(spirv.OpControlBarrier, a[0], a[1], g.semantics(e.Args[2], e.Args[3]))
+		g.checkScope(g.constArg(e.Args[0], "the execution scope"))
+		g.checkScope(g.constArg(e.Args[1], "the memory scope"))
+		sem := g.constArg(e.Args[2], "the storage semantics") | g.constArg(e.Args[3], "the memory semantics")
+		g.checkSemantics(sem)
+		g.b.Emit(spirv.OpControlBarrier, g.rvalue(e.Args[0]), g.rvalue(e.Args[1]), g.u32(sem))
 		return 0
 	case check.BMemoryBarrierAtomicCounter:
 		return 0
@@ -240,6 +256,9 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		a := args()
 		return g.b.EmitResult(spirv.OpCooperativeMatrixMulAddNV, tid, a[0], a[1], a[2])
 	}
+	if v, ok := g.coop2Builtin(e, tid); ok {
+		return v
+	}
 	if v, ok := g.moreBuiltin(e, tid); ok {
 		return v
 	}
@@ -265,11 +284,12 @@ func (g *gen) ext(tid uint32, inst uint32, args ...uint32) uint32 {
 	return g.b.EmitResult(spirv.OpExtInst, tid, append([]uint32{g.glslSet(), uint32(inst)}, args...)...)
 }
 
-// deviceScope is the Device scope constant; the Vulkan memory model needs
-// a capability to use it.
-func (g *gen) deviceScope() uint32 {
-	if g.usesVulkanMemoryModel() {
-		g.b.Capability(spirv.CapabilityVulkanMemoryModelDeviceScope)
+// defaultScope is the memory scope of atomics and of the GLSL memory
+// barriers: Device, or QueueFamily under the Vulkan memory model (as
+// glslang chooses).
+func (g *gen) defaultScope() uint32 {
+	if g.vmm {
+		return g.u32(uint32(spirv.ScopeQueueFamily))
 	}
 	return g.u32(uint32(spirv.ScopeDevice))
 }
@@ -279,30 +299,39 @@ func (g *gen) subgroupCap(c spirv.Capability) {
 	g.b.Capability(c)
 }
 
-// semantics combines controlBarrier's storage and semantics arguments.
-func (g *gen) semantics(storage, sem check.Expr) uint32 {
-	s, ok1 := storage.(*check.Const)
-	m, ok2 := sem.(*check.Const)
-	if !ok1 || !ok2 {
-		g.fail(storage.Position(), "barrier semantics must be constant expressions")
-	}
-	return g.u32(uint32(s.Val.Bits | m.Val.Bits))
-}
-
 func (g *gen) atomic(e *check.BuiltinCall, tid uint32) uint32 {
 	l := g.lvalue(e.Args[0])
-	scope := g.deviceScope()
-	if l.sc == spirv.StorageClassWorkgroup {
-		scope = g.u32(uint32(spirv.ScopeWorkgroup))
-	}
-	sem := g.u32(0)
 	s := e.Args[0].Type().Scalar
-	if s.Bits() == 64 {
+	if s.Bits() == 64 && s.IsInt() {
 		g.b.Capability(spirv.CapabilityInt64Atomics)
 	}
+	// Operands after the value(s): the GL_KHR_memory_scope_semantics form
+	// gives scope, then storage and semantics pairs.
+	nvals := 1
+	switch e.Fn {
+	case check.BAtomicLoad:
+		nvals = 0
+	case check.BAtomicCompSwap:
+		nvals = 2
+	}
 	var vals []uint32
-	for _, a := range e.Args[1:] {
+	for _, a := range e.Args[1 : 1+nvals] {
 		vals = append(vals, g.rvalue(a))
+	}
+	scope := g.defaultScope()
+	sem, sem2 := g.u32(0), g.u32(0)
+	if rest := e.Args[1+nvals:]; len(rest) >= 3 {
+		sc := g.constArg(rest[0], "the memory scope")
+		g.checkScope(sc)
+		scope = g.rvalue(rest[0])
+		v := g.constArg(rest[1], "the storage semantics") | g.constArg(rest[2], "the memory semantics")
+		g.checkSemantics(v)
+		sem, sem2 = g.u32(v), g.u32(v)
+		if len(rest) >= 5 {
+			v2 := g.constArg(rest[3], "the storage semantics") | g.constArg(rest[4], "the memory semantics")
+			g.checkSemantics(v2)
+			sem2 = g.u32(v2)
+		}
 	}
 	switch e.Fn {
 	case check.BAtomicLoad:
@@ -311,7 +340,7 @@ func (g *gen) atomic(e *check.BuiltinCall, tid uint32) uint32 {
 		g.b.Emit(spirv.OpAtomicStore, l.ptr, scope, sem, vals[0])
 		return 0
 	case check.BAtomicCompSwap:
-		return g.b.EmitResult(spirv.OpAtomicCompareExchange, tid, l.ptr, scope, sem, sem, vals[1], vals[0])
+		return g.b.EmitResult(spirv.OpAtomicCompareExchange, tid, l.ptr, scope, sem, sem2, vals[1], vals[0])
 	}
 	var op spirv.Op
 	switch e.Fn {
@@ -345,7 +374,6 @@ func (g *gen) coopPointer(buf, elem check.Expr) (uint32, *lval) {
 		g.fail(buf.Position(), "cooperative matrix memory must be an array")
 	}
 	p := g.chain(l, bt.Elem, g.rvalue(elem))
-	g.storageCaps(bt.Elem, l.sc)
 	return p.ptr, p
 }
 

@@ -54,7 +54,8 @@ func (g *gen) moreBuiltin(e *check.BuiltinCall, tid uint32) (uint32, bool) {
 		// umulExtended(x, y, out msb, out lsb): member 0 is the low half.
 		return pair(op, 0, at(0), at(0), vals(2), map[int]int{0: 3, 1: 2}, -1), true
 	case check.BSubgroupRotate, check.BSubgroupClusteredRotate:
-		g.subgroupCap(spirv.CapabilityGroupNonUniformRotateKHR)
+		// The rotate instruction's capability stands alone.
+		g.b.Capability(spirv.CapabilityGroupNonUniformRotateKHR)
 		g.b.Extension("SPV_KHR_subgroup_rotate")
 		return g.b.EmitResult(spirv.OpGroupNonUniformRotateKHR, tid, append([]uint32{sub()}, vals(len(e.Args))...)...), true
 	case check.BSubgroupQuadBroadcast:
@@ -84,6 +85,16 @@ func (g *gen) moreBuiltin(e *check.BuiltinCall, tid uint32) (uint32, bool) {
 			op = spirv.OpSubgroupAllKHR
 		}
 		return g.b.EmitResult(op, tid, vals(1)...), true
+	case check.BSaturatedConvertEXT:
+		// saturatedConvertEXT(out dst, src): a conversion to fp8 that
+		// clamps to the largest normal value (SPV_EXT_float8).
+		dst, src := e.Args[0], e.Args[1]
+		v := g.convert(g.rvalue(src), src.Type(), dst.Type(), e.Pos)
+		if !check.Identical(src.Type(), dst.Type()) {
+			g.b.Decorate(v, spirv.DecorationSaturatedToLargestFloat8NormalConversionEXT)
+		}
+		g.store(nil, g.lvalue(dst), v, dst.Type())
+		return 0, true
 	case check.BExpectEXT:
 		g.b.Capability(spirv.CapabilityExpectAssumeKHR)
 		g.b.Extension("SPV_KHR_expect_assume")

@@ -29,6 +29,9 @@ func (g *gen) addressable(e check.Expr) bool {
 	switch e := e.(type) {
 	case *check.VarRef:
 		v := e.Var
+		if vi := g.vars[v]; vi != nil && vi.value {
+			return false
+		}
 		return v.Storage != check.StorageConst && v.Storage != check.StorageSpecConst && v.Builtin != check.BuiltinWorkGroupSize
 	case *check.Field:
 		return e.X.Type().Kind == check.KReference || g.addressable(e.X)
@@ -46,6 +49,12 @@ func (g *gen) lvalue(e check.Expr) *lval {
 		vi := g.vars[e.Var]
 		if vi == nil {
 			g.fail(e.Pos, "variable %s is not available here", e.Var.Name)
+		}
+		if vi.value {
+			// A by-value parameter has no address: read it through a copy.
+			tmp := g.b.LocalVariable(g.ptrType(spirv.StorageClassFunction, vi.t, check.PackNone))
+			g.b.Emit(spirv.OpStore, tmp, vi.id)
+			return &lval{ptr: tmp, sc: spirv.StorageClassFunction, t: vi.t}
 		}
 		return &lval{ptr: vi.id, sc: vi.sc, t: vi.t, pk: vi.pk}
 	case *check.Field:
@@ -223,6 +232,9 @@ func (g *gen) swizzle(v uint32, t *check.Type, comps []int) uint32 {
 func (g *gen) constValue(v *check.Value) uint32 {
 	t := v.Type
 	tid := g.typeID(t, check.PackNone)
+	if v.Elems != nil && t.Kind == check.KCoopVec {
+		return g.splat(g.constValue(v.Elems[0]), t)
+	}
 	if v.Elems != nil {
 		parts := make([]uint32, len(v.Elems))
 		for i, e := range v.Elems {
@@ -268,6 +280,13 @@ func (g *gen) splat(s uint32, t *check.Type) uint32 {
 			return g.b.Const(spirv.OpConstantComposite, g.typeID(t, check.PackNone), s)
 		}
 		return g.b.EmitResult(spirv.OpCompositeConstruct, g.typeID(t, check.PackNone), s)
+	case check.KCoopVec:
+		// The length may be a specialization constant: replicate.
+		g.replicateCaps()
+		if g.isConst(s) {
+			return g.b.Const(spirv.OpConstantCompositeReplicateEXT, g.typeID(t, check.PackNone), s)
+		}
+		return g.b.EmitResult(spirv.OpCompositeConstructReplicateEXT, g.typeID(t, check.PackNone), s)
 	}
 	return s
 }
@@ -345,6 +364,20 @@ func (g *gen) specValue(e check.Expr) uint32 {
 			words = append(words, uint32(c))
 		}
 		return g.specOp(e.T, spirv.OpVectorShuffle, words...)
+	case *check.Length:
+		// A cooperative matrix's length depends only on its type; like
+		// glslang, the uint result is made an int by adding int 0.
+		if xt := e.X.Type(); xt.IsCoopMat() {
+			op := spirv.OpCooperativeMatrixLengthKHR
+			if xt.Kind == check.KCoopMatNV {
+				op = spirv.OpCooperativeMatrixLengthNV
+			}
+			u := g.specOp(check.TUint, op, g.typeID(xt, check.PackNone))
+			if e.T.Scalar == check.Uint32 {
+				return u
+			}
+			return g.specOp(e.T, spirv.OpIAdd, u, g.zero(e.T))
+		}
 	case *check.Construct:
 		parts := make([]uint32, len(e.Args))
 		for i, a := range e.Args {
@@ -386,6 +419,9 @@ func (g *gen) rvalue(e check.Expr) uint32 {
 			return g.constValue(v.Value)
 		case v.Storage == check.StorageSpecConst:
 			return g.specValue(e)
+		}
+		if vi := g.vars[v]; vi != nil && vi.value {
+			return vi.id
 		}
 		return g.load(g.lvalue(e))
 	case *check.Field:
@@ -580,13 +616,15 @@ func (g *gen) arith(op check.BinaryOp, xt, yt, rt *check.Type, x, y uint32, pos 
 			return g.b.EmitResult(spirv.OpMatrixTimesVector, rid, x, y)
 		case xt.Kind == check.KVector && yt.Kind == check.KMatrix:
 			return g.b.EmitResult(spirv.OpVectorTimesMatrix, rid, x, y)
-		case (xt.Kind == check.KMatrix || xt.IsCoopMat()) && yt.Kind == check.KScalar && xt.Scalar.IsFloat():
+		// Cooperative matrices of any component type scale with
+		// OpMatrixTimesScalar (their extensions allow integers there).
+		case (xt.Kind == check.KMatrix || xt.IsCoopMat()) && yt.Kind == check.KScalar && (xt.Scalar.IsFloat() || xt.IsCoopMat()):
 			return g.b.EmitResult(spirv.OpMatrixTimesScalar, rid, x, y)
-		case xt.Kind == check.KScalar && (yt.Kind == check.KMatrix || yt.IsCoopMat()) && yt.Scalar.IsFloat():
+		case xt.Kind == check.KScalar && (yt.Kind == check.KMatrix || yt.IsCoopMat()) && (yt.Scalar.IsFloat() || yt.IsCoopMat()):
 			return g.b.EmitResult(spirv.OpMatrixTimesScalar, rid, y, x)
-		case xt.Kind == check.KVector && yt.Kind == check.KScalar && xt.Scalar.IsFloat():
+		case (xt.Kind == check.KVector || xt.Kind == check.KCoopVec) && yt.Kind == check.KScalar && xt.Scalar.IsFloat():
 			return g.b.EmitResult(spirv.OpVectorTimesScalar, rid, x, y)
-		case xt.Kind == check.KScalar && yt.Kind == check.KVector && yt.Scalar.IsFloat():
+		case xt.Kind == check.KScalar && (yt.Kind == check.KVector || yt.Kind == check.KCoopVec) && yt.Scalar.IsFloat():
 			return g.b.EmitResult(spirv.OpVectorTimesScalar, rid, y, x)
 		}
 	}
@@ -627,8 +665,11 @@ func (g *gen) arith(op check.BinaryOp, xt, yt, rt *check.Type, x, y uint32, pos 
 		y = g.splat(y, xt.WithScalar(yt.Scalar))
 		yt = xt.WithScalar(yt.Scalar)
 	}
-	if xt.IsCoopMat() && yt.Kind == check.KScalar {
-		y = g.splat(y, xt)
+	if xt.IsCoop() && yt.Kind == check.KScalar {
+		y = g.splat(y, xt.WithScalar(yt.Scalar))
+	}
+	if yt.IsCoop() && xt.Kind == check.KScalar {
+		x = g.splat(x, yt.WithScalar(xt.Scalar))
 	}
 	if op >= check.Eq && xt.Kind == check.KVector && rt.Kind == check.KScalar {
 		bv := g.typeID(check.VectorType(check.Bool, xt.N), check.PackNone)
@@ -689,6 +730,13 @@ func (g *gen) cond(e *check.Cond) uint32 {
 // Function variables.
 func (g *gen) call(e *check.Call) uint32 {
 	f := e.Func
+	if g.callbacks[f] {
+		vals := make([]uint32, len(e.Args))
+		for i, a := range e.Args {
+			vals[i] = g.rvalue(a)
+		}
+		return g.b.EmitResult(spirv.OpFunctionCall, g.typeID(f.Result, check.PackNone), append([]uint32{g.funcs[f]}, vals...)...)
+	}
 	ptrs := make([]uint32, len(e.Args))
 	for i, a := range e.Args {
 		p := f.Params[i]
@@ -721,6 +769,9 @@ func (g *gen) construct(e *check.Construct) uint32 {
 	case check.KVector:
 		if len(args) == 1 && e.Args[0].Type().Kind == check.KScalar {
 			return g.splat(args[0], t)
+		}
+		if len(args) == 1 && e.Args[0].Type().Kind == check.KVector && e.Args[0].Type().N == t.N {
+			return args[0]
 		}
 		var comps []uint32
 		total := 0
@@ -783,6 +834,8 @@ func (g *gen) construct(e *check.Construct) uint32 {
 		return g.b.EmitResult(spirv.OpCompositeConstruct, tid, cols...)
 	case check.KCoopMat, check.KCoopMatNV:
 		return g.b.EmitResult(spirv.OpCompositeConstruct, tid, args[0])
+	case check.KCoopVec:
+		return g.coopVecConstruct(e, args)
 	case check.KArray, check.KStruct:
 		return g.b.EmitResult(spirv.OpCompositeConstruct, tid, args...)
 	}
@@ -792,6 +845,9 @@ func (g *gen) construct(e *check.Construct) uint32 {
 
 // convert converts value v of type from to type to.
 func (g *gen) convert(v uint32, from, to *check.Type, pos check.Pos) uint32 {
+	if r, ok := g.coopConvert(v, from, to, pos); ok {
+		return r
+	}
 	fs, ts := from.Scalar, to.Scalar
 	if fs == ts && from.Kind == to.Kind {
 		return v
@@ -846,6 +902,8 @@ func (g *gen) length(e *check.Length) uint32 {
 			op = spirv.OpCooperativeMatrixLengthNV
 		}
 		u = g.b.EmitResult(op, g.scalarType(check.Uint32), g.typeID(xt, check.PackNone))
+	case xt.Kind == check.KCoopVec:
+		u = g.dim(xt.Params[0])
 	case xt.Kind == check.KArray:
 		f, ok := e.X.(*check.Field)
 		if !ok {
@@ -857,7 +915,14 @@ func (g *gen) length(e *check.Length) uint32 {
 		} else {
 			base = g.lvalue(f.X)
 		}
-		u = g.b.EmitResult(spirv.OpArrayLength, g.scalarType(check.Uint32), base.ptr, uint32(f.Index))
+		ut := g.scalarType(check.Uint32)
+		if e.T.Scalar.Bits() == 64 {
+			// length64() (GL_EXT_shader_64bit_indexing) asks for a 64-bit length.
+			g.b.Capability(spirv.CapabilityShader64BitIndexingEXT)
+			g.b.Extension("SPV_EXT_shader_64bit_indexing")
+			ut = g.scalarType(check.Uint64)
+		}
+		u = g.b.EmitResult(spirv.OpArrayLength, ut, base.ptr, uint32(f.Index))
 	default:
 		g.fail(e.Pos, "length() of %s is not supported by the code generator", xt)
 	}

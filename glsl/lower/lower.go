@@ -91,7 +91,9 @@ func Lower(p *check.Program, opts Options) (m *spirv.Module, err error) {
 		}
 	}()
 	g.run()
-	return g.b.Module(), nil
+	m = g.b.Module()
+	narrowCaps(m)
+	return m, nil
 }
 
 // gen is the state of one Lower call.
@@ -101,13 +103,19 @@ type gen struct {
 	ver  spirv.Version
 	b    *spirv.Builder
 	glsl uint32 // GLSL.std.450 import, 0 until used
+	// vmm: code follows the Vulkan memory model; storageBuffer: buffers
+	// are StorageBuffer-class Block variables (see scanProgram).
+	vmm, storageBuffer bool
 
-	types   map[string]uint32 // type key (with packing) to id
-	vars    map[*check.Var]*varInfo
-	funcs   map[*check.Func]uint32
-	fnTypes map[*check.Func]uint32
-	iface   []uint32 // entry point interface
-	ifaceOK map[uint32]bool
+	types map[string]uint32 // type key (with packing) to id
+	vars  map[*check.Var]*varInfo
+	funcs map[*check.Func]uint32
+	// callbacks are the functions named as decode, combine or element
+	// callbacks; they take their parameters by value.
+	callbacks map[*check.Func]bool
+	fnTypes   map[*check.Func]uint32
+	iface     []uint32 // entry point interface
+	ifaceOK   map[uint32]bool
 
 	privateInits []*check.Var // Private globals initialised at the start of main
 
@@ -126,6 +134,9 @@ type varInfo struct {
 	pk     check.Packing
 	t      *check.Type
 	bool32 bool // bools stored as uint (explicitly laid out memory)
+	// value: id is the value itself, not a pointer (parameters of
+	// functions passed as callbacks, which take their arguments by value).
+	value bool
 }
 
 func newGen(p *check.Program, opts Options, ver spirv.Version) *gen {
@@ -147,21 +158,14 @@ func (g *gen) glslSet() uint32 {
 
 func (g *gen) run() {
 	g.b.Capability(spirv.CapabilityShader)
-	if g.p.HasExtension("GL_KHR_memory_scope_semantics") && g.usesVulkanMemoryModel() {
-		g.b.Capability(spirv.CapabilityVulkanMemoryModel)
-		if g.ver < 0x10500 {
-			g.b.Extension("SPV_KHR_vulkan_memory_model")
-		}
-		g.b.MemoryModel(spirv.AddressingModelLogical, spirv.MemoryModelVulkan)
-	} else {
-		g.b.MemoryModel(spirv.AddressingModelLogical, spirv.MemoryModelGLSL450)
-	}
+	g.scanProgram()
 	if g.opts.Debug {
 		g.debugSource()
 	}
 	for _, v := range g.p.Globals {
 		g.global(v)
 	}
+	g.callbacks = findCallbacks(g.p.Funcs)
 	// Declare every function first so calls may precede definitions.
 	for _, f := range g.p.Funcs {
 		g.funcs[f] = g.b.ID()
@@ -174,6 +178,7 @@ func (g *gen) run() {
 	g.b.EntryPoint(spirv.ExecutionModelGLCompute, mainID, g.opts.EntryPoint, g.iface...)
 	g.localSize(mainID)
 	g.derivatives(mainID)
+	g.memoryModel()
 }
 
 // derivatives declares the compute-derivative execution mode
@@ -195,10 +200,6 @@ func (g *gen) derivatives(mainID uint32) {
 		g.b.Extension("SPV_KHR_compute_shader_derivatives")
 	}
 }
-
-// usesVulkanMemoryModel reports whether the shader asks for the Vulkan
-// memory model, as glslang decides: GL_KHR_memory_scope_semantics enabled.
-func (g *gen) usesVulkanMemoryModel() bool { return g.p.HasExtension("GL_KHR_memory_scope_semantics") }
 
 func (g *gen) debugSource() {
 	var file uint32

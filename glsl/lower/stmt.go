@@ -13,8 +13,14 @@ func (g *gen) function(f *check.Func) {
 	}
 	ret := g.typeID(f.Result, check.PackNone)
 	params := make([]uint32, len(f.Params))
+	byValue := g.callbacks[f]
 	for i, p := range f.Params {
-		params[i] = g.ptrType(spirv.StorageClassFunction, p.Type, check.PackNone)
+		g.valueCaps(p.Type)
+		if byValue {
+			params[i] = g.typeID(p.Type, check.PackNone)
+		} else {
+			params[i] = g.ptrType(spirv.StorageClassFunction, p.Type, check.PackNone)
+		}
 	}
 	fnType := g.b.TypeFunction(ret, params...)
 	id := g.funcs[f]
@@ -24,7 +30,11 @@ func (g *gen) function(f *check.Func) {
 		pid := g.b.ID()
 		g.b.Emit(spirv.OpFunctionParameter, params[i], pid)
 		g.b.Name(pid, p.Name)
-		g.vars[p] = &varInfo{id: pid, sc: spirv.StorageClassFunction, t: p.Type}
+		if byValue && p.Type.Kind == check.KReference {
+			// A PhysicalStorageBuffer pointer parameter must say how it aliases.
+			g.b.Decorate(pid, spirv.DecorationAliased)
+		}
+		g.vars[p] = &varInfo{id: pid, sc: spirv.StorageClassFunction, t: p.Type, value: byValue}
 	}
 	g.fn = f
 	g.label(g.b.ID())

@@ -9,19 +9,14 @@ import (
 )
 
 // scalarType returns the id of a scalar type, declaring the capability
-// its arithmetic needs.
+// its arithmetic needs for 64-bit and encoded float types (8- and 16-bit
+// types get theirs from how they are used: see narrowCaps).
 func (g *gen) scalarType(s check.Scalar) uint32 {
 	switch s {
 	case check.Bool:
 		return g.b.TypeBool()
-	case check.Int8, check.Uint8:
-		g.b.Capability(spirv.CapabilityInt8)
-	case check.Int16, check.Uint16:
-		g.b.Capability(spirv.CapabilityInt16)
 	case check.Int64, check.Uint64:
 		g.b.Capability(spirv.CapabilityInt64)
-	case check.Float16:
-		g.b.Capability(spirv.CapabilityFloat16)
 	case check.Float64:
 		g.b.Capability(spirv.CapabilityFloat64)
 	case check.BFloat16:
@@ -62,6 +57,9 @@ func (g *gen) typeID(t *check.Type, pk check.Packing) uint32 {
 		if s == check.Bool && pk != check.PackNone {
 			s = check.Uint32
 		}
+		if t.Long {
+			g.elementCaps(s)
+		}
 		if t.N > 4 || t.Long {
 			g.b.Capability(spirv.CapabilityLongVectorEXT)
 			g.b.Extension("SPV_EXT_long_vector")
@@ -88,6 +86,8 @@ func (g *gen) typeID(t *check.Type, pk check.Packing) uint32 {
 		return g.b.Type(spirv.OpTypeCooperativeMatrixNV, g.scalarType(t.Scalar), g.dim(t.Params[0]), g.dim(t.Params[1]), g.dim(t.Params[2]))
 	case check.KReference:
 		return g.refPointer(t)
+	case check.KCoopVec, check.KTensorLayout, check.KTensorView:
+		return g.coop2Type(t)
 	}
 	key := g.typeKey(t, pk)
 	if id, ok := g.types[key]; ok {
@@ -219,8 +219,10 @@ func (g *gen) refPointer(t *check.Type) uint32 {
 	if pk == check.PackNone {
 		pk = check.PackStd430
 	}
-	block := g.typeID(&check.Type{Kind: check.KStruct, Struct: t.Struct}, pk)
+	bt := &check.Type{Kind: check.KStruct, Struct: t.Struct}
+	block := g.typeID(bt, pk)
 	g.b.Decorate(block, spirv.DecorationBlock)
+	g.storageCaps(bt, spirv.StorageClassPhysicalStorageBuffer)
 	g.b.Add(spirv.SecGlobal, spirv.OpTypePointer, ptr, uint32(spirv.StorageClassPhysicalStorageBuffer), block)
 	return ptr
 }
@@ -240,10 +242,17 @@ func (g *gen) ptrType(sc spirv.StorageClass, t *check.Type, pk check.Packing) ui
 
 // storageCaps declares the capabilities for 8- and 16-bit types held in
 // memory of class sc.
-func (g *gen) storageCaps(t *check.Type, sc spirv.StorageClass) {
+func (g *gen) storageCaps(t *check.Type, sc spirv.StorageClass) { g.memoryCaps(t, sc, false) }
+
+// memoryCaps is storageCaps where buffer marks a buffer block in the
+// Uniform class (BufferBlock), whose 16-bit members the
+// StorageBuffer16BitAccess capability covers.
+func (g *gen) memoryCaps(t *check.Type, sc spirv.StorageClass, buffer bool) {
 	has8, has16 := false, false
 	t.Contains(func(e *check.Type) bool {
-		if e.Kind == check.KScalar || e.Kind == check.KVector || e.Kind == check.KMatrix {
+		// bfloat16 and fp8 values in memory need only their type's
+		// capability.
+		if (e.Kind == check.KScalar || e.Kind == check.KVector || e.Kind == check.KMatrix) && !e.Scalar.IsNarrowFloat() {
 			switch e.Scalar.Bits() {
 			case 8:
 				has8 = true
@@ -261,7 +270,11 @@ func (g *gen) storageCaps(t *check.Type, sc spirv.StorageClass) {
 		case spirv.StorageClassStorageBuffer, spirv.StorageClassPhysicalStorageBuffer:
 			g.b.Capability(n.buffer)
 		case spirv.StorageClassUniform:
-			g.b.Capability(n.uniform)
+			if buffer && n.width == 16 {
+				g.b.Capability(n.buffer)
+			} else {
+				g.b.Capability(n.uniform)
+			}
 		case spirv.StorageClassPushConstant:
 			g.b.Capability(n.push)
 		case spirv.StorageClassWorkgroup:
@@ -289,3 +302,34 @@ var (
 	storage16 = narrowStorage{16, spirv.CapabilityStorageBuffer16BitAccess, spirv.CapabilityUniformAndStorageBuffer16BitAccess,
 		spirv.CapabilityStoragePushConstant16, spirv.CapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR, "SPV_KHR_16bit_storage", 0x10300}
 )
+
+// elementCaps declares the arithmetic capability of a long vector's fp16
+// or 8-bit integer elements, as glslang does when it declares those types
+// (narrowCaps does the same for cooperative types).
+func (g *gen) elementCaps(s check.Scalar) {
+	switch s {
+	case check.Float16:
+		g.b.Capability(spirv.CapabilityFloat16)
+	case check.Int8, check.Uint8:
+		g.b.Capability(spirv.CapabilityInt8)
+	}
+}
+
+// valueCaps declares the arithmetic capabilities of the 8- and 16-bit types
+// in t (function parameters and specialization constants hold them as
+// values).
+func (g *gen) valueCaps(t *check.Type) {
+	t.Contains(func(e *check.Type) bool {
+		if e.Kind == check.KScalar || e.Kind == check.KVector || e.Kind == check.KMatrix {
+			switch e.Scalar {
+			case check.Int8, check.Uint8:
+				g.b.Capability(spirv.CapabilityInt8)
+			case check.Int16, check.Uint16:
+				g.b.Capability(spirv.CapabilityInt16)
+			case check.Float16:
+				g.b.Capability(spirv.CapabilityFloat16)
+			}
+		}
+		return false
+	})
+}

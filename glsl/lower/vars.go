@@ -80,7 +80,7 @@ func (g *gen) global(v *check.Var) {
 		}
 	case check.StorageBuffer:
 		sc = spirv.StorageClassStorageBuffer
-		if g.ver < 0x10300 {
+		if !g.storageBuffer {
 			sc = spirv.StorageClassUniform
 		}
 		pk = packingOf(v, check.PackStd430)
@@ -109,7 +109,7 @@ func (g *gen) global(v *check.Var) {
 	tid := g.typeID(v.Type, pk)
 	if st := baseOfArrays(v.Type); st.Kind == check.KStruct && st.Struct.Block {
 		sid := g.typeID(st, pk)
-		if v.Storage == check.StorageBuffer && g.ver < 0x10300 {
+		if v.Storage == check.StorageBuffer && !g.storageBuffer {
 			g.b.Decorate(sid, spirv.DecorationBufferBlock)
 		} else {
 			g.b.Decorate(sid, spirv.DecorationBlock)
@@ -118,7 +118,7 @@ func (g *gen) global(v *check.Var) {
 	if sc == spirv.StorageClassStorageBuffer && g.ver < 0x10300 {
 		g.b.Extension("SPV_KHR_storage_buffer_storage_class")
 	}
-	g.storageCaps(v.Type, sc)
+	g.memoryCaps(v.Type, sc, v.Storage == check.StorageBuffer)
 	var init []uint32
 	if v.Init != nil && sc == spirv.StorageClassPrivate {
 		if c, ok := v.Init.(*check.Const); ok {
@@ -196,6 +196,7 @@ func (g *gen) specConst(v *check.Var) {
 		g.vars[v] = &varInfo{id: g.types[key], t: v.Type}
 		return
 	}
+	g.valueCaps(v.Type)
 	tid := g.typeID(v.Type, check.PackNone)
 	id := g.b.ID()
 	val := v.Value
