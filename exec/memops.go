@@ -163,7 +163,11 @@ func (l *lane) printf(in *instr) error {
 			}
 		}
 	}
-	sb.WriteByte('\n')
+	// One line per call: a format that ends its own line gets no second
+	// line break.
+	if !strings.HasSuffix(sb.String(), "\n") {
+		sb.WriteByte('\n')
+	}
 	l.x.printMu.Lock()
 	defer l.x.printMu.Unlock()
 	_, err := l.x.printf.Write([]byte(sb.String()))

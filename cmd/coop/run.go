@@ -112,7 +112,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *backendName != "vulkan" {
-		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup}))
+		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout}))
 	}
 	if *backendName != "cpu" {
 		d, err := vk.Open(*device)

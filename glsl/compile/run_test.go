@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"testing"
@@ -185,5 +186,34 @@ void main() {
 		if want := i*3 + 31 + 4; int(int32(v)) != want {
 			t.Errorf("v[%d] = %d, want %d", i, int32(v), want)
 		}
+	}
+}
+
+func TestDebugPrintfRuns(t *testing.T) {
+	src := `#version 450
+#extension GL_EXT_debug_printf : require
+layout(local_size_x = 2) in;
+layout(std430, binding = 0) buffer B { float v[]; };
+void main() {
+	uint i = gl_GlobalInvocationID.x;
+	debugPrintfEXT("i=%u v=%f\n", i, v[i]);
+}
+`
+	m, d := Compile("p.comp", []byte(src), Options{TargetEnv: "vulkan1.1"})
+	if m == nil {
+		t.Fatal(d)
+	}
+	validate(t, m, "vulkan1.1")
+	words, _ := m.Words()
+	var out bytes.Buffer
+	dev := cpu.New(cpu.Options{Printf: &out, Workers: 1})
+	buf, _ := dev.NewBuffer(8, backend.UsageStorage)
+	buf.Write(0, []byte{0, 0, 0, 0x3f, 0, 0, 0x80, 0x3e})
+	if _, err := dev.Dispatch(&backend.Dispatch{Code: words, Entry: "main", Groups: [3]uint32{1, 1, 1},
+		Bindings: []backend.Binding{{Binding: 0, Buffer: buf}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != "[0,0,0] i=0 v=0.500000\n[1,0,0] i=1 v=0.250000\n" {
+		t.Fatalf("printed %q", got)
 	}
 }

@@ -221,6 +221,8 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		check.BSubgroupOr, check.BSubgroupInclusiveOr, check.BSubgroupExclusiveOr, check.BSubgroupClusteredOr,
 		check.BSubgroupXor, check.BSubgroupInclusiveXor, check.BSubgroupExclusiveXor, check.BSubgroupClusteredXor:
 		return g.subgroupArith(e, tid, args())
+	case check.BDebugPrintfEXT:
+		return g.debugPrintf(e)
 	case check.BCoopMatLoad, check.BCoopMatLoadNV:
 		return g.coopLoad(e)
 	case check.BCoopMatStore, check.BCoopMatStoreNV:
