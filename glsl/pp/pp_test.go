@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/coopshader/coop/glsl/diag"
+	"github.com/coopshader/coop/glsl/token"
 )
 
 // texts preprocesses src and returns the output tokens' texts joined by
@@ -195,4 +196,25 @@ func BenchmarkPreprocess(b *testing.B) {
 			Preprocess("b", s, Options{Vulkan: true}, &diag.List{})
 		}
 	}
+}
+
+func FuzzPreprocess(f *testing.F) {
+	for _, s := range []string{
+		"#version 450\n#define F(a, b) a##b\nF(x, 1) __LINE__ __FILE__\n",
+		"#if defined(A) && (1 << 3) > 2\nx\n#elif 1\ny\n#else\nz\n#endif\n",
+		"#extension GL_GOOGLE_include_directive : enable\n#include \"missing.h\"\n",
+		"#define X X X\n#define Y(a) Y(a) a\nX Y(Y(1))\n#line 7 2\n#error e\n",
+		"/* unterminated",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		d := &diag.List{MaxErrors: 100}
+		r := Preprocess("f.comp", []byte(src), Options{Vulkan: true, ReadFile: func(string) ([]byte, error) {
+			return []byte("#include \"self.h\"\n"), nil
+		}}, d)
+		if n := len(r.Tokens); n == 0 || r.Tokens[n-1].Kind != token.EOF {
+			t.Fatalf("token stream does not end with EOF")
+		}
+	})
 }
