@@ -256,6 +256,13 @@ func (p *operandParser) one(k OperandKind) error {
 	if p.pos >= len(w) {
 		return p.errf("missing operand %s", k)
 	}
+	if k == KindPairLiteralIntegerIdRef && p.in.Op == OpSwitch {
+		// OpSwitch case literals are as wide as the selector's type.
+		if err := p.contextNumber(w); err != nil {
+			return err
+		}
+		return p.one(KindIdRef)
+	}
 	switch k {
 	case KindLiteralString:
 		_, n, ok := DecodeString(w[p.pos:])

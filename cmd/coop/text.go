@@ -27,8 +27,9 @@ func runDis(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "output file (default standard output)")
 	raw := fs.Bool("raw-id", false, "print ids as %N instead of friendly names")
 	noHeader := fs.Bool("no-header", false, "omit the header comments")
+	noIndent := fs.Bool("no-indent", false, "do not align result ids into a column")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: coop dis [-o OUT] [--raw-id] [--no-header] FILE.spv|-\n\nPrints the text spirv-dis prints.\n\nflags:")
+		fmt.Fprintln(stderr, "usage: coop dis [-o OUT] [--raw-id] [--no-header] [--no-indent] FILE.spv|-\n\nPrints the text spirv-dis prints.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(reorder(args)); err != nil || fs.NArg() != 1 {
@@ -47,7 +48,7 @@ func runDis(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: %v\n", fs.Arg(0), err)
 		return 1
 	}
-	txt, err := text.Disassemble(m, text.Options{RawID: *raw, NoHeader: *noHeader})
+	txt, err := text.Disassemble(m, text.Options{RawID: *raw, NoHeader: *noHeader, NoIndent: *noIndent})
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", fs.Arg(0), err)
 		return 1
