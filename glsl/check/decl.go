@@ -434,10 +434,24 @@ func (c *checker) declareBlock(q quals, blockName string, members []blockMember,
 			st.RefAlign = 16
 		}
 		c.defineRefBlock(blockName, st, pos)
-		if instance != "" {
+		if instance == "" {
+			return
+		}
+		if storage != StorageBuffer {
 			t := c.refTypes[blockName]
 			c.declareVar(quals{}, c.applyArrays(t, arrays, pos), instance, nil, pos, true)
+			return
 		}
+		// An instance of a buffer_reference block declared as a buffer is
+		// also an ordinary storage-buffer block variable, as in glslang.
+		bt := &Type{Kind: KStruct, Struct: st}
+		t := bt
+		if hasArray {
+			t = c.applyArrays(bt, arrays, pos)
+		}
+		v := &Var{Name: instance, Type: t, Storage: storage, Pos: pos, Memory: q.memory, SpecID: -1, Layout: li.Layout}
+		c.prog.Globals = append(c.prog.Globals, v)
+		c.declare(instance, pos, &symbol{v: v})
 		return
 	}
 	bt := &Type{Kind: KStruct, Struct: st}

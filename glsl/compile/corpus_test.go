@@ -41,10 +41,6 @@ func corpusEnv(spvasm string) string {
 // with the missing piece.
 var knownInvalid = map[string]string{
 	"spv.descriptorHeap.PushConstant.comp": "GL_EXT_descriptor_heap untyped pointers",
-	// The checker makes the instance of a buffer_reference block declared
-	// with a binding a reference variable, where glslang makes it a plain
-	// storage-buffer block; OpArrayLength on the loaded pointer is invalid.
-	"spv.64bit_indexing.comp": "buffer_reference block instance with a binding",
 }
 
 // TestCorpus compiles every pos shader of the corpus. Shaders using
