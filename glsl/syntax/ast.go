@@ -376,21 +376,28 @@ type BranchStmt struct {
 	Kind string
 }
 
+// PrecisionStmt is a default precision declaration inside a function
+// body ("precision mediump float;"), which holds to the end of its block.
+type PrecisionStmt struct {
+	Decl *PrecisionDecl
+}
+
 // ReturnStmt is return [X];.
 type ReturnStmt struct {
 	Pos Pos
 	X   Expr // nil for a bare return
 }
 
-func (*BlockStmt) stmtNode()  {}
-func (*DeclStmt) stmtNode()   {}
-func (*ExprStmt) stmtNode()   {}
-func (*EmptyStmt) stmtNode()  {}
-func (*IfStmt) stmtNode()     {}
-func (*ForStmt) stmtNode()    {}
-func (*WhileStmt) stmtNode()  {}
-func (*DoStmt) stmtNode()     {}
-func (*SwitchStmt) stmtNode() {}
-func (*CaseLabel) stmtNode()  {}
-func (*BranchStmt) stmtNode() {}
-func (*ReturnStmt) stmtNode() {}
+func (*BlockStmt) stmtNode()     {}
+func (*DeclStmt) stmtNode()      {}
+func (*ExprStmt) stmtNode()      {}
+func (*EmptyStmt) stmtNode()     {}
+func (*IfStmt) stmtNode()        {}
+func (*ForStmt) stmtNode()       {}
+func (*WhileStmt) stmtNode()     {}
+func (*DoStmt) stmtNode()        {}
+func (*SwitchStmt) stmtNode()    {}
+func (*CaseLabel) stmtNode()     {}
+func (*BranchStmt) stmtNode()    {}
+func (*ReturnStmt) stmtNode()    {}
+func (*PrecisionStmt) stmtNode() {}

@@ -2,103 +2,167 @@ package syntax
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
 	"github.com/coopshader/coop/glsl/token"
 )
 
-var binaryPrec = map[string]int{
-	"||": 1, "^^": 2, "&&": 3, "|": 4, "^": 5, "&": 6, "==": 7, "!=": 7,
-	"<": 8, ">": 8, "<=": 8, ">=": 8, "<<": 9, ">>": 9, "+": 10, "-": 10, "*": 11, "/": 11, "%": 11,
+// binaryPrec is the precedence of a binary operator (higher binds
+// tighter), 0 for anything else.
+func binaryPrec(op string) int {
+	switch op {
+	case "||":
+		return 1
+	case "^^":
+		return 2
+	case "&&":
+		return 3
+	case "|":
+		return 4
+	case "^":
+		return 5
+	case "&":
+		return 6
+	case "==", "!=":
+		return 7
+	case "<", ">", "<=", ">=":
+		return 8
+	case "<<", ">>":
+		return 9
+	case "+", "-":
+		return 10
+	case "*", "/", "%":
+		return 11
+	}
+	return 0
 }
 
-var assignOps = map[string]bool{"=": true, "+=": true, "-=": true, "*=": true, "/=": true, "%=": true,
-	"<<=": true, ">>=": true, "&=": true, "|=": true, "^=": true}
+func isAssignOp(op string) bool {
+	switch op {
+	case "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^=":
+		return true
+	}
+	return false
+}
 
 // expr parses a full expression, comma operator included.
 func (p *parser) expr() Expr {
 	x := p.assignExpr()
-	for p.tok().Is(",") && p.noGT == 0 {
+	for x != nil && p.noGT == 0 && p.is(",") {
 		t := p.next()
 		y := p.assignExpr()
-		if x == nil || y == nil {
+		if y == nil {
 			return nil
 		}
-		x = &Binary{Pos: t.Pos, Op: ",", X: x, Y: y}
+		b := p.binaries.alloc()
+		*b = Binary{Pos: t.Pos, Op: ",", X: x, Y: y}
+		x = b
 	}
 	return x
 }
 
+// assignExpr parses an assignment expression. As in the grammar, only a
+// unary expression may be assigned to: "a + b = c" is a syntax error.
 func (p *parser) assignExpr() Expr {
 	p.enter()
 	defer p.leave()
-	x := p.condExpr()
-	if t := p.tok(); t.Kind == token.Punct && assignOps[t.Text] && x != nil {
+	x := p.unaryExpr()
+	if x == nil {
+		return nil
+	}
+	if t := p.tok(); t.Kind == token.Punct && isAssignOp(t.Text) {
 		p.i++
 		r := p.assignExpr()
 		if r == nil {
 			return nil
 		}
-		return &Assign{Pos: t.Pos, Op: t.Text, L: x, R: r}
+		a := p.assigns.alloc()
+		*a = Assign{Pos: t.Pos, Op: t.Text, L: x, R: r}
+		return a
 	}
-	return x
+	return p.condRest(p.binaryRest(x, 1))
 }
 
+// condExpr parses a conditional expression (a constant-expression in the
+// grammar: array sizes, layout values, type parameters).
 func (p *parser) condExpr() Expr {
-	c := p.binaryExpr(1)
-	if t := p.tok(); t.Is("?") && c != nil {
-		p.i++
-		saved := p.noGT
-		p.noGT = 0
-		x := p.expr()
-		p.noGT = saved
-		if !p.expect(":") {
-			return nil
-		}
-		y := p.assignExpr()
-		if x == nil || y == nil {
-			return nil
-		}
-		return &Cond{Pos: t.Pos, C: c, T: x, F: y}
+	p.enter()
+	defer p.leave()
+	x := p.unaryExpr()
+	if x == nil {
+		return nil
 	}
-	return c
+	return p.condRest(p.binaryRest(x, 1))
 }
 
-func (p *parser) binaryExpr(minPrec int) Expr {
-	x := p.unaryExpr()
+// condRest parses "? expr : assignment-expr" after the condition c.
+func (p *parser) condRest(c Expr) Expr {
+	if c == nil || !p.is("?") {
+		return c
+	}
+	t := p.next()
+	saved := p.noGT
+	p.noGT = 0
+	x := p.expr()
+	p.noGT = saved
+	if x == nil {
+		return nil
+	}
+	if !p.expect(":") {
+		return nil
+	}
+	y := p.assignExpr()
+	if y == nil {
+		return nil
+	}
+	return &Cond{Pos: t.Pos, C: c, T: x, F: y}
+}
+
+// binaryRest parses binary operators of precedence minPrec or more after
+// the left operand x, by precedence climbing (all left-associative).
+func (p *parser) binaryRest(x Expr, minPrec int) Expr {
 	for x != nil {
 		t := p.tok()
-		prec, ok := binaryPrec[t.Text]
-		if t.Kind != token.Punct || !ok || prec < minPrec {
+		if t.Kind != token.Punct {
 			return x
 		}
-		if p.noGT > 0 && (t.Text == ">" || t.Text == ">>") {
+		prec := binaryPrec(t.Text)
+		if prec < minPrec || prec == 0 || p.noGT > 0 && (t.Text == ">" || t.Text == ">>") {
 			return x
 		}
 		p.i++
-		y := p.binaryExpr(prec + 1)
+		y := p.unaryExpr()
 		if y == nil {
 			return nil
 		}
-		x = &Binary{Pos: t.Pos, Op: t.Text, X: x, Y: y}
+		y = p.binaryRest(y, prec+1)
+		if y == nil {
+			return nil
+		}
+		b := p.binaries.alloc()
+		*b = Binary{Pos: t.Pos, Op: t.Text, X: x, Y: y}
+		x = b
 	}
 	return x
 }
 
 func (p *parser) unaryExpr() Expr {
-	p.enter()
-	defer p.leave()
 	t := p.tok()
 	if t.Kind == token.Punct {
 		switch t.Text {
 		case "++", "--", "+", "-", "!", "~":
 			p.i++
+			p.enter()
 			x := p.unaryExpr()
+			p.leave()
 			if x == nil {
 				return nil
 			}
-			return &Unary{Pos: t.Pos, Op: t.Text, X: x}
+			u := p.unaries.alloc()
+			*u = Unary{Pos: t.Pos, Op: t.Text, X: x}
+			return u
 		}
 	}
 	return p.postfixExpr(p.primaryExpr())
@@ -107,8 +171,11 @@ func (p *parser) unaryExpr() Expr {
 func (p *parser) postfixExpr(x Expr) Expr {
 	for x != nil {
 		t := p.tok()
-		switch {
-		case t.Is("["):
+		if t.Kind != token.Punct {
+			return x
+		}
+		switch t.Text {
+		case "[":
 			p.i++
 			saved := p.noGT
 			p.noGT = 0
@@ -117,27 +184,33 @@ func (p *parser) postfixExpr(x Expr) Expr {
 			if idx == nil || !p.expect("]") {
 				return nil
 			}
-			x = &Index{Pos: t.Pos, X: x, Index: idx}
-		case t.Is("."):
+			ix := p.indexes.alloc()
+			*ix = Index{Pos: t.Pos, X: x, Index: idx}
+			x = ix
+		case ".":
 			p.i++
 			id := p.tok()
 			if id.Kind != token.Ident {
-				p.errorf(id, "syntax error, unexpected %s, expecting IDENTIFIER", tokenName(id))
+				p.syntaxError("FIELD_SELECTION")
 				return nil
 			}
 			p.i++
-			if p.tok().Is("(") {
+			if p.is("(") {
 				args, ok := p.args()
 				if !ok {
 					return nil
 				}
 				x = &MethodCall{Pos: id.Pos, X: x, Name: id.Text, Args: args}
 			} else {
-				x = &Field{Pos: id.Pos, X: x, Name: id.Text}
+				f := p.fields.alloc()
+				*f = Field{Pos: id.Pos, X: x, Name: id.Text}
+				x = f
 			}
-		case t.Is("++") || t.Is("--"):
+		case "++", "--":
 			p.i++
-			x = &Unary{Pos: t.Pos, Op: t.Text, Postfix: true, X: x}
+			u := p.unaries.alloc()
+			*u = Unary{Pos: t.Pos, Op: t.Text, Postfix: true, X: x}
+			x = u
 		default:
 			return x
 		}
@@ -145,26 +218,32 @@ func (p *parser) postfixExpr(x Expr) Expr {
 	return x
 }
 
-// args parses a parenthesised argument list; "(void)" is no arguments.
+// args parses a parenthesised argument list; "()" and "(void)" are no
+// arguments.
 func (p *parser) args() ([]Expr, bool) {
 	p.i++ // '('
 	saved := p.noGT
 	p.noGT = 0
 	defer func() { p.noGT = saved }()
-	var args []Expr
-	if p.tok().Is("void") && p.peek(1).Is(")") {
+	if p.isWord("void") && p.peek(1).Is(")") {
 		p.i++
 	}
-	for !p.tok().Is(")") {
-		a := p.assignExpr()
-		if a == nil {
-			return nil, false
-		}
-		args = append(args, a)
-		if !p.got(",") {
-			break
+	mark := len(p.exprs)
+	if !p.is(")") {
+		for {
+			a := p.assignExpr()
+			if a == nil {
+				clear(p.exprs[mark:])
+				p.exprs = p.exprs[:mark]
+				return nil, false
+			}
+			p.exprs = append(p.exprs, a)
+			if !p.got(",") {
+				break
+			}
 		}
 	}
+	args := p.popExprs(mark)
 	return args, p.expect(")")
 }
 
@@ -190,49 +269,56 @@ func (p *parser) primaryExpr() Expr {
 			return x
 		}
 	case token.Ident:
+		f := p.fl[p.i]
 		switch {
-		case t.Text == "true" || t.Text == "false":
+		case f&kStmt != 0 && (t.Text == "true" || t.Text == "false"):
 			p.i++
 			return &Lit{Pos: t.Pos, Kind: LitBool, Text: t.Text, Bool: t.Text == "true"}
-		case p.isTypeName(t) || t.Is("struct"):
+		case p.isTypeAt(0) && !(f&kGated != 0 && !p.peek(1).Is("(") && !p.peek(1).Is("<") && !p.peek(1).Is("[")):
 			ts := p.typeSpec(nil)
 			if ts == nil {
 				return nil
 			}
-			if !p.tok().Is("(") {
-				p.errorf(p.tok(), "syntax error, unexpected %s, expecting '('", tokenName(p.tok()))
-				return nil
-			}
-			args, ok := p.args()
-			if !ok {
-				return nil
-			}
-			return &Call{Pos: t.Pos, Func: ts.Name, Type: ts, Args: args}
-		case reservedWords[t.Text]:
+			return p.ctorCall(ts, t.Pos)
+		case p.isName(0):
 			p.i++
-			p.errorf(t, "Reserved word.")
-			return nil
-		case qualifierWords[t.Text] || isStatementKeyword(t.Text):
-		default:
-			p.i++
-			if p.tok().Is("(") {
+			if f&kReserved != 0 {
+				p.errorf(t, "Reserved word.")
+			}
+			if p.is("(") {
 				args, ok := p.args()
 				if !ok {
 					return nil
 				}
-				return &Call{Pos: t.Pos, Func: t.Text, Args: args}
+				c := p.calls.alloc()
+				*c = Call{Pos: t.Pos, Func: t.Text, Args: args}
+				return c
 			}
-			return &Ident{Pos: t.Pos, Name: t.Text}
+			id := p.idents.alloc()
+			*id = Ident{Pos: t.Pos, Name: t.Text}
+			return id
 		}
 	}
-	if t.Kind == token.EOF {
-		p.errorf(t, "syntax error, unexpected end of file")
-	} else {
-		p.errorf(t, "syntax error, unexpected %s", tokenName(t))
-	}
+	p.syntaxError("")
 	return nil
 }
 
+// ctorCall parses the arguments of a constructor of type ts.
+func (p *parser) ctorCall(ts *TypeSpec, pos Pos) Expr {
+	if !p.is("(") {
+		p.syntaxError("LEFT_PAREN")
+		return nil
+	}
+	args, ok := p.args()
+	if !ok {
+		return nil
+	}
+	c := p.calls.alloc()
+	*c = Call{Pos: pos, Func: ts.Name, Type: ts, Args: args}
+	return c
+}
+
+// unquote resolves a string literal's escapes.
 func unquote(s string) string {
 	if v, err := strconv.Unquote(s); err == nil {
 		return v
@@ -240,63 +326,107 @@ func unquote(s string) string {
 	return strings.Trim(s, "\"")
 }
 
-// literal converts a numeric token, checking its suffix and range.
+// floatSuffixes are the float literal suffixes of the narrow float types
+// (after lower-casing), checked before the one-letter ones.
+var floatSuffixes = [...]string{"fe2m1", "fe2m3", "fe3m2", "fe4m3", "fe5m2", "bf16"}
+
+// literal converts a numeric token, checking its suffix and range the way
+// glslang's scanner does.
 func (p *parser) literal(t token.Token) Expr {
-	l := &Lit{Pos: t.Pos, Text: t.Text}
-	text := t.Text
-	lower := strings.ToLower(text)
+	l := p.lits.alloc()
+	*l = Lit{Pos: t.Pos, Text: t.Text}
 	if t.Kind == token.FloatLit {
-		for _, sfx := range []string{"fe2m1", "fe2m3", "fe3m2", "fe4m3", "fe5m2", "bf16"} {
-			if strings.HasSuffix(lower, sfx) {
-				l.Suffix, text, lower = sfx, text[:len(text)-len(sfx)], lower[:len(lower)-len(sfx)]
-				break
+		p.floatLit(l)
+	} else {
+		p.intLit(l)
+	}
+	return l
+}
+
+func (p *parser) floatLit(l *Lit) {
+	text := l.Text
+	lower := func(n int) string { return strings.ToLower(text[len(text)-n:]) }
+	l.Kind = LitFloat
+	for _, sfx := range floatSuffixes {
+		if len(text) > len(sfx) && lower(len(sfx)) == sfx {
+			l.Suffix, text = sfx, text[:len(text)-len(sfx)]
+			break
+		}
+	}
+	if l.Suffix == "" && len(text) > 2 {
+		switch lower(2) {
+		case "lf":
+			l.Kind, l.Suffix, text = LitDouble, "lf", text[:len(text)-2]
+		case "hf":
+			l.Kind, l.Suffix, text = LitFloat16, "hf", text[:len(text)-2]
+		}
+	}
+	if l.Suffix == "" && len(text) > 1 && lower(1) == "f" {
+		l.Suffix, text = "f", text[:len(text)-1]
+	}
+	dot, exp := false, false
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '.' && !dot && !exp:
+			dot = true
+		case (c == 'e' || c == 'E') && !exp:
+			exp = true
+			if i+1 < len(text) && (text[i+1] == '+' || text[i+1] == '-') {
+				i++
 			}
-		}
-		switch {
-		case l.Suffix != "":
-			l.Kind = LitFloat
-		case strings.HasSuffix(lower, "lf"):
-			l.Kind, text, l.Suffix = LitDouble, text[:len(text)-2], "lf"
-		case strings.HasSuffix(lower, "hf"):
-			l.Kind, text, l.Suffix = LitFloat16, text[:len(text)-2], "hf"
-		case strings.HasSuffix(lower, "f"):
-			l.Kind, text, l.Suffix = LitFloat, text[:len(text)-1], "f"
+			if i+1 >= len(text) || text[i+1] < '0' || text[i+1] > '9' {
+				p.errorf(token.Token{Pos: l.Pos}, "bad character in float exponent")
+				return
+			}
+		case c >= '0' && c <= '9':
 		default:
-			l.Kind = LitFloat
+			p.errorf(token.Token{Pos: l.Pos, Text: l.Text}, "bad floating-point literal")
+			return
 		}
+	}
+	if !dot && !exp {
+		p.errorf(token.Token{Pos: l.Pos}, "float literal needs a decimal point or exponent")
+		return
+	}
+	// Rounded once from the decimal text to the literal's type; out of
+	// range gives ±Inf, which glslang accepts silently.
+	var v float64
+	if f, ok := narrowFormats[l.Suffix]; ok {
+		v = roundDecimal(text, f.sig, f.emin)
+	} else {
 		bits := 64
 		if l.Kind == LitFloat {
 			bits = 32
 		}
-		v, err := strconv.ParseFloat(text, bits)
-		if err != nil && !isRangeErr(err) || strings.ContainsAny(text, "xXuUlLsShH") {
-			p.errorf(t, "bad floating-point literal")
-			return l
+		var err error
+		if v, err = strconv.ParseFloat(text, bits); err != nil && !isRangeErr(err) {
+			p.errorf(token.Token{Pos: l.Pos, Text: l.Text}, "bad floating-point literal")
+			return
 		}
-		if !strings.ContainsAny(text, ".eE") {
-			p.errorf(t, "floating-point suffix on an integer literal")
-		}
-		l.Float = v
-		if math.IsInf(v, 0) {
-			p.errorf(t, "float literal out of range")
-		}
-		return l
 	}
-	hex := strings.HasPrefix(lower, "0x")
-	suffix := ""
-	for len(lower) > 0 {
-		c := lower[len(lower)-1]
-		if c == 'u' || c == 'l' || c == 's' {
-			suffix = string(c) + suffix
-			lower = lower[:len(lower)-1]
-			continue
-		}
-		break
+	if math.IsInf(v, 0) {
+		p.d.Warnf(l.Pos, l.Text, "float literal out of range, taken as infinity")
 	}
-	digits := text[:len(lower)]
-	l.Suffix = suffix
+	l.Float = v
+}
+
+func (p *parser) intLit(l *Lit) {
+	text := l.Text
+	// The suffix: u, l, s, ul, us (either case), as glslang reads them;
+	// "lu" is accepted too.
+	end := len(text)
+	for end > 0 {
+		c := text[end-1] | 0x20
+		if c != 'u' && c != 'l' && c != 's' {
+			break
+		}
+		end--
+	}
+	digits := text[:end]
+	hex := len(digits) >= 2 && digits[0] == '0' && digits[1]|0x20 == 'x'
+	l.Suffix = strings.ToLower(text[end:])
 	max := uint64(math.MaxUint32)
-	switch suffix {
+	switch l.Suffix {
 	case "":
 		l.Kind = LitInt
 	case "u":
@@ -310,42 +440,86 @@ func (p *parser) literal(t token.Token) Expr {
 	case "us":
 		l.Kind, max = LitUint16, math.MaxUint16
 	default:
-		p.errorf(t, "invalid integer literal suffix")
-		return l
+		p.errorf(token.Token{Pos: l.Pos, Text: l.Text}, "syntax error, bad numeric literal")
+		return
 	}
-	base := 10
+	base, kind := 10, "numeric"
 	switch {
 	case hex:
-		base, digits = 16, digits[2:]
+		base, kind, digits = 16, "hexadecimal", digits[2:]
+		if max == math.MaxUint16 {
+			// glslang checks 16-bit hex and octal literals only against
+			// 32 bits and keeps the low 16.
+			max = math.MaxUint32
+		}
 	case len(digits) > 1 && digits[0] == '0':
-		base, digits = 8, digits[1:]
+		base, kind, digits = 8, "octal", digits[1:]
+		if max == math.MaxUint16 {
+			max = math.MaxUint32
+		}
 	}
 	if digits == "" {
-		p.errorf(t, "bad integer literal")
-		return l
+		p.errorf(token.Token{Pos: l.Pos}, "bad digit in hexadecimal literal")
+		return
 	}
 	v, err := strconv.ParseUint(digits, base, 64)
 	if err != nil && !isRangeErr(err) {
-		if base == 8 {
-			p.errorf(t, "octal literal digit too large")
-		} else {
-			p.errorf(t, "bad integer literal")
+		switch {
+		case base == 8 && strings.Trim(digits, "0123456789") == "":
+			p.errorf(token.Token{Pos: l.Pos}, "octal literal digit too large")
+		case base == 16:
+			p.errorf(token.Token{Pos: l.Pos}, "bad digit in hexadecimal literal")
+		default:
+			p.errorf(token.Token{Pos: l.Pos, Text: l.Text}, "syntax error, bad numeric literal")
 		}
-		return l
+		return
 	}
 	if err != nil || v > max {
-		switch l.Kind {
-		case LitInt16, LitUint16:
-			p.errorf(t, "16-bit integer literal too big")
-		case LitInt64, LitUint64:
-			p.errorf(t, "64-bit integer literal too big")
-		default:
-			p.errorf(t, "integer literal too big")
-		}
-		return l
+		p.errorf(token.Token{Pos: l.Pos}, "%s literal too big", kind)
+		return
+	}
+	if l.Kind == LitInt16 || l.Kind == LitUint16 {
+		v &= math.MaxUint16
 	}
 	l.Int = v
-	return l
+}
+
+// narrowFormats gives the significand bits (implicit bit included) and
+// least normal exponent of the float types narrower than 32 bits, by
+// literal suffix.
+var narrowFormats = map[string]struct{ sig, emin int }{
+	"hf": {11, -14}, "bf16": {8, -126}, "fe5m2": {3, -14}, "fe4m3": {4, -6},
+	"fe2m1": {2, 0}, "fe2m3": {4, 0}, "fe3m2": {3, -2},
+}
+
+// roundDecimal rounds a decimal float literal (already checked) once,
+// to nearest even, to a binary format with sig significand bits and least
+// normal exponent emin, subnormals included. The exponent range is not
+// capped: a value past the format's largest is left for the checker.
+func roundDecimal(text string, sig, emin int) float64 {
+	f, _, err := big.ParseFloat(text, 10, 512, big.ToNearestEven)
+	if err != nil || f.Sign() == 0 || f.IsInf() {
+		v, _ := f.Float64()
+		return v
+	}
+	e := f.MantExp(nil) - 1 // f = 1.m × 2^e
+	prec := sig
+	if e < emin {
+		prec -= emin - e
+	}
+	if prec <= 0 {
+		// Below the least subnormal q = 2^(emin-sig+1): f rounds to q
+		// when over q/2, else to 0 (0 is even on a tie).
+		q := new(big.Float).SetMantExp(big.NewFloat(1), emin-sig+1)
+		half := new(big.Float).SetMantExp(big.NewFloat(1), emin-sig)
+		v := 0.0
+		if prec == 0 && new(big.Float).Abs(f).Cmp(half) > 0 {
+			v, _ = q.Float64()
+		}
+		return math.Copysign(v, float64(f.Sign()))
+	}
+	v, _ := new(big.Float).SetMode(big.ToNearestEven).SetPrec(uint(prec)).Set(f).Float64()
+	return v
 }
 
 func isRangeErr(err error) bool {

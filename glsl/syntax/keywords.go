@@ -1,87 +1,131 @@
 package syntax
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
-// typeKeywords holds every built-in type name the parser must recognise
-// as the start of a type.
-var typeKeywords = map[string]bool{}
+// kwFlags classifies an identifier's spelling; the parser looks each
+// identifier token up once.
+type kwFlags uint16
 
-// paramTypes are the type names that take <...> parameters.
-var paramTypes = map[string]bool{
-	"coopmat": true, "fcoopmatNV": true, "icoopmatNV": true, "ucoopmatNV": true,
-	"coopvecNV": true, "tensorLayoutNV": true, "tensorViewNV": true, "vector": true, "tensorARM": true,
+const (
+	kType      kwFlags = 1 << iota // built-in type keyword
+	kParam                         // type that takes <...> parameters
+	kNeedLT                        // a type only when '<' follows (else an identifier)
+	kGated                         // extension type keyword: glslang reads it as an identifier when the extension is off
+	kQual                          // qualifier keyword
+	kArgQual                       // qualifier with a (...) argument list
+	kReserved                      // reserved for future use
+	kJump                          // statement of one keyword and ';'
+	kGatedJump                     // jump keyword of an extension: a jump only before ';'
+	kStmt                          // other statement or expression keyword
+)
+
+// keywords maps every spelling the parser treats specially.
+var keywords = map[string]kwFlags{}
+
+// tokenNames are glslang's (bison) names of keywords whose name is not the
+// keyword upper-cased.
+var tokenNames = map[string]string{
+	"terminateInvocation": "TERMINATE_INVOCATION", "terminateRayEXT": "TERMINATE_RAY",
+	"ignoreIntersectionEXT": "IGNORE_INTERSECTION", "true": "BOOLCONSTANT", "false": "BOOLCONSTANT",
+	"highp": "HIGH_PRECISION", "mediump": "MEDIUM_PRECISION", "lowp": "LOW_PRECISION",
+	"nonuniformEXT": "NONUNIFORM", "rayPayloadEXT": "PAYLOADEXT", "rayPayloadInEXT": "PAYLOADINEXT",
+	"hitAttributeEXT": "HITATTREXT", "callableDataEXT": "CALLDATAEXT", "callableDataInEXT": "CALLDATAINEXT",
+	"accelerationStructureEXT": "ACCSTRUCTEXT", "accelerationStructureNV": "ACCSTRUCTNV", "taskNV": "PERTASKNV",
+	"taskPayloadSharedEXT": "TASKPAYLOADWORKGROUPEXT",
 }
 
-// qualifierWords are the qualifier keywords that may precede a type.
-var qualifierWords = map[string]bool{}
-
-// argQualifiers are the GL_EXT_spirv_intrinsics qualifiers that take a
-// parenthesised argument list.
-var argQualifiers = map[string]bool{"spirv_decorate": true, "spirv_decorate_id": true, "spirv_decorate_string": true,
-	"spirv_execution_mode": true, "spirv_execution_mode_id": true, "spirv_storage_class": true, "spirv_instruction": true}
-
-// reservedWords are keywords reserved for future use (an error to use).
-var reservedWords = map[string]bool{}
-
-// jumpWords are statements of one keyword and a semicolon.
-var jumpWords = map[string]bool{"break": true, "continue": true, "discard": true, "terminateInvocation": true,
-	"terminateRayEXT": true, "ignoreIntersectionEXT": true, "demote": true}
+// punctNames are glslang's names of the operators and punctuators.
+var punctNames = map[string]string{
+	"(": "LEFT_PAREN", ")": "RIGHT_PAREN", "[": "LEFT_BRACKET", "]": "RIGHT_BRACKET",
+	"{": "LEFT_BRACE", "}": "RIGHT_BRACE", ".": "DOT", ",": "COMMA", ":": "COLON", "=": "EQUAL",
+	";": "SEMICOLON", "!": "BANG", "-": "DASH", "~": "TILDE", "+": "PLUS", "*": "STAR", "/": "SLASH",
+	"%": "PERCENT", "<": "LEFT_ANGLE", ">": "RIGHT_ANGLE", "|": "VERTICAL_BAR", "^": "CARET",
+	"&": "AMPERSAND", "?": "QUESTION", "++": "INC_OP", "--": "DEC_OP", "<=": "LE_OP", ">=": "GE_OP",
+	"==": "EQ_OP", "!=": "NE_OP", "&&": "AND_OP", "||": "OR_OP", "^^": "XOR_OP", "*=": "MUL_ASSIGN",
+	"/=": "DIV_ASSIGN", "+=": "ADD_ASSIGN", "%=": "MOD_ASSIGN", "<<=": "LEFT_ASSIGN", ">>=": "RIGHT_ASSIGN",
+	"&=": "AND_ASSIGN", "^=": "XOR_ASSIGN", "|=": "OR_ASSIGN", "-=": "SUB_ASSIGN", "<<": "LEFT_OP", ">>": "RIGHT_OP",
+}
 
 func init() {
-	words := func(s string, m map[string]bool) {
-		start := -1
-		for i := 0; i <= len(s); i++ {
-			if i == len(s) || s[i] == ' ' || s[i] == '\n' || s[i] == '\t' {
-				if start >= 0 {
-					m[s[start:i]] = true
-					start = -1
-				}
-			} else if start < 0 {
-				start = i
-			}
+	add := func(f kwFlags, s string) {
+		for _, w := range strings.Fields(s) {
+			keywords[w] |= f
 		}
 	}
-	words(`void bool int uint float double atomic_uint int8_t uint8_t int16_t uint16_t int32_t uint32_t int64_t uint64_t
-		float16_t float32_t float64_t bfloat16_t floate4m3_t floate5m2_t floate2m1_t floate2m3_t floate3m2_t floatmxint8_t accelerationStructureEXT rayQueryEXT
+	add(kType, `void bool int uint float double atomic_uint
 		sampler samplerShadow subpassInput isubpassInput usubpassInput subpassInputMS isubpassInputMS usubpassInputMS
-		hitObjectNV`, typeKeywords)
-	for p := range paramTypes {
-		typeKeywords[p] = true
-	}
-	for _, pre := range []string{"", "d", "i", "u", "b", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64", "bf16", "fe4m3", "fe5m2", "fe2m1", "fe2m3", "fe3m2"} {
+		samplerExternalOES __samplerExternal2DY2YEXT`)
+	// Types of extensions (explicit arithmetic, bfloat16, fp8, ray tracing,
+	// cooperative types, long vectors).
+	add(kType|kGated, `int8_t uint8_t int16_t uint16_t int32_t uint32_t int64_t uint64_t
+		float16_t float32_t float64_t bfloat16_t floate4m3_t floate5m2_t floate2m1_t floate2m3_t floate3m2_t floatmxint8_t
+		accelerationStructureEXT accelerationStructureNV rayQueryEXT hitObjectNV hitObjectEXT`)
+	add(kType|kParam|kGated, `coopmat fcoopmatNV icoopmatNV ucoopmatNV coopvecNV tensorLayoutNV tensorViewNV tensorARM`)
+	// GL_EXT_long_vector's "vector" is a common word: a type only with <...>.
+	add(kType|kParam|kGated|kNeedLT, `vector`)
+	vecs := func(pre string, f kwFlags) {
 		for n := 2; n <= 4; n++ {
-			typeKeywords[pre+"vec"+strconv.Itoa(n)] = true
+			keywords[pre+"vec"+strconv.Itoa(n)] |= f
 		}
+	}
+	for _, pre := range []string{"", "d", "i", "u", "b"} {
+		vecs(pre, kType)
+	}
+	for _, pre := range []string{"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64", "bf16", "fe4m3", "fe5m2", "fe2m1", "fe2m3", "fe3m2"} {
+		vecs(pre, kType|kGated)
 	}
 	for _, pre := range []string{"", "d", "f16", "f32", "f64"} {
+		f := kType
+		if len(pre) > 1 {
+			f |= kGated
+		}
 		for c := 2; c <= 4; c++ {
-			typeKeywords[pre+"mat"+strconv.Itoa(c)] = true
+			keywords[pre+"mat"+strconv.Itoa(c)] |= f
 			for r := 2; r <= 4; r++ {
-				typeKeywords[pre+"mat"+strconv.Itoa(c)+"x"+strconv.Itoa(r)] = true
+				keywords[pre+"mat"+strconv.Itoa(c)+"x"+strconv.Itoa(r)] |= f
 			}
 		}
 	}
 	dims := []string{"1D", "2D", "3D", "Cube", "2DRect", "1DArray", "2DArray", "CubeArray", "Buffer", "2DMS", "2DMSArray"}
 	for _, pre := range []string{"", "i", "u", "f16", "i64", "u64"} {
+		f := kType
+		if pre == "f16" || len(pre) == 3 {
+			f |= kGated
+		}
 		for _, kind := range []string{"sampler", "image", "texture"} {
 			for _, d := range dims {
-				typeKeywords[pre+kind+d] = true
+				keywords[pre+kind+d] |= f
 				if kind == "sampler" {
-					typeKeywords[pre+kind+d+"Shadow"] = true
+					keywords[pre+kind+d+"Shadow"] |= f
 				}
 			}
 		}
 	}
-	words(`const in out inout uniform buffer shared attribute varying coherent volatile restrict readonly writeonly
-		devicecoherent queuefamilycoherent workgroupcoherent subgroupcoherent nonprivate nontemporal
+	add(kQual, `const in out inout uniform buffer shared attribute varying coherent volatile restrict readonly writeonly
+		devicecoherent queuefamilycoherent workgroupcoherent subgroupcoherent shadercallcoherent nonprivate nontemporal
 		highp mediump lowp precise invariant flat smooth noperspective centroid sample patch
 		nonuniformEXT subroutine layout perprimitiveNV perprimitiveEXT perviewNV taskNV pervertexNV pervertexEXT
 		hitAttributeEXT rayPayloadEXT rayPayloadInEXT callableDataEXT callableDataInEXT tileImageEXT
-		resourceheap samplerheap spirv_by_reference spirv_literal`, qualifierWords)
-	for w := range argQualifiers {
-		qualifierWords[w] = true
+		taskPayloadSharedEXT hitObjectAttributeNV hitObjectAttributeEXT shaderRecordEXT
+		resourceheap samplerheap spirv_by_reference spirv_literal`)
+	add(kQual|kArgQual, `spirv_decorate spirv_decorate_id spirv_decorate_string spirv_execution_mode
+		spirv_execution_mode_id spirv_storage_class spirv_instruction`)
+	// Reserved as glslang reserves them for desktop GLSL 4.20 and later.
+	add(kReserved, `common partition active asm class union enum typedef template this resource goto
+		inline noinline public static extern external interface long short half fixed unsigned superp
+		input output hvec2 hvec3 hvec4 fvec2 fvec3 fvec4 sampler3DRect filter sizeof cast namespace using`)
+	add(kJump, `break continue discard`)
+	add(kJump|kGatedJump, `terminateInvocation terminateRayEXT ignoreIntersectionEXT demote`)
+	add(kStmt, `if else for while do switch case default return struct true false precision`)
+}
+
+// keywordName is glslang's name for a keyword token.
+func keywordName(s string) string {
+	if n, ok := tokenNames[s]; ok {
+		return n
 	}
-	words(`asm class union enum typedef template this resource goto inline noinline public static extern external
-		interface long short half fixed unsigned superp input output hvec2 hvec3 hvec4 fvec2 fvec3 fvec4
-		sampler3DRect filter sizeof cast namespace using`, reservedWords)
+	return strings.ToUpper(s)
 }
