@@ -27,6 +27,10 @@ type instr struct {
 	// commonest scalar instructions; m is the result mask there.
 	fast uint8
 	m    uint64
+	// lk is how lockstep execution treats the instruction; uses are the
+	// slots of its value operands (slot, count pairs).
+	lk   uint8
+	uses []int32
 }
 
 const (
@@ -42,6 +46,7 @@ const (
 	fChain
 	fLoad32
 	fStore32
+	fCopy
 )
 
 // setFast picks the inlined path for in, if it has one.
@@ -72,6 +77,8 @@ func setFast(in *instr) {
 		}
 	case in.op == spirv.OpCompositeExtract && t != nil && t.slots == 1:
 		in.fast = fExtract
+	case in.op == spirv.OpCopyObject && t != nil && len(in.a) == 1:
+		in.fast, in.m = fCopy, uint64(t.slots)
 	case in.op == spirv.OpAccessChain || in.op == spirv.OpInBoundsAccessChain || in.op == spirv.OpPtrAccessChain || in.op == spirv.OpInBoundsPtrAccessChain:
 		if c := in.aux.(*chain); c.desc < 0 {
 			in.fast = fChain
@@ -131,7 +138,10 @@ type phi struct {
 
 func (p *prog) compileFunctions(first int) error {
 	insts := p.m.Insts
-	// Pass 1: a slot for every result; Function variables get invocation memory.
+	promo := p.promotable(first)
+	pslot := map[uint32]int32{}
+	// Pass 1: a slot for every result; Function variables get invocation
+	// memory, or value slots when promoted.
 	for i := first; i < len(insts); i++ {
 		in := &insts[i]
 		ty := in.TypeID()
@@ -154,6 +164,14 @@ func (p *prog) compileFunctions(first int) error {
 			if t.kind != kPointer || t.elem == nil {
 				return p.errAt(i, "variable type is not a pointer")
 			}
+			if promo[id] {
+				if len(p.tmpl)+t.elem.slots > maxSlots {
+					return fmt.Errorf("%w: instruction %d: values need more than %d slots per invocation", ErrUnsupported, i, maxSlots)
+				}
+				pslot[id] = int32(len(p.tmpl))
+				p.tmpl = append(p.tmpl, make([]uint64, t.elem.slots)...)
+				continue
+			}
 			off := roundUp(p.invMem, 8)
 			p.invMem = off + t.elem.size
 			if p.invMem > maxMem {
@@ -168,6 +186,7 @@ func (p *prog) compileFunctions(first int) error {
 		idx int
 	}
 	var calls []*instr
+	uvars := p.uniformInputs(first)
 	for i := first; i < len(insts); {
 		if insts[i].Op != spirv.OpFunction {
 			i++
@@ -289,7 +308,36 @@ func (p *prog) compileFunctions(first int) error {
 					if ins.a[1] < 0 {
 						return p.errAt(k, "initializer %%%d has no value", w[3])
 					}
+					if s, ok := pslot[w[1]]; ok {
+						ins = p.promotedCopy(k, s, ins.a[1], p.tyOf[w[1]].elem, 0)
+					}
 					p.code = append(p.code, ins)
+				}
+				continue
+			case spirv.OpLoad, spirv.OpStore:
+				v, ptr := w[0], w[0]
+				if in.Op == spirv.OpLoad {
+					if len(w) < 3 {
+						break
+					}
+					v, ptr = w[1], w[2]
+				} else if len(w) < 2 {
+					break
+				} else {
+					v = w[1]
+				}
+				s, ok := pslot[ptr]
+				if !ok {
+					break
+				}
+				vs, vt := p.slotOf(v)
+				if vs < 0 || vt != p.tyOf[ptr].elem && vt.slots != p.tyOf[ptr].elem.slots {
+					return p.errAt(k, "%%%d does not fit variable %%%d", v, ptr)
+				}
+				if in.Op == spirv.OpLoad {
+					p.code = append(p.code, p.promotedCopy(k, vs, s, vt, v))
+				} else {
+					p.code = append(p.code, p.promotedCopy(k, s, vs, vt, 0))
 				}
 				continue
 			case spirv.OpBranch:
@@ -361,6 +409,7 @@ func (p *prog) compileFunctions(first int) error {
 			if ins.op == spirv.OpFunctionCall {
 				calls = append(calls, ins)
 			}
+			p.markUniformLoad(in, ins, uvars)
 			setFast(ins)
 			p.code = append(p.code, *ins)
 		}
@@ -383,6 +432,7 @@ func (p *prog) compileFunctions(first int) error {
 	}
 	p.halt = int32(len(p.code))
 	p.code = append(p.code, instr{op: opHalt, idx: int32(len(insts) - 1), res: -1})
+	p.classify()
 	if err := p.resolveCallbacks(); err != nil {
 		return err
 	}
@@ -611,7 +661,18 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 			return nil, err
 		}
 		return ins, need(1)
-	case spirv.OpControlBarrier:
+	case spirv.OpControlBarrierArriveEXT:
+		// A split barrier waits where it waits: arriving does nothing here.
+		return nil, nil
+	case spirv.OpAbortKHR:
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		if err := vals(ops[1:2]); err != nil {
+			return nil, err
+		}
+		return ins, nil
+	case spirv.OpControlBarrier, spirv.OpControlBarrierWaitEXT:
 		sc, err := constOp(0)
 		if err != nil {
 			return nil, err

@@ -8,12 +8,14 @@ import (
 )
 
 // Cooperative matrices. Element (r, c) of an R x C matrix, at row-major
-// index e = r*C + c, is owned by the invocation with subgroup lane e % S and
-// held at position e / S of its value (S is the subgroup size), so every
-// invocation holds ceil(R*C/S) elements (the last ones of some invocations
-// are padding when S does not divide R*C). Ownership depends only on the
-// shape, so conversions between element types and uses keep elements where
-// they are and element-wise arithmetic runs per invocation.
+// index e = r*C + c, is owned by the invocation with subgroup lane e / n
+// and held at position e % n of its value, where n = ceil(R*C/S) is the
+// number of elements every invocation holds (S is the subgroup size): each
+// invocation holds a run of consecutive elements, and the last ones of the
+// last invocations are padding when S does not divide R*C. Ownership
+// depends only on the shape, so conversions between element types and
+// uses keep elements where they are and element-wise arithmetic runs per
+// invocation.
 
 func coopLen(rows, cols, sg int) int { return (rows*cols + sg - 1) / sg }
 
@@ -171,11 +173,13 @@ func (p *prog) compileCoop(i int, ins *instr, ops []uint32) (*instr, error) {
 }
 
 // coopExec runs a cooperative instruction for a whole subgroup (act holds
-// every lane, in lane order).
-func coopExec(in *instr, act []*lane) error {
+// every lane, in lane order). With same set, the caller knows pointer and
+// stride are the same in every lane, and only the first lane's are read.
+func coopExec(in *instr, io matIO, same bool) error {
 	if in.op == spirv.OpCooperativeMatrixMulAddKHR || in.op == spirv.OpCooperativeMatrixMulAddNV {
-		return coopMulAdd(in, act)
+		return coopMulAdd(in, io)
 	}
+	act := io.act
 	l0 := act[0]
 	cm := in.aux.(*coopMem)
 	mt := cm.mt
@@ -188,6 +192,9 @@ func coopExec(in *instr, act []*lane) error {
 		stride = sext(l0.regs[cm.stride], cm.strideW)
 	}
 	for _, l := range act[1:] {
+		if same {
+			break
+		}
 		if l.regs[in.a[0]] != addr || (cm.stride >= 0 && sext(l.regs[cm.stride], cm.strideW) != stride) {
 			return l.fail(in, "pointer and stride must be the same in every invocation of the subgroup")
 		}
@@ -209,9 +216,29 @@ func coopExec(in *instr, act []*lane) error {
 	if err != nil {
 		return err
 	}
+	if load && io.m == nil && !cm.colMajor && (cs == 2 || cs == 4) && loadRuns(act, in.res, b, R, C, ls, cs) {
+		return nil
+	}
+	if load && io.m != nil && !cm.colMajor && ct.kind == kFloat && ct.ff == f16 {
+		// Straight into a tile, as bits and as the float32 values a
+		// multiply-add wants.
+		t := io.m.newTile(mt)
+		t.raw, t.f, t.has = grow(t.raw, R*C), growF(t.f, R*C), hasRaw|hasF
+		for r := 0; r < R; r++ {
+			src := b[r*ls : r*ls+2*C]
+			raw, f := t.raw[r*C:r*C+C], t.f[r*C:r*C+C]
+			for c := range raw {
+				h := uint16(src[2*c]) | uint16(src[2*c+1])<<8
+				raw[c], f[c] = uint64(h), f16Table[h]
+			}
+		}
+		io.m.tiles[in.res] = t
+		setSt(io.m.st, in.res, int32(mt.slots), sTile)
+		return nil
+	}
 	tile := l0.wg.scratch.u64(0, R*C)
 	if !load {
-		gather(act, cm.obj, tile)
+		tile = io.raw(cm.obj, tile)
 	}
 	rs, csd := ls, cs // byte steps to the next row and to the next column
 	if cm.colMajor {
@@ -242,29 +269,140 @@ func coopExec(in *instr, act []*lane) error {
 		}
 	}
 	if load {
-		scatter(act, in.res, tile)
+		io.putRaw(in.res, mt, tile)
 	}
 	return nil
 }
 
-// gather collects a whole matrix from the lanes; scatter hands one out.
-func gather(act []*lane, slot int32, dst []uint64) {
-	S := len(act)
-	for pos, e := int32(0), 0; e < len(dst); pos++ {
-		for li := 0; li < S && e < len(dst); li++ {
-			dst[e] = act[li].regs[slot+pos]
-			e++
+// matIO reads and writes whole cooperative matrices: from and to the
+// lanes' slots or, in lockstep (m set), tiles the subgroup holds whole.
+type matIO struct {
+	act []*lane
+	m   *sgMeta
+}
+
+func (io matIO) tileAt(slot int32) *tile {
+	if io.m != nil && io.m.st[slot] == sTile {
+		return io.m.tiles[slot]
+	}
+	return nil
+}
+
+// raw returns the bits of the matrix at slot, row-major: in dst, or the
+// tile's own (not to be written).
+func (io matIO) raw(slot int32, dst []uint64) []uint64 {
+	if t := io.tileAt(slot); t != nil {
+		return t.bits()
+	}
+	gather(io.act, slot, dst)
+	return dst
+}
+
+// f32 is raw for formats float32 holds exactly, as float32 values.
+func (io matIO) f32(slot int32, f ffmt, dst []float32) []float32 {
+	if t := io.tileAt(slot); t != nil {
+		return t.floats()
+	}
+	gatherF32(io.act, slot, f, dst)
+	return dst
+}
+
+// putRaw stores a result given as bits; operands must have been read.
+func (io matIO) putRaw(slot int32, mt *typ, src []uint64) {
+	if io.m == nil {
+		scatter(io.act, slot, src)
+		return
+	}
+	t := io.m.newTile(mt)
+	t.raw = grow(t.raw, len(src))
+	copy(t.raw, src)
+	t.has = hasRaw
+	io.m.tiles[slot] = t
+	setSt(io.m.st, slot, int32(mt.slots), sTile)
+}
+
+// putF32 stores a float32 result; operands must have been read.
+func (io matIO) putF32(slot int32, mt *typ, src []float32) {
+	if io.m != nil {
+		t := io.m.newTile(mt)
+		t.f = growF(t.f, len(src))
+		copy(t.f, src)
+		t.has = hasF
+		io.m.tiles[slot] = t
+		setSt(io.m.st, slot, int32(mt.slots), sTile)
+		return
+	}
+	act := io.act
+	n := (len(src) + len(act) - 1) / len(act)
+	for li, l := range act {
+		lo := li * n
+		if lo >= len(src) {
+			break
+		}
+		vs := src[lo:min(lo+n, len(src))]
+		regs := l.regs[slot : slot+int32(len(vs))]
+		for k, v := range vs {
+			bits := uint64(math.Float32bits(v))
+			if v != v {
+				bits = fmtDescs[f32].nan
+			}
+			regs[k] = bits
 		}
 	}
 }
 
-func scatter(act []*lane, slot int32, src []uint64) {
-	S := len(act)
-	for pos, e := int32(0), 0; e < len(src); pos++ {
-		for li := 0; li < S && e < len(src); li++ {
-			act[li].regs[slot+pos] = src[e]
-			e++
+// loadRuns loads a row-major matrix of 16- or 32-bit elements straight
+// into the lanes when every lane's run of elements lies within one row.
+func loadRuns(act []*lane, res int32, b []byte, R, C, ls, cs int) bool {
+	n := (R*C + len(act) - 1) / len(act)
+	if C%n != 0 {
+		return false
+	}
+	for li, l := range act {
+		lo := li * n
+		if lo >= R*C {
+			break
 		}
+		off := lo/C*ls + lo%C*cs
+		regs := l.regs[res : res+int32(n)]
+		if cs == 2 {
+			src := b[off : off+2*n]
+			for k := range regs {
+				regs[k] = uint64(src[2*k]) | uint64(src[2*k+1])<<8
+			}
+		} else {
+			src := b[off : off+4*n]
+			for k := range regs {
+				regs[k] = uint64(binary.LittleEndian.Uint32(src[4*k:]))
+			}
+		}
+	}
+	return true
+}
+
+// gather collects a whole matrix from the lanes; scatter hands one out.
+// Lane li holds elements li*n to li*n+n-1 at slots slot to slot+n-1.
+func gather(act []*lane, slot int32, dst []uint64) {
+	n := (len(dst) + len(act) - 1) / len(act)
+	for li, l := range act {
+		lo := li * n
+		if lo >= len(dst) {
+			break
+		}
+		hi := min(lo+n, len(dst))
+		copy(dst[lo:hi], l.regs[slot:slot+int32(hi-lo)])
+	}
+}
+
+func scatter(act []*lane, slot int32, src []uint64) {
+	n := (len(src) + len(act) - 1) / len(act)
+	for li, l := range act {
+		lo := li * n
+		if lo >= len(src) {
+			break
+		}
+		hi := min(lo+n, len(src))
+		copy(l.regs[slot:slot+int32(hi-lo)], src[lo:hi])
 	}
 }
 
@@ -275,8 +413,8 @@ func scatter(act []*lane, slot int32, src []uint64) {
 // type after each addition. Integer products and sums wrap at the result
 // width; with SaturatingAccumulation the sum of products is exact and its
 // addition to C saturates.
-func coopMulAdd(in *instr, act []*lane) error {
-	l0 := act[0]
+func coopMulAdd(in *instr, io matIO) error {
+	l0 := io.act[0]
 	cm := in.aux.(*coopMul)
 	M, N, K := in.t.rows, in.t.cols, cm.a.cols
 	sc := &l0.wg.scratch
@@ -288,12 +426,10 @@ func coopMulAdd(in *instr, act []*lane) error {
 	D := sc.u64(3, M*N)
 	switch {
 	case rt.kind == kFloat && rt.ff == f32 && at.kind == kFloat && bt.kind == kFloat && at.width <= 16 && bt.width <= 16 && ctp.kind == kFloat:
-		mulAddF32(sc, act, in.res, cm, M, N, K)
+		mulAddF32(sc, io, in, cm, M, N, K)
 		return nil
 	case rt.kind == kFloat:
-		gather(act, cm.slotA, A)
-		gather(act, cm.slotB, B)
-		gather(act, cm.slotC, Cm)
+		A, B, Cm = io.raw(cm.slotA, A), io.raw(cm.slotB, B), io.raw(cm.slotC, Cm)
 		for i := 0; i < M; i++ {
 			for j := 0; j < N; j++ {
 				acc := fround(toF64(Cm[i*N+j], ctp.ff), rt.ff)
@@ -305,9 +441,7 @@ func coopMulAdd(in *instr, act []*lane) error {
 			}
 		}
 	default:
-		gather(act, cm.slotA, A)
-		gather(act, cm.slotB, B)
-		gather(act, cm.slotC, Cm)
+		A, B, Cm = io.raw(cm.slotA, A), io.raw(cm.slotB, B), io.raw(cm.slotC, Cm)
 		w := rt.width
 		ext := func(v uint64, t *typ, signed bool) int64 {
 			if t.kind == kFloat {
@@ -333,7 +467,7 @@ func coopMulAdd(in *instr, act []*lane) error {
 			}
 		}
 	}
-	scatter(act, in.res, D)
+	io.putRaw(in.res, in.t, D)
 	return nil
 }
 
@@ -366,13 +500,11 @@ func satAdd(c, sum int64, w int, signed bool) uint64 {
 // mulAddF32 is the float32-accumulator kernel: products of 16-bit (or
 // narrower) floats are exact in float32, so fusing them would not change
 // the result.
-func mulAddF32(sc *coopScratch, act []*lane, res int32, cm *coopMul, M, N, K int) {
-	a := sc.f32(0, M*K)
-	b := sc.f32(1, K*N)
+func mulAddF32(sc *coopScratch, io matIO, in *instr, cm *coopMul, M, N, K int) {
+	a := io.f32(cm.slotA, cm.a.elem.ff, sc.f32(0, M*K))
+	b := io.f32(cm.slotB, cm.b.elem.ff, sc.f32(1, K*N))
 	acc := sc.f32(2, M*N)
-	gatherF32(act, cm.slotA, cm.a.elem.ff, a)
-	gatherF32(act, cm.slotB, cm.b.elem.ff, b)
-	gatherF32(act, cm.slotC, cm.c.elem.ff, acc)
+	copy(acc, io.f32(cm.slotC, cm.c.elem.ff, acc))
 	if N == 16 {
 		kernel16(a, b, acc, M, K)
 		M = 0
@@ -396,35 +528,32 @@ func mulAddF32(sc *coopScratch, act []*lane, res int32, cm *coopMul, M, N, K int
 			}
 		}
 	}
-	S := len(act)
-	for pos, e := res, 0; e < len(acc); pos++ {
-		for li := 0; li < S && e < len(acc); li++ {
-			v := acc[e]
-			bits := uint64(math.Float32bits(v))
-			if v != v {
-				bits = fmtDescs[f32].nan
-			}
-			act[li].regs[pos] = bits
-			e++
-		}
-	}
+	io.putF32(in.res, in.t, acc)
 }
 
 // gatherF32 collects a whole matrix of a format float32 holds exactly.
 func gatherF32(act []*lane, slot int32, f ffmt, dst []float32) {
-	S := len(act)
-	for pos, e := slot, 0; e < len(dst); pos++ {
-		for li := 0; li < S && e < len(dst); li++ {
-			v := act[li].regs[pos]
-			switch f {
-			case f16:
-				dst[e] = f16Table[uint16(v)]
-			case f32:
-				dst[e] = math.Float32frombits(uint32(v))
-			default:
-				dst[e] = toF32(v, f)
+	n := (len(dst) + len(act) - 1) / len(act)
+	for li, l := range act {
+		lo := li * n
+		if lo >= len(dst) {
+			break
+		}
+		d := dst[lo:min(lo+n, len(dst))]
+		regs := l.regs[slot : slot+int32(len(d))]
+		switch f {
+		case f16:
+			for k, v := range regs {
+				d[k] = f16Table[uint16(v)]
 			}
-			e++
+		case f32:
+			for k, v := range regs {
+				d[k] = math.Float32frombits(uint32(v))
+			}
+		default:
+			for k, v := range regs {
+				d[k] = toF32(v, f)
+			}
 		}
 	}
 }

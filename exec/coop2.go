@@ -158,14 +158,14 @@ func (l *lane) callback(in *instr, c *coop2, args []uint64) (uint64, error) {
 func (l *lane) perElement(in *instr) error {
 	c := in.aux.(*coop2)
 	mt := c.src
-	S, me := l.p.sgSize, l.sgl
+	me := l.sgl
 	if spirv.Scope(mt.scope) == spirv.ScopeWorkgroup {
-		S, me = len(l.wg.lanes), l.lid
+		me = l.lid
 	}
 	res := make([]uint64, mt.count)
 	var args []uint64
 	for pos := 0; pos < mt.count; pos++ {
-		e := pos*S + me
+		e := me*mt.count + pos
 		if e >= mt.rows*mt.cols {
 			break
 		}

@@ -2,7 +2,9 @@ package exec
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,7 +62,7 @@ func TestCorpus(t *testing.T) {
 			names = append(names, fs[0])
 		}
 	}
-	loaded, ran, total := 0, 0, 0
+	loaded, ran, total, compared := 0, 0, 0, 0
 	var unsupported []string
 	for _, n := range names {
 		m := assembleRef(t, as, filepath.Join(dir, n+".spvasm"))
@@ -78,16 +80,13 @@ func TestCorpus(t *testing.T) {
 			continue
 		}
 		loaded++
-		dev := New(Options{StepBudget: 1 << 20})
-		var bs []backend.Binding
-		for _, d := range pr.p.descs {
-			for e := 0; e < max(min(d.count, 4), 1); e++ {
-				b, _ := dev.NewBuffer(1<<16, backend.UsageStorage|backend.UsageAddress)
-				bs = append(bs, backend.Binding{Set: d.set, Binding: d.binding, ArrayElement: uint32(e), Buffer: b})
-			}
-		}
-		err = dev.Run(pr, [3]uint32{1, 1, 1}, bs, make([]byte, 256))
+		err = runCorpus(pr, nil, Options{StepBudget: 1 << 20})
 		if err != nil && strings.Contains(err.Error(), "not implemented") {
+			t.Errorf("%s: %v", n, err)
+			continue
+		}
+		var e *Error
+		if errors.As(err, &e) && e.Internal {
 			t.Errorf("%s: %v", n, err)
 			continue
 		}
@@ -95,9 +94,65 @@ func TestCorpus(t *testing.T) {
 			t.Logf("%s: runs with a fault on zeroed input: %v", n, err)
 		}
 		ran++
+		// Lockstep execution must give what running the invocations one
+		// by one gives, here on random input.
+		fill := func(bufs [][]byte) {
+			r := rand.New(rand.NewSource(int64(len(n))))
+			for _, b := range bufs {
+				for i := range b {
+					b[i] = byte(r.Intn(7))
+				}
+			}
+		}
+		var outs [2][][]byte
+		var errs [2]error
+		for k, off := range []bool{false, true} {
+			opts := Options{StepBudget: 1 << 20, Workers: 1, noLockstep: off}
+			errs[k] = runCorpus(pr, func(bufs [][]byte) { fill(bufs); outs[k] = bufs }, opts)
+		}
+		// Shaders whose invocations race (write what others read, or add
+		// floats atomically) may legitimately differ: those are logged.
+		if (errs[0] == nil) != (errs[1] == nil) {
+			t.Errorf("%s: lockstep: %v; one by one: %v", n, errs[0], errs[1])
+		} else if errs[0] != nil {
+			t.Logf("%s: faults on random input: %v", n, errs[0])
+		} else {
+			same := true
+			for b := range outs[0] {
+				same = same && bytes.Equal(outs[0][b], outs[1][b])
+			}
+			if same {
+				compared++
+			} else {
+				t.Logf("%s: buffers differ between lockstep and one-by-one execution (racy shader?)", n)
+			}
+		}
 	}
 	for _, u := range unsupported {
 		t.Log(u)
 	}
-	t.Logf("corpus: %d positive shaders assembled, %d load with no unsupported instruction, %d of them run", total, loaded, ran)
+	t.Logf("corpus: %d positive shaders assembled, %d load with no unsupported instruction, %d of them run, %d agree with and without lockstep on random input",
+		total, loaded, ran, compared)
+}
+
+// runCorpus dispatches one workgroup of pr with a 64 KiB buffer for every
+// descriptor (up to 4 of an array) and 256 bytes of push constants. With
+// init, the push constants and buffers are handed to it before the
+// dispatch; it may fill them and keep them to read after it.
+func runCorpus(pr *Program, init func([][]byte), opts Options) error {
+	dev := New(opts)
+	var bs []backend.Binding
+	var raw [][]byte
+	for _, d := range pr.p.descs {
+		for e := 0; e < max(min(d.count, 4), 1); e++ {
+			b, _ := dev.NewBuffer(1<<16, backend.UsageStorage|backend.UsageAddress)
+			bs = append(bs, backend.Binding{Set: d.set, Binding: d.binding, ArrayElement: uint32(e), Buffer: b})
+			raw = append(raw, Bytes(b))
+		}
+	}
+	push := make([]byte, 256)
+	if init != nil {
+		init(append([][]byte{push}, raw...))
+	}
+	return dev.Run(pr, [3]uint32{2, 1, 1}, bs, push)
 }

@@ -29,6 +29,8 @@ type Options struct {
 	// Describe, when set, gives the text of instruction index of m (the
 	// disassembly line) for error messages.
 	Describe func(m *spirv.Module, index int) string
+	// noLockstep runs every invocation on its own (tests compare).
+	noLockstep bool
 }
 
 // Device is the reference executor as a backend.Device.
@@ -255,7 +257,7 @@ func (d *Device) Run(pr *Program, groups [3]uint32, bindings []backend.Binding, 
 	x := &dispatchRun{
 		p: p, bufs: bufs, push: push, groups: groups, budget: d.opts.StepBudget,
 		printf: d.opts.Printf, describe: d.opts.Describe,
-		tmpl: slices.Clone(p.tmpl),
+		tmpl: slices.Clone(p.tmpl), noLock: d.opts.noLockstep,
 	}
 	for _, dv := range p.descs {
 		for _, b := range bindings {

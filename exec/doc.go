@@ -24,19 +24,30 @@
 // own Private and Function memory; recursion is not allowed in shaders, so
 // every function's variables have fixed places).
 //
+// Function variables used only by whole OpLoad and OpStore live in value
+// slots too, so those become slot copies.
+//
 // Workgroups run in parallel on a pool of workers (Options.Workers), each
 // workgroup on one worker. Within a workgroup, invocations are split into
 // subgroups of Options.SubgroupSize (or Dispatch.SubgroupSize) in
-// LocalInvocationIndex order. The scheduler runs each invocation of a
-// subgroup until it finishes or reaches a collective instruction (a
-// subgroup operation, a cooperative matrix load, store or multiply-add, a
-// control barrier). It then performs the collective for the invocations
+// LocalInvocationIndex order. While the invocations of a subgroup are
+// converged, it runs in lockstep: each instruction for all of them before
+// the next, control flow decided once, and an instruction whose operands
+// are the same in every invocation (a per-slot uniformity state: constants,
+// push constants, subgroup-uniform built-ins and what is computed from
+// them) computed once. This is one valid interleaving of the invocations
+// (DebugPrintf lines and racing accesses may come in another order than
+// one by one); it ends at a branch they do not agree on. Otherwise the
+// scheduler runs each invocation of a subgroup until it finishes or
+// reaches a collective instruction (a subgroup operation, a cooperative
+// matrix load, store or multiply-add, a control barrier). It then performs the collective for the invocations
 // waiting at the same dynamic instance of an instruction (same call stack
 // and same iteration of every enclosing loop, tracked through OpLoopMerge
 // headers, back-edges and merge blocks), choosing the earliest such point
 // first (outer frames, then loop iterations, then program order); this
 // re-converges invocations that diverged, as structured control flow does
-// on GPUs. Non-uniform subgroup operations act on the
+// on GPUs; when the whole subgroup meets there, it runs in lockstep again.
+// Non-uniform subgroup operations act on the
 // invocations that arrived together; cooperative matrix instructions need
 // the whole (full) subgroup, and a subgroup barrier all its live
 // invocations, or the dispatch fails naming the instruction. A workgroup
@@ -80,13 +91,14 @@
 //     accumulate in increasing lane or index order, rounding after each
 //     step. Subgroup shuffles and broadcasts from an inactive lane give 0.
 //     Subgroup sizes are powers of two up to 64.
-//   - Cooperative matrices (Subgroup scope): element (r, c) of an R x C
-//     matrix, at row-major index e = r*C + c, belongs to the invocation
-//     with subgroup lane e mod S at position floor(e / S) of its value, so
-//     each holds ceil(R*C/S) elements (OpCooperativeMatrixLength). The
-//     layout depends only on the shape, so conversions keep elements in
-//     place. A constant element index beyond an invocation's share reads
-//     0 and writes nothing.
+//   - Cooperative matrices (Subgroup scope): each invocation holds
+//     n = ceil(R*C/S) elements (OpCooperativeMatrixLength) of an R x C
+//     matrix; element (r, c), at row-major index e = r*C + c, belongs to
+//     the invocation with subgroup lane floor(e / n) at position e mod n
+//     of its value, so every invocation holds a run of consecutive
+//     elements. The layout depends only on the shape, so conversions keep
+//     elements in place. A constant element index beyond an invocation's
+//     share reads 0 and writes nothing.
 //   - OpCooperativeMatrixMulAdd forms every product exactly and adds it to
 //     the accumulator in increasing k, starting from C, rounding to the
 //     result type after each addition (with 16-bit or narrower float inputs
@@ -116,6 +128,11 @@
 //   - Compute derivatives (DerivativeGroupQuads/Linear) gather the whole
 //     workgroup, so here they need workgroup-uniform control flow; the
 //     unsuffixed derivatives are the coarse ones.
+//   - A split barrier's OpControlBarrierArriveEXT does nothing and its
+//     OpControlBarrierWaitEXT acts as a whole control barrier (every
+//     invocation that waits has arrived before). OpAbortKHR is a fault
+//     naming the invocation, with its message formatted as DebugPrintf
+//     formats.
 //   - DebugPrintf output is one line per call prefixed by the global
 //     invocation id; lines of different workgroups interleave in no fixed
 //     order.

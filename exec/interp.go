@@ -277,6 +277,12 @@ func storeRec(t *typ, b []byte, off int, src []uint64, ml matLayout) {
 }
 
 func (l *lane) take(e *edge) {
+	l.follow(e)
+	l.phis(e)
+}
+
+// follow does the loop bookkeeping of edge e and jumps to its target.
+func (l *lane) follow(e *edge) {
 	if e.exit != 0 || e.back != 0 {
 		h := e.exit
 		if h == 0 {
@@ -297,24 +303,30 @@ func (l *lane) take(e *edge) {
 	if e.enter != 0 {
 		l.loops = append(l.loops, loopIter{e.enter, 0})
 	}
-	switch len(e.moves) {
+	l.pc = e.pc
+}
+
+// phis performs the phi copies of edge e.
+func (l *lane) phis(e *edge) { phiMoves(l, e.moves) }
+
+// phiMoves performs phi copies: all are read before any is written.
+func phiMoves(l *lane, moves []move) {
+	switch len(moves) {
 	case 0:
 	case 1:
-		m := e.moves[0]
+		m := moves[0]
 		copy(l.regs[m.dst:m.dst+m.n], l.regs[m.src:m.src+m.n])
 	default:
-		// Phis read their values before any of them is written.
 		l.tmp = l.tmp[:0]
-		for _, m := range e.moves {
+		for _, m := range moves {
 			l.tmp = append(l.tmp, l.regs[m.src:m.src+m.n]...)
 		}
 		k := int32(0)
-		for _, m := range e.moves {
+		for _, m := range moves {
 			copy(l.regs[m.dst:m.dst+m.n], l.tmp[k:k+m.n])
 			k += m.n
 		}
 	}
-	l.pc = e.pc
 }
 
 // run executes the lane until it finishes, faults or reaches a collective
@@ -332,74 +344,9 @@ func (l *lane) run() error {
 			l.state = stBlocked
 			return nil
 		}
-		switch in.fast {
-		case fNoFast:
-		case fIAdd:
-			r[in.res] = (r[in.a[0]] + r[in.a[1]]) & in.m
+		if in.fast != fNoFast && l.fastOne(in) {
 			l.pc++
 			continue
-		case fISub:
-			r[in.res] = (r[in.a[0]] - r[in.a[1]]) & in.m
-			l.pc++
-			continue
-		case fIMul:
-			r[in.res] = r[in.a[0]] * r[in.a[1]] & in.m
-			l.pc++
-			continue
-		case fAnd:
-			r[in.res] = r[in.a[0]] & r[in.a[1]]
-			l.pc++
-			continue
-		case fULT:
-			r[in.res] = b2u(r[in.a[0]] < r[in.a[1]])
-			l.pc++
-			continue
-		case fSLT:
-			r[in.res] = b2u(sext(r[in.a[0]], int(in.m)) < sext(r[in.a[1]], int(in.m)))
-			l.pc++
-			continue
-		case fIEq:
-			r[in.res] = b2u(r[in.a[0]] == r[in.a[1]])
-			l.pc++
-			continue
-		case fExtract:
-			r[in.res] = r[in.a[0]+int32(in.sub)]
-			l.pc++
-			continue
-		case fChain:
-			c := in.aux.(*chain)
-			addr := r[in.a[0]] + uint64(c.off)
-			ok := true
-			for _, s := range c.steps {
-				k := sext(r[s.slot], s.w)
-				if s.bound > 0 && (k < 0 || k >= int64(s.bound)) {
-					ok = false
-					break
-				}
-				addr += uint64(k * int64(s.stride))
-			}
-			if ok {
-				r[in.res] = addr
-				l.pc++
-				continue
-			}
-		case fLoad32, fStore32:
-			addr := r[in.a[0]]
-			if addr>>56 == regBuf {
-				idx := (addr >> offBits) & 0xffff
-				off := addr & (1<<offBits - 1)
-				if idx < uint64(len(l.x.bufs)) && l.x.bufs[idx] != nil {
-					if b := l.x.bufs[idx].data; off+4 <= uint64(len(b)) {
-						if in.fast == fLoad32 {
-							r[in.res] = uint64(binary.LittleEndian.Uint32(b[off:]))
-						} else {
-							binary.LittleEndian.PutUint32(b[off:], uint32(r[in.a[1]]))
-						}
-						l.pc++
-						continue
-					}
-				}
-			}
 		}
 		switch in.op {
 		case spirv.OpBranch:
@@ -412,16 +359,7 @@ func (l *lane) run() error {
 				l.take(e[1])
 			}
 		case spirv.OpSwitch:
-			st := in.aux.(*switchT)
-			v := r[in.a[0]]
-			e := st.def
-			for k, c := range st.vals {
-				if c == v {
-					e = st.edges[k]
-					break
-				}
-			}
-			l.take(e)
+			l.take(in.aux.(*switchT).pick(r[in.a[0]]))
 		case spirv.OpReturn, spirv.OpReturnValue:
 			if len(l.stack) == 0 {
 				l.state = stDone
@@ -461,6 +399,87 @@ func (l *lane) run() error {
 			l.pc++
 		}
 	}
+}
+
+// fastOne runs the inlined paths of the commonest instructions; it reports
+// whether it handled in (a path may decline, e.g. an index out of range,
+// leaving the general code to fault).
+func (l *lane) fastOne(in *instr) bool {
+	r := l.regs
+	switch in.fast {
+	case fIAdd:
+		r[in.res] = (r[in.a[0]] + r[in.a[1]]) & in.m
+		return true
+	case fISub:
+		r[in.res] = (r[in.a[0]] - r[in.a[1]]) & in.m
+		return true
+	case fIMul:
+		r[in.res] = r[in.a[0]] * r[in.a[1]] & in.m
+		return true
+	case fAnd:
+		r[in.res] = r[in.a[0]] & r[in.a[1]]
+		return true
+	case fULT:
+		r[in.res] = b2u(r[in.a[0]] < r[in.a[1]])
+		return true
+	case fSLT:
+		r[in.res] = b2u(sext(r[in.a[0]], int(in.m)) < sext(r[in.a[1]], int(in.m)))
+		return true
+	case fIEq:
+		r[in.res] = b2u(r[in.a[0]] == r[in.a[1]])
+		return true
+	case fExtract:
+		r[in.res] = r[in.a[0]+int32(in.sub)]
+		return true
+	case fCopy:
+		n := int32(in.m)
+		copy(r[in.res:in.res+n], r[in.a[0]:in.a[0]+n])
+		return true
+	case fChain:
+		c := in.aux.(*chain)
+		addr := r[in.a[0]] + uint64(c.off)
+		ok := true
+		for _, s := range c.steps {
+			k := sext(r[s.slot], s.w)
+			if s.bound > 0 && (k < 0 || k >= int64(s.bound)) {
+				ok = false
+				break
+			}
+			addr += uint64(k * int64(s.stride))
+		}
+		if ok {
+			r[in.res] = addr
+			return true
+		}
+	case fLoad32, fStore32:
+		addr := r[in.a[0]]
+		if addr>>56 == regBuf {
+			idx := (addr >> offBits) & 0xffff
+			off := addr & (1<<offBits - 1)
+			if idx < uint64(len(l.x.bufs)) && l.x.bufs[idx] != nil {
+				if b := l.x.bufs[idx].data; off+4 <= uint64(len(b)) {
+					if in.fast == fLoad32 {
+						r[in.res] = uint64(binary.LittleEndian.Uint32(b[off:]))
+					} else {
+						binary.LittleEndian.PutUint32(b[off:], uint32(r[in.a[1]]))
+					}
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// one runs a non-control instruction.
+func (l *lane) one(in *instr) error {
+	if in.fast != fNoFast && l.fastOne(in) {
+		return nil
+	}
+	if l.evalFast(in) {
+		return nil
+	}
+	return l.exec(in)
 }
 
 // exec runs one non-control instruction.
@@ -527,6 +546,8 @@ func (l *lane) exec(in *instr) error {
 		r[in.res] = uint64(max(n, 0))
 	case opDebugPrintf:
 		return l.printf(in)
+	case spirv.OpAbortKHR:
+		return l.fail(in, "the shader aborted: %q", l.abortMessage(in))
 	default:
 		if isAtomic(in.op) {
 			return l.atomic(in)

@@ -96,7 +96,28 @@ func (l *lane) printf(in *instr) error {
 	pt := in.aux.(*printfT)
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "[%d,%d,%d] ", l.gid[0], l.gid[1], l.gid[2])
-	f := pt.format
+	args := make([][]uint64, len(in.a))
+	for k, s := range in.a {
+		args[k] = l.regs[s : s+int32(max(pt.tys[k].slots, 1))]
+	}
+	formatPrintf(&sb, pt.format, pt.tys, args)
+	// One line per call: a format that ends its own line gets no second
+	// line break.
+	if !strings.HasSuffix(sb.String(), "\n") {
+		sb.WriteByte('\n')
+	}
+	l.x.printMu.Lock()
+	defer l.x.printMu.Unlock()
+	_, err := l.x.printf.Write([]byte(sb.String()))
+	if err != nil {
+		return l.fail(in, "DebugPrintf: %v", err)
+	}
+	return nil
+}
+
+// formatPrintf writes format f with the arguments (their types and slot
+// values) the way DebugPrintf formats.
+func formatPrintf(sb *strings.Builder, f string, tys []*typ, args [][]uint64) {
 	arg := 0
 	for i := 0; i < len(f); i++ {
 		c := f[i]
@@ -128,12 +149,12 @@ func (l *lane) printf(in *instr) error {
 		}
 		conv := f[j]
 		i = j
-		if arg >= len(in.a) {
+		if arg >= len(args) {
 			sb.WriteString("<missing>")
 			continue
 		}
-		t := pt.tys[arg]
-		vals := l.regs[in.a[arg] : in.a[arg]+int32(max(t.slots, 1))]
+		t := tys[arg]
+		vals := args[arg]
 		arg++
 		ct := t.comp()
 		for k := 0; k < vn && k < len(vals); k++ {
@@ -143,11 +164,11 @@ func (l *lane) printf(in *instr) error {
 			v := vals[k]
 			switch conv {
 			case 'd', 'i':
-				fmt.Fprintf(&sb, "%"+spec+"d", sext(v, max(ct.width, 1)))
+				fmt.Fprintf(sb, "%"+spec+"d", sext(v, max(ct.width, 1)))
 			case 'u':
-				fmt.Fprintf(&sb, "%"+spec+"d", v)
+				fmt.Fprintf(sb, "%"+spec+"d", v)
 			case 'x', 'X', 'o':
-				fmt.Fprintf(&sb, "%"+spec+string(conv), v)
+				fmt.Fprintf(sb, "%"+spec+string(conv), v)
 			case 'c':
 				sb.WriteByte(byte(v))
 			case 'f', 'F', 'e', 'E', 'g', 'G':
@@ -155,24 +176,38 @@ func (l *lane) printf(in *instr) error {
 				if ct.kind != kFloat {
 					fv = math.Float64frombits(0)
 				}
-				fmt.Fprintf(&sb, "%"+spec+strings.ToLower(string(conv)), fv)
+				fmt.Fprintf(sb, "%"+spec+strings.ToLower(string(conv)), fv)
 			case 'a', 'A':
-				fmt.Fprintf(&sb, "%"+spec+"x", toF64(v, ct.ff))
+				fmt.Fprintf(sb, "%"+spec+"x", toF64(v, ct.ff))
 			default:
-				fmt.Fprintf(&sb, "%%%s%c", spec, conv)
+				fmt.Fprintf(sb, "%%%s%c", spec, conv)
 			}
 		}
 	}
-	// One line per call: a format that ends its own line gets no second
-	// line break.
-	if !strings.HasSuffix(sb.String(), "\n") {
-		sb.WriteByte('\n')
+}
+
+// abortMessage formats the message of OpAbortKHR: a struct whose first
+// member holds the format as 8-bit characters and whose others are the
+// arguments.
+func (l *lane) abortMessage(in *instr) string {
+	t := l.p.tyOf[l.p.m.Insts[in.idx].Words[1]]
+	if t == nil || t.kind != kStruct || len(t.mem) == 0 || t.mem[0].kind != kArray || t.mem[0].elem.width != 8 {
+		return ""
 	}
-	l.x.printMu.Lock()
-	defer l.x.printMu.Unlock()
-	_, err := l.x.printf.Write([]byte(sb.String()))
-	if err != nil {
-		return l.fail(in, "DebugPrintf: %v", err)
+	base := in.a[0]
+	var f []byte
+	for _, c := range l.regs[base+int32(t.moff[0]) : base+int32(t.moff[0]+t.mem[0].slots)] {
+		if c&0xff == 0 {
+			break
+		}
+		f = append(f, byte(c))
 	}
-	return nil
+	var sb strings.Builder
+	var args [][]uint64
+	for k, mt := range t.mem[1:] {
+		o := base + int32(t.moff[k+1])
+		args = append(args, l.regs[o:o+int32(max(mt.slots, 1))])
+	}
+	formatPrintf(&sb, string(f), t.mem[1:], args)
+	return sb.String()
 }

@@ -632,6 +632,26 @@ func (p *prog) declConst(i int) error {
 			copy(dst[k:], p.tmpl[cs:cs+int32(ct.slots)])
 			k += ct.slots
 		}
+	case spirv.OpConstantDataKHR, spirv.OpSpecConstantDataKHR:
+		// Packed little-endian elements of an array or vector of scalars.
+		if (t.kind != kArray && t.kind != kVector) || t.elem == nil || !t.elem.scalar() || t.elem.slots != 1 || t.elem.width%8 != 0 {
+			return p.errAt(i, "constant data needs an array or vector of scalars")
+		}
+		data := make([]byte, 4*len(w[2:]))
+		for k, x := range w[2:] {
+			binary.LittleEndian.PutUint32(data[4*k:], x)
+		}
+		if hasSpec {
+			data = specBytes
+		}
+		es := t.elem.width / 8
+		for k := range dst {
+			var b [8]byte
+			if (k+1)*es <= len(data) {
+				copy(b[:], data[k*es:(k+1)*es])
+			}
+			dst[k] = binary.LittleEndian.Uint64(b[:])
+		}
 	case spirv.OpConstantCompositeReplicateEXT, spirv.OpSpecConstantCompositeReplicateEXT:
 		if len(w) < 3 {
 			return p.errAt(i, "missing constituent")

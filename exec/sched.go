@@ -23,6 +23,7 @@ type dispatchRun struct {
 	printMu  sync.Mutex
 	describe func(*spirv.Module, int) string
 	stop     atomic.Bool
+	noLock   bool // no lockstep execution
 }
 
 // wgState is one workgroup's invocations and shared memory, reused by a
@@ -37,6 +38,11 @@ type wgState struct {
 	vals  []uint64
 	// scratch holds tiles for cooperative matrix kernels.
 	scratch coopScratch
+	// meta is each subgroup's lockstep state; the rest is scratch for it.
+	meta []sgMeta
+	utmp []uint8
+	mtmp []move
+	ttmp []*tile
 }
 
 func newWG(x *dispatchRun) *wgState {
@@ -49,6 +55,7 @@ func newWG(x *dispatchRun) *wgState {
 	}
 	for i := 0; i < n; i += p.sgSize {
 		wg.sgs = append(wg.sgs, wg.lanes[i:min(i+p.sgSize, n)])
+		wg.meta = append(wg.meta, sgMeta{sg: wg.sgs[len(wg.sgs)-1], st: make([]uint8, len(x.tmpl)), tiles: make([]*tile, len(x.tmpl))})
 	}
 	return wg
 }
@@ -58,6 +65,9 @@ func (wg *wgState) reset(id [3]uint32) {
 	x, p := wg.x, wg.x.p
 	wg.id = id
 	copy(wg.mem, p.wgInit)
+	for i := range wg.meta {
+		wg.meta[i].enter = enterFresh
+	}
 	for _, l := range wg.lanes {
 		copy(l.regs, x.tmpl)
 		copy(l.mem, p.invInit)
@@ -182,21 +192,21 @@ func samePlace(a, b *lane) bool {
 // isWG reports whether a collective instruction gathers the whole
 // workgroup (a workgroup barrier, a Workgroup-scope cooperative matrix).
 func isWG(in *instr) bool {
-	return in.wg || in.op == spirv.OpControlBarrier && spirv.Scope(in.sub) == spirv.ScopeWorkgroup
+	return in.wg || isBarrier(in.op) && spirv.Scope(in.sub) == spirv.ScopeWorkgroup
 }
 
 // collective performs a subgroup- or workgroup-wide instruction for the
 // lanes in act (sg: the lanes of the subgroup, by lane id).
 func collective(in *instr, act, sg []*lane) error {
 	switch {
-	case in.op == spirv.OpControlBarrier:
+	case isBarrier(in.op):
 		return nil
 	case in.op == spirv.OpCooperativeMatrixReduceNV, in.op == spirv.OpCooperativeMatrixTransposeNV:
 		return coop2Exec(in, act)
 	case in.op == spirv.OpCooperativeMatrixLoadTensorNV, in.op == spirv.OpCooperativeMatrixStoreTensorNV:
 		return tensorExec(in, act)
 	case isCoopOp(in.op):
-		return coopExec(in, act)
+		return coopExec(in, matIO{act: act}, false)
 	case isDerivative(in.op):
 		return derivExec(in, act)
 	}
@@ -208,8 +218,8 @@ func (wg *wgState) run() error {
 	x := wg.x
 	code := x.p.code
 	for {
-		for _, sg := range wg.sgs {
-			if err := wg.runSubgroup(sg); err != nil {
+		for i := range wg.sgs {
+			if err := wg.runSubgroup(i); err != nil {
 				return err
 			}
 		}
@@ -229,7 +239,7 @@ func (wg *wgState) run() error {
 		}
 		in := &code[waiting.pc]
 		what := "barrier divergence"
-		if in.op != spirv.OpControlBarrier {
+		if !isBarrier(in.op) {
 			what = "workgroup-wide instruction in non-uniform control flow"
 		}
 		if done != nil {
@@ -249,6 +259,9 @@ func (wg *wgState) run() error {
 			l.pc++
 			l.state = stRun
 		}
+		for i := range wg.meta {
+			wg.meta[i].enter = enterRecompute
+		}
 		if x.stop.Load() {
 			return errStopped
 		}
@@ -260,11 +273,17 @@ var errStopped = fmt.Errorf("stopped")
 // runSubgroup runs the lanes of one subgroup until each has finished or
 // waits at a workgroup barrier, performing the subgroup-wide instructions
 // they meet on the way.
-func (wg *wgState) runSubgroup(sg []*lane) error {
+func (wg *wgState) runSubgroup(si int) error {
 	x := wg.x
 	code := x.p.code
+	sg, meta := wg.sgs[si], &wg.meta[si]
 	act := make([]*lane, 0, len(sg))
 	for {
+		if meta.enter != enterNone && !x.noLock {
+			if err := wg.lockstep(meta); err != nil {
+				return err
+			}
+		}
 		for _, l := range sg {
 			if l.state == stRun {
 				wg.cur = l
@@ -299,7 +318,7 @@ func (wg *wgState) runSubgroup(sg []*lane) error {
 		wg.cur = best
 		var err error
 		switch {
-		case in.op == spirv.OpControlBarrier:
+		case isBarrier(in.op):
 			if len(act) != live {
 				err = best.fail(in, "barrier divergence: %d of %d invocations of the subgroup reached this subgroup barrier", len(act), live)
 			}
@@ -321,6 +340,9 @@ func (wg *wgState) runSubgroup(sg []*lane) error {
 		for _, l := range act {
 			l.pc++
 			l.state = stRun
+		}
+		if len(act) == len(sg) {
+			meta.enter = enterRecompute
 		}
 		if x.stop.Load() {
 			return errStopped
@@ -402,4 +424,11 @@ func isCoop2Coll(op spirv.Op) bool {
 		return true
 	}
 	return false
+}
+
+// isBarrier reports control barriers: OpControlBarrier, and the waiting
+// half of a split barrier, which waits for all invocations as a whole
+// barrier does (every one that waits has arrived before).
+func isBarrier(op spirv.Op) bool {
+	return op == spirv.OpControlBarrier || op == spirv.OpControlBarrierWaitEXT
 }

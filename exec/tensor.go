@@ -382,7 +382,7 @@ func tensorExec(in *instr, act []*lane) error {
 			continue
 		}
 		if load && tm.decode != nil {
-			owner := act[e%S]
+			owner := act[e/((len(tile)+S-1)/S)]
 			args := []uint64{base + idx*uint64(tm.decode.pointee)}
 			args = append(args, bc[:tm.lt.dim]...)
 			args = append(args, ib[:tm.lt.dim]...)

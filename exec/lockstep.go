@@ -1,0 +1,720 @@
+package exec
+
+import (
+	"math"
+	"strings"
+
+	"github.com/coopshader/coop/spirv"
+)
+
+// Lockstep execution. A subgroup whose invocations are converged (same
+// instruction, call stack and loop iterations) runs instruction by
+// instruction for all of them at once: control flow is decided once, and
+// an instruction whose operands hold the same value in every invocation
+// (tracked per slot, the subgroup's uniform bits) is computed once and its
+// result copied to all. This is one valid interleaving of the invocations
+// (each instruction of all of them, in lane order, before the next), so
+// results are those of running them one by one, except that output of
+// DebugPrintf and the order of racing memory accesses may differ. The
+// subgroup leaves lockstep where invocations would diverge (a branch they
+// do not agree on) or at an instruction it does not run this way, and
+// enters it again where they re-converge at a collective instruction.
+
+// Lockstep kinds of instructions (instr.lk).
+const (
+	lkPure  uint8 = iota // a function of its operand slots
+	lkLoad               // OpLoad: once when the address is the same and not invocation memory
+	lkLoadU              // OpLoad of a subgroup-uniform built-in: once when the address is the same
+	lkStore              // OpStore: once when pointer and value are the same outside invocation memory
+	lkLane               // run for each invocation (side effects, invocation memory)
+	lkCtl                // control flow the lockstep loop performs itself
+	lkColl               // collective
+	lkExit               // leave lockstep and let each invocation run it
+)
+
+// Ways a subgroup (re)enters lockstep (sgMeta.enter).
+const (
+	enterNone      uint8 = iota
+	enterFresh           // every slot holds its template value: all uniform
+	enterRecompute       // compare the invocations' slots
+)
+
+// sgMeta is a subgroup's lockstep state: for every slot whether it
+// varies between the invocations (sVar), holds the same value in all of
+// them (sAll), holds a value the same for all that only the leader's
+// registers have so far (sLead; copied out when another invocation needs
+// it), or belongs to a cooperative matrix the subgroup holds whole in a
+// tile (sTile, from the value's first slot on; its elements are handed
+// out to the invocations when one of them needs its share).
+type sgMeta struct {
+	sg    []*lane
+	st    []uint8
+	tiles []*tile // by first slot, where st is sTile
+	pool  []*tile
+	used  int
+	enter uint8
+}
+
+const (
+	sVar uint8 = iota
+	sAll
+	sLead
+	sTile
+)
+
+// tile is a whole cooperative matrix value, row-major: the elements' bits,
+// their float32 values, or both (each filled in when first needed).
+type tile struct {
+	mt  *typ
+	raw []uint64
+	f   []float32
+	has uint8 // hasRaw | hasF
+}
+
+const (
+	hasRaw uint8 = 1 << iota
+	hasF
+)
+
+// maxTiles bounds the tiles a subgroup holds; past it they are handed out.
+const maxTiles = 64
+
+// uniformBuiltin reports built-ins whose value is the same in every
+// invocation of a subgroup.
+func uniformBuiltin(b spirv.BuiltIn) bool {
+	switch b {
+	case spirv.BuiltInNumWorkgroups, spirv.BuiltInWorkgroupId, spirv.BuiltInWorkgroupSize,
+		spirv.BuiltInSubgroupSize, spirv.BuiltInSubgroupMaxSize, spirv.BuiltInNumSubgroups,
+		spirv.BuiltInSubgroupId, spirv.BuiltInDeviceIndex:
+		return true
+	}
+	return false
+}
+
+// promotable finds the Function variables used only by whole OpLoad and
+// OpStore (not as the stored value): they live in value slots rather than
+// invocation memory, so loading and storing them are slot copies.
+func (p *prog) promotable(first int) map[uint32]bool {
+	insts := p.m.Insts
+	cand := map[uint32]bool{}
+	for i := first; i < len(insts); i++ {
+		in := &insts[i]
+		if in.Op == spirv.OpVariable && len(in.Words) >= 3 && spirv.StorageClass(in.Words[2]) == spirv.StorageClassFunction {
+			t := p.types[in.Words[0]]
+			if t != nil && t.kind == kPointer && t.elem != nil && t.elem.slots > 0 && t.elem.kind != kRuntimeArray {
+				cand[in.Words[1]] = true
+			}
+		}
+	}
+	if len(cand) == 0 {
+		return cand
+	}
+	for i := first; i < len(insts); i++ {
+		in := &insts[i]
+		w := in.Words
+		if in.Op == spirv.OpExtInst && len(w) >= 4 {
+			if set := p.extSets[w[2]]; strings.HasPrefix(set, "NonSemantic.") && set != "NonSemantic.DebugPrintf" {
+				continue // debug information names variables but does nothing
+			}
+		}
+		for k := operandStart(in); k < len(w); k++ {
+			v := w[k]
+			if !cand[v] {
+				continue
+			}
+			ok := in.Op == spirv.OpLoad && k == 2 || in.Op == spirv.OpStore && k == 0 && len(w) > 1 && w[1] != v
+			if !ok {
+				delete(cand, v)
+			}
+		}
+	}
+	return cand
+}
+
+// operandStart is the index of the first word after result type and id.
+func operandStart(in *spirv.Inst) int {
+	k := 0
+	if d := in.Op.Desc(); d != nil {
+		if d.HasType() {
+			k++
+		}
+		if d.HasResult() {
+			k++
+		}
+	}
+	return min(k, len(in.Words))
+}
+
+// usesOf lists the slots (slot, count pairs) of the value operands of
+// instruction i. Literal words that happen to equal a value id add
+// slots too, which only makes the instruction less often uniform.
+func (p *prog) usesOf(i int) []int32 {
+	in := &p.m.Insts[i]
+	var u []int32
+	for _, v := range in.Words[operandStart(in):] {
+		if v < uint32(len(p.slot)) && p.slot[v] >= 0 && p.tyOf[v] != nil && p.tyOf[v].slots > 0 {
+			u = append(u, p.slot[v], int32(p.tyOf[v].slots))
+		}
+	}
+	return u
+}
+
+// classify sets the lockstep kind and operand slots of every instruction.
+func (p *prog) classify() {
+	for k := range p.code {
+		in := &p.code[k]
+		if in.uses == nil && in.op != opHalt && int(in.idx) < len(p.m.Insts) {
+			in.uses = p.usesOf(int(in.idx))
+		}
+		switch {
+		case in.coll:
+			in.lk = lkColl
+		case in.op == spirv.OpBranch || in.op == spirv.OpBranchConditional || in.op == spirv.OpSwitch ||
+			in.op == spirv.OpReturn || in.op == spirv.OpReturnValue || in.op == spirv.OpFunctionCall:
+			in.lk = lkCtl
+		case in.op == spirv.OpLoad:
+			if in.lk != lkLoadU {
+				in.lk = lkLoad
+			}
+		case in.op == spirv.OpStore:
+			in.lk = lkStore
+		case in.op == spirv.OpCopyMemory || in.op == opDebugPrintf || in.op == spirv.OpAbortKHR || isAtomic(in.op) || isCvecOp(in.op) || isTensorOp(in.op),
+			in.op == spirv.OpExtInst && (in.sub == spirv.GLSLstd450Modf || in.sub == spirv.GLSLstd450Frexp):
+			in.lk = lkLane
+		case in.op == spirv.OpCooperativeMatrixPerElementOpNV || in.op == spirv.OpUnreachable || in.op == opHalt ||
+			in.op == spirv.OpKill || in.op == spirv.OpTerminateInvocation:
+			in.lk = lkExit
+		default:
+			in.lk = lkPure
+		}
+	}
+}
+
+// isUni reports a slot state that is the same in every invocation.
+func isUni(v uint8) bool { return v == sAll || v == sLead }
+
+// uniform reports whether every slot of uses is the same in all invocations.
+func uniform(st []uint8, uses []int32) bool {
+	for k := 0; k+1 < len(uses); k += 2 {
+		for s := uses[k]; s < uses[k]+uses[k+1]; s++ {
+			if !isUni(st[s]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func setSt(st []uint8, s, n int32, v uint8) {
+	for k := s; k < s+n; k++ {
+		st[k] = v
+	}
+}
+
+// resN is the number of result slots of in.
+func resN(in *instr) int32 {
+	if in.res < 0 || in.t == nil {
+		return 0
+	}
+	return int32(in.t.slots)
+}
+
+// spread gives every invocation its value of the slots of uses: sLead
+// slots are copied from the leader, tiles handed out.
+func (m *sgMeta) spread(uses []int32) {
+	ld, rest := m.sg[0], m.sg[1:]
+	for k := 0; k+1 < len(uses); k += 2 {
+		for s := uses[k]; s < uses[k]+uses[k+1]; s++ {
+			switch m.st[s] {
+			case sLead:
+				v := ld.regs[s]
+				for _, l := range rest {
+					l.regs[s] = v
+				}
+				m.st[s] = sAll
+			case sTile:
+				m.handOut(s)
+			}
+		}
+	}
+}
+
+// spreadLead copies the sLead slots of uses from the leader to the others.
+func (m *sgMeta) spreadLead(uses []int32) {
+	ld, rest := m.sg[0], m.sg[1:]
+	for k := 0; k+1 < len(uses); k += 2 {
+		for s := uses[k]; s < uses[k]+uses[k+1]; s++ {
+			if m.st[s] == sLead {
+				v := ld.regs[s]
+				for _, l := range rest {
+					l.regs[s] = v
+				}
+				m.st[s] = sAll
+			}
+		}
+	}
+}
+
+// handOut scatters the tile at slot s to the invocations.
+func (m *sgMeta) handOut(s int32) {
+	t := m.tiles[s]
+	scatter(m.sg, s, t.bits())
+	setSt(m.st, s, int32(t.mt.slots), sVar)
+	m.tiles[s] = nil
+}
+
+// bits returns the elements' bits.
+func (t *tile) bits() []uint64 {
+	if t.has&hasRaw == 0 {
+		// Only float32 results are made as values.
+		t.raw = grow(t.raw, len(t.f))
+		for k, v := range t.f {
+			b := uint64(math.Float32bits(v))
+			if v != v {
+				b = fmtDescs[f32].nan
+			}
+			t.raw[k] = b
+		}
+		t.has |= hasRaw
+	}
+	return t.raw
+}
+
+// floats returns the elements as float32 (for formats float32 holds
+// exactly).
+func (t *tile) floats() []float32 {
+	if t.has&hasF == 0 {
+		t.f = growF(t.f, len(t.raw))
+		ff := t.mt.elem.ff
+		for k, v := range t.raw {
+			switch ff {
+			case f16:
+				t.f[k] = f16Table[uint16(v)]
+			case f32:
+				t.f[k] = math.Float32frombits(uint32(v))
+			default:
+				t.f[k] = toF32(v, ff)
+			}
+		}
+		t.has |= hasF
+	}
+	return t.f
+}
+
+func grow(b []uint64, n int) []uint64 {
+	if cap(b) < n {
+		return make([]uint64, n)
+	}
+	return b[:n]
+}
+
+func growF(b []float32, n int) []float32 {
+	if cap(b) < n {
+		return make([]float32, n)
+	}
+	return b[:n]
+}
+
+// newTile takes a tile for a result of type mt from the pool, handing
+// every tile out first when the pool is used up. Callers have read their
+// operands by then.
+func (m *sgMeta) newTile(mt *typ) *tile {
+	if m.used == maxTiles {
+		m.handOutAll()
+		m.used = 0
+	}
+	if m.used == len(m.pool) {
+		m.pool = append(m.pool, &tile{})
+	}
+	t := m.pool[m.used]
+	m.used++
+	t.mt, t.has = mt, 0
+	return t
+}
+
+func (m *sgMeta) handOutAll() {
+	for s := 0; s < len(m.st); s++ {
+		if m.st[s] == sTile {
+			m.handOut(int32(s))
+		}
+	}
+}
+
+// release gives every invocation its values and hands the leader's
+// control state to the others, which then run on their own from there.
+func (m *sgMeta) release() {
+	ld, rest := m.sg[0], m.sg[1:]
+	for s, v := range m.st {
+		switch v {
+		case sLead:
+			x := ld.regs[s]
+			for _, l := range rest {
+				l.regs[s] = x
+			}
+			m.st[s] = sAll
+		case sTile:
+			m.handOut(int32(s))
+		}
+	}
+	m.used = 0
+	for _, l := range rest {
+		l.pc, l.steps = ld.pc, ld.steps
+		l.stack = append(l.stack[:0], ld.stack...)
+		l.loops = append(l.loops[:0], ld.loops...)
+	}
+}
+
+// enter prepares the slot states and the leader's step budget.
+func (m *sgMeta) enterLockstep() {
+	sg := m.sg
+	ld := sg[0]
+	switch m.enter {
+	case enterFresh:
+		for s := range m.st {
+			m.st[s] = sAll
+		}
+	default:
+		for s := range m.st {
+			v, u := ld.regs[s], sAll
+			for _, l := range sg[1:] {
+				if l.regs[s] != v {
+					u = sVar
+					break
+				}
+			}
+			m.st[s] = u
+		}
+	}
+	m.enter = enterNone
+	m.used = 0
+	for _, l := range sg[1:] {
+		ld.steps = min(ld.steps, l.steps)
+	}
+}
+
+// lockstep runs the converged subgroup until it finishes, waits at a
+// workgroup-wide instruction, or leaves lockstep (its invocations then
+// continue from the same place on their own). Only the leader's control
+// state (pc, stack, loops, steps) is kept up to date meanwhile.
+func (wg *wgState) lockstep(m *sgMeta) error {
+	m.enterLockstep()
+	x := wg.x
+	code := x.p.code
+	st, sg := m.st, m.sg
+	ld := sg[0]
+	wg.cur = ld
+	for {
+		in := &code[ld.pc]
+		ld.steps--
+		if ld.steps < 0 {
+			return ld.fail(in, "step budget exhausted (runaway loop?)")
+		}
+		n := resN(in)
+		once := false
+		switch in.lk {
+		case lkPure:
+			once = uniform(st, in.uses)
+		case lkLoad, lkLoadU:
+			a := in.a[0]
+			once = isUni(st[a]) && (in.lk == lkLoadU || ld.regs[a]>>56 != regInv)
+		case lkStore:
+			once = uniform(st, in.uses) && ld.regs[in.a[0]]>>56 != regInv
+		case lkLane:
+		case lkCtl:
+			done, err := wg.lockCtl(in, m)
+			if done || err != nil {
+				return err
+			}
+			continue
+		case lkColl:
+			switch {
+			case isWG(in):
+				m.release()
+				for _, l := range sg {
+					l.state = stBlocked
+				}
+				return nil
+			case isCoop2Coll(in.op):
+				// Their callbacks run on each invocation's own control state.
+				ld.steps++
+				m.release()
+				return nil
+			}
+			if err := wg.lockColl(in, m); err != nil {
+				return err
+			}
+			ld.pc++
+			if x.stop.Load() {
+				return errStopped
+			}
+			continue
+		default:
+			ld.steps++
+			m.release()
+			return nil
+		}
+		switch {
+		case once:
+			if err := ld.one(in); err != nil {
+				return err
+			}
+			setSt(st, in.res, n, sLead)
+		case in.fast == fCopy:
+			m.copySlots(in.res, in.a[0], int32(in.m))
+		default:
+			m.spread(in.uses)
+			for _, l := range sg {
+				if err := l.one(in); err != nil {
+					return err
+				}
+			}
+			setSt(st, in.res, n, sVar)
+		}
+		ld.pc++
+	}
+}
+
+// lockColl performs a subgroup-wide instruction for the whole subgroup.
+func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
+	sg, st := m.sg, m.st
+	ld, rest := sg[0], sg[1:]
+	n := resN(in)
+	if !isCoopOp(in.op) {
+		m.spread(in.uses)
+		if err := collective(in, sg, sg); err != nil {
+			return err
+		}
+		for s := in.res; s < in.res+n; s++ {
+			u := sAll
+			for _, l := range rest {
+				if l.regs[s] != ld.regs[s] {
+					u = sVar
+					break
+				}
+			}
+			st[s] = u
+		}
+		return nil
+	}
+	if len(sg) != wg.x.p.sgSize {
+		return ld.fail(in, "cooperative matrices need a full subgroup of %d invocations; this one has %d", wg.x.p.sgSize, len(sg))
+	}
+	if cm, ok := in.aux.(*coopMem); ok && !(isUni(st[in.a[0]]) && (cm.stride < 0 || isUni(st[cm.stride]))) {
+		// Pointer or stride may differ between invocations: the general
+		// path, which checks them, with values in the invocations.
+		m.spread(in.uses)
+		if err := coopExec(in, matIO{act: sg}, false); err != nil {
+			return err
+		}
+		setSt(st, in.res, n, sVar)
+		return nil
+	}
+	// Only the leader's pointer and stride are read; matrices stay whole.
+	m.spreadLead(in.uses)
+	return coopExec(in, matIO{act: sg, m: m}, true)
+}
+
+// lockCtl performs a control-flow instruction for the whole subgroup. It
+// reports done when the subgroup has finished or left lockstep.
+func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
+	sg, st := m.sg, m.st
+	ld, rest := sg[0], sg[1:]
+	r := ld.regs
+	switch in.op {
+	case spirv.OpBranch:
+		return wg.lockTake(in.aux.(*edge), m)
+	case spirv.OpBranchConditional:
+		c := in.a[0]
+		v := r[c] != 0
+		if !isUni(st[c]) {
+			for _, l := range rest {
+				if (l.regs[c] != 0) != v {
+					return m.diverge(), nil
+				}
+			}
+		}
+		e := in.aux.([2]*edge)
+		if v {
+			return wg.lockTake(e[0], m)
+		}
+		return wg.lockTake(e[1], m)
+	case spirv.OpSwitch:
+		sw := in.aux.(*switchT)
+		c := in.a[0]
+		e := sw.pick(r[c])
+		if !isUni(st[c]) {
+			for _, l := range rest {
+				if sw.pick(l.regs[c]) != e {
+					return m.diverge(), nil
+				}
+			}
+		}
+		return wg.lockTake(e, m)
+	case spirv.OpReturn, spirv.OpReturnValue:
+		if len(ld.stack) == 0 {
+			for _, l := range sg {
+				l.state = stDone
+			}
+			return true, nil
+		}
+		f := ld.stack[len(ld.stack)-1]
+		ld.stack = ld.stack[:len(ld.stack)-1]
+		ld.loops = ld.loops[:min(int(f.loops), len(ld.loops))]
+		if in.op == spirv.OpReturnValue {
+			m.copySlots(f.res, in.a[0], f.n)
+		}
+		ld.pc = f.ret
+	case spirv.OpFunctionCall:
+		ct := in.aux.(*callT)
+		if len(ld.stack) >= 64 {
+			return true, ld.fail(in, "call stack deeper than 64 (recursion is not allowed)")
+		}
+		for k, s := range in.a {
+			m.copySlots(ct.params[k], s, int32(in.lit[k]))
+		}
+		ld.stack = append(ld.stack, frame{ld.pc + 1, in.res, int32(in.t.slots), int32(len(ld.loops))})
+		ld.pc = ct.pc
+	}
+	return false, nil
+}
+
+// diverge leaves lockstep at a branch the invocations do not agree on;
+// each then takes its own way from there.
+func (m *sgMeta) diverge() bool {
+	m.sg[0].steps++
+	m.release()
+	return true
+}
+
+// copySlots copies n slots from src to dst: a tile by reference, a value
+// the same everywhere in the leader only, others in every invocation.
+func (m *sgMeta) copySlots(dst, src, n int32) {
+	st, sg := m.st, m.sg
+	switch {
+	case n > 0 && st[src] == sTile:
+		m.tiles[dst] = m.tiles[src]
+		setSt(st, dst, n, sTile)
+	case uniform(st, []int32{src, n}):
+		copy(sg[0].regs[dst:dst+n], sg[0].regs[src:src+n])
+		setSt(st, dst, n, sLead)
+	default:
+		m.spread([]int32{src, n})
+		for _, l := range sg {
+			d := l.regs[dst : dst+n]
+			for k, v := range l.regs[src : src+n] {
+				d[k] = v // short: a loop beats a call of memmove
+			}
+		}
+		copy(st[dst:dst+n], st[src:src+n])
+	}
+}
+
+// lockTake follows edge e for the whole subgroup: the leader's loop
+// bookkeeping and pc, the phi copies (tiles by reference, values the same
+// everywhere in the leader only, others in every invocation).
+func (wg *wgState) lockTake(e *edge, m *sgMeta) (bool, error) {
+	sg, st := m.sg, m.st
+	ld := sg[0]
+	ld.follow(e)
+	if len(e.moves) > 0 {
+		// Phis read their values before any is written.
+		tl := wg.ttmp[:0] // per move: the tile it copies, or nil
+		all := true
+		for _, v := range e.moves {
+			var t *tile
+			if v.n > 0 && st[v.src] == sTile {
+				t = m.tiles[v.src]
+			} else {
+				all = all && uniform(st, []int32{v.src, v.n})
+			}
+			tl = append(tl, t)
+		}
+		mv := wg.mtmp[:0]
+		for i, v := range e.moves {
+			if tl[i] == nil {
+				mv = append(mv, v)
+				if !all {
+					m.spread([]int32{v.src, v.n})
+				}
+			}
+		}
+		u := wg.utmp[:0]
+		for _, v := range mv {
+			u = append(u, st[v.src:v.src+v.n]...)
+		}
+		if all {
+			phiMoves(ld, mv)
+		} else {
+			for _, l := range sg {
+				phiMoves(l, mv)
+			}
+		}
+		k := 0
+		for i, v := range e.moves {
+			switch {
+			case tl[i] != nil:
+				m.tiles[v.dst] = tl[i]
+				setSt(st, v.dst, v.n, sTile)
+				continue
+			case all:
+				setSt(st, v.dst, v.n, sLead)
+			default:
+				copy(st[v.dst:v.dst+v.n], u[k:k+int(v.n)])
+			}
+			k += int(v.n)
+		}
+		wg.mtmp, wg.ttmp, wg.utmp = mv, tl, u
+	}
+	if e.back != 0 && wg.x.stop.Load() {
+		return true, errStopped
+	}
+	return false, nil
+}
+
+// pick chooses the edge for selector value v.
+func (st *switchT) pick(v uint64) *edge {
+	for k, c := range st.vals {
+		if c == v {
+			return st.edges[k]
+		}
+	}
+	return st.def
+}
+
+// promotedCopy is the slot copy that stands for a load or store of a
+// promoted variable.
+func (p *prog) promotedCopy(i int, dst, src int32, t *typ, id uint32) instr {
+	in := instr{op: spirv.OpCopyObject, res: dst, a: []int32{src}, t: t, at: t, idx: int32(i), id: id,
+		uses: []int32{src, int32(t.slots)}}
+	setFast(&in)
+	return in
+}
+
+// uniformInputs finds the Input variables of subgroup-uniform built-ins.
+func (p *prog) uniformInputs(first int) map[uint32]bool {
+	u := map[uint32]bool{}
+	for i := 0; i < first; i++ {
+		in := &p.m.Insts[i]
+		if in.Op != spirv.OpVariable || len(in.Words) < 3 || spirv.StorageClass(in.Words[2]) != spirv.StorageClassInput {
+			continue
+		}
+		if d := p.deco(in.Words[1]); d.builtin >= 0 && uniformBuiltin(spirv.BuiltIn(d.builtin)) {
+			u[in.Words[1]] = true
+		}
+	}
+	return u
+}
+
+// markUniformLoad follows pointers into subgroup-uniform built-ins through
+// access chains and marks the loads from them.
+func (p *prog) markUniformLoad(in *spirv.Inst, ins *instr, uvars map[uint32]bool) {
+	if len(in.Words) < 3 || !uvars[in.Words[2]] {
+		return
+	}
+	switch in.Op {
+	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain:
+		uvars[in.Words[1]] = true
+	case spirv.OpLoad:
+		ins.lk = lkLoadU
+	}
+}
