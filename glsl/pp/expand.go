@@ -1,74 +1,70 @@
 package pp
 
 import (
-	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/coopshader/coop/glsl/token"
 )
 
-// unread pushes a token back so the next raw read returns it.
-func (p *pp) unread(t ptok, src *source) {
-	if src.macro == "" && t.Kind == token.EOF {
-		return // raw returns a file's EOF again without consuming it
-	}
-	src.i--
-}
-
 // expand expands macro m used at t. It reports false when t is not an
-// expansion after all (a function-like macro name without arguments).
+// expansion after all (a function-like macro's name without arguments).
 func (p *pp) expand(t ptok, m *macro) bool {
+	if p.stop {
+		return true
+	}
 	p.expansions++
 	if p.expansions > maxExpansions {
-		if p.expansions == maxExpansions+1 {
-			p.errorf(t.Pos, t.Text, "too many macro expansions")
+		p.errorf(t.Pos, t.Text, "too many macro expansions")
+		p.stop = true
+		return true
+	}
+	var args [][]ptok
+	if m.function {
+		next, src := p.raw()
+		if next.Kind != token.Punct || next.Text != "(" {
+			p.unread(next, src)
+			return false
 		}
-		return false
+		var ok bool
+		if args, ok = p.collectArgs(t, m); !ok {
+			return true
+		}
 	}
-	if m.builtin {
-		p.out = append(p.out, p.builtinMacro(t))
+	if len(m.body) == 0 {
 		return true
 	}
-	if !m.function {
-		p.push(m, p.substitute(t, m, nil))
-		return true
-	}
-	next, src := p.raw()
-	if next.Text != "(" || next.Kind != token.Punct {
-		p.unread(next, src)
-		return false
-	}
-	args, ok := p.collectArgs(t, m)
-	if !ok {
-		return true
-	}
-	p.push(m, p.substitute(t, m, args))
+	p.stack = append(p.stack, &source{toks: p.substitute(t, m, args), m: m})
 	return true
 }
 
-func (p *pp) push(m *macro, toks []ptok) {
-	p.stack = append(p.stack, &source{toks: toks, macro: m.name, file: p.fileOf().file})
-}
-
-func (p *pp) builtinMacro(t ptok) token.Token {
+// builtin returns the value of __LINE__, __FILE__ or __VERSION__ used at t.
+func (p *pp) builtin(t ptok) token.Token {
 	out := token.Token{Kind: token.IntLit, Pos: t.Pos}
 	switch t.Text {
 	case "__LINE__":
-		out.Text = strconv.Itoa(t.Pos.Line)
+		// As in glslang: written in the source (or in macro arguments),
+		// the token's own line; from a macro's replacement, the line
+		// the scanner has reached (after a call's closing parenthesis).
+		line := t.Pos.Line
+		if t.fromMacro {
+			line = p.cur.Line
+		}
+		out.Text = strconv.Itoa(line)
 	case "__VERSION__":
 		out.Text = strconv.Itoa(p.res.Version)
 	case "__FILE__":
-		// glslang gives the source-string number (0 for the main file)
-		// and the file's name inside an include.
-		fs := p.fileOf().file
-		name := t.Pos.File
-		switch _, err := strconv.Atoi(name); {
-		case err == nil:
-			out.Text = name
-		case fs.depth == 0 && fs.fileName == fs.name:
+		fs := p.file().file
+		switch {
+		case fs.number != "":
+			out.Text = fs.number
+		case fs.fileName == "":
 			out.Text = "0"
 		default:
-			out.Kind, out.Text = token.String, strconv.Quote(name)
+			if !p.extOn(t.Pos, "filename-based __FILE__", cppLineExt...) {
+				p.errorf(t.Pos, "filename-based __FILE__", "required extension not requested: GL_GOOGLE_cpp_style_line_directive")
+			}
+			out.Kind, out.Text = token.String, strconv.Quote(fs.fileName)
 		}
 	}
 	return out
@@ -79,101 +75,125 @@ func (p *pp) collectArgs(use ptok, m *macro) ([][]ptok, bool) {
 	var args [][]ptok
 	var cur []ptok
 	depth := 0
+	empty := true // nothing at all between the parentheses
 	for {
 		t, src := p.raw()
 		if t.Kind == token.EOF {
 			p.unread(t, src)
-			p.errorf(use.Pos, use.Text, "End of input in macro")
+			p.errorf(use.Pos, "macro expansion", "End of input in macro %s", m.name)
 			return nil, false
 		}
-		if t.bol && t.Text == "#" && src.macro == "" {
-			p.errorf(t.Pos, use.Text, "directive inside macro arguments")
+		if t.bol && src.m == nil && t.Text == "#" && t.Kind == token.Punct {
+			p.errorf(t.Pos, "macro expansion", "unexpected '#' %s", m.name)
+			p.directive(t, src)
+			continue
 		}
-		switch {
-		case t.Text == "(" && t.Kind == token.Punct:
-			depth++
-		case t.Text == ")" && t.Kind == token.Punct:
-			if depth == 0 {
-				args = append(args, cur)
-				if len(m.params) == 0 && len(args) == 1 && len(args[0]) == 0 {
-					args = nil
+		if !p.live() {
+			continue
+		}
+		if t.Kind == token.Punct {
+			switch t.Text {
+			case "(":
+				depth++
+			case ")":
+				if depth > 0 {
+					depth--
+					break
 				}
-				if len(args) < len(m.params) {
-					p.errorf(use.Pos, use.Text, "Too few args in Macro")
+				if !empty {
+					args = append(args, cur)
+				}
+				// glslang reads "F()" as no arguments, so it is too few
+				// for a macro with parameters.
+				switch {
+				case len(args) < len(m.params):
+					p.errorf(use.Pos, "macro expansion", "Too few args in Macro %s", m.name)
 					return nil, false
-				}
-				if len(args) > len(m.params) {
-					p.errorf(use.Pos, use.Text, "Too many args in macro")
+				case len(args) > len(m.params):
+					p.errorf(use.Pos, "macro expansion", "Too many args in macro %s", m.name)
 					return nil, false
 				}
 				return args, true
+			case ",":
+				if depth == 0 {
+					args = append(args, cur)
+					cur = nil
+					empty = false
+					continue
+				}
 			}
-			depth--
-		case t.Text == "," && t.Kind == token.Punct && depth == 0:
-			args = append(args, cur)
-			cur = nil
-			continue
 		}
+		empty = false
+		t.bol = false
 		cur = append(cur, t)
 	}
 }
 
-// substitute builds m's replacement for the use at t: parameters replaced
-// by their (pre-expanded, unless next to ##) arguments, ## pastes done, and
-// every token placed at the use's position.
-func (p *pp) substitute(t ptok, m *macro, args [][]ptok) []ptok {
-	param := func(name string) int {
-		for i, q := range m.params {
-			if q == name {
-				return i
-			}
-		}
+func (m *macro) param(t ptok) int {
+	if t.Kind != token.Ident || !m.function {
 		return -1
 	}
-	var out []ptok
+	for i, q := range m.params {
+		if q == t.Text {
+			return i
+		}
+	}
+	return -1
+}
+
+// substitute builds m's replacement for the use at t: parameters replaced
+// by their arguments (macro-expanded first, except next to ## or after
+// #), # stringizing, ## pasting, and every token placed at the use.
+func (p *pp) substitute(t ptok, m *macro, args [][]ptok) []ptok {
 	body := m.body
+	out := make([]ptok, 0, len(body))
+	lastEmpty := false // the previous operand was an empty argument
 	for i := 0; i < len(body); i++ {
 		b := body[i]
-		if b.Kind == token.Ident {
-			if k := param(b.Text); k >= 0 {
-				pasted := (i+1 < len(body) && body[i+1].Text == "##") || (i > 0 && body[i-1].Text == "##")
-				var arg []ptok
-				if pasted {
-					arg = args[k]
-				} else {
-					arg = p.preExpand(args[k])
-				}
-				for j, a := range arg {
-					a.space = j == 0 && b.space || j > 0 && a.space
-					out = append(out, a)
-				}
-				continue
-			}
-		}
-		if b.Text == "##" && b.Kind == token.Punct {
-			if len(out) == 0 || i+1 >= len(body) {
-				p.errorf(t.Pos, "##", "'##' cannot appear at either end of a macro expansion")
-				continue
-			}
-			// Paste the previous output token with the next body token (or
-			// the first token of its argument).
+		switch {
+		case b.Kind == token.Punct && b.Text == "#" && m.function:
+			i++
+			out = append(out, stringize(args[m.param(body[i])], b))
+			lastEmpty = false
+		case b.Kind == token.Punct && b.Text == "##":
 			i++
 			right := []ptok{body[i]}
-			if body[i].Kind == token.Ident {
-				if k := param(body[i].Text); k >= 0 {
-					right = args[k]
-				}
+			if k := m.param(body[i]); k >= 0 {
+				right = args[k]
+			} else if body[i].Text == "#" && m.function && i+1 < len(body) {
+				i++
+				right = []ptok{stringize(args[m.param(body[i])], body[i-1])}
 			}
-			if len(right) > 0 {
+			switch {
+			case lastEmpty:
+				// glslang rejects an empty left operand.
+				p.errorf(t.Pos, "##", "unexpected location")
+				out = append(out, right...)
+			case len(right) > 0:
 				left := out[len(out)-1]
-				out = out[:len(out)-1]
-				out = append(out, p.paste(left, right[0])...)
+				out = append(out[:len(out)-1], p.paste(t, left, right[0])...)
 				out = append(out, right[1:]...)
 			}
-			continue
+			lastEmpty = lastEmpty && len(right) == 0
+		default:
+			k := m.param(b)
+			if k < 0 {
+				out = append(out, b)
+				lastEmpty = false
+				break
+			}
+			arg := args[k]
+			if i+1 >= len(body) || body[i+1].Text != "##" {
+				arg = p.preExpand(arg)
+			}
+			for j, a := range arg {
+				if j == 0 {
+					a.space = b.space
+				}
+				out = append(out, a)
+			}
+			lastEmpty = len(arg) == 0
 		}
-		b.Pos = t.Pos
-		out = append(out, b)
 	}
 	for i := range out {
 		out[i].Pos = t.Pos
@@ -185,92 +205,63 @@ func (p *pp) substitute(t ptok, m *macro, args [][]ptok) []ptok {
 	return out
 }
 
-// paste joins two tokens' text and rescans it.
-func (p *pp) paste(a, b ptok) []ptok {
-	s := &scanner{src: []byte(a.Text + b.Text), file: a.Pos.File, line: a.Pos.Line, col: a.Pos.Col, d: p}
-	toks := s.scanAll()
+// stringize makes a string literal of an argument's spelling.
+func stringize(arg []ptok, at ptok) ptok {
+	s := spell(arg)
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	s = strings.ReplaceAll(s, `"`, `\"`)
+	return ptok{Token: token.Token{Kind: token.String, Text: `"` + s + `"`, Pos: at.Pos}, space: at.space}
+}
+
+// paste joins two tokens' text and rescans it; the result must be one
+// token.
+func (p *pp) paste(use, a, b ptok) []ptok {
+	toks := scan([]byte(a.Text+b.Text), a.Pos.File, discard{})
 	toks = toks[:len(toks)-1]
-	if len(toks) != 1 {
-		p.errorf(a.Pos, "##", "pasting %q and %q does not give a valid token", a.Text, b.Text)
+	// glslang pastes onto identifiers and operators, never onto numbers.
+	if len(toks) != 1 || a.Kind == token.IntLit || a.Kind == token.FloatLit {
+		p.errorf(use.Pos, "##", "not supported for these tokens")
+		return []ptok{a, b}
 	}
+	toks[0].space = a.space
 	return toks
 }
+
+// discard drops the scanner's diagnostics for text made by pasting; a
+// bad paste is reported once, as such.
+type discard struct{}
+
+func (discard) errorf(token.Pos, string, string, ...any) {}
 
 // preExpand fully macro-expands an argument on its own.
 func (p *pp) preExpand(arg []ptok) []ptok {
 	if len(arg) == 0 {
 		return nil
 	}
-	expanded := p.expandList(arg)
-	out := make([]ptok, len(expanded))
-	for i, t := range expanded {
-		out[i] = ptok{Token: t, space: i == 0 || i < len(arg) && arg[i].space}
-	}
-	// Names that must not expand again keep that mark.
-	for i := range out {
-		if out[i].Kind == token.Ident && p.disabled(out[i].Text) {
-			out[i].noExpand = true
+	return p.expandList(arg)
+}
+
+// expandList macro-expands a token list (an argument, or a directive's
+// operands) in isolation.
+func (p *pp) expandList(toks []ptok) []ptok {
+	var out []ptok
+	saveCollect, saveStack := p.collect, p.stack
+	p.collect = &out
+	end := ptok{Token: token.Token{Kind: token.EOF}, bol: true}
+	base := &source{toks: append(toks[:len(toks):len(toks)], end), m: listMacro}
+	p.stack = append(p.stack[:len(p.stack):len(p.stack)], base)
+	for !p.stop {
+		t, src := p.raw()
+		// The sentinel EOF keeps base from being popped, so reading
+		// never runs past the list into the file.
+		if src == base && t.Kind == token.EOF {
+			break
 		}
+		p.emit(t)
 	}
+	p.collect, p.stack = saveCollect, saveStack
 	return out
 }
 
-func (p *pp) includeEnabled() bool {
-	on := false
-	for _, e := range p.res.Extensions {
-		if e.Name == "GL_GOOGLE_include_directive" || e.Name == "GL_ARB_shading_language_include" {
-			on = e.Behavior != Disable
-		}
-	}
-	return on
-}
-
-func (p *pp) include(dir ptok, args []ptok, src *source) {
-	if !p.includeEnabled() {
-		p.errorf(dir.Pos, "#include", "required extension not requested: GL_GOOGLE_include_directive or GL_ARB_shading_language_include")
-		return
-	}
-	var name string
-	angled := false
-	switch {
-	case len(args) == 1 && args[0].Kind == token.String:
-		name = args[0].Text[1 : len(args[0].Text)-1]
-	case len(args) >= 2 && args[0].Text == "<" && args[len(args)-1].Text == ">":
-		angled = true
-		for i, a := range args[1 : len(args)-1] {
-			if i > 0 && a.space {
-				name += " "
-			}
-			name += a.Text
-		}
-	default:
-		p.errorf(dir.Pos, "#include", "expected a header name: \"file\" or <file>")
-		return
-	}
-	if src.file.depth+1 > maxIncludeDepth {
-		p.errorf(dir.Pos, "#include", "includes nested too deeply (more than %d levels)", maxIncludeDepth)
-		return
-	}
-	var candidates []string
-	if filepath.IsAbs(name) {
-		candidates = []string{name}
-	} else {
-		if !angled {
-			candidates = append(candidates, filepath.Join(src.file.dir, name))
-		}
-		for _, d := range p.opts.IncludeDirs {
-			candidates = append(candidates, filepath.Join(d, name))
-		}
-	}
-	for _, c := range candidates {
-		data, err := p.opts.ReadFile(c)
-		if err != nil {
-			continue
-		}
-		p.res.Includes = append(p.res.Includes, c)
-		fs := &fileState{name: c, dir: filepath.Dir(c), fileName: c, depth: src.file.depth + 1}
-		p.pushFile(fs, data)
-		return
-	}
-	p.errorf(dir.Pos, "#include", "could not process include directive for header name: %s", name)
-}
+// listMacro marks the source expandList reads from; it is no macro.
+var listMacro = &macro{name: "<list>"}

@@ -1,8 +1,12 @@
 package pp
 
-// KnownExtensions lists the GLSL extensions coop recognises. Each is also
-// predefined as a macro with the value 1, as glslang does, so shaders can
-// test "#ifdef GL_KHR_cooperative_matrix".
+import "sync"
+
+// KnownExtensions lists the GLSL extensions coop recognises: "#extension"
+// of any other name is an error with require and a warning otherwise.
+// Most are also predefined as macros with the value 1, so shaders can test
+// "#ifdef GL_KHR_cooperative_matrix"; the exceptions follow glslang (see
+// notPredefined and from460).
 var KnownExtensions = []string{
 	"GL_AMD_gpu_shader_half_float",
 	"GL_AMD_gpu_shader_int16",
@@ -105,3 +109,41 @@ var KnownExtensions = []string{
 	"GL_QCOM_multiple_wait_queues",
 	"GL_QCOM_tile_shading",
 }
+
+// notPredefined holds the known extensions that glslang (16.5) does not
+// predefine as macros; defining them would make "#ifdef" take other
+// branches than glslang does.
+var notPredefined = map[string]bool{
+	"GL_ARB_shader_clock":                    true,
+	"GL_ARB_shading_language_include":        true,
+	"GL_ARM_cooperative_matrix_layouts":      true,
+	"GL_EXT_expect_assume":                   true,
+	"GL_EXT_long_vector":                     true,
+	"GL_EXT_opacity_micromap":                true,
+	"GL_EXT_opacity_micromap_ray_query_mode": true,
+	"GL_EXT_shader_implicit_conversions":     true,
+	"GL_KHR_memory_scope_semantics":          true,
+	"GL_KHR_shader_subgroup_rotate":          true,
+	"GL_KHR_vulkan_glsl":                     true,
+	"GL_NV_cooperative_vector":               true,
+	"GL_NV_displacement_micromap":            true,
+}
+
+// from460 holds the extensions glslang predefines only for #version 460
+// and later (desktop profiles).
+var from460 = map[string]bool{
+	"GL_ARM_tensors":            true,
+	"GL_ARM_tensors_bfloat16":   true,
+	"GL_ARM_tensors_float_e4m3": true,
+	"GL_ARM_tensors_float_e5m2": true,
+}
+
+var knownSet = sync.OnceValue(func() map[string]bool {
+	m := make(map[string]bool, len(KnownExtensions))
+	for _, e := range KnownExtensions {
+		m[e] = true
+	}
+	return m
+})
+
+func knownExtension(name string) bool { return knownSet()[name] }
