@@ -400,6 +400,9 @@ const (
 	// GL_NV_displacement_micromap (table built-ins).
 	BFetchMicroTriangleVertexPositionNV
 	BFetchMicroTriangleVertexBarycentricNV
+	// GL_EXT_integer_dot_product (table built-ins).
+	BDotPacked4x8EXT
+	BDotPacked4x8AccSatEXT
 )
 
 var builtinNames = [...]string{
@@ -785,6 +788,8 @@ var builtinNames = [...]string{
 	BTensorSizeARM:                                                    "tensorSizeARM",
 	BFetchMicroTriangleVertexPositionNV:                               "fetchMicroTriangleVertexPositionNV",
 	BFetchMicroTriangleVertexBarycentricNV:                            "fetchMicroTriangleVertexBarycentricNV",
+	BDotPacked4x8EXT:                                                  "dotPacked4x8EXT",
+	BDotPacked4x8AccSatEXT:                                            "dotPacked4x8AccSatEXT",
 }
 
 func (b Builtin) String() string { return builtinNames[b] }

@@ -255,9 +255,12 @@ func init() {
 	def("uaddCarry usubBorrow", "T T T out:T", cU32, szAny)
 	def("umulExtended", "void T T out:T out:T", cU32, szAny)
 	def("imulExtended", "void T T out:T out:T", cI32, szAny)
-	def("bitfieldExtract", "T T int int", cIU, szAny)
-	def("bitfieldInsert", "T T T int int", cIU, szAny)
-	def("bitfieldReverse", "T T", cIU, szAny)
+	// As in glslang: extract and insert exist for 32-bit integers only (8-
+	// and 16-bit arguments widen, as Vulkan needs 32-bit bases), reverse
+	// for all but 64-bit ones.
+	def("bitfieldExtract", "T T int int", cIU32, szAny)
+	def("bitfieldInsert", "T T T int int", cIU32, szAny)
+	def("bitfieldReverse", "T T", comps(Int8, Int16, Int32, Uint8, Uint16, Uint32), szAny)
 	def("bitCount findLSB findMSB", "I T", cIU, szAny)
 	// 8.11 Atomic memory functions.
 	def("atomicAdd atomicMin atomicMax atomicExchange", "S inout:S S", cAtomic, sz1)
@@ -317,6 +320,12 @@ func init() {
 	// GL_EXT_expect_assume.
 	def("expectEXT", "T T T", cIU|cB, szAny, extExpect...)
 	def("assumeEXT", "void bool", 0, sz1, extExpect...)
+	// GL_EXT_integer_dot_product: four 8-bit lanes packed in 32 bits, each
+	// operand signed or unsigned; the result is unsigned only when both are.
+	for _, sig := range []string{"int int int", "uint uint uint", "int int uint", "int uint int"} {
+		def("dotPacked4x8EXT", sig, 0, sz1, "GL_EXT_integer_dot_product")
+		def("dotPacked4x8AccSatEXT", sig+" "+strings.Fields(sig)[0], 0, sz1, "GL_EXT_integer_dot_product")
+	}
 	// Clocks.
 	def("clockARB", "uint64_t", 0, sz1, "GL_ARB_shader_clock")
 	def("clock2x32ARB", "uvec2", 0, sz1, "GL_ARB_shader_clock")

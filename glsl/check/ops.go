@@ -385,6 +385,14 @@ func (c *checker) assign(op BinaryOp, lhs, rhs Expr, pos Pos, tok string) Expr {
 		return &Assign{exprBase: exprBase{T: lt, Pos: pos}, LHS: lhs, RHS: r}
 	}
 	// Compound: check lhs op rhs, then the result must convert back to lhs.
+	// Like glslang, a bfloat16/fp8 right operand first widens to the left
+	// operand's component type (these types have no arithmetic of their
+	// own, so lhs op rhs would otherwise be rejected).
+	if rs := rhs.Type().Scalar; rs.IsNarrowFloat() && lt.Scalar.IsIEEEFloat() && rhs.Type().IsNumeric() {
+		if to := rhs.Type().WithScalar(lt.Scalar); c.implicitRank(rhs.Type(), to) != rankNone {
+			rhs = c.convert(rhs, to)
+		}
+	}
 	res := c.binary(op, lhs, rhs, pos)
 	if isErr(res) {
 		return res

@@ -14,6 +14,10 @@ func checkSrc(t *testing.T, src string) (*Program, string) {
 
 const hdr = "#version 450\nlayout(local_size_x = 64) in;\n"
 
+const arith = "#version 450\n#extension GL_EXT_shader_explicit_arithmetic_types : require\n"
+
+const bf16 = "#version 450\n#extension GL_EXT_bfloat16 : require\n#extension GL_EXT_shader_explicit_arithmetic_types : require\n"
+
 // TestRules checks each rule of the walk from GLSL source: want is a
 // substring of the expected diagnostics, or "" for a clean check. Lines are
 // counted from the first line of src (hdr is two lines).
@@ -123,6 +127,22 @@ func TestRules(t *testing.T) {
 		{"gl reserved builtin const", hdr + "void main() { ivec3 m = gl_MaxComputeWorkGroupSize; }", ""},
 		{"image", hdr + "layout(binding = 0, rgba8) uniform image2D img;\nvoid main() { vec4 t = imageLoad(img, ivec2(0)); imageStore(img, ivec2(1), t); }", ""},
 		{"undeclared type", hdr + "void main() { Foo f; }", "syntax error"},
+		// GL_EXT_bfloat16: a bfloat16 right operand of a compound assignment
+		// widens to the float left operand (as in glslang); bfloat16 has no
+		// arithmetic of its own (glslang accepts h += h but emits an OpFAdd
+		// on bfloat16 that spirv-val rejects), and a plain binary operator
+		// does not widen it.
+		{"bfloat16 compound widens", bf16 + "void main() { bfloat16_t h = bfloat16_t(2.0); float a = 1.0; a += h; a *= h; vec2 w = vec2(a); w -= bf16vec2(h); w /= h; }", ""},
+		{"bfloat16 compound to float16", bf16 + "void main() { bfloat16_t h; float16_t x; x += h; }", "t.comp:4:"},
+		{"bfloat16 arithmetic", bf16 + "void main() { bfloat16_t h; h += h; }", "wrong operand types"},
+		// bitfieldExtract/Insert take 32-bit integers only, as in glslang:
+		// narrower ones widen (the result is int), 64-bit ones match nothing.
+		{"bitfieldExtract widens int16", arith + "void main() { int16_t s = int16_t(5); int16_t q = bitfieldExtract(s, 0, 2); }", "t.comp:3: '=' :  cannot convert from ' temp int' to ' temp int16_t'"},
+		{"bitfieldExtract int64", arith + "void main() { int64_t s = 5l; int64_t r = bitfieldExtract(s, 0, 2); }", "t.comp:3: 'bitfieldExtract' :  no matching overloaded function found"},
+		{"bitfieldReverse int16", arith + "void main() { int16_t s = int16_t(5); int16_t r = bitfieldReverse(s); }", ""},
+		{"attribute without extension", hdr + "void main() {\n[[unroll]] for (int i = 0; i < 4; i++) {}\n}", "t.comp:4: 'attribute' : required extension not requested"},
+		{"attribute with extension", "#version 450\n#extension GL_EXT_control_flow_attributes : enable\nvoid main() { [[unroll]] for (int i = 0; i < 4; i++) {} [[flatten]] if (true) {} }", ""},
+		{"bfloat16 binary", bf16 + "void main() { bfloat16_t h; float a = 1.0; a = a * h; }", "wrong operand types"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {

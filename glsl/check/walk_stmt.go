@@ -15,6 +15,7 @@ func (c *checker) stmt(s syntax.Stmt) []Stmt {
 	case *syntax.EmptyStmt:
 		return nil
 	case *syntax.IfStmt:
+		c.attributes(s.Attrs)
 		cond := c.condExpr(c.expr(s.Cond), s.Cond.Position())
 		st := &If{Cond: cond, Then: c.subStmt(s.Then)}
 		if s.Else != nil {
@@ -22,6 +23,7 @@ func (c *checker) stmt(s syntax.Stmt) []Stmt {
 		}
 		return []Stmt{st}
 	case *syntax.ForStmt:
+		c.attributes(s.Attrs)
 		c.push()
 		defer c.pop()
 		st := &For{}
@@ -39,6 +41,7 @@ func (c *checker) stmt(s syntax.Stmt) []Stmt {
 		st.Body = c.loopBody(s.Body)
 		return []Stmt{st}
 	case *syntax.WhileStmt:
+		c.attributes(s.Attrs)
 		c.push()
 		defer c.pop()
 		st := &While{}
@@ -50,10 +53,12 @@ func (c *checker) stmt(s syntax.Stmt) []Stmt {
 		st.Body = c.loopBody(s.Body)
 		return []Stmt{st}
 	case *syntax.DoStmt:
+		c.attributes(s.Attrs)
 		st := &DoWhile{Body: c.loopBody(s.Body)}
 		st.Cond = c.condExpr(c.expr(s.Cond), s.Cond.Position())
 		return []Stmt{st}
 	case *syntax.SwitchStmt:
+		c.attributes(s.Attrs)
 		return []Stmt{c.switchStmt(s)}
 	case *syntax.CaseLabel:
 		tok := "case"
@@ -186,4 +191,12 @@ func (c *checker) switchStmt(s *syntax.SwitchStmt) Stmt {
 		}
 	}
 	return st
+}
+
+// attributes checks that statement attributes ([[unroll]]) have one of the
+// extensions glslang accepts for them; their meaning is only a hint.
+func (c *checker) attributes(attrs []*syntax.Attribute) {
+	if len(attrs) > 0 {
+		c.requireExt(attrs[0].Pos, "attribute", "GL_EXT_control_flow_attributes", "GL_EXT_control_flow_attributes2", "GL_QCOM_multiple_wait_queues")
+	}
 }

@@ -73,7 +73,13 @@ func Compile(name string, src []byte, opts Options) (*spirv.Module, *diag.List) 
 		Source:     string(src),
 	})
 	if err != nil {
-		d.Errorf(diagPos(name), "", "%v", err)
+		// A code-generator error carries its source position; reporting it
+		// as such keeps one glslang-style line per error.
+		if le, ok := err.(*lower.Error); ok {
+			d.Errorf(le.Pos, "", "%s", le.Msg)
+		} else {
+			d.Errorf(diagPos(name), "", "%v", err)
+		}
 		return nil, d
 	}
 	return m, d

@@ -82,6 +82,21 @@ func TestDefinesAndErrors(t *testing.T) {
 	}
 }
 
+// TestCodeGeneratorErrorPosition checks that an error of the code
+// generator is reported at its own source line, once, glslang style.
+func TestCodeGeneratorErrorPosition(t *testing.T) {
+	src := "#version 450\nlayout(local_size_x = 1) in;\nstruct S { int a; float b; };\nlayout(binding = 0) buffer B { S s[]; };\n" +
+		"void main() {\n\tif (s[0] == s[1]) s[2].a = 1;\n}\n"
+	_, d := Compile("g.comp", []byte(src), Options{})
+	if !d.HasErrors() {
+		t.Skip("the code generator now compares aggregates")
+	}
+	out := d.Error()
+	if !strings.HasPrefix(out, "ERROR: g.comp:6: '' : ") || strings.Count(out, "ERROR: g.comp") != 1 {
+		t.Fatalf("got %q", out)
+	}
+}
+
 // f16 converts a float32 (exactly representable) to fp16 bits.
 func f16(f float32) uint16 {
 	b := math.Float32bits(f)

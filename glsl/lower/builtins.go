@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/coopshader/coop/glsl/check"
@@ -271,7 +272,10 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 // splatArgs widens scalar arguments of a vector-valued built-in
 // (min(vec3, float), clamp(vec2, 0.0, 1.0), mix(v, v, a)).
 func (g *gen) splatArgs(e *check.BuiltinCall, a []uint32) []uint32 {
-	if e.T.Kind != check.KVector {
+	// Only scalars beside vector arguments (min(v, s), mix(x, y, a)) are
+	// splatted; a vector result from scalars alone (unpackHalf2x16(uint))
+	// keeps them.
+	if e.T.Kind != check.KVector || !slices.ContainsFunc(e.Args, func(x check.Expr) bool { return x.Type().Kind == check.KVector }) {
 		return a
 	}
 	for i, arg := range e.Args {

@@ -95,6 +95,8 @@ func (g *gen) moreBuiltin(e *check.BuiltinCall, tid uint32) (uint32, bool) {
 		}
 		g.store(nil, g.lvalue(dst), v, dst.Type())
 		return 0, true
+	case check.BDotPacked4x8EXT, check.BDotPacked4x8AccSatEXT:
+		return g.dotPacked(e, tid, vals(len(e.Args))), true
 	case check.BExpectEXT:
 		g.b.Capability(spirv.CapabilityExpectAssumeKHR)
 		g.b.Extension("SPV_KHR_expect_assume")
@@ -125,4 +127,28 @@ func (g *gen) partitioned(e *check.BuiltinCall, tid uint32, name string) uint32 
 	}
 	op := arithOp(strings.TrimSuffix(name, "NV"), e.Args[0].Type().Scalar)
 	return g.b.EmitResult(op, tid, g.u32(uint32(spirv.ScopeSubgroup)), uint32(grp), g.rvalue(e.Args[0]), g.rvalue(e.Args[1]))
+}
+
+// dotPacked lowers dotPacked4x8{,AccSat}EXT to OpSDot, OpUDot or OpSUDot
+// (signed operand first, so a uint-int pair is swapped), with the packed
+// 4x8-bit vector format.
+func (g *gen) dotPacked(e *check.BuiltinCall, tid uint32, args []uint32) uint32 {
+	g.b.Capability(spirv.CapabilityDotProduct)
+	g.b.Capability(spirv.CapabilityDotProductInput4x8BitPacked)
+	g.b.Extension("SPV_KHR_integer_dot_product")
+	sa, sb := e.Args[0].Type().Scalar.IsSigned(), e.Args[1].Type().Scalar.IsSigned()
+	acc := e.Fn == check.BDotPacked4x8AccSatEXT
+	var op spirv.Op
+	switch {
+	case sa && sb:
+		op = pick(acc, spirv.OpSDotAccSat, spirv.OpSDot)
+	case !sa && !sb:
+		op = pick(acc, spirv.OpUDotAccSat, spirv.OpUDot)
+	default:
+		op = pick(acc, spirv.OpSUDotAccSat, spirv.OpSUDot)
+		if !sa {
+			args[0], args[1] = args[1], args[0]
+		}
+	}
+	return g.b.EmitResult(op, tid, append(args, uint32(spirv.PackedVectorFormatPackedVectorFormat4x8Bit))...)
 }

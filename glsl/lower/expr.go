@@ -322,6 +322,16 @@ func (g *gen) specValue(e check.Expr) uint32 {
 			return g.constValue(v.Value)
 		}
 	case *check.Binary:
+		// Both operands of a constant && || ^^ are constants, so nothing
+		// is lost by not short-circuiting.
+		switch e.Op {
+		case check.LogAnd:
+			return g.specOp(e.T, spirv.OpLogicalAnd, g.specValue(e.X), g.specValue(e.Y))
+		case check.LogOr:
+			return g.specOp(e.T, spirv.OpLogicalOr, g.specValue(e.X), g.specValue(e.Y))
+		case check.LogXor:
+			return g.specOp(e.T, spirv.OpLogicalNotEqual, g.specValue(e.X), g.specValue(e.Y))
+		}
 		op, ok := g.binaryOp(e.Op, e.X.Type(), e.Pos)
 		if ok && (e.X.Type().Kind == check.KScalar) == (e.Y.Type().Kind == check.KScalar) {
 			return g.specOp(e.T, op, g.specValue(e.X), g.specValue(e.Y))
@@ -364,6 +374,15 @@ func (g *gen) specValue(e check.Expr) uint32 {
 			words = append(words, uint32(c))
 		}
 		return g.specOp(e.T, spirv.OpVectorShuffle, words...)
+	case *check.Cond:
+		// Operands in source order, as glslang emits them.
+		c := g.specValue(e.C)
+		x := g.specValue(e.X)
+		return g.specOp(e.T, spirv.OpSelect, c, x, g.specValue(e.Y))
+	case *check.Index:
+		if k, ok := e.Index.(*check.Const); ok && k.Val.Type.Kind == check.KScalar && k.Val.Int() >= 0 {
+			return g.specOp(e.T, spirv.OpCompositeExtract, g.specValue(e.X), uint32(k.Val.Int()))
+		}
 	case *check.Length:
 		// A cooperative matrix's length depends only on its type; like
 		// glslang, the uint result is made an int by adding int 0.

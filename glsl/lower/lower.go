@@ -269,7 +269,7 @@ func (g *gen) uintConstOrSpec(v, sid int) uint32 {
 	if sid < 0 {
 		return g.b.ConstUint32(u, uint32(v))
 	}
-	key := fmt.Sprintf("spec%d", sid)
+	key := fmt.Sprintf("spec%d/%d", sid, u)
 	if id, ok := g.types[key]; ok {
 		return id
 	}

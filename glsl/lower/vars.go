@@ -191,13 +191,15 @@ func (g *gen) addInterface(id uint32, sc spirv.StorageClass) {
 
 // specConst declares a specialization constant.
 func (g *gen) specConst(v *check.Var) {
-	key := "spec" + strconv.Itoa(v.SpecID)
-	if _, ok := g.types[key]; ok {
-		g.vars[v] = &varInfo{id: g.types[key], t: v.Type}
-		return
-	}
 	g.valueCaps(v.Type)
 	tid := g.typeID(v.Type, check.PackNone)
+	// Keyed by type too: an int constant_id that also sizes the workgroup
+	// needs a second, uint, spec constant with the same SpecId.
+	key := "spec" + strconv.Itoa(v.SpecID) + "/" + strconv.Itoa(int(tid))
+	if id, ok := g.types[key]; ok {
+		g.vars[v] = &varInfo{id: id, t: v.Type}
+		return
+	}
 	id := g.b.ID()
 	val := v.Value
 	switch {

@@ -39,6 +39,7 @@ var KnownExtensions = []string{
 	"GL_EXT_float_e2m3",
 	"GL_EXT_float_e3m2",
 	"GL_EXT_float_e4m3",
+	"GL_EXT_integer_dot_product",
 	"GL_EXT_float_e5m2",
 	"GL_EXT_float_mxint8",
 	"GL_EXT_long_vector",
