@@ -20,7 +20,7 @@ Compiles GLSL compute shaders to SPIR-V. Accepts the glslangValidator flags
 build scripts use:
   -V                   produce SPIR-V for Vulkan (the default; accepted for compatibility)
   -o FILE              output file (default: comp.spv for one input, FILE.spv for several)
-  -D<name>[=value]     define a macro (value 1 when omitted)
+  -D<name>[=value]     define a macro (empty when no value is given, as glslangValidator)
   -U<name>             undefine a macro
   -I<dir>              add an include directory
   -S comp              shader stage (inferred from the file extension otherwise)
@@ -76,10 +76,7 @@ func parseCompileArgs(args []string) (*compileArgs, error) {
 		case arg == "--quiet" || arg == "-q":
 			a.quiet = true
 		case strings.HasPrefix(arg, "-D") && len(arg) > 2:
-			name, val, ok := strings.Cut(arg[2:], "=")
-			if !ok {
-				val = "1"
-			}
+			name, val, _ := strings.Cut(arg[2:], "=")
 			a.defines = append(a.defines, pp.Define{Name: name, Value: val})
 		case strings.HasPrefix(arg, "-U") && len(arg) > 2:
 			a.opts.Undefs = append(a.opts.Undefs, arg[2:])

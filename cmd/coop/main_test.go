@@ -57,7 +57,7 @@ func TestCompileFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(a.defines) != 2 || a.defines[0].Value != "2" || a.defines[1].Value != "1" || a.opts.Undefs[0] != "C" ||
+	if len(a.defines) != 2 || a.defines[0].Value != "2" || a.defines[1].Value != "" || a.opts.Undefs[0] != "C" ||
 		a.opts.IncludeDirs[0] != "inc" || !a.amb || !a.opts.Debug || a.opts.EntryPoint != "go" {
 		t.Fatalf("%+v", a)
 	}
