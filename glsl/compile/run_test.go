@@ -217,3 +217,25 @@ void main() {
 		t.Fatalf("printed %q", got)
 	}
 }
+
+func TestSplitBarrierRuns(t *testing.T) {
+	src := `#version 450
+#extension GL_EXT_split_barrier : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { uint v[]; };
+shared uint s[64];
+void main() {
+	uint i = gl_LocalInvocationIndex;
+	s[i] = i * 3u;
+	controlBarrierArrive();
+	controlBarrierWait();
+	v[i] = s[63u - i];
+}
+`
+	out := runShader(t, src, 1, make([]uint32, 64), nil)
+	for i, w := range out {
+		if w != uint32(3*(63-i)) {
+			t.Fatalf("v[%d] = %d, want %d", i, w, 3*(63-i))
+		}
+	}
+}

@@ -97,6 +97,18 @@ func (g *gen) moreBuiltin(e *check.BuiltinCall, tid uint32) (uint32, bool) {
 		return 0, true
 	case check.BDotPacked4x8EXT, check.BDotPacked4x8AccSatEXT:
 		return g.dotPacked(e, tid, vals(len(e.Args))), true
+	case check.BControlBarrierArrive, check.BControlBarrierWait:
+		// GL_EXT_split_barrier: a workgroup barrier in two halves, the
+		// arrive releasing and the wait acquiring workgroup memory.
+		g.b.Capability(spirv.CapabilitySplitBarrierEXT)
+		g.b.Extension("SPV_EXT_split_barrier")
+		wg := g.u32(uint32(spirv.ScopeWorkgroup))
+		if e.Fn == check.BControlBarrierArrive {
+			g.b.Emit(spirv.OpControlBarrierArriveEXT, wg, wg, g.u32(uint32(spirv.MemorySemanticsRelease)|semWorkgroup))
+		} else {
+			g.b.Emit(spirv.OpControlBarrierWaitEXT, wg, wg, g.u32(uint32(spirv.MemorySemanticsAcquire)|semWorkgroup))
+		}
+		return 0, true
 	case check.BExpectEXT:
 		g.b.Capability(spirv.CapabilityExpectAssumeKHR)
 		g.b.Extension("SPV_KHR_expect_assume")
