@@ -3,6 +3,7 @@ package script
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/coopshader/coop/num"
 	"math"
 	"strconv"
 	"strings"
@@ -341,7 +342,7 @@ func (t DataType) round(f float64) float64 {
 	case 32:
 		return float64(float32(f))
 	}
-	return decodeFloat(encodeFloat(f, t.Exp, t.Man, t.IEEE), t.Exp, t.Man, t.IEEE)
+	return num.Decode(num.Encode(f, t.Exp, t.Man, t.IEEE), t.Exp, t.Man, t.IEEE)
 }
 
 // bits is the encoding of one scalar of t.
@@ -355,7 +356,7 @@ func (t DataType) bits(v Value) uint64 {
 	case 32:
 		return uint64(math.Float32bits(float32(v.F)))
 	}
-	return encodeFloat(v.F, t.Exp, t.Man, t.IEEE)
+	return num.Encode(v.F, t.Exp, t.Man, t.IEEE)
 }
 
 // fromBits is the inverse of bits.
@@ -369,7 +370,7 @@ func (t DataType) fromBits(b uint64) Value {
 	case 32:
 		return Value{F: float64(math.Float32frombits(uint32(b)))}
 	}
-	return Value{F: decodeFloat(b, t.Exp, t.Man, t.IEEE)}
+	return Value{F: num.Decode(b, t.Exp, t.Man, t.IEEE)}
 }
 
 // encode lays vals (scalar components) out in memory; padding is zero.
@@ -419,83 +420,6 @@ func (t DataType) decode(data []byte, n int) []Value {
 		vals[i] = t.fromBits(b)
 	}
 	return vals
-}
-
-// encodeFloat rounds f to nearest even in a binary format of expBits and
-// manBits and returns its bits. Values beyond the largest finite number
-// become infinity (ieee) or NaN (E4M3, which has no infinity).
-func encodeFloat(f float64, expBits, manBits int, ieee bool) uint64 {
-	var sign uint64
-	if math.Signbit(f) {
-		sign = 1 << (expBits + manBits)
-		f = -f
-	}
-	expMax := uint64(1)<<expBits - 1
-	nan := sign | expMax<<manBits | (uint64(1)<<manBits - 1)
-	if math.IsNaN(f) {
-		if ieee {
-			return sign | expMax<<manBits | 1<<(manBits-1)
-		}
-		return nan
-	}
-	bias := 1<<(expBits-1) - 1
-	if math.IsInf(f, 0) {
-		if ieee {
-			return sign | expMax<<manBits
-		}
-		return nan
-	}
-	// Scale so the integer part holds the significand with manBits
-	// fraction bits, at the value's exponent (or the subnormal one).
-	_, e := math.Frexp(f) // f = frac * 2^e, frac in [0.5, 1)
-	exp := e - 1
-	if exp < 1-bias {
-		exp = 1 - bias
-	}
-	m := math.RoundToEven(math.Ldexp(f, manBits-exp))
-	// m may have carried into the next binade.
-	if m >= float64(uint64(2)<<manBits) {
-		m /= 2
-		exp++
-	}
-	var bits uint64
-	if m < float64(uint64(1)<<manBits) {
-		bits = uint64(m) // subnormal (or zero)
-	} else {
-		bits = uint64(exp+bias)<<manBits | (uint64(m) - 1<<manBits)
-	}
-	maxExp := expMax
-	if ieee {
-		maxExp--
-	}
-	if bits>>manBits > maxExp || !ieee && bits >= expMax<<manBits|(uint64(1)<<manBits-1) {
-		if ieee {
-			return sign | expMax<<manBits
-		}
-		return nan
-	}
-	return sign | bits
-}
-
-// decodeFloat is the inverse of encodeFloat.
-func decodeFloat(bits uint64, expBits, manBits int, ieee bool) float64 {
-	sign := 1.0
-	if bits>>(expBits+manBits)&1 != 0 {
-		sign = -1
-	}
-	expMax := uint64(1)<<expBits - 1
-	e := bits >> manBits & expMax
-	m := bits & (uint64(1)<<manBits - 1)
-	bias := 1<<(expBits-1) - 1
-	switch {
-	case ieee && e == expMax && m == 0:
-		return math.Inf(int(sign))
-	case ieee && e == expMax, !ieee && e == expMax && m == uint64(1)<<manBits-1:
-		return math.NaN()
-	case e == 0:
-		return sign * math.Ldexp(float64(m), 1-bias-manBits)
-	}
-	return sign * math.Ldexp(float64(m|1<<manBits), int(e)-bias-manBits)
 }
 
 // ulp is the gap between |w| and the next larger value of t's format (at

@@ -1,6 +1,7 @@
 package script
 
 import (
+	"github.com/coopshader/coop/num"
 	"math"
 	"testing"
 )
@@ -11,10 +12,10 @@ func TestFloatFormatsRoundTrip(t *testing.T) {
 	for _, name := range []string{"float16", "bfloat16", "float8_e4m3", "float8_e5m2"} {
 		dt, _ := ParseDataType(name)
 		for bits := uint64(0); bits < 1<<dt.Bits; bits++ {
-			f := decodeFloat(bits, dt.Exp, dt.Man, dt.IEEE)
-			back := encodeFloat(f, dt.Exp, dt.Man, dt.IEEE)
+			f := num.Decode(bits, dt.Exp, dt.Man, dt.IEEE)
+			back := num.Encode(f, dt.Exp, dt.Man, dt.IEEE)
 			if math.IsNaN(f) {
-				if !math.IsNaN(decodeFloat(back, dt.Exp, dt.Man, dt.IEEE)) {
+				if !math.IsNaN(num.Decode(back, dt.Exp, dt.Man, dt.IEEE)) {
 					t.Fatalf("%s: NaN %#x encodes to %#x", name, bits, back)
 				}
 				continue

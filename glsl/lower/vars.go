@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"github.com/coopshader/coop/num"
 	"math"
 	"strconv"
 
@@ -230,13 +231,13 @@ func (g *gen) literalWords(v *check.Value) []uint32 {
 	case s == check.Float64:
 		bits = math.Float64bits(v.F)
 	case s == check.Float16:
-		bits = encodeFloat(v.F, 5, 10, true)
+		bits = num.Encode(v.F, 5, 10, true)
 	case s == check.BFloat16:
 		bits = uint64(math.Float32bits(float32(v.F)) >> 16)
 	case s == check.E5M2:
-		bits = encodeFloat(v.F, 5, 2, true)
+		bits = num.Encode(v.F, 5, 2, true)
 	case s == check.E4M3:
-		bits = encodeFloat(v.F, 4, 3, false)
+		bits = num.Encode(v.F, 4, 3, false)
 	}
 	switch s.Bits() {
 	case 64:
@@ -253,39 +254,4 @@ func (g *gen) literalWords(v *check.Value) []uint32 {
 		return []uint32{uint32(int32(int8(bits)))}
 	}
 	return []uint32{uint32(bits & 0xff)}
-}
-
-// encodeFloat encodes f, already rounded to the format, in a binary float
-// format with the given exponent and mantissa widths. ieee says whether
-// the all-ones exponent holds infinities and NaNs (E4M3 has only NaN as
-// S.1111.111 and uses the rest of that exponent for finite values).
-func encodeFloat(f float64, expBits, manBits uint, ieee bool) uint64 {
-	var sign uint64
-	if math.Signbit(f) {
-		sign = 1 << (expBits + manBits)
-		f = -f
-	}
-	expMax := uint64(1)<<expBits - 1
-	if math.IsNaN(f) {
-		return sign | expMax<<manBits | uint64(1)<<manBits - 1
-	}
-	if math.IsInf(f, 0) {
-		if ieee {
-			return sign | expMax<<manBits
-		}
-		return sign | expMax<<manBits | uint64(1)<<manBits - 1
-	}
-	if f == 0 {
-		return sign
-	}
-	bias := int(1)<<(expBits-1) - 1
-	frac, exp := math.Frexp(f) // f = frac * 2^exp, frac in [0.5, 1)
-	e := exp - 1 + bias
-	if e <= 0 {
-		// Subnormal: f / 2^(1-bias-manBits) is the mantissa.
-		m := uint64(math.Ldexp(f, int(manBits)+bias-1))
-		return sign | m
-	}
-	m := uint64(math.Ldexp(frac*2-1, int(manBits)))
-	return sign | uint64(e)<<manBits | m
 }
