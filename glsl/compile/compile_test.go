@@ -14,6 +14,7 @@ import (
 	cpu "github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/glsl/pp"
 	"github.com/coopshader/coop/internal/reftool"
+	"github.com/coopshader/coop/num"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -97,18 +98,6 @@ func TestCodeGeneratorErrorPosition(t *testing.T) {
 	}
 }
 
-// f16 converts a float32 (exactly representable) to fp16 bits.
-func f16(f float32) uint16 {
-	b := math.Float32bits(f)
-	sign := uint16(b>>16) & 0x8000
-	exp := int(b>>23&0xff) - 127 + 15
-	man := b & 0x7fffff
-	if f == 0 {
-		return sign
-	}
-	return sign | uint16(exp)<<10 | uint16(man>>13)
-}
-
 func TestMatmulOnCPU(t *testing.T) {
 	const M, N, K = 32, 48, 64
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -153,7 +142,7 @@ func TestMatmulOnCPU(t *testing.T) {
 					if tc.intInputs {
 						out[i] = byte(int8(v * 4))
 					} else {
-						binary.LittleEndian.PutUint16(out[2*i:], f16(float32(v)))
+						binary.LittleEndian.PutUint16(out[2*i:], uint16(num.Encode(v, 5, 10, true)))
 					}
 				}
 				return out
@@ -179,7 +168,7 @@ func TestMatmulOnCPU(t *testing.T) {
 				var got float64
 				w := want[i]
 				if tc.halfOut {
-					got = halfToFloat(binary.LittleEndian.Uint16(out[2*i:]))
+					got = num.Decode(uint64(binary.LittleEndian.Uint16(out[2*i:])), 5, 10, true)
 				} else if tc.intInputs {
 					got = float64(int32(bits))
 					w *= 16
@@ -192,18 +181,4 @@ func TestMatmulOnCPU(t *testing.T) {
 			}
 		})
 	}
-}
-
-// halfToFloat decodes fp16 bits.
-func halfToFloat(h uint16) float64 {
-	sign := 1.0
-	if h&0x8000 != 0 {
-		sign = -1
-	}
-	exp := int(h>>10) & 0x1f
-	man := float64(h & 0x3ff)
-	if exp == 0 {
-		return sign * math.Ldexp(man, -24)
-	}
-	return sign * math.Ldexp(1+man/1024, exp-15)
 }
