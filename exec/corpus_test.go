@@ -6,34 +6,24 @@ import (
 	"errors"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/coopshader/coop/backend"
-	"github.com/coopshader/coop/internal/reftool"
 	"github.com/coopshader/coop/spirv"
+	"github.com/coopshader/coop/spirv/text"
 )
 
-// refTool finds a reference tool from COOP_REF_BIN or PATH.
-func refTool(name string) string { return reftool.Path(name) }
-
-// assembleRef assembles SPIR-V text with spirv-as.
-func assembleRef(t *testing.T, as, path string) *spirv.Module {
-	out := filepath.Join(t.TempDir(), "m.spv")
-	cmd := exec.Command(as, "--target-env", "spv1.6", "-o", out, path)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Logf("%s: spirv-as: %v %s", filepath.Base(path), err, b)
-		return nil
-	}
-	b, err := os.ReadFile(out)
+// assemble reads a corpus .spvasm file with coop's own assembler.
+func assemble(t *testing.T, path string) *spirv.Module {
+	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := spirv.Decode(b)
+	m, err := text.Assemble(src, path)
 	if err != nil {
-		t.Logf("%s: decode: %v", filepath.Base(path), err)
+		t.Errorf("%s: %v", filepath.Base(path), err)
 		return nil
 	}
 	return m
@@ -41,8 +31,7 @@ func assembleRef(t *testing.T, as, path string) *spirv.Module {
 
 // TestCorpus loads every positive glslang shader of the corpus and runs it
 // once with zeroed buffers: none may hit an unsupported instruction at run
-// time, and the count that load cleanly is logged. It assembles with
-// spirv-as (PATH or COOP_REF_BIN) until spirv/text has an assembler.
+// time, and the count that load cleanly is logged.
 func TestCorpus(t *testing.T) {
 	dir := filepath.Join("..", "..", "shared", "corpus", "glslang")
 	f, err := os.Open(filepath.Join(dir, "MANIFEST.tsv"))
@@ -50,10 +39,6 @@ func TestCorpus(t *testing.T) {
 		t.Skip("corpus absent")
 	}
 	defer f.Close()
-	as := refTool("spirv-as")
-	if as == "" {
-		t.Skip("no assembler (spirv-as) available")
-	}
 	var names []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
@@ -65,7 +50,7 @@ func TestCorpus(t *testing.T) {
 	loaded, ran, total, compared := 0, 0, 0, 0
 	var unsupported []string
 	for _, n := range names {
-		m := assembleRef(t, as, filepath.Join(dir, n+".spvasm"))
+		m := assemble(t, filepath.Join(dir, n+".spvasm"))
 		if m == nil {
 			continue
 		}
