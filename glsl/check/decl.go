@@ -1,6 +1,10 @@
 package check
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/coopshader/coop/glsl/syntax"
+)
 
 // quals is the qualifier list of a declaration, gathered from the syntax
 // tree before the rules below apply.
@@ -12,6 +16,10 @@ type quals struct {
 	precise   bool
 	invariant bool
 	pos       Pos
+	// spirv holds the GL_EXT_spirv_intrinsics qualifiers with arguments;
+	// byRef and literal are spirv_by_reference and spirv_literal.
+	spirv          []*syntax.Qualifier
+	byRef, literal bool
 }
 
 type layoutItem struct {
@@ -245,6 +253,12 @@ func (c *checker) declareLayoutIn(q quals) {
 func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, global bool) (*Var, Expr) {
 	li := c.parseLayout(q.layout)
 	v := &Var{Name: name, Type: t, Pos: pos, Memory: q.memory, SpecID: -1, Layout: li.Layout, Precise: q.precise}
+	if global {
+		sq := c.intrinsics(q, "spirv_decorate", "spirv_storage_class")
+		v.SpirvDecorations, v.SpirvStorageClass = sq.decorations, sq.storageClass
+	} else {
+		v.SpirvDecorations = c.intrinsics(q, "spirv_decorate").decorations
+	}
 	switch q.storage {
 	case "":
 		v.Storage = StorageFunction
@@ -407,7 +421,8 @@ func (c *checker) declareBlock(q quals, blockName string, members []blockMember,
 		if m.t.Contains((*Type).IsOpaque) {
 			c.errorf(m.pos, m.name, "member of block cannot be or contain a sampler, image, or atomic_uint type")
 		}
-		f := &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor || li.RowMajor && !hasColumnMajor(m.q.layout), Memory: m.q.memory}
+		f := &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor || li.RowMajor && !hasColumnMajor(m.q.layout), Memory: m.q.memory,
+			Spirv: c.intrinsics(m.q, "spirv_decorate").memberDecorations(c)}
 		for _, other := range st.Fields {
 			if other.Name == m.name {
 				c.errorf(m.pos, m.name, "redefinition")
@@ -449,7 +464,8 @@ func (c *checker) declareBlock(q quals, blockName string, members []blockMember,
 		if hasArray {
 			t = c.applyArrays(bt, arrays, pos)
 		}
-		v := &Var{Name: instance, Type: t, Storage: storage, Pos: pos, Memory: q.memory, SpecID: -1, Layout: li.Layout}
+		v := &Var{Name: instance, Type: t, Storage: storage, Pos: pos, Memory: q.memory, SpecID: -1, Layout: li.Layout,
+			SpirvDecorations: c.intrinsics(q, "spirv_decorate").decorations}
 		c.prog.Globals = append(c.prog.Globals, v)
 		c.declare(instance, pos, &symbol{v: v})
 		return
@@ -459,7 +475,8 @@ func (c *checker) declareBlock(q quals, blockName string, members []blockMember,
 	if hasArray {
 		t = c.applyArrays(bt, arrays, pos)
 	}
-	v := &Var{Name: instance, Type: t, Storage: storage, Pos: pos, Memory: q.memory, SpecID: -1, Layout: li.Layout, Anonymous: instance == ""}
+	v := &Var{Name: instance, Type: t, Storage: storage, Pos: pos, Memory: q.memory, SpecID: -1, Layout: li.Layout, Anonymous: instance == "",
+		SpirvDecorations: c.intrinsics(q, "spirv_decorate").decorations}
 	c.prog.Globals = append(c.prog.Globals, v)
 	c.declare(blockName, pos, &symbol{typ: bt})
 	if instance != "" {
@@ -519,7 +536,8 @@ func (c *checker) declareStruct(name string, members []blockMember, pos Pos) *Ty
 			}
 		}
 		mli := c.parseLayout(m.q.layout)
-		st.Fields = append(st.Fields, &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor, Memory: m.q.memory})
+		st.Fields = append(st.Fields, &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor, Memory: m.q.memory,
+			Spirv: c.intrinsics(m.q, "spirv_decorate").memberDecorations(c)})
 	}
 	t := &Type{Kind: KStruct, Struct: st}
 	if name != "" {

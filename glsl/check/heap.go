@@ -82,7 +82,8 @@ func (c *checker) addField(st *Struct, m blockMember) {
 			c.errorf(m.pos, m.name, "redefinition")
 		}
 	}
-	st.Fields = append(st.Fields, &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor, Memory: m.q.memory})
+	st.Fields = append(st.Fields, &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor, Memory: m.q.memory,
+		Spirv: c.intrinsics(m.q, "spirv_decorate").memberDecorations(c)})
 }
 
 // bufferType declares a layout(buffer_type) uniform or buffer block: a type

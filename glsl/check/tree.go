@@ -64,9 +64,11 @@ type Program struct {
 	// (false unless redeclared) or specialization constant, the operand of
 	// the OpacityMicromapIdKHR execution mode. It is also in Globals.
 	OpacityMicromap *Var
-	Globals         []*Var  // global variables, constants and used built-ins, in order
-	Funcs           []*Func // defined functions in definition order
-	Main            *Func
+	// SpirvExecutionModes are spirv_execution_mode(_id) declarations.
+	SpirvExecutionModes []*SpirvExecutionMode
+	Globals             []*Var  // global variables, constants and used built-ins, in order
+	Funcs               []*Func // defined functions in definition order
+	Main                *Func
 }
 
 // HasExtension reports whether the shader enabled (or required) ext.
@@ -172,6 +174,12 @@ type Var struct {
 	Anonymous bool
 	// Precise records the precise qualifier.
 	Precise bool
+	// SpirvDecorations and SpirvStorageClass come from GL_EXT_spirv_intrinsics
+	// qualifiers; ByReference and Literal mark spirv_by_reference and
+	// spirv_literal parameters of a spirv_instruction function.
+	SpirvDecorations     []*SpirvDecoration
+	SpirvStorageClass    *SpirvStorageClass
+	ByReference, Literal bool
 
 	// anonBlock and anonIndex locate the member of an anonymous block that
 	// a member name stands for.
@@ -186,6 +194,9 @@ type Func struct {
 	Result *Type
 	Body   *Block // nil for a prototype never defined
 	Pos    Pos
+	// Intrinsic is set for a spirv_instruction declaration: a call emits
+	// the instruction, and the function has no body.
+	Intrinsic *SpirvInstruction
 }
 
 // Expr is a typed expression.

@@ -211,6 +211,8 @@ type Member struct {
 	Align    int // explicit layout(align=) or 0
 	RowMajor bool
 	Memory   MemoryQual
+	// Spirv are spirv_decorate / spirv_decorate_string qualifiers.
+	Spirv []*SpirvDecoration
 }
 
 // Packing is a memory layout rule.

@@ -68,6 +68,12 @@ func (c *checker) quals(qs []*syntax.Qualifier) quals {
 			q.invariant = true
 		case x.Name == "nonuniformEXT":
 			c.requireExt(x.Pos, x.Name, "GL_EXT_nonuniform_qualifier")
+		case isIntrinsicQual(x.Name):
+			q.spirv = append(q.spirv, x)
+		case x.Name == "spirv_by_reference":
+			q.byRef = true
+		case x.Name == "spirv_literal":
+			q.literal = true
 		}
 	}
 	return q
@@ -328,6 +334,10 @@ func hasLayout(items []layoutItem, name string) bool {
 // and buffer_reference forward declarations.
 func (c *checker) qualDecl(d *syntax.QualDecl) {
 	q := c.quals(d.Quals)
+	if len(d.Names) == 0 && q.storage == "" && len(q.spirv) > 0 {
+		c.prog.SpirvExecutionModes = append(c.prog.SpirvExecutionModes, c.intrinsics(q, "spirv_execution_mode").execModes...)
+		return
+	}
 	if len(d.Names) == 0 {
 		switch q.storage {
 		case "in":
@@ -369,6 +379,10 @@ func (c *checker) qualDecl(d *syntax.QualDecl) {
 func (c *checker) funcDecl(d *syntax.FuncDecl) {
 	rt := c.typeOf(d.Result, d.Name)
 	rq := c.quals(d.Result.Quals)
+	intrinsic := c.intrinsics(rq, "spirv_instruction").instruction
+	if intrinsic != nil && d.Body != nil {
+		c.errorf(d.Pos, d.Name, "a spirv_instruction function cannot have a body")
+	}
 	if rq.storage != "" && rq.storage != "const" {
 		c.errorf(d.Pos, rq.storage, "qualifier not allowed on function return type")
 	}
@@ -388,7 +402,12 @@ func (c *checker) funcDecl(d *syntax.FuncDecl) {
 		if t.Kind == KVoid && t != tError {
 			c.errorf(p.Pos, p.Name, "illegal use of type 'void'")
 		}
-		v := &Var{Name: p.Name, Type: t, Storage: StorageParam, Pos: p.Pos, Memory: q.memory, SpecID: -1, Layout: noLayout(), Precise: q.precise}
+		v := &Var{Name: p.Name, Type: t, Storage: StorageParam, Pos: p.Pos, Memory: q.memory, SpecID: -1, Layout: noLayout(), Precise: q.precise,
+			ByReference: q.byRef, Literal: q.literal}
+		c.intrinsics(q)
+		if q.literal && intrinsic == nil {
+			c.errorf(p.Pos, "spirv_literal", "only allowed on parameters of spirv_instruction functions")
+		}
 		switch q.storage {
 		case "", "in":
 			v.ConstParam = q.constIn
@@ -406,8 +425,11 @@ func (c *checker) funcDecl(d *syntax.FuncDecl) {
 		}
 		params[i] = v
 	}
-	f := c.declareFunc(d.Name, rt, params, d.Body != nil, d.Pos)
-	if d.Body == nil {
+	f := c.declareFunc(d.Name, rt, params, d.Body != nil && intrinsic == nil, d.Pos)
+	if intrinsic != nil {
+		f.Intrinsic = intrinsic
+	}
+	if d.Body == nil || intrinsic != nil {
 		return
 	}
 	c.funcBody(f, d.Body)
@@ -457,7 +479,7 @@ func (c *checker) finish() {
 	reported := map[*Func]bool{}
 	for _, f := range c.prog.Funcs {
 		for _, g := range c.calls[f] {
-			if g.Body == nil && !reported[g] {
+			if g.Body == nil && g.Intrinsic == nil && !reported[g] {
 				c.errorf(c.callPos[g], g.Name, "No function definition (body) found")
 				reported[g] = true
 			}

@@ -182,3 +182,24 @@ func TestMatmulOnCPU(t *testing.T) {
 		})
 	}
 }
+
+// TestLocalSizeIDBefore16 checks that local_size_*_id gives LocalSize plus a
+// WorkgroupSize spec-constant composite before SPIR-V 1.6: LocalSizeId
+// there needs maintenance4, which Vulkan 1.2 devices may lack.
+func TestLocalSizeIDBefore16(t *testing.T) {
+	src := "#version 450\nlayout(local_size_x_id = 0) in;\nlayout(binding = 0) buffer B { uint v[]; };\nvoid main() { v[gl_LocalInvocationIndex] = gl_WorkGroupSize.x; }\n"
+	for _, env := range []string{"vulkan1.1", "vulkan1.2", "vulkan1.3"} {
+		m, d := Compile("t.comp", []byte(src), Options{TargetEnv: env})
+		if m == nil {
+			t.Fatalf("%s: %v", env, d)
+		}
+		validate(t, m, env)
+		hasID := false
+		for _, in := range m.Insts {
+			hasID = hasID || in.Op == spirv.OpExecutionModeId
+		}
+		if hasID != (env == "vulkan1.3") {
+			t.Errorf("%s: OpExecutionModeId present = %v", env, hasID)
+		}
+	}
+}

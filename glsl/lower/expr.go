@@ -749,6 +749,9 @@ func (g *gen) cond(e *check.Cond) uint32 {
 // Function variables.
 func (g *gen) call(e *check.Call) uint32 {
 	f := e.Func
+	if f.Intrinsic != nil {
+		return g.intrinsicCall(e)
+	}
 	if g.callbacks[f] {
 		vals := make([]uint32, len(e.Args))
 		for i, a := range e.Args {

@@ -165,6 +165,11 @@ func (g *gen) run() {
 	for _, v := range g.p.Globals {
 		g.global(v)
 	}
+	for _, v := range g.p.Globals {
+		if vi := g.vars[v]; vi != nil && len(v.SpirvDecorations) > 0 {
+			g.spirvDecorate(vi.id, v.SpirvDecorations)
+		}
+	}
 	g.callbacks = findCallbacks(g.p.Funcs)
 	// Declare every function first so calls may precede definitions.
 	for _, f := range g.p.Funcs {
@@ -178,6 +183,7 @@ func (g *gen) run() {
 	g.b.EntryPoint(spirv.ExecutionModelGLCompute, mainID, g.opts.EntryPoint, g.iface...)
 	g.localSize(mainID)
 	g.derivatives(mainID)
+	g.spirvExecutionModes(mainID)
 	g.memoryModel()
 }
 
@@ -222,7 +228,9 @@ func (g *gen) localSize(mainID uint32) {
 		g.b.ExecutionMode(mainID, spirv.ExecutionModeLocalSize, uint32(ls[0]), uint32(ls[1]), uint32(ls[2]))
 		return
 	}
-	if g.ver >= 0x10200 {
+	// LocalSizeId exists from SPIR-V 1.2, but Vulkan accepts it below 1.6
+	// only with maintenance4; glslang keeps it for 1.6 and so do we.
+	if g.ver >= 0x10600 {
 		ids := make([]uint32, 3)
 		for i := range ids {
 			ids[i] = g.uintConstOrSpec(ls[i], spec[i])
@@ -230,7 +238,7 @@ func (g *gen) localSize(mainID uint32) {
 		g.b.ExecutionModeId(mainID, spirv.ExecutionModeLocalSizeId, ids...)
 		return
 	}
-	// SPIR-V 1.0/1.1: a WorkgroupSize built-in spec-constant composite.
+	// Before SPIR-V 1.6: a WorkgroupSize built-in spec-constant composite.
 	g.b.ExecutionMode(mainID, spirv.ExecutionModeLocalSize, uint32(ls[0]), uint32(ls[1]), uint32(ls[2]))
 	g.workgroupSizeConst()
 }

@@ -104,6 +104,7 @@ func (g *gen) stmt(s check.Stmt) {
 		}
 		id := g.b.LocalVariable(g.ptrType(spirv.StorageClassFunction, v.Type, check.PackNone))
 		g.b.Name(id, v.Name)
+		g.spirvDecorate(id, v.SpirvDecorations)
 		vi := &varInfo{id: id, sc: spirv.StorageClassFunction, t: v.Type}
 		g.vars[v] = vi
 		if s.Init != nil {

@@ -171,6 +171,9 @@ func (g *gen) structType(t *check.Type, pk check.Packing, key string) uint32 {
 			g.memberMemory(id, uint32(i), f.Memory)
 		}
 	}
+	for i, f := range st.Fields {
+		g.spirvMemberDecorate(id, i, f.Spirv)
+	}
 	return id
 }
 

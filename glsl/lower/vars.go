@@ -97,6 +97,10 @@ func (g *gen) global(v *check.Var) {
 	default:
 		g.fail(v.Pos, "variable %s with storage %s is not supported by the code generator", v.Name, v.Storage)
 	}
+	if c := v.SpirvStorageClass; c != nil {
+		g.spirvReqs(c.SpirvReqs)
+		sc = spirv.StorageClass(c.Class)
+	}
 	if pk == check.PackScalar {
 		g.b.Capability(spirv.CapabilityShader)
 	}

@@ -115,7 +115,12 @@ func Preprocess(name string, src []byte, opts Options, d *diag.List) *Result {
 	if opts.Vulkan {
 		p.defineText("VULKAN", "100")
 	}
-	for _, def := range opts.Defines {
+	for i, def := range opts.Defines {
+		// glslangValidator turns -D options into #define lines, so a second
+		// -D of a name with another value is a redefinition error.
+		if slices.ContainsFunc(opts.Defines[:i], func(d Define) bool { return d.Name == def.Name && d.Value != def.Value }) {
+			p.errorf(token.Pos{File: "<command line>", Line: i + 1}, "#define", "Macro redefined; different substitutions: %s", def.Name)
+		}
 		p.defineText(def.Name, def.Value)
 	}
 	for _, u := range opts.Undefs {

@@ -358,6 +358,11 @@ func TestOptions(t *testing.T) {
 	if got != "100" {
 		t.Errorf("VULKAN: got %q", got)
 	}
+	// As in glslangValidator, -D X=1 -D X=2 redefines X; repeating a
+	// definition unchanged is fine.
+	if _, d := texts(t, "X", Options{Defines: []Define{{"X", "1"}, {"Y", "2"}, {"Y", "2"}, {"X", "2"}}}); !strings.Contains(d.Error(), "<command line>:4: '#define' : Macro redefined; different substitutions: X") {
+		t.Errorf("redefined -D: %v", d)
+	}
 }
 
 // memFS serves includes from a map, recording the paths asked for.
