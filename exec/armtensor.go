@@ -19,6 +19,7 @@ const regTensor = 5
 // boundTensor is a tensor bound for one dispatch: its buffer's memory and
 // its validated description.
 type boundTensor struct {
+	elem    *typ // the element type of the descriptor's tensor type
 	buf     *buffer
 	dims    []int64
 	strides []int64
@@ -101,7 +102,7 @@ func (x *dispatchRun) tensorValue(dv *descVar, b backend.Binding, bb *buffer) (u
 	if len(x.tensors) >= 1<<16-1 {
 		return 0, fmt.Errorf("%s: more than %d tensors", where, 1<<16-1)
 	}
-	x.tensors = append(x.tensors, boundTensor{buf: bb, dims: d.Dimensions, strides: d.ByteStrides(), es: d.Format.Size()})
+	x.tensors = append(x.tensors, boundTensor{elem: tt.elem, buf: bb, dims: d.Dimensions, strides: d.ByteStrides(), es: d.Format.Size()})
 	return addrOf(regTensor, uint64(len(x.tensors)), 0), nil
 }
 
@@ -232,10 +233,16 @@ func (l *lane) armTensor(in *instr) error {
 		return err
 	}
 	if in.op == spirv.OpTensorQuerySizeARM {
+		if int(in.sub) >= len(bt.dims) {
+			return l.fail(in, "dimension %d of a tensor of rank %d", in.sub, len(bt.dims))
+		}
 		r[in.res] = uint64(bt.dims[in.sub]) & mask(in.t.width)
 		return nil
 	}
 	ta := in.aux.(*tensorAccess)
+	if bt.elem != ta.elem || len(bt.dims) != ta.rank {
+		return l.fail(in, "the tensor bound here is not of the instruction's tensor type")
+	}
 	// A coordinate is signed or unsigned as its type is; element j of the
 	// access is at the mathematical coordinate inner+j of the innermost
 	// dimension, and each element is in or out of bounds on its own.

@@ -205,3 +205,15 @@ func rootMemory(e Expr) MemoryQual {
 		}
 	}
 }
+
+// tensorVarCheck rejects tensors (and arrays of them) outside uniform
+// variables; parameters are declared elsewhere.
+func (c *checker) tensorVarCheck(v *Var) {
+	t := v.Type
+	for t.Kind == KArray {
+		t = t.Elem
+	}
+	if t.Kind == KTensorARM && v.Storage != StorageUniform {
+		c.errorf(v.Pos, "tensorARM", "tensorARM types can only be used in uniform variables or function parameters: %s", v.Name)
+	}
+}
