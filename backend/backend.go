@@ -44,6 +44,9 @@ type DescriptorKind int
 const (
 	StorageBuffer DescriptorKind = iota
 	UniformBuffer
+	// StorageTensor: a tensor in Buffer laid out as Binding.Tensor says
+	// (see tensor.go).
+	StorageTensor
 )
 
 // Binding attaches a buffer to (set, binding, array element).
@@ -52,6 +55,8 @@ type Binding struct {
 	ArrayElement uint32
 	Kind         DescriptorKind
 	Buffer       Buffer
+	// Tensor describes a StorageTensor binding's tensor.
+	Tensor *TensorDescription
 }
 
 // Dispatch is one vkCmdDispatch-equivalent run of a compute entry point.

@@ -599,7 +599,12 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 		if err := need(1); err != nil {
 			return nil, err
 		}
-		ins.aux = p.ptrLay[ops[0]]
+		if ins.t != nil && ins.t.kind == kTensorARM {
+			// The pointer to a tensor is its handle.
+			ins.op = spirv.OpCopyObject
+		} else {
+			ins.aux = p.ptrLay[ops[0]]
+		}
 		return ins, vals(ops[:1])
 	case spirv.OpStore:
 		if err := need(2); err != nil {
@@ -716,6 +721,9 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 	}
 	if isTensorOp(op) {
 		return p.compileTensor(i, ins, ops)
+	}
+	if isTensorARMOp(op) {
+		return p.compileTensorARM(i, ins, ops)
 	}
 	switch op {
 	case spirv.OpSDot, spirv.OpUDot, spirv.OpSUDot, spirv.OpSDotAccSat, spirv.OpUDotAccSat, spirv.OpSUDotAccSat:

@@ -34,7 +34,8 @@ type coopMem struct {
 	mt       *typ // the matrix type
 	pes      int  // size of the pointer's element type: the unit of Stride
 	colMajor bool
-	stride   int32 // slot of the stride, or -1 for none
+	blocked  *blockedLayout // an ARM blocked layout (armlayout.go), or nil
+	stride   int32          // slot of the stride, or -1 for none
 	strideW  int
 	obj      int32 // slot of the stored object
 }
@@ -156,7 +157,23 @@ func (p *prog) compileCoop(i int, ins *instr, ops []uint32) (*instr, error) {
 	case spirv.CooperativeMatrixLayout(lay) == spirv.CooperativeMatrixLayoutColumnMajorKHR:
 		cm.colMajor = true
 	default:
-		p.unsupport(i, "cooperative matrix layout other than RowMajor/ColumnMajor")
+		if bl, ok := blockedOf(lay); ok {
+			s, err := uint64(0), error(nil)
+			if strideAt < len(ops) {
+				s, err = cnst(strideAt)
+			}
+			if strideAt >= len(ops) || err != nil || s != 1 && s != 2 && s != 4 {
+				return nil, p.errAt(i, "a blocked layout needs a constant Stride of 1, 2 or 4")
+			}
+			bl.groups = int(s)
+			if !bl.fits(cm.mt.rows, cm.mt.cols, cm.mt.elem.bytes()) {
+				return nil, p.errAt(i, "a %dx%d matrix of %d-byte elements does not fit the blocked layout with Stride %d",
+					cm.mt.rows, cm.mt.cols, cm.mt.elem.bytes(), s)
+			}
+			cm.blocked = &bl
+			break
+		}
+		p.unsupport(i, "cooperative matrix layout other than RowMajor, ColumnMajor and the ARM blocked ones")
 		return nil, nil
 	}
 	if strideAt < len(ops) {
@@ -202,6 +219,22 @@ func coopExec(in *instr, io matIO, same bool) error {
 	if stride < 0 || stride > 1<<30 {
 		return l0.fail(in, "stride %d out of range", stride)
 	}
+	load := in.op == spirv.OpCooperativeMatrixLoadKHR || in.op == spirv.OpCooperativeMatrixLoadNV
+	if cm.blocked != nil {
+		b, err := l0.region(in, addr, R*C*cs, !load)
+		if err != nil {
+			return err
+		}
+		tile := l0.wg.scratch.u64(0, R*C)
+		if !load {
+			tile = io.raw(cm.obj, tile)
+		}
+		cm.blocked.blockedCopy(ct, b, tile, R, C, load)
+		if load {
+			io.putRaw(in.res, mt, tile)
+		}
+		return nil
+	}
 	lines, per := R, C // lines of the layout and elements per line
 	if cm.colMajor {
 		lines, per = C, R
@@ -211,7 +244,6 @@ func coopExec(in *instr, io matIO, same bool) error {
 		return l0.fail(in, "a stride is required")
 	}
 	ext := (lines-1)*ls + per*cs
-	load := in.op == spirv.OpCooperativeMatrixLoadKHR || in.op == spirv.OpCooperativeMatrixLoadNV
 	b, err := l0.region(in, addr, ext, !load)
 	if err != nil {
 		return err

@@ -121,17 +121,22 @@ func TestCorpus(t *testing.T) {
 }
 
 // runCorpus dispatches one workgroup of pr with a 64 KiB buffer for every
-// descriptor (up to 4 of an array) and 256 bytes of push constants. With
+// descriptor (up to 4 of an array; a tensor lies packed in its buffer)
+// and 256 bytes of push constants. With
 // init, the push constants and buffers are handed to it before the
 // dispatch; it may fill them and keep them to read after it.
 func runCorpus(pr *Program, init func([][]byte), opts Options) error {
 	dev := New(opts)
 	var bs []backend.Binding
 	var raw [][]byte
-	for _, d := range pr.p.descs {
-		for e := 0; e < max(min(d.count, 4), 1); e++ {
+	for _, d := range pr.Descriptors() {
+		for e := 0; e < max(min(d.Count, 4), 1); e++ {
 			b, _ := dev.NewBuffer(1<<16, backend.UsageStorage|backend.UsageAddress)
-			bs = append(bs, backend.Binding{Set: d.set, Binding: d.binding, ArrayElement: uint32(e), Buffer: b})
+			bind := backend.Binding{Set: d.Set, Binding: d.Binding, ArrayElement: uint32(e), Buffer: b}
+			if d.Tensor {
+				bind.Kind, bind.Tensor = backend.StorageTensor, corpusTensor(d)
+			}
+			bs = append(bs, bind)
 			raw = append(raw, Bytes(b))
 		}
 	}
@@ -140,4 +145,17 @@ func runCorpus(pr *Program, init func([][]byte), opts Options) error {
 		init(append([][]byte{push}, raw...))
 	}
 	return dev.Run(pr, [3]uint32{2, 1, 1}, bs, push)
+}
+
+// corpusTensor describes a packed tensor for descriptor d of at most 32 KiB:
+// 4 elements along each of the innermost 6 dimensions, 1 along the others.
+func corpusTensor(d Descriptor) *backend.TensorDescription {
+	dims := make([]int64, d.Rank)
+	for k := range dims {
+		dims[k] = 1
+		if k >= d.Rank-6 {
+			dims[k] = 4
+		}
+	}
+	return &backend.TensorDescription{Format: d.Format, Dimensions: dims}
 }

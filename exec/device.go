@@ -141,10 +141,15 @@ type Program struct {
 }
 
 // Descriptor is a descriptor binding a program uses. Count is the number
-// of descriptors of an array of blocks (0 for a single one).
+// of descriptors of an array of blocks (0 for a single one). Tensor marks
+// a tensor descriptor (bound with backend.StorageTensor): its elements'
+// format (for an unsigned integer type, the unsigned format) and rank.
 type Descriptor struct {
 	Set, Binding uint32
 	Count        int
+	Tensor       bool
+	Format       backend.TensorFormat
+	Rank         int
 }
 
 // Descriptors lists the bindings the program's resources use, in
@@ -154,6 +159,9 @@ func (pr *Program) Descriptors() []Descriptor {
 	out := make([]Descriptor, len(pr.p.descs))
 	for i, d := range pr.p.descs {
 		out[i] = Descriptor{Set: d.set, Binding: d.binding, Count: d.count}
+		if d.tensor != nil {
+			out[i].Tensor, out[i].Format, out[i].Rank = true, tensorFormat(d.tensor.elem), d.tensor.count
+		}
 	}
 	return out
 }
@@ -268,12 +276,21 @@ func (d *Device) Run(pr *Program, groups [3]uint32, bindings []backend.Binding, 
 			if !ok || bb == nil {
 				return fmt.Errorf("binding (set %d, binding %d): not a buffer of this device", b.Set, b.Binding)
 			}
+			v := bb.addr
+			if dv.tensor != nil {
+				var err error
+				if v, err = x.tensorValue(&dv, b, bb); err != nil {
+					return err
+				}
+			} else if b.Kind == backend.StorageTensor {
+				return fmt.Errorf("binding (set %d, binding %d): a tensor bound to a buffer descriptor", b.Set, b.Binding)
+			}
 			if dv.count == 0 {
-				x.tmpl[dv.slot] = bb.addr
+				x.tmpl[dv.slot] = v
 			} else if int(b.ArrayElement) < dv.count {
-				x.tmpl[dv.slot+1+int32(b.ArrayElement)] = bb.addr
+				x.tmpl[dv.slot+1+int32(b.ArrayElement)] = v
 				if b.ArrayElement == 0 {
-					x.tmpl[dv.slot] = bb.addr
+					x.tmpl[dv.slot] = v
 				}
 			}
 		}

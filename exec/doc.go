@@ -105,8 +105,23 @@
 //     and a float32 result this is float32 arithmetic). Integer products
 //     and sums wrap at the result width; with SaturatingAccumulation the
 //     sum of products is exact and its addition to C saturates.
-//   - There is no "optimal" cooperative matrix layout: only RowMajor and
-//     ColumnMajor are accepted.
+//   - There is no "optimal" cooperative matrix layout: RowMajor,
+//     ColumnMajor and the ARM blocked layouts (RowBlockedInterleavedARM,
+//     ColumnBlockedInterleavedARM, addressed as
+//     SPV_ARM_cooperative_matrix_layouts describes) are accepted.
+//   - Tensors (SPV_ARM_tensors) are bound with backend.StorageTensor: a
+//     buffer and a backend.TensorDescription (format, dimensions, byte
+//     strides) that must fit the buffer and the tensor's type. Coordinates
+//     are signed or unsigned as their type is. A read or write of n
+//     elements covers the n innermost coordinates c, c+1, ... (computed
+//     without wrapping); each element is in or out of bounds on its own
+//     (no spill into the next row). Out-of-bounds reads give the
+//     OutOfBoundsValueARM operand, or zero without it; out-of-bounds
+//     writes are dropped (Vulkan's robust tensor access). A bool element
+//     is one byte, nonzero for true, written as 0 or 1. Nontemporal and
+//     the memory-model operands (MakeElementAvailable/Visible,
+//     NonPrivateElement) change nothing: every access goes straight to
+//     memory.
 //   - Workgroup-scope cooperative matrices (SPV_NV_cooperative_matrix2)
 //     spread elements over the whole workgroup the same way, with S the
 //     workgroup size and LocalInvocationIndex the lane. Reductions call

@@ -562,6 +562,9 @@ func (l *lane) exec(in *instr) error {
 			l.tensorEval(in)
 			return nil
 		}
+		if isTensorARMOp(in.op) {
+			return l.armTensor(in)
+		}
 		return l.eval(in)
 	}
 	return nil

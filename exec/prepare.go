@@ -70,6 +70,7 @@ type descVar struct {
 	set, binding uint32
 	count        int // descriptors in an array of blocks; 0 for one
 	id           uint32
+	tensor       *typ // the tensor type of a tensor descriptor (or array of them)
 }
 
 type deco struct {
@@ -491,6 +492,10 @@ func (p *prog) declType(i int) (*typ, error) {
 		if err := p.declTensorType(i, t, w); err != nil {
 			return nil, err
 		}
+	case spirv.OpTypeTensorARM:
+		if err := p.declTensorARM(i, t, w); err != nil {
+			return nil, err
+		}
 	case spirv.OpTypeCooperativeMatrixKHR, spirv.OpTypeCooperativeMatrixNV:
 		if t.elem, err = arg(1); err != nil {
 			return nil, err
@@ -771,6 +776,12 @@ func (p *prog) declGlobal(i int) error {
 			return p.errAt(i, "buffer variable %%%d has no DescriptorSet/Binding", id)
 		}
 		dv := descVar{slot: s, set: uint32(d.set), binding: uint32(d.binding), id: id}
+		if bt := t; bt.kind == kTensorARM || (bt.kind == kArray || bt.kind == kRuntimeArray) && bt.elem.kind == kTensorARM {
+			if bt.kind != kTensorARM {
+				bt = bt.elem
+			}
+			dv.tensor = bt
+		}
 		if t.kind == kArray || t.kind == kRuntimeArray {
 			dv.count = max(t.count, 1)
 			if t.kind == kRuntimeArray {

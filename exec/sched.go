@@ -24,6 +24,7 @@ type dispatchRun struct {
 	describe func(*spirv.Module, int) string
 	stop     atomic.Bool
 	noLock   bool // no lockstep execution
+	tensors  []boundTensor
 }
 
 // wgState is one workgroup's invocations and shared memory, reused by a

@@ -19,7 +19,8 @@ const (
 	kPointer
 	kFunction
 	kCoopMat
-	kOpaque // images, samplers and other handles we cannot run
+	kTensorARM // a tensor handle (armtensor.go); elem is the element type, count the rank
+	kOpaque    // images, samplers and other handles we cannot run
 )
 
 // typ is a prepared SPIR-V type. Values are held flattened: every scalar

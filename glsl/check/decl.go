@@ -293,6 +293,7 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 		c.errorf(pos, name, "illegal use of type 'void'")
 		return v, nil
 	}
+	c.tensorVarCheck(v)
 	if li.constantID >= 0 {
 		if q.storage != "const" || t.Kind != KScalar {
 			c.errorf(pos, "constant_id", "can only be applied to 'const'-qualified scalar")

@@ -246,6 +246,17 @@ func TestTensorARM(t *testing.T) {
 		{"not in blocks", tensorHdr + "layout(binding = 1) buffer B { tensorARM<int, 1> m; } b;\nvoid main() {}", "member of block cannot be or contain a sampler"},
 		{"too few args", tensorHdr + "void main() { tensorReadARM(t); tensorSizeARM(1, 0); }", "no matching overloaded function found"},
 		{"not comparable", tensorHdr + "void main() { bool e = t == t; }", "wrong operand types"},
+		{"local tensor", tensorHdr + "void main() { tensorARM<int32_t, 2> l = t; }", "'tensorARM' : tensorARM types can only be used in uniform variables or function parameters: l"},
+		{"private tensor array", tensorHdr + "tensorARM<int32_t, 2> g[2];\nvoid main() {}", "uniform variables or function parameters: g"},
+		{"size dimension constant", tensorHdr + "void main() { uint d = 1u; uint n = tensorSizeARM(t, d); }", "dimension argument must be constant"},
+		{"out of bounds value constant", tensorHdr + "void main() { int x; int y = 2; tensorReadARM(t, uint[](0, 0), x, gl_TensorOperandsOutOfBoundsValueARM, y); }", "argument following gl_TensorOperandsOutOfBoundsValueARM must be constant"},
+		{"out of bounds value type", tensorHdr + "void main() { int x; tensorReadARM(t, uint[](0, 0), x, gl_TensorOperandsOutOfBoundsValueARM, 3u); }", "out-of-bounds value must be int"},
+		{"read writeonly", tensorHdr + "layout(binding = 1) uniform writeonly tensorARM<int32_t, 2> w;\nvoid main() { int x; tensorReadARM(w, uint[](0, 0), x); uint n = tensorSizeARM(w, 0); }", "'writeonly' : argument cannot drop memory qualifier"},
+		{"write readonly", tensorHdr + "layout(binding = 1) uniform readonly tensorARM<int32_t, 2> r[2];\nvoid main() { tensorWriteARM(r[1], uint[](0, 0), 1); }", "'readonly' : argument cannot drop memory qualifier"},
+		{"qualified tensors", tensorHdr + "layout(binding = 1) uniform readonly tensorARM<int32_t, 2> r;\nlayout(binding = 2) uniform writeonly tensorARM<int32_t, 2> w;\n" +
+			"uint f(readonly tensorARM<int32_t, 2> p) { return tensorSizeARM(p, 1); }\nvoid main() { int x; tensorReadARM(r, uint[](0, 0), x); tensorWriteARM(w, uint[](0, 0), x + int(f(r) + tensorSizeARM(w, 0))); }", ""},
+		{"coherent to builtin", tensorHdr + "layout(binding = 1) uniform coherent tensorARM<int32_t, 2> h;\nvoid main() { int x; tensorReadARM(h, uint[](0, 0), x); }", "'coherent' : argument cannot drop memory qualifier"},
+		{"parameter drops readonly", tensorHdr + "layout(binding = 1) uniform readonly tensorARM<int32_t, 2> r;\nuint f(tensorARM<int32_t, 2> p) { return tensorSizeARM(p, 0); }\nvoid main() { f(r); }", "'readonly' : argument cannot drop memory qualifier"},
 	})
 	prog, out := checkSrc(t, tensorHdr+"void main() {}")
 	if out != "" {

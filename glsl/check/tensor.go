@@ -80,11 +80,28 @@ func (c *checker) tensorCall(fn Builtin, name string, args []Expr, pos Pos) Expr
 			return noMatch()
 		}
 		args[1] = c.convert(args[1], TUint)
-		if k := constOf(args[1]); k != nil && int64(k.Uint()) >= rank {
+		k := constOf(args[1])
+		if k == nil {
+			c.errorf(args[1].Position(), name, " dimension argument must be constant")
+			return bad(pos)
+		}
+		if int64(k.Uint()) >= rank {
 			c.errorf(args[1].Position(), name, " dimension %d out of range for a tensor of rank %d", k.Uint(), rank)
 			return bad(pos)
 		}
+		if !c.tensorArgMemory(args[0], ReadOnly|WriteOnly, pos) {
+			return bad(pos)
+		}
 		return c.builtinResult(fn, TUint, args, pos)
+	}
+	// The data is read from a readonly formal and written to a writeonly
+	// one, so a tensor passes its qualifiers on only where they fit.
+	formal := MemoryQual(WriteOnly)
+	if fn == BTensorReadARM {
+		formal = ReadOnly
+	}
+	if !c.tensorArgMemory(args[0], formal, pos) {
+		return bad(pos)
 	}
 	if len(args) < 3 || len(args) > 5 {
 		return noMatch()
@@ -130,12 +147,73 @@ func (c *checker) tensorCall(fn Builtin, name string, args []Expr, pos Pos) Expr
 			return bad(pos)
 		}
 		if want == 5 {
-			if c.implicitRank(args[4].Type(), elem) == rankNone {
+			// SPIR-V wants a constant instruction of the element type
+			// itself: no conversion, no specialization constant.
+			if !Identical(args[4].Type(), elem) {
 				c.errorf(args[4].Position(), name, " out-of-bounds value must be %s", elem)
 				return bad(pos)
 			}
-			args[4] = c.convert(args[4], elem)
+			if constOf(args[4]) == nil || IsSpecConst(args[4]) {
+				c.errorf(args[4].Position(), name, " argument following gl_TensorOperandsOutOfBoundsValueARM must be constant")
+				return bad(pos)
+			}
 		}
 	}
 	return c.builtinResult(fn, TVoid, args, pos)
+}
+
+// tensorArgMemory checks that passing tensor arg to a formal parameter
+// qualified formal drops none of the tensor's memory qualifiers (restrict
+// may be dropped), as for other opaque types.
+func (c *checker) tensorArgMemory(arg Expr, formal MemoryQual, pos Pos) bool {
+	m := rootMemory(arg)
+	coherent := Coherent | DeviceCoherent | QueueFamilyCoherent | WorkgroupCoherent | SubgroupCoherent
+	ok := true
+	for _, q := range []struct {
+		m    MemoryQual
+		name string
+		fits MemoryQual
+	}{
+		{Volatile, "volatile", Volatile},
+		{Coherent, "coherent", Coherent | DeviceCoherent},
+		{DeviceCoherent, "devicecoherent", Coherent | DeviceCoherent},
+		{QueueFamilyCoherent, "queuefamilycoherent", Coherent | DeviceCoherent | QueueFamilyCoherent},
+		{WorkgroupCoherent, "workgroupcoherent", coherent &^ SubgroupCoherent},
+		{SubgroupCoherent, "subgroupcoherent", coherent},
+		{ReadOnly, "readonly", ReadOnly},
+		{WriteOnly, "writeonly", WriteOnly},
+	} {
+		if m&q.m != 0 && formal&q.fits == 0 {
+			c.errorf(pos, q.name, "argument cannot drop memory qualifier when passed to formal parameter ")
+			ok = false
+		}
+	}
+	return ok
+}
+
+// rootMemory is the memory qualifiers of the variable an opaque value
+// comes from (through array indexing).
+func rootMemory(e Expr) MemoryQual {
+	for {
+		switch x := e.(type) {
+		case *VarRef:
+			return x.Var.Memory
+		case *Index:
+			e = x.X
+		default:
+			return 0
+		}
+	}
+}
+
+// tensorVarCheck rejects tensors (and arrays of them) outside uniform
+// variables; parameters are declared elsewhere.
+func (c *checker) tensorVarCheck(v *Var) {
+	t := v.Type
+	for t.Kind == KArray {
+		t = t.Elem
+	}
+	if t.Kind == KTensorARM && v.Storage != StorageUniform {
+		c.errorf(v.Pos, "tensorARM", "tensorARM types can only be used in uniform variables or function parameters: %s", v.Name)
+	}
 }

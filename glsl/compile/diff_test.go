@@ -16,7 +16,7 @@ import (
 )
 
 // runFilled runs m on the executor with every descriptor bound to a 4 KiB
-// buffer filled by fill (and push constants likewise) and returns the
+// buffer (holding a packed tensor for a tensor descriptor) filled by fill (and push constants likewise) and returns the
 // buffers' contents afterwards.
 func runFilled(m *spirv.Module, fill func(i int) byte) ([][]byte, error) {
 	pr, err := cpu.Load(m, "", nil, 32)
@@ -44,7 +44,11 @@ func runFilled(m *spirv.Module, fill func(i int) byte) ([][]byte, error) {
 			}
 			b.Write(0, init)
 			bufs = append(bufs, b)
-			bs = append(bs, backend.Binding{Set: d.Set, Binding: d.Binding, ArrayElement: uint32(e), Buffer: b})
+			bind := backend.Binding{Set: d.Set, Binding: d.Binding, ArrayElement: uint32(e), Buffer: b}
+			if d.Tensor {
+				bind.Kind, bind.Tensor = backend.StorageTensor, filledTensor(d)
+			}
+			bs = append(bs, bind)
 		}
 	}
 	push := make([]byte, 256)
@@ -60,6 +64,19 @@ func runFilled(m *spirv.Module, fill func(i int) byte) ([][]byte, error) {
 		b.Read(0, out[i])
 	}
 	return out, nil
+}
+
+// filledTensor describes a packed tensor for descriptor d within 2 KiB:
+// 4 elements along each of the innermost 4 dimensions, 1 along the others.
+func filledTensor(d cpu.Descriptor) *backend.TensorDescription {
+	dims := make([]int64, d.Rank)
+	for k := range dims {
+		dims[k] = 1
+		if k >= d.Rank-4 {
+			dims[k] = 4
+		}
+	}
+	return &backend.TensorDescription{Format: d.Format, Dimensions: dims}
 }
 
 // TestDifferentialCorpus runs each corpus shader compiled by coop and the

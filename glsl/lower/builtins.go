@@ -262,6 +262,9 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 	if v, ok := g.coop2Builtin(e, tid); ok {
 		return v
 	}
+	if v, ok := g.tensorBuiltin(e, tid); ok {
+		return v
+	}
 	if v, ok := g.moreBuiltin(e, tid); ok {
 		return v
 	}

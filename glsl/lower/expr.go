@@ -76,7 +76,9 @@ func (g *gen) lvalue(e check.Expr) *lval {
 		if len(base.comps) > 0 {
 			g.fail(e.Pos, "indexing a swizzle is not supported by the code generator")
 		}
-		return g.chain(base, e.T, g.rvalue(e.Index))
+		idx := g.rvalue(e.Index)
+		g.tensorIndex(e.X.Type(), idx)
+		return g.chain(base, e.T, idx)
 	case *check.Swizzle:
 		base := g.lvalue(e.X)
 		if len(base.comps) > 0 {
@@ -762,6 +764,10 @@ func (g *gen) call(e *check.Call) uint32 {
 	ptrs := make([]uint32, len(e.Args))
 	for i, a := range e.Args {
 		p := f.Params[i]
+		if isTensorARM(p.Type) {
+			ptrs[i] = g.lvalue(a).ptr
+			continue
+		}
 		ptrs[i] = g.b.LocalVariable(g.ptrType(spirv.StorageClassFunction, p.Type, check.PackNone))
 		if p.Dir != check.DirOut {
 			g.b.Emit(spirv.OpStore, ptrs[i], g.rvalue(a))
@@ -770,7 +776,7 @@ func (g *gen) call(e *check.Call) uint32 {
 	r := g.b.EmitResult(spirv.OpFunctionCall, g.typeID(f.Result, check.PackNone), append([]uint32{g.funcs[f]}, ptrs...)...)
 	for i, a := range e.Args {
 		p := f.Params[i]
-		if p.Dir != check.DirIn {
+		if p.Dir != check.DirIn && !isTensorARM(p.Type) {
 			v := g.b.EmitResult(spirv.OpLoad, g.typeID(p.Type, check.PackNone), ptrs[i])
 			g.store(nil, g.lvalue(a), v, p.Type)
 		}

@@ -16,9 +16,12 @@ func (g *gen) function(f *check.Func) {
 	byValue := g.callbacks[f]
 	for i, p := range f.Params {
 		g.valueCaps(p.Type)
-		if byValue {
+		switch {
+		case byValue:
 			params[i] = g.typeID(p.Type, check.PackNone)
-		} else {
+		case isTensorARM(p.Type):
+			params[i] = g.ptrType(spirv.StorageClassUniformConstant, p.Type, check.PackNone)
+		default:
 			params[i] = g.ptrType(spirv.StorageClassFunction, p.Type, check.PackNone)
 		}
 	}
@@ -34,7 +37,12 @@ func (g *gen) function(f *check.Func) {
 			// A PhysicalStorageBuffer pointer parameter must say how it aliases.
 			g.b.Decorate(pid, spirv.DecorationAliased)
 		}
-		g.vars[p] = &varInfo{id: pid, sc: spirv.StorageClassFunction, t: p.Type, value: byValue}
+		sc := spirv.StorageClassFunction
+		if isTensorARM(p.Type) && !byValue {
+			sc = spirv.StorageClassUniformConstant
+			g.tensorParam(pid, p.Memory)
+		}
+		g.vars[p] = &varInfo{id: pid, sc: sc, t: p.Type, value: byValue}
 	}
 	g.fn = f
 	g.label(g.b.ID())

@@ -88,6 +88,8 @@ func (g *gen) typeID(t *check.Type, pk check.Packing) uint32 {
 		return g.refPointer(t)
 	case check.KCoopVec, check.KTensorLayout, check.KTensorView:
 		return g.coop2Type(t)
+	case check.KTensorARM:
+		return g.tensorARMType(t)
 	}
 	key := g.typeKey(t, pk)
 	if id, ok := g.types[key]; ok {

@@ -86,11 +86,15 @@ func (g *gen) global(v *check.Var) {
 		}
 		pk = packingOf(v, check.PackStd430)
 	case check.StorageUniform:
-		if b := baseOfArrays(v.Type); b.Kind != check.KStruct {
+		switch b := baseOfArrays(v.Type); b.Kind {
+		case check.KStruct:
+			sc = spirv.StorageClassUniform
+			pk = packingOf(v, check.PackStd140)
+		case check.KTensorARM:
+			sc = spirv.StorageClassUniformConstant
+		default:
 			g.fail(v.Pos, "uniform %s of type %s is not supported by the code generator", v.Name, v.Type)
 		}
-		sc = spirv.StorageClassUniform
-		pk = packingOf(v, check.PackStd140)
 	case check.StoragePushConstant:
 		sc = spirv.StorageClassPushConstant
 		pk = packingOf(v, check.PackStd430)
@@ -136,7 +140,7 @@ func (g *gen) global(v *check.Var) {
 	} else {
 		g.b.Name(id, v.Name)
 	}
-	if sc == spirv.StorageClassStorageBuffer || sc == spirv.StorageClassUniform {
+	if sc == spirv.StorageClassStorageBuffer || sc == spirv.StorageClassUniform || sc == spirv.StorageClassUniformConstant {
 		set, binding := v.Layout.Set, v.Layout.Binding
 		if set < 0 {
 			set = 0
