@@ -18,6 +18,13 @@ func (c *checker) construct(t *Type, args []Expr, pos Pos) Expr {
 			return bad(pos)
 		}
 	}
+	// uint64_t(ref) and, with GL_EXT_buffer_reference_uvec2, uvec2(ref)
+	// give a buffer reference's address.
+	if len(args) == 1 && args[0].Type().Kind == KReference {
+		if Identical(t, TUint64) || Identical(t, VectorType(Uint32, 2)) && c.extOn("GL_EXT_buffer_reference_uvec2") {
+			return &Convert{exprBase: exprBase{T: t, Pos: pos}, X: args[0]}
+		}
+	}
 	switch t.Kind {
 	case KScalar:
 		return c.constructScalar(t, args, pos, tname)

@@ -239,3 +239,56 @@ void main() {
 		}
 	}
 }
+
+// TestBufferReferenceConversionsRun converts references to and from
+// uint64_t and uvec2 and checks the addresses and stores on the executor.
+func TestBufferReferenceConversionsRun(t *testing.T) {
+	src := `#version 450
+#extension GL_EXT_buffer_reference2 : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+layout(local_size_x = 1) in;
+layout(buffer_reference, std430) buffer F { float d[]; };
+layout(buffer_reference, std430) buffer U { uint d[]; };
+layout(std430, binding = 0) buffer B { F f; uint64_t raw; uvec2 pair; } b;
+void main() {
+	uint64_t a = uint64_t(b.f);
+	F g = F(a + 8);
+	g.d[0] = 3.0;
+	U u = U(b.f);
+	u.d[0] = 7u;
+	uvec2 p = uvec2(b.f);
+	F h = F(p);
+	h.d[1] = 5.0;
+	b.raw = uint64_t(h);
+	b.pair = p;
+}
+`
+	m, d := Compile("t.comp", []byte(src), Options{TargetEnv: "vulkan1.3"})
+	if m == nil {
+		t.Fatalf("compile:\n%v", d)
+	}
+	validate(t, m, "vulkan1.3")
+	words, _ := m.Words()
+	dev := cpu.New(cpu.Options{})
+	buf, _ := dev.NewBuffer(64, backend.UsageStorage|backend.UsageAddress)
+	data := buf.Address() + 32
+	b := make([]byte, 64)
+	binary.LittleEndian.PutUint64(b, data)
+	buf.Write(0, b)
+	if _, err := dev.Dispatch(&backend.Dispatch{Code: words, Entry: "main", Groups: [3]uint32{1, 1, 1},
+		Bindings: []backend.Binding{{Binding: 0, Buffer: buf}}}); err != nil {
+		t.Fatal(err)
+	}
+	buf.Read(0, b)
+	le := binary.LittleEndian
+	if got := le.Uint64(b[8:]); got != data {
+		t.Errorf("raw = %#x, want %#x", got, data)
+	}
+	if lo, hi := le.Uint32(b[16:]), le.Uint32(b[20:]); uint64(hi)<<32|uint64(lo) != data {
+		t.Errorf("pair = %#x %#x, want %#x", lo, hi, data)
+	}
+	if u, h, g := le.Uint32(b[32:]), math.Float32frombits(le.Uint32(b[36:])), math.Float32frombits(le.Uint32(b[40:])); u != 7 || h != 5 || g != 3 {
+		t.Errorf("stores: %d %v %v, want 7 5 3", u, h, g)
+	}
+}

@@ -871,10 +871,34 @@ func (g *gen) construct(e *check.Construct) uint32 {
 	return 0
 }
 
+// refConvert converts between buffer references, uint64_t and uvec2
+// (GL_EXT_buffer_reference2, GL_EXT_buffer_reference_uvec2).
+func (g *gen) refConvert(v uint32, from, to *check.Type, pos check.Pos) uint32 {
+	if check.Identical(from, to) {
+		return v
+	}
+	tid := g.typeID(to, check.PackNone)
+	switch {
+	case from.Kind == check.KScalar && from.Scalar.Bits() == 64:
+		return g.b.EmitResult(spirv.OpConvertUToPtr, tid, v)
+	case to.Kind == check.KScalar && to.Scalar.Bits() == 64:
+		return g.b.EmitResult(spirv.OpConvertPtrToU, tid, v)
+	case from.Kind == check.KReference && to.Kind == check.KReference,
+		from.Kind == check.KVector && from.N == 2 && from.Scalar.Bits() == 32,
+		to.Kind == check.KVector && to.N == 2 && to.Scalar.Bits() == 32:
+		return g.b.EmitResult(spirv.OpBitcast, tid, v)
+	}
+	g.fail(pos, "conversion from %s to %s is not supported by the code generator", from, to)
+	return 0
+}
+
 // convert converts value v of type from to type to.
 func (g *gen) convert(v uint32, from, to *check.Type, pos check.Pos) uint32 {
 	if r, ok := g.coopConvert(v, from, to, pos); ok {
 		return r
+	}
+	if from.Kind == check.KReference || to.Kind == check.KReference {
+		return g.refConvert(v, from, to, pos)
 	}
 	fs, ts := from.Scalar, to.Scalar
 	if fs == ts && from.Kind == to.Kind {
