@@ -304,7 +304,7 @@ func (p *prog) compileFunctions(first int) error {
 				continue
 			case spirv.OpVariable:
 				if len(w) > 3 {
-					ins := instr{op: spirv.OpStore, a: []int32{p.slot[w[1]], p.slot[w[3]]}, at: p.tyOf[w[3]], idx: int32(k)}
+					ins := instr{op: spirv.OpStore, a: []int32{p.slot[w[1]], p.slot[w[3]]}, at: p.tyOf[w[3]], idx: int32(k), aux: matLayout{}}
 					if ins.a[1] < 0 {
 						return p.errAt(k, "initializer %%%d has no value", w[3])
 					}

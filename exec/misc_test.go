@@ -184,3 +184,26 @@ func TestIntegerDot(t *testing.T) {
 		}
 	}
 }
+
+// TestInitializedFunctionArray runs a Function variable with an
+// initializer that stays in memory (it is indexed dynamically), as
+// glslang emits for constant arrays from SPIR-V 1.4 on.
+func TestInitializedFunctionArray(t *testing.T) {
+	k := newKernel(t, 4)
+	b := k.b
+	c := k.c32
+	arr := b.Type(spirv.OpTypeArray, k.u32, c(4))
+	init := b.Const(spirv.OpConstantComposite, arr, c(5), c(6), c(7), c(8))
+	out := k.buffer(0, k.u32, 4)
+	v := b.LocalVariable(b.TypePointer(spirv.StorageClassFunction, arr), init)
+	e := k.op(spirv.OpLoad, k.u32, k.op(spirv.OpAccessChain, b.TypePointer(spirv.StorageClassFunction, k.u32), v, k.x))
+	k.store(out, k.u32, k.x, e)
+	dev := New(Options{})
+	bo := u32buf(t, dev, make([]uint32, 4))
+	mustRun(t, dev, k.words(), 1, bo)
+	for i, g := range u32s(bo) {
+		if g != uint32(5+i) {
+			t.Errorf("out[%d] = %d, want %d", i, g, 5+i)
+		}
+	}
+}
