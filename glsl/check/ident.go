@@ -71,7 +71,9 @@ func (c *checker) builtinVar(b BuiltinVar) *Var {
 					args[i] = newConst(def, Pos{})
 					continue
 				}
-				sv := &Var{Name: "gl_WorkGroupSize." + "xyz"[i:i+1], Type: TUint, Storage: StorageSpecConst, SpecID: id, Value: def, Layout: noLayout()}
+				// Builtin marks it as the workgroup size itself: its default
+				// is local_size_*, whatever a constant_id of the same id says.
+				sv := &Var{Name: "gl_WorkGroupSize." + "xyz"[i:i+1], Type: TUint, Storage: StorageSpecConst, SpecID: id, Value: def, Layout: noLayout(), Builtin: BuiltinWorkGroupSize}
 				c.prog.Globals = append(c.prog.Globals, sv)
 				args[i] = &VarRef{exprBase: exprBase{T: TUint}, Var: sv}
 			}

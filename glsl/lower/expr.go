@@ -306,7 +306,7 @@ func (g *gen) specValue(e check.Expr) uint32 {
 		v := e.Var
 		switch {
 		case v.Builtin == check.BuiltinWorkGroupSize:
-			return g.workgroupSizeConst()
+			return g.workgroupSize(v)
 		case v.Storage == check.StorageSpecConst:
 			if g.vars[v] == nil {
 				g.specConst(v)
@@ -435,7 +435,7 @@ func (g *gen) rvalue(e check.Expr) uint32 {
 		v := e.Var
 		switch {
 		case v.Builtin == check.BuiltinWorkGroupSize:
-			return g.workgroupSizeConst()
+			return g.workgroupSize(v)
 		case v.Storage == check.StorageConst && v.Value != nil:
 			return g.constValue(v.Value)
 		case v.Storage == check.StorageSpecConst:

@@ -271,13 +271,25 @@ func (g *gen) workgroupSizeConst() uint32 {
 	return id
 }
 
-// uintConstOrSpec is a uint constant, or a spec constant with SpecId sid.
+// workgroupSize is gl_WorkGroupSize, or one of its spec-constant
+// components.
+func (g *gen) workgroupSize(v *check.Var) uint32 {
+	if v.Type.Kind == check.KScalar {
+		return g.uintConstOrSpec(int(v.Value.Int()), v.SpecID)
+	}
+	return g.workgroupSizeConst()
+}
+
+// uintConstOrSpec is a uint constant, or a workgroup-size spec constant
+// with SpecId sid. As in glslang, it is not shared with a constant_id
+// constant of the same id, whose default may differ: both take the value
+// the pipeline specializes, but unspecialized the size is local_size_*.
 func (g *gen) uintConstOrSpec(v, sid int) uint32 {
 	u := g.scalarType(check.Uint32)
 	if sid < 0 {
 		return g.b.ConstUint32(u, uint32(v))
 	}
-	key := fmt.Sprintf("spec%d/%d", sid, u)
+	key := fmt.Sprintf("wgspec%d", sid)
 	if id, ok := g.types[key]; ok {
 		return id
 	}

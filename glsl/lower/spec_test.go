@@ -78,3 +78,34 @@ func TestIntSpecConstantLocalSize(t *testing.T) {
 		}
 	}
 }
+
+// uintLocalSize sizes the workgroup with the same SpecId as a uint
+// constant_id of another default: unspecialized, the workgroup is
+// local_size_x (1) while WGS keeps its own default, as glslang has it.
+const uintLocalSize = `#version 450
+layout(constant_id = 0) const uint WGS = 4;
+layout(local_size_x_id = 0) in;
+layout(std430, binding = 0) buffer Buf { uint v[]; };
+
+void main() {
+	v[gl_LocalInvocationID.x] = WGS * 100 + gl_WorkGroupSize.x * 10 + 1;
+}
+`
+
+func TestUintSpecConstantLocalSize(t *testing.T) {
+	for _, env := range []string{"vulkan1.0", "vulkan1.3"} {
+		m := compileSrc(t, "ls.comp", []byte(uintLocalSize), env)
+		validate(t, m, env)
+		got := run(t, m, 1, make([]uint32, 4))
+		if want := []uint32{411, 0, 0, 0}; !slices.Equal(got, want) {
+			t.Errorf("%s: got %v, want %v", env, got, want)
+		}
+		ref := glslang(t, "ls.comp", []byte(uintLocalSize), env)
+		if ref == nil {
+			continue
+		}
+		if want := run(t, ref, 1, make([]uint32, 4)); !slices.Equal(got, want) {
+			t.Errorf("%s: coop %v\nglslang %v", env, got, want)
+		}
+	}
+}
