@@ -82,6 +82,18 @@
 //     copies and bitcasts keep the bits. GLSL.std.450 functions are
 //     computed in float64 and rounded once (more accurate than required).
 //     Fma of float32 is a float64 fused multiply-add rounded to float32.
+//   - The OCP microscaling types (SPV_EXT_ocp_microscaling_types) are
+//     exact as package num defines them: FP4 E2M1 and FP6 E2M3/E3M2 have
+//     neither infinities nor NaNs, so conversions to them round (to
+//     nearest even, or as FPRoundingMode says), saturate to the largest
+//     value (infinities too) and take NaN to +0; MXINT8 is a two's
+//     complement integer times 2^-6, conversions to it saturate to the
+//     symmetric range ±127/64 and take NaN to 0 (0x80 still reads as -2).
+//     Each value takes a slot; in Function and Private memory a 4- or
+//     6-bit value takes a byte. OpBitcast to or from vectors of them treats
+//     the components as one little-endian bit stream, component 0 in the
+//     lowest bits. OpBitcastExtractEXT reads bits past the end of the base
+//     component (undefined in the specification) as zeros.
 //   - Float to integer conversions out of range saturate; NaN converts to 0.
 //   - Integer division by zero gives all ones (UDiv), -1 (SDiv) and 0
 //     (remainders); shifts use the amount modulo the width.
