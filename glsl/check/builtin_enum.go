@@ -388,6 +388,10 @@ const (
 	BPackFloat16xfe3m2EXT
 	BUnpackFloat16xfe3m2EXT
 	BBitcastExtractfe3m2EXT
+	BFloatmxint8BitsToIntEXT
+	BFloatmxint8BitsToUintEXT
+	BIntBitsToFloatmxint8EXT
+	BUintBitsToFloatmxint8EXT
 	// GL_QCOM_cooperative_matrix_conversion (extcalls.go).
 	BBitcastQCOM
 	BExtractSubArrayQCOM
@@ -779,6 +783,10 @@ var builtinNames = [...]string{
 	BPackFloat16xfe3m2EXT:                                             "packFloat16xfe3m2EXT",
 	BUnpackFloat16xfe3m2EXT:                                           "unpackFloat16xfe3m2EXT",
 	BBitcastExtractfe3m2EXT:                                           "bitcastExtractfe3m2EXT",
+	BFloatmxint8BitsToIntEXT:                                          "floatmxint8BitsToIntEXT",
+	BFloatmxint8BitsToUintEXT:                                         "floatmxint8BitsToUintEXT",
+	BIntBitsToFloatmxint8EXT:                                          "intBitsToFloatmxint8EXT",
+	BUintBitsToFloatmxint8EXT:                                         "uintBitsToFloatmxint8EXT",
 	BBitcastQCOM:                                                      "bitcastQCOM",
 	BExtractSubArrayQCOM:                                              "extractSubArrayQCOM",
 	BVectorToCoopmatQCOM:                                              "vectorToCoopmatQCOM",

@@ -196,9 +196,13 @@ func init() {
 			def("unpackFloat"+n.n+"x"+p.sfx+"EXT", long+" "+n.packed, 0, sz1, ext)
 		}
 	}
-	def("bitcastExtractfe2m1EXT", "T U8 int", comps(E2M1), szAny, extE2M1...)
-	def("bitcastExtractfe2m3EXT", "T U8 int", comps(E2M3), szAny, extE2M3...)
-	def("bitcastExtractfe3m2EXT", "T U8 int", comps(E3M2), szAny, extE3M2...)
+	def("bitcastExtractfe2m1EXT", "T U8 uint", comps(E2M1), szAny, extE2M1...)
+	def("bitcastExtractfe2m3EXT", "T U8 uint", comps(E2M3), szAny, extE2M3...)
+	def("bitcastExtractfe3m2EXT", "T U8 uint", comps(E3M2), szAny, extE3M2...)
+	def("floatmxint8BitsToIntEXT", "Is T", comps(MXInt8), szAny, extMXInt8...)
+	def("floatmxint8BitsToUintEXT", "Us T", comps(MXInt8), szAny, extMXInt8...)
+	def("intBitsToFloatmxint8EXT", "T Is", comps(MXInt8), szAny, extMXInt8...)
+	def("uintBitsToFloatmxint8EXT", "T Us", comps(MXInt8), szAny, extMXInt8...)
 	def("fma", "T T T T", cFD, szAny)
 	def("frexp", "T T out:I", cFD, szAny)
 	def("ldexp", "T T I", cFD, szAny)

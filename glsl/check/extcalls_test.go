@@ -89,6 +89,9 @@ func TestMicroscalingFloats(t *testing.T) {
 		{"no pack2 for 6-bit", mxHdr + "void main() { packFloat2xfe2m3EXT(fe2m3vec2(0)); }", "no matching overloaded function found"},
 		{"pack wrong length", mxHdr + "void main() { packFloat8xfe2m1EXT(vector<floate2m1_t, 7>(0)); }", "no matching overloaded function found"},
 		{"bitcastExtract", mxHdr + "void main() { floate2m1_t a = bitcastExtractfe2m1EXT(uint8_t(1), 2); fe3m2vec4 b = bitcastExtractfe3m2EXT(u8vec4(1), 0); vector<floate2m3_t, 7> c = bitcastExtractfe2m3EXT(vector<uint8_t, 7>(1), 3); }", ""},
+		{"no sub-byte block member", mxHdr + "layout(binding = 0) buffer B { floate2m1_t x; };\nvoid main() {}", "member of block cannot be or contain a sub-byte type"},
+		{"no sub-byte shared", mxHdr + "shared fe3m2vec2 s[4];\nvoid main() {}", "sub-byte sized types not allowed in storage class"},
+		{"mxint8 in a block", mxHdr + "layout(binding = 0) buffer B { floatmxint8_t x; };\nvoid main() { x = intBitsToFloatmxint8EXT(int8_t(3)); int8_t i = floatmxint8BitsToIntEXT(x); }", ""},
 		{"bitcastExtract needs uint8", mxHdr + "void main() { bitcastExtractfe2m1EXT(1u, 2); }", "no matching overloaded function found"},
 		{"pack without extension", "#version 450\n#extension GL_EXT_float_e2m3 : enable\nlayout(local_size_x = 1) in;\nvoid main() { packFloat2xfe2m1EXT(fe2m3vec2(0)); }", "required extension not requested: GL_EXT_float_e2m1"},
 	})
@@ -103,7 +106,7 @@ func TestMicroscalingRounding(t *testing.T) {
 		{E2M1, 10, 6}, {E2M1, -7, -6}, {E2M1, 0.3, 0.5}, {E2M1, 2.5, 2}, {E2M1, 3.5, 4}, {E2M1, 0.2, 0},
 		{E2M3, 10, 7.5}, {E2M3, 1.0625, 1}, {E2M3, 0.125, 0.125},
 		{E3M2, 100, 28}, {E3M2, 0.0625, 0.0625}, {E3M2, 1.1, 1},
-		{MXInt8, 0.015625, 0.015625}, {MXInt8, 1.0 / 128, 0}, {MXInt8, 3, 127.0 / 64}, {MXInt8, -100, -2},
+		{MXInt8, 0.015625, 0.015625}, {MXInt8, 1.0 / 128, 0}, {MXInt8, 3, 127.0 / 64}, {MXInt8, -100, -127.0 / 64}, // symmetric, as glslang's constants
 		{MXInt8, math.Inf(1), 127.0 / 64}, {MXInt8, math.NaN(), 0},
 	}
 	for _, tc := range cases {

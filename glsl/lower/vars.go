@@ -238,6 +238,14 @@ func (g *gen) literalWords(v *check.Value) []uint32 {
 		bits = num.Encode(v.F, 5, 2, true)
 	case s == check.E4M3:
 		bits = num.Encode(v.F, 4, 3, false)
+	case s == check.E3M2:
+		bits = num.E3M2.Encode(v.F, num.NearestEven, false)
+	case s == check.E2M3:
+		bits = num.E2M3.Encode(v.F, num.NearestEven, false)
+	case s == check.E2M1:
+		bits = num.E2M1.Encode(v.F, num.NearestEven, false)
+	case s == check.MXInt8:
+		bits = num.EncodeMXInt8(v.F, num.NearestEven)
 	}
 	switch s.Bits() {
 	case 64:
