@@ -736,8 +736,13 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 	}
 	if isDerivative(op) {
 		if !p.derivQuads && !p.derivLinear {
-			p.unsupport(i, "derivatives without a DerivativeGroup execution mode")
-			return nil, nil
+			// No derivative groups: derivatives are zero, as
+			// GL_NV_compute_shader_derivatives defines without a layout.
+			if ins.t == nil {
+				return nil, p.errAt(i, "%s has no result type", op)
+			}
+			ins.op, ins.lit = opConstU, []uint32{0}
+			return ins, nil
 		}
 		var err error
 		if ins.a, err = p.valSlots(i, ops); err != nil {

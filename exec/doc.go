@@ -139,7 +139,10 @@
 //     only. Input conversions saturate and round to nearest even.
 //   - Compute derivatives (DerivativeGroupQuads/Linear) gather the whole
 //     workgroup, so here they need workgroup-uniform control flow; the
-//     unsuffixed derivatives are the coarse ones.
+//     unsuffixed derivatives are the coarse ones. In a module with neither
+//     execution mode (glslang's output for GL_NV_compute_shader_derivatives
+//     without a derivative_group layout) every derivative is zero, as that
+//     extension specifies.
 //   - A split barrier's OpControlBarrierArriveEXT does nothing and its
 //     OpControlBarrierWaitEXT acts as a whole control barrier (every
 //     invocation that waits has arrived before). OpAbortKHR is a fault

@@ -512,6 +512,7 @@ func (l *lane) eval(in *instr) error {
 		}
 	case opConstU:
 		d[0] = uint64(in.lit[0])
+		clear(d[1:])
 	case spirv.OpCopyObject, spirv.OpCopyLogical, spirv.OpExpectKHR:
 		copy(d, x[:n])
 	case spirv.OpCompositeConstruct:
