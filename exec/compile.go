@@ -577,6 +577,19 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 			}
 			ins.aux = pt
 			return ins, nil
+		case set == "SPV_AMD_shader_ballot":
+			if ops[1] < amdSwizzleInvocations || ops[1] > amdMbcnt {
+				p.unsupport(i, fmt.Sprintf("SPV_AMD_shader_ballot instruction %d", ops[1]))
+				return nil, nil
+			}
+			ins.op, ins.coll = opAMDBallot, true
+			if err := vals(ops[2:]); err != nil {
+				return nil, err
+			}
+			if ins.t == nil || len(ins.a) != []int{0, 2, 2, 3, 1}[ops[1]] {
+				return nil, p.errAt(i, "SPV_AMD_shader_ballot instruction %d has the wrong operands", ops[1])
+			}
+			return ins, nil
 		case strings.HasPrefix(set, "NonSemantic."):
 			return nil, nil
 		default:

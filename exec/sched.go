@@ -209,6 +209,8 @@ func collective(in *instr, act, sg []*lane) error {
 		return coopExec(in, matIO{act: act}, false)
 	case isDerivative(in.op):
 		return derivExec(in, act)
+	case in.op == opAMDBallot:
+		return amdExec(in, act, sg)
 	}
 	return groupExec(in, act, sg)
 }

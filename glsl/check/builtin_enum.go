@@ -242,6 +242,10 @@ const (
 	BAddInvocationsInclusiveScanNonUniformAMD
 	BAddInvocationsExclusiveScanAMD
 	BAddInvocationsExclusiveScanNonUniformAMD
+	BSwizzleInvocationsAMD
+	BSwizzleInvocationsMaskedAMD
+	BWriteInvocationAMD
+	BMbcntAMD
 	BSubgroupAdd
 	BSubgroupInclusiveAdd
 	BSubgroupExclusiveAdd
@@ -625,21 +629,25 @@ var builtinNames = [...]string{
 	BMinInvocationsAMD:               "minInvocationsAMD",
 	BMinInvocationsNonUniformAMD:     "minInvocationsNonUniformAMD",
 	BMinInvocationsInclusiveScanAMD:  "minInvocationsInclusiveScanAMD",
-	BMinInvocationsInclusiveScanNonUniformAMD: "minInvocationsInclusiveScanNonUniformAMD",
-	BMinInvocationsExclusiveScanAMD:           "minInvocationsExclusiveScanAMD",
-	BMinInvocationsExclusiveScanNonUniformAMD: "minInvocationsExclusiveScanNonUniformAMD",
-	BMaxInvocationsAMD:                        "maxInvocationsAMD",
-	BMaxInvocationsNonUniformAMD:              "maxInvocationsNonUniformAMD",
-	BMaxInvocationsInclusiveScanAMD:           "maxInvocationsInclusiveScanAMD",
-	BMaxInvocationsInclusiveScanNonUniformAMD: "maxInvocationsInclusiveScanNonUniformAMD",
-	BMaxInvocationsExclusiveScanAMD:           "maxInvocationsExclusiveScanAMD",
-	BMaxInvocationsExclusiveScanNonUniformAMD: "maxInvocationsExclusiveScanNonUniformAMD",
-	BAddInvocationsAMD:                        "addInvocationsAMD",
-	BAddInvocationsNonUniformAMD:              "addInvocationsNonUniformAMD",
-	BAddInvocationsInclusiveScanAMD:           "addInvocationsInclusiveScanAMD",
-	BAddInvocationsInclusiveScanNonUniformAMD: "addInvocationsInclusiveScanNonUniformAMD",
-	BAddInvocationsExclusiveScanAMD:           "addInvocationsExclusiveScanAMD",
-	BAddInvocationsExclusiveScanNonUniformAMD: "addInvocationsExclusiveScanNonUniformAMD",
+	BMinInvocationsInclusiveScanNonUniformAMD:      "minInvocationsInclusiveScanNonUniformAMD",
+	BMinInvocationsExclusiveScanAMD:                "minInvocationsExclusiveScanAMD",
+	BMinInvocationsExclusiveScanNonUniformAMD:      "minInvocationsExclusiveScanNonUniformAMD",
+	BMaxInvocationsAMD:                             "maxInvocationsAMD",
+	BMaxInvocationsNonUniformAMD:                   "maxInvocationsNonUniformAMD",
+	BMaxInvocationsInclusiveScanAMD:                "maxInvocationsInclusiveScanAMD",
+	BMaxInvocationsInclusiveScanNonUniformAMD:      "maxInvocationsInclusiveScanNonUniformAMD",
+	BMaxInvocationsExclusiveScanAMD:                "maxInvocationsExclusiveScanAMD",
+	BMaxInvocationsExclusiveScanNonUniformAMD:      "maxInvocationsExclusiveScanNonUniformAMD",
+	BAddInvocationsAMD:                             "addInvocationsAMD",
+	BAddInvocationsNonUniformAMD:                   "addInvocationsNonUniformAMD",
+	BAddInvocationsInclusiveScanAMD:                "addInvocationsInclusiveScanAMD",
+	BAddInvocationsInclusiveScanNonUniformAMD:      "addInvocationsInclusiveScanNonUniformAMD",
+	BAddInvocationsExclusiveScanAMD:                "addInvocationsExclusiveScanAMD",
+	BAddInvocationsExclusiveScanNonUniformAMD:      "addInvocationsExclusiveScanNonUniformAMD",
+	BSwizzleInvocationsAMD:                         "swizzleInvocationsAMD",
+	BSwizzleInvocationsMaskedAMD:                   "swizzleInvocationsMaskedAMD",
+	BWriteInvocationAMD:                            "writeInvocationAMD",
+	BMbcntAMD:                                      "mbcntAMD",
 	BSubgroupAdd:                                   "subgroupAdd",
 	BSubgroupInclusiveAdd:                          "subgroupInclusiveAdd",
 	BSubgroupExclusiveAdd:                          "subgroupExclusiveAdd",

@@ -319,6 +319,10 @@ func init() {
 			def(op+"Invocations"+v+"AMD "+op+"Invocations"+v+"NonUniformAMD", "T T", comps(Float32, Float16, Float64, Int32, Uint32, Int64, Uint64, Int16, Uint16), szGen, "GL_AMD_shader_ballot")
 		}
 	}
+	def("swizzleInvocationsAMD", "T T uvec4", cF32|cIU32, szGen, "GL_AMD_shader_ballot")
+	def("swizzleInvocationsMaskedAMD", "T T uvec3", cF32|cIU32, szGen, "GL_AMD_shader_ballot")
+	def("writeInvocationAMD", "T T T uint", cF32|cIU32, szGen, "GL_AMD_shader_ballot")
+	def("mbcntAMD", "uint uint64_t", 0, sz1, "GL_AMD_shader_ballot")
 	// GL_EXT_split_barrier.
 	def("controlBarrierArrive controlBarrierWait", "void", 0, sz1, "GL_EXT_split_barrier")
 	// GL_EXT_expect_assume.

@@ -306,3 +306,16 @@ func TestDisplacementMicromap(t *testing.T) {
 		{"needs extension", "#version 460\n#extension GL_EXT_ray_query : enable\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform accelerationStructureEXT as;\nvoid main() { fetchMicroTriangleVertexPositionNV(as, 1, 2, 3, ivec2(0)); }", "required extension not requested: GL_NV_displacement_micromap"},
 	})
 }
+
+const amdHdr = "#version 450\n#extension GL_AMD_shader_ballot : enable\n#extension GL_ARB_gpu_shader_int64 : enable\nlayout(local_size_x = 64) in;\n"
+
+func TestAMDShaderBallot(t *testing.T) {
+	runRules(t, []struct{ name, src, want string }{
+		{"all", amdHdr + "void main() { uint i = swizzleInvocationsAMD(1u, uvec4(1, 0, 3, 2)); vec3 f = swizzleInvocationsMaskedAMD(vec3(1), uvec3(31, 0, 1)); ivec2 w = writeInvocationAMD(ivec2(1), ivec2(2), 3u); uint c = mbcntAMD(uint64_t(7)); dvec2 d = minInvocationsInclusiveScanNonUniformAMD(dvec2(1)); }", ""},
+		{"swizzle offset constant", amdHdr + "void main() { uint o = 1u; swizzleInvocationsAMD(1u, uvec4(o)); }", "'offset' : argument must be compile-time constant"},
+		{"swizzle offset range", amdHdr + "void main() { swizzleInvocationsAMD(1.0, uvec4(0, 1, 2, 4)); }", "'offset' : components must be in the range [0, 3]"},
+		{"swizzle mask range", amdHdr + "void main() { swizzleInvocationsMaskedAMD(1, uvec3(0, 32, 0)); }", "'mask' : components must be in the range [0, 31]"},
+		{"no double swizzle", amdHdr + "void main() { swizzleInvocationsAMD(1.0lf, uvec4(0)); }", "no matching overloaded function found"},
+		{"needs extension", "#version 450\n#extension GL_ARB_gpu_shader_int64 : enable\nlayout(local_size_x = 1) in;\nvoid main() { mbcntAMD(uint64_t(1)); }", "required extension not requested: GL_AMD_shader_ballot"},
+	})
+}
