@@ -237,6 +237,9 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		return g.subgroupArith(e, tid, args())
 	case check.BDebugPrintfEXT:
 		return g.debugPrintf(e)
+	case check.BAbortEXT:
+		g.abort(e)
+		return 0
 	case check.BCoopMatLoad, check.BCoopMatLoadNV:
 		return g.coopLoad(e)
 	case check.BCoopMatStore, check.BCoopMatStoreNV:
