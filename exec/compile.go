@@ -724,6 +724,9 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 	if isCoopOp(op) {
 		return p.compileCoop(i, ins, ops)
 	}
+	if isQCOMColl(op) {
+		return p.compileQCOM(i, ins, ops)
+	}
 	if isCvecOp(op) {
 		return p.compileCvec(i, ins, ops)
 	}

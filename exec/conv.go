@@ -130,6 +130,20 @@ func (l *lane) evalConv(in *instr, d, x, y []uint64) error {
 		d[0] = uint64((int64(x[0]) - int64(y[0])) / int64(max(st, 1)))
 	case spirv.OpBitcast:
 		return l.bitcast(in, d, x)
+	case spirv.OpBitCastArrayQCOM:
+		if in.t.kind != kArray || in.at.kind != kArray {
+			return l.fail(in, "OpBitCastArrayQCOM needs arrays")
+		}
+		repack(d, bitWidth(in.t.elem), x[:in.at.slots], bitWidth(in.at.elem))
+	case spirv.OpExtractSubArrayQCOM:
+		// Past the end of the source (undefined) reads zeros.
+		start := uint64(sext(y[0], l.regsType(in, 1).width))
+		for k := range d {
+			d[k] = 0
+			if i := start + uint64(k); i < uint64(in.at.slots) {
+				d[k] = x[i]
+			}
+		}
 	case spirv.OpBitcastExtractEXT:
 		bitcastExtract(d, x, act.width, w, y[0]&mask(l.regsType(in, 1).width))
 	case spirv.OpVectorTimesScalar, spirv.OpMatrixTimesScalar:

@@ -101,8 +101,11 @@
 //     indices in access chains and out-of-bounds memory accesses fault.
 //   - Reductions and scans (subgroup arithmetic, OpDot, matrix products)
 //     accumulate in increasing lane or index order, rounding after each
-//     step. Subgroup shuffles and broadcasts from an inactive lane give 0.
-//     Subgroup sizes are powers of two up to 64.
+//     step. Subgroup shuffles and broadcasts from an inactive lane give 0,
+//     as SPV_AMD_shader_ballot's swizzles do by definition. The OpGroup*
+//     instructions of the Groups capability act on the invocations that
+//     arrive together, as their NonUniformAMD forms do (inactive ones
+//     counting as the identity). Subgroup sizes are powers of two up to 64.
 //   - Cooperative matrices (Subgroup scope): each invocation holds
 //     n = ceil(R*C/S) elements (OpCooperativeMatrixLength) of an R x C
 //     matrix; element (r, c), at row-major index e = r*C + c, belongs to
@@ -111,6 +114,16 @@
 //     elements. The layout depends only on the shape, so conversions keep
 //     elements in place. A constant element index beyond an invocation's
 //     share reads 0 and writes nothing.
+//   - SPV_QCOM_cooperative_matrix_conversion: OpCompositeConstructCoopMatQCOM
+//     and OpCompositeExtractCoopMatQCOM gather the full subgroup. Subgroup
+//     lane i supplies or receives row i (MatrixA, Accumulator) or column i
+//     (MatrixB) of the whole matrix, which the invocations then hold by
+//     the rule above; rows or columns beyond the subgroup are zero, and
+//     lanes beyond the rows or columns receive zeros (the specification's
+//     undefined values). Arrays reinterpreted (those instructions with
+//     uint32 arrays, OpBitCastArrayQCOM) are little-endian bit streams,
+//     element 0 lowest; mismatched sizes take the leading bits and fill
+//     with zeros, and OpExtractSubArrayQCOM reads zeros past the end.
 //   - OpCooperativeMatrixMulAdd forms every product exactly and adds it to
 //     the accumulator in increasing k, starting from C, rounding to the
 //     result type after each addition (with 16-bit or narrower float inputs

@@ -43,6 +43,7 @@ var arity = map[spirv.Op]int{
 	spirv.OpVectorTimesScalar: 2, spirv.OpMatrixTimesScalar: 2, spirv.OpVectorTimesMatrix: 2,
 	spirv.OpMatrixTimesVector: 2, spirv.OpMatrixTimesMatrix: 2, spirv.OpOuterProduct: 2, spirv.OpDot: 2,
 	spirv.OpExpectKHR: 2, spirv.OpBitcastExtractEXT: 2,
+	spirv.OpBitCastArrayQCOM: 1, spirv.OpExtractSubArrayQCOM: 2,
 }
 
 var pureOps = func() map[spirv.Op]bool {

@@ -211,6 +211,8 @@ func collective(in *instr, act, sg []*lane) error {
 		return derivExec(in, act)
 	case in.op == opAMDBallot:
 		return amdExec(in, act, sg)
+	case isQCOMColl(in.op):
+		return qcomExec(in, act, sg)
 	}
 	return groupExec(in, act, sg)
 }

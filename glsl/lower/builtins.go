@@ -287,6 +287,9 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 	if v, ok := g.arbBallot(e, tid); ok {
 		return v
 	}
+	if v, ok := g.qcomConversion(e); ok {
+		return v
+	}
 	g.fail(e.Pos, "built-in function %s is not supported by the code generator yet", e.Fn)
 	return 0
 }
