@@ -77,7 +77,8 @@ func TestMicroscalingFloats(t *testing.T) {
 	runRules(t, []struct{ name, src, want string }{
 		{"types", mxHdr + "void main() { floate2m1_t a; fe2m3vec2 b; fe3m2vec4 c; floatmxint8_t d; vector<floate2m1_t, 8> e; }", ""},
 		{"no extension", hdr + "void main() { floate2m1_t a; }", "t.comp:3: 'floate2m1_t' : required extension not requested: GL_EXT_float_e2m1"},
-		{"mxint8 has no vector keyword", mxHdr + "void main() { fmxint8vec2 a; }", "syntax error"},
+		{"mxint8 vectors and literals", mxHdr + "void main() { fmxint8vec2 a = fmxint8vec2(1.5fmxint8); fmxint8vec4 b = fmxint8vec4(a, a); }", ""},
+		{"mxint8 literal needs extension", "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { float f = float(1.5fmxint8); }", "GL_EXT_float_mxint8"},
 		{"literal suffix", mxHdr + "void main() { floate2m1_t a = 1.5fe2m1; floate3m2_t b = 2.0fe3m2; }", ""},
 		{"literal suffix without extension", hdr + "void main() { float a = 1.0fe2m1; }", "required extension not requested: GL_EXT_float_e2m1"},
 		{"widens implicitly", mxHdr + "void main() { floate2m1_t a = floate2m1_t(1.0); float16_t h = a; float f = a; double d = a; f = floatmxint8_t(0.5); }", ""},
@@ -219,6 +220,11 @@ func TestQCOMConversion(t *testing.T) {
 		{"vector to coopmat f32", qcomHdr + "void main() { uint a[K]; coopmat<float, gl_ScopeSubgroup, 16, K, gl_MatrixUseB> m; vectorToCoopmatQCOM(a, m); coopmatToVectorQCOM(m, a); }", ""},
 		{"coopmat needed", qcomHdr + "void main() { uint a[8]; uint b[8]; vectorToCoopmatQCOM(a, b); }", "no matching overloaded function found"},
 		{"needs extension", "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { uint a[2]; float b[2]; bitcastQCOM(a, b); }", "required extension not requested: GL_QCOM_cooperative_matrix_conversion"},
+		{"bitcast halves", qcomHdr + "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : enable\nvoid main() { float16_t h[16]; uint u[8]; bitcastQCOM(h, u); bitcastQCOM(u, h); }", ""},
+		{"bitcast sizes", qcomHdr + "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : enable\nvoid main() { float16_t h[8]; uint u[8]; bitcastQCOM(u, h); }", "source and target arrays have different bit sizes"},
+		{"extract same elements", qcomHdr + "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : enable\nvoid main() { float16_t a[32]; float16_t b[8]; extractSubArrayQCOM(a, 8, b); }", ""},
+		{"vector to coopmat elements", qcomHdr + "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : enable\nvoid main() { float a[16]; coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> m; vectorToCoopmatQCOM(a, m); }", "source and destination element types are not compatible"},
+		{"int8 rows", qcomHdr + "#extension GL_EXT_shader_explicit_arithmetic_types_int8 : enable\nvoid main() { int8_t a[32]; coopmat<int8_t, gl_ScopeSubgroup, 16, 32, gl_MatrixUseA> m; vectorToCoopmatQCOM(a, m); coopmatToVectorQCOM(m, a); }", ""},
 	})
 }
 

@@ -101,9 +101,12 @@ void main() {
 	v[9] = back.x ^ 0x12345678u | back.y ^ 0x9abcdef0u | back.z ^ 0x0fedcba9u;
 	v[10] = floatBitsToUint(float(s16[1]));
 	v[11] = floatBitsToUint(float(bitcastExtractfe3m2EXT(uint8_t(0xffu), 3u)));
+	fmxint8vec2 m = fmxint8vec2(0.0234375fmxint8, 1.999fmxint8);
+	v[12] = floatBitsToUint(float(m.x));
+	v[13] = floatBitsToUint(float(m.y));
 }
 `
-	out := runShader(t, src, 1, make([]uint32, 12), nil)
+	out := runShader(t, src, 1, make([]uint32, 14), nil)
 	f := func(i int) float32 { return math.Float32frombits(out[i]) }
 	want := []float32{3, -6, 1, 0.25, 28, -127.0 / 64} // ties to even
 	for i, w := range want {
@@ -117,5 +120,9 @@ void main() {
 	// Pattern 1 of the stream 0x...678 (6 bits from bit 6) is 0x19: 1.25*2^3.
 	if f(10) != 10 || f(11) != float32(num.E3M2.Decode(0x1f)) {
 		t.Errorf("v[10], v[11] = %v %v", f(10), f(11))
+	}
+	// 1.5/64 is a tie, to the even 2/64; 1.999 saturates.
+	if f(12) != 2.0/64 || f(13) != 127.0/64 {
+		t.Errorf("mxint8 literals: %v %v", f(12), f(13))
 	}
 }
