@@ -14,6 +14,21 @@ const (
 	amdMbcnt                    = 4
 )
 
+// amdOperandsFit checks the operands' shapes: data as wide as the result,
+// a uvec4 offset, a uvec3 mask, a scalar index or mask.
+func amdOperandsFit(in *instr, tyOf []*typ, ids []uint32) bool {
+	slots := func(k int) int { return tyOf[ids[k]].slots }
+	switch in.sub {
+	case amdSwizzleInvocations:
+		return slots(0) == in.t.slots && slots(1) == 4
+	case amdSwizzleInvocationsMasked:
+		return slots(0) == in.t.slots && slots(1) == 3
+	case amdWriteInvocation:
+		return slots(0) == in.t.slots && slots(1) == in.t.slots && slots(2) == 1
+	}
+	return slots(0) == 1 && in.t.slots == 1
+}
+
 // amdExec runs an SPV_AMD_shader_ballot extended instruction for the lanes
 // in act, sg being the whole subgroup by lane id. The swizzles read the
 // lane their pattern names, giving 0 when it is not active (as the

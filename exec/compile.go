@@ -586,7 +586,7 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 			if err := vals(ops[2:]); err != nil {
 				return nil, err
 			}
-			if ins.t == nil || len(ins.a) != []int{0, 2, 2, 3, 1}[ops[1]] {
+			if ins.t == nil || len(ins.a) != []int{0, 2, 2, 3, 1}[ops[1]] || !amdOperandsFit(ins, p.tyOf, ops[2:]) {
 				return nil, p.errAt(i, "SPV_AMD_shader_ballot instruction %d has the wrong operands", ops[1])
 			}
 			return ins, nil
