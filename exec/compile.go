@@ -577,6 +577,19 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 			}
 			ins.aux = pt
 			return ins, nil
+		case set == "SPV_AMD_shader_ballot":
+			if ops[1] < amdSwizzleInvocations || ops[1] > amdMbcnt {
+				p.unsupport(i, fmt.Sprintf("SPV_AMD_shader_ballot instruction %d", ops[1]))
+				return nil, nil
+			}
+			ins.op, ins.coll = opAMDBallot, true
+			if err := vals(ops[2:]); err != nil {
+				return nil, err
+			}
+			if ins.t == nil || len(ins.a) != []int{0, 2, 2, 3, 1}[ops[1]] || !amdOperandsFit(ins, p.tyOf, ops[2:]) {
+				return nil, p.errAt(i, "SPV_AMD_shader_ballot instruction %d has the wrong operands", ops[1])
+			}
+			return ins, nil
 		case strings.HasPrefix(set, "NonSemantic."):
 			return nil, nil
 		default:
@@ -716,6 +729,9 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 	if isCoopOp(op) {
 		return p.compileCoop(i, ins, ops)
 	}
+	if isQCOMColl(op) {
+		return p.compileQCOM(i, ins, ops)
+	}
 	if isCvecOp(op) {
 		return p.compileCvec(i, ins, ops)
 	}
@@ -744,8 +760,13 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 	}
 	if isDerivative(op) {
 		if !p.derivQuads && !p.derivLinear {
-			p.unsupport(i, "derivatives without a DerivativeGroup execution mode")
-			return nil, nil
+			// No derivative groups: derivatives are zero, as
+			// GL_NV_compute_shader_derivatives defines without a layout.
+			if ins.t == nil {
+				return nil, p.errAt(i, "%s has no result type", op)
+			}
+			ins.op, ins.lit = opConstU, []uint32{0}
+			return ins, nil
 		}
 		var err error
 		if ins.a, err = p.valSlots(i, ops); err != nil {

@@ -130,6 +130,22 @@ func (l *lane) evalConv(in *instr, d, x, y []uint64) error {
 		d[0] = uint64((int64(x[0]) - int64(y[0])) / int64(max(st, 1)))
 	case spirv.OpBitcast:
 		return l.bitcast(in, d, x)
+	case spirv.OpBitCastArrayQCOM:
+		if in.t.kind != kArray || in.at.kind != kArray {
+			return l.fail(in, "OpBitCastArrayQCOM needs arrays")
+		}
+		repack(d, bitWidth(in.t.elem), x[:in.at.slots], bitWidth(in.at.elem))
+	case spirv.OpExtractSubArrayQCOM:
+		// Past the end of the source (undefined) reads zeros.
+		start := uint64(sext(y[0], l.regsType(in, 1).width))
+		for k := range d {
+			d[k] = 0
+			if i := start + uint64(k); i < uint64(in.at.slots) {
+				d[k] = x[i]
+			}
+		}
+	case spirv.OpBitcastExtractEXT:
+		bitcastExtract(d, x, act.width, w, y[0]&mask(l.regsType(in, 1).width))
 	case spirv.OpVectorTimesScalar, spirv.OpMatrixTimesScalar:
 		for k := range d {
 			d[k] = l.mul(ct, x[k], y[0])
@@ -211,26 +227,15 @@ func (l *lane) regsType(in *instr, k int) *typ {
 }
 
 func (l *lane) bitcast(in *instr, d, x []uint64) error {
-	st, dt := in.at, in.t
-	sb, db := st.comp().bytes(), dt.comp().bytes()
-	if st.slots*sb != dt.slots*db {
+	sw, dw := bitWidth(in.at.comp()), bitWidth(in.t.comp())
+	if in.at.slots*sw != in.t.slots*dw {
 		return l.fail(in, "bitcast between types of different sizes")
 	}
-	if sb == db {
+	if sw == dw {
 		copy(d, x[:len(d)])
 		return nil
 	}
-	var small [64]byte
-	buf := small[:]
-	if st.slots*sb > len(buf) {
-		buf = make([]byte, st.slots*sb)
-	}
-	for k := 0; k < st.slots; k++ {
-		wrScalar(st.comp(), buf[k*sb:], x[k])
-	}
-	for k := range d {
-		d[k] = rdScalar(dt.comp(), buf[k*db:])
-	}
+	repack(d, dw, x[:in.at.slots], sw)
 	return nil
 }
 

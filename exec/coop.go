@@ -47,7 +47,8 @@ type coopMul struct {
 	slotA, slotB, slotC int32
 }
 
-// opConstU writes the constant lit[0] (OpCooperativeMatrixLength*).
+// opConstU writes the constant lit[0], and zeros to the rest of the result
+// (OpCooperativeMatrixLength*, derivatives without derivative groups).
 const opConstU spirv.Op = 0xfffe
 
 func (p *prog) compileCoop(i int, ins *instr, ops []uint32) (*instr, error) {

@@ -74,3 +74,34 @@ func abs32(v float32) float32 {
 	}
 	return v
 }
+
+// Without a DerivativeGroup execution mode every derivative is zero, in
+// every component, also where invocations diverge.
+func TestDerivativesWithoutGroups(t *testing.T) {
+	k := newKernel(t, 8)
+	b := k.b
+	v4 := b.TypeVector(k.f32, 4)
+	fx := k.op(spirv.OpConvertUToF, k.f32, k.x)
+	sq := k.op(spirv.OpFMul, k.f32, fx, fx)
+	vec := k.op(spirv.OpCompositeConstruct, v4, sq, fx, sq, fx)
+	out := k.buffer(0, k.f32, 4)
+	base := k.op(spirv.OpIMul, k.u32, k.x, k.c32(6))
+	k.store(out, k.f32, base, k.op(spirv.OpDPdx, k.f32, sq))
+	k.store(out, k.f32, k.op(spirv.OpIAdd, k.u32, base, k.c32(1)), k.op(spirv.OpFwidthFine, k.f32, sq))
+	d := k.op(spirv.OpDPdyCoarse, v4, vec)
+	for c := uint32(0); c < 4; c++ {
+		k.store(out, k.f32, k.op(spirv.OpIAdd, k.u32, base, k.c32(2+c)), k.op(spirv.OpCompositeExtract, k.f32, d, c))
+	}
+	dev := New(Options{})
+	init := make([]uint32, 48)
+	for i := range init {
+		init[i] = 0x3f800000 // 1.0: each output must be overwritten
+	}
+	bo := u32buf(t, dev, init)
+	mustRun(t, dev, k.words(), 1, bo)
+	for i, g := range u32s(bo) {
+		if g != 0 {
+			t.Fatalf("output %d = %#x, want +0", i, g)
+		}
+	}
+}

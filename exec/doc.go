@@ -82,6 +82,18 @@
 //     copies and bitcasts keep the bits. GLSL.std.450 functions are
 //     computed in float64 and rounded once (more accurate than required).
 //     Fma of float32 is a float64 fused multiply-add rounded to float32.
+//   - The OCP microscaling types (SPV_EXT_ocp_microscaling_types) are
+//     exact as package num defines them: FP4 E2M1 and FP6 E2M3/E3M2 have
+//     neither infinities nor NaNs, so conversions to them round (to
+//     nearest even, or as FPRoundingMode says), saturate to the largest
+//     value (infinities too) and take NaN to +0; MXINT8 is a two's
+//     complement integer times 2^-6, conversions to it saturate to the
+//     symmetric range ±127/64 and take NaN to 0 (0x80 still reads as -2).
+//     Each value takes a slot; in Function and Private memory a 4- or
+//     6-bit value takes a byte. OpBitcast to or from vectors of them treats
+//     the components as one little-endian bit stream, component 0 in the
+//     lowest bits. OpBitcastExtractEXT reads bits past the end of the base
+//     component (undefined in the specification) as zeros.
 //   - Float to integer conversions out of range saturate; NaN converts to 0.
 //   - Integer division by zero gives all ones (UDiv), -1 (SDiv) and 0
 //     (remainders); shifts use the amount modulo the width.
@@ -89,8 +101,11 @@
 //     indices in access chains and out-of-bounds memory accesses fault.
 //   - Reductions and scans (subgroup arithmetic, OpDot, matrix products)
 //     accumulate in increasing lane or index order, rounding after each
-//     step. Subgroup shuffles and broadcasts from an inactive lane give 0.
-//     Subgroup sizes are powers of two up to 64.
+//     step. Subgroup shuffles and broadcasts from an inactive lane give 0,
+//     as SPV_AMD_shader_ballot's swizzles do by definition. The OpGroup*
+//     instructions of the Groups capability act on the invocations that
+//     arrive together, as their NonUniformAMD forms do (inactive ones
+//     counting as the identity). Subgroup sizes are powers of two up to 64.
 //   - Cooperative matrices (Subgroup scope): each invocation holds
 //     n = ceil(R*C/S) elements (OpCooperativeMatrixLength) of an R x C
 //     matrix; element (r, c), at row-major index e = r*C + c, belongs to
@@ -99,6 +114,16 @@
 //     elements. The layout depends only on the shape, so conversions keep
 //     elements in place. A constant element index beyond an invocation's
 //     share reads 0 and writes nothing.
+//   - SPV_QCOM_cooperative_matrix_conversion: OpCompositeConstructCoopMatQCOM
+//     and OpCompositeExtractCoopMatQCOM gather the full subgroup. Subgroup
+//     lane i supplies or receives row i (MatrixA, Accumulator) or column i
+//     (MatrixB) of the whole matrix, which the invocations then hold by
+//     the rule above; rows or columns beyond the subgroup are zero, and
+//     lanes beyond the rows or columns receive zeros (the specification's
+//     undefined values). Arrays reinterpreted (those instructions with
+//     uint32 arrays, OpBitCastArrayQCOM) are little-endian bit streams,
+//     element 0 lowest; mismatched sizes take the leading bits and fill
+//     with zeros, and OpExtractSubArrayQCOM reads zeros past the end.
 //   - OpCooperativeMatrixMulAdd forms every product exactly and adds it to
 //     the accumulator in increasing k, starting from C, rounding to the
 //     result type after each addition (with 16-bit or narrower float inputs
@@ -142,7 +167,10 @@
 //     only. Input conversions saturate and round to nearest even.
 //   - Compute derivatives (DerivativeGroupQuads/Linear) gather the whole
 //     workgroup, so here they need workgroup-uniform control flow; the
-//     unsuffixed derivatives are the coarse ones.
+//     unsuffixed derivatives are the coarse ones. In a module with neither
+//     execution mode (glslang's output for GL_NV_compute_shader_derivatives
+//     without a derivative_group layout) every derivative is zero, as that
+//     extension specifies.
 //   - A split barrier's OpControlBarrierArriveEXT does nothing and its
 //     OpControlBarrierWaitEXT acts as a whole control barrier (every
 //     invocation that waits has arrived before). OpAbortKHR is a fault

@@ -1,6 +1,10 @@
 package exec
 
-import "math"
+import (
+	"math"
+
+	"github.com/coopshader/coop/num"
+)
 
 // ffmt is a float format of a SPIR-V float type.
 type ffmt uint8
@@ -13,24 +17,31 @@ const (
 	bf16
 	e4m3
 	e5m2
+	e3m2   // OCP FP6 E3M2 (Float6E3M2EXT)
+	e2m3   // OCP FP6 E2M3 (Float6E2M3EXT)
+	e2m1   // OCP FP4 E2M1 (Float4E2M1EXT)
+	mxint8 // OCP MXINT8: a two's complement integer times 2^-6 (MXInt8EXT)
 )
 
-// fmtDesc describes a binary floating-point format: exponent and mantissa
-// widths, and whether the all-ones exponent encodes infinities (IEEE) or,
-// as in E4M3, only the all-ones pattern is NaN.
+// fmtDesc describes a float format: its layout (package num encodes and
+// decodes it exactly) and the NaN arithmetic produces, positive and quiet
+// (+0 for the formats without NaN).
 type fmtDesc struct {
-	exp, man uint
-	ieee     bool
-	nan      uint64 // the NaN we produce: positive, quiet
+	nf  num.Format
+	nan uint64
 }
 
 var fmtDescs = [...]fmtDesc{
-	f16:  {5, 10, true, 0x7e00},
-	f32:  {8, 23, true, 0x7fc00000},
-	f64:  {11, 52, true, 0x7ff8000000000000},
-	bf16: {8, 7, true, 0x7fc0},
-	e4m3: {4, 3, false, 0x7f},
-	e5m2: {5, 2, true, 0x7e},
+	f16:    {num.Float16, 0x7e00},
+	f32:    {num.Format{Exp: 8, Man: 23}, 0x7fc00000},
+	f64:    {num.Format{Exp: 11, Man: 52}, 0x7ff8000000000000},
+	bf16:   {num.BFloat16, 0x7fc0},
+	e4m3:   {num.E4M3, 0x7f},
+	e5m2:   {num.E5M2, 0x7e},
+	e3m2:   {num.E3M2, 0},
+	e2m3:   {num.E2M3, 0},
+	e2m1:   {num.E2M1, 0},
+	mxint8: {},
 }
 
 // rounding is an FPRoundingMode.
@@ -81,34 +92,16 @@ func toF64(b uint64, f ffmt) float64 {
 }
 
 func toF64slow(b uint64, f ffmt) float64 {
-	d := fmtDescs[f]
-	man := b & (1<<d.man - 1)
-	e := int(b>>d.man) & (1<<d.exp - 1)
-	neg := b>>(d.exp+d.man)&1 != 0
-	bias := 1<<(d.exp-1) - 1
-	var v float64
-	switch {
-	case e == 1<<d.exp-1 && d.ieee:
-		if man != 0 {
-			return math.NaN()
-		}
-		v = math.Inf(1)
-	case e == 1<<d.exp-1 && man == 1<<d.man-1:
-		return math.NaN()
-	case e == 0:
-		v = math.Ldexp(float64(man), 1-bias-int(d.man))
-	default:
-		v = math.Ldexp(float64(man|1<<d.man), e-bias-int(d.man))
+	if f == mxint8 {
+		return num.DecodeMXInt8(b)
 	}
-	if neg {
-		v = -v
-	}
-	return v
+	return fmtDescs[f].nf.Decode(b)
 }
 
 // fromF64 rounds x to format f with rounding mode rm. sat clamps overflow
 // (and infinities) to the largest finite value, as the fp8 saturating
-// conversions do. NaN becomes the format's positive quiet NaN.
+// conversions do; the microscaling formats always saturate. NaN becomes
+// the format's NaN of fmtDescs.
 func fromF64(x float64, f ffmt, rm rounding, sat bool) uint64 {
 	if f == f64 {
 		if x != x {
@@ -116,80 +109,14 @@ func fromF64(x float64, f ffmt, rm rounding, sat bool) uint64 {
 		}
 		return math.Float64bits(x)
 	}
+	if x != x {
+		return fmtDescs[f].nan
+	}
 	if f == f32 && rm == rne && !sat {
-		if x != x {
-			return fmtDescs[f32].nan
-		}
 		return uint64(math.Float32bits(float32(x)))
 	}
-	d := fmtDescs[f]
-	if x != x {
-		return d.nan
+	if f == mxint8 {
+		return num.EncodeMXInt8(x, num.Rounding(rm))
 	}
-	signBit := uint64(0)
-	if math.Signbit(x) {
-		signBit = 1 << (d.exp + d.man)
-	}
-	a := math.Abs(x)
-	bias := 1<<(d.exp-1) - 1
-	emin := 1 - bias
-	var maxBits uint64 // largest finite magnitude
-	if d.ieee {
-		maxBits = (1<<d.exp-2)<<d.man | (1<<d.man - 1)
-	} else {
-		maxBits = (1<<d.exp-1)<<d.man | (1<<d.man - 2)
-	}
-	overflow := func() uint64 {
-		up := rm == rne || (rm == rtp && signBit == 0) || (rm == rtn && signBit != 0)
-		switch {
-		case sat || !up:
-			return signBit | maxBits
-		case d.ieee:
-			return signBit | (1<<d.exp-1)<<d.man
-		}
-		return signBit | d.nan
-	}
-	if math.IsInf(a, 0) {
-		if sat || d.ieee {
-			if sat {
-				return signBit | maxBits
-			}
-			return signBit | (1<<d.exp-1)<<d.man
-		}
-		return signBit | d.nan
-	}
-	if a == 0 {
-		return signBit
-	}
-	_, e := math.Frexp(a)
-	E := e - 1
-	if E < emin {
-		E = emin
-	}
-	q := math.Ldexp(1, E-int(d.man))
-	n := a / q
-	switch {
-	case rm == rne:
-		n = math.RoundToEven(n)
-	case rm == rtz, rm == rtp && signBit != 0, rm == rtn && signBit == 0:
-		n = math.Trunc(n)
-	default:
-		n = math.Ceil(n)
-	}
-	v := n * q
-	if v == 0 {
-		return signBit
-	}
-	_, e = math.Frexp(v)
-	E = e - 1
-	if E < emin {
-		return signBit | uint64(n) // subnormal: n < 2^man
-	}
-	ebits := uint64(E + bias)
-	mant := uint64(math.Ldexp(v, int(d.man)-E)) - 1<<d.man
-	bits := ebits<<d.man | mant
-	if bits > maxBits {
-		return overflow()
-	}
-	return signBit | bits
+	return fmtDescs[f].nf.Encode(x, num.Rounding(rm), sat)
 }

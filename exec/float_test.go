@@ -9,7 +9,7 @@ import (
 	"github.com/coopshader/coop/spirv"
 )
 
-var narrow = map[string]ffmt{"f16": f16, "bf16": bf16, "e4m3": e4m3, "e5m2": e5m2}
+var narrow = map[string]ffmt{"f16": f16, "bf16": bf16, "e4m3": e4m3, "e5m2": e5m2, "e3m2": e3m2, "e2m3": e2m3, "e2m1": e2m1}
 
 // TestNarrowRoundTrip: every bit pattern widens and narrows back to itself
 // (NaNs to a NaN).
@@ -102,6 +102,14 @@ func TestNarrowOverflow(t *testing.T) {
 		{bf16, 1.00390625, rne, false, 0x3f80},
 		{bf16, 1.01171875, rne, false, 0x3f82},
 		{f32, math.MaxFloat64, rtz, false, 0x7f7fffff},
+		// The microscaling formats saturate and take NaN to +0.
+		{e2m1, 7, rne, false, 0x7},
+		{e2m1, 1e9, rtp, false, 0x7},
+		{e2m1, math.Inf(-1), rne, false, 0xf},
+		{e3m2, 30, rne, false, 0x1f},
+		{e2m3, math.NaN(), rne, false, 0},
+		{mxint8, -2, rne, false, 0x81},
+		{mxint8, math.Inf(1), rtz, false, 0x7f},
 	}
 	for _, c := range cases {
 		if got := fromF64(c.x, c.f, c.rm, c.sat); got != c.want {
@@ -255,4 +263,4 @@ func TestGLSLFloat(t *testing.T) {
 // isNaNBits reports whether b is a NaN of format f.
 func isNaNBits(b uint64, f ffmt) bool { return math.IsNaN(toF64(b, f)) }
 
-func (f ffmt) bits() uint { d := fmtDescs[f]; return 1 + d.exp + d.man }
+func (f ffmt) bits() uint { return uint(fmtDescs[f].nf.Bits()) }

@@ -152,12 +152,12 @@ func rdScalar(t *typ, b []byte) uint64 {
 	case kPointer, kOpaque:
 		return binary.LittleEndian.Uint64(b)
 	}
-	switch t.width {
-	case 8:
-		return uint64(b[0])
-	case 16:
+	switch {
+	case t.width <= 8:
+		return uint64(b[0]) & mask(t.width)
+	case t.width == 16:
 		return uint64(binary.LittleEndian.Uint16(b))
-	case 32:
+	case t.width == 32:
 		return uint64(binary.LittleEndian.Uint32(b))
 	}
 	return binary.LittleEndian.Uint64(b)
@@ -172,12 +172,12 @@ func wrScalar(t *typ, b []byte, v uint64) {
 		binary.LittleEndian.PutUint64(b, v)
 		return
 	}
-	switch t.width {
-	case 8:
-		b[0] = byte(v)
-	case 16:
+	switch {
+	case t.width <= 8:
+		b[0] = byte(v & mask(t.width))
+	case t.width == 16:
 		binary.LittleEndian.PutUint16(b, uint16(v))
-	case 32:
+	case t.width == 32:
 		binary.LittleEndian.PutUint32(b, uint32(v))
 	default:
 		binary.LittleEndian.PutUint64(b, v)

@@ -42,7 +42,8 @@ var arity = map[spirv.Op]int{
 	spirv.OpVectorInsertDynamic: 3, spirv.OpTranspose: 1,
 	spirv.OpVectorTimesScalar: 2, spirv.OpMatrixTimesScalar: 2, spirv.OpVectorTimesMatrix: 2,
 	spirv.OpMatrixTimesVector: 2, spirv.OpMatrixTimesMatrix: 2, spirv.OpOuterProduct: 2, spirv.OpDot: 2,
-	spirv.OpExpectKHR: 2,
+	spirv.OpExpectKHR: 2, spirv.OpBitcastExtractEXT: 2,
+	spirv.OpBitCastArrayQCOM: 1, spirv.OpExtractSubArrayQCOM: 2,
 }
 
 var pureOps = func() map[spirv.Op]bool {
@@ -60,6 +61,12 @@ func (p *prog) checkPure(i int, in *instr) error {
 	}
 	if len(in.a) == 0 && in.op != spirv.OpCompositeConstruct {
 		return p.errAt(i, "%s needs operands", in.op)
+	}
+	if in.op == spirv.OpBitcastExtractEXT {
+		bt, ot := in.at, in.aux.([]*typ)[1]
+		if bt.slots != in.t.slots || bt.comp().kind == kBool || in.t.comp().kind == kBool || bt.comp().width <= in.t.comp().width || ot.kind != kInt {
+			return p.errAt(i, "OpBitcastExtractEXT needs a base of wider components, as many as the result has, and an integer offset")
+		}
 	}
 	return nil
 }
@@ -441,8 +448,8 @@ func (l *lane) eval(in *instr) error {
 			case spirv.OpIsFinite:
 				b = !math.IsInf(v, 0) && v == v
 			case spirv.OpIsNormal:
-				fd := fmtDescs[act.ff]
-				e := x[k] >> fd.man & (1<<fd.exp - 1)
+				nf := fmtDescs[act.ff].nf
+				e := x[k] >> nf.Man & (1<<nf.Exp - 1)
 				b = e != 0 && !math.IsInf(v, 0) && v == v
 			default:
 				b = x[k]>>(act.width-1)&1 != 0
@@ -506,6 +513,7 @@ func (l *lane) eval(in *instr) error {
 		}
 	case opConstU:
 		d[0] = uint64(in.lit[0])
+		clear(d[1:])
 	case spirv.OpCopyObject, spirv.OpCopyLogical, spirv.OpExpectKHR:
 		copy(d, x[:n])
 	case spirv.OpCompositeConstruct:

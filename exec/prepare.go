@@ -406,6 +406,14 @@ func (p *prog) declType(i int) (*typ, error) {
 			t.ff = e4m3
 		case len(w) >= 3 && spirv.FPEncoding(w[2]) == spirv.FPEncodingFloat8E5M2EXT && t.width == 8:
 			t.ff = e5m2
+		case len(w) >= 3 && spirv.FPEncoding(w[2]) == spirv.FPEncodingFloat6E3M2EXT && t.width == 6:
+			t.ff = e3m2
+		case len(w) >= 3 && spirv.FPEncoding(w[2]) == spirv.FPEncodingFloat6E2M3EXT && t.width == 6:
+			t.ff = e2m3
+		case len(w) >= 3 && spirv.FPEncoding(w[2]) == spirv.FPEncodingFloat4E2M1EXT && t.width == 4:
+			t.ff = e2m1
+		case len(w) >= 3 && spirv.FPEncoding(w[2]) == spirv.FPEncodingMXInt8EXT && t.width == 8:
+			t.ff = mxint8
 		case len(w) >= 3:
 			p.unsupport(i, fmt.Sprintf("float encoding %d", w[2]))
 			t.ff, t.width = f32, 32

@@ -210,6 +210,10 @@ func collective(in *instr, act, sg []*lane) error {
 		return coopExec(in, matIO{act: act}, false)
 	case isDerivative(in.op):
 		return derivExec(in, act)
+	case in.op == opAMDBallot:
+		return amdExec(in, act, sg)
+	case isQCOMColl(in.op):
+		return qcomExec(in, act, sg)
 	}
 	return groupExec(in, act, sg)
 }

@@ -242,6 +242,10 @@ const (
 	BAddInvocationsInclusiveScanNonUniformAMD
 	BAddInvocationsExclusiveScanAMD
 	BAddInvocationsExclusiveScanNonUniformAMD
+	BSwizzleInvocationsAMD
+	BSwizzleInvocationsMaskedAMD
+	BWriteInvocationAMD
+	BMbcntAMD
 	BSubgroupAdd
 	BSubgroupInclusiveAdd
 	BSubgroupExclusiveAdd
@@ -388,6 +392,10 @@ const (
 	BPackFloat16xfe3m2EXT
 	BUnpackFloat16xfe3m2EXT
 	BBitcastExtractfe3m2EXT
+	BFloatmxint8BitsToIntEXT
+	BFloatmxint8BitsToUintEXT
+	BIntBitsToFloatmxint8EXT
+	BUintBitsToFloatmxint8EXT
 	// GL_QCOM_cooperative_matrix_conversion (extcalls.go).
 	BBitcastQCOM
 	BExtractSubArrayQCOM
@@ -621,21 +629,25 @@ var builtinNames = [...]string{
 	BMinInvocationsAMD:               "minInvocationsAMD",
 	BMinInvocationsNonUniformAMD:     "minInvocationsNonUniformAMD",
 	BMinInvocationsInclusiveScanAMD:  "minInvocationsInclusiveScanAMD",
-	BMinInvocationsInclusiveScanNonUniformAMD: "minInvocationsInclusiveScanNonUniformAMD",
-	BMinInvocationsExclusiveScanAMD:           "minInvocationsExclusiveScanAMD",
-	BMinInvocationsExclusiveScanNonUniformAMD: "minInvocationsExclusiveScanNonUniformAMD",
-	BMaxInvocationsAMD:                        "maxInvocationsAMD",
-	BMaxInvocationsNonUniformAMD:              "maxInvocationsNonUniformAMD",
-	BMaxInvocationsInclusiveScanAMD:           "maxInvocationsInclusiveScanAMD",
-	BMaxInvocationsInclusiveScanNonUniformAMD: "maxInvocationsInclusiveScanNonUniformAMD",
-	BMaxInvocationsExclusiveScanAMD:           "maxInvocationsExclusiveScanAMD",
-	BMaxInvocationsExclusiveScanNonUniformAMD: "maxInvocationsExclusiveScanNonUniformAMD",
-	BAddInvocationsAMD:                        "addInvocationsAMD",
-	BAddInvocationsNonUniformAMD:              "addInvocationsNonUniformAMD",
-	BAddInvocationsInclusiveScanAMD:           "addInvocationsInclusiveScanAMD",
-	BAddInvocationsInclusiveScanNonUniformAMD: "addInvocationsInclusiveScanNonUniformAMD",
-	BAddInvocationsExclusiveScanAMD:           "addInvocationsExclusiveScanAMD",
-	BAddInvocationsExclusiveScanNonUniformAMD: "addInvocationsExclusiveScanNonUniformAMD",
+	BMinInvocationsInclusiveScanNonUniformAMD:      "minInvocationsInclusiveScanNonUniformAMD",
+	BMinInvocationsExclusiveScanAMD:                "minInvocationsExclusiveScanAMD",
+	BMinInvocationsExclusiveScanNonUniformAMD:      "minInvocationsExclusiveScanNonUniformAMD",
+	BMaxInvocationsAMD:                             "maxInvocationsAMD",
+	BMaxInvocationsNonUniformAMD:                   "maxInvocationsNonUniformAMD",
+	BMaxInvocationsInclusiveScanAMD:                "maxInvocationsInclusiveScanAMD",
+	BMaxInvocationsInclusiveScanNonUniformAMD:      "maxInvocationsInclusiveScanNonUniformAMD",
+	BMaxInvocationsExclusiveScanAMD:                "maxInvocationsExclusiveScanAMD",
+	BMaxInvocationsExclusiveScanNonUniformAMD:      "maxInvocationsExclusiveScanNonUniformAMD",
+	BAddInvocationsAMD:                             "addInvocationsAMD",
+	BAddInvocationsNonUniformAMD:                   "addInvocationsNonUniformAMD",
+	BAddInvocationsInclusiveScanAMD:                "addInvocationsInclusiveScanAMD",
+	BAddInvocationsInclusiveScanNonUniformAMD:      "addInvocationsInclusiveScanNonUniformAMD",
+	BAddInvocationsExclusiveScanAMD:                "addInvocationsExclusiveScanAMD",
+	BAddInvocationsExclusiveScanNonUniformAMD:      "addInvocationsExclusiveScanNonUniformAMD",
+	BSwizzleInvocationsAMD:                         "swizzleInvocationsAMD",
+	BSwizzleInvocationsMaskedAMD:                   "swizzleInvocationsMaskedAMD",
+	BWriteInvocationAMD:                            "writeInvocationAMD",
+	BMbcntAMD:                                      "mbcntAMD",
 	BSubgroupAdd:                                   "subgroupAdd",
 	BSubgroupInclusiveAdd:                          "subgroupInclusiveAdd",
 	BSubgroupExclusiveAdd:                          "subgroupExclusiveAdd",
@@ -779,6 +791,10 @@ var builtinNames = [...]string{
 	BPackFloat16xfe3m2EXT:                                             "packFloat16xfe3m2EXT",
 	BUnpackFloat16xfe3m2EXT:                                           "unpackFloat16xfe3m2EXT",
 	BBitcastExtractfe3m2EXT:                                           "bitcastExtractfe3m2EXT",
+	BFloatmxint8BitsToIntEXT:                                          "floatmxint8BitsToIntEXT",
+	BFloatmxint8BitsToUintEXT:                                         "floatmxint8BitsToUintEXT",
+	BIntBitsToFloatmxint8EXT:                                          "intBitsToFloatmxint8EXT",
+	BUintBitsToFloatmxint8EXT:                                         "uintBitsToFloatmxint8EXT",
 	BBitcastQCOM:                                                      "bitcastQCOM",
 	BExtractSubArrayQCOM:                                              "extractSubArrayQCOM",
 	BVectorToCoopmatQCOM:                                              "vectorToCoopmatQCOM",

@@ -196,9 +196,13 @@ func init() {
 			def("unpackFloat"+n.n+"x"+p.sfx+"EXT", long+" "+n.packed, 0, sz1, ext)
 		}
 	}
-	def("bitcastExtractfe2m1EXT", "T U8 int", comps(E2M1), szAny, extE2M1...)
-	def("bitcastExtractfe2m3EXT", "T U8 int", comps(E2M3), szAny, extE2M3...)
-	def("bitcastExtractfe3m2EXT", "T U8 int", comps(E3M2), szAny, extE3M2...)
+	def("bitcastExtractfe2m1EXT", "T U8 uint", comps(E2M1), szAny, extE2M1...)
+	def("bitcastExtractfe2m3EXT", "T U8 uint", comps(E2M3), szAny, extE2M3...)
+	def("bitcastExtractfe3m2EXT", "T U8 uint", comps(E3M2), szAny, extE3M2...)
+	def("floatmxint8BitsToIntEXT", "Is T", comps(MXInt8), szAny, extMXInt8...)
+	def("floatmxint8BitsToUintEXT", "Us T", comps(MXInt8), szAny, extMXInt8...)
+	def("intBitsToFloatmxint8EXT", "T Is", comps(MXInt8), szAny, extMXInt8...)
+	def("uintBitsToFloatmxint8EXT", "T Us", comps(MXInt8), szAny, extMXInt8...)
 	def("fma", "T T T T", cFD, szAny)
 	def("frexp", "T T out:I", cFD, szAny)
 	def("ldexp", "T T I", cFD, szAny)
@@ -315,6 +319,10 @@ func init() {
 			def(op+"Invocations"+v+"AMD "+op+"Invocations"+v+"NonUniformAMD", "T T", comps(Float32, Float16, Float64, Int32, Uint32, Int64, Uint64, Int16, Uint16), szGen, "GL_AMD_shader_ballot")
 		}
 	}
+	def("swizzleInvocationsAMD", "T T uvec4", cF32|cIU32, szGen, "GL_AMD_shader_ballot")
+	def("swizzleInvocationsMaskedAMD", "T T uvec3", cF32|cIU32, szGen, "GL_AMD_shader_ballot")
+	def("writeInvocationAMD", "T T T uint", cF32|cIU32, szGen, "GL_AMD_shader_ballot")
+	def("mbcntAMD", "uint uint64_t", 0, sz1, "GL_AMD_shader_ballot")
 	// GL_EXT_split_barrier.
 	def("controlBarrierArrive controlBarrierWait", "void", 0, sz1, "GL_EXT_split_barrier")
 	// GL_EXT_expect_assume.

@@ -83,6 +83,9 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 	if best.user != nil {
 		return &Call{exprBase: exprBase{T: best.ret, Pos: pos}, Func: best.user, Args: conv}
 	}
+	if !c.constantOperands(best.fn, conv, pos) {
+		return bad(pos)
+	}
 	if v := c.foldBuiltin(best.fn, conv, best.ret); v != nil {
 		return newConst(v, pos)
 	}
@@ -210,4 +213,31 @@ func (c *checker) saturatedConvert(args []Expr, pos Pos) Expr {
 		return bad(pos)
 	}
 	return c.builtinResult(builtinByName["saturatedConvertEXT"], TVoid, args, pos)
+}
+
+// constantOperands checks the built-ins whose operands must be constant
+// expressions in a range: the swizzle patterns of GL_AMD_shader_ballot.
+func (c *checker) constantOperands(fn Builtin, args []Expr, pos Pos) bool {
+	var what string
+	var limit uint64
+	switch fn {
+	case BSwizzleInvocationsAMD:
+		what, limit = "offset", 3
+	case BSwizzleInvocationsMaskedAMD:
+		what, limit = "mask", 31
+	default:
+		return true
+	}
+	k, ok := args[1].(*Const)
+	if !ok {
+		c.errorf(pos, what, "argument must be compile-time constant")
+		return false
+	}
+	for _, e := range k.Val.Elems {
+		if e.Bits > limit {
+			c.errorf(pos, what, "components must be in the range [0, %d]", limit)
+			return false
+		}
+	}
+	return true
 }

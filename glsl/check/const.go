@@ -3,6 +3,8 @@ package check
 import (
 	"math"
 	"strconv"
+
+	"github.com/coopshader/coop/num"
 )
 
 // Value is a compile-time constant. Scalars hold Bits (bool and integers:
@@ -99,8 +101,9 @@ func BoolConst(b bool) *Value {
 	return &Value{Type: TBool}
 }
 
-// roundFloat rounds f to the precision and range of s (round to nearest
-// even; overflow gives infinity, or NaN for E4M3 which has none).
+// roundFloat rounds f to the precision and range of s, as package num
+// encodes the narrow formats: to nearest even; overflow gives infinity, or
+// NaN for E4M3 which has none; the microscaling formats saturate.
 func roundFloat(s Scalar, f float64) float64 {
 	switch s {
 	case Float64:
@@ -108,53 +111,23 @@ func roundFloat(s Scalar, f float64) float64 {
 	case Float32:
 		return float64(float32(f))
 	case Float16:
-		return roundSmall(f, 10, -14, 65504, true)
+		return num.Float16.Round(f)
 	case BFloat16:
-		return roundSmall(f, 7, -126, 0x1.fep127, true)
+		return num.BFloat16.Round(f)
 	case E5M2:
-		return roundSmall(f, 2, -14, 57344, true)
+		return num.E5M2.Round(f)
 	case E4M3:
-		return roundSmall(f, 3, -6, 448, false)
+		return num.E4M3.Round(f)
 	case E2M1:
-		return saturate(roundSmall(f, 1, 0, math.Inf(1), true), 6)
+		return num.E2M1.Round(f)
 	case E2M3:
-		return saturate(roundSmall(f, 3, 0, math.Inf(1), true), 7.5)
+		return num.E2M3.Round(f)
 	case E3M2:
-		return saturate(roundSmall(f, 2, -2, math.Inf(1), true), 28)
+		return num.E3M2.Round(f)
 	case MXInt8:
-		// Multiples of 2^-6 in [-2, 2 - 2^-6].
-		if math.IsNaN(f) {
-			return 0
-		}
-		return max(-2, min(math.RoundToEven(f*64)/64, 127.0/64))
+		return num.DecodeMXInt8(num.EncodeMXInt8(f, num.NearestEven))
 	}
 	return f
-}
-
-// saturate clamps f to [-maxv, maxv]: the microscaling floats have no
-// infinities, and conversions to them saturate.
-func saturate(f, maxv float64) float64 {
-	return max(-maxv, min(f, maxv))
-}
-
-func roundSmall(f float64, man, emin int, maxv float64, hasInf bool) float64 {
-	if f == 0 || math.IsNaN(f) || math.IsInf(f, 0) {
-		if math.IsInf(f, 0) && !hasInf {
-			return math.NaN()
-		}
-		return f
-	}
-	_, exp := math.Frexp(f)
-	e := max(exp-1, emin)
-	q := math.Ldexp(1, e-man)
-	r := math.RoundToEven(f/q) * q
-	if math.Abs(r) > maxv {
-		if !hasInf {
-			return math.NaN()
-		}
-		return math.Copysign(math.Inf(1), f)
-	}
-	return r
 }
 
 // convertScalar converts a scalar constant to scalar type s with GLSL's

@@ -218,6 +218,14 @@ func (c *checker) arrayOf(t *Type, size Expr, pos Pos) *Type {
 	return ArrayType(t, 1)
 }
 
+// containsSubByte reports the 4- and 6-bit floats (GL_EXT_float_e2m1,
+// _e2m3, _e3m2), which live only in Function and Private memory.
+func containsSubByte(t *Type) bool {
+	return t.Contains(func(t *Type) bool {
+		return (t.Kind == KScalar || t.Kind == KVector) && t.Scalar.Bits() < 8
+	})
+}
+
 func containsCoop(t *Type) bool {
 	return t.Contains(func(t *Type) bool { return t.IsCoop() || t.Kind == KTensorLayout || t.Kind == KTensorView })
 }
@@ -274,6 +282,9 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 		}
 		if containsCoop(t) {
 			c.errorf(pos, "Cooperative matrix types must not be used in shared memory", "qualifier")
+		}
+		if containsSubByte(t) {
+			c.errorf(pos, "qualifier", "sub-byte sized types not allowed in storage class")
 		}
 	case "uniform":
 		v.Storage = StorageUniform
@@ -421,6 +432,9 @@ func (c *checker) declareBlock(q quals, blockName string, members []blockMember,
 		}
 		if m.t.Contains((*Type).IsOpaque) {
 			c.errorf(m.pos, m.name, "member of block cannot be or contain a sampler, image, or atomic_uint type")
+		}
+		if containsSubByte(m.t) {
+			c.errorf(m.pos, m.name, "member of block cannot be or contain a sub-byte type")
 		}
 		f := &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor || li.RowMajor && !hasColumnMajor(m.q.layout), Memory: m.q.memory,
 			Spirv: c.intrinsics(m.q, "spirv_decorate").memberDecorations(c)}

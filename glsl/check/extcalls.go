@@ -40,40 +40,61 @@ func (c *checker) extCall(fn Builtin, name string, args []Expr, pos Pos) Expr {
 }
 
 // qcomConversion checks the built-ins of GL_QCOM_cooperative_matrix_conversion,
-// whose arrays may have any (specialization-constant) length:
+// whose arrays may have any (specialization-constant) length, with
+// glslang's element types:
 //
-//	bitcastQCOM(src[], out dst[])                 arrays of 32-bit scalars
-//	extractSubArrayQCOM(src[], uint start, out dst[])  arrays of 32-bit integers
-//	vectorToCoopmatQCOM(src[], out coopmat dst)    src of 32-bit integers
-//	coopmatToVectorQCOM(coopmat src, out dst[])    dst of 32-bit integers
+//	bitcastQCOM(src[], out dst[])                      int, uint, float, float16_t
+//	extractSubArrayQCOM(src[], uint start, out dst[])  the same, dst's as src's
+//	vectorToCoopmatQCOM(src[], out coopmat dst)        src of uint or dst's components
+//	coopmatToVectorQCOM(coopmat src, out dst[])        dst of uint or src's components
 //
 // The result is void; the last argument is the out l-value.
 func (c *checker) qcomConversion(fn Builtin, name string, args []Expr, pos Pos) Expr {
 	if !c.requireExt(pos, name, "GL_QCOM_cooperative_matrix_conversion") {
 		return bad(pos)
 	}
-	arr := func(a Expr, ints bool) bool {
+	// elem is the element of an array argument (NoScalar if it is none) among
+	// the scalars allowed.
+	elem := func(a Expr, allowed compSet) Scalar {
 		t := a.Type()
-		if t.Kind != KArray || t.IsUnsizedArray() || t.Elem.Kind != KScalar || t.Elem.Scalar.Bits() != 32 {
-			return false
+		if t.Kind != KArray || t.IsUnsizedArray() || t.Elem.Kind != KScalar || !allowed.has(t.Elem.Scalar) {
+			return NoScalar
 		}
-		s := t.Elem.Scalar
-		return s == Int32 || s == Uint32 || !ints && s == Float32
+		return t.Elem.Scalar
 	}
+	words := comps(Int32, Uint32, Float32, Float16)
+	vecs := words | comps(Int8, Uint8)
 	mat := func(a Expr) bool { return a.Type().Kind == KCoopMat }
+	compatible := func(arr, comp Scalar) bool { return arr == Uint32 || arr == comp }
 	var ok bool
 	switch fn {
 	case BBitcastQCOM:
-		ok = len(args) == 2 && arr(args[0], false) && arr(args[1], false)
+		ok = len(args) == 2 && elem(args[0], words) != NoScalar && elem(args[1], words) != NoScalar
+		if ok {
+			src, dst := args[0].Type(), args[1].Type()
+			if src.SpecLen == nil && dst.SpecLen == nil && src.N*src.Elem.Scalar.Bits() != dst.N*dst.Elem.Scalar.Bits() {
+				c.errorf(pos, name, "source and target arrays have different bit sizes")
+				return bad(pos)
+			}
+		}
 	case BExtractSubArrayQCOM:
-		ok = len(args) == 3 && arr(args[0], true) && arr(args[2], true) && c.implicitRank(args[1].Type(), TUint) != rankNone
+		ok = len(args) == 3 && elem(args[0], words) != NoScalar && elem(args[0], words) == elem(args[2], words) &&
+			c.implicitRank(args[1].Type(), TUint) != rankNone
 		if ok {
 			args[1] = c.convert(args[1], TUint)
 		}
 	case BVectorToCoopmatQCOM:
-		ok = len(args) == 2 && arr(args[0], true) && mat(args[1])
+		ok = len(args) == 2 && elem(args[0], vecs) != NoScalar && mat(args[1])
+		if ok && !compatible(elem(args[0], vecs), args[1].Type().Scalar) {
+			c.errorf(pos, name, "source and destination element types are not compatible")
+			return bad(pos)
+		}
 	case BCoopmatToVectorQCOM:
-		ok = len(args) == 2 && mat(args[0]) && arr(args[1], true)
+		ok = len(args) == 2 && mat(args[0]) && elem(args[1], vecs) != NoScalar
+		if ok && !compatible(elem(args[1], vecs), args[0].Type().Scalar) {
+			c.errorf(pos, name, "source and destination element types are not compatible")
+			return bad(pos)
+		}
 	}
 	if !ok {
 		c.errorf(pos, name, " no matching overloaded function found")

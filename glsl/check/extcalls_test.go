@@ -77,7 +77,8 @@ func TestMicroscalingFloats(t *testing.T) {
 	runRules(t, []struct{ name, src, want string }{
 		{"types", mxHdr + "void main() { floate2m1_t a; fe2m3vec2 b; fe3m2vec4 c; floatmxint8_t d; vector<floate2m1_t, 8> e; }", ""},
 		{"no extension", hdr + "void main() { floate2m1_t a; }", "t.comp:3: 'floate2m1_t' : required extension not requested: GL_EXT_float_e2m1"},
-		{"mxint8 has no vector keyword", mxHdr + "void main() { fmxint8vec2 a; }", "syntax error"},
+		{"mxint8 vectors and literals", mxHdr + "void main() { fmxint8vec2 a = fmxint8vec2(1.5fmxint8); fmxint8vec4 b = fmxint8vec4(a, a); }", ""},
+		{"mxint8 literal needs extension", "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { float f = float(1.5fmxint8); }", "GL_EXT_float_mxint8"},
 		{"literal suffix", mxHdr + "void main() { floate2m1_t a = 1.5fe2m1; floate3m2_t b = 2.0fe3m2; }", ""},
 		{"literal suffix without extension", hdr + "void main() { float a = 1.0fe2m1; }", "required extension not requested: GL_EXT_float_e2m1"},
 		{"widens implicitly", mxHdr + "void main() { floate2m1_t a = floate2m1_t(1.0); float16_t h = a; float f = a; double d = a; f = floatmxint8_t(0.5); }", ""},
@@ -89,6 +90,9 @@ func TestMicroscalingFloats(t *testing.T) {
 		{"no pack2 for 6-bit", mxHdr + "void main() { packFloat2xfe2m3EXT(fe2m3vec2(0)); }", "no matching overloaded function found"},
 		{"pack wrong length", mxHdr + "void main() { packFloat8xfe2m1EXT(vector<floate2m1_t, 7>(0)); }", "no matching overloaded function found"},
 		{"bitcastExtract", mxHdr + "void main() { floate2m1_t a = bitcastExtractfe2m1EXT(uint8_t(1), 2); fe3m2vec4 b = bitcastExtractfe3m2EXT(u8vec4(1), 0); vector<floate2m3_t, 7> c = bitcastExtractfe2m3EXT(vector<uint8_t, 7>(1), 3); }", ""},
+		{"no sub-byte block member", mxHdr + "layout(binding = 0) buffer B { floate2m1_t x; };\nvoid main() {}", "member of block cannot be or contain a sub-byte type"},
+		{"no sub-byte shared", mxHdr + "shared fe3m2vec2 s[4];\nvoid main() {}", "sub-byte sized types not allowed in storage class"},
+		{"mxint8 in a block", mxHdr + "layout(binding = 0) buffer B { floatmxint8_t x; };\nvoid main() { x = intBitsToFloatmxint8EXT(int8_t(3)); int8_t i = floatmxint8BitsToIntEXT(x); }", ""},
 		{"bitcastExtract needs uint8", mxHdr + "void main() { bitcastExtractfe2m1EXT(1u, 2); }", "no matching overloaded function found"},
 		{"pack without extension", "#version 450\n#extension GL_EXT_float_e2m3 : enable\nlayout(local_size_x = 1) in;\nvoid main() { packFloat2xfe2m1EXT(fe2m3vec2(0)); }", "required extension not requested: GL_EXT_float_e2m1"},
 	})
@@ -103,7 +107,7 @@ func TestMicroscalingRounding(t *testing.T) {
 		{E2M1, 10, 6}, {E2M1, -7, -6}, {E2M1, 0.3, 0.5}, {E2M1, 2.5, 2}, {E2M1, 3.5, 4}, {E2M1, 0.2, 0},
 		{E2M3, 10, 7.5}, {E2M3, 1.0625, 1}, {E2M3, 0.125, 0.125},
 		{E3M2, 100, 28}, {E3M2, 0.0625, 0.0625}, {E3M2, 1.1, 1},
-		{MXInt8, 0.015625, 0.015625}, {MXInt8, 1.0 / 128, 0}, {MXInt8, 3, 127.0 / 64}, {MXInt8, -100, -2},
+		{MXInt8, 0.015625, 0.015625}, {MXInt8, 1.0 / 128, 0}, {MXInt8, 3, 127.0 / 64}, {MXInt8, -100, -127.0 / 64}, // symmetric, as glslang's constants
 		{MXInt8, math.Inf(1), 127.0 / 64}, {MXInt8, math.NaN(), 0},
 	}
 	for _, tc := range cases {
@@ -216,6 +220,11 @@ func TestQCOMConversion(t *testing.T) {
 		{"vector to coopmat f32", qcomHdr + "void main() { uint a[K]; coopmat<float, gl_ScopeSubgroup, 16, K, gl_MatrixUseB> m; vectorToCoopmatQCOM(a, m); coopmatToVectorQCOM(m, a); }", ""},
 		{"coopmat needed", qcomHdr + "void main() { uint a[8]; uint b[8]; vectorToCoopmatQCOM(a, b); }", "no matching overloaded function found"},
 		{"needs extension", "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { uint a[2]; float b[2]; bitcastQCOM(a, b); }", "required extension not requested: GL_QCOM_cooperative_matrix_conversion"},
+		{"bitcast halves", qcomHdr + "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : enable\nvoid main() { float16_t h[16]; uint u[8]; bitcastQCOM(h, u); bitcastQCOM(u, h); }", ""},
+		{"bitcast sizes", qcomHdr + "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : enable\nvoid main() { float16_t h[8]; uint u[8]; bitcastQCOM(u, h); }", "source and target arrays have different bit sizes"},
+		{"extract same elements", qcomHdr + "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : enable\nvoid main() { float16_t a[32]; float16_t b[8]; extractSubArrayQCOM(a, 8, b); }", ""},
+		{"vector to coopmat elements", qcomHdr + "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : enable\nvoid main() { float a[16]; coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> m; vectorToCoopmatQCOM(a, m); }", "source and destination element types are not compatible"},
+		{"int8 rows", qcomHdr + "#extension GL_EXT_shader_explicit_arithmetic_types_int8 : enable\nvoid main() { int8_t a[32]; coopmat<int8_t, gl_ScopeSubgroup, 16, 32, gl_MatrixUseA> m; vectorToCoopmatQCOM(a, m); coopmatToVectorQCOM(m, a); }", ""},
 	})
 }
 
@@ -312,5 +321,18 @@ func TestDisplacementMicromap(t *testing.T) {
 		{"fetch", dmm + "void main() { vec3 p = fetchMicroTriangleVertexPositionNV(as, 1, 2, 3, ivec2(0, 1)); vec2 b = fetchMicroTriangleVertexBarycentricNV(as, 1, 2, 3, ivec2(1, 0)); }", ""},
 		{"wrong args", dmm + "void main() { fetchMicroTriangleVertexPositionNV(as, 1, 2, ivec2(0)); }", "no matching overloaded function found"},
 		{"needs extension", "#version 460\n#extension GL_EXT_ray_query : enable\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform accelerationStructureEXT as;\nvoid main() { fetchMicroTriangleVertexPositionNV(as, 1, 2, 3, ivec2(0)); }", "required extension not requested: GL_NV_displacement_micromap"},
+	})
+}
+
+const amdHdr = "#version 450\n#extension GL_AMD_shader_ballot : enable\n#extension GL_ARB_gpu_shader_int64 : enable\nlayout(local_size_x = 64) in;\n"
+
+func TestAMDShaderBallot(t *testing.T) {
+	runRules(t, []struct{ name, src, want string }{
+		{"all", amdHdr + "void main() { uint i = swizzleInvocationsAMD(1u, uvec4(1, 0, 3, 2)); vec3 f = swizzleInvocationsMaskedAMD(vec3(1), uvec3(31, 0, 1)); ivec2 w = writeInvocationAMD(ivec2(1), ivec2(2), 3u); uint c = mbcntAMD(uint64_t(7)); dvec2 d = minInvocationsInclusiveScanNonUniformAMD(dvec2(1)); }", ""},
+		{"swizzle offset constant", amdHdr + "void main() { uint o = 1u; swizzleInvocationsAMD(1u, uvec4(o)); }", "'offset' : argument must be compile-time constant"},
+		{"swizzle offset range", amdHdr + "void main() { swizzleInvocationsAMD(1.0, uvec4(0, 1, 2, 4)); }", "'offset' : components must be in the range [0, 3]"},
+		{"swizzle mask range", amdHdr + "void main() { swizzleInvocationsMaskedAMD(1, uvec3(0, 32, 0)); }", "'mask' : components must be in the range [0, 31]"},
+		{"no double swizzle", amdHdr + "void main() { swizzleInvocationsAMD(1.0lf, uvec4(0)); }", "no matching overloaded function found"},
+		{"needs extension", "#version 450\n#extension GL_ARB_gpu_shader_int64 : enable\nlayout(local_size_x = 1) in;\nvoid main() { mbcntAMD(uint64_t(1)); }", "required extension not requested: GL_AMD_shader_ballot"},
 	})
 }

@@ -95,6 +95,5 @@ func init() {
 	addScalarNames(E2M1, "floate2m1_t", "fe2m1", extE2M1)
 	addScalarNames(E2M3, "floate2m3_t", "fe2m3", extE2M3)
 	addScalarNames(E3M2, "floate3m2_t", "fe3m2", extE3M2)
-	// MXINT8 has no vector keywords (vector<floatmxint8_t, N> only).
-	addScalarNames(MXInt8, "floatmxint8_t", "", extMXInt8)
+	addScalarNames(MXInt8, "floatmxint8_t", "fmxint8", extMXInt8)
 }

@@ -117,12 +117,13 @@ var narrowSuffixes = map[string]struct {
 	s   Scalar
 	ext []string
 }{
-	"bf16":  {BFloat16, extBF16},
-	"fe5m2": {E5M2, []string{"GL_EXT_float_e5m2"}},
-	"fe4m3": {E4M3, []string{"GL_EXT_float_e4m3"}},
-	"fe2m1": {E2M1, extE2M1},
-	"fe2m3": {E2M3, extE2M3},
-	"fe3m2": {E3M2, extE3M2},
+	"bf16":    {BFloat16, extBF16},
+	"fe5m2":   {E5M2, []string{"GL_EXT_float_e5m2"}},
+	"fe4m3":   {E4M3, []string{"GL_EXT_float_e4m3"}},
+	"fe2m1":   {E2M1, extE2M1},
+	"fe2m3":   {E2M3, extE2M3},
+	"fe3m2":   {E3M2, extE3M2},
+	"fmxint8": {MXInt8, extMXInt8},
 }
 
 func (c *checker) literal(l *syntax.Lit) Expr {

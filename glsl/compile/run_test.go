@@ -15,11 +15,17 @@ import (
 // returns the buffer's words.
 func runShader(t *testing.T, src string, groups uint32, in []uint32, spec map[uint32][]byte) []uint32 {
 	t.Helper()
-	m, d := Compile("t.comp", []byte(src), Options{TargetEnv: "vulkan1.3"})
+	return runShaderEnv(t, src, "vulkan1.3", groups, in, spec)
+}
+
+// runShaderEnv is runShader for the target environment env.
+func runShaderEnv(t *testing.T, src, env string, groups uint32, in []uint32, spec map[uint32][]byte) []uint32 {
+	t.Helper()
+	m, d := Compile("t.comp", []byte(src), Options{TargetEnv: env})
 	if m == nil {
 		t.Fatalf("compile:\n%v", d)
 	}
-	validate(t, m, "vulkan1.3")
+	validate(t, m, env)
 	words, err := m.Words()
 	if err != nil {
 		t.Fatal(err)

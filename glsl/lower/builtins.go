@@ -67,6 +67,15 @@ var bitcasts = map[check.Builtin]bool{
 	check.BPackInt2x16: true, check.BPackUint2x16: true, check.BPack16: true, check.BUnpack16: true, check.BUnpackInt2x16: true,
 	check.BUnpackUint2x16: true, check.BUnpack8: true, check.BPackInt4x16: true, check.BPackUint4x16: true,
 	check.BUnpackInt4x16: true, check.BUnpackUint4x16: true, check.BPackFloat2x16: true, check.BUnpackFloat2x16: true,
+	check.BFloatmxint8BitsToIntEXT: true, check.BFloatmxint8BitsToUintEXT: true, check.BIntBitsToFloatmxint8EXT: true, check.BUintBitsToFloatmxint8EXT: true,
+	// GL_EXT_float_e2m1, _e2m3, _e3m2: packing is a bitcast between a
+	// vector of the narrow floats and integers of the same size.
+	check.BPackFloat2xfe2m1EXT: true, check.BUnpackFloat2xfe2m1EXT: true, check.BPackFloat4xfe2m1EXT: true, check.BUnpackFloat4xfe2m1EXT: true,
+	check.BPackFloat8xfe2m1EXT: true, check.BUnpackFloat8xfe2m1EXT: true, check.BPackFloat16xfe2m1EXT: true, check.BUnpackFloat16xfe2m1EXT: true,
+	check.BPackFloat4xfe2m3EXT: true, check.BUnpackFloat4xfe2m3EXT: true, check.BPackFloat8xfe2m3EXT: true, check.BUnpackFloat8xfe2m3EXT: true,
+	check.BPackFloat16xfe2m3EXT: true, check.BUnpackFloat16xfe2m3EXT: true,
+	check.BPackFloat4xfe3m2EXT: true, check.BUnpackFloat4xfe3m2EXT: true, check.BPackFloat8xfe3m2EXT: true, check.BUnpackFloat8xfe3m2EXT: true,
+	check.BPackFloat16xfe3m2EXT: true, check.BUnpackFloat16xfe3m2EXT: true,
 }
 
 // Memory semantics glslang uses for the GLSL barrier functions.
@@ -115,6 +124,10 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 	}
 	sub := g.u32(uint32(spirv.ScopeSubgroup))
 	switch e.Fn {
+	case check.BBitcastExtractfe2m1EXT, check.BBitcastExtractfe2m3EXT, check.BBitcastExtractfe3m2EXT:
+		g.b.Capability(spirv.CapabilityBitcastExtractEXT)
+		g.b.Extension("SPV_EXT_ocp_microscaling_types")
+		return g.b.EmitResult(spirv.OpBitcastExtractEXT, tid, args()...)
 	case check.BAtan:
 		a := args()
 		if len(a) == 2 {
@@ -224,6 +237,9 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		return g.subgroupArith(e, tid, args())
 	case check.BDebugPrintfEXT:
 		return g.debugPrintf(e)
+	case check.BAbortEXT:
+		g.abort(e)
+		return 0
 	case check.BCoopMatLoad, check.BCoopMatLoadNV:
 		return g.coopLoad(e)
 	case check.BCoopMatStore, check.BCoopMatStoreNV:
@@ -266,6 +282,15 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		return v
 	}
 	if v, ok := g.moreBuiltin(e, tid); ok {
+		return v
+	}
+	if v, ok := g.amdBuiltin(e, tid); ok {
+		return v
+	}
+	if v, ok := g.arbBallot(e, tid); ok {
+		return v
+	}
+	if v, ok := g.qcomConversion(e); ok {
 		return v
 	}
 	g.fail(e.Pos, "built-in function %s is not supported by the code generator yet", e.Fn)

@@ -440,6 +440,8 @@ func (g *gen) rvalue(e check.Expr) uint32 {
 			return g.constValue(v.Value)
 		case v.Storage == check.StorageSpecConst:
 			return g.specValue(e)
+		case isARBMask(v.Builtin):
+			return g.arbMask(v)
 		}
 		if vi := g.vars[v]; vi != nil && vi.value {
 			return vi.id

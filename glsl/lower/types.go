@@ -24,7 +24,22 @@ func (g *gen) scalarType(s check.Scalar) uint32 {
 		g.b.Extension("SPV_KHR_bfloat16")
 		return g.b.TypeFloatEncoded(16, spirv.FPEncodingBFloat16KHR)
 	case check.E2M1, check.E2M3, check.E3M2, check.MXInt8:
-		g.fail(check.Pos{}, "the %s type is not supported by the code generator yet", s)
+		// SPV_EXT_ocp_microscaling_types: values of these types only
+		// convert, move and get reinterpreted.
+		g.b.Extension("SPV_EXT_ocp_microscaling_types")
+		switch s {
+		case check.E2M1:
+			g.b.Capability(spirv.CapabilityFloat4EXT)
+			return g.b.TypeFloatEncoded(4, spirv.FPEncodingFloat4E2M1EXT)
+		case check.E2M3:
+			g.b.Capability(spirv.CapabilityFloat6EXT)
+			return g.b.TypeFloatEncoded(6, spirv.FPEncodingFloat6E2M3EXT)
+		case check.E3M2:
+			g.b.Capability(spirv.CapabilityFloat6EXT)
+			return g.b.TypeFloatEncoded(6, spirv.FPEncodingFloat6E3M2EXT)
+		}
+		g.b.Capability(spirv.CapabilityMXInt8EXT)
+		return g.b.TypeFloatEncoded(8, spirv.FPEncodingMXInt8EXT)
 	case check.E4M3, check.E5M2:
 		g.b.Capability(spirv.CapabilityFloat8EXT)
 		g.b.Extension("SPV_EXT_float8")

@@ -10,21 +10,28 @@ import (
 )
 
 var builtinIDs = map[check.BuiltinVar]spirv.BuiltIn{
-	check.BuiltinNumWorkGroups:        spirv.BuiltInNumWorkgroups,
-	check.BuiltinWorkGroupID:          spirv.BuiltInWorkgroupId,
-	check.BuiltinLocalInvocationID:    spirv.BuiltInLocalInvocationId,
-	check.BuiltinGlobalInvocationID:   spirv.BuiltInGlobalInvocationId,
-	check.BuiltinLocalInvocationIndex: spirv.BuiltInLocalInvocationIndex,
-	check.BuiltinSubgroupSize:         spirv.BuiltInSubgroupSize,
-	check.BuiltinSubgroupInvocationID: spirv.BuiltInSubgroupLocalInvocationId,
-	check.BuiltinSubgroupID:           spirv.BuiltInSubgroupId,
-	check.BuiltinNumSubgroups:         spirv.BuiltInNumSubgroups,
-	check.BuiltinSubgroupEqMask:       spirv.BuiltInSubgroupEqMask,
-	check.BuiltinSubgroupGeMask:       spirv.BuiltInSubgroupGeMask,
-	check.BuiltinSubgroupGtMask:       spirv.BuiltInSubgroupGtMask,
-	check.BuiltinSubgroupLeMask:       spirv.BuiltInSubgroupLeMask,
-	check.BuiltinSubgroupLtMask:       spirv.BuiltInSubgroupLtMask,
-	check.BuiltinDeviceIndex:          spirv.BuiltInDeviceIndex,
+	check.BuiltinNumWorkGroups:         spirv.BuiltInNumWorkgroups,
+	check.BuiltinWorkGroupID:           spirv.BuiltInWorkgroupId,
+	check.BuiltinLocalInvocationID:     spirv.BuiltInLocalInvocationId,
+	check.BuiltinGlobalInvocationID:    spirv.BuiltInGlobalInvocationId,
+	check.BuiltinLocalInvocationIndex:  spirv.BuiltInLocalInvocationIndex,
+	check.BuiltinSubgroupSize:          spirv.BuiltInSubgroupSize,
+	check.BuiltinSubgroupInvocationID:  spirv.BuiltInSubgroupLocalInvocationId,
+	check.BuiltinSubgroupID:            spirv.BuiltInSubgroupId,
+	check.BuiltinNumSubgroups:          spirv.BuiltInNumSubgroups,
+	check.BuiltinSubgroupEqMask:        spirv.BuiltInSubgroupEqMask,
+	check.BuiltinSubgroupGeMask:        spirv.BuiltInSubgroupGeMask,
+	check.BuiltinSubgroupGtMask:        spirv.BuiltInSubgroupGtMask,
+	check.BuiltinSubgroupLeMask:        spirv.BuiltInSubgroupLeMask,
+	check.BuiltinSubgroupLtMask:        spirv.BuiltInSubgroupLtMask,
+	check.BuiltinDeviceIndex:           spirv.BuiltInDeviceIndex,
+	check.BuiltinSubGroupSizeARB:       spirv.BuiltInSubgroupSize,
+	check.BuiltinSubGroupInvocationARB: spirv.BuiltInSubgroupLocalInvocationId,
+	check.BuiltinSubGroupEqMaskARB:     spirv.BuiltInSubgroupEqMask,
+	check.BuiltinSubGroupGeMaskARB:     spirv.BuiltInSubgroupGeMask,
+	check.BuiltinSubGroupGtMaskARB:     spirv.BuiltInSubgroupGtMask,
+	check.BuiltinSubGroupLeMaskARB:     spirv.BuiltInSubgroupLeMask,
+	check.BuiltinSubGroupLtMaskARB:     spirv.BuiltInSubgroupLtMask,
 }
 
 // global declares a global variable or constant.
@@ -58,11 +65,18 @@ func (g *gen) global(v *check.Var) {
 			if g.ver < 0x10300 {
 				g.b.Extension("SPV_KHR_device_group")
 			}
+		case check.BuiltinSubGroupSizeARB, check.BuiltinSubGroupInvocationARB, check.BuiltinSubGroupEqMaskARB,
+			check.BuiltinSubGroupGeMaskARB, check.BuiltinSubGroupGtMaskARB, check.BuiltinSubGroupLeMaskARB, check.BuiltinSubGroupLtMaskARB:
+			g.shaderBallotCaps()
 		}
-		id := g.b.Variable(g.ptrType(spirv.StorageClassInput, v.Type, check.PackNone), spirv.StorageClassInput)
+		t := v.Type
+		if isARBMask(v.Builtin) {
+			t = maskType // read as uint64_t by arbMask
+		}
+		id := g.b.Variable(g.ptrType(spirv.StorageClassInput, t, check.PackNone), spirv.StorageClassInput)
 		g.b.Decorate(id, spirv.DecorationBuiltIn, uint32(bi))
 		g.b.Name(id, v.Name)
-		g.vars[v] = &varInfo{id: id, sc: spirv.StorageClassInput, t: v.Type}
+		g.vars[v] = &varInfo{id: id, sc: spirv.StorageClassInput, t: t}
 		g.addInterface(id, spirv.StorageClassInput)
 		return
 	}
@@ -246,6 +260,14 @@ func (g *gen) literalWords(v *check.Value) []uint32 {
 		bits = num.Encode(v.F, 5, 2, true)
 	case s == check.E4M3:
 		bits = num.Encode(v.F, 4, 3, false)
+	case s == check.E3M2:
+		bits = num.E3M2.Encode(v.F, num.NearestEven, false)
+	case s == check.E2M3:
+		bits = num.E2M3.Encode(v.F, num.NearestEven, false)
+	case s == check.E2M1:
+		bits = num.E2M1.Encode(v.F, num.NearestEven, false)
+	case s == check.MXInt8:
+		bits = num.EncodeMXInt8(v.F, num.NearestEven)
 	}
 	switch s.Bits() {
 	case 64:

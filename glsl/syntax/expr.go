@@ -328,7 +328,7 @@ func unquote(s string) string {
 
 // floatSuffixes are the float literal suffixes of the narrow float types
 // (after lower-casing), checked before the one-letter ones.
-var floatSuffixes = [...]string{"fe2m1", "fe2m3", "fe3m2", "fe4m3", "fe5m2", "bf16"}
+var floatSuffixes = [...]string{"fmxint8", "fe2m1", "fe2m3", "fe3m2", "fe4m3", "fe5m2", "bf16"}
 
 // literal converts a numeric token, checking its suffix and range the way
 // glslang's scanner does.
@@ -490,6 +490,8 @@ func (p *parser) intLit(l *Lit) {
 var narrowFormats = map[string]struct{ sig, emin int }{
 	"hf": {11, -14}, "bf16": {8, -126}, "fe5m2": {3, -14}, "fe4m3": {4, -6},
 	"fe2m1": {2, 0}, "fe2m3": {4, 0}, "fe3m2": {3, -2},
+	// MXINT8's multiples of 2^-6 below 2 (larger values saturate later).
+	"fmxint8": {7, 0},
 }
 
 // roundDecimal rounds a decimal float literal (already checked) once,

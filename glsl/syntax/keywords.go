@@ -74,7 +74,7 @@ func init() {
 	for _, pre := range []string{"", "d", "i", "u", "b"} {
 		vecs(pre, kType)
 	}
-	for _, pre := range []string{"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64", "bf16", "fe4m3", "fe5m2", "fe2m1", "fe2m3", "fe3m2"} {
+	for _, pre := range []string{"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64", "bf16", "fe4m3", "fe5m2", "fe2m1", "fe2m3", "fe3m2", "fmxint8"} {
 		vecs(pre, kType|kGated)
 	}
 	for _, pre := range []string{"", "d", "f16", "f32", "f64"} {
