@@ -80,6 +80,9 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 	if best.user != nil {
 		return &Call{exprBase: exprBase{T: best.ret, Pos: pos}, Func: best.user, Args: conv}
 	}
+	if !c.rayQueryCommitted(best.fn, conv, pos) {
+		return bad(pos)
+	}
 	if v := c.foldBuiltin(best.fn, conv, best.ret); v != nil {
 		return newConst(v, pos)
 	}

@@ -64,9 +64,16 @@ type Program struct {
 	// (false unless redeclared) or specialization constant, the operand of
 	// the OpacityMicromapIdKHR execution mode. It is also in Globals.
 	OpacityMicromap *Var
-	Globals         []*Var  // global variables, constants and used built-ins, in order
-	Funcs           []*Func // defined functions in definition order
-	Main            *Func
+	// OpacityMicromap2State: the shader names
+	// gl_RayFlagsForceOpacityMicromap2StateEXT (GL_EXT_opacity_micromap),
+	// whose ray flag needs the RayTracingOpacityMicromapEXT capability.
+	OpacityMicromap2State bool
+	// PrimitiveCulling: "layout(primitive_culling);" of
+	// GL_EXT_ray_flags_primitive_culling.
+	PrimitiveCulling bool
+	Globals          []*Var  // global variables, constants and used built-ins, in order
+	Funcs            []*Func // defined functions in definition order
+	Main             *Func
 }
 
 // HasExtension reports whether the shader enabled (or required) ext.

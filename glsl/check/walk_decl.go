@@ -328,6 +328,10 @@ func hasLayout(items []layoutItem, name string) bool {
 // and buffer_reference forward declarations.
 func (c *checker) qualDecl(d *syntax.QualDecl) {
 	q := c.quals(d.Quals)
+	if len(d.Names) == 0 && hasLayout(q.layout, "primitive_culling") {
+		c.primitiveCulling(q)
+		return
+	}
 	if len(d.Names) == 0 {
 		switch q.storage {
 		case "in":

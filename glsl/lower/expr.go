@@ -759,6 +759,10 @@ func (g *gen) call(e *check.Call) uint32 {
 	ptrs := make([]uint32, len(e.Args))
 	for i, a := range e.Args {
 		p := f.Params[i]
+		if ptr, ok := g.rayArg(p, a); ok {
+			ptrs[i] = ptr
+			continue
+		}
 		ptrs[i] = g.b.LocalVariable(g.ptrType(spirv.StorageClassFunction, p.Type, check.PackNone))
 		if p.Dir != check.DirOut {
 			g.b.Emit(spirv.OpStore, ptrs[i], g.rvalue(a))
@@ -767,7 +771,7 @@ func (g *gen) call(e *check.Call) uint32 {
 	r := g.b.EmitResult(spirv.OpFunctionCall, g.typeID(f.Result, check.PackNone), append([]uint32{g.funcs[f]}, ptrs...)...)
 	for i, a := range e.Args {
 		p := f.Params[i]
-		if p.Dir != check.DirIn {
+		if _, ray := rayClass(p.Type); p.Dir != check.DirIn && !ray {
 			v := g.b.EmitResult(spirv.OpLoad, g.typeID(p.Type, check.PackNone), ptrs[i])
 			g.store(nil, g.lvalue(a), v, p.Type)
 		}
@@ -865,6 +869,9 @@ func (g *gen) construct(e *check.Construct) uint32 {
 // convert converts value v of type from to type to.
 func (g *gen) convert(v uint32, from, to *check.Type, pos check.Pos) uint32 {
 	if r, ok := g.coopConvert(v, from, to, pos); ok {
+		return r
+	}
+	if r, ok := g.rayConvert(v, to); ok {
 		return r
 	}
 	fs, ts := from.Scalar, to.Scalar

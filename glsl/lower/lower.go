@@ -178,6 +178,7 @@ func (g *gen) run() {
 	g.b.EntryPoint(spirv.ExecutionModelGLCompute, mainID, g.opts.EntryPoint, g.iface...)
 	g.localSize(mainID)
 	g.derivatives(mainID)
+	g.rayModes(mainID)
 	g.memoryModel()
 }
 

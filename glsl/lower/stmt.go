@@ -16,7 +16,9 @@ func (g *gen) function(f *check.Func) {
 	byValue := g.callbacks[f]
 	for i, p := range f.Params {
 		g.valueCaps(p.Type)
-		if byValue {
+		if sc, ok := rayClass(p.Type); ok {
+			params[i] = g.ptrType(sc, p.Type, check.PackNone)
+		} else if byValue {
 			params[i] = g.typeID(p.Type, check.PackNone)
 		} else {
 			params[i] = g.ptrType(spirv.StorageClassFunction, p.Type, check.PackNone)
@@ -34,7 +36,11 @@ func (g *gen) function(f *check.Func) {
 			// A PhysicalStorageBuffer pointer parameter must say how it aliases.
 			g.b.Decorate(pid, spirv.DecorationAliased)
 		}
-		g.vars[p] = &varInfo{id: pid, sc: spirv.StorageClassFunction, t: p.Type, value: byValue}
+		sc := spirv.StorageClassFunction
+		if rsc, ok := rayClass(p.Type); ok {
+			sc = rsc
+		}
+		g.vars[p] = &varInfo{id: pid, sc: sc, t: p.Type, value: byValue && sc == spirv.StorageClassFunction}
 	}
 	g.fn = f
 	g.label(g.b.ID())
@@ -99,7 +105,7 @@ func (g *gen) stmt(s check.Stmt) {
 	case *check.DeclStmt:
 		g.live()
 		v := s.Var
-		if v.Storage == check.StorageConst {
+		if v.Storage == check.StorageConst || g.rayVar(v) {
 			return
 		}
 		id := g.b.LocalVariable(g.ptrType(spirv.StorageClassFunction, v.Type, check.PackNone))
