@@ -52,6 +52,9 @@ type Binding struct {
 	ArrayElement uint32
 	Kind         DescriptorKind
 	Buffer       Buffer
+	// Accel is bound instead of Buffer when Kind is
+	// AccelerationStructureKind.
+	Accel AccelerationStructure
 }
 
 // Dispatch is one vkCmdDispatch-equivalent run of a compute entry point.

@@ -600,7 +600,11 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 			return nil, err
 		}
 		ins.aux = p.ptrLay[ops[0]]
-		return ins, vals(ops[:1])
+		if err := vals(ops[:1]); err != nil {
+			return nil, err
+		}
+		accelLoad(ins)
+		return ins, nil
 	case spirv.OpStore:
 		if err := need(2); err != nil {
 			return nil, err
@@ -716,6 +720,9 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 	}
 	if isTensorOp(op) {
 		return p.compileTensor(i, ins, ops)
+	}
+	if isRayOp(op) {
+		return p.compileRay(i, ins, ops)
 	}
 	switch op {
 	case spirv.OpSDot, spirv.OpUDot, spirv.OpSUDot, spirv.OpSDotAccSat, spirv.OpUDotAccSat, spirv.OpSUDotAccSat:

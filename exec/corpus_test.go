@@ -121,15 +121,24 @@ func TestCorpus(t *testing.T) {
 }
 
 // runCorpus dispatches one workgroup of pr with a 64 KiB buffer for every
-// descriptor (up to 4 of an array) and 256 bytes of push constants. With
-// init, the push constants and buffers are handed to it before the
-// dispatch; it may fill them and keep them to read after it.
+// buffer descriptor (up to 4 of an array), an empty acceleration structure
+// for every acceleration-structure descriptor, and 256 bytes of push
+// constants. With init, the push constants and buffers are handed to it
+// before the dispatch; it may fill them and keep them to read after it.
 func runCorpus(pr *Program, init func([][]byte), opts Options) error {
 	dev := New(opts)
 	var bs []backend.Binding
 	var raw [][]byte
+	empty, err := dev.NewAccelerationStructure(nil)
+	if err != nil {
+		return err
+	}
 	for _, d := range pr.p.descs {
 		for e := 0; e < max(min(d.count, 4), 1); e++ {
+			if d.accel {
+				bs = append(bs, backend.Binding{Set: d.set, Binding: d.binding, ArrayElement: uint32(e), Kind: backend.AccelerationStructureKind, Accel: empty})
+				continue
+			}
 			b, _ := dev.NewBuffer(1<<16, backend.UsageStorage|backend.UsageAddress)
 			bs = append(bs, backend.Binding{Set: d.set, Binding: d.binding, ArrayElement: uint32(e), Buffer: b})
 			raw = append(raw, Bytes(b))

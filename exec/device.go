@@ -35,10 +35,12 @@ type Options struct {
 
 // Device is the reference executor as a backend.Device.
 type Device struct {
-	opts  Options
-	mu    sync.Mutex
-	bufs  []*buffer // indexed by the region index of their addresses
-	cache map[[32]byte]*Program
+	opts Options
+	mu   sync.Mutex
+	bufs []*buffer // indexed by the region index of their addresses
+	// accels are the acceleration structures, likewise (nil: released).
+	accels []*accelData
+	cache  map[[32]byte]*Program
 }
 
 var _ backend.Device = (*Device)(nil)
@@ -51,7 +53,7 @@ func New(opts Options) *Device {
 	if opts.StepBudget == 0 {
 		opts.StepBudget = 1 << 28
 	}
-	return &Device{opts: opts, bufs: make([]*buffer, 1), cache: map[[32]byte]*Program{}}
+	return &Device{opts: opts, bufs: make([]*buffer, 1), accels: make([]*accelData, 1), cache: map[[32]byte]*Program{}}
 }
 
 func (d *Device) Name() string { return "cpu (reference executor)" }
@@ -60,6 +62,7 @@ func (d *Device) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.bufs = make([]*buffer, 1)
+	d.accels = make([]*accelData, 1)
 	d.cache = map[[32]byte]*Program{}
 	return nil
 }
@@ -141,10 +144,14 @@ type Program struct {
 }
 
 // Descriptor is a descriptor binding a program uses. Count is the number
-// of descriptors of an array of blocks (0 for a single one).
+// of descriptors of an array (0 for a single one). Kind is
+// backend.AccelerationStructureKind for acceleration structures and
+// backend.StorageBuffer for buffers (uniform and storage buffers bind
+// alike here).
 type Descriptor struct {
 	Set, Binding uint32
 	Count        int
+	Kind         backend.DescriptorKind
 }
 
 // Descriptors lists the bindings the program's resources use, in
@@ -154,6 +161,9 @@ func (pr *Program) Descriptors() []Descriptor {
 	out := make([]Descriptor, len(pr.p.descs))
 	for i, d := range pr.p.descs {
 		out[i] = Descriptor{Set: d.set, Binding: d.binding, Count: d.count}
+		if d.accel {
+			out[i].Kind = backend.AccelerationStructureKind
+		}
 	}
 	return out
 }
@@ -253,9 +263,10 @@ func (d *Device) Run(pr *Program, groups [3]uint32, bindings []backend.Binding, 
 	p := pr.p
 	d.mu.Lock()
 	bufs := slices.Clone(d.bufs)
+	accels := slices.Clone(d.accels)
 	d.mu.Unlock()
 	x := &dispatchRun{
-		p: p, bufs: bufs, push: push, groups: groups, budget: d.opts.StepBudget,
+		p: p, bufs: bufs, accels: accels, push: push, groups: groups, budget: d.opts.StepBudget,
 		printf: d.opts.Printf, describe: d.opts.Describe,
 		tmpl: slices.Clone(p.tmpl), noLock: d.opts.noLockstep,
 	}
@@ -264,19 +275,45 @@ func (d *Device) Run(pr *Program, groups [3]uint32, bindings []backend.Binding, 
 			if b.Set != dv.set || b.Binding != dv.binding {
 				continue
 			}
-			bb, ok := b.Buffer.(*buffer)
-			if !ok || bb == nil {
-				return fmt.Errorf("binding (set %d, binding %d): not a buffer of this device", b.Set, b.Binding)
+			addr, err := d.bindingAddr(dv, b)
+			if err != nil {
+				return err
 			}
 			if dv.count == 0 {
-				x.tmpl[dv.slot] = bb.addr
+				x.tmpl[dv.slot] = addr
 			} else if int(b.ArrayElement) < dv.count {
-				x.tmpl[dv.slot+1+int32(b.ArrayElement)] = bb.addr
+				x.tmpl[dv.slot+1+int32(b.ArrayElement)] = addr
 				if b.ArrayElement == 0 {
-					x.tmpl[dv.slot] = bb.addr
+					x.tmpl[dv.slot] = addr
 				}
 			}
 		}
 	}
 	return x.execute(d.opts.Workers)
+}
+
+// bindingAddr is the address a binding puts in descriptor dv: a buffer's,
+// or an acceleration structure's for an acceleration-structure descriptor.
+func (d *Device) bindingAddr(dv descVar, b backend.Binding) (uint64, error) {
+	if dv.accel != (b.Kind == backend.AccelerationStructureKind) {
+		if dv.accel {
+			return 0, fmt.Errorf("binding (set %d, binding %d): the shader declares an acceleration structure there, the binding is not one", b.Set, b.Binding)
+		}
+		return 0, fmt.Errorf("binding (set %d, binding %d): an acceleration structure bound where the shader declares a buffer", b.Set, b.Binding)
+	}
+	if dv.accel {
+		a, ok := b.Accel.(*AccelerationStructure)
+		if !ok || a == nil || a.d != d {
+			return 0, fmt.Errorf("binding (set %d, binding %d): not an acceleration structure of this device", b.Set, b.Binding)
+		}
+		if a.data == nil {
+			return 0, fmt.Errorf("binding (set %d, binding %d): the acceleration structure was released", b.Set, b.Binding)
+		}
+		return a.Address(), nil
+	}
+	bb, ok := b.Buffer.(*buffer)
+	if !ok || bb == nil {
+		return 0, fmt.Errorf("binding (set %d, binding %d): not a buffer of this device", b.Set, b.Binding)
+	}
+	return bb.addr, nil
 }

@@ -70,6 +70,7 @@ type descVar struct {
 	set, binding uint32
 	count        int // descriptors in an array of blocks; 0 for one
 	id           uint32
+	accel        bool // acceleration structures, not buffers
 }
 
 type deco struct {
@@ -533,6 +534,10 @@ func (p *prog) declType(i int) (*typ, error) {
 			t.count = coopLen(t.rows, t.cols, n)
 		}
 		t.slots = t.count
+	case spirv.OpTypeAccelerationStructureKHR:
+		t.kind, t.slots = kAccel, 1
+	case spirv.OpTypeRayQueryKHR:
+		t.kind, t.slots = kRayQuery, 1
 	default:
 		t.kind, t.slots = kOpaque, 1
 	}
@@ -698,7 +703,9 @@ const (
 	regWG   = 2
 	regInv  = 3
 	regPush = 4
-	offBits = 40
+	// regAccel: acceleration structures (never memory; accel.go).
+	regAccel = 5
+	offBits  = 40
 )
 
 func addrOf(kind, index uint64, off int) uint64 {
@@ -770,8 +777,9 @@ func (p *prog) declGlobal(i int) error {
 			}
 			return p.errAt(i, "buffer variable %%%d has no DescriptorSet/Binding", id)
 		}
-		dv := descVar{slot: s, set: uint32(d.set), binding: uint32(d.binding), id: id}
+		dv := descVar{slot: s, set: uint32(d.set), binding: uint32(d.binding), id: id, accel: t.kind == kAccel}
 		if t.kind == kArray || t.kind == kRuntimeArray {
+			dv.accel = t.elem.kind == kAccel
 			dv.count = max(t.count, 1)
 			if t.kind == kRuntimeArray {
 				dv.count = 1 << 10

@@ -19,7 +19,9 @@ const (
 	kPointer
 	kFunction
 	kCoopMat
-	kOpaque // images, samplers and other handles we cannot run
+	kOpaque   // images, samplers and other handles we cannot run
+	kAccel    // an acceleration structure: its 64-bit address
+	kRayQuery // a ray query object (only in memory: see rayquery.go)
 )
 
 // typ is a prepared SPIR-V type. Values are held flattened: every scalar
@@ -80,7 +82,7 @@ func (t *typ) bytes() int {
 	switch t.kind {
 	case kBool:
 		return 4
-	case kPointer:
+	case kPointer, kAccel, kRayQuery:
 		return 8
 	}
 	return max(t.width/8, 1)
@@ -111,7 +113,7 @@ func roundUp(n, a int) int {
 // their size.
 func (t *typ) finishLayout() {
 	switch t.kind {
-	case kBool, kInt, kFloat, kPointer:
+	case kBool, kInt, kFloat, kPointer, kAccel, kRayQuery:
 		t.size = t.bytes()
 		t.align = t.size
 	case kVector:
