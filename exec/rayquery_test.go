@@ -172,28 +172,11 @@ func readHit(w []uint32) hitRec {
 func probe(t *testing.T, dev *Device, as *AccelerationStructure, r ray) (probeResult, error) {
 	t.Helper()
 	out, _ := dev.NewBuffer(512*4, backend.UsageStorage)
-	push := make([]byte, 80)
-	put := func(off int, v uint32) { binary.LittleEndian.PutUint32(push[off:], v) }
-	for k := range 3 {
-		put(4*k, math.Float32bits(r.o[k]))
-		put(16+4*k, math.Float32bits(r.d[k]))
-	}
-	put(32, math.Float32bits(r.tmin))
-	put(36, math.Float32bits(r.tmax))
-	put(40, r.flags)
-	put(44, r.mask)
-	put(48, r.policy)
-	put(52, math.Float32bits(r.genT))
 	binds := []backend.Binding{{Binding: 1, Buffer: out}}
-	if as != nil {
-		if r.byAddr {
-			binary.LittleEndian.PutUint64(push[56:], as.Address())
-			put(64, 1)
-		} else {
-			binds = append(binds, backend.Binding{Binding: 0, Kind: backend.AccelerationStructureKind, Accel: as})
-		}
+	if as != nil && !r.byAddr {
+		binds = append(binds, backend.Binding{Binding: 0, Kind: backend.AccelerationStructureKind, Accel: as})
 	}
-	_, err := dev.Dispatch(&backend.Dispatch{Code: glslWords(t, probeSrc), Entry: "main", Groups: [3]uint32{1, 1, 1}, Bindings: binds, PushConstants: push})
+	_, err := dev.Dispatch(&backend.Dispatch{Code: glslWords(t, probeSrc), Entry: "main", Groups: [3]uint32{1, 1, 1}, Bindings: binds, PushConstants: probePush(r, as)})
 	if err != nil {
 		return probeResult{}, err
 	}
@@ -210,6 +193,28 @@ func probe(t *testing.T, dev *Device, as *AccelerationStructure, r ray) (probeRe
 		res.pos[k] = wf(w[368+k])
 	}
 	return res, nil
+}
+
+// probePush lays out probeSrc's push constants for r (as's address when
+// r.byAddr).
+func probePush(r ray, as *AccelerationStructure) []byte {
+	push := make([]byte, 80)
+	put := func(off int, v uint32) { binary.LittleEndian.PutUint32(push[off:], v) }
+	for k := range 3 {
+		put(4*k, math.Float32bits(r.o[k]))
+		put(16+4*k, math.Float32bits(r.d[k]))
+	}
+	put(32, math.Float32bits(r.tmin))
+	put(36, math.Float32bits(r.tmax))
+	put(40, r.flags)
+	put(44, r.mask)
+	put(48, r.policy)
+	put(52, math.Float32bits(r.genT))
+	if as != nil && r.byAddr {
+		binary.LittleEndian.PutUint64(push[56:], as.Address())
+		put(64, 1)
+	}
+	return push
 }
 
 func mustProbe(t *testing.T, dev *Device, as *AccelerationStructure, r ray) probeResult {
