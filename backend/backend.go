@@ -57,6 +57,9 @@ type Binding struct {
 	Buffer       Buffer
 	// Tensor describes a StorageTensor binding's tensor.
 	Tensor *TensorDescription
+	// Accel is bound instead of Buffer when Kind is
+	// AccelerationStructureKind.
+	Accel AccelerationStructure
 }
 
 // Dispatch is one vkCmdDispatch-equivalent run of a compute entry point.

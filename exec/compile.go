@@ -615,10 +615,14 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 		if ins.t != nil && ins.t.kind == kTensorARM {
 			// The pointer to a tensor is its handle.
 			ins.op = spirv.OpCopyObject
-		} else {
-			ins.aux = p.ptrLay[ops[0]]
+			return ins, vals(ops[:1])
 		}
-		return ins, vals(ops[:1])
+		ins.aux = p.ptrLay[ops[0]]
+		if err := vals(ops[:1]); err != nil {
+			return nil, err
+		}
+		accelLoad(ins)
+		return ins, nil
 	case spirv.OpStore:
 		if err := need(2); err != nil {
 			return nil, err
@@ -740,6 +744,9 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 	}
 	if isTensorARMOp(op) {
 		return p.compileTensorARM(i, ins, ops)
+	}
+	if isRayOp(op) {
+		return p.compileRay(i, ins, ops)
 	}
 	switch op {
 	case spirv.OpSDot, spirv.OpUDot, spirv.OpSUDot, spirv.OpSDotAccSat, spirv.OpUDotAccSat, spirv.OpSUDotAccSat:

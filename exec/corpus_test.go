@@ -121,16 +121,25 @@ func TestCorpus(t *testing.T) {
 }
 
 // runCorpus dispatches one workgroup of pr with a 64 KiB buffer for every
-// descriptor (up to 4 of an array; a tensor lies packed in its buffer)
-// and 256 bytes of push constants. With
-// init, the push constants and buffers are handed to it before the
-// dispatch; it may fill them and keep them to read after it.
+// descriptor (up to 4 of an array; a tensor lies packed in its buffer), an
+// empty acceleration structure for every acceleration-structure
+// descriptor, and 256 bytes of push constants. With init, the push
+// constants and buffers are handed to it before the dispatch; it may fill
+// them and keep them to read after it.
 func runCorpus(pr *Program, init func([][]byte), opts Options) error {
 	dev := New(opts)
 	var bs []backend.Binding
 	var raw [][]byte
+	empty, err := dev.NewAccelerationStructure(nil)
+	if err != nil {
+		return err
+	}
 	for _, d := range pr.Descriptors() {
 		for e := 0; e < max(min(d.Count, 4), 1); e++ {
+			if d.Kind == backend.AccelerationStructureKind {
+				bs = append(bs, backend.Binding{Set: d.Set, Binding: d.Binding, ArrayElement: uint32(e), Kind: backend.AccelerationStructureKind, Accel: empty})
+				continue
+			}
 			b, _ := dev.NewBuffer(1<<16, backend.UsageStorage|backend.UsageAddress)
 			bind := backend.Binding{Set: d.Set, Binding: d.Binding, ArrayElement: uint32(e), Buffer: b}
 			if d.Tensor {

@@ -35,10 +35,12 @@ type Options struct {
 
 // Device is the reference executor as a backend.Device.
 type Device struct {
-	opts  Options
-	mu    sync.Mutex
-	bufs  []*buffer // indexed by the region index of their addresses
-	cache map[[32]byte]*Program
+	opts Options
+	mu   sync.Mutex
+	bufs []*buffer // indexed by the region index of their addresses
+	// accels are the acceleration structures, likewise (nil: released).
+	accels []*accelData
+	cache  map[[32]byte]*Program
 }
 
 var _ backend.Device = (*Device)(nil)
@@ -51,7 +53,7 @@ func New(opts Options) *Device {
 	if opts.StepBudget == 0 {
 		opts.StepBudget = 1 << 28
 	}
-	return &Device{opts: opts, bufs: make([]*buffer, 1), cache: map[[32]byte]*Program{}}
+	return &Device{opts: opts, bufs: make([]*buffer, 1), accels: make([]*accelData, 1), cache: map[[32]byte]*Program{}}
 }
 
 func (d *Device) Name() string { return "cpu (reference executor)" }
@@ -60,6 +62,7 @@ func (d *Device) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.bufs = make([]*buffer, 1)
+	d.accels = make([]*accelData, 1)
 	d.cache = map[[32]byte]*Program{}
 	return nil
 }
@@ -141,12 +144,16 @@ type Program struct {
 }
 
 // Descriptor is a descriptor binding a program uses. Count is the number
-// of descriptors of an array of blocks (0 for a single one). Tensor marks
-// a tensor descriptor (bound with backend.StorageTensor): its elements'
-// format (for an unsigned integer type, the unsigned format) and rank.
+// of descriptors of an array (0 for a single one). Kind is
+// backend.AccelerationStructureKind for acceleration structures and
+// backend.StorageBuffer for buffers (uniform and storage buffers bind
+// alike here). Tensor marks a tensor descriptor (bound with
+// backend.StorageTensor): its elements' format (for an unsigned integer
+// type, the unsigned format) and rank.
 type Descriptor struct {
 	Set, Binding uint32
 	Count        int
+	Kind         backend.DescriptorKind
 	Tensor       bool
 	Format       backend.TensorFormat
 	Rank         int
@@ -161,6 +168,9 @@ func (pr *Program) Descriptors() []Descriptor {
 		out[i] = Descriptor{Set: d.set, Binding: d.binding, Count: d.count}
 		if d.tensor != nil {
 			out[i].Tensor, out[i].Format, out[i].Rank = true, tensorFormat(d.tensor.elem), d.tensor.count
+		}
+		if d.accel {
+			out[i].Kind = backend.AccelerationStructureKind
 		}
 	}
 	return out
@@ -261,9 +271,10 @@ func (d *Device) Run(pr *Program, groups [3]uint32, bindings []backend.Binding, 
 	p := pr.p
 	d.mu.Lock()
 	bufs := slices.Clone(d.bufs)
+	accels := slices.Clone(d.accels)
 	d.mu.Unlock()
 	x := &dispatchRun{
-		p: p, bufs: bufs, push: push, groups: groups, budget: d.opts.StepBudget,
+		p: p, bufs: bufs, accels: accels, push: push, groups: groups, budget: d.opts.StepBudget,
 		printf: d.opts.Printf, describe: d.opts.Describe,
 		tmpl: slices.Clone(p.tmpl), noLock: d.opts.noLockstep,
 	}
@@ -272,14 +283,12 @@ func (d *Device) Run(pr *Program, groups [3]uint32, bindings []backend.Binding, 
 			if b.Set != dv.set || b.Binding != dv.binding {
 				continue
 			}
-			bb, ok := b.Buffer.(*buffer)
-			if !ok || bb == nil {
-				return fmt.Errorf("binding (set %d, binding %d): not a buffer of this device", b.Set, b.Binding)
+			v, err := d.bindingAddr(dv, b)
+			if err != nil {
+				return err
 			}
-			v := bb.addr
 			if dv.tensor != nil {
-				var err error
-				if v, err = x.tensorValue(&dv, b, bb); err != nil {
+				if v, err = x.tensorValue(&dv, b, b.Buffer.(*buffer)); err != nil {
 					return err
 				}
 			} else if b.Kind == backend.StorageTensor {
@@ -296,4 +305,30 @@ func (d *Device) Run(pr *Program, groups [3]uint32, bindings []backend.Binding, 
 		}
 	}
 	return x.execute(d.opts.Workers)
+}
+
+// bindingAddr is the address a binding puts in descriptor dv: a buffer's,
+// or an acceleration structure's for an acceleration-structure descriptor.
+func (d *Device) bindingAddr(dv descVar, b backend.Binding) (uint64, error) {
+	if dv.accel != (b.Kind == backend.AccelerationStructureKind) {
+		if dv.accel {
+			return 0, fmt.Errorf("binding (set %d, binding %d): the shader declares an acceleration structure there, the binding is not one", b.Set, b.Binding)
+		}
+		return 0, fmt.Errorf("binding (set %d, binding %d): an acceleration structure bound where the shader declares a buffer", b.Set, b.Binding)
+	}
+	if dv.accel {
+		a, ok := b.Accel.(*AccelerationStructure)
+		if !ok || a == nil || a.d != d {
+			return 0, fmt.Errorf("binding (set %d, binding %d): not an acceleration structure of this device", b.Set, b.Binding)
+		}
+		if a.data == nil {
+			return 0, fmt.Errorf("binding (set %d, binding %d): the acceleration structure was released", b.Set, b.Binding)
+		}
+		return a.Address(), nil
+	}
+	bb, ok := b.Buffer.(*buffer)
+	if !ok || bb == nil {
+		return 0, fmt.Errorf("binding (set %d, binding %d): not a buffer of this device", b.Set, b.Binding)
+	}
+	return bb.addr, nil
 }

@@ -9,6 +9,13 @@
 //	_, err := dev.Dispatch(&backend.Dispatch{Code: words, Entry: "main",
 //		Groups: [3]uint32{4, 1, 1}, Bindings: []backend.Binding{{Binding: 0, Buffer: buf}}})
 //
+// Acceleration structures for ray queries are built from a host-side
+// description (see "Acceleration structures and ray queries" below):
+//
+//	as, _ := dev.NewAccelerationStructure([]exec.Instance{{Transform: ..., Mask: 0xff,
+//		Geometries: []exec.Geometry{{Opaque: true, Vertices: tris}}}})
+//	b := backend.Binding{Binding: 1, Kind: backend.AccelerationStructureKind, Accel: as}
+//
 // Load prepares a module without running it and reports every instruction
 // the executor does not implement (errors.Is(err, ErrUnsupported)).
 // Dispatch caches prepared programs by the code, entry point,
@@ -59,8 +66,8 @@
 //
 // Pointers are 64-bit addresses: the top byte is a region kind (1 device
 // buffer, 2 workgroup memory, 3 the invocation's own memory, 4 push
-// constants), the next 16 bits a buffer number, the low 40 bits a byte
-// offset. A buffer's Address is such a value (buffer n starts at
+// constants, 5 an acceleration structure, which is no memory), the next
+// 16 bits a buffer number, the low 40 bits a byte offset. A buffer's Address is such a value (buffer n starts at
 // 0x01<<56 | n<<40), so PhysicalStorageBuffer pointers, OpConvertUToPtr
 // and OpConvertPtrToU work on real addresses; an address outside every
 // buffer faults. Explicit layouts (Offset, ArrayStride, MatrixStride,
@@ -179,6 +186,80 @@
 //   - DebugPrintf output is one line per call prefixed by the global
 //     invocation id; lines of different workgroups interleave in no fixed
 //     order.
+//
+// # Acceleration structures and ray queries
+//
+// A GPU's acceleration-structure format is its own; here a top-level
+// acceleration structure is the exact description Device.NewAccelerationStructure
+// copies: a list of instances (a 3x4 object-to-world transform, which must be
+// invertible, a 24-bit custom index, an 8-bit mask, a 24-bit SBT offset,
+// VkGeometryInstanceFlagBitsKHR flags) each with geometries of triangles
+// (vertex positions, optional indices, an opaque flag) or of AABBs. Its
+// address (region kind 5, its number) reaches shaders through
+// OpConvertUToAccelerationStructureKHR (a uint64, or a uvec2 low word
+// first) or an acceleration-structure descriptor (Binding.Kind
+// backend.AccelerationStructureKind). An unbound descriptor and the
+// address 0 are an empty scene; any other address that names no live
+// acceleration structure faults at OpRayQueryInitializeKHR.
+//
+// There is no hierarchy: OpRayQueryProceedKHR visits the instances in
+// order (skipping those whose mask shares no bit with the ray's cull
+// mask), within an instance its geometries in order, within a geometry
+// its primitives in order. The ray is moved into the instance's space
+// with the inverse transform (computed in float64 from the float32
+// matrix, rounded once per element); each component of the object-space
+// origin and direction is a float64 sum of exact products rounded once to
+// float32. Opaque triangles are committed on the way when their t is below
+// the current t max (which each commit lowers to its t; an equal t is
+// dropped), non-opaque triangles and every AABB stop the traversal as the
+// candidate (Proceed returns true). Opacity, facing, primitive and mask
+// culling and TerminateOnFirstHit (the traversal ends at the first commit,
+// automatic, confirmed or generated) follow the Vulkan ray traversal
+// chapter.
+//
+// Triangles use the watertight test of Woop, Benthin and Wald (2013) in
+// float32, every operation rounded (never fused): the axis kz of the
+// direction's largest magnitude (the first of equals) and the two after it
+// (swapped when d[kz] < 0), the shear Sx = d[kx]/d[kz], Sy = d[ky]/d[kz],
+// Sz = 1/d[kz], the vertices relative to the origin sheared to (x, y, z),
+// the edge functions U = x2*y1 - y2*x1, V = x0*y2 - y0*x2,
+// W = x1*y0 - y1*x0 (recomputed exactly in float64 when float32 gives 0),
+// a miss when they have mixed signs, det = (U+V)+W (a miss when 0),
+// t = ((U*z0 + V*z1) + W*z2) / det and barycentrics (V/det, W/det). When
+// the ray passes exactly through an edge (an edge function is 0) the
+// triangle takes the hit only if it owns the edge: directed as its winding
+// runs, reversed when det < 0, the edge points to +y, or to -x when
+// horizontal in the sheared plane; so a ray through an edge or vertex
+// shared within a closed fan hits exactly one triangle. A hit needs
+// t min < t < t max. The intersection is front-facing when det > 0 (the
+// vertices run counterclockwise seen from the ray), reversed by
+// TriangleFlipFacing. Triangles with NaN coordinates never hit; nor does
+// anything for a zero direction.
+//
+// AABBs use the slab test in float64 on the object-space ray: the entry t
+// is the largest, the exit the smallest of the per-axis bounds (an axis
+// where the direction is 0 admits every t or none); a candidate when
+// [entry, exit] meets [t min, t max], bounds included. The t of an AABB
+// candidate is that entry, raised to t min, rounded to float32. An AABB
+// whose minimum x is NaN is inactive.
+//
+// A ray query variable's 8 bytes of memory hold the number of its state.
+// Queries about an intersection that does not exist (no candidate,
+// committed type None) give zeros; barycentrics and front face are zero
+// for AABB candidates and generated intersections;
+// OpRayQueryGetIntersectionCandidateAABBOpaqueKHR is false unless the
+// candidate is an AABB. OpRayQueryGetIntersectionTriangleVertexPositionsKHR
+// gives the object-space vertices as built. Confirming and generating
+// still commit the last candidate after OpRayQueryTerminateKHR. These
+// fault, naming the instruction: using a ray query before initializing it,
+// OpRayQueryInitializeKHR with operands the Vulkan environment forbids
+// (non-finite origin or direction, t min or t max negative or NaN,
+// t min > t max, mutually exclusive ray flags), confirming without a
+// triangle candidate, generating without an AABB candidate or with Hit T
+// outside [t min, committed t]. There are no micromaps: the
+// opacity-micromap ray flag and execution mode change nothing, and
+// OpFetchMicroTriangleVertexPositionNV and
+// OpFetchMicroTriangleVertexBarycentricNV fault as not supported.
 //
 // # Faults
 //

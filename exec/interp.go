@@ -73,6 +73,7 @@ type lane struct {
 	lid   int // local invocation index
 	sgl   int // lane within the subgroup
 	tmp   []uint64
+	rqs   []rayQuery // the invocation's ray queries (rayquery.go)
 }
 
 func (l *lane) fail(in *instr, format string, args ...any) *Error {
@@ -149,7 +150,7 @@ func rdScalar(t *typ, b []byte) uint64 {
 			return 1
 		}
 		return 0
-	case kPointer, kOpaque:
+	case kPointer, kOpaque, kAccel, kRayQuery:
 		return binary.LittleEndian.Uint64(b)
 	}
 	switch {
@@ -168,7 +169,7 @@ func wrScalar(t *typ, b []byte, v uint64) {
 	case kBool:
 		binary.LittleEndian.PutUint32(b, uint32(v&1))
 		return
-	case kPointer, kOpaque:
+	case kPointer, kOpaque, kAccel, kRayQuery:
 		binary.LittleEndian.PutUint64(b, v)
 		return
 	}
@@ -564,6 +565,9 @@ func (l *lane) exec(in *instr) error {
 		}
 		if isTensorARMOp(in.op) {
 			return l.armTensor(in)
+		}
+		if isRayOp(in.op) {
+			return l.rayOp(in)
 		}
 		return l.eval(in)
 	}

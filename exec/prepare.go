@@ -71,6 +71,7 @@ type descVar struct {
 	count        int // descriptors in an array of blocks; 0 for one
 	id           uint32
 	tensor       *typ // the tensor type of a tensor descriptor (or array of them)
+	accel        bool // acceleration structures, not buffers
 }
 
 type deco struct {
@@ -546,6 +547,10 @@ func (p *prog) declType(i int) (*typ, error) {
 			t.count = coopLen(t.rows, t.cols, n)
 		}
 		t.slots = t.count
+	case spirv.OpTypeAccelerationStructureKHR:
+		t.kind, t.slots = kAccel, 1
+	case spirv.OpTypeRayQueryKHR:
+		t.kind, t.slots = kRayQuery, 1
 	default:
 		t.kind, t.slots = kOpaque, 1
 	}
@@ -711,7 +716,9 @@ const (
 	regWG   = 2
 	regInv  = 3
 	regPush = 4
-	offBits = 40
+	// regAccel: acceleration structures (never memory; accel.go).
+	regAccel = 5
+	offBits  = 40
 )
 
 func addrOf(kind, index uint64, off int) uint64 {
@@ -783,7 +790,7 @@ func (p *prog) declGlobal(i int) error {
 			}
 			return p.errAt(i, "buffer variable %%%d has no DescriptorSet/Binding", id)
 		}
-		dv := descVar{slot: s, set: uint32(d.set), binding: uint32(d.binding), id: id}
+		dv := descVar{slot: s, set: uint32(d.set), binding: uint32(d.binding), id: id, accel: t.kind == kAccel}
 		if bt := t; bt.kind == kTensorARM || (bt.kind == kArray || bt.kind == kRuntimeArray) && bt.elem.kind == kTensorARM {
 			if bt.kind != kTensorARM {
 				bt = bt.elem
@@ -791,6 +798,7 @@ func (p *prog) declGlobal(i int) error {
 			dv.tensor = bt
 		}
 		if t.kind == kArray || t.kind == kRuntimeArray {
+			dv.accel = t.elem.kind == kAccel
 			dv.count = max(t.count, 1)
 			if t.kind == kRuntimeArray {
 				dv.count = 1 << 10

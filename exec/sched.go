@@ -14,6 +14,7 @@ import (
 type dispatchRun struct {
 	p        *prog
 	bufs     []*buffer
+	accels   []*accelData
 	push     []byte
 	tmpl     []uint64
 	groups   [3]uint32
@@ -75,6 +76,7 @@ func (wg *wgState) reset(id [3]uint32) {
 		l.pc = p.entry
 		l.stack = l.stack[:0]
 		l.loops = l.loops[:0]
+		l.rqs = l.rqs[:0]
 		l.state = stRun
 		l.steps = x.budget
 		lx := uint32(l.lid) % p.local[0]

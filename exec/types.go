@@ -21,6 +21,8 @@ const (
 	kCoopMat
 	kTensorARM // a tensor handle (armtensor.go); elem is the element type, count the rank
 	kOpaque    // images, samplers and other handles we cannot run
+	kAccel     // an acceleration structure: its 64-bit address
+	kRayQuery  // a ray query object (only in memory: see rayquery.go)
 )
 
 // typ is a prepared SPIR-V type. Values are held flattened: every scalar
@@ -81,7 +83,7 @@ func (t *typ) bytes() int {
 	switch t.kind {
 	case kBool:
 		return 4
-	case kPointer:
+	case kPointer, kAccel, kRayQuery:
 		return 8
 	}
 	return max(t.width/8, 1)
@@ -112,7 +114,7 @@ func roundUp(n, a int) int {
 // their size.
 func (t *typ) finishLayout() {
 	switch t.kind {
-	case kBool, kInt, kFloat, kPointer:
+	case kBool, kInt, kFloat, kPointer, kAccel, kRayQuery:
 		t.size = t.bytes()
 		t.align = t.size
 	case kVector:

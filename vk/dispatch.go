@@ -94,6 +94,9 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	sets := map[uint32]map[uint32]*setBinding{}
 	nsets := uint32(0)
 	for i, b := range ds.Bindings {
+		if b.Kind == backend.AccelerationStructureKind {
+			return res, fmt.Errorf("vk: binding %d (set %d, binding %d): acceleration structures are not supported by the Vulkan backend", i, b.Set, b.Binding)
+		}
 		vb, ok := b.Buffer.(*buffer)
 		if !ok || vb.d != d {
 			return res, fmt.Errorf("vk: binding %d (set %d, binding %d) is not a buffer of this device", i, b.Set, b.Binding)

@@ -318,6 +318,7 @@ const (
 	BRayQueryGetIntersectionObjectRayOriginEXT
 	BRayQueryGetIntersectionObjectToWorldEXT
 	BRayQueryGetIntersectionWorldToObjectEXT
+	BRayQueryGetIntersectionTriangleVertexPositionsEXT
 	BCoopMatLoad
 	BCoopMatStore
 	BCoopMatMulAdd
@@ -806,6 +807,7 @@ var builtinNames = [...]string{
 	BFetchMicroTriangleVertexBarycentricNV:                            "fetchMicroTriangleVertexBarycentricNV",
 	BDotPacked4x8EXT:                                                  "dotPacked4x8EXT",
 	BDotPacked4x8AccSatEXT:                                            "dotPacked4x8AccSatEXT",
+	BRayQueryGetIntersectionTriangleVertexPositionsEXT:                "rayQueryGetIntersectionTriangleVertexPositionsEXT",
 }
 
 func (b Builtin) String() string { return builtinNames[b] }

@@ -103,6 +103,7 @@ type builtinConst struct {
 	val      int64
 	ext      []string // any one enables it
 	unsigned bool     // a uint constant (int otherwise)
+	min      int      // minimum desktop version, unknown in ES (0: any)
 }
 
 var memScopeExt = []string{"GL_KHR_memory_scope_semantics"}

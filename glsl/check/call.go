@@ -83,7 +83,7 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 	if best.user != nil {
 		return &Call{exprBase: exprBase{T: best.ret, Pos: pos}, Func: best.user, Args: conv}
 	}
-	if !c.constantOperands(best.fn, conv, pos) {
+	if !c.constantOperands(best.fn, conv, pos) || !c.rayQueryCommitted(best.fn, conv, pos) {
 		return bad(pos)
 	}
 	if v := c.foldBuiltin(best.fn, conv, best.ret); v != nil {

@@ -40,7 +40,10 @@ type layoutInfo struct {
 	hasLocalSize    bool
 	derivativeGroup string
 	shadingRate     [3]int
-	other           []string
+	// primitiveCulling: layout(primitive_culling) of
+	// GL_EXT_ray_flags_primitive_culling (standalone only).
+	primitiveCulling bool
+	other            []string
 }
 
 var memoryNames = map[string]MemoryQual{
@@ -162,6 +165,8 @@ func (c *checker) parseLayout(items []layoutItem) layoutInfo {
 			li.TileAttachment = c.requireExt(it.pos, it.name, tileShadingExt...)
 		case name == "derivative_group_quadsnv", name == "derivative_group_linearnv", name == "derivative_group_quadskhr", name == "derivative_group_linearkhr":
 			li.derivativeGroup = name
+		case name == "primitive_culling":
+			li.primitiveCulling = c.requireExt(it.pos, "primitive culling", extPrimitiveCulling)
 		default:
 			li.other = append(li.other, name)
 			c.errorf(it.pos, it.name, "unrecognized layout identifier, or qualifier requires assignment (e.g., binding = 4)")
@@ -260,6 +265,9 @@ func (c *checker) declareLayoutIn(q quals) {
 // be nil) is checked against its type. Locals return the DeclStmt's Var.
 func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, global bool) (*Var, Expr) {
 	li := c.parseLayout(q.layout)
+	if li.primitiveCulling {
+		c.errorf(pos, "primitive_culling", "can only be applied as standalone")
+	}
 	v := &Var{Name: name, Type: t, Pos: pos, Memory: q.memory, SpecID: -1, Layout: li.Layout, Precise: q.precise}
 	if global {
 		sq := c.intrinsics(q, "spirv_decorate", "spirv_storage_class")
@@ -366,6 +374,7 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 			init = nil
 		}
 	}
+	c.rayQueryDecl(v, init, pos)
 	c.declare(name, pos, &symbol{v: v})
 	if global {
 		c.prog.Globals = append(c.prog.Globals, v)
@@ -390,6 +399,9 @@ type blockMember struct {
 // constant) or a buffer_reference block type.
 func (c *checker) declareBlock(q quals, blockName string, members []blockMember, instance string, arrays []Expr, hasArray bool, pos Pos) {
 	li := c.parseLayout(q.layout)
+	if li.primitiveCulling {
+		c.errorf(pos, "primitive_culling", "can only be applied as standalone")
+	}
 	st := &Struct{Name: blockName, Block: true}
 	storage := StorageUniform
 	switch q.storage {

@@ -20,7 +20,10 @@ func (c *checker) ident(name string, pos Pos) Expr {
 		}
 		return c.varRef(c.builtinVar(b), pos)
 	}
-	if k, ok := builtinConsts[name]; ok {
+	if k, ok := builtinConsts[name]; ok && (k.min == 0 || !c.prog.ES && c.prog.Version >= k.min) {
+		if name == opacity2StateName {
+			c.prog.OpacityMicromap2State = true
+		}
 		if !c.requireExt(pos, name, k.ext...) {
 			return bad(pos)
 		}

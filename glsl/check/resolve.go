@@ -270,6 +270,14 @@ func tokType(tok string, s Scalar, sh shape, m [2]int) *Type {
 	if t, ok := typeNames[tok]; ok {
 		return t
 	}
+	if elem, n, ok := strings.Cut(strings.TrimSuffix(tok, "]"), "["); ok {
+		// An array parameter, e.g. vec3[3].
+		k, err := strconv.Atoi(n)
+		if t := typeNames[elem]; t != nil && err == nil {
+			return ArrayType(t, k)
+		}
+		return nil
+	}
 	if inner, ok := strings.CutPrefix(tok, "vector<"); ok {
 		name, n, _ := strings.Cut(strings.TrimSuffix(inner, ">"), ",")
 		k, err := strconv.Atoi(n)

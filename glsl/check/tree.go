@@ -66,9 +66,16 @@ type Program struct {
 	OpacityMicromap *Var
 	// SpirvExecutionModes are spirv_execution_mode(_id) declarations.
 	SpirvExecutionModes []*SpirvExecutionMode
-	Globals             []*Var  // global variables, constants and used built-ins, in order
-	Funcs               []*Func // defined functions in definition order
-	Main                *Func
+	// OpacityMicromap2State: the shader names
+	// gl_RayFlagsForceOpacityMicromap2StateEXT (GL_EXT_opacity_micromap),
+	// whose ray flag needs the RayTracingOpacityMicromapEXT capability.
+	OpacityMicromap2State bool
+	// PrimitiveCulling: "layout(primitive_culling);" of
+	// GL_EXT_ray_flags_primitive_culling.
+	PrimitiveCulling bool
+	Globals          []*Var  // global variables, constants and used built-ins, in order
+	Funcs            []*Func // defined functions in definition order
+	Main             *Func
 }
 
 // HasExtension reports whether the shader enabled (or required) ext.

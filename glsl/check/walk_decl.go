@@ -338,6 +338,10 @@ func (c *checker) qualDecl(d *syntax.QualDecl) {
 		c.prog.SpirvExecutionModes = append(c.prog.SpirvExecutionModes, c.intrinsics(q, "spirv_execution_mode").execModes...)
 		return
 	}
+	if len(d.Names) == 0 && hasLayout(q.layout, "primitive_culling") {
+		c.primitiveCulling(q)
+		return
+	}
 	if len(d.Names) == 0 {
 		switch q.storage {
 		case "in":

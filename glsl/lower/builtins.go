@@ -88,6 +88,9 @@ const (
 
 func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 	tid := g.typeID(e.T, check.PackNone)
+	if v, ok := g.rayBuiltin(e, tid); ok {
+		return v
+	}
 	args := func() []uint32 {
 		out := make([]uint32, len(e.Args))
 		for i, a := range e.Args {

@@ -770,6 +770,10 @@ func (g *gen) call(e *check.Call) uint32 {
 			ptrs[i] = g.lvalue(a).ptr
 			continue
 		}
+		if ptr, ok := g.rayArg(p, a); ok {
+			ptrs[i] = ptr
+			continue
+		}
 		ptrs[i] = g.b.LocalVariable(g.ptrType(spirv.StorageClassFunction, p.Type, check.PackNone))
 		if p.Dir != check.DirOut {
 			g.b.Emit(spirv.OpStore, ptrs[i], g.rvalue(a))
@@ -778,7 +782,7 @@ func (g *gen) call(e *check.Call) uint32 {
 	r := g.b.EmitResult(spirv.OpFunctionCall, g.typeID(f.Result, check.PackNone), append([]uint32{g.funcs[f]}, ptrs...)...)
 	for i, a := range e.Args {
 		p := f.Params[i]
-		if p.Dir != check.DirIn && !isTensorARM(p.Type) {
+		if _, ray := rayClass(p.Type); p.Dir != check.DirIn && !ray && !isTensorARM(p.Type) {
 			v := g.b.EmitResult(spirv.OpLoad, g.typeID(p.Type, check.PackNone), ptrs[i])
 			g.store(nil, g.lvalue(a), v, p.Type)
 		}
@@ -901,6 +905,9 @@ func (g *gen) convert(v uint32, from, to *check.Type, pos check.Pos) uint32 {
 	}
 	if from.Kind == check.KReference || to.Kind == check.KReference {
 		return g.refConvert(v, from, to, pos)
+	}
+	if r, ok := g.rayConvert(v, to); ok {
+		return r
 	}
 	fs, ts := from.Scalar, to.Scalar
 	if fs == ts && from.Kind == to.Kind {

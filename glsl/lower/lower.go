@@ -184,6 +184,7 @@ func (g *gen) run() {
 	g.localSize(mainID)
 	g.derivatives(mainID)
 	g.spirvExecutionModes(mainID)
+	g.rayModes(mainID)
 	g.memoryModel()
 }
 

@@ -16,7 +16,10 @@ func (g *gen) function(f *check.Func) {
 	byValue := g.callbacks[f]
 	for i, p := range f.Params {
 		g.valueCaps(p.Type)
+		rsc, ray := rayClass(p.Type)
 		switch {
+		case ray:
+			params[i] = g.ptrType(rsc, p.Type, check.PackNone)
 		case byValue:
 			params[i] = g.typeID(p.Type, check.PackNone)
 		case isTensorARM(p.Type):
@@ -42,7 +45,10 @@ func (g *gen) function(f *check.Func) {
 			sc = spirv.StorageClassUniformConstant
 			g.tensorParam(pid, p.Memory)
 		}
-		g.vars[p] = &varInfo{id: pid, sc: sc, t: p.Type, value: byValue}
+		if rsc, ok := rayClass(p.Type); ok {
+			sc = rsc
+		}
+		g.vars[p] = &varInfo{id: pid, sc: sc, t: p.Type, value: byValue && sc == spirv.StorageClassFunction}
 	}
 	g.fn = f
 	g.label(g.b.ID())
@@ -107,7 +113,7 @@ func (g *gen) stmt(s check.Stmt) {
 	case *check.DeclStmt:
 		g.live()
 		v := s.Var
-		if v.Storage == check.StorageConst {
+		if v.Storage == check.StorageConst || g.rayVar(v) {
 			return
 		}
 		id := g.b.LocalVariable(g.ptrType(spirv.StorageClassFunction, v.Type, check.PackNone))

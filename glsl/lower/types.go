@@ -59,6 +59,9 @@ func (g *gen) scalarType(s check.Scalar) uint32 {
 // values): laid-out arrays and structs are distinct types carrying
 // ArrayStride and Offset decorations, and bools are stored as uint.
 func (g *gen) typeID(t *check.Type, pk check.Packing) uint32 {
+	if id, ok := g.rayType(t); ok {
+		return id
+	}
 	switch t.Kind {
 	case check.KVoid:
 		return g.b.TypeVoid()

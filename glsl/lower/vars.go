@@ -46,6 +46,9 @@ func (g *gen) global(v *check.Var) {
 	if v.Builtin == check.BuiltinWorkGroupSize {
 		return // a constant, emitted where used
 	}
+	if g.rayVar(v) {
+		return
+	}
 	if v.Builtin != check.BuiltinNone {
 		bi, ok := builtinIDs[v.Builtin]
 		if !ok {
