@@ -6,6 +6,7 @@ package backend
 
 import (
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -44,14 +45,47 @@ type DescriptorKind int
 const (
 	StorageBuffer DescriptorKind = iota
 	UniformBuffer
+	// StorageImage binds Image for OpImageRead, OpImageWrite and image
+	// atomics.
+	StorageImage
+	// SampledImage binds Image for sampling with a separate sampler, and
+	// for OpImageFetch.
+	SampledImage
+	// CombinedImageSampler binds Image and Sampler together.
+	CombinedImageSampler
+	// SeparateSampler binds Sampler alone.
+	SeparateSampler
+	// UniformTexelBuffer and StorageTexelBuffer bind Buffer viewed as a
+	// one-dimensional array of texels of Format (its whole size, which
+	// must be a multiple of the texel size).
+	UniformTexelBuffer
+	StorageTexelBuffer
 )
 
-// Binding attaches a buffer to (set, binding, array element).
+var kindNames = [...]string{"storage buffer", "uniform buffer", "storage image", "sampled image",
+	"combined image sampler", "sampler", "uniform texel buffer", "storage texel buffer"}
+
+func (k DescriptorKind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("DescriptorKind(%d)", int(k))
+}
+
+// Binding attaches a resource to (set, binding, array element): Buffer for
+// buffer and texel buffer kinds, Image and/or Sampler for the image kinds.
 type Binding struct {
 	Set, Binding uint32
 	ArrayElement uint32
 	Kind         DescriptorKind
 	Buffer       Buffer
+	Image        Image
+	Sampler      Sampler
+	// Format is the texel format of a texel buffer view.
+	Format Format
+	// BaseLevel is the first mip level an image view shows (the shader's
+	// level 0); the view has the levels from there on.
+	BaseLevel uint32
 }
 
 // Dispatch is one vkCmdDispatch-equivalent run of a compute entry point.
@@ -88,6 +122,11 @@ type Device interface {
 	// GPU's name.
 	Name() string
 	NewBuffer(size int, usage BufferUsage) (Buffer, error)
+	// NewImage allocates a zeroed image; NewSampler makes a sampler. A
+	// backend without images returns an error wrapping
+	// errors.ErrUnsupported.
+	NewImage(desc ImageDesc) (Image, error)
+	NewSampler(desc SamplerDesc) (Sampler, error)
 	Dispatch(d *Dispatch) (Result, error)
 	Close() error
 }

@@ -261,7 +261,7 @@ func (d *Device) Run(pr *Program, groups [3]uint32, bindings []backend.Binding, 
 	}
 	for _, dv := range p.descs {
 		for _, b := range bindings {
-			if b.Set != dv.set || b.Binding != dv.binding {
+			if b.Set != dv.set || b.Binding != dv.binding || !bufferKind(b.Kind) {
 				continue
 			}
 			bb, ok := b.Buffer.(*buffer)
@@ -278,5 +278,14 @@ func (d *Device) Run(pr *Program, groups [3]uint32, bindings []backend.Binding, 
 			}
 		}
 	}
+	if err := x.bindImages(bindings); err != nil {
+		return err
+	}
 	return x.execute(d.opts.Workers)
+}
+
+// bufferKind reports the descriptor kinds that bind buffers by address
+// (the others go to image, sampler and texel buffer variables).
+func bufferKind(k backend.DescriptorKind) bool {
+	return k == backend.StorageBuffer || k == backend.UniformBuffer
 }

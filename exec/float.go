@@ -13,6 +13,10 @@ const (
 	bf16
 	e4m3
 	e5m2
+	// uf11 and uf10 are the unsigned 11- and 10-bit floats of packed
+	// image formats (no sign bit; only image texels use them).
+	uf11
+	uf10
 )
 
 // fmtDesc describes a binary floating-point format: exponent and mantissa
@@ -31,6 +35,8 @@ var fmtDescs = [...]fmtDesc{
 	bf16: {8, 7, true, 0x7fc0},
 	e4m3: {4, 3, false, 0x7f},
 	e5m2: {5, 2, true, 0x7e},
+	uf11: {5, 6, true, 0x7e0},
+	uf10: {5, 5, true, 0x3f0},
 }
 
 // rounding is an FPRoundingMode.

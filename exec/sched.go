@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/coopshader/coop/backend"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -24,6 +25,11 @@ type dispatchRun struct {
 	describe func(*spirv.Module, int) string
 	stop     atomic.Bool
 	noLock   bool // no lockstep execution
+	// views and samplers are what image and sampler handles name (handle
+	// k is element k-1); descMem is each image descriptor's memory.
+	views    []*imgView
+	samplers []*backend.SamplerDesc
+	descMem  [][]byte
 }
 
 // wgState is one workgroup's invocations and shared memory, reused by a
@@ -209,6 +215,8 @@ func collective(in *instr, act, sg []*lane) error {
 		return coopExec(in, matIO{act: act}, false)
 	case isDerivative(in.op):
 		return derivExec(in, act)
+	case isImageOp(in.op):
+		return imageImplicitExec(in, act)
 	}
 	return groupExec(in, act, sg)
 }

@@ -91,6 +91,9 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	sets := map[uint32]map[uint32]*setBinding{}
 	nsets := uint32(0)
 	for i, b := range ds.Bindings {
+		if b.Kind != backend.StorageBuffer && b.Kind != backend.UniformBuffer {
+			return res, fmt.Errorf("binding %d (set %d, binding %d, %v): %w", i, b.Set, b.Binding, b.Kind, errNoImages)
+		}
 		vb, ok := b.Buffer.(*buffer)
 		if !ok || vb.d != d {
 			return res, fmt.Errorf("vk: binding %d (set %d, binding %d) is not a buffer of this device", i, b.Set, b.Binding)
