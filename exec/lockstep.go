@@ -85,7 +85,8 @@ func uniformBuiltin(b spirv.BuiltIn) bool {
 	switch b {
 	case spirv.BuiltInNumWorkgroups, spirv.BuiltInWorkgroupId, spirv.BuiltInWorkgroupSize,
 		spirv.BuiltInSubgroupSize, spirv.BuiltInSubgroupMaxSize, spirv.BuiltInNumSubgroups,
-		spirv.BuiltInSubgroupId, spirv.BuiltInDeviceIndex:
+		spirv.BuiltInSubgroupId, spirv.BuiltInDeviceIndex, spirv.BuiltInTileOffsetQCOM, spirv.BuiltInTileDimensionQCOM,
+		spirv.BuiltInTileApronSizeQCOM:
 		return true
 	}
 	return false

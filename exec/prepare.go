@@ -179,6 +179,8 @@ func prepare(m *spirv.Module, entry string, spec map[uint32][]byte, sgSize int) 
 					p.local = [3]uint32{in.Words[2], in.Words[3], in.Words[4]}
 				case spirv.ExecutionModeLocalSizeId:
 					p.localIDs = [3]uint32{in.Words[2], in.Words[3], in.Words[4]}
+				case spirv.ExecutionModeTileShadingRateQCOM:
+					p.local = tileLocal([3]uint32{in.Words[2], in.Words[3], in.Words[4]})
 				}
 			}
 			if len(in.Words) >= 2 && in.Words[0] == entryFn {

@@ -102,7 +102,7 @@ func knownBuiltin(b spirv.BuiltIn) bool {
 		spirv.BuiltInSubgroupSize, spirv.BuiltInSubgroupMaxSize, spirv.BuiltInNumSubgroups, spirv.BuiltInSubgroupId,
 		spirv.BuiltInSubgroupLocalInvocationId, spirv.BuiltInSubgroupEqMask, spirv.BuiltInSubgroupGeMask,
 		spirv.BuiltInSubgroupGtMask, spirv.BuiltInSubgroupLeMask, spirv.BuiltInSubgroupLtMask,
-		spirv.BuiltInDeviceIndex:
+		spirv.BuiltInDeviceIndex, spirv.BuiltInTileOffsetQCOM, spirv.BuiltInTileDimensionQCOM, spirv.BuiltInTileApronSizeQCOM:
 		return true
 	}
 	return false
@@ -149,6 +149,10 @@ func builtinValue(v []uint64, b spirv.BuiltIn, l *lane, lid [3]uint32) []uint64 
 		return masks(mask(int(me)))
 	case spirv.BuiltInDeviceIndex:
 		return append(v, 0)
+	case spirv.BuiltInTileOffsetQCOM, spirv.BuiltInTileApronSizeQCOM:
+		return append(v, 0, 0, 0)
+	case spirv.BuiltInTileDimensionQCOM:
+		return append(v, uint64(tileSize[0]), uint64(tileSize[1]), uint64(tileSize[2]))
 	}
 	return v
 }
