@@ -244,7 +244,7 @@ func checkView(it *imgType, v *imgView) error {
 		return fmt.Errorf("the shader declares format %v, the image has %v", it.format, v.desc.Format)
 	}
 	if !v.buffer && it.viewDim() != v.desc.Dim {
-		return fmt.Errorf("the shader declares a %v image, the image is %v", it.dim, v.desc.Dim)
+		return fmt.Errorf("the shader declares a %v image, the image is %v", it.viewDim(), v.desc.Dim)
 	}
 	if !v.buffer && it.ms != (v.desc.Samples > 1) {
 		return fmt.Errorf("the shader's multisampling (MS %v) does not match the image's %d samples", it.ms, v.desc.Samples)

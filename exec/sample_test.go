@@ -175,7 +175,7 @@ func refSample2D(im *refImage, sm backend.SamplerDesc, l int, s, t float64, filt
 // for the inputs, and returns the outputs.
 func sampleRun(t *testing.T, dev *Device, img backend.Image, sm backend.SamplerDesc, imgType, op string, in [][4]float32, extra ...string) [][4]float32 {
 	t.Helper()
-	kv := append([]string{"N", "16", "MODE", "", "IMG", imgType, "OP", op}, extra...)
+	kv := append(extra, "N", "16", "MODE", "", "IMG", imgType, "OP", op)
 	code := asm(t, sampleKernel, kv...)
 	n := (len(in) + 15) / 16 * 16
 	ib, _ := dev.NewBuffer(16*n, backend.UsageStorage)
