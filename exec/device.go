@@ -141,21 +141,69 @@ type Program struct {
 }
 
 // Descriptor is a descriptor binding a program uses. Count is the number
-// of descriptors of an array of blocks (0 for a single one).
+// of descriptors of an array (0 for a single one, 1024 for a runtime
+// array).
 type Descriptor struct {
 	Set, Binding uint32
 	Count        int
+	// Kind is StorageBuffer for every buffer block (the executor binds
+	// uniform ones the same way); for an image, sampler or texel buffer
+	// variable the kind its type takes (a storage or sampled image type
+	// whose Sampled operand is 0 says SampledImage).
+	Kind backend.DescriptorKind
+	// Image describes the image type of an image kind.
+	Image *ImageType
+}
+
+// ImageType is what a shader declares about an image.
+type ImageType struct {
+	Dim          backend.ImageDim
+	Buffer       bool // a texel buffer
+	Arrayed      bool
+	Multisampled bool
+	Depth        bool           // declared a depth image (Depth operand 1)
+	Format       backend.Format // FormatUndefined for Unknown
+	Float        bool           // texels are read as floats
+	Signed       bool           // integer texels are signed
 }
 
 // Descriptors lists the bindings the program's resources use, in
-// declaration order, so callers can bind buffers to a module they did not
-// write.
+// declaration order (buffers, then images), so callers can bind resources
+// to a module they did not write.
 func (pr *Program) Descriptors() []Descriptor {
 	out := make([]Descriptor, len(pr.p.descs))
 	for i, d := range pr.p.descs {
 		out[i] = Descriptor{Set: d.set, Binding: d.binding, Count: d.count}
 	}
+	for _, d := range pr.p.imgDescs {
+		dd := Descriptor{Set: d.set, Binding: d.binding, Count: d.count, Kind: descKind(d.elem)}
+		if d.count < 0 {
+			dd.Count = 1 << 10
+		}
+		if it := d.elem.img; it != nil {
+			dd.Image = &ImageType{Dim: it.viewDim(), Buffer: it.dim == spirv.DimBuffer, Arrayed: it.arrayed,
+				Multisampled: it.ms, Depth: it.depth == 1, Format: it.format, Float: it.sampled.kind == kFloat, Signed: it.sampled.signed}
+		}
+		out = append(out, dd)
+	}
 	return out
+}
+
+// descKind is the descriptor kind an image-like variable element takes.
+func descKind(t *typ) backend.DescriptorKind {
+	switch {
+	case t.kind == kSampler:
+		return backend.SeparateSampler
+	case t.kind == kSampledImage:
+		return backend.CombinedImageSampler
+	case t.img.dim == spirv.DimBuffer && t.img.mode == 2:
+		return backend.StorageTexelBuffer
+	case t.img.dim == spirv.DimBuffer:
+		return backend.UniformTexelBuffer
+	case t.img.mode == 2:
+		return backend.StorageImage
+	}
+	return backend.SampledImage
 }
 
 // LocalSize is the workgroup size the program runs with.
