@@ -200,6 +200,14 @@ func (p *prog) compileImage(i int, ins *instr, ops []uint32) (*instr, error) {
 	if err := p.imageOperands(i, o, rest); err != nil {
 		return nil, err
 	}
+	if sampled := op != spirv.OpImageFetch && op != spirv.OpImageSparseFetch && op != spirv.OpImageRead &&
+		op != spirv.OpImageSparseRead && op != spirv.OpImageWrite; sampled != (t.kind == kSampledImage) {
+		return nil, p.errAt(i, "operand %%%d is not a%s", ops[0], map[bool]string{true: " sampled image", false: "n image"}[sampled])
+	}
+	if o.gradX >= 0 && o.gradT.slots < o.it.spatial() || o.off >= 0 && o.offT.slots < o.it.spatial() && o.it.dim != spirv.DimCube ||
+		o.offs >= 0 && o.offsT.elem.slots < 2 {
+		return nil, p.errAt(i, "gradients and offsets need a component per coordinate")
+	}
 	if implicitLod(op) {
 		if !p.derivQuads && !p.derivLinear {
 			p.unsupport(i, "implicit level of detail without a DerivativeGroup execution mode")
