@@ -34,7 +34,7 @@ func TestImageScript(t *testing.T) {
 	}
 	var out bytes.Buffer
 	rep.Format(&out)
-	if rep.Failed() != 0 || len(rep.Results) != 6 {
+	if rep.Failed() != 0 || len(rep.Results) != 8 {
 		t.Fatalf("%d results:\n%s", len(rep.Results), out.String())
 	}
 }
@@ -72,5 +72,36 @@ EXPECT c IDX 14 EQ 0
 	rep.Format(&out)
 	if rep.Failed() != 0 || strings.Count(out.String(), "PASS") != 4 {
 		t.Fatalf("%s", out.String())
+	}
+}
+
+// TestImageProbe checks EQ_RGB/EQ_RGBA probes: normalized UNORM values,
+// the default and given tolerances, alpha only with EQ_RGBA, and the
+// report of a failing texel.
+func TestImageProbe(t *testing.T) {
+	src := `IMAGE i FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 2 HEIGHT 2 DATA
+255 0 128 7   255 0 128 7   255 0 128 7   255 1 128 7
+END
+EXPECT i IDX 0 0 SIZE 2 2 EQ_RGB 255 0 128
+EXPECT i IDX 0 0 SIZE 2 1 EQ_RGBA 255 0 128 7
+EXPECT i IDX 0 0 SIZE 2 2 EQ_RGBA 255 0 128 7
+EXPECT i IDX 1 1 TOLERANCE 0.004 EQ_RGB 255 0 128
+`
+	s, err := Parse("t.amber", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), s, cpu.New(cpu.Options{}), RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pass := []bool{false, true, false, true}
+	for i, r := range rep.Results {
+		if r.Pass != pass[i] {
+			t.Errorf("EXPECT %d: pass %v, want %v: %s", i, r.Pass, pass[i], r.Msg)
+		}
+	}
+	if msg := rep.Results[0].Msg; !strings.Contains(msg, "1 of 12 values differ") || !strings.Contains(msg, "(1, 1) G got 1, want 0") {
+		t.Errorf("failure report: %q", msg)
 	}
 }

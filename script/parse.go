@@ -980,7 +980,7 @@ func (p *parser) expectIdx(ln int, e *Expect, buf *Buffer, w []string) error {
 	}
 	if len(w) > 1 {
 		if _, err := strconv.ParseInt(w[1], 0, 64); err == nil {
-			return p.errf(ln, "expected a comparator after IDX <offset>, got %q (image probes IDX x y are not supported)", w[1])
+			return p.probe(ln, e, buf, w)
 		}
 	}
 	dt := buf.Type

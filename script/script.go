@@ -151,6 +151,19 @@ type Expect struct {
 	Tol    []Tolerance
 	RMSE   float64
 	Matmul *Matmul
+	// Probe is an image probe: IDX x y [SIZE w h] EQ_RGB|EQ_RGBA.
+	Probe *Probe
+}
+
+// Probe checks a rectangle of an image's level 0 (layer 0, sample 0)
+// as Amber's image probes do: each component the format has (alpha only
+// for EQ_RGBA), UNORM and SNORM ones normalized, must be within the
+// tolerance (0.002 by default) of the expected value, given as 0-255 and
+// divided by 255.
+type Probe struct {
+	X, Y, W, H int
+	RGBA       bool
+	Want       [4]float64
 }
 
 // Tolerance is how far a value may be from the expected one: Abs, Rel (a

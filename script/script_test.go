@@ -105,7 +105,7 @@ func TestParseErrors(t *testing.T) {
 		{buf + "EXPECT b IDX 0 FOO 1", `t.amber:2: expected a comparator (EQ, NE, LT, LE, GT, GE) or TOLERANCE, got "FOO"`},
 		{buf + "EXPECT b IDX 4 EQ 0 0 0 0", `t.amber:2: expected values inside b (16 bytes), got 4 values from byte 4`},
 		{buf + "EXPECT b IDX 2 EQ 0", `t.amber:2: expected a byte offset that is a multiple of the element size 4 of b, got 2`},
-		{buf + "EXPECT b IDX 0 0 EQ 0", `t.amber:2: expected a comparator after IDX <offset>, got "0" (image probes IDX x y are not supported)`},
+		{buf + "EXPECT b IDX 0 0 EQ 0", `t.amber:2: expected an IMAGE for a probe IDX x y, got buffer b`},
 		{buf + "EXPECT b IDX 0 TOLERANCE EQ 0", `t.amber:2: expected one to four tolerance values after TOLERANCE, got "EQ"`},
 		{buf + "EXPECT b IDX 0 TOLERANCE 1 LT 0", `t.amber:2: expected EQ with TOLERANCE or ULP, got LT`},
 		{buf + "EXPECT b EQ_BUFFER c", `t.amber:2: expected a buffer declared earlier after EQ_BUFFER, got "c"`},
