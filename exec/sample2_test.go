@@ -232,3 +232,44 @@ func TestImplicitLod(t *testing.T) {
 		}
 	}
 }
+
+// TestSampleGradProjMinLod checks the Grad operand (derivatives of 2 and
+// 1 texels give λ = 1), projective coordinates (divided by the last
+// component) and the MinLod operand (which raises λ).
+func TestSampleGradProjMinLod(t *testing.T) {
+	r := rand.New(rand.NewSource(8))
+	dev := New(Options{})
+	img, ref := newRefImage(t, dev, r, 16, 16, 4)
+	sm := backend.SamplerDesc{MinFilter: backend.FilterLinear, MaxLod: 1000}
+	var in [][4]float32
+	for i := 0; i < 16; i++ {
+		in = append(in, [4]float32{float32(r.Intn(64)) / 64, float32(r.Intn(64)) / 64, 0.125, 1.0 / 16})
+	}
+	check := func(what string, out [][4]float32, level int, f backend.Filter) {
+		t.Helper()
+		for i, v := range in {
+			want := refSample2D(ref, sm, level, float64(v[0]), float64(v[1]), f, [2]int{})
+			for k := range want {
+				if out[i][k] != float32(want[k]) {
+					t.Fatalf("%s %d: component %d: got %v, want %v", what, i, k, out[i][k], float32(want[k]))
+				}
+			}
+		}
+	}
+	out := sampleRun(t, dev, img, sm, img2D, `%gx = OpCompositeConstruct %v2f %lod %float_0
+%gy = OpCompositeConstruct %v2f %float_0 %dref
+%r = OpImageSampleExplicitLod %v4f %si %st Grad %gx %gy`, in)
+	check("grad", out, 1, backend.FilterLinear)
+
+	out = sampleRun(t, dev, img, sm, img2D, `%two = OpFAdd %float %float_1 %float_1
+%ps = OpFMul %float %s %two
+%pt0 = OpCompositeExtract %float %iv 1
+%pt = OpFMul %float %pt0 %two
+%pc = OpCompositeConstruct %v3f %ps %pt %two
+%r = OpImageSampleProjExplicitLod %v4f %si %pc Lod %float_0`, in)
+	check("proj", out, 0, backend.FilterNearest) // λ = 0: the magnification filter
+
+	out = sampleRun(t, dev, img, sm, img2D, `%two = OpFAdd %float %float_1 %float_1
+%r = OpImageSampleExplicitLod %v4f %si %st Lod|MinLod %float_0 %two`, in)
+	check("min lod", out, 2, backend.FilterLinear)
+}
