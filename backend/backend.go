@@ -6,6 +6,7 @@ package backend
 
 import (
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -47,9 +48,38 @@ const (
 	// StorageTensor: a tensor in Buffer laid out as Binding.Tensor says
 	// (see tensor.go).
 	StorageTensor
+	// StorageImage binds Image for OpImageRead, OpImageWrite and image
+	// atomics.
+	StorageImage
+	// SampledImage binds Image for sampling with a separate sampler, and
+	// for OpImageFetch.
+	SampledImage
+	// CombinedImageSampler binds Image and Sampler together.
+	CombinedImageSampler
+	// SeparateSampler binds Sampler alone.
+	SeparateSampler
+	// UniformTexelBuffer and StorageTexelBuffer bind Buffer viewed as a
+	// one-dimensional array of texels of Format (its whole size, which
+	// must be a multiple of the texel size).
+	UniformTexelBuffer
+	StorageTexelBuffer
 )
 
-// Binding attaches a buffer to (set, binding, array element).
+var kindNames = [...]string{"storage buffer", "uniform buffer", "storage tensor", "storage image", "sampled image",
+	"combined image sampler", "sampler", "uniform texel buffer", "storage texel buffer"}
+
+func (k DescriptorKind) String() string {
+	if k == AccelerationStructureKind {
+		return "acceleration structure"
+	}
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("DescriptorKind(%d)", int(k))
+}
+
+// Binding attaches a resource to (set, binding, array element): Buffer for
+// buffer and texel buffer kinds, Image and/or Sampler for the image kinds.
 type Binding struct {
 	Set, Binding uint32
 	ArrayElement uint32
@@ -59,7 +89,14 @@ type Binding struct {
 	Tensor *TensorDescription
 	// Accel is bound instead of Buffer when Kind is
 	// AccelerationStructureKind.
-	Accel AccelerationStructure
+	Accel   AccelerationStructure
+	Image   Image
+	Sampler Sampler
+	// Format is the texel format of a texel buffer view.
+	Format Format
+	// BaseLevel is the first mip level an image view shows (the shader's
+	// level 0); the view has the levels from there on.
+	BaseLevel uint32
 }
 
 // Dispatch is one vkCmdDispatch-equivalent run of a compute entry point.
@@ -96,6 +133,11 @@ type Device interface {
 	// GPU's name.
 	Name() string
 	NewBuffer(size int, usage BufferUsage) (Buffer, error)
+	// NewImage allocates a zeroed image; NewSampler makes a sampler. A
+	// backend without images returns an error wrapping
+	// errors.ErrUnsupported.
+	NewImage(desc ImageDesc) (Image, error)
+	NewSampler(desc SamplerDesc) (Sampler, error)
 	Dispatch(d *Dispatch) (Result, error)
 	Close() error
 }

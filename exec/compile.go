@@ -720,6 +720,36 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 		}
 		return ins, nil
 	}
+	switch op {
+	case spirv.OpSampledImage:
+		// A sampled image is its image and sampler handles.
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		if err := vals(ops[:2]); err != nil {
+			return nil, err
+		}
+		if ins.t == nil || ins.t.kind != kSampledImage || p.tyOf[ops[0]].kind != kImage || p.tyOf[ops[1]].kind != kSampler {
+			return nil, p.errAt(i, "OpSampledImage needs an image and a sampler")
+		}
+		ins.op, ins.lit = spirv.OpCompositeConstruct, []uint32{1, 1}
+		return ins, nil
+	case spirv.OpImage:
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		if err := vals(ops[:1]); err != nil {
+			return nil, err
+		}
+		if ins.t == nil || ins.t.kind != kImage || ins.at.kind != kSampledImage {
+			return nil, p.errAt(i, "OpImage needs a sampled image")
+		}
+		ins.op, ins.sub = spirv.OpCompositeExtract, 0
+		return ins, nil
+	}
+	if isImageOp(op) {
+		return p.compileImage(i, ins, ops)
+	}
 	if isGroupOp(op) {
 		return p.compileGroup(i, ins, ops)
 	}

@@ -121,11 +121,12 @@ func TestCorpus(t *testing.T) {
 }
 
 // runCorpus dispatches one workgroup of pr with a 64 KiB buffer for every
-// descriptor (up to 4 of an array; a tensor lies packed in its buffer), an
-// empty acceleration structure for every acceleration-structure
-// descriptor, and 256 bytes of push constants. With init, the push
-// constants and buffers are handed to it before the dispatch; it may fill
-// them and keep them to read after it.
+// buffer descriptor (up to 4 of an array; a tensor lies packed in its
+// buffer), an empty acceleration structure for every
+// acceleration-structure descriptor, a small image (and a sampler) for
+// every image one (up to 4 of an array) and 256 bytes of push constants.
+// With init, the push constants and buffers are handed to it before the
+// dispatch; it may fill them and keep them to read after it.
 func runCorpus(pr *Program, init func([][]byte), opts Options) error {
 	dev := New(opts)
 	var bs []backend.Binding
@@ -135,6 +136,9 @@ func runCorpus(pr *Program, init func([][]byte), opts Options) error {
 		return err
 	}
 	for _, d := range pr.Descriptors() {
+		if !bufferKind(d.Kind) {
+			continue // images: below
+		}
 		for e := 0; e < max(min(d.Count, 4), 1); e++ {
 			if d.Kind == backend.AccelerationStructureKind {
 				bs = append(bs, backend.Binding{Set: d.Set, Binding: d.Binding, ArrayElement: uint32(e), Kind: backend.AccelerationStructureKind, Accel: empty})
@@ -147,6 +151,24 @@ func runCorpus(pr *Program, init func([][]byte), opts Options) error {
 			}
 			bs = append(bs, bind)
 			raw = append(raw, Bytes(b))
+		}
+	}
+	for _, d := range pr.p.imgDescs {
+		n := d.count
+		switch {
+		case n == 0:
+			n = 1
+		case n < 0:
+			n = 4
+		}
+		for e := 0; e < min(n, 4); e++ {
+			b, buf, err := corpusImage(dev, d.elem)
+			if err != nil {
+				return err
+			}
+			b.Set, b.Binding, b.ArrayElement = d.set, d.binding, uint32(e)
+			bs = append(bs, b)
+			raw = append(raw, buf)
 		}
 	}
 	push := make([]byte, 256)
@@ -167,4 +189,72 @@ func corpusTensor(d Descriptor) *backend.TensorDescription {
 		}
 	}
 	return &backend.TensorDescription{Format: d.Format, Dimensions: dims}
+}
+
+// corpusImage makes a zeroed resource for an image descriptor of type t:
+// a 4x4 image (4x4x4 in 3D; 2 layers when arrayed; 4 samples when
+// multisampled; 3 levels when sampled) of the declared format, or
+// 4-component 32-bit texels of the sampled type, with a linear sampler
+// that compares when the image is a depth image. It returns the binding
+// and the memory to fill.
+func corpusImage(dev *Device, t *typ) (backend.Binding, []byte, error) {
+	var b backend.Binding
+	it := t.img
+	if t.kind == kSampler {
+		s, err := dev.NewSampler(backend.SamplerDesc{MaxLod: backend.LodClampNone, MinFilter: backend.FilterLinear})
+		b.Kind, b.Sampler = backend.SeparateSampler, s
+		return b, nil, err
+	}
+	f := it.format
+	if f == backend.FormatUndefined {
+		switch {
+		case it.sampled.kind == kFloat:
+			f = backend.FormatRgba32f
+		case it.sampled.signed:
+			f = backend.FormatRgba32i
+		default:
+			f = backend.FormatRgba32ui
+		}
+	}
+	if it.dim == spirv.DimBuffer {
+		buf, err := dev.NewBuffer(256, backend.UsageStorage)
+		b.Kind, b.Buffer, b.Format = backend.UniformTexelBuffer, buf, f
+		if it.mode == 2 {
+			b.Kind = backend.StorageTexelBuffer
+		}
+		return b, Bytes(buf), err
+	}
+	desc := backend.ImageDesc{Format: f, Dim: it.viewDim(), Width: 4, Height: 4}
+	switch {
+	case it.dim == spirv.Dim1D:
+		desc.Height = 1
+	case it.dim == spirv.Dim3D:
+		desc.Depth = 4
+	case it.dim == spirv.DimCube:
+		desc.Layers = 6
+	}
+	if it.arrayed {
+		desc.Layers = max(desc.Layers, 1) * 2
+	}
+	if it.ms {
+		desc.Samples = 4
+	} else if it.mode != 2 {
+		desc.Levels = 3
+	}
+	img, err := dev.NewImage(desc)
+	if err != nil {
+		return b, nil, err
+	}
+	b.Image = img
+	switch {
+	case t.kind == kSampledImage:
+		b.Kind = backend.CombinedImageSampler
+		b.Sampler, err = dev.NewSampler(backend.SamplerDesc{MaxLod: backend.LodClampNone, MinFilter: backend.FilterLinear,
+			Compare: it.depth == 1, CompareOp: backend.CompareLess})
+	case it.mode == 2:
+		b.Kind = backend.StorageImage
+	default:
+		b.Kind = backend.SampledImage
+	}
+	return b, ImageBytes(img), err
 }

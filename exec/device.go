@@ -144,24 +144,42 @@ type Program struct {
 }
 
 // Descriptor is a descriptor binding a program uses. Count is the number
-// of descriptors of an array (0 for a single one). Kind is
-// backend.AccelerationStructureKind for acceleration structures and
-// backend.StorageBuffer for buffers (uniform and storage buffers bind
-// alike here). Tensor marks a tensor descriptor (bound with
-// backend.StorageTensor): its elements' format (for an unsigned integer
-// type, the unsigned format) and rank.
+// of descriptors of an array (0 for a single one, 1024 for a runtime
+// array).
 type Descriptor struct {
 	Set, Binding uint32
 	Count        int
-	Kind         backend.DescriptorKind
-	Tensor       bool
-	Format       backend.TensorFormat
-	Rank         int
+	// Kind is StorageBuffer for every buffer block (the executor binds
+	// uniform ones the same way), AccelerationStructureKind for
+	// acceleration structures; for an image, sampler or texel buffer
+	// variable the kind its type takes (a storage or sampled image type
+	// whose Sampled operand is 0 says SampledImage).
+	Kind backend.DescriptorKind
+	// Image describes the image type of an image kind.
+	Image *ImageType
+	// Tensor marks a tensor descriptor (bound with backend.StorageTensor):
+	// its elements' format (for an unsigned integer type, the unsigned
+	// format) and rank.
+	Tensor bool
+	Format backend.TensorFormat
+	Rank   int
+}
+
+// ImageType is what a shader declares about an image.
+type ImageType struct {
+	Dim          backend.ImageDim
+	Buffer       bool // a texel buffer
+	Arrayed      bool
+	Multisampled bool
+	Depth        bool           // declared a depth image (Depth operand 1)
+	Format       backend.Format // FormatUndefined for Unknown
+	Float        bool           // texels are read as floats
+	Signed       bool           // integer texels are signed
 }
 
 // Descriptors lists the bindings the program's resources use, in
-// declaration order, so callers can bind buffers to a module they did not
-// write.
+// declaration order (buffers, then images), so callers can bind resources
+// to a module they did not write.
 func (pr *Program) Descriptors() []Descriptor {
 	out := make([]Descriptor, len(pr.p.descs))
 	for i, d := range pr.p.descs {
@@ -173,7 +191,35 @@ func (pr *Program) Descriptors() []Descriptor {
 			out[i].Kind = backend.AccelerationStructureKind
 		}
 	}
+	for _, d := range pr.p.imgDescs {
+		dd := Descriptor{Set: d.set, Binding: d.binding, Count: d.count, Kind: descKind(d.elem)}
+		if d.count < 0 {
+			dd.Count = 1 << 10
+		}
+		if it := d.elem.img; it != nil {
+			dd.Image = &ImageType{Dim: it.viewDim(), Buffer: it.dim == spirv.DimBuffer, Arrayed: it.arrayed,
+				Multisampled: it.ms, Depth: it.depth == 1, Format: it.format, Float: it.sampled.kind == kFloat, Signed: it.sampled.signed}
+		}
+		out = append(out, dd)
+	}
 	return out
+}
+
+// descKind is the descriptor kind an image-like variable element takes.
+func descKind(t *typ) backend.DescriptorKind {
+	switch {
+	case t.kind == kSampler:
+		return backend.SeparateSampler
+	case t.kind == kSampledImage:
+		return backend.CombinedImageSampler
+	case t.img.dim == spirv.DimBuffer && t.img.mode == 2:
+		return backend.StorageTexelBuffer
+	case t.img.dim == spirv.DimBuffer:
+		return backend.UniformTexelBuffer
+	case t.img.mode == 2:
+		return backend.StorageImage
+	}
+	return backend.SampledImage
 }
 
 // LocalSize is the workgroup size the program runs with.
@@ -280,7 +326,7 @@ func (d *Device) Run(pr *Program, groups [3]uint32, bindings []backend.Binding, 
 	}
 	for _, dv := range p.descs {
 		for _, b := range bindings {
-			if b.Set != dv.set || b.Binding != dv.binding {
+			if b.Set != dv.set || b.Binding != dv.binding || !bufferKind(b.Kind) {
 				continue
 			}
 			v, err := d.bindingAddr(dv, b)
@@ -303,6 +349,9 @@ func (d *Device) Run(pr *Program, groups [3]uint32, bindings []backend.Binding, 
 				}
 			}
 		}
+	}
+	if err := x.bindImages(bindings); err != nil {
+		return err
 	}
 	return x.execute(d.opts.Workers)
 }
@@ -331,4 +380,15 @@ func (d *Device) bindingAddr(dv descVar, b backend.Binding) (uint64, error) {
 		return 0, fmt.Errorf("binding (set %d, binding %d): not a buffer of this device", b.Set, b.Binding)
 	}
 	return bb.addr, nil
+}
+
+// bufferKind reports the descriptor kinds that bind by address to buffer,
+// tensor and acceleration-structure variables (the others go to image,
+// sampler and texel buffer variables).
+func bufferKind(k backend.DescriptorKind) bool {
+	switch k {
+	case backend.StorageBuffer, backend.UniformBuffer, backend.StorageTensor, backend.AccelerationStructureKind:
+		return true
+	}
+	return false
 }

@@ -66,7 +66,8 @@
 //
 // Pointers are 64-bit addresses: the top byte is a region kind (1 device
 // buffer, 2 workgroup memory, 3 the invocation's own memory, 4 push
-// constants, 5 an acceleration structure, which is no memory), the next
+// constants, 5 an acceleration structure, which is no memory, 6 image
+// descriptor memory, 7 a texel of a bound image), the next
 // 16 bits a buffer number, the low 40 bits a byte offset. A buffer's Address is such a value (buffer n starts at
 // 0x01<<56 | n<<40), so PhysicalStorageBuffer pointers, OpConvertUToPtr
 // and OpConvertPtrToU work on real addresses; an address outside every
@@ -260,6 +261,70 @@
 // opacity-micromap ray flag and execution mode change nothing, and
 // OpFetchMicroTriangleVertexPositionNV and
 // OpFetchMicroTriangleVertexBarycentricNV fault as not supported.
+//
+// # Images
+//
+// Images (backend.ImageDesc) are host memory laid out tightly, level by
+// level, layer by layer. Variables of image, sampler and sampled image
+// type, and arrays and runtime arrays of them, in UniformConstant (or
+// TileAttachmentQCOM) hold handles: loading one reads its element of the
+// dispatch's descriptor memory, filled from the image, sampler and texel
+// buffer bindings at its set and binding (bindings of buffer kinds there
+// go to buffer variables). A binding whose kind, format (unless the shader
+// says Unknown), dimensionality, multisampling or numeric type does not
+// fit the variable's type is refused before the dispatch runs; using a
+// descriptor that was not bound is a fault. A view shows the image from
+// its BaseLevel on; a non-arrayed view shows layer 0 (a cube, layers 0-5).
+//
+// Choices where Vulkan leaves room:
+//
+//   - Out-of-bounds accesses behave as with robustImageAccess2: reads and
+//     fetches (coordinates, level or sample outside the view) return a
+//     zero texel converted as the format converts (so a format without
+//     alpha reads alpha 1), writes are dropped, and OpImageTexelPointer
+//     outside the image gives a pointer to a null texel: atomics there
+//     return 0 and change nothing. OpImageQuerySizeLod of a level the view
+//     lacks returns zeros.
+//   - Format conversions are exact: UNORM and SNORM reads are
+//     c/(2^b-1) and max(c/(2^(b-1)-1), -1) correctly rounded to float32;
+//     writes clamp (NaN to 0), scale and round to nearest, ties to even.
+//     16-bit floats round to nearest even; the unsigned 11- and 10-bit
+//     floats take negatives to 0, finite values too large to the largest
+//     finite one, and keep +inf and NaN. Integer writes keep the low bits
+//     of each component.
+//   - Sampling computes texel-space coordinates in float64 (exactly).
+//     Linear filtering rounds each weight α to a multiple of 1/256 (8
+//     subtexel bits, ties up), multiplies exactly, and sums the texels in
+//     float64 in the order i, then j, then k fastest first, skipping zero
+//     weights (so a texel that does not count cannot spread a NaN);
+//     linear mipmapping blends two levels with the exact fraction δ; the
+//     result is rounded to the result type once. maxSamplerLodBias is 16.
+//     Integer formats are always filtered nearest from the nearest level.
+//   - Cube maps pick the major axis z, then y, then x on ties, and clamp
+//     linear footprints to the face's edge: there is no seamless
+//     filtering across faces (Vulkan requires it; texels at face edges
+//     differ from a GPU's).
+//   - Implicit level of detail (and OpImageQueryLod) needs a
+//     DerivativeGroupQuadsKHR or DerivativeGroupLinearKHR execution mode:
+//     the derivatives are the coarse ones over the invocation's quad, so,
+//     as for OpDPdx, the whole workgroup must reach the instruction
+//     together. ρ is the larger of the x and y derivative lengths in texels
+//     (isotropic). OpImageQueryLod returns (λ clamped to the view's levels,
+//     λ' before the sampler's LOD clamps).
+//   - Depth comparisons use the sampler's CompareOp (a sampler without
+//     Compare is a fault) and clamp the reference to [0, 1] for UNORM
+//     formats; with linear filtering the comparison results are filtered.
+//     Gathers read the view's base level.
+//   - Sparse instructions find every texel resident: the residency code is
+//     0, and OpImageSparseTexelsResident is true for it.
+//   - Memory is coherent, so MakeTexelAvailable, MakeTexelVisible,
+//     NonPrivateTexel, VolatileTexel and Nontemporal change nothing.
+//   - Tile shading (SPV_QCOM_tile_shading) has no render pass here: a
+//     TileShadingRateQCOM shader runs as one per-tile dispatch over a
+//     16x16 tile at offset (0, 0) without apron, its workgroup the tile
+//     divided by the rate (rounded up, at least 1 per axis); the dispatch's
+//     group counts still apply. TileOffsetQCOM is (0, 0),
+//     TileDimensionQCOM (16, 16, 1), TileApronSizeQCOM (0, 0).
 //
 // # Faults
 //

@@ -21,6 +21,11 @@ const (
 	e2m3   // OCP FP6 E2M3 (Float6E2M3EXT)
 	e2m1   // OCP FP4 E2M1 (Float4E2M1EXT)
 	mxint8 // OCP MXINT8: a two's complement integer times 2^-6 (MXInt8EXT)
+	// uf11 and uf10 are the unsigned 11- and 10-bit floats of packed
+	// image formats (no sign bit; only image texels use them, never with
+	// negative values).
+	uf11
+	uf10
 )
 
 // fmtDesc describes a float format: its layout (package num encodes and
@@ -42,6 +47,8 @@ var fmtDescs = [...]fmtDesc{
 	e2m3:   {num.E2M3, 0},
 	e2m1:   {num.E2M1, 0},
 	mxint8: {},
+	uf11:   {num.Format{Exp: 5, Man: 6}, 0x7e0},
+	uf10:   {num.Format{Exp: 5, Man: 5}, 0x3f0},
 }
 
 // rounding is an FPRoundingMode.

@@ -15,6 +15,11 @@ func FuzzLoadRun(f *testing.F) {
 	for _, code := range [][]uint32{
 		binaryKernel(t, spirv.OpIAdd, func(k *kernel) uint32 { return k.u32 }, func(k *kernel) uint32 { return k.u32 }),
 		matmulKernel(t, 32, 32, 32, 16, false),
+		asm(t, storeKernel, "FMT", "R32ui"),
+		asm(t, sampleKernel, "N", "4", "MODE", "OpExecutionMode %main DerivativeGroupLinearKHR", "IMG", img2D,
+			"OP", "%r = OpImageSampleImplicitLod %v4f %si %st Bias|ConstOffset %lod %off"),
+		asm(t, sampleKernel, "N", "4", "MODE", "", "IMG", "OpTypeImage %float Cube 0 1 0 1 Unknown",
+			"OP", "%d = OpImageSampleDrefExplicitLod %float %si %iv %dref Lod %lod\n%r = OpCompositeConstruct %v4f %d %d %d %d"),
 	} {
 		b := make([]byte, 4*len(code))
 		for i, w := range code {
@@ -37,9 +42,9 @@ func FuzzLoadRun(f *testing.F) {
 		if l := pr.LocalSize(); l[0]*l[1]*l[2] > 256 {
 			return
 		}
-		dev := New(Options{StepBudget: 1 << 12, Workers: 1})
+		// Every descriptor gets a resource, so image instructions run.
 		var e *Error
-		if err := dev.Run(pr, [3]uint32{1, 1, 1}, nil, nil); errors.As(err, &e) && e.Internal {
+		if err := runCorpus(pr, nil, Options{StepBudget: 1 << 12, Workers: 1}); errors.As(err, &e) && e.Internal {
 			t.Fatal(err)
 		}
 	})

@@ -74,6 +74,8 @@ type lane struct {
 	sgl   int // lane within the subgroup
 	tmp   []uint64
 	rqs   []rayQuery // the invocation's ray queries (rayquery.go)
+	// nullTexel stands for texels outside an image (reads 0, drops writes).
+	nullTexel [8]byte
 }
 
 func (l *lane) fail(in *instr, format string, args ...any) *Error {
@@ -118,6 +120,8 @@ func (l *lane) region(in *instr, addr uint64, n int, write bool) ([]byte, error)
 		if l.x != nil {
 			b = l.x.push
 		}
+	case regDesc, regImg:
+		return l.imageRegion(in, addr, n, write)
 	default:
 		if addr == 0 {
 			return nil, l.failAddr(in, addr, "null pointer dereference")
@@ -150,7 +154,7 @@ func rdScalar(t *typ, b []byte) uint64 {
 			return 1
 		}
 		return 0
-	case kPointer, kOpaque, kAccel, kRayQuery:
+	case kPointer, kOpaque, kAccel, kRayQuery, kImage, kSampler:
 		return binary.LittleEndian.Uint64(b)
 	}
 	switch {
@@ -169,7 +173,7 @@ func wrScalar(t *typ, b []byte, v uint64) {
 	case kBool:
 		binary.LittleEndian.PutUint32(b, uint32(v&1))
 		return
-	case kPointer, kOpaque, kAccel, kRayQuery:
+	case kPointer, kOpaque, kAccel, kRayQuery, kImage, kSampler:
 		binary.LittleEndian.PutUint64(b, v)
 		return
 	}
@@ -221,6 +225,9 @@ func loadBytes(t *typ, b []byte, off int, dst []uint64, ml matLayout) {
 		for m, mt := range t.mem {
 			loadBytes(mt, b, off+t.offs[m], dst[t.moff[m]:], t.mlay[m])
 		}
+	case kSampledImage:
+		dst[0] = binary.LittleEndian.Uint64(b[off:])
+		dst[1] = binary.LittleEndian.Uint64(b[off+8:])
 	case kRuntimeArray, kVoid, kFunction:
 	default:
 		dst[0] = rdScalar(t, b[off:])
@@ -271,6 +278,9 @@ func storeRec(t *typ, b []byte, off int, src []uint64, ml matLayout) {
 		for m, mt := range t.mem {
 			storeRec(mt, b, off+t.offs[m], src[t.moff[m]:], t.mlay[m])
 		}
+	case kSampledImage:
+		binary.LittleEndian.PutUint64(b[off:], src[0])
+		binary.LittleEndian.PutUint64(b[off+8:], src[1])
 	case kRuntimeArray, kVoid, kFunction:
 	default:
 		wrScalar(t, b[off:], src[0])
@@ -552,6 +562,9 @@ func (l *lane) exec(in *instr) error {
 	default:
 		if isAtomic(in.op) {
 			return l.atomic(in)
+		}
+		if isImageOp(in.op) {
+			return l.imageExec(in)
 		}
 		if isCvecOp(in.op) {
 			return l.cvec(in)

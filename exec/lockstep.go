@@ -85,7 +85,8 @@ func uniformBuiltin(b spirv.BuiltIn) bool {
 	switch b {
 	case spirv.BuiltInNumWorkgroups, spirv.BuiltInWorkgroupId, spirv.BuiltInWorkgroupSize,
 		spirv.BuiltInSubgroupSize, spirv.BuiltInSubgroupMaxSize, spirv.BuiltInNumSubgroups,
-		spirv.BuiltInSubgroupId, spirv.BuiltInDeviceIndex:
+		spirv.BuiltInSubgroupId, spirv.BuiltInDeviceIndex, spirv.BuiltInTileOffsetQCOM, spirv.BuiltInTileDimensionQCOM,
+		spirv.BuiltInTileApronSizeQCOM:
 		return true
 	}
 	return false
@@ -179,6 +180,7 @@ func (p *prog) classify() {
 		case in.op == spirv.OpStore:
 			in.lk = lkStore
 		case in.op == spirv.OpCopyMemory || in.op == opDebugPrintf || in.op == spirv.OpAbortKHR || isAtomic(in.op) || isCvecOp(in.op) || isTensorOp(in.op) || isTensorARMOp(in.op) || isRayStateOp(in.op),
+			in.op == spirv.OpImageWrite,
 			in.op == spirv.OpExtInst && (in.sub == spirv.GLSLstd450Modf || in.sub == spirv.GLSLstd450Frexp):
 			in.lk = lkLane
 		case in.op == spirv.OpCooperativeMatrixPerElementOpNV || in.op == spirv.OpUnreachable || in.op == opHalt ||

@@ -37,11 +37,13 @@ type prog struct {
 	wgInit  []byte
 	inputs  []inputVar
 	descs   []descVar
-	strs    map[uint32]string
-	extSets map[uint32]string
-	decos   map[uint32]*deco
-	mdecos  map[[2]uint32]*deco
-	spec    map[uint32][]byte
+	// imgDescs are the image, sampler and sampled image descriptors.
+	imgDescs []imgDesc
+	strs     map[uint32]string
+	extSets  map[uint32]string
+	decos    map[uint32]*deco
+	mdecos   map[[2]uint32]*deco
+	spec     map[uint32][]byte
 
 	unsupported []string
 	// wgScopeLanes is the workgroup size Workgroup-scope cooperative
@@ -179,6 +181,8 @@ func prepare(m *spirv.Module, entry string, spec map[uint32][]byte, sgSize int) 
 					p.local = [3]uint32{in.Words[2], in.Words[3], in.Words[4]}
 				case spirv.ExecutionModeLocalSizeId:
 					p.localIDs = [3]uint32{in.Words[2], in.Words[3], in.Words[4]}
+				case spirv.ExecutionModeTileShadingRateQCOM:
+					p.local = tileLocal([3]uint32{in.Words[2], in.Words[3], in.Words[4]})
 				}
 			}
 			if len(in.Words) >= 2 && in.Words[0] == entryFn {
@@ -551,6 +555,10 @@ func (p *prog) declType(i int) (*typ, error) {
 		t.kind, t.slots = kAccel, 1
 	case spirv.OpTypeRayQueryKHR:
 		t.kind, t.slots = kRayQuery, 1
+	case spirv.OpTypeImage, spirv.OpTypeSampler, spirv.OpTypeSampledImage:
+		if err := p.declImageType(i, t, w); err != nil {
+			return nil, err
+		}
 	default:
 		t.kind, t.slots = kOpaque, 1
 	}
@@ -718,7 +726,12 @@ const (
 	regPush = 4
 	// regAccel: acceleration structures (never memory; accel.go).
 	regAccel = 5
-	offBits  = 40
+	// regDesc addresses image descriptor memory (index: the imgDesc);
+	// regImg a texel of a bound image (index: the view's handle; index 0
+	// is the null texel that out-of-bounds texel pointers reach).
+	regDesc = 6
+	regImg  = 7
+	offBits = 40
 )
 
 func addrOf(kind, index uint64, off int) uint64 {
@@ -783,7 +796,16 @@ func (p *prog) declGlobal(i int) error {
 		p.tmpl[s] = addrOf(regWG, 0, off)
 	case spirv.StorageClassPushConstant:
 		p.tmpl[s] = addrOf(regPush, 0, 0)
-	case spirv.StorageClassStorageBuffer, spirv.StorageClassUniform, spirv.StorageClassUniformConstant:
+	case spirv.StorageClassUniformConstant, spirv.StorageClassTileAttachmentQCOM:
+		if _, _, ok := imageElem(t); ok {
+			return p.declImageVar(i, s, id, t, d)
+		}
+		if sc == spirv.StorageClassTileAttachmentQCOM {
+			p.unsupport(i, "a TileAttachmentQCOM variable that is not an image")
+			return nil
+		}
+		fallthrough
+	case spirv.StorageClassStorageBuffer, spirv.StorageClassUniform:
 		if d.set < 0 || d.binding < 0 {
 			if sc == spirv.StorageClassUniformConstant {
 				return nil // an opaque handle we never dereference

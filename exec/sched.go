@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/coopshader/coop/backend"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -26,6 +27,11 @@ type dispatchRun struct {
 	stop     atomic.Bool
 	noLock   bool // no lockstep execution
 	tensors  []boundTensor
+	// views and samplers are what image and sampler handles name (handle
+	// k is element k-1); descMem is each image descriptor's memory.
+	views    []*imgView
+	samplers []*backend.SamplerDesc
+	descMem  [][]byte
 }
 
 // wgState is one workgroup's invocations and shared memory, reused by a
@@ -99,7 +105,7 @@ func knownBuiltin(b spirv.BuiltIn) bool {
 		spirv.BuiltInSubgroupSize, spirv.BuiltInSubgroupMaxSize, spirv.BuiltInNumSubgroups, spirv.BuiltInSubgroupId,
 		spirv.BuiltInSubgroupLocalInvocationId, spirv.BuiltInSubgroupEqMask, spirv.BuiltInSubgroupGeMask,
 		spirv.BuiltInSubgroupGtMask, spirv.BuiltInSubgroupLeMask, spirv.BuiltInSubgroupLtMask,
-		spirv.BuiltInDeviceIndex:
+		spirv.BuiltInDeviceIndex, spirv.BuiltInTileOffsetQCOM, spirv.BuiltInTileDimensionQCOM, spirv.BuiltInTileApronSizeQCOM:
 		return true
 	}
 	return false
@@ -146,6 +152,10 @@ func builtinValue(v []uint64, b spirv.BuiltIn, l *lane, lid [3]uint32) []uint64 
 		return masks(mask(int(me)))
 	case spirv.BuiltInDeviceIndex:
 		return append(v, 0)
+	case spirv.BuiltInTileOffsetQCOM, spirv.BuiltInTileApronSizeQCOM:
+		return append(v, 0, 0, 0)
+	case spirv.BuiltInTileDimensionQCOM:
+		return append(v, uint64(tileSize[0]), uint64(tileSize[1]), uint64(tileSize[2]))
 	}
 	return v
 }
@@ -216,6 +226,8 @@ func collective(in *instr, act, sg []*lane) error {
 		return amdExec(in, act, sg)
 	case isQCOMColl(in.op):
 		return qcomExec(in, act, sg)
+	case isImageOp(in.op):
+		return imageImplicitExec(in, act)
 	}
 	return groupExec(in, act, sg)
 }

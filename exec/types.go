@@ -19,10 +19,13 @@ const (
 	kPointer
 	kFunction
 	kCoopMat
-	kTensorARM // a tensor handle (armtensor.go); elem is the element type, count the rank
-	kOpaque    // images, samplers and other handles we cannot run
-	kAccel     // an acceleration structure: its 64-bit address
-	kRayQuery  // a ray query object (only in memory: see rayquery.go)
+	kTensorARM    // a tensor handle (armtensor.go); elem is the element type, count the rank
+	kImage        // an image handle (OpTypeImage): one slot, 8 bytes
+	kSampler      // a sampler handle: one slot, 8 bytes
+	kSampledImage // an image and a sampler handle: two slots, 16 bytes
+	kOpaque       // other handles we cannot run
+	kAccel        // an acceleration structure: its 64-bit address
+	kRayQuery     // a ray query object (only in memory: see rayquery.go)
 )
 
 // typ is a prepared SPIR-V type. Values are held flattened: every scalar
@@ -57,6 +60,8 @@ type typ struct {
 
 	// tensor describes a tensor layout or view (held as a vector of words).
 	tensor *tensorInfo
+	// img describes an image type (of a sampled image too).
+	img *imgType
 }
 
 type matLayout struct {
@@ -143,6 +148,8 @@ func (t *typ) finishLayout() {
 	case kCoopMat:
 		t.size = t.count * t.elem.size
 		t.align = t.elem.align
+	case kImage, kSampler, kSampledImage:
+		t.size, t.align = 8*t.slots, 8
 	case kStruct:
 		off := 0
 		t.align = 1

@@ -52,6 +52,11 @@ func failed(e *Expect, err error) Result {
 
 // check evaluates one EXPECT on the state's device.
 func (st *state) check(e *Expect) Result {
+	if e.Probe != nil {
+		r := st.checkProbe(e)
+		r.Device = st.dev.Name()
+		return r
+	}
 	got, err := st.read(e.Buffer)
 	if err != nil {
 		return failed(e, err)

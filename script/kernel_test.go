@@ -2,6 +2,7 @@ package script
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -213,6 +214,12 @@ func (d *fakeDevice) NewBuffer(size int, usage backend.BufferUsage) (backend.Buf
 	}
 	d.bufs = append(d.bufs, b)
 	return b, nil
+}
+func (d *fakeDevice) NewImage(backend.ImageDesc) (backend.Image, error) {
+	return nil, fmt.Errorf("fake device: no images: %w", errors.ErrUnsupported)
+}
+func (d *fakeDevice) NewSampler(backend.SamplerDesc) (backend.Sampler, error) {
+	return nil, fmt.Errorf("fake device: no samplers: %w", errors.ErrUnsupported)
 }
 func (d *fakeDevice) Dispatch(x *backend.Dispatch) (backend.Result, error) {
 	var r backend.Result

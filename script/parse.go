@@ -194,8 +194,12 @@ func (p *parser) declaration(ln int, f []string) error {
 		return p.buffer(ln, f)
 	case "PIPELINE", "DERIVE_PIPELINE":
 		return p.pipeline(ln, f)
-	case "IMAGE", "SAMPLER", "ACCELERATION_STRUCTURE", "CLEAR", "CLEAR_COLOR", "CLEAR_DEPTH", "CLEAR_STENCIL", "DEBUG":
-		return p.errf(ln, "expected a compute command, got %q (graphics, images and debugging are not supported)", f[0])
+	case "IMAGE":
+		return p.image(ln, f)
+	case "SAMPLER":
+		return p.sampler(ln, f)
+	case "ACCELERATION_STRUCTURE", "CLEAR", "CLEAR_COLOR", "CLEAR_DEPTH", "CLEAR_STENCIL", "DEBUG":
+		return p.errf(ln, "expected a compute command, got %q (graphics, ray tracing and debugging are not supported)", f[0])
 	}
 	return p.expected(ln, "a command (SHADER, BUFFER, PIPELINE, RUN, EXPECT, COPY, REPEAT)", f)
 }
@@ -746,8 +750,8 @@ func (p *parser) bind(l int, pl *Pipeline, w []string) error {
 			return p.expected(l, "BIND BUFFER_ADDRESS <buffer> INTO <buffer> OFFSET <bytes>", w[2:])
 		}
 		src, dst := p.s.Buffer(w[2]), p.s.Buffer(w[4])
-		if src == nil || dst == nil {
-			return p.errf(l, "expected buffers declared earlier, got %q and %q", w[2], w[4])
+		if src == nil || dst == nil || src.Image != nil || dst.Image != nil {
+			return p.errf(l, "expected buffers (not images) declared earlier, got %q and %q", w[2], w[4])
 		}
 		off, err := strconv.Atoi(w[6])
 		if err != nil || off < 0 || off%8 != 0 || off+8 > dst.Size() {
@@ -756,9 +760,11 @@ func (p *parser) bind(l int, pl *Pipeline, w []string) error {
 		src.Address = true
 		pl.Addresses = append(pl.Addresses, AddressBind{Buffer: src.Name, Into: dst.Name, Offset: off, Line: l})
 		return nil
+	case "SAMPLER", "SAMPLER_ARRAY":
+		return p.bindSampler(l, pl, w)
 	case "BUFFER", "BUFFER_ARRAY":
 	default:
-		return p.expected(l, "BIND BUFFER, BUFFER_ARRAY or BUFFER_ADDRESS", w[1:])
+		return p.expected(l, "BIND BUFFER, BUFFER_ARRAY, BUFFER_ADDRESS, SAMPLER or SAMPLER_ARRAY", w[1:])
 	}
 	j := 2
 	var names []string
@@ -773,10 +779,20 @@ func (p *parser) bind(l int, pl *Pipeline, w []string) error {
 		return p.expected(l, "one buffer name after BIND BUFFER", w[2:])
 	}
 	if j+1 >= len(w) {
-		return p.expected(l, "AS storage|uniform|push_constant", w[j:])
+		return p.expected(l, "AS storage|uniform|push_constant|storage_image|sampled_image|combined_image_sampler|uniform_texel_buffer|storage_texel_buffer", w[j:])
 	}
 	as := w[j+1]
 	rest := w[j+2:]
+	if err := p.checkBindKind(l, as, names); err != nil {
+		return err
+	}
+	smp := ""
+	if as == "combined_image_sampler" {
+		if at(rest, 0) != "SAMPLER" || p.s.Sampler(at(rest, 1)) == nil {
+			return p.expected(l, "SAMPLER <a sampler declared earlier> after AS combined_image_sampler", rest)
+		}
+		smp, rest = rest[1], rest[2:]
+	}
 	switch as {
 	case "push_constant":
 		if len(rest) > 0 || len(names) > 1 {
@@ -789,11 +805,11 @@ func (p *parser) bind(l int, pl *Pipeline, w []string) error {
 		}
 		pl.Binds = append(pl.Binds, Bind{Buffer: names[0], As: as, Line: l})
 		return nil
-	case "storage", "uniform":
+	case "storage", "uniform", "storage_image", "sampled_image", "combined_image_sampler", "uniform_texel_buffer", "storage_texel_buffer":
 	default:
-		return p.expected(l, "storage, uniform or push_constant (other descriptor types are not supported)", w[j+1:])
+		return p.expected(l, "storage, uniform, push_constant, storage_image, sampled_image, combined_image_sampler, uniform_texel_buffer or storage_texel_buffer", w[j+1:])
 	}
-	var set, binding uint32
+	var set, binding, base uint32
 	hasBinding := false
 	for k := 0; k < len(rest); k += 2 {
 		key, v := rest[k], at(rest, k+1)
@@ -813,15 +829,25 @@ func (p *parser) bind(l int, pl *Pipeline, w []string) error {
 		case "DESCRIPTOR_RANGE":
 			// The whole buffer is bound; a range covering it is harmless
 			// and a shorter one only narrows what the shader may touch.
+		case "BASE_MIP_LEVEL":
+			if !strings.HasSuffix(as, "_image") && as != "combined_image_sampler" {
+				return p.errf(l, "expected BASE_MIP_LEVEL only for images, got it for %s", as)
+			}
+			base = uint32(n)
+			for _, name := range names {
+				if im := p.s.Buffer(name).Image; n < 0 || int(n) >= im.Levels {
+					return p.errf(l, "expected a BASE_MIP_LEVEL below the %d levels of %s, got %d", im.Levels, name, n)
+				}
+			}
 		default:
-			return p.expected(l, "DESCRIPTOR_SET, BINDING, DESCRIPTOR_OFFSET or DESCRIPTOR_RANGE", rest[k:])
+			return p.expected(l, "DESCRIPTOR_SET, BINDING, DESCRIPTOR_OFFSET, DESCRIPTOR_RANGE or BASE_MIP_LEVEL", rest[k:])
 		}
 	}
 	if !hasBinding {
 		return p.expected(l, "BINDING <n>", nil)
 	}
 	for i, name := range names {
-		pl.Binds = append(pl.Binds, Bind{Buffer: name, As: as, Set: set, Binding: binding, ArrayElement: uint32(i), Line: l})
+		pl.Binds = append(pl.Binds, Bind{Buffer: name, As: as, Sampler: smp, Set: set, Binding: binding, ArrayElement: uint32(i), BaseLevel: base, Line: l})
 	}
 	return nil
 }
@@ -954,7 +980,7 @@ func (p *parser) expectIdx(ln int, e *Expect, buf *Buffer, w []string) error {
 	}
 	if len(w) > 1 {
 		if _, err := strconv.ParseInt(w[1], 0, 64); err == nil {
-			return p.errf(ln, "expected a comparator after IDX <offset>, got %q (image probes IDX x y are not supported)", w[1])
+			return p.probe(ln, e, buf, w)
 		}
 	}
 	dt := buf.Type

@@ -199,12 +199,20 @@ func compileShader(s *Script, sh *Shader, entry, env string, c Compilers) ([]uin
 
 // state is one execution of a script on a device.
 type state struct {
-	s      *Script
-	dev    backend.Device
-	opts   RunOptions
-	code   map[string][]uint32 // by pipeline
-	bufs   map[string]backend.Buffer
-	report *Report
+	s        *Script
+	dev      backend.Device
+	opts     RunOptions
+	code     map[string][]uint32 // by pipeline
+	bufs     map[string]memory   // buffers and images, by name
+	samplers map[string]backend.Sampler
+	report   *Report
+}
+
+// memory is what buffers and images share: bytes to write and read.
+type memory interface {
+	Write(offset int, data []byte) error
+	Read(offset int, data []byte) error
+	Release()
 }
 
 // Run executes s on dev: buffers are created and filled, shaders
@@ -258,27 +266,45 @@ func start(s *Script, dev backend.Device, code map[string][]uint32, opts RunOpti
 	if opts.MaxDiffs <= 0 {
 		opts.MaxDiffs = 8
 	}
-	st := &state{s: s, dev: dev, opts: opts, code: code, bufs: map[string]backend.Buffer{},
+	st := &state{s: s, dev: dev, opts: opts, code: code, bufs: map[string]memory{}, samplers: map[string]backend.Sampler{},
 		report: &Report{Script: s.Name, Device: dev.Name()}}
 	for _, b := range s.Buffers {
 		data := b.Type.encode(b.Values)
-		usage := backend.UsageStorage
-		if b.Address {
-			usage |= backend.UsageAddress
+		var m memory
+		var err error
+		if b.Image != nil {
+			var img backend.Image
+			if img, err = dev.NewImage(*b.Image); err == nil {
+				m = img
+			}
+		} else {
+			usage := backend.UsageStorage
+			if b.Address {
+				usage |= backend.UsageAddress
+			}
+			// Devices want non-empty buffers of whole words.
+			size := max((len(data)+3)&^3, 4)
+			var buf backend.Buffer
+			if buf, err = dev.NewBuffer(size, usage); err == nil {
+				m = buf
+			}
 		}
-		// Devices want non-empty buffers of whole words.
-		size := max((len(data)+3)&^3, 4)
-		buf, err := dev.NewBuffer(size, usage)
-		if err == nil {
-			err = buf.Write(0, data)
-		}
-		if buf != nil {
-			st.bufs[b.Name] = buf
+		if m != nil {
+			st.bufs[b.Name] = m
+			err = m.Write(0, data)
 		}
 		if err != nil {
 			st.release()
 			return nil, &Error{File: s.Name, Line: b.Line, Msg: fmt.Sprintf("buffer %s on %s: %v", b.Name, dev.Name(), err)}
 		}
+	}
+	for _, sm := range s.Samplers {
+		smp, err := dev.NewSampler(sm.Desc)
+		if err != nil {
+			st.release()
+			return nil, &Error{File: s.Name, Line: sm.Line, Msg: fmt.Sprintf("sampler %s on %s: %v", sm.Name, dev.Name(), err)}
+		}
+		st.samplers[sm.Name] = smp
 	}
 	return st, nil
 }
@@ -288,6 +314,9 @@ func start(s *Script, dev backend.Device, code map[string][]uint32, opts RunOpti
 func (st *state) release() {
 	for _, b := range st.bufs {
 		b.Release()
+	}
+	for _, s := range st.samplers {
+		s.Release()
 	}
 }
 
@@ -313,7 +342,7 @@ func (st *state) exec(cmd Command) error {
 		SubgroupSize: pl.Subgroup, Timed: timed}
 	for _, a := range pl.Addresses {
 		var addr [8]byte
-		binary.LittleEndian.PutUint64(addr[:], st.bufs[a.Buffer].Address())
+		binary.LittleEndian.PutUint64(addr[:], st.bufs[a.Buffer].(backend.Buffer).Address())
 		if err := st.bufs[a.Into].Write(a.Offset, addr[:]); err != nil {
 			return fail(a.Line, err)
 		}
@@ -328,11 +357,7 @@ func (st *state) exec(cmd Command) error {
 			}
 			d.PushConstants = pc
 		default:
-			kind := backend.StorageBuffer
-			if b.As == "uniform" {
-				kind = backend.UniformBuffer
-			}
-			d.Bindings = append(d.Bindings, backend.Binding{Set: b.Set, Binding: b.Binding, ArrayElement: b.ArrayElement, Kind: kind, Buffer: buf})
+			d.Bindings = append(d.Bindings, st.binding(b))
 		}
 	}
 	res, err := st.dev.Dispatch(d)
@@ -344,6 +369,30 @@ func (st *state) exec(cmd Command) error {
 			Device: st.dev.Name(), Elapsed: res.Elapsed, Flops: st.flops(r)})
 	}
 	return nil
+}
+
+// bindKinds maps BIND ... AS names to descriptor kinds.
+var bindKinds = map[string]backend.DescriptorKind{
+	"storage": backend.StorageBuffer, "uniform": backend.UniformBuffer,
+	"storage_image": backend.StorageImage, "sampled_image": backend.SampledImage,
+	"combined_image_sampler": backend.CombinedImageSampler, "sampler": backend.SeparateSampler,
+	"uniform_texel_buffer": backend.UniformTexelBuffer, "storage_texel_buffer": backend.StorageTexelBuffer,
+}
+
+// binding is the descriptor binding of a BIND (other than push_constant).
+func (st *state) binding(b Bind) backend.Binding {
+	d := backend.Binding{Set: b.Set, Binding: b.Binding, ArrayElement: b.ArrayElement, Kind: bindKinds[b.As], BaseLevel: b.BaseLevel}
+	switch m := st.bufs[b.Buffer].(type) {
+	case backend.Image:
+		d.Image = m
+	case backend.Buffer:
+		d.Buffer = m
+		d.Format = st.s.Buffer(b.Buffer).Type.Format
+	}
+	if b.Sampler != "" {
+		d.Sampler = st.samplers[b.Sampler]
+	}
+	return d
 }
 
 // flops is the work of the first EQ_MATMUL after r that checks a buffer

@@ -5,7 +5,11 @@
 // docs/SCRIPT.md describes the format and each difference from Amber.
 package script
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/coopshader/coop/backend"
+)
 
 // Script is a parsed test script.
 type Script struct {
@@ -13,6 +17,7 @@ type Script struct {
 	Shaders    map[string]*Shader
 	Buffers    []*Buffer
 	Pipelines  map[string]*Pipeline
+	Samplers   []*Sampler
 	Commands   []Command // RUN, COPY and EXPECT in execution order (REPEAT unrolled)
 	Features   []string  // DEVICE_FEATURE names
 	Extensions []string  // DEVICE_EXTENSION and INSTANCE_EXTENSION names
@@ -26,6 +31,23 @@ func (s *Script) Buffer(name string) *Buffer {
 		}
 	}
 	return nil
+}
+
+// Sampler returns the sampler called name, or nil.
+func (s *Script) Sampler(name string) *Sampler {
+	for _, m := range s.Samplers {
+		if m.Name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// Sampler is a SAMPLER command.
+type Sampler struct {
+	Name string
+	Desc backend.SamplerDesc
+	Line int
 }
 
 // Shader is a SHADER command.
@@ -51,17 +73,25 @@ type Buffer struct {
 	Line   int
 	// Address is set when some pipeline takes the buffer's device address.
 	Address bool
+	// Image describes an IMAGE (nil for a buffer): its values are its
+	// texels in the image's memory order (backend.ImageDesc).
+	Image *backend.ImageDesc
 }
 
 // Size is the buffer's size in bytes.
 func (b *Buffer) Size() int { return b.Type.byteSize(len(b.Values)) }
 
-// Bind attaches a buffer to a pipeline.
+// Bind attaches a buffer, an image or a sampler to a pipeline.
 type Bind struct {
-	Buffer       string
-	As           string // storage, uniform or push_constant
+	Buffer string
+	// As is storage, uniform, push_constant, storage_image,
+	// sampled_image, combined_image_sampler, uniform_texel_buffer,
+	// storage_texel_buffer, or sampler (BIND SAMPLER, Buffer empty).
+	As           string
+	Sampler      string // combined_image_sampler and sampler
 	Set, Binding uint32
-	ArrayElement uint32 // index in a BUFFER_ARRAY
+	ArrayElement uint32 // index in a BUFFER_ARRAY or SAMPLER_ARRAY
+	BaseLevel    uint32 // BASE_MIP_LEVEL of an image
 	Line         int
 }
 
@@ -121,6 +151,19 @@ type Expect struct {
 	Tol    []Tolerance
 	RMSE   float64
 	Matmul *Matmul
+	// Probe is an image probe: IDX x y [SIZE w h] EQ_RGB|EQ_RGBA.
+	Probe *Probe
+}
+
+// Probe checks a rectangle of an image's level 0 (layer 0, sample 0)
+// as Amber's image probes do: each component the format has (alpha only
+// for EQ_RGBA), UNORM and SNORM ones normalized, must be within the
+// tolerance (0.002 by default) of the expected value, given as 0-255 and
+// divided by 255.
+type Probe struct {
+	X, Y, W, H int
+	RGBA       bool
+	Want       [4]float64
 }
 
 // Tolerance is how far a value may be from the expected one: Abs, Rel (a

@@ -3,10 +3,12 @@ package script
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/coopshader/coop/num"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/num"
 )
 
 // Kind is the class of a buffer's scalar type.
@@ -36,6 +38,9 @@ type DataType struct {
 	// by a "[]" suffix; Packed marks FORMAT types, whose components are
 	// tightly packed.
 	Std140, Array, Packed bool
+	// Format is the texel format of a FORMAT type the backends know
+	// (FormatUndefined otherwise): images and texel buffers need one.
+	Format backend.Format
 }
 
 var scalarTypes = map[string]DataType{
@@ -75,11 +80,16 @@ func scalarType(name string) (DataType, bool) {
 func ParseDataType(s string) (DataType, error) {
 	name := strings.TrimSuffix(s, "[]")
 	array := name != s
-	if t, ok := parseFormat(name); ok {
+	t, ok := parseFormat(name)
+	if !ok {
+		t, ok = texelFormat(name)
+	}
+	if ok {
 		if array {
 			return DataType{}, fmt.Errorf("expected a data type, got %q (formats take no [])", s)
 		}
 		t.Name = s
+		t.Format, _ = backend.ParseFormat(name)
 		return t, nil
 	}
 	rows, cols := 1, 1
@@ -106,7 +116,7 @@ func ParseDataType(s string) (DataType, error) {
 		}
 		name = name[i+1 : len(name)-1]
 	}
-	t, ok := scalarType(name)
+	t, ok = scalarType(name)
 	if !ok {
 		return DataType{}, fmt.Errorf("expected a data type, got %q", s)
 	}
@@ -171,6 +181,51 @@ func parseFormat(s string) (DataType, bool) {
 	}
 	t.Rows, t.Packed = n, true
 	return t, true
+}
+
+// texelFormat gives the data type of the backend's other image formats:
+// UNORM and SNORM components hold their stored integers (as in Amber), and
+// the packed formats (A2B10G10R10_*_PACK32, B10G11R11_UFLOAT_PACK32) are
+// one uint32 word per texel.
+func texelFormat(name string) (DataType, bool) {
+	f, ok := backend.ParseFormat(name)
+	if !ok {
+		return DataType{}, false
+	}
+	fi := f.Info()
+	t := DataType{Kind: Uint, Bits: int(fi.Bits[0]), Rows: fi.Components(), Cols: 1, Packed: true}
+	switch {
+	case fi.Packed:
+		t.Bits, t.Rows = 32, 1
+	case fi.Kind == backend.SNorm || fi.Kind == backend.SInt:
+		t.Kind = Int
+	case fi.Kind == backend.SFloat:
+		ft, _ := scalarType(map[uint8]string{16: "float16", 32: "float"}[fi.Bits[0]])
+		ft.Rows, ft.Packed = t.Rows, true
+		t = ft
+	}
+	return t, true
+}
+
+// imageFormat is the texel format of an image declared with a data type:
+// one, two or four components of 8-, 16- or 32-bit integers, float16 or
+// float, as Amber chooses it.
+func imageFormat(t DataType) (backend.Format, bool) {
+	if t.Format != backend.FormatUndefined {
+		return t.Format, true
+	}
+	if t.Cols != 1 || t.Array || t.Std140 || t.Rows == 3 {
+		return backend.FormatUndefined, false
+	}
+	suffix := map[Kind]string{Int: "_SINT", Uint: "_UINT", Float: "_SFLOAT"}[t.Kind]
+	name := ""
+	for c := 0; c < t.Rows; c++ {
+		name += string("RGBA"[c]) + strconv.Itoa(t.Bits)
+	}
+	if t.Kind == Float && !(t.Bits == 16 && t.Exp == 5 || t.Bits == 32) {
+		return backend.FormatUndefined, false // bfloat16, fp8, double
+	}
+	return backend.ParseFormat(name + suffix)
 }
 
 // Comps is the number of scalar components of one element.

@@ -97,6 +97,9 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 		if b.Kind == backend.AccelerationStructureKind {
 			return res, fmt.Errorf("vk: binding %d (set %d, binding %d): acceleration structures are not supported by the Vulkan backend", i, b.Set, b.Binding)
 		}
+		if b.Kind != backend.StorageBuffer && b.Kind != backend.UniformBuffer {
+			return res, fmt.Errorf("binding %d (set %d, binding %d, %v): %w", i, b.Set, b.Binding, b.Kind, errNoImages)
+		}
 		vb, ok := b.Buffer.(*buffer)
 		if !ok || vb.d != d {
 			return res, fmt.Errorf("vk: binding %d (set %d, binding %d) is not a buffer of this device", i, b.Set, b.Binding)
