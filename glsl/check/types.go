@@ -211,6 +211,9 @@ type Member struct {
 	Align    int // explicit layout(align=) or 0
 	RowMajor bool
 	Memory   MemoryQual
+	// DescriptorSize is layout(descriptor_size=) of a descriptor heap
+	// member (0: the device's descriptor size).
+	DescriptorSize int
 }
 
 // Packing is a memory layout rule.

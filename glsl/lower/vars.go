@@ -39,6 +39,10 @@ func (g *gen) global(v *check.Var) {
 	if v.Builtin == check.BuiltinWorkGroupSize {
 		return // a constant, emitted where used
 	}
+	if isHeapVar(v) {
+		g.heapGlobal(v)
+		return
+	}
 	if v.Builtin != check.BuiltinNone {
 		bi, ok := builtinIDs[v.Builtin]
 		if !ok {
