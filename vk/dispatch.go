@@ -73,6 +73,9 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	if !slices.Contains(m.entries, ds.Entry) {
 		return res, fmt.Errorf("vk: module has no GLCompute entry point %q", ds.Entry)
 	}
+	if err := checkHeaps(ds, m); err != nil {
+		return res, err
+	}
 	if err := d.check(m); err != nil {
 		return res, err
 	}
