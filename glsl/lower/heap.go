@@ -100,6 +100,10 @@ func (g *gen) heapGlobal(v *check.Var) {
 			panic(r)
 		}
 	}()
+	if g.ver < 0x10200 {
+		// OpDecorateId, which heap layouts need, came with SPIR-V 1.2.
+		g.fail(v.Pos, "descriptor heaps need SPIR-V 1.2 or later (--target-env vulkan1.1 or later)")
+	}
 	bi := spirv.BuiltInResourceHeapEXT
 	if v.Storage == check.StorageSamplerHeap || v.Layout.DescriptorHeap && isSamplerType(baseOfArrays(v.Type)) {
 		bi = spirv.BuiltInSamplerHeapEXT

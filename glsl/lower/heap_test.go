@@ -4,10 +4,12 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/coopshader/coop/backend"
 	cpu "github.com/coopshader/coop/exec"
+	"github.com/coopshader/coop/glsl/compile"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -256,5 +258,12 @@ func TestHeapMatrices(t *testing.T) {
 	want := []uint32{math.Float32bits(5), math.Float32bits(43), math.Float32bits(1)}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+func TestHeapNeedsSPIRV12(t *testing.T) {
+	_, d := compile.Compile("old.comp", []byte(heapArrays), compile.Options{TargetEnv: "vulkan1.0"})
+	if d == nil || !strings.Contains(d.Error(), "old.comp:6: '' : descriptor heaps need SPIR-V 1.2") {
+		t.Errorf("got %v", d)
 	}
 }
