@@ -115,6 +115,9 @@ type Dispatch struct {
 	Spec map[uint32][]byte
 	// SubgroupSize requests a subgroup size; 0 takes the backend default.
 	SubgroupSize uint32
+	// ResourceHeap and SamplerHeap are the descriptor heaps (see heap.go);
+	// nil when the dispatch has none.
+	ResourceHeap, SamplerHeap Buffer
 	// Timed asks for GPU (or executor) timing of the dispatch itself.
 	Timed bool
 }

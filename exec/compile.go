@@ -79,7 +79,7 @@ func setFast(in *instr) {
 		in.fast = fExtract
 	case in.op == spirv.OpCopyObject && t != nil && len(in.a) == 1:
 		in.fast, in.m = fCopy, uint64(t.slots)
-	case in.op == spirv.OpAccessChain || in.op == spirv.OpInBoundsAccessChain || in.op == spirv.OpPtrAccessChain || in.op == spirv.OpInBoundsPtrAccessChain:
+	case isChain(in.op):
 		if c := in.aux.(*chain); c.desc < 0 {
 			in.fast = fChain
 		}
@@ -160,9 +160,10 @@ func (p *prog) compileFunctions(first int) error {
 		if err != nil {
 			return err
 		}
-		if in.Op == spirv.OpVariable {
-			if t.kind != kPointer || t.elem == nil {
-				return p.errAt(i, "variable type is not a pointer")
+		if in.Op == spirv.OpVariable || in.Op == spirv.OpUntypedVariableKHR {
+			vt, _, err := p.localVar(i, t)
+			if err != nil {
+				return err
 			}
 			if promo[id] {
 				if len(p.tmpl)+t.elem.slots > maxSlots {
@@ -173,7 +174,7 @@ func (p *prog) compileFunctions(first int) error {
 				continue
 			}
 			off := roundUp(p.invMem, 8)
-			p.invMem = off + t.elem.size
+			p.invMem = off + vt.size
 			if p.invMem > maxMem {
 				return fmt.Errorf("%w: instruction %d: more than %d bytes of memory per invocation", ErrUnsupported, i, maxMem)
 			}
@@ -302,11 +303,15 @@ func (p *prog) compileFunctions(first int) error {
 			case spirv.OpPhi, spirv.OpLine, spirv.OpNoLine, spirv.OpSelectionMerge, spirv.OpLoopMerge,
 				spirv.OpNop, spirv.OpMemoryBarrier, spirv.OpUndef, spirv.OpAssumeTrueKHR, spirv.OpMemoryNamedBarrier:
 				continue
-			case spirv.OpVariable:
-				if len(w) > 3 {
-					ins := instr{op: spirv.OpStore, a: []int32{p.slot[w[1]], p.slot[w[3]]}, at: p.tyOf[w[3]], idx: int32(k), aux: matLayout{}}
+			case spirv.OpVariable, spirv.OpUntypedVariableKHR:
+				_, init, err := p.localVar(k, p.tyOf[w[1]])
+				if err != nil {
+					return err
+				}
+				if init != 0 {
+					ins := instr{op: spirv.OpStore, a: []int32{p.slot[w[1]], p.slot[init]}, at: p.tyOf[init], idx: int32(k), aux: matLayout{}}
 					if ins.a[1] < 0 {
-						return p.errAt(k, "initializer %%%d has no value", w[3])
+						return p.errAt(k, "initializer %%%d has no value", init)
 					}
 					if s, ok := pslot[w[1]]; ok {
 						ins = p.promotedCopy(k, s, ins.a[1], p.tyOf[w[1]].elem, 0)
@@ -640,9 +645,13 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 		if err := vals(ops[:2]); err != nil {
 			return nil, err
 		}
+		// An untyped pointer takes the type the other one points to.
 		ins.at = p.tyOf[ops[1]].elem
 		if ins.at == nil {
-			return nil, p.errAt(i, "source is not a pointer")
+			ins.at = p.tyOf[ops[0]].elem
+		}
+		if ins.at == nil {
+			return nil, p.errAt(i, "OpCopyMemory needs a typed target or source")
 		}
 		return ins, nil
 	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpPtrAccessChain, spirv.OpInBoundsPtrAccessChain:
@@ -650,6 +659,10 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 			return nil, err
 		}
 		return ins, p.compileChain(i, ins, ops)
+	case spirv.OpUntypedAccessChainKHR, spirv.OpUntypedInBoundsAccessChainKHR, spirv.OpUntypedPtrAccessChainKHR, spirv.OpUntypedInBoundsPtrAccessChainKHR:
+		return ins, p.compileUntypedChain(i, ins, ops)
+	case spirv.OpBufferPointerEXT:
+		return p.compileBufferPointer(i, ins, ops)
 	case spirv.OpArrayLength:
 		if err := need(2); err != nil {
 			return nil, err
@@ -714,6 +727,13 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 			return nil, err
 		}
 		ins.at = p.tyOf[ops[0]].elem
+		if pt := p.tyOf[ops[0]]; ins.at == nil && pt.kind == kPointer {
+			// Through an untyped pointer: the result or stored value's type.
+			ins.at = ins.t
+			if op == spirv.OpAtomicStore && len(ops) > 3 {
+				ins.at = p.tyOf[ops[3]]
+			}
+		}
 		if ins.at == nil || !ins.at.scalar() {
 			p.unsupport(i, "atomic through a pointer to a non-scalar (an image texel?)")
 			return nil, nil
@@ -896,11 +916,25 @@ func (p *prog) compileChain(i int, ins *instr, ops []uint32) error {
 	if bs < 0 || bt.kind != kPointer || bt.elem == nil {
 		return p.errAt(i, "base %%%d is not a pointer", ops[0])
 	}
+	t := bt.elem
+	ptrChain := ins.op == spirv.OpPtrAccessChain || ins.op == spirv.OpInBoundsPtrAccessChain
+	stride := 0
+	if ptrChain {
+		if stride = p.deco(bt.id).stride; stride == 0 {
+			stride = roundUp(t.size, t.align)
+		}
+	}
+	return p.chainFrom(i, ins, ops[0], bt, t, ptrChain, stride, ops[1:])
+}
+
+// chainFrom decodes the indices of an access chain from base (of pointer
+// type bt) pointing to a t; a pointer access chain's element steps by
+// stride.
+func (p *prog) chainFrom(i int, ins *instr, base uint32, bt, t *typ, ptrChain bool, stride int, idx []uint32) error {
+	bs, _ := p.slotOf(base)
 	ins.a = []int32{bs}
 	ins.at = bt
 	c := &chain{desc: -1}
-	t := bt.elem
-	idx := ops[1:]
 	ml := matLayout{}
 	vstride := 0
 	addStep := func(k int, stride, bound int) error {
@@ -919,13 +953,9 @@ func (p *prog) compileChain(i int, ins *instr, ops []uint32) error {
 		c.steps = append(c.steps, cstep{s, it.width, stride, bound})
 		return nil
 	}
-	if ins.op == spirv.OpPtrAccessChain || ins.op == spirv.OpInBoundsPtrAccessChain {
+	if ptrChain {
 		if len(idx) == 0 {
 			return p.errAt(i, "missing element index")
-		}
-		stride := p.deco(bt.id).stride
-		if stride == 0 {
-			stride = roundUp(t.size, t.align)
 		}
 		if err := addStep(0, stride, 0); err != nil {
 			return err
@@ -934,7 +964,7 @@ func (p *prog) compileChain(i int, ins *instr, ops []uint32) error {
 	}
 	for dv := range p.descs {
 		d := &p.descs[dv]
-		if d.id == ops[0] && d.count > 0 && ins.op != spirv.OpPtrAccessChain {
+		if d.id == base && d.count > 0 && !ptrChain {
 			if len(idx) == 0 {
 				return p.errAt(i, "array of buffers needs an index")
 			}

@@ -124,9 +124,11 @@ func TestCorpus(t *testing.T) {
 // buffer descriptor (up to 4 of an array; a tensor lies packed in its
 // buffer), an empty acceleration structure for every
 // acceleration-structure descriptor, a small image (and a sampler) for
-// every image one (up to 4 of an array) and 256 bytes of push constants.
-// With init, the push constants and buffers are handed to it before the
-// dispatch; it may fill them and keep them to read after it.
+// every image one (up to 4 of an array), 256 bytes of push constants and,
+// when it reads them, 64 KiB descriptor heaps: the resource heap holds the
+// descriptor of one more 64 KiB buffer in every 16-byte slot. With init,
+// the push constants and buffers (not the heaps) are handed to it before
+// the dispatch; it may fill them and keep them to read after it.
 func runCorpus(pr *Program, init func([][]byte), opts Options) error {
 	dev := New(opts)
 	var bs []backend.Binding
@@ -171,11 +173,21 @@ func runCorpus(pr *Program, init func([][]byte), opts Options) error {
 			raw = append(raw, buf)
 		}
 	}
-	push := make([]byte, 256)
-	if init != nil {
-		init(append([][]byte{push}, raw...))
+	dp := &backend.Dispatch{Groups: [3]uint32{2, 1, 1}, Bindings: bs, PushConstants: make([]byte, 256)}
+	if res, smp := pr.Heaps(); res || smp {
+		target, _ := dev.NewBuffer(1<<16, backend.UsageStorage)
+		raw = append(raw, Bytes(target))
+		dp.ResourceHeap, _ = dev.NewBuffer(1<<16, backend.UsageStorage)
+		dp.SamplerHeap, _ = dev.NewBuffer(1<<16, backend.UsageStorage)
+		heap, desc := Bytes(dp.ResourceHeap), BufferDescriptor(target)
+		for off := 0; off < len(heap); off += len(desc) {
+			copy(heap[off:], desc)
+		}
 	}
-	return dev.Run(pr, [3]uint32{2, 1, 1}, bs, push)
+	if init != nil {
+		init(append([][]byte{dp.PushConstants}, raw...))
+	}
+	return dev.RunDispatch(pr, dp)
 }
 
 // corpusTensor describes a packed tensor for descriptor d of at most 32 KiB:

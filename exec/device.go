@@ -302,7 +302,7 @@ func (d *Device) Dispatch(dp *backend.Dispatch) (backend.Result, error) {
 		d.mu.Unlock()
 	}
 	start := time.Now()
-	if err := d.Run(pr, dp.Groups, dp.Bindings, dp.PushConstants); err != nil {
+	if err := d.RunDispatch(pr, dp); err != nil {
 		return backend.Result{}, err
 	}
 	var res backend.Result
@@ -314,6 +314,13 @@ func (d *Device) Dispatch(dp *backend.Dispatch) (backend.Result, error) {
 
 // Run executes a prepared program over groups workgroups.
 func (d *Device) Run(pr *Program, groups [3]uint32, bindings []backend.Binding, push []byte) error {
+	return d.RunDispatch(pr, &backend.Dispatch{Groups: groups, Bindings: bindings, PushConstants: push})
+}
+
+// RunDispatch executes a prepared program with the workgroups, bindings,
+// push constants and descriptor heaps of dp (its code is not read).
+func (d *Device) RunDispatch(pr *Program, dp *backend.Dispatch) error {
+	groups, bindings, push := dp.Groups, dp.Bindings, dp.PushConstants
 	p := pr.p
 	d.mu.Lock()
 	bufs := slices.Clone(d.bufs)
@@ -323,6 +330,9 @@ func (d *Device) Run(pr *Program, groups [3]uint32, bindings []backend.Binding, 
 		p: p, bufs: bufs, accels: accels, push: push, groups: groups, budget: d.opts.StepBudget,
 		printf: d.opts.Printf, describe: d.opts.Describe,
 		tmpl: slices.Clone(p.tmpl), noLock: d.opts.noLockstep,
+	}
+	if err := p.setHeaps(x.tmpl, dp); err != nil {
+		return err
 	}
 	for _, dv := range p.descs {
 		for _, b := range bindings {

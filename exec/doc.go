@@ -80,6 +80,43 @@
 // 8-byte stripe of addresses, so they are atomic across workgroups running
 // in parallel; plain loads and stores are not synchronized.
 //
+// # Descriptor heaps and untyped pointers
+//
+// A module using SPV_EXT_descriptor_heap reads its resources from the
+// dispatch's heaps (backend.Dispatch.ResourceHeap and SamplerHeap, run with
+// Device.RunDispatch): the variables decorated ResourceHeapEXT and
+// SamplerHeapEXT hold the address of the first byte of those buffers, and a
+// dispatch of a module that reads a heap it was not given fails. The host
+// writes descriptors into a heap at the byte offsets the shader computes:
+//
+//   - A uniform or storage buffer descriptor (OpTypeBufferEXT) is
+//     BufferDescriptorSize (16) bytes: the buffer's device address and its
+//     size in bytes, each a little-endian uint64, as BufferDescriptor
+//     writes them. OpBufferPointerEXT faults on a null descriptor, on an
+//     address in no buffer and on a size that runs past the buffer; the
+//     size bounds nothing else (accesses are checked against the whole
+//     buffer).
+//   - Image, sampler, acceleration structure and tensor descriptors are
+//     OpaqueDescriptorSize (32) bytes; their contents are defined with the
+//     executor's support for those types (loading one gives its first 8
+//     bytes).
+//
+// OpConstantSizeOfEXT gives these sizes, and descriptors are aligned to
+// their size in the layouts compilers compute from them (the executor reads
+// a descriptor at any offset). OffsetIdEXT and ArrayStrideIdEXT take the
+// values of their constants, which must be declared before the type they
+// decorate.
+//
+// Untyped pointers (SPV_KHR_untyped_pointers) are addresses like typed
+// ones. An untyped access chain walks its Base Type operand; the Element of
+// OpUntypedPtrAccessChainKHR steps by the ArrayStride of Base's pointer
+// type, or else by the size of Base Type. Loads, stores and atomics through an
+// untyped pointer use the type of the value (the result type of a load or
+// atomic, the stored value's type) with its own explicit layout; a matrix
+// member's layout comes from the struct member the chain ends at.
+// OpCopyMemory takes the type of its typed operand. OpUntypedVariableKHR
+// declares an ordinary variable of its Data Type.
+//
 // # Implementation-defined choices
 //
 //   - Floating point: add, sub, mul, div, sqrt and conversions are

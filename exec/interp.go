@@ -524,7 +524,8 @@ func (l *lane) exec(in *instr) error {
 			return err
 		}
 		copy(dst, src)
-	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpPtrAccessChain, spirv.OpInBoundsPtrAccessChain:
+	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpPtrAccessChain, spirv.OpInBoundsPtrAccessChain,
+		spirv.OpUntypedAccessChainKHR, spirv.OpUntypedInBoundsAccessChainKHR, spirv.OpUntypedPtrAccessChainKHR, spirv.OpUntypedInBoundsPtrAccessChainKHR:
 		c := in.aux.(*chain)
 		addr := r[in.a[0]]
 		if c.desc >= 0 {
@@ -559,6 +560,8 @@ func (l *lane) exec(in *instr) error {
 		return l.printf(in)
 	case spirv.OpAbortKHR:
 		return l.fail(in, "the shader aborted: %q", l.abortMessage(in))
+	case spirv.OpBufferPointerEXT:
+		return l.bufferPointer(in)
 	default:
 		if isAtomic(in.op) {
 			return l.atomic(in)

@@ -173,7 +173,7 @@ func (p *prog) classify() {
 		case in.op == spirv.OpBranch || in.op == spirv.OpBranchConditional || in.op == spirv.OpSwitch ||
 			in.op == spirv.OpReturn || in.op == spirv.OpReturnValue || in.op == spirv.OpFunctionCall:
 			in.lk = lkCtl
-		case in.op == spirv.OpLoad:
+		case in.op == spirv.OpLoad || in.op == spirv.OpBufferPointerEXT:
 			if in.lk != lkLoadU {
 				in.lk = lkLoad
 			}

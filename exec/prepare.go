@@ -59,6 +59,8 @@ type prog struct {
 	// ptrLay is the layout of pointers to matrices (or to columns of
 	// row-major matrices) within explicitly laid-out memory.
 	ptrLay map[uint32]matLayout
+	// heap holds descriptor heap variables and id-decorated layouts.
+	heap *heapInfo
 }
 
 type inputVar struct {
@@ -136,6 +138,7 @@ func prepare(m *spirv.Module, entry string, spec map[uint32][]byte, sgSize int) 
 	if err := p.collectDecorations(); err != nil {
 		return nil, err
 	}
+	p.collectIDDecorations()
 	var entryFn uint32
 	found := false
 	firstFn := len(m.Insts)
@@ -206,7 +209,7 @@ func prepare(m *spirv.Module, entry string, spec map[uint32][]byte, sgSize int) 
 				}
 			case d.Class == "Constant-Creation" || in.Op == spirv.OpUndef:
 				err = p.declConst(i)
-			case in.Op == spirv.OpVariable:
+			case in.Op == spirv.OpVariable || in.Op == spirv.OpUntypedVariableKHR:
 				err = p.declGlobal(i)
 			default:
 				p.unsupport(i, "")
@@ -562,6 +565,9 @@ func (p *prog) declType(i int) (*typ, error) {
 	default:
 		t.kind, t.slots = kOpaque, 1
 	}
+	if err := p.heapType(i, t); err != nil {
+		return nil, err
+	}
 	t.finishLayout()
 	p.types[w[0]] = t
 	return t, nil
@@ -636,6 +642,15 @@ func (p *prog) declConst(i int) error {
 			dst[0] = 1
 		}
 	case spirv.OpConstantNull, spirv.OpUndef:
+	case spirv.OpConstantSizeOfEXT:
+		if len(w) < 3 || t.kind != kInt {
+			return p.errAt(i, "OpConstantSizeOfEXT needs an integer result and a type")
+		}
+		n, err := p.sizeOf(i, w[2])
+		if err != nil {
+			return err
+		}
+		dst[0] = n & mask(t.width)
 	case spirv.OpConstantComposite, spirv.OpSpecConstantComposite:
 		if t.kind == kCoopMat && len(w) == 3 {
 			// A cooperative matrix constant has one constituent that
@@ -747,11 +762,17 @@ func (p *prog) declGlobal(i int) error {
 	if err != nil {
 		return err
 	}
-	if pt.kind != kPointer || pt.elem == nil {
+	t, initID := pt.elem, w[3:]
+	if p.m.Insts[i].Op == spirv.OpUntypedVariableKHR && pt.kind == kPointer {
+		var handled bool
+		if t, initID, handled, err = p.untypedVar(i, pt); handled || err != nil {
+			return err
+		}
+	}
+	if pt.kind != kPointer || t == nil {
 		return p.errAt(i, "variable type %%%d is not a pointer", w[0])
 	}
 	id := w[1]
-	t := pt.elem
 	s, err := p.newSlots(i, id, pt)
 	if err != nil {
 		return err
@@ -759,10 +780,10 @@ func (p *prog) declGlobal(i int) error {
 	sc := spirv.StorageClass(w[2])
 	d := p.deco(id)
 	var init []byte
-	if len(w) > 3 {
-		cs, ct := p.slotOf(w[3])
+	if len(initID) > 0 {
+		cs, ct := p.slotOf(initID[0])
 		if cs < 0 {
-			return p.errAt(i, "initializer %%%d is not a constant", w[3])
+			return p.errAt(i, "initializer %%%d is not a constant", initID[0])
 		}
 		init = make([]byte, t.size)
 		if err := storeBytes(ct, init, 0, p.tmpl[cs:], matLayout{}); err != nil {

@@ -76,6 +76,9 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	if err := noTensors(ds.Bindings); err != nil {
 		return res, err
 	}
+	if err := checkHeaps(ds, m); err != nil {
+		return res, err
+	}
 	if err := d.check(m); err != nil {
 		return res, err
 	}

@@ -35,6 +35,8 @@ type layoutInfo struct {
 	constantID      int
 	bufferReference bool
 	refAlign        int
+	descriptorHeap  bool
+	descriptorSize  int
 	localSize       [3]int
 	localSizeID     [3]int
 	hasLocalSize    bool
@@ -89,8 +91,12 @@ func (c *checker) parseLayout(items []layoutItem) layoutInfo {
 			"local_size_x": true, "local_size_y": true, "local_size_z": true, "local_size_x_id": true, "local_size_y_id": true,
 			"local_size_z_id": true, "buffer_reference_align": true, "component": true, "index": true,
 			"shading_rate_xqcom": true, "shading_rate_yqcom": true, "shading_rate_zqcom": true}
-		if name == "heap_offset" {
+		switch name {
+		case "heap_offset":
 			c.heapOffset(it, &li)
+			continue
+		case "descriptor_stride", "descriptor_size":
+			c.descriptorLayout(it, &li)
 			continue
 		}
 		if valued[name] {
@@ -159,7 +165,9 @@ func (c *checker) parseLayout(items []layoutItem) layoutInfo {
 			}
 		case imageFormats[name]:
 			li.Format = name
-		case name == "descriptor_heap" || name == "buffer_type":
+		case name == "descriptor_heap":
+			li.descriptorHeap = c.requireExt(it.pos, it.name, extDescriptorHeap...)
+		case name == "buffer_type":
 			c.requireExt(it.pos, it.name, extDescriptorHeap...)
 		case name == "tile_attachmentqcom":
 			li.TileAttachment = c.requireExt(it.pos, it.name, tileShadingExt...)
@@ -299,6 +307,7 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 		if !t.Contains((*Type).IsOpaque) {
 			c.errorf(pos, "uniform", "non-opaque uniforms outside a block : not allowed when using GLSL for Vulkan")
 		}
+		c.descriptorHeapDecl(v, li, pos)
 	case "buffer":
 		v.Storage = StorageBuffer
 		c.errorf(pos, "buffer", "buffers can only be declared as blocks")
@@ -436,6 +445,7 @@ func (c *checker) declareBlock(q quals, blockName string, members []blockMember,
 	}
 	for _, m := range members {
 		mli := c.parseLayout(m.q.layout)
+		c.noDescriptorSize(mli, m)
 		if m.inline {
 			c.errorf(m.pos, m.name, "inline block types are only allowed in descriptor heaps")
 		}
@@ -504,6 +514,9 @@ func (c *checker) declareBlock(q quals, blockName string, members []blockMember,
 	}
 	v := &Var{Name: instance, Type: t, Storage: storage, Pos: pos, Memory: q.memory, SpecID: -1, Layout: li.Layout, Anonymous: instance == "",
 		SpirvDecorations: c.intrinsics(q, "spirv_decorate").decorations}
+	if storage == StorageUniform || storage == StorageBuffer {
+		c.descriptorHeapDecl(v, li, pos)
+	}
 	c.prog.Globals = append(c.prog.Globals, v)
 	c.declare(blockName, pos, &symbol{typ: bt})
 	if instance != "" {
@@ -563,6 +576,7 @@ func (c *checker) declareStruct(name string, members []blockMember, pos Pos) *Ty
 			}
 		}
 		mli := c.parseLayout(m.q.layout)
+		c.noDescriptorSize(mli, m)
 		st.Fields = append(st.Fields, &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor, Memory: m.q.memory,
 			Spirv: c.intrinsics(m.q, "spirv_decorate").memberDecorations(c)})
 	}

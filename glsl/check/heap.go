@@ -59,7 +59,7 @@ func (c *checker) heapBlock(q quals, li layoutInfo, blockName string, members []
 		if m.t.IsUnsizedArray() && i != len(members)-1 {
 			c.errorf(m.pos, m.name, "array size required")
 		}
-		c.addField(st, m)
+		c.addField(st, m, true)
 	}
 	v := &Var{Name: instance, Type: &Type{Kind: KStruct, Struct: st}, Storage: storage, Pos: pos, Memory: q.memory, SpecID: -1, Layout: li.Layout}
 	c.prog.Globals = append(c.prog.Globals, v)
@@ -74,15 +74,19 @@ func isSampler(t *Type) bool {
 	return t.Kind == KOpaque && (t.Name == "sampler" || t.Name == "samplerShadow")
 }
 
-// addField appends a block member to st, reporting a duplicate name.
-func (c *checker) addField(st *Struct, m blockMember) {
+// addField appends a block member to st, reporting a duplicate name. Only
+// members of descriptor heaps (heap) may have a descriptor_size.
+func (c *checker) addField(st *Struct, m blockMember, heap bool) {
 	mli := c.parseLayout(m.q.layout)
+	if !heap {
+		c.noDescriptorSize(mli, m)
+	}
 	for _, other := range st.Fields {
 		if other.Name == m.name {
 			c.errorf(m.pos, m.name, "redefinition")
 		}
 	}
-	st.Fields = append(st.Fields, &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor, Memory: m.q.memory,
+	st.Fields = append(st.Fields, &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor, Memory: m.q.memory, DescriptorSize: mli.descriptorSize,
 		Spirv: c.intrinsics(m.q, "spirv_decorate").memberDecorations(c)})
 }
 
@@ -108,7 +112,7 @@ func (c *checker) bufferType(q quals, li layoutInfo, storage Storage, name strin
 			c.errorf(m.pos, m.name, "array size required")
 		}
 		m.q.memory |= q.memory
-		c.addField(st, m)
+		c.addField(st, m, false)
 	}
 	t := &Type{Kind: KStruct, Struct: st}
 	if name != "" {
@@ -133,7 +137,7 @@ func (c *checker) inlineBlock(b *syntax.BlockDecl) *Type {
 			st.RefAlign = 16
 		}
 		for _, m := range members {
-			c.addField(st, m)
+			c.addField(st, m, false)
 		}
 		if b.BlockName != "" {
 			c.defineRefBlock(b.BlockName, st, b.Pos)
@@ -152,4 +156,64 @@ func (c *checker) inlineBlock(b *syntax.BlockDecl) *Type {
 	}
 	c.errorf(b.Pos, b.BlockName, "an inline block type must be a buffer_reference or buffer_type block")
 	return tError
+}
+
+// descriptorLayout checks layout(descriptor_stride = N), a power of two,
+// and layout(descriptor_size = N) of GL_EXT_descriptor_heap.
+func (c *checker) descriptorLayout(it layoutItem, li *layoutInfo) {
+	if it.name == "descriptor_size" && !c.requireExt(it.pos, it.name, extStructuredHeap...) || !c.requireExt(it.pos, it.name, extDescriptorHeap...) {
+		return
+	}
+	n, ok := c.layoutInt(it)
+	if !ok {
+		return
+	}
+	switch {
+	case n <= 0:
+		c.errorf(it.pos, it.name, "must be a positive integer")
+	case it.name == "descriptor_size":
+		li.descriptorSize = n
+	case n&(n-1) != 0:
+		c.errorf(it.pos, it.name, "must be a power of 2")
+	default:
+		li.DescriptorStride = n
+	}
+}
+
+// descriptorHeapDecl applies layout(descriptor_heap), descriptor_stride and
+// heap_offset to a uniform or buffer declaration of v. As in glslang, an
+// explicit set or binding leaves the declaration an ordinary binding.
+func (c *checker) descriptorHeapDecl(v *Var, li layoutInfo, pos Pos) {
+	if li.DescriptorStride != 0 && !li.descriptorHeap {
+		c.errorf(pos, "descriptor_stride", "must specify 'descriptor_heap' to use 'descriptor_stride'")
+	}
+	if li.HeapOffset != nil && !li.descriptorHeap {
+		c.errorf(pos, "heap_offset", "must specify 'descriptor_heap' to use 'heap_offset'")
+	}
+	if !li.descriptorHeap || li.Set >= 0 || li.Binding >= 0 {
+		return
+	}
+	if v.Type.Kind != KArray {
+		c.errorf(pos, v.Name, "layout(descriptor_heap) decorated variable could only be declared as an array.")
+		return
+	}
+	if e := baseOfArrays(v.Type); e.Image != nil && e.Image.Kind == 's' {
+		c.errorf(pos, v.Name, "layout(descriptor_heap) cannot be used with combined image samplers.")
+		return
+	}
+	v.Layout.DescriptorHeap = true
+}
+
+// noDescriptorSize reports descriptor_size on a member outside a heap.
+func (c *checker) noDescriptorSize(mli layoutInfo, m blockMember) {
+	if mli.descriptorSize != 0 {
+		c.errorf(m.pos, "descriptor_size", "can only be used on resourceheap or samplerheap block members")
+	}
+}
+
+func baseOfArrays(t *Type) *Type {
+	for t.Kind == KArray {
+		t = t.Elem
+	}
+	return t
 }

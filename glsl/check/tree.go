@@ -155,6 +155,12 @@ type Layout struct {
 	// a specialization-constant expression or any uint/int expression over
 	// uniforms (nil: 0).
 	HeapOffset Expr
+	// DescriptorHeap is layout(descriptor_heap) on an array of buffer
+	// blocks or opaque uniforms without set or binding: it is laid over the
+	// resource (or, for samplers, sampler) heap (GL_EXT_descriptor_heap).
+	// DescriptorStride is its descriptor_stride (0: the descriptor size).
+	DescriptorHeap   bool
+	DescriptorStride int
 }
 
 // Var is a variable, constant, parameter or built-in variable.

@@ -213,6 +213,9 @@ type Member struct {
 	Memory   MemoryQual
 	// Spirv are spirv_decorate / spirv_decorate_string qualifiers.
 	Spirv []*SpirvDecoration
+	// DescriptorSize is layout(descriptor_size=) of a descriptor heap
+	// member (0: the device's descriptor size).
+	DescriptorSize int
 }
 
 // Packing is a memory layout rule.

@@ -18,7 +18,9 @@ import (
 // runFilled runs m on the executor with every buffer descriptor bound to
 // a 4 KiB buffer (holding a packed tensor for a tensor descriptor) filled
 // by fill (and push constants likewise; acceleration structures stay
-// unbound, empty scenes) and returns the buffers' contents afterwards.
+// unbound, empty scenes) and, when m reads descriptor heaps, a resource
+// heap describing one more such buffer, and returns the buffers' contents
+// afterwards.
 func runFilled(m *spirv.Module, fill func(i int) byte) ([][]byte, error) {
 	pr, err := cpu.Load(m, "", nil, 32)
 	if err != nil {
@@ -59,7 +61,24 @@ func runFilled(m *spirv.Module, fill func(i int) byte) ([][]byte, error) {
 	for i := range push {
 		push[i] = fill(i)
 	}
-	if err := dev.Run(pr, [3]uint32{1, 1, 1}, bs, push); err != nil {
+	dp := &backend.Dispatch{Groups: [3]uint32{1, 1, 1}, Bindings: bs, PushConstants: push}
+	if res, smp := pr.Heaps(); res || smp {
+		// Every 16 bytes of the resource heap describe one more buffer.
+		target, _ := dev.NewBuffer(4096, backend.UsageStorage)
+		init := make([]byte, 4096)
+		for i := range init {
+			init[i] = fill(i + 4096*len(bufs))
+		}
+		target.Write(0, init)
+		bufs = append(bufs, target)
+		dp.ResourceHeap, _ = dev.NewBuffer(1<<16, backend.UsageStorage)
+		dp.SamplerHeap, _ = dev.NewBuffer(1<<16, backend.UsageStorage)
+		heap, desc := cpu.Bytes(dp.ResourceHeap), cpu.BufferDescriptor(target)
+		for off := 0; off < len(heap); off += len(desc) {
+			copy(heap[off:], desc)
+		}
+	}
+	if err := dev.RunDispatch(pr, dp); err != nil {
 		return nil, err
 	}
 	out := make([][]byte, len(bufs))

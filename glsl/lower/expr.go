@@ -18,6 +18,9 @@ type lval struct {
 	pk    check.Packing
 	align uint32 // PhysicalStorageBuffer accesses need an alignment
 	comps []int
+	// heap is an access into a descriptor heap not emitted yet (ptr is
+	// then 0): see heap.go.
+	heap *heapPath
 }
 
 func (g *gen) u32(v uint32) uint32 { return g.b.ConstUint32(g.scalarType(check.Uint32), v) }
@@ -49,6 +52,9 @@ func (g *gen) lvalue(e check.Expr) *lval {
 		vi := g.vars[e.Var]
 		if vi == nil {
 			g.fail(e.Pos, "variable %s is not available here", e.Var.Name)
+		}
+		if vi.heap != nil {
+			return g.heapLval(vi)
 		}
 		if vi.value {
 			// A by-value parameter has no address: read it through a copy.
@@ -104,6 +110,9 @@ func (g *gen) lvalue(e check.Expr) *lval {
 
 // chain steps into base with one access-chain index.
 func (g *gen) chain(base *lval, t *check.Type, idx uint32) *lval {
+	if base.heap != nil {
+		return g.heapChain(base, t, idx)
+	}
 	ptr := g.b.EmitResult(spirv.OpAccessChain, g.ptrType(base.sc, t, base.pk), base.ptr, idx)
 	l := &lval{ptr: ptr, sc: base.sc, t: t, pk: base.pk}
 	if base.sc == spirv.StorageClassPhysicalStorageBuffer {
@@ -126,6 +135,9 @@ func (g *gen) memAccess(l *lval) []uint32 {
 
 // load reads an l-value as a plain value.
 func (g *gen) load(l *lval) uint32 {
+	if l.heap != nil {
+		return g.heapLoad(l)
+	}
 	v := g.b.EmitResult(spirv.OpLoad, g.typeID(l.t, l.pk), append([]uint32{l.ptr}, g.memAccess(l)...)...)
 	v = g.fromMemory(v, l.t, l.pk)
 	if len(l.comps) > 0 {
@@ -975,6 +987,9 @@ func (g *gen) length(e *check.Length) uint32 {
 			base = &lval{ptr: g.rvalue(f.X)}
 		} else {
 			base = g.lvalue(f.X)
+		}
+		if base.heap != nil {
+			g.fail(e.Pos, "length() of an array in a descriptor heap is not supported by the code generator")
 		}
 		ut := g.scalarType(check.Uint32)
 		if e.T.Scalar.Bits() == 64 {

@@ -118,6 +118,7 @@ type gen struct {
 	ifaceOK   map[uint32]bool
 
 	privateInits []*check.Var // Private globals initialised at the start of main
+	heaps        *heapState   // descriptor heaps, once one is used
 
 	// Function state.
 	fn         *check.Func
@@ -137,6 +138,8 @@ type varInfo struct {
 	// value: id is the value itself, not a pointer (parameters of
 	// functions passed as callbacks, which take their arguments by value).
 	value bool
+	// heap: the variable is laid over a descriptor heap (heap.go).
+	heap *heapRoot
 }
 
 func newGen(p *check.Program, opts Options, ver spirv.Version) *gen {

@@ -46,6 +46,10 @@ func (g *gen) global(v *check.Var) {
 	if v.Builtin == check.BuiltinWorkGroupSize {
 		return // a constant, emitted where used
 	}
+	if isHeapVar(v) {
+		g.heapGlobal(v)
+		return
+	}
 	if g.rayVar(v) {
 		return
 	}
