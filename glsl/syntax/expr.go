@@ -388,23 +388,21 @@ func (p *parser) floatLit(l *Lit) {
 		p.errorf(token.Token{Pos: l.Pos}, "float literal needs a decimal point or exponent")
 		return
 	}
-	// Rounded once from the decimal text to the literal's type; out of
-	// range gives ±Inf, which glslang accepts silently.
+	// Rounded once from the decimal text to the literal's type, except
+	// that float literals keep double precision as in glslang, which folds
+	// float constants in double and rounds them where it writes them. Out
+	// of range gives ±Inf, which glslang accepts silently.
 	var v float64
 	if f, ok := narrowFormats[l.Suffix]; ok {
 		v = roundDecimal(text, f.sig, f.emin)
 	} else {
-		bits := 64
-		if l.Kind == LitFloat {
-			bits = 32
-		}
 		var err error
-		if v, err = strconv.ParseFloat(text, bits); err != nil && !isRangeErr(err) {
+		if v, err = strconv.ParseFloat(text, 64); err != nil && !isRangeErr(err) {
 			p.errorf(token.Token{Pos: l.Pos, Text: l.Text}, "bad floating-point literal")
 			return
 		}
 	}
-	if math.IsInf(v, 0) {
+	if math.IsInf(v, 0) || l.Kind == LitFloat && math.IsInf(float64(float32(v)), 0) {
 		p.d.Warnf(l.Pos, l.Text, "float literal out of range, taken as infinity")
 	}
 	l.Float = v
