@@ -403,6 +403,25 @@ const (
 	// GL_EXT_integer_dot_product (table built-ins).
 	BDotPacked4x8EXT
 	BDotPacked4x8AccSatEXT
+	// The texture built-ins beyond the first few (texcall.go), and
+	// nonuniformEXT (GL_EXT_nonuniform_qualifier).
+	BTextureProj
+	BTextureOffset
+	BTextureProjOffset
+	BTextureLodOffset
+	BTextureProjLod
+	BTextureProjLodOffset
+	BTexelFetchOffset
+	BTextureGrad
+	BTextureGradOffset
+	BTextureProjGrad
+	BTextureProjGradOffset
+	BTextureGather
+	BTextureGatherOffset
+	BTextureGatherOffsets
+	BTextureQueryLevels
+	BTextureSamples
+	BNonuniformEXT
 )
 
 var builtinNames = [...]string{
@@ -790,6 +809,23 @@ var builtinNames = [...]string{
 	BFetchMicroTriangleVertexBarycentricNV:                            "fetchMicroTriangleVertexBarycentricNV",
 	BDotPacked4x8EXT:                                                  "dotPacked4x8EXT",
 	BDotPacked4x8AccSatEXT:                                            "dotPacked4x8AccSatEXT",
+	BTextureProj:                                                      "textureProj",
+	BTextureOffset:                                                    "textureOffset",
+	BTextureProjOffset:                                                "textureProjOffset",
+	BTextureLodOffset:                                                 "textureLodOffset",
+	BTextureProjLod:                                                   "textureProjLod",
+	BTextureProjLodOffset:                                             "textureProjLodOffset",
+	BTexelFetchOffset:                                                 "texelFetchOffset",
+	BTextureGrad:                                                      "textureGrad",
+	BTextureGradOffset:                                                "textureGradOffset",
+	BTextureProjGrad:                                                  "textureProjGrad",
+	BTextureProjGradOffset:                                            "textureProjGradOffset",
+	BTextureGather:                                                    "textureGather",
+	BTextureGatherOffset:                                              "textureGatherOffset",
+	BTextureGatherOffsets:                                             "textureGatherOffsets",
+	BTextureQueryLevels:                                               "textureQueryLevels",
+	BTextureSamples:                                                   "textureSamples",
+	BNonuniformEXT:                                                    "nonuniformEXT",
 }
 
 func (b Builtin) String() string { return builtinNames[b] }

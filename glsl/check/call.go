@@ -68,6 +68,9 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 	}
 	conv := make([]Expr, len(args))
 	for i, a := range args {
+		if best.user != nil && baseOfArrays(best.params[i]).isResource() && !c.resourceArg(a, best.user.Params[i], pos) {
+			return bad(pos)
+		}
 		if best.dirs[i] != DirIn {
 			if !c.checkLValue(a, name, pos) {
 				return bad(pos)

@@ -11,7 +11,9 @@ type quals struct {
 	layout    []layoutItem
 	precise   bool
 	invariant bool
-	pos       Pos
+	// nonUniform is the nonuniformEXT qualifier (GL_EXT_nonuniform_qualifier).
+	nonUniform bool
+	pos        Pos
 }
 
 type layoutItem struct {
@@ -279,6 +281,8 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 		c.errorf(pos, name, "illegal use of type 'void'")
 		return v, nil
 	}
+	v.NonUniform = q.nonUniform
+	c.checkResourceDecl(v, pos)
 	if li.constantID >= 0 {
 		if q.storage != "const" || t.Kind != KScalar {
 			c.errorf(pos, "constant_id", "can only be applied to 'const'-qualified scalar")

@@ -30,6 +30,10 @@
 //     argument per member/element, each of the exact type. Conversions of
 //     whole values (e.g. vec3(ivec3), coopmat<float16_t,...>(coopmat<float,
 //     ...>)) are *Convert nodes, never Construct.
+//   - Texture sampling, fetch and gather calls have Roles naming each
+//     argument (TexRole). Their texel offsets are constant except for
+//     textureGatherOffset's, and a gather's component is a constant.
+//   - nonuniformEXT(x) is the BuiltinCall BNonuniformEXT of type x's.
 //   - String literals appear only as the first argument of the BuiltinCalls
 //     BDebugPrintfEXT and BAbortEXT, as *StringConst (type KString). The
 //     remaining arguments of those calls are scalars or vectors, unconverted
@@ -64,9 +68,13 @@ type Program struct {
 	// (false unless redeclared) or specialization constant, the operand of
 	// the OpacityMicromapIdKHR execution mode. It is also in Globals.
 	OpacityMicromap *Var
-	Globals         []*Var  // global variables, constants and used built-ins, in order
-	Funcs           []*Func // defined functions in definition order
-	Main            *Func
+	// VulkanMemoryModel and StorageBuffer are "#pragma
+	// use_vulkan_memory_model" and "#pragma use_storage_buffer".
+	VulkanMemoryModel bool
+	StorageBuffer     bool
+	Globals           []*Var  // global variables, constants and used built-ins, in order
+	Funcs             []*Func // defined functions in definition order
+	Main              *Func
 }
 
 // HasExtension reports whether the shader enabled (or required) ext.
@@ -172,6 +180,9 @@ type Var struct {
 	Anonymous bool
 	// Precise records the precise qualifier.
 	Precise bool
+	// NonUniform records the nonuniformEXT qualifier: the variable's value
+	// may differ between invocations (GL_EXT_nonuniform_qualifier).
+	NonUniform bool
 
 	// anonBlock and anonIndex locate the member of an anonymous block that
 	// a member name stands for.
@@ -334,13 +345,33 @@ type Call struct {
 }
 
 // BuiltinCall calls a built-in function. Params are the chosen overload's
-// parameter types.
+// parameter types. Roles, set for the texture sampling, fetch and gather
+// built-ins only, says what each argument is.
 type BuiltinCall struct {
 	exprBase
 	Fn     Builtin
 	Params []*Type
 	Args   []Expr
+	Roles  []TexRole
 }
+
+// TexRole is what an argument of a texture built-in is.
+type TexRole uint8
+
+// Texture argument roles.
+const (
+	TexSampler TexRole = iota // the sampler or texture
+	TexCoord                  // P; projective forms carry q last, shadow forms the reference in P
+	TexCompare                // a depth reference given on its own (cube-array shadows, shadow gathers)
+	TexLod
+	TexBias
+	TexGradX
+	TexGradY
+	TexOffset
+	TexOffsets // textureGatherOffsets' ivec2[4]
+	TexSample  // the sample of a multisampled fetch
+	TexComp    // the component a gather reads
+)
 
 // Construct builds a value of type T from Args (see the package comment).
 type Construct struct {

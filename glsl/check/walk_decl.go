@@ -67,7 +67,7 @@ func (c *checker) quals(qs []*syntax.Qualifier) quals {
 		case x.Name == "invariant":
 			q.invariant = true
 		case x.Name == "nonuniformEXT":
-			c.requireExt(x.Pos, x.Name, "GL_EXT_nonuniform_qualifier")
+			q.nonUniform = c.requireExt(x.Pos, x.Name, "GL_EXT_nonuniform_qualifier")
 		}
 	}
 	return q
@@ -147,7 +147,7 @@ func (c *checker) namedType(name string, pos Pos) *Type {
 		return t
 	}
 	if t, ok := opaqueNames[name]; ok {
-		if ext := opaqueExt(name); ext != "" && !c.requireExt(pos, name, ext) {
+		if exts := opaqueExt(name); exts != nil && !c.requireExt(pos, name, exts...) {
 			return nil
 		}
 		return t
@@ -378,6 +378,9 @@ func (c *checker) funcDecl(d *syntax.FuncDecl) {
 	if rt.Contains(func(t *Type) bool { return t.IsUnsizedArray() }) {
 		c.errorf(d.Pos, d.Name, "function return type cannot be an unsized array")
 	}
+	if rt.Contains((*Type).isResource) {
+		c.errorf(d.Pos, "return", "sampler or image cannot be used as return type when generating SPIR-V")
+	}
 	params := make([]*Var, len(d.Params))
 	for i, p := range d.Params {
 		q := c.quals(p.Type.Quals)
@@ -403,6 +406,10 @@ func (c *checker) funcDecl(d *syntax.FuncDecl) {
 		}
 		if len(q.layout) > 0 {
 			c.errorf(p.Pos, "layout", "qualifier not allowed on function parameter")
+		}
+		if t != tError {
+			v.NonUniform = q.nonUniform
+			c.checkResourceDecl(v, p.Pos)
 		}
 		params[i] = v
 	}

@@ -16,9 +16,14 @@ func (g *gen) function(f *check.Func) {
 	byValue := g.callbacks[f]
 	for i, p := range f.Params {
 		g.valueCaps(p.Type)
-		if byValue {
+		switch {
+		case opaqueOf(p.Type) != nil:
+			// Samplers, textures and images are passed by pointer to
+			// their UniformConstant variable, as glslang does.
+			params[i] = g.b.TypePointer(spirv.StorageClassUniformConstant, g.resType(p.Type, "", false))
+		case byValue:
 			params[i] = g.typeID(p.Type, check.PackNone)
-		} else {
+		default:
 			params[i] = g.ptrType(spirv.StorageClassFunction, p.Type, check.PackNone)
 		}
 	}
@@ -33,6 +38,11 @@ func (g *gen) function(f *check.Func) {
 		if byValue && p.Type.Kind == check.KReference {
 			// A PhysicalStorageBuffer pointer parameter must say how it aliases.
 			g.b.Decorate(pid, spirv.DecorationAliased)
+		}
+		if opaqueOf(p.Type) != nil {
+			g.resourceMemory(pid, p.Memory)
+			g.vars[p] = &varInfo{id: pid, sc: spirv.StorageClassUniformConstant, t: p.Type}
+			continue
 		}
 		g.vars[p] = &varInfo{id: pid, sc: spirv.StorageClassFunction, t: p.Type, value: byValue}
 	}

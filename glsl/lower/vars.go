@@ -25,6 +25,9 @@ var builtinIDs = map[check.BuiltinVar]spirv.BuiltIn{
 	check.BuiltinSubgroupLeMask:       spirv.BuiltInSubgroupLeMask,
 	check.BuiltinSubgroupLtMask:       spirv.BuiltInSubgroupLtMask,
 	check.BuiltinDeviceIndex:          spirv.BuiltInDeviceIndex,
+	check.BuiltinTileOffsetQCOM:       spirv.BuiltInTileOffsetQCOM,
+	check.BuiltinTileDimensionQCOM:    spirv.BuiltInTileDimensionQCOM,
+	check.BuiltinTileApronSizeQCOM:    spirv.BuiltInTileApronSizeQCOM,
 }
 
 // global declares a global variable or constant.
@@ -58,6 +61,9 @@ func (g *gen) global(v *check.Var) {
 			if g.ver < 0x10300 {
 				g.b.Extension("SPV_KHR_device_group")
 			}
+		case check.BuiltinTileOffsetQCOM, check.BuiltinTileDimensionQCOM, check.BuiltinTileApronSizeQCOM:
+			g.b.Capability(spirv.CapabilityTileShadingQCOM)
+			g.b.Extension("SPV_QCOM_tile_shading")
 		}
 		id := g.b.Variable(g.ptrType(spirv.StorageClassInput, v.Type, check.PackNone), spirv.StorageClassInput)
 		g.b.Decorate(id, spirv.DecorationBuiltIn, uint32(bi))
@@ -86,6 +92,10 @@ func (g *gen) global(v *check.Var) {
 		}
 		pk = packingOf(v, check.PackStd430)
 	case check.StorageUniform:
+		if opaqueOf(v.Type) != nil {
+			g.resourceVar(v)
+			return
+		}
 		if b := baseOfArrays(v.Type); b.Kind != check.KStruct {
 			g.fail(v.Pos, "uniform %s of type %s is not supported by the code generator", v.Name, v.Type)
 		}

@@ -274,6 +274,17 @@ func (p *parser) primaryExpr() Expr {
 		case f&kStmt != 0 && (t.Text == "true" || t.Text == "false"):
 			p.i++
 			return &Lit{Pos: t.Pos, Kind: LitBool, Text: t.Text, Bool: t.Text == "true"}
+		case t.Text == "nonuniformEXT" && p.peek(1).Is("("):
+			// The qualifier keyword is also a function marking a value
+			// non-uniform (GL_EXT_nonuniform_qualifier).
+			p.i++
+			args, ok := p.args()
+			if !ok {
+				return nil
+			}
+			c := p.calls.alloc()
+			*c = Call{Pos: t.Pos, Func: t.Text, Args: args}
+			return c
 		case p.isTypeAt(0) && !(f&kGated != 0 && !p.peek(1).Is("(") && !p.peek(1).Is("<") && !p.peek(1).Is("[")):
 			ts := p.typeSpec(nil)
 			if ts == nil {
