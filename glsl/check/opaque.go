@@ -163,6 +163,11 @@ func (c *checker) checkResourceDecl(v *Var, pos Pos) {
 		c.errorf(pos, base.Name, "sampler/image types can only be used in uniform variables or function parameters: %s", v.Name)
 		return
 	}
+	if v.Type.IsUnsizedArray() && v.Storage == StorageUniform && !c.extOn("GL_EXT_nonuniform_qualifier") {
+		// Without descriptor indexing, glslang sizes the array from the
+		// largest constant index used.
+		c.implicitArrays[v.Type] = -1
+	}
 	im := base.Image
 	if im != nil && im.Dim == "Rect" && strings.HasPrefix(c.opts.TargetEnv, "vulkan") {
 		// Vulkan allows neither SampledRect nor ImageRect.
@@ -203,7 +208,8 @@ func (c *checker) checkResourceDecl(v *Var, pos Pos) {
 // resourceArg checks an argument passed to a user function's sampler,
 // texture or image parameter: it must name a resource (a constructed
 // sampler only exists at its point of use), may not drop memory
-// qualifiers, and must agree on the image format.
+// qualifiers, and must have the parameter's format (none: parameters
+// cannot have layout qualifiers).
 func (c *checker) resourceArg(a Expr, p *Var, pos Pos) bool {
 	if _, ok := a.(*Construct); ok {
 		c.errorf(pos, "call argument", "sampler constructor must appear at point of use")
@@ -236,7 +242,9 @@ func (c *checker) resourceArg(a Expr, p *Var, pos Pos) bool {
 			ok = false
 		}
 	}
-	if root.Layout.Format != p.Layout.Format && (fm&WriteOnly == 0 || root.Layout.Format != "" && p.Layout.Format != "") {
+	// glslang lets a writeonly parameter without a format take a formatted
+	// image, but the pointer types then differ and its module is invalid.
+	if root.Layout.Format != p.Layout.Format {
 		c.errorf(pos, "format", "image formats must match")
 		ok = false
 	}
