@@ -422,6 +422,29 @@ const (
 	BTextureQueryLevels
 	BTextureSamples
 	BNonuniformEXT
+	// Sparse residency and level-of-detail clamps (GL_ARB_sparse_texture2,
+	// GL_ARB_sparse_texture_clamp).
+	BSparseTextureARB
+	BSparseTextureLodARB
+	BSparseTextureOffsetARB
+	BSparseTexelFetchARB
+	BSparseTexelFetchOffsetARB
+	BSparseTextureLodOffsetARB
+	BSparseTextureGradARB
+	BSparseTextureGradOffsetARB
+	BSparseTextureGatherARB
+	BSparseTextureGatherOffsetARB
+	BSparseTextureGatherOffsetsARB
+	BSparseTextureClampARB
+	BSparseTextureOffsetClampARB
+	BSparseTextureGradClampARB
+	BSparseTextureGradOffsetClampARB
+	BTextureClampARB
+	BTextureOffsetClampARB
+	BTextureGradClampARB
+	BTextureGradOffsetClampARB
+	BSparseImageLoadARB
+	BSparseTexelsResidentARB
 )
 
 var builtinNames = [...]string{
@@ -826,6 +849,27 @@ var builtinNames = [...]string{
 	BTextureQueryLevels:                                               "textureQueryLevels",
 	BTextureSamples:                                                   "textureSamples",
 	BNonuniformEXT:                                                    "nonuniformEXT",
+	BSparseTextureARB:                                                 "sparseTextureARB",
+	BSparseTextureLodARB:                                              "sparseTextureLodARB",
+	BSparseTextureOffsetARB:                                           "sparseTextureOffsetARB",
+	BSparseTexelFetchARB:                                              "sparseTexelFetchARB",
+	BSparseTexelFetchOffsetARB:                                        "sparseTexelFetchOffsetARB",
+	BSparseTextureLodOffsetARB:                                        "sparseTextureLodOffsetARB",
+	BSparseTextureGradARB:                                             "sparseTextureGradARB",
+	BSparseTextureGradOffsetARB:                                       "sparseTextureGradOffsetARB",
+	BSparseTextureGatherARB:                                           "sparseTextureGatherARB",
+	BSparseTextureGatherOffsetARB:                                     "sparseTextureGatherOffsetARB",
+	BSparseTextureGatherOffsetsARB:                                    "sparseTextureGatherOffsetsARB",
+	BSparseTextureClampARB:                                            "sparseTextureClampARB",
+	BSparseTextureOffsetClampARB:                                      "sparseTextureOffsetClampARB",
+	BSparseTextureGradClampARB:                                        "sparseTextureGradClampARB",
+	BSparseTextureGradOffsetClampARB:                                  "sparseTextureGradOffsetClampARB",
+	BTextureClampARB:                                                  "textureClampARB",
+	BTextureOffsetClampARB:                                            "textureOffsetClampARB",
+	BTextureGradClampARB:                                              "textureGradClampARB",
+	BTextureGradOffsetClampARB:                                        "textureGradOffsetClampARB",
+	BSparseImageLoadARB:                                               "sparseImageLoadARB",
+	BSparseTexelsResidentARB:                                          "sparseTexelsResidentARB",
 }
 
 func (b Builtin) String() string { return builtinNames[b] }

@@ -29,8 +29,11 @@ func (c *checker) extCall(fn Builtin, name string, args []Expr, pos Pos) Expr {
 		}
 		return c.printfCall(fn, name, args, pos)
 	}
-	if fn >= BTextureProj && fn <= BTextureSamples {
+	if _, ok := texForms[fn]; ok || fn == BTextureQueryLevels || fn == BTextureSamples {
 		return c.textureCall(fn, name, args, pos)
+	}
+	if fn == BSparseImageLoadARB {
+		return c.imageCall(fn, name, args, pos)
 	}
 	if fn == BNonuniformEXT {
 		return c.nonuniform(name, args, pos)

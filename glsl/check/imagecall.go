@@ -58,6 +58,14 @@ func (c *checker) imageCall(fn Builtin, name string, args []Expr, pos Pos) Expr 
 		want, rt = nil, TInt
 	case BImageLoad:
 		rt = texel
+	case BSparseImageLoadARB:
+		if !c.requireExt(pos, name, "GL_ARB_sparse_texture2") {
+			return bad(pos)
+		}
+		if im.Dim == "1D" || im.Dim == "Buffer" {
+			return noMatch()
+		}
+		want, rt = append(want, texel), TInt
 	case BImageStore:
 		want, rt = append(want, texel), TVoid
 	case BImageAtomicLoad:
@@ -83,6 +91,17 @@ func (c *checker) imageCall(fn Builtin, name string, args []Expr, pos Pos) Expr 
 	}
 	conv := []Expr{args[0]}
 	for i, a := range args[1:] {
+		if fn == BSparseImageLoadARB && i == len(want)-1 {
+			// The texel comes back through an out argument.
+			if !Identical(a.Type(), texel) {
+				return noMatch()
+			}
+			if !c.checkLValue(a, name, pos) {
+				return bad(pos)
+			}
+			conv = append(conv, a)
+			continue
+		}
 		if c.implicitRank(a.Type(), want[i]) == rankNone {
 			return noMatch()
 		}
@@ -117,7 +136,7 @@ func (c *checker) imageAccessOK(fn Builtin, name string, it *Type, root *Var, po
 	atomic := fn >= BImageAtomicAdd && fn <= BImageAtomicStore
 	floatImage := it.Scalar.IsFloat()
 	switch {
-	case fn == BImageLoad || atomic && !(floatImage && fn == BImageAtomicStore):
+	case fn == BImageLoad || fn == BSparseImageLoadARB || atomic && !(floatImage && fn == BImageAtomicStore):
 		if root.Memory&WriteOnly != 0 {
 			c.errorf(pos, "writeonly", drop)
 			return false

@@ -1,9 +1,13 @@
 package check
 
+import "strings"
+
 // texForm is the shape of a texture lookup built-in, read from its name.
 type texForm struct {
 	proj, lod, grad, offset, offsets, fetch, gather bool
 	bias                                            bool // takes an optional bias
+	sparse                                          bool // returns residency, the texel through an out argument
+	clamp                                           bool // takes a level-of-detail clamp
 }
 
 var texForms = map[Builtin]texForm{
@@ -24,6 +28,38 @@ var texForms = map[Builtin]texForm{
 	BTextureGather:         {gather: true},
 	BTextureGatherOffset:   {gather: true, offset: true},
 	BTextureGatherOffsets:  {gather: true, offsets: true},
+
+	BSparseTextureARB:              {sparse: true, bias: true},
+	BSparseTextureLodARB:           {sparse: true, lod: true},
+	BSparseTextureOffsetARB:        {sparse: true, offset: true, bias: true},
+	BSparseTexelFetchARB:           {sparse: true, fetch: true},
+	BSparseTexelFetchOffsetARB:     {sparse: true, fetch: true, offset: true},
+	BSparseTextureLodOffsetARB:     {sparse: true, lod: true, offset: true},
+	BSparseTextureGradARB:          {sparse: true, grad: true},
+	BSparseTextureGradOffsetARB:    {sparse: true, grad: true, offset: true},
+	BSparseTextureGatherARB:        {sparse: true, gather: true},
+	BSparseTextureGatherOffsetARB:  {sparse: true, gather: true, offset: true},
+	BSparseTextureGatherOffsetsARB: {sparse: true, gather: true, offsets: true},
+
+	BSparseTextureClampARB:           {sparse: true, clamp: true, bias: true},
+	BSparseTextureOffsetClampARB:     {sparse: true, offset: true, clamp: true, bias: true},
+	BSparseTextureGradClampARB:       {sparse: true, grad: true, clamp: true},
+	BSparseTextureGradOffsetClampARB: {sparse: true, grad: true, offset: true, clamp: true},
+	BTextureClampARB:                 {clamp: true, bias: true},
+	BTextureOffsetClampARB:           {offset: true, clamp: true, bias: true},
+	BTextureGradClampARB:             {grad: true, clamp: true},
+	BTextureGradOffsetClampARB:       {grad: true, offset: true, clamp: true},
+}
+
+// ext is the extension a form needs.
+func (f texForm) ext() string {
+	switch {
+	case f.clamp:
+		return "GL_ARB_sparse_texture_clamp"
+	case f.sparse:
+		return "GL_ARB_sparse_texture2"
+	}
+	return ""
 }
 
 // texSig is one signature of a texture built-in after its first argument.
@@ -59,12 +95,13 @@ func texSignatures(f texForm, st *Type) ([]texSig, *Type) {
 		if f.offsets {
 			s = s.with(ArrayType(VectorType(Int32, 2), 4), TexOffsets)
 		}
+		s, texel = f.texelOut(s, texel)
 		if im.Shadow {
 			return []texSig{s}, texel
 		}
 		return []texSig{s, s.with(TInt, TexComp)}, texel
 	case f.fetch:
-		if im.Kind == 'i' || im.Shadow || im.Dim == "Cube" || f.offset && (im.Dim == "Buffer" || im.MS) {
+		if im.Kind == 'i' || im.Shadow || im.Dim == "Cube" || f.offset && (im.Dim == "Buffer" || im.MS) || f.sparse && (im.Dim == "1D" || im.Dim == "Buffer") {
 			return nil, nil
 		}
 		s := texSig{}.with(VectorType(Int32, im.coords()), TexCoord)
@@ -77,12 +114,13 @@ func texSignatures(f texForm, st *Type) ([]texSig, *Type) {
 		if f.offset {
 			s = s.with(VectorType(Int32, d), TexOffset)
 		}
+		s, texel = f.texelOut(s, texel)
 		return []texSig{s}, texel
 	}
 	if im.Kind != 's' || im.MS || im.Dim == "Buffer" {
 		return nil, nil
 	}
-	if f.proj && (im.Dim == "Cube" || im.Arrayed) || f.offset && im.Dim == "Cube" {
+	if f.proj && (im.Dim == "Cube" || im.Arrayed) || f.offset && im.Dim == "Cube" || f.sparse && im.Dim == "1D" {
 		return nil, nil
 	}
 	if f.lod && (im.Dim == "Rect" || im.Shadow && (im.Dim == "2D" && im.Arrayed || im.Dim == "Cube")) {
@@ -101,7 +139,11 @@ func texSignatures(f texForm, st *Type) ([]texSig, *Type) {
 	if f.proj && !im.Shadow && im.Dim != "3D" && n != 4 {
 		coords = append(coords, VectorType(Float32, 4))
 	}
+	if im.Shadow {
+		texel = TFloat
+	}
 	var sigs []texSig
+	rt := texel
 	for _, p := range coords {
 		s := texSig{}.with(p, TexCoord)
 		if compare {
@@ -116,15 +158,25 @@ func texSignatures(f texForm, st *Type) ([]texSig, *Type) {
 		if f.offset {
 			s = s.with(VectorType(Int32, d), TexOffset)
 		}
+		if f.clamp {
+			s = s.with(TFloat, TexMinLod)
+		}
+		s, rt = f.texelOut(s, texel)
 		sigs = append(sigs, s)
 		if f.bias && im.Dim != "Rect" && !(im.Shadow && im.Arrayed && (im.Dim == "2D" || im.Dim == "Cube")) {
 			sigs = append(sigs, s.with(TFloat, TexBias))
 		}
 	}
-	if im.Shadow {
-		texel = TFloat
+	return sigs, rt
+}
+
+// texelOut adds the out argument of a sparse lookup, which then returns
+// its residency code.
+func (f texForm) texelOut(s texSig, texel *Type) (texSig, *Type) {
+	if !f.sparse {
+		return s, texel
 	}
-	return sigs, texel
+	return s.with(texel, TexTexel), TInt
 }
 
 // textureCall checks the texture built-ins: the lookups (texture,
@@ -148,6 +200,9 @@ func (c *checker) textureCall(fn Builtin, name string, args []Expr, pos Pos) Exp
 		return bad(pos)
 	}
 	f, lookup := texForms[fn]
+	if ext := f.ext(); ext != "" && !c.requireExt(pos, name, ext) {
+		return bad(pos)
+	}
 	var sigs []texSig
 	var rt *Type
 	if lookup {
@@ -159,9 +214,12 @@ func (c *checker) textureCall(fn Builtin, name string, args []Expr, pos Pos) Exp
 		if len(s.params) != len(args)-1 {
 			continue
 		}
-		conv, ok := c.texArgs(args, s.params)
+		conv, ok := c.texArgs(args, s)
 		if !ok {
 			continue
+		}
+		if lookup && f.sparse && !c.checkLValue(conv[len(s.roles)-texelFromEnd(s.roles)], name, pos) {
+			return bad(pos)
 		}
 		if lookup && !c.texConstants(name, conv, s.roles) {
 			return bad(pos)
@@ -204,23 +262,44 @@ func texQuery(fn Builtin, im *Image) ([]texSig, *Type) {
 	return nil, nil
 }
 
-// texArgs converts the arguments after the sampler to params.
-func (c *checker) texArgs(args []Expr, params []*Type) ([]Expr, bool) {
+// texArgs converts the arguments after the sampler to the signature's
+// parameters; a sparse lookup's texel out argument must have its type
+// exactly.
+func (c *checker) texArgs(args []Expr, s texSig) ([]Expr, bool) {
 	conv := []Expr{args[0]}
 	for i, a := range args[1:] {
-		if c.implicitRank(a.Type(), params[i]) == rankNone {
+		p := s.params[i]
+		if s.roles[i] == TexTexel {
+			if !Identical(a.Type(), p) {
+				return nil, false
+			}
+			conv = append(conv, a)
+			continue
+		}
+		if c.implicitRank(a.Type(), p) == rankNone {
 			return nil, false
 		}
-		conv = append(conv, c.convert(a, params[i]))
+		conv = append(conv, c.convert(a, p))
 	}
 	return conv, true
+}
+
+// texelFromEnd is how far from the end of roles the texel out argument
+// is (bias and a gather's component follow it).
+func texelFromEnd(roles []TexRole) int {
+	for i := len(roles) - 1; i >= 0; i-- {
+		if roles[i] == TexTexel {
+			return len(roles) - 1 - i
+		}
+	}
+	return 0
 }
 
 // texConstants checks the arguments that must be constant: texel offsets
 // (within glslang's default limits) except textureGatherOffset's, and a
 // gather's component.
 func (c *checker) texConstants(name string, args []Expr, roles []TexRole) bool {
-	gather := len(name) >= 13 && name[:13] == "textureGather"
+	gather := strings.Contains(name, "Gather")
 	for i, r := range roles {
 		a := args[i+1]
 		v := constOf(a)

@@ -371,6 +371,8 @@ const (
 	TexOffsets // textureGatherOffsets' ivec2[4]
 	TexSample  // the sample of a multisampled fetch
 	TexComp    // the component a gather reads
+	TexMinLod  // the level-of-detail clamp (GL_ARB_sparse_texture_clamp)
+	TexTexel   // a sparse lookup's out argument receiving the texel (an l-value)
 )
 
 // Construct builds a value of type T from Args (see the package comment).

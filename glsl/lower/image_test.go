@@ -352,10 +352,11 @@ void main() {
 // TestResourceCodegenErrors checks the uses the code generator rejects with
 // a positioned error rather than an invalid module.
 func TestResourceCodegenErrors(t *testing.T) {
-	const hdr = "#version 460\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform sampler2D s;\nlayout(binding = 1) buffer B { vec4 o; };\n"
+	const hdr = "#version 460\n#extension GL_ARB_sparse_texture_clamp : enable\nlayout(binding = 0) uniform sampler2D s;\nlayout(binding = 1) buffer B { vec4 o; };\n"
 	for _, tc := range []struct{ body, want string }{
 		{"void main() { o = texture(s, vec2(0), 1.0); }", "t.comp:5: '' : a texture lookup with a bias needs implicit derivatives"},
 		{"void main() { o.xy = textureQueryLod(s, vec2(0)); }", "t.comp:5: '' : textureQueryLod needs implicit derivatives"},
+		{"void main() { o = textureClampARB(s, vec2(0), 1.0); }", "t.comp:5: '' : a level-of-detail clamp without gradients needs implicit derivatives"},
 	} {
 		_, d := compile.Compile("t.comp", []byte(hdr+tc.body), compile.Options{TargetEnv: "vulkan1.3"})
 		if !strings.Contains(d.Error(), tc.want) || strings.Contains(d.Error(), "internal error") {
@@ -420,5 +421,41 @@ void main() {
 	checkResources(t, "int64.comp", src, "vulkan1.3", []string{
 		"OpImageTexelPointer", "OpAtomicUMax", "OpImageRead", "OpImageWrite",
 		"OpImageTexelPointer", "OpAtomicCompareExchange",
+	})
+}
+
+const sparseLookups = `#version 460
+#extension GL_ARB_sparse_texture2 : require
+#extension GL_ARB_sparse_texture_clamp : require
+layout(local_size_x = 1) in;
+layout(binding = 0) uniform sampler2D s;
+layout(binding = 1) uniform sampler2DShadow ss;
+layout(binding = 2) uniform isampler3D s3;
+layout(binding = 3, rgba32f) uniform image2DMS img;
+layout(binding = 4) buffer Out { vec4 o[4]; ivec4 io; float d; int code; bool resident; };
+void main() {
+	int c = sparseTextureLodARB(s, vec2(0.5), 1.0, o[0]);
+	c += sparseTexelFetchARB(s3, ivec3(1), 0, io);
+	c += sparseTextureGatherARB(s, vec2(0.5), o[1], 2);
+	c += sparseTextureLodARB(ss, vec3(0.5), 0.0, d);
+	c += sparseImageLoadARB(img, ivec2(1), 3, o[2]);
+	c += sparseTextureGradClampARB(s, vec2(0.5), vec2(0.1), vec2(0.2), 1.0, o[3]);
+	code = c;
+	resident = sparseTexelsResidentARB(c);
+}
+`
+
+// TestSparseResidency checks the sparse lookups of GL_ARB_sparse_texture2
+// and _clamp: the sparse instructions return the residency code and the
+// texel, which goes to the out argument.
+func TestSparseResidency(t *testing.T) {
+	checkResources(t, "sparse.comp", sparseLookups, "vulkan1.3", []string{
+		"OpImageSparseSampleExplicitLod Lod",
+		"OpImage", "OpImageSparseFetch Lod|SignExtend",
+		"OpImageSparseGather",
+		"OpImageSparseSampleDrefExplicitLod Lod",
+		"OpImageSparseRead Sample",
+		"OpImageSparseSampleExplicitLod Grad|MinLod",
+		"OpImageSparseTexelsResident",
 	})
 }

@@ -24,7 +24,7 @@ func (g *gen) imageBuiltin(e *check.BuiltinCall, tid uint32) (uint32, bool) {
 		img, _ := g.resourceValue(e.Args[0])
 		g.b.Capability(spirv.CapabilityImageQuery)
 		return g.b.EmitResult(pick(e.Fn == check.BImageSize, spirv.OpImageQuerySize, spirv.OpImageQuerySamples), tid, img), true
-	case check.BImageLoad, check.BImageStore:
+	case check.BImageLoad, check.BImageStore, check.BSparseImageLoadARB:
 		return g.imageReadWrite(e, tid), true
 	}
 	op, ok := imageAtomicOps[e.Fn]
@@ -63,11 +63,11 @@ func (g *gen) imageReadWrite(e *check.BuiltinCall, tid uint32) uint32 {
 		rest = rest[1:]
 		mask |= uint32(spirv.ImageOperandsSample)
 	}
-	load := e.Fn == check.BImageLoad
+	load := e.Fn != check.BImageStore
 	texel, scope := g.texelOperands(r.mem, load)
 	mask |= texel | g.extendMask(it.Scalar)
 	words := []uint32{img, coord}
-	if !load {
+	if e.Fn == check.BImageStore {
 		words = append(words, g.rvalue(rest[0]))
 	}
 	if mask != 0 {
@@ -83,6 +83,10 @@ func (g *gen) imageReadWrite(e *check.BuiltinCall, tid uint32) uint32 {
 	if load {
 		if unknown {
 			g.b.Capability(spirv.CapabilityStorageImageReadWithoutFormat)
+		}
+		if e.Fn == check.BSparseImageLoadARB {
+			out := rest[0]
+			return g.sparseResult(spirv.OpImageSparseRead, tid, g.typeID(out.Type(), check.PackNone), words, out)
 		}
 		return g.b.EmitResult(spirv.OpImageRead, tid, words...)
 	}

@@ -80,7 +80,12 @@ func (g *gen) textureLookup(e *check.BuiltinCall, tid uint32) uint32 {
 	sampled, r := g.resourceValue(e.Args[0])
 	arg := map[check.TexRole]uint32{}
 	argType := map[check.TexRole]*check.Type{}
+	var texelOut check.Expr
 	for i, role := range e.Roles[1:] {
+		if role == check.TexTexel {
+			texelOut = e.Args[i+1]
+			continue
+		}
 		arg[role] = g.rvalue(e.Args[i+1])
 		argType[role] = e.Args[i+1].Type()
 	}
@@ -143,6 +148,14 @@ func (g *gen) textureLookup(e *check.BuiltinCall, tid uint32) uint32 {
 	if smp, ok := arg[check.TexSample]; ok {
 		add(spirv.ImageOperandsSample, smp)
 	}
+	if clamp, ok := arg[check.TexMinLod]; ok {
+		// A level-of-detail clamp applies to implicit or gradient lookups.
+		if !f.grad {
+			g.needDerivatives(e, "a level-of-detail clamp without gradients")
+		}
+		g.b.Capability(spirv.CapabilityMinLod)
+		add(spirv.ImageOperandsMinLod, clamp)
+	}
 	if g.vmm && r != nil {
 		if r.mem&check.NonPrivate != 0 {
 			add(spirv.ImageOperandsNonPrivateTexel)
@@ -178,10 +191,38 @@ func (g *gen) textureLookup(e *check.BuiltinCall, tid uint32) uint32 {
 		words = append(words, mask)
 		words = append(words, operands...)
 	}
-	if hasDref && !f.gather {
-		tid = float
+	texelT := e.T
+	if texelOut != nil {
+		texelT = texelOut.Type()
 	}
-	return g.b.EmitResult(op, tid, words...)
+	rt := g.typeID(texelT, check.PackNone)
+	if hasDref && !f.gather {
+		rt = float
+	}
+	if texelOut == nil {
+		return g.b.EmitResult(op, rt, words...)
+	}
+	return g.sparseResult(sparseOps[op], tid, rt, words, texelOut)
+}
+
+// sparseOps maps the lookups to their sparse-residency forms.
+var sparseOps = map[spirv.Op]spirv.Op{
+	spirv.OpImageSampleImplicitLod: spirv.OpImageSparseSampleImplicitLod, spirv.OpImageSampleExplicitLod: spirv.OpImageSparseSampleExplicitLod,
+	spirv.OpImageSampleDrefImplicitLod: spirv.OpImageSparseSampleDrefImplicitLod, spirv.OpImageSampleDrefExplicitLod: spirv.OpImageSparseSampleDrefExplicitLod,
+	spirv.OpImageFetch: spirv.OpImageSparseFetch, spirv.OpImageGather: spirv.OpImageSparseGather,
+	spirv.OpImageDrefGather: spirv.OpImageSparseDrefGather, spirv.OpImageRead: spirv.OpImageSparseRead,
+}
+
+// sparseResult emits a sparse-residency instruction, whose result is a
+// struct of the residency code and the texel: the texel goes to the out
+// argument, the code is the value.
+func (g *gen) sparseResult(op spirv.Op, codeT, texelT uint32, words []uint32, out check.Expr) uint32 {
+	g.b.Capability(spirv.CapabilitySparseResidency)
+	st := g.b.Type(spirv.OpTypeStruct, codeT, texelT)
+	r := g.b.EmitResult(op, st, words...)
+	texel := g.b.EmitResult(spirv.OpCompositeExtract, texelT, r, 1)
+	g.store(nil, g.lvalue(out), texel, out.Type())
+	return g.b.EmitResult(spirv.OpCompositeExtract, codeT, r, 0)
 }
 
 type sampleKind struct{ dref, proj, explicit bool }
@@ -208,8 +249,14 @@ func texFormOf(fn check.Builtin) lookupForm {
 		return lookupForm{proj: true, grad: true}
 	case check.BTexelFetch, check.BTexelFetchOffset:
 		return lookupForm{fetch: true}
-	case check.BTextureGather, check.BTextureGatherOffset, check.BTextureGatherOffsets:
+	case check.BTextureGather, check.BTextureGatherOffset, check.BTextureGatherOffsets,
+		check.BSparseTextureGatherARB, check.BSparseTextureGatherOffsetARB, check.BSparseTextureGatherOffsetsARB:
 		return lookupForm{gather: true}
+	case check.BSparseTexelFetchARB, check.BSparseTexelFetchOffsetARB:
+		return lookupForm{fetch: true}
+	case check.BSparseTextureGradARB, check.BSparseTextureGradOffsetARB, check.BSparseTextureGradClampARB,
+		check.BSparseTextureGradOffsetClampARB, check.BTextureGradClampARB, check.BTextureGradOffsetClampARB:
+		return lookupForm{grad: true}
 	}
 	return lookupForm{}
 }

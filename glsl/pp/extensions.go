@@ -18,6 +18,8 @@ var KnownExtensions = []string{
 	"GL_ARB_shader_clock",
 	"GL_ARB_shader_group_vote",
 	"GL_ARB_shader_storage_buffer_object",
+	"GL_ARB_sparse_texture2",
+	"GL_ARB_sparse_texture_clamp",
 	"GL_ARB_shading_language_include",
 	"GL_ARM_cooperative_matrix_layouts",
 	"GL_ARM_tensors",
