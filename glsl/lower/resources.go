@@ -166,17 +166,18 @@ func (g *gen) resourceRef(e check.Expr) *resRef {
 }
 
 // resourceValue loads a resource, or combines a texture and a sampler for
-// a sampler constructor. ref is the address it was loaded from (nil for a
-// constructed sampler).
+// a sampler constructor. ref is the address it was loaded from; for a
+// constructed sampler, the texture's, without its qualifiers.
 func (g *gen) resourceValue(e check.Expr) (uint32, *resRef) {
 	if c, ok := e.(*check.Construct); ok {
 		tex, tr := g.resourceValue(c.Args[0])
 		smp, _ := g.resourceValue(c.Args[1])
+		ref := &resRef{t: c.T, root: tr.root}
 		if c.T.Image.Dim == "Buffer" && g.ver >= 0x10600 {
-			return tex, tr
+			return tex, ref
 		}
 		img := g.imageType(tr.t, tr.root.format, tr.root.depth)
-		return g.b.EmitResult(spirv.OpSampledImage, g.b.Type(spirv.OpTypeSampledImage, img), tex, smp), nil
+		return g.b.EmitResult(spirv.OpSampledImage, g.b.Type(spirv.OpTypeSampledImage, img), tex, smp), ref
 	}
 	r := g.resourceRef(e)
 	v := g.b.EmitResult(spirv.OpLoad, g.refType(r), r.ptr)
@@ -275,9 +276,6 @@ func (g *gen) resourceArg(a check.Expr) uint32 {
 	r := g.resourceRef(a)
 	if r.sc != spirv.StorageClassUniformConstant {
 		g.fail(a.Position(), "a tile attachment cannot be passed to a function")
-	}
-	if r.root.format != "" || r.root.depth {
-		g.fail(a.Position(), "a resource with a format or depth type cannot be passed to a function parameter")
 	}
 	return r.ptr
 }

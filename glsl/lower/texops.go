@@ -29,12 +29,8 @@ func (g *gen) imageOf(v uint32, t *check.Type, r *resRef) uint32 {
 	if t.Image.Kind != 's' || t.Image.Dim == "Buffer" && g.ver >= 0x10600 {
 		return v
 	}
-	format, depth := "", false
-	if r != nil {
-		format, depth = r.root.format, r.root.depth
-	}
-	img := g.b.EmitResult(spirv.OpImage, g.imageType(t, format, depth), v)
-	if r != nil && r.nonUniform {
+	img := g.b.EmitResult(spirv.OpImage, g.imageType(t, r.root.format, r.root.depth), v)
+	if r.nonUniform {
 		g.decorateNonUniform(img)
 	}
 	return img
@@ -156,7 +152,7 @@ func (g *gen) textureLookup(e *check.BuiltinCall, tid uint32) uint32 {
 		g.b.Capability(spirv.CapabilityMinLod)
 		add(spirv.ImageOperandsMinLod, clamp)
 	}
-	if g.vmm && r != nil {
+	if g.vmm {
 		if r.mem&check.NonPrivate != 0 {
 			add(spirv.ImageOperandsNonPrivateTexel)
 		}
