@@ -89,6 +89,8 @@ func TestResourceRules(t *testing.T) {
 		{"sparse texel type", "#version 460\n#extension GL_ARB_sparse_texture2 : enable\nlayout(binding = 0) uniform sampler2D s;\nvoid main() { ivec4 t; int c = sparseTextureARB(s, vec2(0), t); }", "'sparseTextureARB' :  no matching overloaded function found"},
 		{"sparse 1D", "#version 460\n#extension GL_ARB_sparse_texture2 : enable\nlayout(binding = 0) uniform sampler1D s;\nvoid main() { vec4 t; int c = sparseTextureARB(s, 0.5, t); }", "no matching overloaded function found"},
 		{"clamp needs extension", main("o = textureClampARB(s, vec2(0), 1.0);"), "'textureClampARB' : required extension not requested: GL_ARB_sparse_texture_clamp"},
+		{"cube shadow lod needs extension", "#version 460\nlayout(binding = 0) uniform samplerCubeShadow c;\nlayout(binding = 1) buffer B { float o; };\nvoid main() { o = textureLod(c, vec4(0), 1.0); }", "'textureLod' :  no matching overloaded function found"},
+		{"cube shadow lod", "#version 460\n#extension GL_EXT_texture_shadow_lod : enable\nlayout(binding = 0) uniform samplerCubeShadow c;\nlayout(binding = 1) buffer B { float o; };\nvoid main() { o = textureLod(c, vec4(0), 1.0); }", ""},
 		{"nonuniform index", main("o = texelFetch(t[nonuniformEXT(k)], ivec2(0), 0);"), ""},
 		{"nonuniform needs extension", "#version 460\nlayout(binding = 0) buffer B { int k; };\nvoid main() { k = nonuniformEXT(k); }", "'nonuniformEXT' : required extension not requested: GL_EXT_nonuniform_qualifier"},
 		{"nonuniform arity", main("k = nonuniformEXT(k, k);"), "'nonuniformEXT' :  no matching overloaded function found"},

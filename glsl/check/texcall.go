@@ -74,8 +74,10 @@ func (s texSig) with(t *Type, r TexRole) texSig {
 
 // texSignatures lists the signatures of a lookup of form f on sampler
 // type st, as glslang declares them (none when the combination does not
-// exist), and the result type.
-func texSignatures(f texForm, st *Type) ([]texSig, *Type) {
+// exist), and the result type. shadowLod adds the explicit levels of
+// detail and biases of array and cube shadow samplers
+// (GL_EXT_texture_shadow_lod).
+func texSignatures(f texForm, st *Type, shadowLod bool) ([]texSig, *Type) {
 	im := st.Image
 	texel := VectorType(st.Scalar, 4)
 	d := im.Dims()
@@ -123,7 +125,7 @@ func texSignatures(f texForm, st *Type) ([]texSig, *Type) {
 	if f.proj && (im.Dim == "Cube" || im.Arrayed) || f.offset && im.Dim == "Cube" || f.sparse && im.Dim == "1D" {
 		return nil, nil
 	}
-	if f.lod && (im.Dim == "Rect" || im.Shadow && (im.Dim == "2D" && im.Arrayed || im.Dim == "Cube")) {
+	if f.lod && (im.Dim == "Rect" || !shadowLod && im.Shadow && (im.Dim == "2D" && im.Arrayed || im.Dim == "Cube")) {
 		return nil, nil
 	}
 	n := im.coords()
@@ -163,7 +165,7 @@ func texSignatures(f texForm, st *Type) ([]texSig, *Type) {
 		}
 		s, rt = f.texelOut(s, texel)
 		sigs = append(sigs, s)
-		if f.bias && im.Dim != "Rect" && !(im.Shadow && im.Arrayed && (im.Dim == "2D" || im.Dim == "Cube")) {
+		if f.bias && im.Dim != "Rect" && (shadowLod || !(im.Shadow && im.Arrayed && (im.Dim == "2D" || im.Dim == "Cube"))) {
 			sigs = append(sigs, s.with(TFloat, TexBias))
 		}
 	}
@@ -206,7 +208,7 @@ func (c *checker) textureCall(fn Builtin, name string, args []Expr, pos Pos) Exp
 	var sigs []texSig
 	var rt *Type
 	if lookup {
-		sigs, rt = texSignatures(f, st)
+		sigs, rt = texSignatures(f, st, c.extOn("GL_EXT_texture_shadow_lod"))
 	} else {
 		sigs, rt = texQuery(fn, im)
 	}

@@ -459,3 +459,26 @@ func TestSparseResidency(t *testing.T) {
 		"OpImageSparseTexelsResident",
 	})
 }
+
+// TestShadowLod checks the explicit levels of detail of array and cube
+// shadow samplers (GL_EXT_texture_shadow_lod).
+func TestShadowLod(t *testing.T) {
+	const src = `#version 460
+#extension GL_EXT_texture_shadow_lod : require
+layout(local_size_x = 1) in;
+layout(binding = 0) uniform sampler2DArrayShadow a;
+layout(binding = 1) uniform samplerCubeShadow c;
+layout(binding = 2) uniform samplerCubeArrayShadow ca;
+layout(binding = 3) buffer B { float o[4]; };
+void main() {
+	o[0] = textureLod(a, vec4(0.5), 1.0);
+	o[1] = textureLod(c, vec4(0.5), 1.0);
+	o[2] = textureLod(ca, vec4(0.5), 0.5, 1.0);
+	o[3] = textureLodOffset(a, vec4(0.5), 1.0, ivec2(1));
+}
+`
+	checkResources(t, "shadowlod.comp", src, "vulkan1.3", []string{
+		"OpImageSampleDrefExplicitLod Lod", "OpImageSampleDrefExplicitLod Lod",
+		"OpImageSampleDrefExplicitLod Lod", "OpImageSampleDrefExplicitLod Lod|ConstOffset",
+	})
+}

@@ -83,6 +83,7 @@ var KnownExtensions = []string{
 	"GL_EXT_structured_descriptor_heap",
 	"GL_EXT_subgroup_uniform_control_flow",
 	"GL_EXT_terminate_invocation",
+	"GL_EXT_texture_shadow_lod",
 	"GL_GOOGLE_cpp_style_line_directive",
 	"GL_GOOGLE_include_directive",
 	"GL_KHR_compute_shader_derivatives",
