@@ -21,6 +21,9 @@ type lval struct {
 	// mem are the memory qualifiers gathered down the access path, which
 	// the Vulkan memory model turns into memory operands (coherent.go).
 	mem check.MemoryQual
+	// nonUniform: the path indexes an array of blocks with a non-uniform
+	// index, so its pointers and loads are decorated NonUniform.
+	nonUniform bool
 }
 
 func (g *gen) u32(v uint32) uint32 { return g.b.ConstUint32(g.scalarType(check.Uint32), v) }
@@ -84,7 +87,17 @@ func (g *gen) lvalue(e check.Expr) *lval {
 		if len(base.comps) > 0 {
 			g.fail(e.Pos, "indexing a swizzle is not supported by the code generator")
 		}
-		return g.chain(base, e.T, g.rvalue(e.Index))
+		l := g.chain(base, e.T, g.rvalue(e.Index))
+		if b := e.T; !l.nonUniform && b.Kind == check.KStruct && b.Struct.Block && g.nonUniform(e.Index) {
+			l.nonUniform = true
+			g.decorateNonUniform(l.ptr)
+			uniform := false
+			if v := rootVar(e.X); v != nil {
+				uniform = v.Storage == check.StorageUniform
+			}
+			g.b.Capability(pick(uniform, spirv.CapabilityUniformBufferArrayNonUniformIndexing, spirv.CapabilityStorageBufferArrayNonUniformIndexing))
+		}
+		return l
 	case *check.Swizzle:
 		base := g.lvalue(e.X)
 		if len(base.comps) > 0 {
@@ -111,7 +124,10 @@ func (g *gen) lvalue(e check.Expr) *lval {
 // chain steps into base with one access-chain index.
 func (g *gen) chain(base *lval, t *check.Type, idx uint32) *lval {
 	ptr := g.b.EmitResult(spirv.OpAccessChain, g.ptrType(base.sc, t, base.pk), base.ptr, idx)
-	l := &lval{ptr: ptr, sc: base.sc, t: t, pk: base.pk, mem: base.mem}
+	l := &lval{ptr: ptr, sc: base.sc, t: t, pk: base.pk, mem: base.mem, nonUniform: base.nonUniform}
+	if l.nonUniform {
+		g.decorateNonUniform(ptr)
+	}
 	if base.sc == spirv.StorageClassPhysicalStorageBuffer {
 		_, a := check.SizeAlign(t, base.pk, false)
 		l.align = uint32(a)
@@ -133,6 +149,9 @@ func (g *gen) memAccess(l *lval) []uint32 {
 // load reads an l-value as a plain value.
 func (g *gen) load(l *lval) uint32 {
 	v := g.b.EmitResult(spirv.OpLoad, g.typeID(l.t, l.pk), append([]uint32{l.ptr}, g.accessOperands(l, false)...)...)
+	if l.nonUniform {
+		g.decorateNonUniform(v)
+	}
 	v = g.fromMemory(v, l.t, l.pk)
 	if len(l.comps) > 0 {
 		return g.swizzle(v, l.t, l.comps)

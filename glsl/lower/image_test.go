@@ -482,3 +482,56 @@ void main() {
 		"OpImageSampleDrefExplicitLod Lod", "OpImageSampleDrefExplicitLod Lod|ConstOffset",
 	})
 }
+
+// TestNonUniformBlocks checks arrays of buffer and uniform blocks indexed
+// with nonuniformEXT: the pointers a store, a load and an atomic use are
+// decorated NonUniform, with glslang's capabilities.
+func TestNonUniformBlocks(t *testing.T) {
+	const src = `#version 460
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 1) in;
+layout(binding = 0) buffer B { uint v[]; } bufs[];
+layout(binding = 1) uniform U { uint u; } ubos[4];
+layout(binding = 2) buffer O { uint idx; };
+void main() {
+	bufs[nonuniformEXT(idx)].v[1] = ubos[nonuniformEXT(idx)].u;
+	atomicAdd(bufs[nonuniformEXT(idx)].v[2], 1u);
+}
+`
+	for _, env := range []string{"vulkan1.1", "vulkan1.3"} {
+		m := compileSrc(t, "nublocks.comp", []byte(src), env)
+		validate(t, m, env)
+		nonUniform := map[uint32]bool{}
+		var used []uint32 // the pointers of the store, the load from ubos and the atomic
+		for _, in := range m.Insts {
+			switch in.Op {
+			case spirv.OpDecorate:
+				if spirv.Decoration(in.Words[1]) == spirv.DecorationNonUniform {
+					nonUniform[in.Words[0]] = true
+				}
+			case spirv.OpStore, spirv.OpAtomicIAdd:
+				used = append(used, in.Words[0])
+				if in.Op == spirv.OpAtomicIAdd {
+					used[len(used)-1] = in.Words[2]
+				}
+			case spirv.OpLoad:
+				if nonUniform[in.Words[2]] {
+					used = append(used, in.Words[2])
+				}
+			}
+		}
+		if len(used) != 3 {
+			t.Fatalf("%s: %d accesses found, want 3", env, len(used))
+		}
+		for _, p := range used {
+			if !nonUniform[p] {
+				t.Errorf("%s: pointer %%%d is not decorated NonUniform", env, p)
+			}
+		}
+		if ref := glslang(t, "nublocks.comp", []byte(src), env); ref != nil {
+			if a, b := features(m), features(ref); !slices.Equal(a, b) {
+				t.Errorf("%s: features\n%v\nglslang:\n%v", env, a, b)
+			}
+		}
+	}
+}
