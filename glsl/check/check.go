@@ -68,6 +68,8 @@ type checker struct {
 	// as calls); callPos is where each function was first called.
 	calls   map[*Func][]*Func
 	callPos map[*Func]Pos
+	// derivativePos is where the compute-derivative layout was declared.
+	derivativePos Pos
 	// implicitArrays are unsized arrays that take their size from the
 	// largest constant index used (-1: none yet), fixed by finish.
 	implicitArrays map[*Type]int64

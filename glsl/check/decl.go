@@ -224,6 +224,7 @@ func (c *checker) declareLayoutIn(q quals) {
 	}
 	if li.derivativeGroup != "" {
 		c.prog.DerivativeGroup = li.derivativeGroup
+		c.derivativePos = q.pos
 	}
 	for i, n := range li.shadingRate {
 		if n > 0 {

@@ -458,6 +458,7 @@ func (c *checker) finish() {
 	if c.prog.Main == nil || c.prog.Main.Body == nil {
 		c.errorf(Pos{}, "", "Missing entry point: Each stage requires one entry point")
 	}
+	c.checkDerivativeGroup()
 	for t, n := range c.implicitArrays {
 		t.N = int(max(n, 0)) + 1
 	}
@@ -492,6 +493,24 @@ func (c *checker) finish() {
 	for _, f := range c.prog.Funcs {
 		if state[f] == 0 && visit(f) {
 			break
+		}
+	}
+}
+
+// checkDerivativeGroup applies the workgroup-size rules of compute
+// derivatives (as glslang, only to sizes that are not specialization
+// constants): quads need an even width and height, a linear group a
+// multiple of four invocations.
+func (c *checker) checkDerivativeGroup() {
+	ls, spec := c.prog.LocalSize, c.prog.LocalSizeSpec
+	switch c.prog.DerivativeGroup {
+	case "derivative_group_quadskhr", "derivative_group_quadsnv":
+		if spec[0] < 0 && ls[0]%2 != 0 || spec[1] < 0 && ls[1]%2 != 0 {
+			c.errorf(c.derivativePos, "derivative_group_quads", "requires local_size_x and local_size_y to be multiple of two")
+		}
+	case "derivative_group_linearkhr", "derivative_group_linearnv":
+		if spec == [3]int{-1, -1, -1} && ls[0]*ls[1]*ls[2]%4 != 0 {
+			c.errorf(c.derivativePos, "derivative_group_linear", "requires total group size to be multiple of four")
 		}
 	}
 }
