@@ -412,6 +412,48 @@ const (
 	// GL_EXT_integer_dot_product (table built-ins).
 	BDotPacked4x8EXT
 	BDotPacked4x8AccSatEXT
+	// The texture built-ins beyond the first few (texcall.go), and
+	// nonuniformEXT (GL_EXT_nonuniform_qualifier).
+	BTextureProj
+	BTextureOffset
+	BTextureProjOffset
+	BTextureLodOffset
+	BTextureProjLod
+	BTextureProjLodOffset
+	BTexelFetchOffset
+	BTextureGrad
+	BTextureGradOffset
+	BTextureProjGrad
+	BTextureProjGradOffset
+	BTextureGather
+	BTextureGatherOffset
+	BTextureGatherOffsets
+	BTextureQueryLevels
+	BTextureSamples
+	BNonuniformEXT
+	// Sparse residency and level-of-detail clamps (GL_ARB_sparse_texture2,
+	// GL_ARB_sparse_texture_clamp).
+	BSparseTextureARB
+	BSparseTextureLodARB
+	BSparseTextureOffsetARB
+	BSparseTexelFetchARB
+	BSparseTexelFetchOffsetARB
+	BSparseTextureLodOffsetARB
+	BSparseTextureGradARB
+	BSparseTextureGradOffsetARB
+	BSparseTextureGatherARB
+	BSparseTextureGatherOffsetARB
+	BSparseTextureGatherOffsetsARB
+	BSparseTextureClampARB
+	BSparseTextureOffsetClampARB
+	BSparseTextureGradClampARB
+	BSparseTextureGradOffsetClampARB
+	BTextureClampARB
+	BTextureOffsetClampARB
+	BTextureGradClampARB
+	BTextureGradOffsetClampARB
+	BSparseImageLoadARB
+	BSparseTexelsResidentARB
 )
 
 var builtinNames = [...]string{
@@ -808,6 +850,44 @@ var builtinNames = [...]string{
 	BDotPacked4x8EXT:                                                  "dotPacked4x8EXT",
 	BDotPacked4x8AccSatEXT:                                            "dotPacked4x8AccSatEXT",
 	BRayQueryGetIntersectionTriangleVertexPositionsEXT:                "rayQueryGetIntersectionTriangleVertexPositionsEXT",
+	BTextureProj:                                                      "textureProj",
+	BTextureOffset:                                                    "textureOffset",
+	BTextureProjOffset:                                                "textureProjOffset",
+	BTextureLodOffset:                                                 "textureLodOffset",
+	BTextureProjLod:                                                   "textureProjLod",
+	BTextureProjLodOffset:                                             "textureProjLodOffset",
+	BTexelFetchOffset:                                                 "texelFetchOffset",
+	BTextureGrad:                                                      "textureGrad",
+	BTextureGradOffset:                                                "textureGradOffset",
+	BTextureProjGrad:                                                  "textureProjGrad",
+	BTextureProjGradOffset:                                            "textureProjGradOffset",
+	BTextureGather:                                                    "textureGather",
+	BTextureGatherOffset:                                              "textureGatherOffset",
+	BTextureGatherOffsets:                                             "textureGatherOffsets",
+	BTextureQueryLevels:                                               "textureQueryLevels",
+	BTextureSamples:                                                   "textureSamples",
+	BNonuniformEXT:                                                    "nonuniformEXT",
+	BSparseTextureARB:                                                 "sparseTextureARB",
+	BSparseTextureLodARB:                                              "sparseTextureLodARB",
+	BSparseTextureOffsetARB:                                           "sparseTextureOffsetARB",
+	BSparseTexelFetchARB:                                              "sparseTexelFetchARB",
+	BSparseTexelFetchOffsetARB:                                        "sparseTexelFetchOffsetARB",
+	BSparseTextureLodOffsetARB:                                        "sparseTextureLodOffsetARB",
+	BSparseTextureGradARB:                                             "sparseTextureGradARB",
+	BSparseTextureGradOffsetARB:                                       "sparseTextureGradOffsetARB",
+	BSparseTextureGatherARB:                                           "sparseTextureGatherARB",
+	BSparseTextureGatherOffsetARB:                                     "sparseTextureGatherOffsetARB",
+	BSparseTextureGatherOffsetsARB:                                    "sparseTextureGatherOffsetsARB",
+	BSparseTextureClampARB:                                            "sparseTextureClampARB",
+	BSparseTextureOffsetClampARB:                                      "sparseTextureOffsetClampARB",
+	BSparseTextureGradClampARB:                                        "sparseTextureGradClampARB",
+	BSparseTextureGradOffsetClampARB:                                  "sparseTextureGradOffsetClampARB",
+	BTextureClampARB:                                                  "textureClampARB",
+	BTextureOffsetClampARB:                                            "textureOffsetClampARB",
+	BTextureGradClampARB:                                              "textureGradClampARB",
+	BTextureGradOffsetClampARB:                                        "textureGradOffsetClampARB",
+	BSparseImageLoadARB:                                               "sparseImageLoadARB",
+	BSparseTexelsResidentARB:                                          "sparseTexelsResidentARB",
 }
 
 func (b Builtin) String() string { return builtinNames[b] }

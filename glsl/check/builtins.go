@@ -274,6 +274,7 @@ func init() {
 	def("atomicCompSwap", "S inout:S S S int int int int int", cIU, sz1, extMemScope...)
 	def("atomicLoad", "S inout:S int int int", cAtomic, sz1, extMemScope...)
 	def("atomicStore", "void inout:S S int int int", cAtomic, sz1, extMemScope...)
+	def("sparseTexelsResidentARB", "bool int", 0, sz1, "GL_ARB_sparse_texture2")
 	// 8.16 Shader invocation control and 8.17 memory control.
 	def("barrier memoryBarrier memoryBarrierAtomicCounter memoryBarrierBuffer memoryBarrierShared memoryBarrierImage groupMemoryBarrier", "void", 0, sz1)
 	def("controlBarrier", "void int int int int", 0, sz1, extMemScope...)

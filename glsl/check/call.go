@@ -71,6 +71,9 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 		if best.user != nil && a.Type().Kind == KTensorARM && !c.tensorArgMemory(a, best.user.Params[i].Memory, pos) {
 			return bad(pos)
 		}
+		if best.user != nil && baseOfArrays(best.params[i]).isResource() && !c.resourceArg(a, best.user.Params[i], pos) {
+			return bad(pos)
+		}
 		if best.dirs[i] != DirIn {
 			if !c.checkLValue(a, name, pos) {
 				return bad(pos)

@@ -33,6 +33,11 @@ func Check(src *pp.Result, f *syntax.File, opts Options, d *diag.List) *Program 
 		}
 	}
 	c.prog.Extensions = c.extensionList()
+	if src != nil {
+		for _, pr := range src.Pragmas {
+			c.pragma(pr)
+		}
+	}
 	if f != nil {
 		c.file(f)
 	}
@@ -63,6 +68,8 @@ type checker struct {
 	// as calls); callPos is where each function was first called.
 	calls   map[*Func][]*Func
 	callPos map[*Func]Pos
+	// derivativePos is where the compute-derivative layout was declared.
+	derivativePos Pos
 	// implicitArrays are unsized arrays that take their size from the
 	// largest constant index used (-1: none yet), fixed by finish.
 	implicitArrays map[*Type]int64
@@ -86,4 +93,26 @@ func newChecker(version int, es bool, d *diag.List) *checker {
 	}
 	c.push()
 	return c
+}
+
+// pragma applies the SPIR-V pragmas glslang knows: use_vulkan_memory_model
+// and use_storage_buffer; others are ignored, as in glslang.
+func (c *checker) pragma(pr pp.Pragma) {
+	if len(pr.Tokens) == 0 {
+		return
+	}
+	var set *bool
+	switch pr.Tokens[0].Text {
+	case "use_vulkan_memory_model":
+		set = &c.prog.VulkanMemoryModel
+	case "use_storage_buffer":
+		set = &c.prog.StorageBuffer
+	default:
+		return
+	}
+	if len(pr.Tokens) != 1 {
+		c.errorf(pr.Pos, "#pragma", "extra tokens")
+		return
+	}
+	*set = true
 }

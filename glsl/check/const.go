@@ -88,8 +88,14 @@ func IntConst(s Scalar, x int64) *Value {
 	return &Value{Type: ScalarType(s), Bits: normInt(s, uint64(x))}
 }
 
-// FloatConst returns a float constant of type s, rounded to its precision.
+// FloatConst returns a float constant of type s, rounded to its precision
+// except for float: glslang folds float constants in double precision and
+// rounds them only where it writes them to the module (so a float constant
+// converted to double keeps its digits), and so does coop.
 func FloatConst(s Scalar, f float64) *Value {
+	if s == Float32 {
+		return &Value{Type: ScalarType(s), F: f}
+	}
 	return &Value{Type: ScalarType(s), F: roundFloat(s, f)}
 }
 

@@ -51,7 +51,7 @@ func (c *checker) construct(t *Type, args []Expr, pos Pos) Expr {
 		// sampler2D(texture2D, sampler) combines a texture and a sampler.
 		if t.Image != nil && t.Image.Kind == 's' && len(args) == 2 {
 			tt, sm := args[0].Type(), args[1].Type()
-			if tt.Image != nil && tt.Image.Kind == 't' && tt.Image.Dim == t.Image.Dim && tt.Image.Arrayed == t.Image.Arrayed && sm.Kind == KOpaque && (sm.Name == "sampler" || sm.Name == "samplerShadow") {
+			if tt.Image != nil && tt.Image.Kind == 't' && tt.Image.Dim == t.Image.Dim && tt.Image.Arrayed == t.Image.Arrayed && tt.Image.MS == t.Image.MS && tt.Scalar == t.Scalar && sm.IsSampler() {
 				return &Construct{exprBase: exprBase{T: t, Pos: pos}, Args: args}
 			}
 		}

@@ -15,7 +15,9 @@ type quals struct {
 	layout    []layoutItem
 	precise   bool
 	invariant bool
-	pos       Pos
+	// nonUniform is the nonuniformEXT qualifier (GL_EXT_nonuniform_qualifier).
+	nonUniform bool
+	pos        Pos
 	// spirv holds the GL_EXT_spirv_intrinsics qualifiers with arguments;
 	// byRef and literal are spirv_by_reference and spirv_literal.
 	spirv          []*syntax.Qualifier
@@ -251,6 +253,7 @@ func (c *checker) declareLayoutIn(q quals) {
 	}
 	if li.derivativeGroup != "" {
 		c.prog.DerivativeGroup = li.derivativeGroup
+		c.derivativePos = q.pos
 	}
 	for i, n := range li.shadingRate {
 		if n > 0 {
@@ -322,6 +325,8 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 		return v, nil
 	}
 	c.tensorVarCheck(v)
+	v.NonUniform = q.nonUniform
+	c.checkResourceDecl(v, pos)
 	if li.constantID >= 0 {
 		if q.storage != "const" || t.Kind != KScalar {
 			c.errorf(pos, "constant_id", "can only be applied to 'const'-qualified scalar")

@@ -29,6 +29,15 @@ func (c *checker) extCall(fn Builtin, name string, args []Expr, pos Pos) Expr {
 		}
 		return c.printfCall(fn, name, args, pos)
 	}
+	if _, ok := texForms[fn]; ok || fn == BTextureQueryLevels || fn == BTextureSamples {
+		return c.textureCall(fn, name, args, pos)
+	}
+	if fn == BSparseImageLoadARB {
+		return c.imageCall(fn, name, args, pos)
+	}
+	if fn == BNonuniformEXT {
+		return c.nonuniform(name, args, pos)
+	}
 	if fn >= BTensorReadARM && fn <= BTensorSizeARM {
 		return c.tensorCall(fn, name, args, pos)
 	}
@@ -37,6 +46,22 @@ func (c *checker) extCall(fn Builtin, name string, args []Expr, pos Pos) Expr {
 	}
 	c.errorf(pos, name, " no matching overloaded function found")
 	return bad(pos)
+}
+
+// nonuniformEXT(x) (GL_EXT_nonuniform_qualifier) marks x as varying
+// between invocations, for indexing descriptor arrays.
+func (c *checker) nonuniform(name string, args []Expr, pos Pos) Expr {
+	if !c.requireExt(pos, name, "GL_EXT_nonuniform_qualifier") {
+		return bad(pos)
+	}
+	if len(args) != 1 || args[0].Type().Kind == KVoid || args[0].Type().Kind == KFunction || args[0].Type().Kind == KString {
+		c.errorf(pos, name, " no matching overloaded function found")
+		return bad(pos)
+	}
+	if v := constOf(args[0]); v != nil {
+		return args[0]
+	}
+	return c.builtinResult(BNonuniformEXT, args[0].Type(), args, pos)
 }
 
 // qcomConversion checks the built-ins of GL_QCOM_cooperative_matrix_conversion,

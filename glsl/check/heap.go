@@ -210,10 +210,3 @@ func (c *checker) noDescriptorSize(mli layoutInfo, m blockMember) {
 		c.errorf(m.pos, "descriptor_size", "can only be used on resourceheap or samplerheap block members")
 	}
 }
-
-func baseOfArrays(t *Type) *Type {
-	for t.Kind == KArray {
-		t = t.Elem
-	}
-	return t
-}

@@ -14,25 +14,76 @@ type Image struct {
 	Kind byte
 }
 
-// coords is the number of coordinate components an access takes.
-func (im *Image) coords() int {
-	n := map[string]int{"1D": 1, "2D": 2, "3D": 3, "Cube": 3, "Buffer": 1, "Rect": 2}[im.Dim]
-	if im.Arrayed {
-		n++
+// Dims is the number of coordinates that address one layer: 1 for 1D and
+// buffers, 2 for 2D and rectangles, 3 for 3D and cube maps.
+func (im *Image) Dims() int {
+	switch im.Dim {
+	case "2D", "Rect":
+		return 2
+	case "3D", "Cube":
+		return 3
 	}
-	return n
+	return 1
+}
+
+// coords is the number of components of a sampling coordinate: the
+// dimensions plus the array layer.
+func (im *Image) coords() int { return im.Dims() + b2i(im.Arrayed) }
+
+// imageCoords is the number of components of an image (and texel fetch)
+// coordinate: cube maps address their faces as layers, so a cube array
+// takes three coordinates like a cube.
+func (im *Image) imageCoords() int {
+	if im.Dim == "Cube" {
+		return 3
+	}
+	return im.coords()
+}
+
+// sizeComps is the number of components textureSize and imageSize return:
+// a cube face is two-dimensional.
+func (im *Image) sizeComps() int {
+	if im.Dim == "Cube" {
+		return 2 + b2i(im.Arrayed)
+	}
+	return im.coords()
+}
+
+// IsSampler reports the types sampler and samplerShadow.
+func (t *Type) IsSampler() bool {
+	return t.Kind == KOpaque && (t.Name == "sampler" || t.Name == "samplerShadow")
+}
+
+// isResource reports the opaque types that may only be uniforms or
+// function parameters: samplers, textures and images.
+func (t *Type) isResource() bool { return t.Kind == KOpaque && (t.Image != nil || t.IsSampler()) }
+
+// baseOfArrays is t without its array dimensions.
+func baseOfArrays(t *Type) *Type {
+	for t.Kind == KArray {
+		t = t.Elem
+	}
+	return t
 }
 
 // opaqueNames maps opaque type keywords (samplers, textures, images,
 // acceleration structures, ray queries) to their types.
 var opaqueNames = map[string]*Type{}
 
+// int64Images lists the 64-bit integer image keywords
+// (GL_EXT_shader_image_int64).
+var int64Images = map[string]bool{}
+
 func init() {
 	dims := []string{"1D", "2D", "3D", "Cube", "Buffer", "2DRect", "1DArray", "2DArray", "CubeArray", "2DMS", "2DMSArray"}
+	kinds := []struct {
+		kw   string
+		kind byte
+	}{{"sampler", 's'}, {"texture", 't'}, {"image", 'i'}}
 	for _, pre := range []struct {
 		p string
 		s Scalar
-	}{{"", Float32}, {"i", Int32}, {"u", Uint32}} {
+	}{{"", Float32}, {"i", Int32}, {"u", Uint32}, {"i64", Int64}, {"u64", Uint64}} {
 		for _, d := range dims {
 			im := Image{Dim: strings.TrimSuffix(strings.TrimSuffix(d, "Array"), "MS")}
 			if strings.HasSuffix(d, "Array") {
@@ -45,18 +96,21 @@ func init() {
 			if im.Dim == "2DRect" {
 				im.Dim = "Rect"
 			}
-			for _, k := range []struct {
-				kw   string
-				kind byte
-			}{{"sampler", 's'}, {"texture", 't'}, {"image", 'i'}} {
+			for _, k := range kinds {
+				if len(pre.p) == 3 && k.kind != 'i' {
+					continue
+				}
 				name := pre.p + k.kw + d
 				x := im
 				x.Kind = k.kind
 				opaqueNames[name] = &Type{Kind: KOpaque, Name: name, Scalar: pre.s, Image: &x}
+				if len(pre.p) == 3 {
+					int64Images[name] = true
+				}
 			}
 		}
 	}
-	for _, d := range []string{"1D", "2D", "Cube", "1DArray", "2DArray", "CubeArray"} {
+	for _, d := range []string{"1D", "2D", "Cube", "1DArray", "2DArray", "CubeArray", "2DRect"} {
 		name := "sampler" + d + "Shadow"
 		im := *opaqueNames["sampler"+d].Image
 		im.Shadow = true
@@ -67,161 +121,134 @@ func init() {
 	}
 }
 
-// opaqueExt gives the extension an opaque keyword needs, if any.
-func opaqueExt(name string) string {
-	switch name {
-	case "accelerationStructureEXT":
-		return "GL_EXT_ray_query"
-	case "rayQueryEXT":
-		return "GL_EXT_ray_query"
+// opaqueExt gives the extensions (any one of them) an opaque keyword needs.
+func opaqueExt(name string) []string {
+	switch {
+	case name == "accelerationStructureEXT", name == "rayQueryEXT":
+		return []string{"GL_EXT_ray_query"}
+	case int64Images[name]:
+		return []string{"GL_EXT_shader_image_int64"}
 	}
-	return ""
+	return nil
 }
 
-// imageCall checks the image built-ins: imageLoad, imageStore, imageSize,
-// imageSamples and imageAtomic*.
-func (c *checker) imageCall(fn Builtin, name string, args []Expr, pos Pos) Expr {
-	noMatch := func() Expr {
-		c.errorf(pos, name, " no matching overloaded function found")
-		return bad(pos)
+// formatScalar classifies an image format by the component type it holds:
+// 'f' float, 'i' signed and 'u' unsigned integer.
+func formatScalar(f string) byte {
+	switch {
+	case strings.HasSuffix(f, "ui"):
+		return 'u'
+	case strings.HasSuffix(f, "i"):
+		return 'i'
 	}
-	if len(args) == 0 {
-		return noMatch()
-	}
-	it := args[0].Type()
-	if it.Kind != KOpaque || it.Image == nil || it.Image.Kind != 'i' {
-		return noMatch()
-	}
-	im := it.Image
-	coordT := VectorType(Int32, im.coords())
-	texel := VectorType(it.Scalar, 4)
-	rest := args[1:]
-	want := []*Type{}
-	var rt *Type
-	switch fn {
-	case BImageSize:
-		n := im.coords()
-		if im.Dim == "Cube" {
-			n = 2
-			if im.Arrayed {
-				n = 3
-			}
-		}
-		rt = VectorType(Int32, n)
-	case BImageSamples:
-		rt = TInt
-	case BImageLoad:
-		want = []*Type{coordT}
-		rt = texel
-	case BImageStore:
-		want = []*Type{coordT, texel}
-		rt = TVoid
-	default: // atomics
-		want = []*Type{coordT}
-		rt = ScalarType(it.Scalar)
-		if im.MS {
-			want = append(want, TInt)
-		}
-		switch fn {
-		case BImageAtomicLoad:
-			want = append(want, TInt, TInt, TInt)
-		case BImageAtomicStore:
-			want = append(want, rt, TInt, TInt, TInt)
-			rt = TVoid
-		case BImageAtomicCompSwap:
-			want = append(want, rt, rt)
-		default:
-			want = append(want, rt)
-		}
-		// The data operand type follows the image's component type,
-		// including 64-bit images (r64i/r64ui).
-		if len(rest) > len(want) && len(rest) == len(want)+3 {
-			want = append(want, TInt, TInt, TInt)
-		}
-	}
-	if im.MS && (fn == BImageLoad || fn == BImageStore) {
-		want = append([]*Type{coordT, TInt}, want[1:]...)
-	}
-	if len(rest) != len(want) {
-		return noMatch()
-	}
-	conv := []Expr{args[0]}
-	for i, a := range rest {
-		at := a.Type()
-		wt := want[i]
-		if c.implicitRank(at, wt) == rankNone {
-			// 64-bit atomic images take int64/uint64 data.
-			if at.Kind == KScalar && wt.Kind == KScalar && at.Scalar.IsInt() && wt.Scalar.IsInt() && fn != BImageLoad {
-				conv = append(conv, a)
-				continue
-			}
-			return noMatch()
-		}
-		conv = append(conv, c.convert(a, wt))
-	}
-	return c.builtinResult(fn, rt, conv, pos)
+	return 'f'
 }
 
-// textureCall checks the sampling built-ins used from compute shaders:
-// texture, textureLod, textureQueryLod, texelFetch and textureSize.
-func (c *checker) textureCall(fn Builtin, name string, args []Expr, pos Pos) Expr {
-	noMatch := func() Expr {
-		c.errorf(pos, name, " no matching overloaded function found")
-		return bad(pos)
+// checkResourceDecl applies the rules of sampler, texture and image
+// declarations: where they may live and which formats fit them.
+func (c *checker) checkResourceDecl(v *Var, pos Pos) {
+	base := baseOfArrays(v.Type)
+	if base.Kind == KStruct && !base.Struct.Block && base.Contains((*Type).isResource) {
+		// Vulkan forbids opaque members of structs.
+		c.errorf(pos, v.Name, "structs holding samplers, textures or images are not supported in Vulkan")
+		return
 	}
-	if len(args) == 0 {
-		return noMatch()
-	}
-	st := args[0].Type()
-	if st.Kind != KOpaque || st.Image == nil || st.Image.Kind != 's' {
-		return noMatch()
-	}
-	im := st.Image
-	n := im.coords()
-	if im.Shadow {
-		n++
-	}
-	texel := VectorType(st.Scalar, 4)
-	if im.Shadow {
-		texel = TFloat
-	}
-	var want []*Type
-	var rt *Type
-	switch fn {
-	case BTexture:
-		want, rt = []*Type{VectorType(Float32, n), TFloat}, texel
-		if len(args) == 2 {
-			want = want[:1]
+	if !base.isResource() {
+		if v.Layout.Format != "" {
+			c.errorf(pos, v.Layout.Format, "only apply to images")
 		}
-	case BTextureLod:
-		want, rt = []*Type{VectorType(Float32, n), TFloat}, texel
-	case BTextureQueryLod:
-		want, rt = []*Type{VectorType(Float32, im.coords()-b2i(im.Arrayed))}, VectorType(Float32, 2)
-	case BTexelFetch:
-		want, rt = []*Type{VectorType(Int32, im.coords()), TInt}, texel
-		if im.Dim == "Buffer" || im.MS {
-			want = want[:1]
-			if im.MS {
-				want = append(want, TInt)
-			}
+		return
+	}
+	if v.Storage != StorageUniform && v.Storage != StorageParam {
+		c.errorf(pos, base.Name, "sampler/image types can only be used in uniform variables or function parameters: %s", v.Name)
+		return
+	}
+	if v.Type.IsUnsizedArray() && v.Storage == StorageUniform && !c.extOn("GL_EXT_nonuniform_qualifier") {
+		// Without descriptor indexing, glslang sizes the array from the
+		// largest constant index used.
+		c.implicitArrays[v.Type] = -1
+	}
+	im := base.Image
+	if im != nil && im.Dim == "Rect" && strings.HasPrefix(c.opts.TargetEnv, "vulkan") {
+		// Vulkan allows neither SampledRect nor ImageRect.
+		c.errorf(pos, base.Name, "rectangle textures and images are not supported when targeting Vulkan")
+		return
+	}
+	if f := v.Layout.Format; f != "" {
+		if im == nil || im.Kind != 'i' {
+			c.errorf(pos, f, "only apply to images")
+			return
 		}
-	case BTextureSize:
-		want, rt = []*Type{TInt}, VectorType(Int32, im.coords())
-		if im.Dim == "Buffer" || im.MS {
-			want = nil
+		switch fs := formatScalar(f); {
+		case base.Scalar.IsFloat() && fs != 'f':
+			c.errorf(pos, f, "does not apply to floating point images")
+		case base.Scalar.IsSigned() && fs != 'i':
+			c.errorf(pos, f, "does not apply to signed integer images")
+		case base.Scalar.IsUnsigned() && fs != 'u':
+			c.errorf(pos, f, "does not apply to unsigned integer images")
+		case base.Scalar.Bits() == 64 && !strings.HasPrefix(f, "r64"):
+			c.errorf(pos, f, "64-bit integer images need the r64i or r64ui format")
+		}
+		if c.prog.ES && f != "r32f" && f != "r32i" && f != "r32ui" && v.Memory&(ReadOnly|WriteOnly) == 0 {
+			c.errorf(pos, f, "format requires readonly or writeonly memory qualifier")
+		}
+		return
+	}
+	if im != nil && im.Kind == 'i' && v.Memory&WriteOnly == 0 {
+		const what = "image variables not declared 'writeonly' and without a format layout qualifier"
+		switch {
+		case c.prog.ES:
+			c.errorf(pos, what, "not supported with this profile: es")
+		case !c.extOn("GL_EXT_shader_image_load_formatted"):
+			c.errorf(pos, what, "not supported for this version or the enabled extensions")
 		}
 	}
-	if len(args)-1 != len(want) {
-		return noMatch()
+}
+
+// resourceArg checks an argument passed to a user function's sampler,
+// texture or image parameter: it must name a resource (a constructed
+// sampler only exists at its point of use), may not drop memory
+// qualifiers, and must have the parameter's format (none: parameters
+// cannot have layout qualifiers).
+func (c *checker) resourceArg(a Expr, p *Var, pos Pos) bool {
+	if _, ok := a.(*Construct); ok {
+		c.errorf(pos, "call argument", "sampler constructor must appear at point of use")
+		return false
 	}
-	conv := []Expr{args[0]}
-	for i, a := range args[1:] {
-		if c.implicitRank(a.Type(), want[i]) == rankNone {
-			return noMatch()
+	root, _ := lvalueRoot(a)
+	if root == nil {
+		return true
+	}
+	const msg = "argument cannot drop memory qualifier when passed to formal parameter"
+	am, fm := root.Memory, p.Memory
+	drops := []struct {
+		q     MemoryQual
+		name  string
+		keeps MemoryQual
+	}{
+		{Volatile, "volatile", Volatile},
+		{Coherent, "coherent", Coherent | DeviceCoherent},
+		{DeviceCoherent, "devicecoherent", Coherent | DeviceCoherent},
+		{QueueFamilyCoherent, "queuefamilycoherent", Coherent | DeviceCoherent | QueueFamilyCoherent},
+		{WorkgroupCoherent, "workgroupcoherent", Coherent | DeviceCoherent | QueueFamilyCoherent | WorkgroupCoherent},
+		{SubgroupCoherent, "subgroupcoherent", Coherent | DeviceCoherent | QueueFamilyCoherent | WorkgroupCoherent | SubgroupCoherent},
+		{ReadOnly, "readonly", ReadOnly},
+		{WriteOnly, "writeonly", WriteOnly},
+	}
+	ok := true
+	for _, d := range drops {
+		if am&d.q != 0 && fm&d.keeps == 0 {
+			c.errorf(pos, d.name, msg)
+			ok = false
 		}
-		conv = append(conv, c.convert(a, want[i]))
 	}
-	return c.builtinResult(fn, rt, conv, pos)
+	// glslang lets a writeonly parameter without a format take a formatted
+	// image, but the pointer types then differ and its module is invalid.
+	if root.Layout.Format != p.Layout.Format {
+		c.errorf(pos, "format", "image formats must match")
+		ok = false
+	}
+	return ok
 }
 
 func b2i(b bool) int {

@@ -419,6 +419,11 @@ func (c *checker) cond(cnd, x, y Expr, pos Pos) Expr {
 		return bad(pos)
 	}
 	tx, ty := x.Type(), y.Type()
+	if tx.Contains((*Type).isResource) || ty.Contains((*Type).isResource) {
+		// SPIR-V cannot select between samplers, textures or images.
+		c.errorf(pos, ":", " wrong operand types: no operation ':' exists that takes a left-hand operand of type ' %s' and a right operand of type ' %s' (or there is no acceptable conversion)", c.typeDesc(x), c.typeDesc(y))
+		return bad(pos)
+	}
 	if !Identical(tx, ty) {
 		switch {
 		case c.implicitRank(ty, tx) != rankNone:

@@ -30,6 +30,10 @@
 //     argument per member/element, each of the exact type. Conversions of
 //     whole values (e.g. vec3(ivec3), coopmat<float16_t,...>(coopmat<float,
 //     ...>)) are *Convert nodes, never Construct.
+//   - Texture sampling, fetch and gather calls have Roles naming each
+//     argument (TexRole). Their texel offsets are constant except for
+//     textureGatherOffset's, and a gather's component is a constant.
+//   - nonuniformEXT(x) is the BuiltinCall BNonuniformEXT of type x's.
 //   - String literals appear only as the first argument of the BuiltinCalls
 //     BDebugPrintfEXT and BAbortEXT, as *StringConst (type KString). The
 //     remaining arguments of those calls are scalars or vectors, unconverted
@@ -73,9 +77,13 @@ type Program struct {
 	// PrimitiveCulling: "layout(primitive_culling);" of
 	// GL_EXT_ray_flags_primitive_culling.
 	PrimitiveCulling bool
-	Globals          []*Var  // global variables, constants and used built-ins, in order
-	Funcs            []*Func // defined functions in definition order
-	Main             *Func
+	// VulkanMemoryModel and StorageBuffer are "#pragma
+	// use_vulkan_memory_model" and "#pragma use_storage_buffer".
+	VulkanMemoryModel bool
+	StorageBuffer     bool
+	Globals           []*Var  // global variables, constants and used built-ins, in order
+	Funcs             []*Func // defined functions in definition order
+	Main              *Func
 }
 
 // HasExtension reports whether the shader enabled (or required) ext.
@@ -193,6 +201,9 @@ type Var struct {
 	SpirvDecorations     []*SpirvDecoration
 	SpirvStorageClass    *SpirvStorageClass
 	ByReference, Literal bool
+	// NonUniform records the nonuniformEXT qualifier: the variable's value
+	// may differ between invocations (GL_EXT_nonuniform_qualifier).
+	NonUniform bool
 
 	// anonBlock and anonIndex locate the member of an anonymous block that
 	// a member name stands for.
@@ -358,13 +369,35 @@ type Call struct {
 }
 
 // BuiltinCall calls a built-in function. Params are the chosen overload's
-// parameter types.
+// parameter types. Roles, set for the texture sampling, fetch and gather
+// built-ins only, says what each argument is.
 type BuiltinCall struct {
 	exprBase
 	Fn     Builtin
 	Params []*Type
 	Args   []Expr
+	Roles  []TexRole
 }
+
+// TexRole is what an argument of a texture built-in is.
+type TexRole uint8
+
+// Texture argument roles.
+const (
+	TexSampler TexRole = iota // the sampler or texture
+	TexCoord                  // P; projective forms carry q last, shadow forms the reference in P
+	TexCompare                // a depth reference given on its own (cube-array shadows, shadow gathers)
+	TexLod
+	TexBias
+	TexGradX
+	TexGradY
+	TexOffset
+	TexOffsets // textureGatherOffsets' ivec2[4]
+	TexSample  // the sample of a multisampled fetch
+	TexComp    // the component a gather reads
+	TexMinLod  // the level-of-detail clamp (GL_ARB_sparse_texture_clamp)
+	TexTexel   // a sparse lookup's out argument receiving the texel (an l-value)
+)
 
 // Construct builds a value of type T from Args (see the package comment).
 type Construct struct {

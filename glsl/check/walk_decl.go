@@ -67,7 +67,7 @@ func (c *checker) quals(qs []*syntax.Qualifier) quals {
 		case x.Name == "invariant":
 			q.invariant = true
 		case x.Name == "nonuniformEXT":
-			c.requireExt(x.Pos, x.Name, "GL_EXT_nonuniform_qualifier")
+			q.nonUniform = c.requireExt(x.Pos, x.Name, "GL_EXT_nonuniform_qualifier")
 		case isIntrinsicQual(x.Name):
 			q.spirv = append(q.spirv, x)
 		case x.Name == "spirv_by_reference":
@@ -153,7 +153,7 @@ func (c *checker) namedType(name string, pos Pos) *Type {
 		return t
 	}
 	if t, ok := opaqueNames[name]; ok {
-		if ext := opaqueExt(name); ext != "" && !c.requireExt(pos, name, ext) {
+		if exts := opaqueExt(name); exts != nil && !c.requireExt(pos, name, exts...) {
 			return nil
 		}
 		return t
@@ -396,6 +396,9 @@ func (c *checker) funcDecl(d *syntax.FuncDecl) {
 	if rt.Contains(func(t *Type) bool { return t.IsUnsizedArray() }) {
 		c.errorf(d.Pos, d.Name, "function return type cannot be an unsized array")
 	}
+	if rt.Contains((*Type).isResource) {
+		c.errorf(d.Pos, "return", "sampler or image cannot be used as return type when generating SPIR-V")
+	}
 	params := make([]*Var, len(d.Params))
 	for i, p := range d.Params {
 		q := c.quals(p.Type.Quals)
@@ -426,6 +429,10 @@ func (c *checker) funcDecl(d *syntax.FuncDecl) {
 		}
 		if len(q.layout) > 0 {
 			c.errorf(p.Pos, "layout", "qualifier not allowed on function parameter")
+		}
+		if t != tError {
+			v.NonUniform = q.nonUniform
+			c.checkResourceDecl(v, p.Pos)
 		}
 		params[i] = v
 	}
@@ -477,6 +484,7 @@ func (c *checker) finish() {
 	if c.prog.Main == nil || c.prog.Main.Body == nil {
 		c.errorf(Pos{}, "", "Missing entry point: Each stage requires one entry point")
 	}
+	c.checkDerivativeGroup()
 	for t, n := range c.implicitArrays {
 		t.N = int(max(n, 0)) + 1
 	}
@@ -511,6 +519,24 @@ func (c *checker) finish() {
 	for _, f := range c.prog.Funcs {
 		if state[f] == 0 && visit(f) {
 			break
+		}
+	}
+}
+
+// checkDerivativeGroup applies the workgroup-size rules of compute
+// derivatives (as glslang, only to sizes that are not specialization
+// constants): quads need an even width and height, a linear group a
+// multiple of four invocations.
+func (c *checker) checkDerivativeGroup() {
+	ls, spec := c.prog.LocalSize, c.prog.LocalSizeSpec
+	switch c.prog.DerivativeGroup {
+	case "derivative_group_quadskhr", "derivative_group_quadsnv":
+		if spec[0] < 0 && ls[0]%2 != 0 || spec[1] < 0 && ls[1]%2 != 0 {
+			c.errorf(c.derivativePos, "derivative_group_quads", "requires local_size_x and local_size_y to be multiple of two")
+		}
+	case "derivative_group_linearkhr", "derivative_group_linearnv":
+		if spec == [3]int{-1, -1, -1} && ls[0]*ls[1]*ls[2]%4 != 0 {
+			c.errorf(c.derivativePos, "derivative_group_linear", "requires total group size to be multiple of four")
 		}
 	}
 }

@@ -6,8 +6,10 @@ import "github.com/coopshader/coop/spirv"
 // UniformConstant or StorageBuffer variable) without a Binding decoration
 // the lowest binding not yet used in its descriptor set, in declaration
 // order, and descriptor set 0 when it has none — the effect of
-// glslangValidator's --auto-map-bindings.
+// glslangValidator's --auto-map-bindings. As in glslang, only resources
+// the code uses get a binding of their own; the others default to 0.
 func AutoMapBindings(m *spirv.Module) {
+	live := liveIDs(m)
 	binding := map[uint32]uint32{}
 	set := map[uint32]uint32{}
 	hasSet := map[uint32]bool{}
@@ -48,10 +50,12 @@ func AutoMapBindings(m *spirv.Module) {
 		}
 		s := set[id]
 		b := uint32(0)
-		for used[[2]uint32{s, b}] {
-			b++
+		if live[id] {
+			for used[[2]uint32{s, b}] {
+				b++
+			}
+			used[[2]uint32{s, b}] = true
 		}
-		used[[2]uint32{s, b}] = true
 		if !hasSet[id] {
 			added = append(added, spirv.Inst{Op: spirv.OpDecorate, Words: []uint32{id, uint32(spirv.DecorationDescriptorSet), 0}})
 		}
@@ -64,4 +68,34 @@ func AutoMapBindings(m *spirv.Module) {
 	insts = append(insts, m.Insts[:firstGlobal]...)
 	insts = append(insts, added...)
 	m.Insts = append(insts, m.Insts[firstGlobal:]...)
+}
+
+// liveIDs are the ids that instructions in function bodies use.
+func liveIDs(m *spirv.Module) map[uint32]bool {
+	t := spirv.NewTypes()
+	live := map[uint32]bool{}
+	var ops []spirv.Operand
+	inFunc := false
+	for i := range m.Insts {
+		in := &m.Insts[i]
+		t.Record(in)
+		if in.Op == spirv.OpFunction {
+			inFunc = true
+		}
+		if !inFunc {
+			continue
+		}
+		var err error
+		if ops, err = t.Operands(in, ops[:0]); err != nil {
+			continue
+		}
+		for _, o := range ops {
+			if o.Kind == spirv.KindIdRef {
+				for k := range o.Count {
+					live[in.Words[o.Offset+k]] = true
+				}
+			}
+		}
+	}
+	return live
 }

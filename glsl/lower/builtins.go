@@ -48,7 +48,8 @@ var simpleOps = map[check.Builtin]spirv.Op{
 	check.BDot: spirv.OpDot, check.BIsnan: spirv.OpIsNan, check.BIsinf: spirv.OpIsInf,
 	check.BAny: spirv.OpAny, check.BAll: spirv.OpAll, check.BNot: spirv.OpLogicalNot,
 	check.BTranspose: spirv.OpTranspose, check.BOuterProduct: spirv.OpOuterProduct,
-	check.BBitCount: spirv.OpBitCount, check.BBitfieldReverse: spirv.OpBitReverse, check.BBitfieldInsert: spirv.OpBitFieldInsert,
+	check.BSparseTexelsResidentARB: spirv.OpImageSparseTexelsResident,
+	check.BBitCount:                spirv.OpBitCount, check.BBitfieldReverse: spirv.OpBitReverse, check.BBitfieldInsert: spirv.OpBitFieldInsert,
 	check.BDFdx: spirv.OpDPdx, check.BDFdy: spirv.OpDPdy, check.BFwidth: spirv.OpFwidth,
 	check.BDFdxFine: spirv.OpDPdxFine, check.BDFdyFine: spirv.OpDPdyFine, check.BFwidthFine: spirv.OpFwidthFine,
 	check.BDFdxCoarse: spirv.OpDPdxCoarse, check.BDFdyCoarse: spirv.OpDPdyCoarse, check.BFwidthCoarse: spirv.OpFwidthCoarse,
@@ -278,6 +279,15 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		a := args()
 		return g.b.EmitResult(spirv.OpCooperativeMatrixMulAddNV, tid, a[0], a[1], a[2])
 	}
+	if v, ok := g.imageBuiltin(e, tid); ok {
+		return v
+	}
+	if v, ok := g.textureBuiltin(e, tid); ok {
+		return v
+	}
+	if e.Fn == check.BNonuniformEXT {
+		return g.nonuniformValue(e)
+	}
 	if v, ok := g.coop2Builtin(e, tid); ok {
 		return v
 	}
@@ -338,26 +348,37 @@ func (g *gen) subgroupCap(c spirv.Capability) {
 
 func (g *gen) atomic(e *check.BuiltinCall, tid uint32) uint32 {
 	l := g.lvalue(e.Args[0])
-	s := e.Args[0].Type().Scalar
+	return g.atomicAt(e.Fn, tid, l.ptr, e.Args[0].Type().Scalar, e.Args[1:], g.memoryOf(e.Args[0])&check.Volatile != 0)
+}
+
+// atomicAt emits atomic fn on the value of scalar type s at ptr; args are
+// the built-in's arguments after the pointer: the value(s), then for the
+// GL_KHR_memory_scope_semantics forms the scope and the storage and
+// semantics pairs. Without them the scope is the default one and the
+// semantics relaxed (Volatile for volatile memory under the Vulkan memory
+// model), as glslang chooses.
+func (g *gen) atomicAt(fn check.Builtin, tid, ptr uint32, s check.Scalar, args []check.Expr, volatile bool) uint32 {
 	if s.Bits() == 64 && s.IsInt() {
 		g.b.Capability(spirv.CapabilityInt64Atomics)
 	}
-	// Operands after the value(s): the GL_KHR_memory_scope_semantics form
-	// gives scope, then storage and semantics pairs.
 	nvals := 1
-	switch e.Fn {
+	switch fn {
 	case check.BAtomicLoad:
 		nvals = 0
 	case check.BAtomicCompSwap:
 		nvals = 2
 	}
 	var vals []uint32
-	for _, a := range e.Args[1 : 1+nvals] {
+	for _, a := range args[:nvals] {
 		vals = append(vals, g.rvalue(a))
 	}
 	scope := g.defaultScope()
-	sem, sem2 := g.u32(0), g.u32(0)
-	if rest := e.Args[1+nvals:]; len(rest) >= 3 {
+	def := uint32(0)
+	if volatile && g.vmm {
+		def = uint32(spirv.MemorySemanticsVolatile)
+	}
+	sem, sem2 := g.u32(def), g.u32(def)
+	if rest := args[nvals:]; len(rest) >= 3 {
 		sc := g.constArg(rest[0], "the memory scope")
 		g.checkScope(sc)
 		scope = g.rvalue(rest[0])
@@ -370,26 +391,37 @@ func (g *gen) atomic(e *check.BuiltinCall, tid uint32) uint32 {
 			sem2 = g.u32(v2)
 		}
 	}
-	switch e.Fn {
+	switch fn {
 	case check.BAtomicLoad:
-		return g.b.EmitResult(spirv.OpAtomicLoad, tid, l.ptr, scope, sem)
+		return g.b.EmitResult(spirv.OpAtomicLoad, tid, ptr, scope, sem)
 	case check.BAtomicStore:
-		g.b.Emit(spirv.OpAtomicStore, l.ptr, scope, sem, vals[0])
+		g.b.Emit(spirv.OpAtomicStore, ptr, scope, sem, vals[0])
 		return 0
 	case check.BAtomicCompSwap:
-		return g.b.EmitResult(spirv.OpAtomicCompareExchange, tid, l.ptr, scope, sem, sem2, vals[1], vals[0])
+		return g.b.EmitResult(spirv.OpAtomicCompareExchange, tid, ptr, scope, sem, sem2, vals[1], vals[0])
 	}
 	var op spirv.Op
-	switch e.Fn {
+	switch fn {
 	case check.BAtomicAdd:
 		op = spirv.OpAtomicIAdd
 		if s.IsFloat() {
 			op = spirv.OpAtomicFAddEXT
+			g.floatAtomicCaps(s, "SPV_EXT_shader_atomic_float_add", spirv.CapabilityAtomicFloat16AddEXT, spirv.CapabilityAtomicFloat32AddEXT, spirv.CapabilityAtomicFloat64AddEXT)
+			if s == check.Float16 {
+				g.b.Extension("SPV_EXT_shader_atomic_float16_add")
+			}
 		}
-	case check.BAtomicMin:
-		op = pick(s.IsSigned(), spirv.OpAtomicSMin, spirv.OpAtomicUMin)
-	case check.BAtomicMax:
-		op = pick(s.IsSigned(), spirv.OpAtomicSMax, spirv.OpAtomicUMax)
+	case check.BAtomicMin, check.BAtomicMax:
+		min := fn == check.BAtomicMin
+		switch {
+		case s.IsFloat():
+			op = pick(min, spirv.OpAtomicFMinEXT, spirv.OpAtomicFMaxEXT)
+			g.floatAtomicCaps(s, "SPV_EXT_shader_atomic_float_min_max", spirv.CapabilityAtomicFloat16MinMaxEXT, spirv.CapabilityAtomicFloat32MinMaxEXT, spirv.CapabilityAtomicFloat64MinMaxEXT)
+		case s.IsSigned():
+			op = pick(min, spirv.OpAtomicSMin, spirv.OpAtomicSMax)
+		default:
+			op = pick(min, spirv.OpAtomicUMin, spirv.OpAtomicUMax)
+		}
 	case check.BAtomicAnd:
 		op = spirv.OpAtomicAnd
 	case check.BAtomicOr:
@@ -399,7 +431,21 @@ func (g *gen) atomic(e *check.BuiltinCall, tid uint32) uint32 {
 	case check.BAtomicExchange:
 		op = spirv.OpAtomicExchange
 	}
-	return g.b.EmitResult(op, tid, l.ptr, scope, sem, vals[0])
+	return g.b.EmitResult(op, tid, ptr, scope, sem, vals[0])
+}
+
+// floatAtomicCaps declares a floating-point atomic's extension and the
+// capability for its width.
+func (g *gen) floatAtomicCaps(s check.Scalar, ext string, c16, c32, c64 spirv.Capability) {
+	g.b.Extension(ext)
+	switch s.Bits() {
+	case 16:
+		g.b.Capability(c16)
+	case 64:
+		g.b.Capability(c64)
+	default:
+		g.b.Capability(c32)
+	}
 }
 
 // coopPointer is the address of buf[element] for cooperative loads and

@@ -21,6 +21,12 @@ type lval struct {
 	// heap is an access into a descriptor heap not emitted yet (ptr is
 	// then 0): see heap.go.
 	heap *heapPath
+	// mem are the memory qualifiers gathered down the access path, which
+	// the Vulkan memory model turns into memory operands (coherent.go).
+	mem check.MemoryQual
+	// nonUniform: the path indexes an array of blocks with a non-uniform
+	// index, so its pointers and loads are decorated NonUniform.
+	nonUniform bool
 }
 
 func (g *gen) u32(v uint32) uint32 { return g.b.ConstUint32(g.scalarType(check.Uint32), v) }
@@ -62,7 +68,7 @@ func (g *gen) lvalue(e check.Expr) *lval {
 			g.b.Emit(spirv.OpStore, tmp, vi.id)
 			return &lval{ptr: tmp, sc: spirv.StorageClassFunction, t: vi.t}
 		}
-		return &lval{ptr: vi.id, sc: vi.sc, t: vi.t, pk: vi.pk}
+		return &lval{ptr: vi.id, sc: vi.sc, t: vi.t, pk: vi.pk, mem: g.memoryOf(e)}
 	case *check.Field:
 		var base *lval
 		if e.X.Type().Kind == check.KReference {
@@ -72,11 +78,16 @@ func (g *gen) lvalue(e check.Expr) *lval {
 				pk = check.PackStd430
 			}
 			g.refPointer(e.X.Type())
-			base = &lval{ptr: g.rvalue(e.X), sc: spirv.StorageClassPhysicalStorageBuffer, t: &check.Type{Kind: check.KStruct, Struct: st}, pk: pk}
+			// A reference's memory qualifiers apply to what it points to.
+			base = &lval{ptr: g.rvalue(e.X), sc: spirv.StorageClassPhysicalStorageBuffer, t: &check.Type{Kind: check.KStruct, Struct: st}, pk: pk, mem: g.memoryOf(e.X)}
 		} else {
 			base = g.lvalue(e.X)
 		}
-		return g.chain(base, e.T, g.i32(int32(e.Index)))
+		l := g.chain(base, e.T, g.i32(int32(e.Index)))
+		if st := e.X.Type().Struct; st != nil && e.Index < len(st.Fields) {
+			l.mem |= st.Fields[e.Index].Memory
+		}
+		return l
 	case *check.Index:
 		base := g.lvalue(e.X)
 		if len(base.comps) > 0 {
@@ -84,7 +95,17 @@ func (g *gen) lvalue(e check.Expr) *lval {
 		}
 		idx := g.rvalue(e.Index)
 		g.tensorIndex(e.X.Type(), idx)
-		return g.chain(base, e.T, idx)
+		l := g.chain(base, e.T, idx)
+		if b := e.T; l.heap == nil && !l.nonUniform && b.Kind == check.KStruct && b.Struct.Block && g.nonUniform(e.Index) {
+			l.nonUniform = true
+			g.decorateNonUniform(l.ptr)
+			uniform := false
+			if v := rootVar(e.X); v != nil {
+				uniform = v.Storage == check.StorageUniform
+			}
+			g.b.Capability(pick(uniform, spirv.CapabilityUniformBufferArrayNonUniformIndexing, spirv.CapabilityStorageBufferArrayNonUniformIndexing))
+		}
+		return l
 	case *check.Swizzle:
 		base := g.lvalue(e.X)
 		if len(base.comps) > 0 {
@@ -114,7 +135,10 @@ func (g *gen) chain(base *lval, t *check.Type, idx uint32) *lval {
 		return g.heapChain(base, t, idx)
 	}
 	ptr := g.b.EmitResult(spirv.OpAccessChain, g.ptrType(base.sc, t, base.pk), base.ptr, idx)
-	l := &lval{ptr: ptr, sc: base.sc, t: t, pk: base.pk}
+	l := &lval{ptr: ptr, sc: base.sc, t: t, pk: base.pk, mem: base.mem, nonUniform: base.nonUniform}
+	if l.nonUniform {
+		g.decorateNonUniform(ptr)
+	}
 	if base.sc == spirv.StorageClassPhysicalStorageBuffer {
 		_, a := check.SizeAlign(t, base.pk, false)
 		l.align = uint32(a)
@@ -138,7 +162,10 @@ func (g *gen) load(l *lval) uint32 {
 	if l.heap != nil {
 		return g.heapLoad(l)
 	}
-	v := g.b.EmitResult(spirv.OpLoad, g.typeID(l.t, l.pk), append([]uint32{l.ptr}, g.memAccess(l)...)...)
+	v := g.b.EmitResult(spirv.OpLoad, g.typeID(l.t, l.pk), append([]uint32{l.ptr}, g.accessOperands(l, false)...)...)
+	if l.nonUniform {
+		g.decorateNonUniform(v)
+	}
 	v = g.fromMemory(v, l.t, l.pk)
 	if len(l.comps) > 0 {
 		return g.swizzle(v, l.t, l.comps)
@@ -153,7 +180,7 @@ func (g *gen) store(vi *varInfo, l *lval, val uint32, t *check.Type) {
 	}
 	if len(l.comps) > 0 {
 		// Write components: load the vector, shuffle the new ones in.
-		full := g.b.EmitResult(spirv.OpLoad, g.typeID(l.t, l.pk), append([]uint32{l.ptr}, g.memAccess(l)...)...)
+		full := g.b.EmitResult(spirv.OpLoad, g.typeID(l.t, l.pk), append([]uint32{l.ptr}, g.accessOperands(l, false)...)...)
 		n := uint32(l.t.N)
 		sel := make([]uint32, n)
 		for i := range sel {
@@ -167,10 +194,10 @@ func (g *gen) store(vi *varInfo, l *lval, val uint32, t *check.Type) {
 		} else {
 			val = g.b.EmitResult(spirv.OpVectorShuffle, g.typeID(l.t, l.pk), append([]uint32{full, g.toMemory(val, t, l.pk)}, sel...)...)
 		}
-		g.b.Emit(spirv.OpStore, append([]uint32{l.ptr, val}, g.memAccess(l)...)...)
+		g.b.Emit(spirv.OpStore, append([]uint32{l.ptr, val}, g.accessOperands(l, true)...)...)
 		return
 	}
-	g.b.Emit(spirv.OpStore, append([]uint32{l.ptr, g.toMemory(val, t, l.pk)}, g.memAccess(l)...)...)
+	g.b.Emit(spirv.OpStore, append([]uint32{l.ptr, g.toMemory(val, t, l.pk)}, g.accessOperands(l, true)...)...)
 }
 
 // needsConversion reports whether values of t differ between plain and
@@ -440,6 +467,10 @@ func (g *gen) rvalue(e check.Expr) uint32 {
 	if _, isLen := e.(*check.Length); !isLen && check.IsSpecConst(e) {
 		return g.specValue(e)
 	}
+	if opaqueOf(e.Type()) != nil {
+		v, _ := g.resourceValue(e)
+		return v
+	}
 	switch e := e.(type) {
 	case *check.Const:
 		return g.constValue(e.Val)
@@ -614,7 +645,7 @@ func (g *gen) binaryOp(op check.BinaryOp, t *check.Type, pos check.Pos) (spirv.O
 	return 0, false
 }
 
-func pick(c bool, a, b spirv.Op) spirv.Op {
+func pick[T any](c bool, a, b T) T {
 	if c {
 		return a
 	}
@@ -786,6 +817,10 @@ func (g *gen) call(e *check.Call) uint32 {
 			ptrs[i] = ptr
 			continue
 		}
+		if opaqueOf(p.Type) != nil {
+			ptrs[i] = g.resourceArg(a)
+			continue
+		}
 		ptrs[i] = g.b.LocalVariable(g.ptrType(spirv.StorageClassFunction, p.Type, check.PackNone))
 		if p.Dir != check.DirOut {
 			g.b.Emit(spirv.OpStore, ptrs[i], g.rvalue(a))
@@ -794,7 +829,7 @@ func (g *gen) call(e *check.Call) uint32 {
 	r := g.b.EmitResult(spirv.OpFunctionCall, g.typeID(f.Result, check.PackNone), append([]uint32{g.funcs[f]}, ptrs...)...)
 	for i, a := range e.Args {
 		p := f.Params[i]
-		if _, ray := rayClass(p.Type); p.Dir != check.DirIn && !ray && !isTensorARM(p.Type) {
+		if _, ray := rayClass(p.Type); p.Dir != check.DirIn && !ray && !isTensorARM(p.Type) && opaqueOf(p.Type) == nil {
 			v := g.b.EmitResult(spirv.OpLoad, g.typeID(p.Type, check.PackNone), ptrs[i])
 			g.store(nil, g.lvalue(a), v, p.Type)
 		}

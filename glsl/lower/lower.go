@@ -119,6 +119,8 @@ type gen struct {
 
 	privateInits []*check.Var // Private globals initialised at the start of main
 	heaps        *heapState   // descriptor heaps, once one is used
+	// depthTextures are the textures combined with a samplerShadow.
+	depthTextures map[*check.Var]bool
 
 	// Function state.
 	fn         *check.Func
@@ -140,6 +142,11 @@ type varInfo struct {
 	value bool
 	// heap: the variable is laid over a descriptor heap (heap.go).
 	heap *heapRoot
+	// format and depth complete the type of a sampler, texture or image
+	// variable: its format qualifier, and whether a texture is a depth
+	// image (see findDepthTextures).
+	format string
+	depth  bool
 }
 
 func newGen(p *check.Program, opts Options, ver spirv.Version) *gen {
@@ -162,6 +169,7 @@ func (g *gen) glslSet() uint32 {
 func (g *gen) run() {
 	g.b.Capability(spirv.CapabilityShader)
 	g.scanProgram()
+	g.depthTextures = findDepthTextures(g.p)
 	if g.opts.Debug {
 		g.debugSource()
 	}
@@ -228,6 +236,17 @@ func (g *gen) debugSource() {
 
 func (g *gen) localSize(mainID uint32) {
 	ls, spec := g.p.LocalSize, g.p.LocalSizeSpec
+	if rate := g.p.TileShadingRate; spec[0] < 0 && spec[1] < 0 && spec[2] < 0 && rate != [3]int{} {
+		// GL_QCOM_tile_shading: glslang declares the tile shading rate in
+		// place of the workgroup size.
+		for i := range rate {
+			rate[i] = max(rate[i], 1)
+		}
+		g.b.Capability(spirv.CapabilityTileShadingQCOM)
+		g.b.Extension("SPV_QCOM_tile_shading")
+		g.b.ExecutionMode(mainID, spirv.ExecutionModeTileShadingRateQCOM, uint32(rate[0]), uint32(rate[1]), uint32(rate[2]))
+		return
+	}
 	if spec[0] < 0 && spec[1] < 0 && spec[2] < 0 {
 		g.b.ExecutionMode(mainID, spirv.ExecutionModeLocalSize, uint32(ls[0]), uint32(ls[1]), uint32(ls[2]))
 		return

@@ -78,8 +78,11 @@ func (g *gen) scanProgram() {
 			stmt(f.Body)
 		}
 	}
-	if g.ver >= 0x10300 {
+	if g.ver >= 0x10300 || g.p.StorageBuffer {
 		g.storageBuffer = true
+	}
+	if g.p.VulkanMemoryModel {
+		g.vmm = true
 	}
 	if g.vmm {
 		g.b.Capability(spirv.CapabilityVulkanMemoryModel)

@@ -20,6 +20,10 @@ func (g *gen) function(f *check.Func) {
 		switch {
 		case ray:
 			params[i] = g.ptrType(rsc, p.Type, check.PackNone)
+		case opaqueOf(p.Type) != nil:
+			// Samplers, textures and images are passed by pointer to
+			// their UniformConstant variable, as glslang does.
+			params[i] = g.b.TypePointer(spirv.StorageClassUniformConstant, g.resType(p.Type, "", false))
 		case byValue:
 			params[i] = g.typeID(p.Type, check.PackNone)
 		case isTensorARM(p.Type):
@@ -39,6 +43,11 @@ func (g *gen) function(f *check.Func) {
 		if byValue && p.Type.Kind == check.KReference {
 			// A PhysicalStorageBuffer pointer parameter must say how it aliases.
 			g.b.Decorate(pid, spirv.DecorationAliased)
+		}
+		if opaqueOf(p.Type) != nil {
+			g.resourceMemory(pid, p.Memory)
+			g.vars[p] = &varInfo{id: pid, sc: spirv.StorageClassUniformConstant, t: p.Type}
+			continue
 		}
 		sc := spirv.StorageClassFunction
 		if isTensorARM(p.Type) && !byValue {

@@ -108,6 +108,10 @@ func (g *gen) typeID(t *check.Type, pk check.Packing) uint32 {
 		return g.coop2Type(t)
 	case check.KTensorARM:
 		return g.tensorARMType(t)
+	case check.KOpaque:
+		if opaqueOf(t) != nil {
+			return g.resType(t, "", false)
+		}
 	}
 	key := g.typeKey(t, pk)
 	if id, ok := g.types[key]; ok {

@@ -32,6 +32,9 @@ var builtinIDs = map[check.BuiltinVar]spirv.BuiltIn{
 	check.BuiltinSubGroupGtMaskARB:     spirv.BuiltInSubgroupGtMask,
 	check.BuiltinSubGroupLeMaskARB:     spirv.BuiltInSubgroupLeMask,
 	check.BuiltinSubGroupLtMaskARB:     spirv.BuiltInSubgroupLtMask,
+	check.BuiltinTileOffsetQCOM:        spirv.BuiltInTileOffsetQCOM,
+	check.BuiltinTileDimensionQCOM:     spirv.BuiltInTileDimensionQCOM,
+	check.BuiltinTileApronSizeQCOM:     spirv.BuiltInTileApronSizeQCOM,
 }
 
 // global declares a global variable or constant.
@@ -75,6 +78,9 @@ func (g *gen) global(v *check.Var) {
 		case check.BuiltinSubGroupSizeARB, check.BuiltinSubGroupInvocationARB, check.BuiltinSubGroupEqMaskARB,
 			check.BuiltinSubGroupGeMaskARB, check.BuiltinSubGroupGtMaskARB, check.BuiltinSubGroupLeMaskARB, check.BuiltinSubGroupLtMaskARB:
 			g.shaderBallotCaps()
+		case check.BuiltinTileOffsetQCOM, check.BuiltinTileDimensionQCOM, check.BuiltinTileApronSizeQCOM:
+			g.b.Capability(spirv.CapabilityTileShadingQCOM)
+			g.b.Extension("SPV_QCOM_tile_shading")
 		}
 		t := v.Type
 		if isARBMask(v.Builtin) {
@@ -107,6 +113,10 @@ func (g *gen) global(v *check.Var) {
 		}
 		pk = packingOf(v, check.PackStd430)
 	case check.StorageUniform:
+		if opaqueOf(v.Type) != nil {
+			g.resourceVar(v)
+			return
+		}
 		switch b := baseOfArrays(v.Type); b.Kind {
 		case check.KStruct:
 			sc = spirv.StorageClassUniform

@@ -274,6 +274,17 @@ func (p *parser) primaryExpr() Expr {
 		case f&kStmt != 0 && (t.Text == "true" || t.Text == "false"):
 			p.i++
 			return &Lit{Pos: t.Pos, Kind: LitBool, Text: t.Text, Bool: t.Text == "true"}
+		case t.Text == "nonuniformEXT" && p.peek(1).Is("("):
+			// The qualifier keyword is also a function marking a value
+			// non-uniform (GL_EXT_nonuniform_qualifier).
+			p.i++
+			args, ok := p.args()
+			if !ok {
+				return nil
+			}
+			c := p.calls.alloc()
+			*c = Call{Pos: t.Pos, Func: t.Text, Args: args}
+			return c
 		case p.isTypeAt(0) && !(f&kGated != 0 && !p.peek(1).Is("(") && !p.peek(1).Is("<") && !p.peek(1).Is("[")):
 			ts := p.typeSpec(nil)
 			if ts == nil {
@@ -388,23 +399,21 @@ func (p *parser) floatLit(l *Lit) {
 		p.errorf(token.Token{Pos: l.Pos}, "float literal needs a decimal point or exponent")
 		return
 	}
-	// Rounded once from the decimal text to the literal's type; out of
-	// range gives ±Inf, which glslang accepts silently.
+	// Rounded once from the decimal text to the literal's type, except
+	// that float literals keep double precision as in glslang, which folds
+	// float constants in double and rounds them where it writes them. Out
+	// of range gives ±Inf, which glslang accepts silently.
 	var v float64
 	if f, ok := narrowFormats[l.Suffix]; ok {
 		v = roundDecimal(text, f.sig, f.emin)
 	} else {
-		bits := 64
-		if l.Kind == LitFloat {
-			bits = 32
-		}
 		var err error
-		if v, err = strconv.ParseFloat(text, bits); err != nil && !isRangeErr(err) {
+		if v, err = strconv.ParseFloat(text, 64); err != nil && !isRangeErr(err) {
 			p.errorf(token.Token{Pos: l.Pos, Text: l.Text}, "bad floating-point literal")
 			return
 		}
 	}
-	if math.IsInf(v, 0) {
+	if math.IsInf(v, 0) || l.Kind == LitFloat && math.IsInf(float64(float32(v)), 0) {
 		p.d.Warnf(l.Pos, l.Text, "float literal out of range, taken as infinity")
 	}
 	l.Float = v
