@@ -518,6 +518,17 @@ func IsSpecConst(e Expr) bool {
 	return ok && spec
 }
 
+// kernelOnly drops spec-constant operations OpSpecConstantOp cannot
+// express in a shader (float arithmetic and conversions between floats and
+// integers need the Kernel capability): like glslang, those are computed
+// at run time, and are not constant expressions.
+func kernelOnly(spec, ok, float bool) (bool, bool) {
+	if spec && float {
+		return false, false
+	}
+	return spec, ok
+}
+
 // constKind reports whether e is constant (ok) and whether it depends on a
 // specialization constant (spec).
 func constKind(e Expr) (spec, ok bool) {
@@ -551,11 +562,14 @@ func constKind(e Expr) (spec, ok bool) {
 		if e.Op >= PreInc {
 			return false, false
 		}
-		return constKind(e.X)
+		spec, ok := constKind(e.X)
+		return kernelOnly(spec, ok, e.X.Type().Scalar.IsFloat())
 	case *Binary:
-		return both(e.X, e.Y)
+		spec, ok := both(e.X, e.Y)
+		return kernelOnly(spec, ok, e.X.Type().Scalar.IsFloat())
 	case *Convert:
-		return constKind(e.X)
+		spec, ok := constKind(e.X)
+		return kernelOnly(spec, ok, e.X.Type().Scalar.IsFloat() != e.T.Scalar.IsFloat())
 	case *Cond:
 		return both(e.C, e.X, e.Y)
 	case *Construct:

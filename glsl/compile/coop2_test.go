@@ -308,3 +308,24 @@ void main() {
 		checkFloat(t, out, 48+row, float32(int(max(s+x[row], 100))*2+1))
 	}
 }
+
+// TestWorkgroupScopeLocalSizeID declares a Workgroup-scope matrix in a
+// shader sized by local_size_x_id whose id a constant_id shares, as
+// llama.cpp's coopmat2 shaders do: the LocalSizeId constants must precede
+// the matrix type.
+func TestWorkgroupScopeLocalSizeID(t *testing.T) {
+	src := coop2Header + `
+layout(constant_id = 0) const uint BLOCK_SIZE = 32;
+layout(local_size_x_id = 0) in;
+layout(std430, binding = 0) buffer B { float data[]; };
+void main() {
+	coopmat<float, gl_ScopeWorkgroup, 16, 16, gl_MatrixUseAccumulator> m = coopmat<float, gl_ScopeWorkgroup, 16, 16, gl_MatrixUseAccumulator>(float(BLOCK_SIZE));
+	coopMatStore(m, data, 0, 16, gl_CooperativeMatrixLayoutRowMajor);
+}
+`
+	m, d := Compile("t.comp", []byte(src), Options{TargetEnv: "vulkan1.3"})
+	if m == nil {
+		t.Fatalf("compile:\n%v", d)
+	}
+	validate(t, m, "vulkan1.3")
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/coopshader/coop/backend"
@@ -296,5 +297,33 @@ void main() {
 	}
 	if u, h, g := le.Uint32(b[32:]), math.Float32frombits(le.Uint32(b[36:])), math.Float32frombits(le.Uint32(b[40:])); u != 7 || h != 5 || g != 3 {
 		t.Errorf("stores: %d %v %v, want 7 5 3", u, h, g)
+	}
+}
+
+// TestSpecConstantFloatConversionRuns converts an integer specialization
+// constant to float inside a function: OpSpecConstantOp cannot express it
+// in a shader, so it is computed at run time, as glslang does; a global
+// const initialized that way is an error, as in glslang.
+func TestSpecConstantFloatConversionRuns(t *testing.T) {
+	src := `#version 450
+layout(constant_id = 0) const uint BS = 32;
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer B { float data[]; };
+void main() { data[0] = float(BS) * 0.5; data[1] = -float(BS); }
+`
+	for _, c := range []struct {
+		spec map[uint32][]byte
+		want [2]float32
+	}{{nil, [2]float32{16, -32}}, {map[uint32][]byte{0: {7, 0, 0, 0}}, [2]float32{3.5, -7}}} {
+		out := runShader(t, src, 1, make([]uint32, 2), c.spec)
+		for i, w := range c.want {
+			if got := math.Float32frombits(out[i]); got != w {
+				t.Errorf("spec %v: data[%d] = %v, want %v", c.spec, i, got, w)
+			}
+		}
+	}
+	bad := "#version 450\nlayout(constant_id = 0) const uint BS = 32;\nconst float F = float(BS);\nvoid main() {}\n"
+	if m, d := Compile("t.comp", []byte(bad), Options{}); m != nil || !strings.Contains(d.Error(), "t.comp:3:") {
+		t.Errorf("global const from a float conversion of a spec constant: %v", d)
 	}
 }

@@ -173,6 +173,14 @@ func (g *gen) run() {
 	if g.opts.Debug {
 		g.debugSource()
 	}
+	// The workgroup size's constants come first: Workgroup-scope
+	// cooperative matrix types must follow the LocalSizeId operands they
+	// depend on.
+	if g.p.LocalSizeSpec != [3]int{-1, -1, -1} {
+		for i, sid := range g.p.LocalSizeSpec {
+			g.uintConstOrSpec(g.p.LocalSize[i], sid)
+		}
+	}
 	for _, v := range g.p.Globals {
 		g.global(v)
 	}
