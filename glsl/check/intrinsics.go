@@ -37,6 +37,7 @@ const (
 // spirv_decorate_string qualifier.
 type SpirvDecoration struct {
 	SpirvReqs
+	Pos        Pos
 	Kind       SpirvDecorationKind
 	Decoration uint32
 	Literals   []uint32 // SpirvDecorate
@@ -190,24 +191,36 @@ func (c *checker) spirvInstruction(q *syntax.Qualifier) *SpirvInstruction {
 	return in
 }
 
-func (c *checker) spirvDecoration(q *syntax.Qualifier) *SpirvDecoration {
+// spirvHead reads the leading number of a decoration, execution-mode or
+// storage-class qualifier; rest are the operands after it.
+func (c *checker) spirvHead(q *syntax.Qualifier, what string) (r SpirvReqs, n uint32, rest []*syntax.LayoutItem, ok bool) {
 	r, named, pos := c.spirvArgs(q)
-	for n, it := range named {
-		c.errorf(it.Pos, n, "unknown argument of %s", q.Name)
+	for _, key := range [...]string{"set", "id"} {
+		if it := named[key]; it != nil {
+			c.errorf(it.Pos, key, "unknown argument of %s", q.Name)
+		}
 	}
 	if len(pos) == 0 {
-		c.errorf(q.Pos, q.Name, "the decoration is required")
-		return nil
+		c.errorf(q.Pos, q.Name, "the %s is required", what)
+		return r, 0, nil, false
 	}
-	dec, ok := c.spirvUint(pos[0].Value, "decoration")
+	n, ok = c.spirvUint(pos[0].Value, what)
+	return r, n, pos[1:], ok
+}
+
+var decorationKinds = map[string]SpirvDecorationKind{
+	"spirv_decorate": SpirvDecorate, "spirv_decorate_id": SpirvDecorateID, "spirv_decorate_string": SpirvDecorateString,
+}
+
+func (c *checker) spirvDecoration(q *syntax.Qualifier) *SpirvDecoration {
+	r, dec, rest, ok := c.spirvHead(q, "decoration")
 	if !ok {
 		return nil
 	}
-	d := &SpirvDecoration{SpirvReqs: r, Decoration: dec}
-	for _, it := range pos[1:] {
-		switch q.Name {
-		case "spirv_decorate":
-			d.Kind = SpirvDecorate
+	d := &SpirvDecoration{SpirvReqs: r, Pos: q.Pos, Kind: decorationKinds[q.Name], Decoration: dec}
+	for _, it := range rest {
+		switch d.Kind {
+		case SpirvDecorate:
 			if _, isStr := it.Value.(*syntax.StringLit); isStr {
 				c.errorf(it.Pos, q.Name, "string operands need spirv_decorate_string")
 				return nil
@@ -217,16 +230,14 @@ func (c *checker) spirvDecoration(q *syntax.Qualifier) *SpirvDecoration {
 				return nil
 			}
 			d.Literals = append(d.Literals, w...)
-		case "spirv_decorate_id":
-			d.Kind = SpirvDecorateID
+		case SpirvDecorateID:
 			x := c.expr(it.Value)
 			if constOf(x) == nil && !isVarRef(x) {
 				c.errorf(x.Position(), q.Name, "operands must be constant expressions or variables")
 				return nil
 			}
 			d.IDs = append(d.IDs, x)
-		case "spirv_decorate_string":
-			d.Kind = SpirvDecorateString
+		case SpirvDecorateString:
 			s, ok := it.Value.(*syntax.StringLit)
 			if !ok {
 				c.errorf(it.Pos, q.Name, "operands must be string literals")
@@ -235,15 +246,9 @@ func (c *checker) spirvDecoration(q *syntax.Qualifier) *SpirvDecoration {
 			d.Strings = append(d.Strings, s.Value)
 		}
 	}
-	switch q.Name {
-	case "spirv_decorate_id":
-		d.Kind = SpirvDecorateID
-	case "spirv_decorate_string":
-		d.Kind = SpirvDecorateString
-		if len(d.Strings) == 0 {
-			c.errorf(q.Pos, q.Name, "at least one string operand is required")
-			return nil
-		}
+	if d.Kind == SpirvDecorateString && len(d.Strings) == 0 {
+		c.errorf(q.Pos, q.Name, "at least one string operand is required")
+		return nil
 	}
 	return d
 }
@@ -256,20 +261,12 @@ func isVarRef(x Expr) bool {
 }
 
 func (c *checker) spirvExecutionMode(q *syntax.Qualifier) *SpirvExecutionMode {
-	r, named, pos := c.spirvArgs(q)
-	for n, it := range named {
-		c.errorf(it.Pos, n, "unknown argument of %s", q.Name)
-	}
-	if len(pos) == 0 {
-		c.errorf(q.Pos, q.Name, "the execution mode is required")
-		return nil
-	}
-	mode, ok := c.spirvUint(pos[0].Value, "execution mode")
+	r, mode, rest, ok := c.spirvHead(q, "execution mode")
 	if !ok {
 		return nil
 	}
 	m := &SpirvExecutionMode{SpirvReqs: r, Mode: mode, UseIDs: q.Name == "spirv_execution_mode_id"}
-	for _, it := range pos[1:] {
+	for _, it := range rest {
 		if m.UseIDs {
 			x := c.expr(it.Value)
 			if constOf(x) == nil && !isSpecConstRef(x) {
@@ -294,16 +291,12 @@ func isSpecConstRef(x Expr) bool {
 }
 
 func (c *checker) spirvStorageClass(q *syntax.Qualifier) *SpirvStorageClass {
-	r, named, pos := c.spirvArgs(q)
-	for n, it := range named {
-		c.errorf(it.Pos, n, "unknown argument of %s", q.Name)
-	}
-	if len(pos) != 1 {
-		c.errorf(q.Pos, q.Name, "expected one storage class")
+	r, sc, rest, ok := c.spirvHead(q, "storage class")
+	if !ok {
 		return nil
 	}
-	sc, ok := c.spirvUint(pos[0].Value, "storage class")
-	if !ok {
+	if len(rest) > 0 {
+		c.errorf(rest[0].Pos, q.Name, "expected one storage class")
 		return nil
 	}
 	return &SpirvStorageClass{SpirvReqs: r, Class: sc}
@@ -370,7 +363,7 @@ func (s spirvQuals) memberDecorations(c *checker) []*SpirvDecoration {
 	var out []*SpirvDecoration
 	for _, d := range s.decorations {
 		if d.Kind == SpirvDecorateID {
-			c.errorf(Pos{}, "spirv_decorate_id", "not allowed on a structure member")
+			c.errorf(d.Pos, "spirv_decorate_id", "not allowed on a structure member")
 			continue
 		}
 		out = append(out, d)

@@ -189,7 +189,7 @@ func (g *gen) run() {
 			g.spirvDecorate(vi.id, v.SpirvDecorations)
 		}
 	}
-	g.callbacks = findCallbacks(g.p.Funcs)
+	g.callbacks = findCallbacks(g.p)
 	// Declare every function first so calls may precede definitions.
 	for _, f := range g.p.Funcs {
 		g.funcs[f] = g.b.ID()
