@@ -194,6 +194,9 @@ func (p *prog) compileFunctions(first int) error {
 			continue
 		}
 		fnID := insts[i].ResultID()
+		if w := insts[i].Words; len(w) > 0 {
+			p.fnRet[fnID] = p.types[w[0]]
+		}
 		end := i
 		for end < len(insts) && insts[end].Op != spirv.OpFunctionEnd {
 			end++

@@ -25,6 +25,11 @@ type coop2 struct {
 	// pointee the size of what its pointer parameter points to.
 	want    int
 	pointee int
+	// res and nres are the slots the function's result is returned
+	// through: slot 0 for scalars, scratch slots for a vector decode
+	// function (vec: SPV_NV_cooperative_matrix_decode_vector).
+	res, nres int32
+	vec       bool
 }
 
 func (p *prog) compileCoop2(i int, ins *instr, ops []uint32) (*instr, error) {
@@ -117,6 +122,18 @@ func (p *prog) resolveCallbacks() error {
 		if len(c.params) != want {
 			return p.errAt(c.idx, "function %%%d has %d parameters, the instruction passes %d", c.fn, len(c.params), want)
 		}
+		c.nres = 1
+		if c.vec {
+			rt := p.fnRet[c.fn]
+			if rt == nil || rt.kind != kVector || rt.count != 2 && rt.count != 4 && rt.count != 8 {
+				return p.errAt(c.idx, "decode vector function %%%d must return a vector of 2, 4 or 8 components", c.fn)
+			}
+			if e := c.src.elem; rt.elem.kind != e.kind || rt.elem.width != e.width || rt.elem.ff != e.ff {
+				return p.errAt(c.idx, "decode vector function %%%d must return vectors of the matrix's component type", c.fn)
+			}
+			c.res, c.nres = int32(len(p.tmpl)), int32(rt.slots)
+			p.tmpl = append(p.tmpl, make([]uint64, rt.slots)...)
+		}
 	}
 	return nil
 }
@@ -132,7 +149,7 @@ func (l *lane) callback(in *instr, c *coop2, args []uint64) (uint64, error) {
 		copy(l.regs[s:s+n], args[k:k+n])
 		k += n
 	}
-	l.stack = append(l.stack, frame{ret: p.halt, res: 0, n: 1, loops: int32(len(l.loops))})
+	l.stack = append(l.stack, frame{ret: p.halt, res: c.res, n: c.nres, loops: int32(len(l.loops))})
 	l.pc = c.pc
 	if len(l.stack) > 64 {
 		return 0, l.fail(in, "call stack deeper than 64")
@@ -144,8 +161,9 @@ func (l *lane) callback(in *instr, c *coop2, args []uint64) (uint64, error) {
 	if l.pc != p.halt || len(l.stack) != depth {
 		return 0, l.fail(in, "the function called for matrix elements reached a collective instruction")
 	}
-	// Slot 0 is the scratch slot results are returned through.
-	v := l.regs[0]
+	// Slot 0 is the scratch slot scalar results are returned through; a
+	// vector's components stay in its slots for the caller to read.
+	v := l.regs[c.res]
 	l.regs[0] = 0
 	l.pc, l.state = savedPC, savedState
 	l.loops = l.loops[:loops]

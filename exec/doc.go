@@ -199,7 +199,20 @@
 //     increasing column, along a column in increasing row, over a whole
 //     matrix in row-major order, over a 2x2 block in the order the
 //     specification lists. Per-element and decode functions are called once
-//     per element on the invocation that owns it. Tensor layouts and views
+//     per element on the invocation that owns it. A decode function's
+//     pointer is the block's address, blocks being the size of the scalar
+//     decode function's pointee. With a decode vector function
+//     (SPV_NV_cooperative_matrix_decode_vector) of V components, every
+//     group of V elements the specification lets it cover (same block,
+//     same coordinates but in the last dimension, where they run over V
+//     values from a multiple of V; the block size there a multiple of V;
+//     no two elements clamped onto one) is decoded by it, once, on the
+//     invocation owning the group's first element; the other elements by
+//     the scalar function. Since a GPU may call either, the scalar
+//     function is also called for every element a vector call covered,
+//     and any difference (other than NaN against NaN) is a fault naming
+//     the element: a shader whose two decode functions disagree has no
+//     defined result. Tensor layouts and views
 //     follow the specification's addressing functions exactly; an element
 //     outside the tensor in clamp mode Undefined is addressed as computed
 //     (and faults if that is outside the buffer).

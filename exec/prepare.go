@@ -27,6 +27,7 @@ type prog struct {
 	params   map[uint32][]int32
 	paramN   map[uint32][]int32 // slots of each parameter
 	paramIDs map[uint32][]uint32
+	fnRet    map[uint32]*typ // each function's return type
 	local    [3]uint32
 	// localIDs are the LocalSizeId operands, resolved after globals.
 	localIDs [3]uint32
@@ -114,7 +115,7 @@ func (p *prog) errAt(i int, format string, args ...any) error {
 func prepare(m *spirv.Module, entry string, spec map[uint32][]byte, sgSize int) (*prog, error) {
 	p := &prog{
 		m: m, sgSize: sgSize, spec: spec,
-		types: map[uint32]*typ{}, fnPC: map[uint32]int32{}, params: map[uint32][]int32{}, paramN: map[uint32][]int32{}, paramIDs: map[uint32][]uint32{},
+		types: map[uint32]*typ{}, fnPC: map[uint32]int32{}, params: map[uint32][]int32{}, paramN: map[uint32][]int32{}, paramIDs: map[uint32][]uint32{}, fnRet: map[uint32]*typ{},
 		strs: map[uint32]string{}, extSets: map[uint32]string{},
 		decos: map[uint32]*deco{}, mdecos: map[[2]uint32]*deco{},
 		ptrLay: map[uint32]matLayout{},

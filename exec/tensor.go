@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/coopshader/coop/spirv"
@@ -196,6 +197,8 @@ type tensorMem struct {
 	view     int32 // slot of the view, or -1
 	vt       *tensorInfo
 	decode   *coop2
+	// decodeVec is the DecodeVectorFunc of SPV_NV_cooperative_matrix_decode_vector.
+	decodeVec *coop2
 }
 
 func (p *prog) compileTensorMem(i int, ins *instr, ops []uint32) (*instr, error) {
@@ -246,6 +249,14 @@ func (p *prog) compileTensorMem(i int, ins *instr, ops []uint32) (*instr, error)
 		}
 		tm.decode = &coop2{fn: rest[0], idx: i, want: 3}
 		p.callbacks = append(p.callbacks, tm.decode)
+		rest = rest[1:]
+	}
+	if ta&uint32(spirv.TensorAddressingOperandsDecodeVectorFunc) != 0 {
+		if len(rest) == 0 || tm.decode == nil {
+			return nil, p.errAt(i, "a decode vector function needs a decode function")
+		}
+		tm.decodeVec = &coop2{src: tm.mt, fn: rest[0], idx: i, want: 3, vec: true}
+		p.callbacks = append(p.callbacks, tm.decodeVec)
 	}
 	ins.aux = tm
 	ins.coll = true
@@ -368,8 +379,19 @@ func tensorExec(in *instr, act []*lane) error {
 	tile := make([]uint64, R*C)
 	gather(act, tm.obj, tile)
 	S := len(act)
+	owner := func(e int) *lane { return act[e/((len(tile)+S-1)/S)] }
+	var done []bool
+	if load && tm.decodeVec != nil {
+		var err error
+		if done, err = decodeVectors(in, tm, L, V, base, tile, owner); err != nil {
+			return err
+		}
+	}
 	var bc, ib [5]uint64
 	for e := 0; e < R*C; e++ {
+		if done != nil && done[e] {
+			continue
+		}
 		r, c := e/C, e%C
 		idx, skip, clamped := tensorElement(tm.lt, L, tm.vt, V, uint64(r), uint64(c), uint64(C), !load, bc[:], ib[:])
 		switch {
@@ -382,11 +404,7 @@ func tensorExec(in *instr, act []*lane) error {
 			continue
 		}
 		if load && tm.decode != nil {
-			owner := act[e/((len(tile)+S-1)/S)]
-			args := []uint64{base + idx*uint64(tm.decode.pointee)}
-			args = append(args, bc[:tm.lt.dim]...)
-			args = append(args, ib[:tm.lt.dim]...)
-			v, err := owner.callback(in, tm.decode, args)
+			v, err := owner(e).callback(in, tm.decode, decodeArgs(tm, base, idx, bc[:], ib[:]))
 			if err != nil {
 				return err
 			}
@@ -408,4 +426,100 @@ func tensorExec(in *instr, act []*lane) error {
 		scatter(act, in.res, tile)
 	}
 	return nil
+}
+
+// decodeArgs are a decode function's arguments: a pointer to the block
+// (blocks are the size of the scalar decode function's pointee), then the
+// block coordinates and the coordinates within the block.
+func decodeArgs(tm *tensorMem, base, idx uint64, bc, ib []uint64) []uint64 {
+	args := []uint64{base + idx*uint64(tm.decode.pointee)}
+	args = append(args, bc[:tm.lt.dim]...)
+	return append(args, ib[:tm.lt.dim]...)
+}
+
+// decodeVectors decodes, with the vector decode function, every group of
+// V matrix elements the specification lets it cover: elements of one
+// block whose coordinates agree but in the last dimension, where they run
+// over V consecutive values from a multiple of V. Each group is decoded
+// once, on the invocation owning its element of lowest coordinate. The
+// scalar decode function is then called for each element of the group
+// too, and a disagreement is a fault: the implementation may call either,
+// so a shader whose two functions differ has no defined result. It
+// returns which elements are done.
+func decodeVectors(in *instr, tm *tensorMem, L, V []uint64, base uint64, tile []uint64, owner func(int) *lane) ([]bool, error) {
+	mt := tm.mt
+	R, C := mt.rows, mt.cols
+	D := tm.lt.dim
+	nv := int(tm.decodeVec.nres) / max(mt.elem.slots, 1)
+	type key struct {
+		bc, ib [5]uint64
+	}
+	type group struct {
+		elem [8]int // matrix element of each component, -1 if none yet
+		n    int
+		bad  bool // an offset came twice (clamping folds elements together)
+		idx  uint64
+	}
+	groups := map[key]*group{}
+	var order []key
+	for e := 0; e < R*C; e++ {
+		var k key
+		idx, skip, clamped := tensorElement(tm.lt, L, tm.vt, V, uint64(e/C), uint64(e%C), uint64(C), false, k.bc[:], k.ib[:])
+		if skip || clamped {
+			continue
+		}
+		off := int(k.ib[D-1] % uint64(nv))
+		k.ib[D-1] -= uint64(off)
+		g := groups[k]
+		if g == nil {
+			g = &group{idx: idx}
+			for i := range g.elem {
+				g.elem[i] = -1
+			}
+			groups[k] = g
+			order = append(order, k)
+		}
+		if g.elem[off] >= 0 {
+			g.bad = true
+			continue
+		}
+		g.elem[off] = e
+		g.n++
+	}
+	done := make([]bool, len(tile))
+	for _, k := range order {
+		g := groups[k]
+		if g.bad || g.n != nv || L[tm.lt.block()+D-1] != 0 && L[tm.lt.block()+D-1]%uint64(nv) != 0 {
+			continue
+		}
+		l := owner(g.elem[0])
+		args := decodeArgs(tm, base, g.idx, k.bc[:], k.ib[:])
+		if _, err := l.callback(in, tm.decodeVec, args); err != nil {
+			return nil, err
+		}
+		vals := make([]uint64, nv)
+		copy(vals, l.regs[tm.decodeVec.res:tm.decodeVec.res+int32(nv)])
+		for i, e := range g.elem[:nv] {
+			ib := k.ib
+			ib[D-1] += uint64(i)
+			s, err := owner(e).callback(in, tm.decode, decodeArgs(tm, base, g.idx, k.bc[:], ib[:]))
+			if err != nil {
+				return nil, err
+			}
+			if !sameValue(mt.elem, s, vals[i]) {
+				return nil, l.fail(in, "the decode functions disagree at matrix element (%d, %d): the scalar function gives %#x, component %d of the vector function %#x",
+					e/C, e%C, s, i, vals[i])
+			}
+			tile[e], done[e] = vals[i], true
+		}
+	}
+	return done, nil
+}
+
+// sameValue compares two scalars bit for bit, any NaN equal to any NaN.
+func sameValue(t *typ, a, b uint64) bool {
+	if a == b {
+		return true
+	}
+	return t.kind == kFloat && math.IsNaN(toF64(a, t.ff)) && math.IsNaN(toF64(b, t.ff))
 }

@@ -11,8 +11,8 @@ type Options struct {
 	// Vulkan checks with Vulkan semantics (glslang's -V): uniforms outside
 	// blocks must be opaque, push_constant blocks are allowed.
 	Vulkan bool
-	// TargetEnv names the target environment, e.g. "vulkan1.3" (informative;
-	// the checker's rules do not depend on the minor version).
+	// TargetEnv names the target environment, e.g. "vulkan1.3": some
+	// extensions need a minimum SPIR-V version.
 	TargetEnv string
 }
 

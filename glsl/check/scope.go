@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/coopshader/coop/glsl/pp"
+	"github.com/coopshader/coop/spirv"
 )
 
 // symbol is what a name denotes in a scope.
@@ -123,7 +124,22 @@ func (c *checker) extensionDirective(e pp.Extension) {
 		delete(c.exts, e.Name)
 		return
 	}
+	if min, ok := minSPIRV[e.Name]; ok && (e.Behavior == pp.Enable || e.Behavior == pp.Require) {
+		if v, known := spirv.TargetVersion(c.opts.TargetEnv); known && v < min {
+			c.errorf(e.Pos, e.Name, "not supported for current targeted SPIR-V version")
+		}
+	}
 	c.enableExt(e.Name)
+}
+
+// minSPIRV are the extensions that need a newer SPIR-V than 1.0, as
+// glslang requires them (cooperative matrix 2 needs SPIR-V 1.6).
+var minSPIRV = map[string]spirv.Version{
+	"GL_NV_cooperative_matrix2":              spirv.MakeVersion(1, 6),
+	"GL_NV_cooperative_matrix_decode_vector": spirv.MakeVersion(1, 6),
+	"GL_EXT_ray_tracing":                     spirv.MakeVersion(1, 4),
+	"GL_NV_ray_tracing_motion_blur":          spirv.MakeVersion(1, 4),
+	"GL_EXT_mesh_shader":                     spirv.MakeVersion(1, 4),
 }
 
 // enableExt turns ext on with everything it implies.

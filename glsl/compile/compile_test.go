@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
@@ -58,7 +59,11 @@ func TestExamplesValidate(t *testing.T) {
 		t.Fatal("no examples")
 	}
 	for _, f := range files {
-		for _, env := range []string{"vulkan1.1", "vulkan1.2", "vulkan1.3", "vulkan1.4"} {
+		envs := []string{"vulkan1.1", "vulkan1.2", "vulkan1.3", "vulkan1.4"}
+		if src, _ := os.ReadFile(f); bytes.Contains(src, []byte("GL_NV_cooperative_matrix2")) {
+			envs = envs[2:] // cooperative matrix 2 needs SPIR-V 1.6
+		}
+		for _, env := range envs {
 			m := compileFile(t, f, Options{TargetEnv: env})
 			validate(t, m, env)
 		}
@@ -201,6 +206,23 @@ func TestLocalSizeIDBefore16(t *testing.T) {
 		}
 		if hasID != (env == "vulkan1.3") {
 			t.Errorf("%s: OpExecutionModeId present = %v", env, hasID)
+		}
+	}
+}
+
+// TestExtensionNeedsSPIRV16 checks glslang's rule that cooperative matrix 2
+// and its decode vectors need SPIR-V 1.6 (vulkan1.3 and later).
+func TestExtensionNeedsSPIRV16(t *testing.T) {
+	src := "#version 450\n#extension GL_NV_cooperative_matrix2 : enable\nlayout(local_size_x = 1) in;\nvoid main() {}\n"
+	for _, env := range []string{"vulkan1.0", "vulkan1.2", "spirv1.5"} {
+		m, d := Compile("t.comp", []byte(src), Options{TargetEnv: env})
+		if m != nil || !strings.Contains(d.Error(), "t.comp:2: 'GL_NV_cooperative_matrix2' : not supported for current targeted SPIR-V version") {
+			t.Errorf("%s: %v", env, d)
+		}
+	}
+	for _, env := range []string{"vulkan1.3", "vulkan1.4", "spirv1.6"} {
+		if m, d := Compile("t.comp", []byte(src), Options{TargetEnv: env}); m == nil {
+			t.Errorf("%s: %v", env, d)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/coopshader/coop/backend"
@@ -328,4 +329,63 @@ void main() {
 		t.Fatalf("compile:\n%v", d)
 	}
 	validate(t, m, "vulkan1.3")
+}
+
+// decodeVectorSrc loads a 16x16 matrix in blocks of 1x16 floats through a
+// scalar and a 4-wide vector decode function; vecBody is the vector one's
+// return expression.
+func decodeVectorSrc(vecBody string) string {
+	return coop2Header + `#extension GL_NV_cooperative_matrix_decode_vector : enable
+layout(local_size_x = 32) in;
+layout(std430, binding = 0) buffer B { float data[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Row { float f[16]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer Row4 { vec4 f[4]; };
+
+float decode(const in Row b, const in uint32_t blockCoords[2], const in uint32_t coordInBlock[2]) {
+	return b.f[coordInBlock[1]] * 2.0 + float(blockCoords[0]);
+}
+
+vec4 decode4(const in Row4 b, const in uint32_t blockCoords[2], const in uint32_t coordInBlock[2]) {
+	return ` + vecBody + `;
+}
+
+void main() {
+	tensorLayoutNV<2> t = createTensorLayoutNV(2);
+	t = setTensorLayoutBlockSizeNV(t, 1, 16);
+	t = setTensorLayoutDimensionNV(t, 16, 16);
+	coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator> m;
+	coopMatLoadTensorNV(m, data, 0, t, decode, decode4);
+	tensorLayoutNV<2> plain = createTensorLayoutNV(2);
+	plain = setTensorLayoutDimensionNV(plain, 16, 16);
+	coopMatStoreTensorNV(m, data, 256, plain);
+}
+`
+}
+
+// TestDecodeVectorChecked runs a load whose vector decode function agrees
+// with the scalar one, then one where it does not: the executor calls
+// both and reports the disagreement instead of picking one silently.
+func TestDecodeVectorChecked(t *testing.T) {
+	out := runCoop2(t, decodeVectorSrc("b.f[coordInBlock[1] / 4] * 2.0 + vec4(float(blockCoords[0]))"),
+		floats(512, func(i int) float32 { return float32(i) }))
+	for i := 0; i < 256; i++ {
+		checkFloat(t, out, 256+i, float32(i)*2+float32(i/16))
+	}
+	m, d := Compile("t.comp", []byte(decodeVectorSrc("b.f[coordInBlock[1] / 4].wzyx * 2.0 + vec4(float(blockCoords[0]))")), Options{TargetEnv: "vulkan1.3"})
+	if m == nil {
+		t.Fatalf("compile:\n%v", d)
+	}
+	words, _ := m.Words()
+	dev := cpu.New(cpu.Options{})
+	buf, _ := dev.NewBuffer(2048, backend.UsageStorage|backend.UsageAddress)
+	b := make([]byte, 2048)
+	for i := 0; i < 512; i++ {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(i)))
+	}
+	buf.Write(0, b)
+	_, err := dev.Dispatch(&backend.Dispatch{Code: words, Entry: "main", Groups: [3]uint32{1, 1, 1},
+		Bindings: []backend.Binding{{Binding: 0, Buffer: buf}}})
+	if err == nil || !strings.Contains(err.Error(), "the decode functions disagree at matrix element (0, 0)") {
+		t.Errorf("got %v, want the decode functions' disagreement", err)
+	}
 }

@@ -42,33 +42,12 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("ERROR: %s:%d: '' : %s", e.Pos.File, e.Pos.Line, e.Msg)
 }
 
-// versionOf maps a target environment to its SPIR-V version.
-func versionOf(env string) (spirv.Version, bool) {
-	switch env {
-	case "", "vulkan1.0", "spirv1.0":
-		return 0x10000, true
-	case "spirv1.1":
-		return 0x10100, true
-	case "spirv1.2":
-		return 0x10200, true
-	case "vulkan1.1", "spirv1.3":
-		return 0x10300, true
-	case "spirv1.4":
-		return 0x10400, true
-	case "vulkan1.2", "spirv1.5":
-		return 0x10500, true
-	case "vulkan1.3", "vulkan1.4", "spirv1.6":
-		return 0x10600, true
-	}
-	return 0, false
-}
-
 // bailout carries an *Error out of deep recursion.
 type bailout struct{ err *Error }
 
 // Lower generates the module for p.
 func Lower(p *check.Program, opts Options) (m *spirv.Module, err error) {
-	ver, ok := versionOf(opts.TargetEnv)
+	ver, ok := spirv.TargetVersion(opts.TargetEnv)
 	if !ok {
 		return nil, fmt.Errorf("unknown target environment %q", opts.TargetEnv)
 	}
