@@ -23,6 +23,10 @@ type Builder struct {
 	locals    []Inst
 	consts    map[uint32]bool
 	label     uint32
+	// Replicate writes composites whose constituents are all one id in
+	// the SPV_EXT_replicated_composites forms (glslang's
+	// "#pragma use_replicated_composites").
+	Replicate bool
 }
 
 // NewBuilder starts a module of the given SPIR-V version. generator is the
@@ -54,8 +58,40 @@ func (b *Builder) ID() uint32 {
 // Bound is one more than the largest id allocated so far.
 func (b *Builder) Bound() uint32 { return b.next }
 
+// replicated turns a composite of one repeated constituent into its
+// replicated form when Replicate is set.
+func (b *Builder) replicated(op Op, words []uint32) (Op, []uint32) {
+	var rep Op
+	switch op {
+	case OpConstantComposite:
+		rep = OpConstantCompositeReplicateEXT
+	case OpCompositeConstruct:
+		rep = OpCompositeConstructReplicateEXT
+	case OpSpecConstantComposite:
+		rep = OpSpecConstantCompositeReplicateEXT
+	default:
+		return op, words
+	}
+	if !b.Replicate || len(words) == 0 {
+		return op, words
+	}
+	for _, w := range words[1:] {
+		if w != words[0] {
+			return op, words
+		}
+	}
+	b.Capability(CapabilityReplicatedCompositesEXT)
+	b.Extension("SPV_EXT_replicated_composites")
+	return rep, words[:1]
+}
+
 // Add appends an instruction to a section outside functions.
 func (b *Builder) Add(s Section, op Op, words ...uint32) {
+	if op == OpSpecConstantComposite && len(words) > 2 {
+		var parts []uint32
+		op, parts = b.replicated(op, words[2:])
+		words = append(words[:2:2], parts...)
+	}
 	b.sections[s] = append(b.sections[s], Inst{Op: op, Words: slices.Clone(words)})
 }
 
@@ -160,6 +196,7 @@ func (b *Builder) NewType(op Op, words ...uint32) uint32 {
 // OpConstantTrue, OpConstantComposite, OpConstantNull, ...) of type ty with
 // operands words, declaring it the first time.
 func (b *Builder) Const(op Op, ty uint32, words ...uint32) uint32 {
+	op, words = b.replicated(op, words)
 	id := b.unique(op, ty, words, true)
 	b.consts[id] = true
 	return id
@@ -284,6 +321,7 @@ func (b *Builder) LocalVariable(ptrType uint32, init ...uint32) uint32 {
 // EmitResult appends an instruction with a result type and a fresh result
 // id, and returns that id.
 func (b *Builder) EmitResult(op Op, ty uint32, words ...uint32) uint32 {
+	op, words = b.replicated(op, words)
 	id := b.ID()
 	b.sections[SecFunction] = append(b.sections[SecFunction], Inst{Op: op, Words: append([]uint32{ty, id}, words...)})
 	return id

@@ -1,5 +1,11 @@
 package check
 
+import (
+	"strings"
+
+	"github.com/coopshader/coop/spirv"
+)
+
 // coopVecFuncs are the component-wise built-ins that also accept
 // cooperative vectors (GL_NV_cooperative_vector).
 var coopVecFuncs = map[string]bool{"fma": true, "exp": true, "log": true, "tanh": true, "atan": true, "min": true, "max": true, "clamp": true, "step": true}
@@ -86,7 +92,7 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 	if best.user != nil {
 		return &Call{exprBase: exprBase{T: best.ret, Pos: pos}, Func: best.user, Args: conv}
 	}
-	if !c.constantOperands(best.fn, conv, pos) || !c.rayQueryCommitted(best.fn, conv, pos) {
+	if !c.constantOperands(best.fn, conv, pos) || !c.rayQueryCommitted(best.fn, conv, pos) || !c.subgroupRules(best.fn, conv, pos) {
 		return bad(pos)
 	}
 	if v := c.foldBuiltin(best.fn, conv, best.ret); v != nil {
@@ -240,6 +246,28 @@ func (c *checker) constantOperands(fn Builtin, args []Expr, pos Pos) bool {
 		if e.Bits > limit {
 			c.errorf(pos, what, "components must be in the range [0, %d]", limit)
 			return false
+		}
+	}
+	return true
+}
+
+// subgroupRules applies glslang's target rules to subgroup operations:
+// they need SPIR-V 1.3, and before SPIR-V 1.5 the invocation id of a
+// broadcast must be a constant (OpGroupNonUniformBroadcast's Id then has
+// to be).
+func (c *checker) subgroupRules(fn Builtin, args []Expr, pos Pos) bool {
+	if !strings.HasPrefix(builtinNames[fn], "subgroup") {
+		return true
+	}
+	if !c.requireSPIRV(pos, "subgroup op", spirv.MakeVersion(1, 3)) {
+		return false
+	}
+	if fn == BSubgroupBroadcast || fn == BSubgroupQuadBroadcast {
+		if v, ok := spirv.TargetVersion(c.opts.TargetEnv); ok && v < spirv.MakeVersion(1, 5) {
+			if _, isConst := args[1].(*Const); !isConst {
+				c.errorf(pos, "id", "argument must be compile-time constant")
+				return false
+			}
 		}
 	}
 	return true

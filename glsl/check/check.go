@@ -4,6 +4,7 @@ import (
 	"github.com/coopshader/coop/glsl/diag"
 	"github.com/coopshader/coop/glsl/pp"
 	"github.com/coopshader/coop/glsl/syntax"
+	"github.com/coopshader/coop/spirv"
 )
 
 // Options selects the target of a Check.
@@ -95,8 +96,8 @@ func newChecker(version int, es bool, d *diag.List) *checker {
 	return c
 }
 
-// pragma applies the SPIR-V pragmas glslang knows: use_vulkan_memory_model
-// and use_storage_buffer; others are ignored, as in glslang.
+// pragma applies the SPIR-V pragmas glslang knows; others are ignored, as
+// in glslang.
 func (c *checker) pragma(pr pp.Pragma) {
 	if len(pr.Tokens) == 0 {
 		return
@@ -107,6 +108,15 @@ func (c *checker) pragma(pr pp.Pragma) {
 		set = &c.prog.VulkanMemoryModel
 	case "use_storage_buffer":
 		set = &c.prog.StorageBuffer
+	case "use_variable_pointers":
+		set = &c.prog.VariablePointers
+		c.requireSPIRV(pr.Pos, "#pragma use_variable_pointers", spirv.MakeVersion(1, 3))
+	case "use_replicated_composites":
+		set = &c.prog.ReplicatedComposites
+	case "promote_uint32_indices":
+		set = &c.prog.PromoteUint32Indices
+	case "shader_64bit_indexing":
+		set = &c.prog.Shader64BitIndexing
 	default:
 		return
 	}
@@ -115,4 +125,14 @@ func (c *checker) pragma(pr pp.Pragma) {
 		return
 	}
 	*set = true
+}
+
+// requireSPIRV reports a feature the target's SPIR-V version is too old
+// for, in glslang's words.
+func (c *checker) requireSPIRV(pos Pos, feature string, min spirv.Version) bool {
+	if v, ok := spirv.TargetVersion(c.opts.TargetEnv); ok && v < min {
+		c.errorf(pos, feature, "requires SPIR-V %s", min)
+		return false
+	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/coopshader/coop/glsl/syntax"
+	"github.com/coopshader/coop/spirv"
 )
 
 // quals is the qualifier list of a declaration, gathered from the syntax
@@ -427,6 +428,9 @@ func (c *checker) declareBlock(q quals, blockName string, members []blockMember,
 		storage = StorageBuffer
 	case "shared":
 		storage = StorageShared
+		if v, ok := spirv.TargetVersion(c.opts.TargetEnv); ok && v < spirv.MakeVersion(1, 4) {
+			c.errorf(pos, "shared block", "shared block requires at least SPIR-V 1.4")
+		}
 		c.requireExt(pos, "shared block", "GL_EXT_shared_memory_block")
 	case "resourceheap", "samplerheap":
 		c.heapBlock(q, li, blockName, members, instance, arrays, hasArray, pos)

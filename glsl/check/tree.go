@@ -81,9 +81,14 @@ type Program struct {
 	// use_vulkan_memory_model" and "#pragma use_storage_buffer".
 	VulkanMemoryModel bool
 	StorageBuffer     bool
-	Globals           []*Var  // global variables, constants and used built-ins, in order
-	Funcs             []*Func // defined functions in definition order
-	Main              *Func
+	// VariablePointers, ReplicatedComposites, PromoteUint32Indices and
+	// Shader64BitIndexing are "#pragma use_variable_pointers",
+	// "use_replicated_composites", "promote_uint32_indices" and
+	// "shader_64bit_indexing".
+	VariablePointers, ReplicatedComposites, PromoteUint32Indices, Shader64BitIndexing bool
+	Globals                                                                           []*Var  // global variables, constants and used built-ins, in order
+	Funcs                                                                             []*Func // defined functions in definition order
+	Main                                                                              *Func
 }
 
 // HasExtension reports whether the shader enabled (or required) ext.

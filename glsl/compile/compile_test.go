@@ -226,3 +226,33 @@ func TestExtensionNeedsSPIRV16(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetVersionRules checks glslang's rules that depend on the target's
+// SPIR-V version: subgroup operations need 1.3, a broadcast's id must be
+// constant before 1.5, shared blocks need 1.4.
+func TestTargetVersionRules(t *testing.T) {
+	const sub = "#version 450\n#extension GL_KHR_shader_subgroup_ballot : enable\nlayout(local_size_x = 32) in;\nlayout(binding = 0) buffer B { uint v[]; };\nvoid main() {\n"
+	const shared = "#version 450\n#extension GL_EXT_shared_memory_block : enable\nlayout(local_size_x = 1) in;\nshared S { uint x; } s;\nvoid main() { s.x = 1u; }\n"
+	for _, c := range []struct{ src, env, want string }{
+		{sub + "v[0] = subgroupBroadcastFirst(v[1]);\n}\n", "vulkan1.0", "t.comp:6: 'subgroup op' : requires SPIR-V 1.3"},
+		{sub + "v[0] = subgroupBroadcastFirst(v[1]);\n}\n", "vulkan1.1", ""},
+		{sub + "v[0] = subgroupBroadcast(v[1], v[2]);\n}\n", "vulkan1.1", "t.comp:6: 'id' : argument must be compile-time constant"},
+		{sub + "v[0] = subgroupBroadcast(v[1], v[2]);\n}\n", "vulkan1.2", ""},
+		{sub + "v[0] = subgroupBroadcast(v[1], 3u);\n}\n", "vulkan1.1", ""},
+		{shared, "vulkan1.1", "t.comp:4: 'shared block' : shared block requires at least SPIR-V 1.4"},
+		{shared, "vulkan1.2", ""},
+	} {
+		m, d := Compile("t.comp", []byte(c.src), Options{TargetEnv: c.env})
+		if c.want == "" {
+			if m == nil {
+				t.Errorf("%s: %v", c.env, d)
+				continue
+			}
+			validate(t, m, c.env)
+			continue
+		}
+		if m != nil || !strings.Contains(d.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.env, d, c.want)
+		}
+	}
+}

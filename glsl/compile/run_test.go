@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/coopshader/coop/backend"
 	cpu "github.com/coopshader/coop/exec"
+	"github.com/coopshader/coop/spirv/text"
 )
 
 // runShader compiles src, runs it on the CPU executor with one storage
@@ -325,5 +327,46 @@ void main() { data[0] = float(BS) * 0.5; data[1] = -float(BS); }
 	bad := "#version 450\nlayout(constant_id = 0) const uint BS = 32;\nconst float F = float(BS);\nvoid main() {}\n"
 	if m, d := Compile("t.comp", []byte(bad), Options{}); m != nil || !strings.Contains(d.Error(), "t.comp:3:") {
 		t.Errorf("global const from a float conversion of a spec constant: %v", d)
+	}
+}
+
+// TestPragmasRun compiles glslang's SPIR-V pragmas (replicated composites,
+// 64-bit indexing, uint indices promoted to 64 bits, variable pointers),
+// checks what they put in the module and runs it.
+func TestPragmasRun(t *testing.T) {
+	src := `#version 450
+#pragma use_replicated_composites
+#pragma promote_uint32_indices
+#pragma shader_64bit_indexing
+#pragma use_variable_pointers
+layout(local_size_x = 4) in;
+layout(std430, binding = 0) buffer B { uint u[4]; uint v[]; } b;
+layout(constant_id = 0) const int S = 3;
+const ivec3 SV = ivec3(S, S, S);
+void main() {
+	uint i = gl_GlobalInvocationID.x;
+	uvec4 w = uvec4(i) + uvec4(2u);
+	b.v[i] = w.x + w.w;
+	b.u[3u] = uint(SV.y);
+}
+`
+	m, d := Compile("t.comp", []byte(src), Options{TargetEnv: "vulkan1.3"})
+	if m == nil {
+		t.Fatalf("compile:\n%v", d)
+	}
+	dis, _ := text.Disassemble(m, text.Options{})
+	for _, want := range []string{"OpCapability VariablePointers", "OpExecutionMode %main_ Shader64BitIndexingEXT",
+		"OpConstantCompositeReplicateEXT %v4uint %uint_2", "OpSpecConstantCompositeReplicateEXT %v3int %S",
+		"OpCompositeConstructReplicateEXT %v4uint", "OpUConvert %ulong"} {
+		if !strings.Contains(string(dis), want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	out := runShader(t, src, 1, make([]uint32, 8), nil)
+	if want := []uint32{0, 0, 0, 3, 4, 6, 8, 10}; !slices.Equal(out, want) {
+		t.Errorf("got %v, want %v", out, want)
+	}
+	if _, d := Compile("t.comp", []byte(src), Options{TargetEnv: "vulkan1.0"}); !strings.Contains(d.Error(), "t.comp:5: '#pragma use_variable_pointers' : requires SPIR-V 1.3") {
+		t.Errorf("vulkan1.0: %v", d)
 	}
 }

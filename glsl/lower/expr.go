@@ -95,6 +95,9 @@ func (g *gen) lvalue(e check.Expr) *lval {
 		}
 		idx := g.rvalue(e.Index)
 		g.tensorIndex(e.X.Type(), idx)
+		if g.p.PromoteUint32Indices && e.X.Type().Kind != check.KVector && check.Identical(e.Index.Type(), check.TUint) {
+			idx = g.promoteIndex(e.Index, idx)
+		}
 		l := g.chain(base, e.T, idx)
 		if b := e.T; l.heap == nil && !l.nonUniform && b.Kind == check.KStruct && b.Struct.Block && g.nonUniform(e.Index) {
 			l.nonUniform = true
@@ -130,6 +133,15 @@ func (g *gen) lvalue(e check.Expr) *lval {
 }
 
 // chain steps into base with one access-chain index.
+// promoteIndex widens a uint index to 64 bits, as glslang's
+// "#pragma promote_uint32_indices" asks (constants become int64 constants).
+func (g *gen) promoteIndex(e check.Expr, idx uint32) uint32 {
+	if c, ok := e.(*check.Const); ok {
+		return g.b.ConstUint64(g.scalarType(check.Int64), c.Val.Uint())
+	}
+	return g.b.EmitResult(spirv.OpUConvert, g.scalarType(check.Uint64), idx)
+}
+
 func (g *gen) chain(base *lval, t *check.Type, idx uint32) *lval {
 	if base.heap != nil {
 		return g.heapChain(base, t, idx)

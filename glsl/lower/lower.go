@@ -147,6 +147,7 @@ func (g *gen) glslSet() uint32 {
 
 func (g *gen) run() {
 	g.b.Capability(spirv.CapabilityShader)
+	g.b.Replicate = g.p.ReplicatedComposites
 	g.scanProgram()
 	g.depthTextures = findDepthTextures(g.p)
 	if g.opts.Debug {
@@ -181,9 +182,23 @@ func (g *gen) run() {
 	g.b.EntryPoint(spirv.ExecutionModelGLCompute, mainID, g.opts.EntryPoint, g.iface...)
 	g.localSize(mainID)
 	g.derivatives(mainID)
+	g.pragmaModes(mainID)
 	g.spirvExecutionModes(mainID)
 	g.rayModes(mainID)
 	g.memoryModel()
+}
+
+// pragmaModes declares what glslang's pragmas use_variable_pointers and
+// shader_64bit_indexing ask for.
+func (g *gen) pragmaModes(mainID uint32) {
+	if g.p.VariablePointers {
+		g.b.Capability(spirv.CapabilityVariablePointers)
+	}
+	if g.p.Shader64BitIndexing {
+		g.b.Capability(spirv.CapabilityShader64BitIndexingEXT)
+		g.b.Extension("SPV_EXT_shader_64bit_indexing")
+		g.b.ExecutionMode(mainID, spirv.ExecutionModeShader64BitIndexingEXT)
+	}
 }
 
 // derivatives declares the compute-derivative execution mode
