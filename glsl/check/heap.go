@@ -60,6 +60,15 @@ func (c *checker) heapBlock(q quals, li layoutInfo, blockName string, members []
 			c.errorf(m.pos, m.name, "array size required")
 		}
 		c.addField(st, m, true)
+		f := st.Fields[len(st.Fields)-1]
+		switch base := baseOfArrays(f.Type); {
+		case !base.isResource():
+			if f.Format != "" {
+				c.errorf(m.pos, f.Format, "only apply to images")
+			}
+		case !c.noVulkanRect(base, m.pos):
+			c.imageFormatRules(m.pos, f.Format, base, f.Memory|q.memory)
+		}
 	}
 	v := &Var{Name: instance, Type: &Type{Kind: KStruct, Struct: st}, Storage: storage, Pos: pos, Memory: q.memory, SpecID: -1, Layout: li.Layout}
 	c.prog.Globals = append(c.prog.Globals, v)
@@ -87,7 +96,7 @@ func (c *checker) addField(st *Struct, m blockMember, heap bool) {
 		}
 	}
 	st.Fields = append(st.Fields, &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor, Memory: m.q.memory, DescriptorSize: mli.descriptorSize,
-		Spirv: c.intrinsics(m.q, "spirv_decorate").memberDecorations(c)})
+		Format: mli.Format, Spirv: c.intrinsics(m.q, "spirv_decorate").memberDecorations(c)})
 }
 
 // bufferType declares a layout(buffer_type) uniform or buffer block: a type

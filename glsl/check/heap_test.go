@@ -38,3 +38,31 @@ func TestDescriptorHeapVar(t *testing.T) {
 		}
 	}
 }
+
+// TestHeapImageQualifiers covers the format and memory qualifiers of
+// images in heaps: a member's own (with the block's memory qualifiers), and
+// a layout(descriptor_heap) array's, which stays a runtime array.
+func TestHeapImageQualifiers(t *testing.T) {
+	runRules(t, []struct{ name, src, want string }{
+		{"member needs format", heapHdr + "resourceheap H { image2D im; } h;\nvoid main() {}", "'image variables not declared 'writeonly' and without a format layout qualifier' : not supported for this version or the enabled extensions"},
+		{"writeonly member without format", heapHdr + "resourceheap H { writeonly image2D im; } h;\nvoid main() { imageStore(h.im, ivec2(0), vec4(1)); }", ""},
+		{"member format type", heapHdr + "resourceheap H { layout(rgba8) uimage2D im; } h;\nvoid main() {}", "'rgba8' : does not apply to unsigned integer images"},
+		{"member format on texture", heapHdr + "resourceheap H { layout(r32f) texture2D tx; } h;\nvoid main() {}", "'r32f' : only apply to images"},
+		{"member format on data", heapHdr + "resourceheap H { layout(r32f) float x; } h;\nvoid main() {}", "'r32f' : only apply to images"},
+		{"member atomic format", heapHdr + "resourceheap H { layout(rgba32i) iimage2D im; } h;\nvoid main() { imageAtomicAdd(h.im, ivec2(0), 1); }", "'imageAtomicAdd' : only supported on image with format r32i or r32ui"},
+		{"member atomic", heapHdr + "resourceheap H { uint n; layout(r32i) iimage2D im[2]; } h;\nvoid main() { imageAtomicAdd(h.im[1], ivec2(0), 1); }", ""},
+		{"writeonly member atomic", heapHdr + "resourceheap H { writeonly layout(r32ui) uimage2D im; } h;\nvoid main() { imageAtomicAdd(h.im, ivec2(0), 1u); }", "'writeonly' : argument cannot drop memory qualifier"},
+		{"readonly block", heapHdr + "readonly resourceheap H { layout(r32ui) uimage2D im; } h;\nvoid main() { imageStore(h.im, ivec2(0), uvec4(1)); }", "'readonly' : argument cannot drop memory qualifier"},
+		{"heap array atomic", heapHdr + "layout(descriptor_heap, r32i) uniform iimage1D img[];\nvoid main() { imageAtomicAdd(img[1], 1, 1); }", ""},
+		{"heap array format", heapHdr + "layout(descriptor_heap, rgba8) uniform iimage1D img[];\nvoid main() {}", "'rgba8' : does not apply to signed integer images"},
+	})
+	prog, out := checkSrc(t, "#version 460\n#extension GL_EXT_descriptor_heap : require\nlayout(descriptor_heap, r32i) uniform iimage1D img[];\nvoid main() { imageAtomicAdd(img[1], 1, 1); }")
+	if out != "" {
+		t.Fatal(out)
+	}
+	for _, v := range prog.Globals {
+		if v.Name == "img" && !v.Type.IsUnsizedArray() {
+			t.Errorf("img has type %s: a layout(descriptor_heap) array is sized from its indices", v.Type)
+		}
+	}
+}
