@@ -11,8 +11,9 @@ var extStructuredHeap = []string{"GL_EXT_structured_descriptor_heap"}
 
 // heapOffset checks layout(heap_offset = e): any scalar integer
 // expression, constant or not (a push-constant member, a spec constant).
+// As in glslang, it needs both heap extensions.
 func (c *checker) heapOffset(it layoutItem, li *layoutInfo) {
-	if !c.requireExt(it.pos, it.name, extDescriptorHeap...) {
+	if !c.requireExt(it.pos, it.name, extDescriptorHeap...) || !c.requireExt(it.pos, it.name, extStructuredHeap...) {
 		return
 	}
 	if it.val == nil || isErr(it.val) {
@@ -170,7 +171,7 @@ func (c *checker) inlineBlock(b *syntax.BlockDecl) *Type {
 // descriptorLayout checks layout(descriptor_stride = N), a power of two,
 // and layout(descriptor_size = N) of GL_EXT_descriptor_heap.
 func (c *checker) descriptorLayout(it layoutItem, li *layoutInfo) {
-	if it.name == "descriptor_size" && !c.requireExt(it.pos, it.name, extStructuredHeap...) || !c.requireExt(it.pos, it.name, extDescriptorHeap...) {
+	if !c.requireExt(it.pos, it.name, extDescriptorHeap...) || it.name == "descriptor_size" && !c.requireExt(it.pos, it.name, extStructuredHeap...) {
 		return
 	}
 	n, ok := c.layoutInt(it)

@@ -14,6 +14,9 @@ func TestDescriptorHeapLayouts(t *testing.T) {
 		{"heap offset without heap", heapHdr + "layout(heap_offset = 16) uniform U { uint x; } u[];\nvoid main() {}", "must specify 'descriptor_heap' to use 'heap_offset'"},
 		{"descriptor size in heap", heapHdr + "layout(heap_offset = 0) resourceheap H { layout(descriptor_size = 32) Data d[2]; } h;\nvoid main() { h.d[1].a = 1u; }", ""},
 		{"descriptor size elsewhere", heapHdr + "layout(binding = 0) buffer B { layout(descriptor_size = 32) uint x; } b;\nvoid main() {}", "'descriptor_size' : can only be used on resourceheap or samplerheap block members"},
+		{"heap needs its extension", "#version 460\n#extension GL_EXT_structured_descriptor_heap : require\nlayout(local_size_x = 1) in;\nlayout(descriptor_heap) buffer O { uint x; } o[];\nvoid main() {}", "'descriptor_heap' : required extension not requested: GL_EXT_descriptor_heap"},
+		{"buffer type needs structured heaps", "#version 460\n#extension GL_EXT_descriptor_heap : require\nlayout(local_size_x = 1) in;\nlayout(buffer_type) buffer D { uint x; };\nvoid main() {}", "'buffer_type' : required extension not requested: GL_EXT_structured_descriptor_heap"},
+		{"heap offset needs structured heaps", "#version 460\n#extension GL_EXT_descriptor_heap : require\nlayout(local_size_x = 1) in;\nlayout(descriptor_heap, heap_offset = 16) buffer O { uint x; } o[];\nvoid main() {}", "'heap_offset' : required extension not requested: GL_EXT_structured_descriptor_heap"},
 		{"descriptor size needs structured heaps", "#version 460\n#extension GL_EXT_descriptor_heap : require\nlayout(local_size_x = 1) in;\nlayout(binding = 0) buffer B { layout(descriptor_size = 32) uint x; } b;\nvoid main() {}", "required extension not requested: GL_EXT_structured_descriptor_heap"},
 	})
 }
