@@ -348,3 +348,50 @@ func TestHeapImageStructAtomic(t *testing.T) {
 		t.Errorf("glslang's module: %v (it reads the image descriptor as a buffer's)", err)
 	}
 }
+
+const heapNonUniform = `#version 460
+#extension GL_EXT_descriptor_heap : require
+#extension GL_EXT_structured_descriptor_heap : require
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 2) in;
+layout(descriptor_heap, r32ui) uniform uimage1D img[];
+layout(descriptor_heap, heap_offset = 128) uniform texture2D tex[];
+layout(descriptor_heap) uniform sampler smp[];
+layout(std430, binding = 0) buffer B { vec4 o; uint u[2]; };
+void main() {
+	uint i = gl_LocalInvocationID.x;
+	u[i] = imageAtomicAdd(img[nonuniformEXT(i)], 1, 2u);
+	if (i == 0)
+		o = textureLod(sampler2D(tex[nonuniformEXT(i + 1)], smp[2]), vec2(0.5), 0.0);
+}
+`
+
+// TestHeapNonUniform checks glslang's rule for nonuniformEXT in a shader
+// enabling GL_EXT_descriptor_heap: the capabilities, but no NonUniform
+// decorations.
+func TestHeapNonUniform(t *testing.T) {
+	const env = "vulkan1.3"
+	mods := modulesOf(t, "nonuniform.comp", heapNonUniform, env)
+	for _, in := range mods[0].Insts {
+		if in.Op == spirv.OpDecorate && spirv.Decoration(in.Words[1]) == spirv.DecorationNonUniform {
+			t.Errorf("NonUniform decoration on %%%d", in.Words[0])
+		}
+	}
+	if len(mods) > 1 && !slices.Equal(features(mods[0]), features(mods[1])) {
+		t.Errorf("features %v, glslang's %v", features(mods[0]), features(mods[1]))
+	}
+	for k, m := range mods {
+		r := newImageHeapRig(t)
+		for i := range 2 {
+			r.put(r.heap, 32*i, cpu.ImageDescriptor(r.image(backend.FormatR32ui, backend.Image1D, 2, 1, 1, uint32(10+i)), 0))
+		}
+		r.put(r.heap, 160, cpu.ImageDescriptor(r.image(backend.FormatR32f, backend.Image2D, 1, 1, fbits(7)...), 0))
+		nearest, _ := r.dev.NewSampler(backend.SamplerDesc{})
+		r.put(r.sheap, 64, cpu.SamplerDescriptor(nearest))
+		out, _ := r.dev.NewBuffer(32, backend.UsageStorage)
+		r.run(m, 1, nil, out)
+		if got, want := wordsOf(cpu.Bytes(out)), append(fbits(7, 0, 0, 1), 10, 11, 0, 0); !slices.Equal(got, want) {
+			t.Errorf("module %d: out = %v, want %v", k, got, want)
+		}
+	}
+}
