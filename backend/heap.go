@@ -8,6 +8,7 @@ package backend
 // SamplerHeap) whose bytes the host fills with descriptors at the offsets
 // the shader computes (heap_offset, descriptor sizes, descriptor_stride).
 // The size and contents of a descriptor are the device's: the CPU executor
-// documents its own and writes a buffer's descriptor with
-// exec.BufferDescriptor. A backend that cannot run heaps fails the
+// documents its own and writes them with exec.BufferDescriptor,
+// exec.ImageDescriptor, exec.TexelBufferDescriptor and
+// exec.SamplerDescriptor. A backend that cannot run heaps fails the
 // dispatch with a clear error.

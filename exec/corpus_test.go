@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -126,16 +127,72 @@ func TestCorpus(t *testing.T) {
 // acceleration-structure descriptor, a small image (and a sampler) for
 // every image one (up to 4 of an array), 256 bytes of push constants and,
 // when it reads them, 64 KiB descriptor heaps: the resource heap holds the
-// descriptor of one more 64 KiB buffer in every 16-byte slot. With init,
-// the push constants and buffers (not the heaps) are handed to it before
-// the dispatch; it may fill them and keep them to read after it.
+// descriptor of one more 64 KiB buffer in every 16-byte slot, except where
+// the shader reads image or sampler descriptors. Those places are found by
+// running it: a fault reading a heap descriptor as an image, sampler or
+// sampled image puts one there (made as for a binding of that type) and
+// runs it again. With init, the push constants and buffers (not the heaps)
+// are handed to it before the dispatch; it may fill them and keep them to
+// read after it.
 func runCorpus(pr *Program, init func([][]byte), opts Options) error {
+	var slots []heapSlot
+	for {
+		heaps, err := runCorpusOnce(pr, slots, init, opts)
+		s, ok := missingHeapDescriptor(pr, err, heaps)
+		if !ok || slices.Contains(slots, s) {
+			return err
+		}
+		slots = append(slots, s)
+	}
+}
+
+// heapSlot is an image, sampler or sampled image descriptor of type t that
+// runCorpus writes at off in the resource heap (or the sampler heap).
+type heapSlot struct {
+	sampler bool
+	off     int
+	t       *typ
+}
+
+// missingHeapDescriptor reads a fault on loading an image, sampler or
+// sampled image descriptor (or making a texel pointer from one) in one of
+// heaps (their addresses) as the descriptor to put there.
+func missingHeapDescriptor(pr *Program, err error, heaps [2]uint64) (heapSlot, bool) {
+	var e *Error
+	if !errors.As(err, &e) || !e.HasAddr || e.Addr>>56 != regBuf || e.Index >= len(pr.p.m.Insts) {
+		return heapSlot{}, false
+	}
+	s := heapSlot{off: int(e.Addr & (1<<offBits - 1))}
+	if s.off+OpaqueDescriptorSize > 1<<16 {
+		return heapSlot{}, false // outside the heap: a fault of its own
+	}
+	switch e.Addr &^ (1<<offBits - 1) {
+	case heaps[0]:
+	case heaps[1]:
+		s.sampler = true
+	default:
+		return heapSlot{}, false
+	}
+	in := pr.p.m.Insts[e.Index]
+	switch {
+	case in.Op == spirv.OpLoad && len(in.Words) > 0:
+		s.t = pr.p.types[in.Words[0]]
+	case in.Op == spirv.OpUntypedImageTexelPointerEXT && len(in.Words) > 2:
+		s.t = pr.p.types[in.Words[2]]
+	}
+	return s, s.t != nil && isHandleType(s.t)
+}
+
+// runCorpusOnce runs pr as runCorpus describes, with the heap descriptors
+// of slots, and gives the addresses of the resource and sampler heaps.
+func runCorpusOnce(pr *Program, slots []heapSlot, init func([][]byte), opts Options) ([2]uint64, error) {
+	var heaps [2]uint64
 	dev := New(opts)
 	var bs []backend.Binding
 	var raw [][]byte
 	empty, err := dev.NewAccelerationStructure(nil)
 	if err != nil {
-		return err
+		return heaps, err
 	}
 	for _, d := range pr.Descriptors() {
 		if !bufferKind(d.Kind) {
@@ -166,7 +223,7 @@ func runCorpus(pr *Program, init func([][]byte), opts Options) error {
 		for e := 0; e < min(n, 4); e++ {
 			b, buf, err := corpusImage(dev, d.elem)
 			if err != nil {
-				return err
+				return heaps, err
 			}
 			b.Set, b.Binding, b.ArrayElement = d.set, d.binding, uint32(e)
 			bs = append(bs, b)
@@ -179,15 +236,51 @@ func runCorpus(pr *Program, init func([][]byte), opts Options) error {
 		raw = append(raw, Bytes(target))
 		dp.ResourceHeap, _ = dev.NewBuffer(1<<16, backend.UsageStorage)
 		dp.SamplerHeap, _ = dev.NewBuffer(1<<16, backend.UsageStorage)
+		heaps = [2]uint64{dp.ResourceHeap.(*buffer).addr, dp.SamplerHeap.(*buffer).addr}
 		heap, desc := Bytes(dp.ResourceHeap), BufferDescriptor(target)
 		for off := 0; off < len(heap); off += len(desc) {
 			copy(heap[off:], desc)
+		}
+		for _, s := range slots {
+			desc, buf, err := corpusHeapDescriptor(dev, s.t)
+			if err != nil {
+				return heaps, err
+			}
+			heap := Bytes(dp.ResourceHeap)
+			if s.sampler {
+				heap = Bytes(dp.SamplerHeap)
+			}
+			copy(heap[s.off:], desc)
+			if buf != nil {
+				raw = append(raw, buf)
+			}
 		}
 	}
 	if init != nil {
 		init(append([][]byte{dp.PushConstants}, raw...))
 	}
-	return dev.RunDispatch(pr, dp)
+	return heaps, dev.RunDispatch(pr, dp)
+}
+
+// corpusHeapDescriptor makes a resource as corpusImage does for a binding
+// of type t and returns its heap descriptor and the memory to fill.
+func corpusHeapDescriptor(dev *Device, t *typ) ([]byte, []byte, error) {
+	b, buf, err := corpusImage(dev, t)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch b.Kind {
+	case backend.SeparateSampler:
+		return SamplerDescriptor(b.Sampler), nil, nil
+	case backend.CombinedImageSampler:
+		// An image handle, then a sampler handle.
+		d := ImageDescriptor(b.Image, 0)
+		copy(d[8:], SamplerDescriptor(b.Sampler)[:8])
+		return d, buf, nil
+	case backend.UniformTexelBuffer, backend.StorageTexelBuffer:
+		return TexelBufferDescriptor(b.Buffer, b.Format), buf, nil
+	}
+	return ImageDescriptor(b.Image, 0), buf, nil
 }
 
 // corpusTensor describes a packed tensor for descriptor d of at most 32 KiB:

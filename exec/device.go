@@ -40,7 +40,11 @@ type Device struct {
 	bufs []*buffer // indexed by the region index of their addresses
 	// accels are the acceleration structures, likewise (nil: released).
 	accels []*accelData
-	cache  map[[32]byte]*Program
+	// images and samplers are numbered as created (element 0 is unused):
+	// heap descriptors name them by number.
+	images   []*image
+	samplers []*sampler
+	cache    map[[32]byte]*Program
 }
 
 var _ backend.Device = (*Device)(nil)
@@ -53,7 +57,8 @@ func New(opts Options) *Device {
 	if opts.StepBudget == 0 {
 		opts.StepBudget = 1 << 28
 	}
-	return &Device{opts: opts, bufs: make([]*buffer, 1), accels: make([]*accelData, 1), cache: map[[32]byte]*Program{}}
+	return &Device{opts: opts, bufs: make([]*buffer, 1), accels: make([]*accelData, 1), images: make([]*image, 1), samplers: make([]*sampler, 1),
+		cache: map[[32]byte]*Program{}}
 }
 
 func (d *Device) Name() string { return "cpu (reference executor)" }
@@ -63,6 +68,8 @@ func (d *Device) Close() error {
 	defer d.mu.Unlock()
 	d.bufs = make([]*buffer, 1)
 	d.accels = make([]*accelData, 1)
+	d.images = make([]*image, 1)
+	d.samplers = make([]*sampler, 1)
 	d.cache = map[[32]byte]*Program{}
 	return nil
 }
@@ -325,9 +332,11 @@ func (d *Device) RunDispatch(pr *Program, dp *backend.Dispatch) error {
 	d.mu.Lock()
 	bufs := slices.Clone(d.bufs)
 	accels := slices.Clone(d.accels)
+	images := slices.Clone(d.images)
+	samplers := slices.Clone(d.samplers)
 	d.mu.Unlock()
 	x := &dispatchRun{
-		p: p, bufs: bufs, accels: accels, push: push, groups: groups, budget: d.opts.StepBudget,
+		p: p, bufs: bufs, accels: accels, images: images, smps: samplers, push: push, groups: groups, budget: d.opts.StepBudget,
 		printf: d.opts.Printf, describe: d.opts.Describe,
 		tmpl: slices.Clone(p.tmpl), noLock: d.opts.noLockstep,
 	}

@@ -67,8 +67,9 @@
 // Pointers are 64-bit addresses: the top byte is a region kind (1 device
 // buffer, 2 workgroup memory, 3 the invocation's own memory, 4 push
 // constants, 5 an acceleration structure, which is no memory, 6 image
-// descriptor memory, 7 a texel of a bound image), the next
-// 16 bits a buffer number, the low 40 bits a byte offset. A buffer's Address is such a value (buffer n starts at
+// descriptor memory, 7 a texel of a bound image, 8 a texel of an image
+// reached through a descriptor heap), the next
+// 16 bits a buffer (or image) number, the low 40 bits a byte offset. A buffer's Address is such a value (buffer n starts at
 // 0x01<<56 | n<<40), so PhysicalStorageBuffer pointers, OpConvertUToPtr
 // and OpConvertPtrToU work on real addresses; an address outside every
 // buffer faults. Explicit layouts (Offset, ArrayStride, MatrixStride,
@@ -96,10 +97,32 @@
 //     address in no buffer and on a size that runs past the buffer; the
 //     size bounds nothing else (accesses are checked against the whole
 //     buffer).
-//   - Image, sampler, acceleration structure and tensor descriptors are
-//     OpaqueDescriptorSize (32) bytes; their contents are defined with the
-//     executor's support for those types (loading one gives its first 8
-//     bytes).
+//   - Image, texel buffer and sampler descriptors are
+//     OpaqueDescriptorSize (32) bytes: a little-endian uint64 handle
+//     naming an object of the device by the number it gave it at
+//     creation, then zeros (which the executor does not read). An image
+//     descriptor's handle is 0x81 in its top byte, the view's base level
+//     in bits 32-55 and the image's number in bits 0-31
+//     (ImageDescriptor); a texel buffer's is 0x82, the backend.Format of
+//     the view and the buffer's number (TexelBufferDescriptor); a
+//     sampler's is 0x83 and the sampler's number (SamplerDescriptor). One
+//     image descriptor serves sampled and storage uses alike. Vulkan reads
+//     images from the resource heap and samplers from the sampler heap;
+//     the executor reads either from either. There are no sampled image
+//     descriptors in heaps: shaders combine a loaded image and sampler
+//     with OpSampledImage (a sampled image loaded from a heap would be an
+//     image handle, then a sampler handle). Loading a descriptor from a
+//     heap checks it as binding one checks a binding: a null descriptor,
+//     a handle of another kind, one that names no live object or a view
+//     that does not fit the type loaded (format unless Unknown,
+//     dimensionality, multisampling, numeric type, texel buffer or not)
+//     is a fault naming the descriptor's address; so is
+//     OpUntypedImageTexelPointerEXT on one. A texel pointer into a heap
+//     texel buffer is the buffer's address of the texel.
+//   - Acceleration structure and tensor descriptors are also
+//     OpaqueDescriptorSize bytes; their contents are defined with the
+//     executor's support for those types in heaps (loading one gives its
+//     first 8 bytes).
 //
 // OpConstantSizeOfEXT gives these sizes, and descriptors are aligned to
 // their size in the layouts compilers compute from them (the executor reads

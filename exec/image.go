@@ -12,6 +12,7 @@ import (
 // describes.
 type image struct {
 	mu       *sync.Mutex // the device's
+	num      uint32      // the device's number for it
 	desc     backend.ImageDesc
 	data     []byte
 	released bool
@@ -63,10 +64,20 @@ func (d *Device) NewImage(desc backend.ImageDesc) (backend.Image, error) {
 		return nil, err
 	}
 	desc = desc.Norm()
-	return &image{mu: &d.mu, desc: desc, data: make([]byte, desc.Size())}, nil
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.images) >= 1<<16 {
+		return nil, fmt.Errorf("too many images (at most %d per device)", 1<<16-1)
+	}
+	m := &image{mu: &d.mu, num: uint32(len(d.images)), desc: desc, data: make([]byte, desc.Size())}
+	d.images = append(d.images, m)
+	return m, nil
 }
 
-type sampler struct{ desc backend.SamplerDesc }
+type sampler struct {
+	num  uint32 // the device's number for it
+	desc backend.SamplerDesc
+}
 
 func (s *sampler) Desc() backend.SamplerDesc { return s.desc }
 func (s *sampler) Release()                  {}
@@ -76,12 +87,21 @@ func (d *Device) NewSampler(desc backend.SamplerDesc) (backend.Sampler, error) {
 	if err := desc.Validate(); err != nil {
 		return nil, err
 	}
-	return &sampler{desc}, nil
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if uint64(len(d.samplers)) >= 1<<32-1 {
+		return nil, fmt.Errorf("too many samplers")
+	}
+	s := &sampler{num: uint32(len(d.samplers)), desc: desc}
+	d.samplers = append(d.samplers, s)
+	return s, nil
 }
 
 // imgView is what one image descriptor shows a dispatch: an image from
 // its base level on, or a texel buffer.
 type imgView struct {
+	// addr is the address of data's first byte (texel pointers add to it).
+	addr   uint64
 	data   []byte
 	fi     *backend.FormatInfo
 	desc   backend.ImageDesc // the image's (a texel buffer: Width texels)
@@ -219,6 +239,7 @@ func (x *dispatchRun) handles(t *typ, b backend.Binding) ([]uint64, error) {
 		}
 		x.views = append(x.views, v)
 		img = uint64(len(x.views))
+		v.addr = addrOf(regImg, img, 0)
 	}
 	if wantSmp {
 		s, ok := b.Sampler.(*sampler)

@@ -11,7 +11,7 @@ import (
 type imgOp struct {
 	it      *imgType
 	img     int32 // image handle, or image and sampler handles of a sampled image
-	ptr     int32 // OpImageTexelPointer: pointer to the image descriptor
+	ptr     int32 // (Untyped)ImageTexelPointer: pointer to the image descriptor
 	coord   int32
 	coordT  *typ
 	dref    int32
@@ -51,7 +51,7 @@ func isImageOp(op spirv.Op) bool {
 		spirv.OpImageSampleProjDrefImplicitLod, spirv.OpImageSampleProjDrefExplicitLod,
 		spirv.OpImageFetch, spirv.OpImageGather, spirv.OpImageDrefGather, spirv.OpImageRead, spirv.OpImageWrite,
 		spirv.OpImageQuerySizeLod, spirv.OpImageQuerySize, spirv.OpImageQueryLod, spirv.OpImageQueryLevels,
-		spirv.OpImageQuerySamples, spirv.OpImageTexelPointer,
+		spirv.OpImageQuerySamples, spirv.OpImageTexelPointer, spirv.OpUntypedImageTexelPointerEXT,
 		spirv.OpImageSparseSampleImplicitLod, spirv.OpImageSparseSampleExplicitLod,
 		spirv.OpImageSparseSampleDrefImplicitLod, spirv.OpImageSparseSampleDrefExplicitLod,
 		spirv.OpImageSparseFetch, spirv.OpImageSparseGather, spirv.OpImageSparseDrefGather,
@@ -109,6 +109,9 @@ func (p *prog) compileImage(i int, ins *instr, ops []uint32) (*instr, error) {
 	}
 	o := &imgOp{dref: -1, comp: -1, texel: -1, lod: -1, bias: -1, minLod: -1, gradX: -1, gradY: -1, off: -1, offs: -1, sample: -1, ptr: -1, res: ins.t}
 	ins.aux = o
+	if op == spirv.OpUntypedImageTexelPointerEXT {
+		return p.compileUntypedTexelPointer(i, ins, o, ops)
+	}
 	s, t, err := slot(ops[0])
 	if err != nil {
 		return nil, err
@@ -154,7 +157,8 @@ func (p *prog) compileImage(i int, ins *instr, ops []uint32) (*instr, error) {
 		if ins.t.kind != kPointer || ins.t.elem == nil || !ins.t.elem.scalar() {
 			return nil, p.errAt(i, "OpImageTexelPointer's result is not a pointer to a scalar")
 		}
-		return ins, nil
+		o.texT = ins.t.elem
+		return ins, p.checkTexelCoords(i, o)
 	case spirv.OpImageSampleDrefImplicitLod, spirv.OpImageSampleDrefExplicitLod, spirv.OpImageSampleProjDrefImplicitLod,
 		spirv.OpImageSampleProjDrefExplicitLod, spirv.OpImageDrefGather,
 		spirv.OpImageSparseSampleDrefImplicitLod, spirv.OpImageSparseSampleDrefExplicitLod, spirv.OpImageSparseDrefGather:
@@ -301,6 +305,51 @@ func (p *prog) imageOperands(i int, o *imgOp, w []uint32) error {
 	}
 	if o.off >= 0 && o.offT.comp().kind != kInt {
 		return p.errAt(i, "the offset is not an integer")
+	}
+	return nil
+}
+
+// compileUntypedTexelPointer decodes OpUntypedImageTexelPointerEXT: the
+// Image operand points to the descriptor of an image of type Image Type
+// (in a heap); atomics through the result read texels of its sampled type.
+func (p *prog) compileUntypedTexelPointer(i int, ins *instr, o *imgOp, ops []uint32) (*instr, error) {
+	if len(ops) < 4 {
+		return nil, p.errAt(i, "OpUntypedImageTexelPointerEXT needs 4 operands, has %d", len(ops))
+	}
+	it, err := p.typeArg(i, ops[0])
+	if err != nil {
+		return nil, err
+	}
+	if it.kind != kImage || !it.img.sampled.scalar() {
+		return nil, p.errAt(i, "image type %%%d is not an image of numbers", ops[0])
+	}
+	if ins.t.kind != kPointer || ins.t.elem != nil {
+		return nil, p.errAt(i, "OpUntypedImageTexelPointerEXT's result is not an untyped pointer")
+	}
+	var t *typ
+	for k, dst := range []*int32{&o.ptr, &o.coord, &o.sample} {
+		s, st := p.slotOf(ops[k+1])
+		if s < 0 {
+			return nil, p.errAt(i, "operand %%%d is not a value", ops[k+1])
+		}
+		*dst = s
+		if k == 0 {
+			t = st
+		} else if k == 1 {
+			o.coordT = st
+		}
+	}
+	if t.kind != kPointer {
+		return nil, p.errAt(i, "operand %%%d is not a pointer to an image descriptor", ops[1])
+	}
+	o.it, o.texT = it.img, it.img.sampled
+	return ins, p.checkTexelCoords(i, o)
+}
+
+// checkTexelCoords checks the integer coordinates of a texel pointer.
+func (p *prog) checkTexelCoords(i int, o *imgOp) error {
+	if n := coordCount(o.it); o.coordT.comp().kind != kInt || o.coordT.slots < n {
+		return p.errAt(i, "the coordinates of a texel pointer are not %d integers", n)
 	}
 	return nil
 }

@@ -25,6 +25,11 @@ func (l *lane) imageRegion(in *instr, addr uint64, n int, write bool) ([]byte, e
 			return nil, l.failAddr(in, addr, "address is in no buffer")
 		}
 		b = l.x.descMem[idx]
+	case addr>>56 == regHeapImg:
+		if idx == 0 || idx >= uint64(len(l.x.images)) || l.x.images[idx] == nil {
+			return nil, l.failAddr(in, addr, "address is in no image")
+		}
+		b = l.x.images[idx].data
 	case idx == 0:
 		if n > len(l.nullTexel) {
 			return nil, l.failAddr(in, addr, "access of %d bytes to a texel", n)
@@ -44,6 +49,13 @@ func (l *lane) imageRegion(in *instr, addr uint64, n int, write bool) ([]byte, e
 }
 
 func (l *lane) view(in *instr, h uint64) (*imgView, error) {
+	if h>>56 != 0 {
+		v, err := l.x.heapView(h)
+		if err != nil {
+			return nil, l.fail(in, "%v", err)
+		}
+		return v, nil
+	}
 	if h == 0 || h > uint64(len(l.x.views)) {
 		return nil, l.fail(in, "the image descriptor is not bound")
 	}
@@ -51,6 +63,13 @@ func (l *lane) view(in *instr, h uint64) (*imgView, error) {
 }
 
 func (l *lane) samplerOf(in *instr, h uint64) (*backend.SamplerDesc, error) {
+	if h>>56 != 0 {
+		s, err := l.x.heapSampler(h)
+		if err != nil {
+			return nil, l.fail(in, "%v", err)
+		}
+		return s, nil
+	}
 	if h == 0 || h > uint64(len(l.x.samplers)) {
 		return nil, l.fail(in, "the sampler descriptor is not bound")
 	}
@@ -96,7 +115,7 @@ func (l *lane) imageExec(in *instr) error {
 	}
 	o := in.aux.(*imgOp)
 	switch in.op {
-	case spirv.OpImageTexelPointer:
+	case spirv.OpImageTexelPointer, spirv.OpUntypedImageTexelPointerEXT:
 		return l.texelPointer(in, o)
 	case spirv.OpImageQuerySize, spirv.OpImageQuerySizeLod, spirv.OpImageQueryLevels, spirv.OpImageQuerySamples:
 		return l.imageQuery(in, o)
@@ -158,17 +177,26 @@ func coordCount(it *imgType) int {
 	return it.spatial() + b2i(it.arrayed)
 }
 
+// texelPointer runs OpImageTexelPointer and OpUntypedImageTexelPointerEXT:
+// the image descriptor is in descriptor memory or, through an untyped
+// pointer, in a heap.
 func (l *lane) texelPointer(in *instr, o *imgOp) error {
-	b, err := l.region(in, l.regs[o.ptr], 8, false)
+	at := l.regs[o.ptr]
+	b, err := l.region(in, at, 8, false)
 	if err != nil {
 		return err
 	}
 	h := rdScalar(&typ{kind: kImage}, b)
-	v, err := l.view(in, h)
+	var v *imgView
+	if at>>56 == regDesc {
+		v, err = l.view(in, h)
+	} else if v, err = l.x.heapImage(h, o.it); err != nil {
+		err = l.failAddr(in, at, "%v", err)
+	}
 	if err != nil {
 		return err
 	}
-	if et := in.t.elem; et.bytes() != v.fi.Size {
+	if et := o.texT; et.bytes() != v.fi.Size {
 		return l.fail(in, "a pointer to %d-byte texels into an image of format %v", et.bytes(), v.desc.Format)
 	}
 	c := l.ints(o.coord, o.coordT, coordCount(o.it))
@@ -177,7 +205,7 @@ func (l *lane) texelPointer(in *instr, o *imgOp) error {
 		l.regs[in.res] = addrOf(regImg, 0, 0)
 		return nil
 	}
-	l.regs[in.res] = addrOf(regImg, h, off)
+	l.regs[in.res] = v.addr + uint64(off)
 	return nil
 }
 

@@ -120,7 +120,7 @@ func (l *lane) region(in *instr, addr uint64, n int, write bool) ([]byte, error)
 		if l.x != nil {
 			b = l.x.push
 		}
-	case regDesc, regImg:
+	case regDesc, regImg, regHeapImg:
 		return l.imageRegion(in, addr, n, write)
 	default:
 		if addr == 0 {
@@ -505,6 +505,10 @@ func (l *lane) exec(in *instr) error {
 			return err
 		}
 		loadBytes(in.t, b, 0, r[in.res:], ml)
+		if addr>>56 == regBuf && isHandleType(in.t) {
+			// An image or sampler descriptor in a descriptor heap.
+			return l.heapDescriptor(in, addr, in.t, r[in.res:])
+		}
 	case spirv.OpStore:
 		ml := in.aux.(matLayout)
 		addr := r[in.a[0]]

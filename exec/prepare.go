@@ -744,10 +744,13 @@ const (
 	regAccel = 5
 	// regDesc addresses image descriptor memory (index: the imgDesc);
 	// regImg a texel of a bound image (index: the view's handle; index 0
-	// is the null texel that out-of-bounds texel pointers reach).
-	regDesc = 6
-	regImg  = 7
-	offBits = 40
+	// is the null texel that out-of-bounds texel pointers reach);
+	// regHeapImg a texel of an image reached through a descriptor heap
+	// (index: the image's number).
+	regDesc    = 6
+	regImg     = 7
+	regHeapImg = 8
+	offBits    = 40
 )
 
 func addrOf(kind, index uint64, off int) uint64 {

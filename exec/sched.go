@@ -32,6 +32,11 @@ type dispatchRun struct {
 	views    []*imgView
 	samplers []*backend.SamplerDesc
 	descMem  [][]byte
+	// images and smps are the device's images and samplers, which heap
+	// descriptors name; heapViews caches the views of heap handles.
+	images    []*image
+	smps      []*sampler
+	heapViews sync.Map
 }
 
 // wgState is one workgroup's invocations and shared memory, reused by a

@@ -57,7 +57,7 @@ var memoryNames = map[string]MemoryQual{
 	"subgroupcoherent": SubgroupCoherent, "nonprivate": NonPrivate,
 }
 
-var extDescriptorHeap = []string{"GL_EXT_descriptor_heap", "GL_EXT_structured_descriptor_heap"}
+var extDescriptorHeap = []string{"GL_EXT_descriptor_heap"}
 
 // imageFormats are the format layout qualifiers of images.
 var imageFormats = map[string]bool{}
@@ -171,7 +171,7 @@ func (c *checker) parseLayout(items []layoutItem) layoutInfo {
 		case name == "descriptor_heap":
 			li.descriptorHeap = c.requireExt(it.pos, it.name, extDescriptorHeap...)
 		case name == "buffer_type":
-			c.requireExt(it.pos, it.name, extDescriptorHeap...)
+			c.requireExt(it.pos, it.name, extStructuredHeap...)
 		case name == "tile_attachmentqcom":
 			li.TileAttachment = c.requireExt(it.pos, it.name, tileShadingExt...)
 		case name == "derivative_group_quadsnv", name == "derivative_group_linearnv", name == "derivative_group_quadskhr", name == "derivative_group_linearkhr":

@@ -11,8 +11,9 @@ var extStructuredHeap = []string{"GL_EXT_structured_descriptor_heap"}
 
 // heapOffset checks layout(heap_offset = e): any scalar integer
 // expression, constant or not (a push-constant member, a spec constant).
+// As in glslang, it needs both heap extensions.
 func (c *checker) heapOffset(it layoutItem, li *layoutInfo) {
-	if !c.requireExt(it.pos, it.name, extDescriptorHeap...) {
+	if !c.requireExt(it.pos, it.name, extDescriptorHeap...) || !c.requireExt(it.pos, it.name, extStructuredHeap...) {
 		return
 	}
 	if it.val == nil || isErr(it.val) {
@@ -60,6 +61,15 @@ func (c *checker) heapBlock(q quals, li layoutInfo, blockName string, members []
 			c.errorf(m.pos, m.name, "array size required")
 		}
 		c.addField(st, m, true)
+		f := st.Fields[len(st.Fields)-1]
+		switch base := baseOfArrays(f.Type); {
+		case !base.isResource():
+			if f.Format != "" {
+				c.errorf(m.pos, f.Format, "only apply to images")
+			}
+		case !c.noVulkanRect(base, m.pos):
+			c.imageFormatRules(m.pos, f.Format, base, f.Memory|q.memory)
+		}
 	}
 	v := &Var{Name: instance, Type: &Type{Kind: KStruct, Struct: st}, Storage: storage, Pos: pos, Memory: q.memory, SpecID: -1, Layout: li.Layout}
 	c.prog.Globals = append(c.prog.Globals, v)
@@ -87,7 +97,7 @@ func (c *checker) addField(st *Struct, m blockMember, heap bool) {
 		}
 	}
 	st.Fields = append(st.Fields, &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor, Memory: m.q.memory, DescriptorSize: mli.descriptorSize,
-		Spirv: c.intrinsics(m.q, "spirv_decorate").memberDecorations(c)})
+		Format: mli.Format, Spirv: c.intrinsics(m.q, "spirv_decorate").memberDecorations(c)})
 }
 
 // bufferType declares a layout(buffer_type) uniform or buffer block: a type
@@ -161,7 +171,7 @@ func (c *checker) inlineBlock(b *syntax.BlockDecl) *Type {
 // descriptorLayout checks layout(descriptor_stride = N), a power of two,
 // and layout(descriptor_size = N) of GL_EXT_descriptor_heap.
 func (c *checker) descriptorLayout(it layoutItem, li *layoutInfo) {
-	if it.name == "descriptor_size" && !c.requireExt(it.pos, it.name, extStructuredHeap...) || !c.requireExt(it.pos, it.name, extDescriptorHeap...) {
+	if !c.requireExt(it.pos, it.name, extDescriptorHeap...) || it.name == "descriptor_size" && !c.requireExt(it.pos, it.name, extStructuredHeap...) {
 		return
 	}
 	n, ok := c.layoutInt(it)

@@ -1,21 +1,45 @@
 package check
 
-// resourceRoot is the variable a sampler, texture or image expression
-// comes from (through array indexing and nonuniformEXT), or nil.
-func resourceRoot(e Expr) *Var {
+// resQuals are the memory qualifiers and format qualifier of the sampler,
+// texture or image an expression names.
+type resQuals struct {
+	mem    MemoryQual
+	format string
+}
+
+// resourceQuals gives the qualifiers of the sampler, texture or image
+// expression e (through array indexing and nonuniformEXT): its variable's,
+// or those of a descriptor heap member with the heap block's memory
+// qualifiers. ok is false when e names no variable.
+func resourceQuals(e Expr) (q resQuals, ok bool) {
+	member := false
 	for {
 		switch x := e.(type) {
 		case *VarRef:
-			return x.Var
+			q.mem |= x.Var.Memory
+			if !member {
+				q.format = x.Var.Layout.Format
+			}
+			return q, true
 		case *Index:
+			e = x.X
+		case *Field:
+			st := x.X.Type().Struct
+			if st == nil || x.Index >= len(st.Fields) {
+				return q, false
+			}
+			if f := st.Fields[x.Index]; !member {
+				q.format, member = f.Format, true
+				q.mem |= f.Memory
+			}
 			e = x.X
 		case *BuiltinCall:
 			if x.Fn != BNonuniformEXT {
-				return nil
+				return q, false
 			}
 			e = x.Args[0]
 		default:
-			return nil
+			return q, false
 		}
 	}
 }
@@ -107,8 +131,7 @@ func (c *checker) imageCall(fn Builtin, name string, args []Expr, pos Pos) Expr 
 		}
 		conv = append(conv, c.convert(a, want[i]))
 	}
-	root := resourceRoot(args[0])
-	if !c.imageAccessOK(fn, name, it, root, pos) {
+	if q, ok := resourceQuals(args[0]); ok && !c.imageAccessOK(fn, name, it, q, pos) {
 		return bad(pos)
 	}
 	if scoped > 0 {
@@ -128,23 +151,20 @@ func (c *checker) imageCall(fn Builtin, name string, args []Expr, pos Pos) Expr 
 // imageAccessOK applies the rules that depend on the image variable: the
 // memory qualifiers an access may not drop, and the formats and extensions
 // of atomics.
-func (c *checker) imageAccessOK(fn Builtin, name string, it *Type, root *Var, pos Pos) bool {
-	if root == nil {
-		return true
-	}
+func (c *checker) imageAccessOK(fn Builtin, name string, it *Type, q resQuals, pos Pos) bool {
 	const drop = "argument cannot drop memory qualifier when passed to formal parameter"
 	atomic := fn >= BImageAtomicAdd && fn <= BImageAtomicStore
 	floatImage := it.Scalar.IsFloat()
 	switch {
 	case fn == BImageLoad || fn == BSparseImageLoadARB || atomic && !(floatImage && fn == BImageAtomicStore):
-		if root.Memory&WriteOnly != 0 {
+		if q.mem&WriteOnly != 0 {
 			c.errorf(pos, "writeonly", drop)
 			return false
 		}
 	}
 	switch {
 	case fn == BImageStore || atomic && !(floatImage && fn == BImageAtomicLoad):
-		if root.Memory&ReadOnly != 0 {
+		if q.mem&ReadOnly != 0 {
 			c.errorf(pos, "readonly", drop)
 			return false
 		}
@@ -152,7 +172,7 @@ func (c *checker) imageAccessOK(fn Builtin, name string, it *Type, root *Var, po
 	if !atomic {
 		return true
 	}
-	f := root.Layout.Format
+	f := q.format
 	if !floatImage {
 		switch {
 		case f != "r32i" && f != "r32ui" && f != "r64i" && f != "r64ui":

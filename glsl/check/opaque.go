@@ -163,18 +163,34 @@ func (c *checker) checkResourceDecl(v *Var, pos Pos) {
 		c.errorf(pos, base.Name, "sampler/image types can only be used in uniform variables or function parameters: %s", v.Name)
 		return
 	}
-	if v.Type.IsUnsizedArray() && v.Storage == StorageUniform && !c.extOn("GL_EXT_nonuniform_qualifier") {
+	if v.Type.IsUnsizedArray() && v.Storage == StorageUniform && !c.extOn("GL_EXT_nonuniform_qualifier") && !v.Layout.DescriptorHeap {
 		// Without descriptor indexing, glslang sizes the array from the
-		// largest constant index used.
+		// largest constant index used (a descriptor heap array stays a
+		// runtime array).
 		c.implicitArrays[v.Type] = -1
 	}
-	im := base.Image
-	if im != nil && im.Dim == "Rect" && strings.HasPrefix(c.opts.TargetEnv, "vulkan") {
-		// Vulkan allows neither SampledRect nor ImageRect.
-		c.errorf(pos, base.Name, "rectangle textures and images are not supported when targeting Vulkan")
+	if c.noVulkanRect(base, pos) {
 		return
 	}
-	if f := v.Layout.Format; f != "" {
+	c.imageFormatRules(pos, v.Layout.Format, base, v.Memory)
+}
+
+// noVulkanRect reports a rectangle texture or image when targeting
+// Vulkan, which allows neither SampledRect nor ImageRect.
+func (c *checker) noVulkanRect(base *Type, pos Pos) bool {
+	if im := base.Image; im != nil && im.Dim == "Rect" && strings.HasPrefix(c.opts.TargetEnv, "vulkan") {
+		c.errorf(pos, base.Name, "rectangle textures and images are not supported when targeting Vulkan")
+		return true
+	}
+	return false
+}
+
+// imageFormatRules checks the format qualifier f (or its absence) of an
+// image, texture or sampler of type base with memory qualifiers mem: a
+// variable or a descriptor heap member.
+func (c *checker) imageFormatRules(pos Pos, f string, base *Type, mem MemoryQual) {
+	im := base.Image
+	if f != "" {
 		if im == nil || im.Kind != 'i' {
 			c.errorf(pos, f, "only apply to images")
 			return
@@ -189,12 +205,12 @@ func (c *checker) checkResourceDecl(v *Var, pos Pos) {
 		case base.Scalar.Bits() == 64 && !strings.HasPrefix(f, "r64"):
 			c.errorf(pos, f, "64-bit integer images need the r64i or r64ui format")
 		}
-		if c.prog.ES && f != "r32f" && f != "r32i" && f != "r32ui" && v.Memory&(ReadOnly|WriteOnly) == 0 {
+		if c.prog.ES && f != "r32f" && f != "r32i" && f != "r32ui" && mem&(ReadOnly|WriteOnly) == 0 {
 			c.errorf(pos, f, "format requires readonly or writeonly memory qualifier")
 		}
 		return
 	}
-	if im != nil && im.Kind == 'i' && v.Memory&WriteOnly == 0 {
+	if im != nil && im.Kind == 'i' && mem&WriteOnly == 0 {
 		const what = "image variables not declared 'writeonly' and without a format layout qualifier"
 		switch {
 		case c.prog.ES:
@@ -215,12 +231,12 @@ func (c *checker) resourceArg(a Expr, p *Var, pos Pos) bool {
 		c.errorf(pos, "call argument", "sampler constructor must appear at point of use")
 		return false
 	}
-	root, _ := lvalueRoot(a)
-	if root == nil {
+	q, ok := resourceQuals(a)
+	if !ok {
 		return true
 	}
 	const msg = "argument cannot drop memory qualifier when passed to formal parameter"
-	am, fm := root.Memory, p.Memory
+	am, fm := q.mem, p.Memory
 	drops := []struct {
 		q     MemoryQual
 		name  string
@@ -235,7 +251,6 @@ func (c *checker) resourceArg(a Expr, p *Var, pos Pos) bool {
 		{ReadOnly, "readonly", ReadOnly},
 		{WriteOnly, "writeonly", WriteOnly},
 	}
-	ok := true
 	for _, d := range drops {
 		if am&d.q != 0 && fm&d.keeps == 0 {
 			c.errorf(pos, d.name, msg)
@@ -244,7 +259,7 @@ func (c *checker) resourceArg(a Expr, p *Var, pos Pos) bool {
 	}
 	// glslang lets a writeonly parameter without a format take a formatted
 	// image, but the pointer types then differ and its module is invalid.
-	if root.Layout.Format != p.Layout.Format {
+	if q.format != p.Layout.Format {
 		c.errorf(pos, "format", "image formats must match")
 		ok = false
 	}

@@ -216,6 +216,9 @@ type Member struct {
 	// DescriptorSize is layout(descriptor_size=) of a descriptor heap
 	// member (0: the device's descriptor size).
 	DescriptorSize int
+	// Format is the image format qualifier of a descriptor heap member
+	// ("" when none).
+	Format string
 }
 
 // Packing is a memory layout rule.

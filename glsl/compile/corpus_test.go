@@ -39,9 +39,7 @@ func corpusEnv(spvasm string) string {
 
 // knownInvalid lists corpus shaders whose output spirv-val still rejects,
 // with the missing piece.
-var knownInvalid = map[string]string{
-	"spv.descriptorHeap.AtomicImage.comp": "image atomics through a descriptor heap need OpUntypedImageTexelPointerEXT",
-}
+var knownInvalid = map[string]string{}
 
 // TestCorpus compiles every pos shader of the corpus. Shaders using
 // features the code generator does not cover yet are counted, not failed;

@@ -37,6 +37,11 @@ type heapPath struct {
 	idx  []uint32
 }
 
+// step is p one index further.
+func (p *heapPath) step(idx uint32) *heapPath {
+	return &heapPath{root: p.root, idx: append(append([]uint32(nil), p.idx...), idx)}
+}
+
 // heapState caches what lowering heaps declares once.
 type heapState struct {
 	vars    map[spirv.BuiltIn]uint32
@@ -111,7 +116,7 @@ func (g *gen) heapGlobal(v *check.Var) {
 	r := &heapRoot{v: v, heap: g.heapVariable(bi)}
 	if v.Layout.DescriptorHeap {
 		elem := baseOfArrays(v.Type)
-		desc := g.descriptorType(elem, v.Storage)
+		desc := g.descriptorType(elem, v.Storage, v.Layout.Format)
 		stride := g.u32(uint32(v.Layout.DescriptorStride))
 		if v.Layout.DescriptorStride == 0 {
 			stride = g.b.Const(spirv.OpConstantSizeOfEXT, g.scalarType(check.Uint32), desc)
@@ -169,10 +174,13 @@ func hasDescriptor(t *check.Type) bool {
 
 // descriptorType is the type of one descriptor: OpTypeBufferEXT for a
 // buffer block (storage says which kind when the block is not a
-// buffer_type), the opaque type otherwise.
-func (g *gen) descriptorType(t *check.Type, storage check.Storage) uint32 {
-	if t.Kind == check.KStruct {
+// buffer_type), the opaque type otherwise (an image of the given format).
+func (g *gen) descriptorType(t *check.Type, storage check.Storage, format string) uint32 {
+	switch {
+	case t.Kind == check.KStruct:
 		return g.b.Type(spirv.OpTypeBufferEXT, uint32(g.bufferClass(t, storage)))
+	case opaqueOf(t) != nil:
+		return g.resType(t, format, false)
 	}
 	return g.typeID(t, check.PackNone)
 }
@@ -189,13 +197,14 @@ func (g *gen) bufferClass(t *check.Type, storage check.Storage) spirv.StorageCla
 	return spirv.StorageClassStorageBuffer
 }
 
-// heapType is the type of a value held in a structured heap.
-func (g *gen) heapType(t *check.Type, dsize int) uint32 {
+// heapType is the type of a value held in a structured heap; dsize and
+// format are the descriptor_size and image format of its member.
+func (g *gen) heapType(t *check.Type, dsize int, format string) uint32 {
 	switch {
 	case t.Kind == check.KArray && hasDescriptor(t):
-		return g.heapArray(t, g.heapStrides(t, dsize), g.heapType(baseOfArrays(t), dsize))
+		return g.heapArray(t, g.heapStrides(t, dsize, format), g.heapType(baseOfArrays(t), dsize, format))
 	case isDescriptor(t):
-		return g.descriptorType(t, check.StorageBuffer)
+		return g.descriptorType(t, check.StorageBuffer, format)
 	case t.Kind == check.KStruct && hasDescriptor(t):
 		return g.heapStruct(t, false)
 	}
@@ -232,7 +241,7 @@ func (g *gen) heapStruct(t *check.Type, top bool) uint32 {
 	st := t.Struct
 	members := make([]uint32, len(st.Fields))
 	for i, f := range st.Fields {
-		members[i] = g.heapType(f.Type, f.DescriptorSize)
+		members[i] = g.heapType(f.Type, f.DescriptorSize, f.Format)
 	}
 	offs := g.heapOffsets(st)
 	id := g.b.NewType(spirv.OpTypeStruct, members...)
@@ -322,14 +331,15 @@ func scalarSizeAlign(t *check.Type, rowMajor bool) (int, int) {
 	return check.SizeAlign(t, check.PackScalar, rowMajor)
 }
 
-// valueSize is the heap size of a non-array value.
-func (g *gen) valueSize(t *check.Type, dsize int) uint32 {
+// valueSize is the heap size of a non-array value (of an image of the
+// given format).
+func (g *gen) valueSize(t *check.Type, dsize int, format string) uint32 {
 	switch {
 	case isDescriptor(t):
 		if dsize > 0 {
 			return g.u32(uint32(dsize))
 		}
-		return g.b.Const(spirv.OpConstantSizeOfEXT, g.scalarType(check.Uint32), g.descriptorType(t, check.StorageBuffer))
+		return g.b.Const(spirv.OpConstantSizeOfEXT, g.scalarType(check.Uint32), g.descriptorType(t, check.StorageBuffer, format))
 	case t.Kind == check.KStruct && hasDescriptor(t):
 		return g.heapStructSize(t.Struct)
 	}
@@ -338,10 +348,10 @@ func (g *gen) valueSize(t *check.Type, dsize int) uint32 {
 }
 
 // valueAlign is the heap alignment of a non-array value.
-func (g *gen) valueAlign(t *check.Type, dsize int) uint32 {
+func (g *gen) valueAlign(t *check.Type, dsize int, format string) uint32 {
 	switch {
 	case isDescriptor(t):
-		return g.valueSize(t, dsize)
+		return g.valueSize(t, dsize, format)
 	case t.Kind == check.KStruct && hasDescriptor(t):
 		return g.heapStructAlign(t.Struct)
 	}
@@ -351,7 +361,7 @@ func (g *gen) valueAlign(t *check.Type, dsize int) uint32 {
 
 // heapStrides are the strides of an array's dimensions in a structured
 // heap, innermost first.
-func (g *gen) heapStrides(t *check.Type, dsize int) []uint32 {
+func (g *gen) heapStrides(t *check.Type, dsize int, format string) []uint32 {
 	if !hasDescriptor(t) {
 		return []uint32{g.u32(uint32(check.ArrayStride(t, check.PackScalar, false)))}
 	}
@@ -361,7 +371,7 @@ func (g *gen) heapStrides(t *check.Type, dsize int) []uint32 {
 	case dsize > 0 && isDescriptor(elem):
 		s = g.u32(uint32(dsize))
 	default:
-		s = g.valueSize(elem, dsize)
+		s = g.valueSize(elem, dsize, format)
 	}
 	return g.dimStrides(t, s)
 }
@@ -389,12 +399,12 @@ func (g *gen) memberSize(f *check.Member) uint32 {
 	t := f.Type
 	switch {
 	case t.Kind != check.KArray:
-		return g.valueSize(t, f.DescriptorSize)
+		return g.valueSize(t, f.DescriptorSize, f.Format)
 	case !hasDescriptor(t):
 		s, _ := scalarSizeAlign(t, f.RowMajor)
 		return g.u32(uint32(s))
 	}
-	strides := g.heapStrides(t, f.DescriptorSize)
+	strides := g.heapStrides(t, f.DescriptorSize, f.Format)
 	last := strides[len(strides)-1]
 	if t.IsUnsizedArray() {
 		return last
@@ -408,7 +418,7 @@ func (g *gen) memberAlign(f *check.Member) uint32 {
 		_, a := scalarSizeAlign(t, f.RowMajor)
 		return g.u32(uint32(a))
 	}
-	return g.valueAlign(baseOfArrays(t), f.DescriptorSize)
+	return g.valueAlign(baseOfArrays(t), f.DescriptorSize, f.Format)
 }
 
 // heapOffsets are the member offsets of a struct holding descriptors: an
@@ -486,7 +496,7 @@ func (g *gen) heapLval(vi *varInfo) *lval {
 // heapChain steps into a heap access. Reaching a buffer descriptor turns
 // it into a typed pointer to the buffer.
 func (g *gen) heapChain(base *lval, t *check.Type, idx uint32) *lval {
-	p := &heapPath{root: base.heap.root, idx: append(append([]uint32(nil), base.heap.idx...), idx)}
+	p := base.heap.step(idx)
 	if t.Kind == check.KStruct && (t.Struct.BufferType != 0 || t.Struct.Block && !t.Struct.Ref) {
 		return g.heapBuffer(p, t)
 	}
@@ -594,4 +604,38 @@ func (g *gen) heapLoad(l *lval) uint32 {
 		return g.swizzle(v, t, l.comps)
 	}
 	return v
+}
+
+// Samplers, textures and images in heaps are loaded through the untyped
+// pointer to their descriptor; image atomics take their texel pointer from
+// it (OpUntypedImageTexelPointerEXT).
+
+// heapResRef starts an access to a layout(descriptor_heap) array of
+// samplers, textures or images, or to a heap block holding them.
+func (g *gen) heapResRef(v *check.Var, vi *varInfo) *resRef {
+	return &resRef{t: vi.t, heap: &heapPath{root: vi.heap, idx: vi.heap.first}, mem: v.Memory, nonUniform: v.NonUniform,
+		root: &varInfo{t: vi.t, format: v.Layout.Format, depth: g.depthTextures[v]}}
+}
+
+// heapResField steps into a member of a heap block (or of a struct in
+// one): the member's format and memory qualifiers apply from there.
+func (g *gen) heapResField(base *resRef, e *check.Field) *resRef {
+	st := e.X.Type().Struct
+	if base.heap == nil || st == nil || e.Index >= len(st.Fields) {
+		g.fail(e.Pos, "this %s expression is not supported by the code generator", e.T)
+	}
+	f := st.Fields[e.Index]
+	r := *base
+	r.t, r.heap = e.T, base.heap.step(g.i32(int32(e.Index)))
+	r.root = &varInfo{t: e.T, format: f.Format}
+	r.mem |= f.Memory
+	return &r
+}
+
+// heapTexelPointer is the pointer to a texel of the heap image r for an
+// image atomic.
+func (g *gen) heapTexelPointer(r *resRef, coord, sample uint32) uint32 {
+	img := g.imageType(r.t, r.root.format, false)
+	ptrT := g.b.Type(spirv.OpTypeUntypedPointerKHR, uint32(spirv.StorageClassImage))
+	return g.b.EmitResult(spirv.OpUntypedImageTexelPointerEXT, ptrT, img, g.heapPointer(r.heap, r.t), coord, sample)
 }

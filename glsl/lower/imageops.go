@@ -40,7 +40,12 @@ func (g *gen) imageBuiltin(e *check.BuiltinCall, tid uint32) (uint32, bool) {
 		sample = g.rvalue(rest[0])
 		rest = rest[1:]
 	}
-	ptr := g.b.EmitResult(spirv.OpImageTexelPointer, g.b.TypePointer(spirv.StorageClassImage, g.scalarType(it.Scalar)), r.ptr, coord, sample)
+	var ptr uint32
+	if r.heap != nil {
+		ptr = g.heapTexelPointer(r, coord, sample)
+	} else {
+		ptr = g.b.EmitResult(spirv.OpImageTexelPointer, g.b.TypePointer(spirv.StorageClassImage, g.scalarType(it.Scalar)), r.ptr, coord, sample)
+	}
 	if r.nonUniform {
 		g.decorateNonUniform(ptr)
 	}

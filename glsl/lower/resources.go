@@ -114,8 +114,10 @@ func rootVar(e check.Expr) *check.Var {
 }
 
 // resRef is the address of a sampler, texture or image: a pointer, its
-// storage class, the resource type there, the variable it belongs to, and
-// whether it was reached with a non-uniform index.
+// storage class, the resource type there, the variable it belongs to
+// (whose format and depth it has), and whether it was reached with a
+// non-uniform index. One in a descriptor heap has an access into the heap
+// instead of a pointer (heap.go).
 type resRef struct {
 	ptr        uint32
 	sc         spirv.StorageClass
@@ -123,6 +125,7 @@ type resRef struct {
 	root       *varInfo
 	mem        check.MemoryQual
 	nonUniform bool
+	heap       *heapPath
 }
 
 // typeID is the SPIR-V type the pointer points to.
@@ -137,20 +140,29 @@ func (g *gen) resourceRef(e check.Expr) *resRef {
 		if vi == nil {
 			g.fail(e.Pos, "variable %s is not available here", e.Var.Name)
 		}
+		if vi.heap != nil {
+			return g.heapResRef(e.Var, vi)
+		}
 		return &resRef{ptr: vi.id, sc: vi.sc, t: vi.t, root: vi, mem: e.Var.Memory, nonUniform: e.Var.NonUniform}
+	case *check.Field:
+		return g.heapResField(g.resourceRef(e.X), e)
 	case *check.Index:
 		base := g.resourceRef(e.X)
 		idx := g.rvalue(e.Index)
 		r := *base
 		r.t = e.T
-		r.ptr = g.b.EmitResult(spirv.OpAccessChain, g.b.TypePointer(base.sc, g.refType(&r)), base.ptr, idx)
+		if base.heap != nil {
+			r.heap = base.heap.step(idx)
+		} else {
+			r.ptr = g.b.EmitResult(spirv.OpAccessChain, g.b.TypePointer(base.sc, g.refType(&r)), base.ptr, idx)
+		}
 		if g.nonUniform(e.Index) {
 			r.nonUniform = true
 			g.nonUniformIndexCaps(e.T)
 		} else if _, ok := e.Index.(*check.Const); !ok {
 			g.dynamicIndexCaps(e.T)
 		}
-		if r.nonUniform {
+		if r.nonUniform && r.heap == nil {
 			g.decorateNonUniform(r.ptr)
 		}
 		return &r
@@ -180,7 +192,11 @@ func (g *gen) resourceValue(e check.Expr) (uint32, *resRef) {
 		return g.b.EmitResult(spirv.OpSampledImage, g.b.Type(spirv.OpTypeSampledImage, img), tex, smp), ref
 	}
 	r := g.resourceRef(e)
-	v := g.b.EmitResult(spirv.OpLoad, g.refType(r), r.ptr)
+	ptr := r.ptr
+	if r.heap != nil {
+		ptr = g.heapPointer(r.heap, r.t)
+	}
+	v := g.b.EmitResult(spirv.OpLoad, g.refType(r), ptr)
 	if r.nonUniform {
 		g.decorateNonUniform(v)
 	}
@@ -188,10 +204,15 @@ func (g *gen) resourceValue(e check.Expr) (uint32, *resRef) {
 }
 
 // decorateNonUniform marks a value or pointer as not dynamically uniform.
+// As in glslang, a shader that enables GL_EXT_descriptor_heap gets the
+// capability but no decorations.
 func (g *gen) decorateNonUniform(id uint32) {
 	g.b.Capability(spirv.CapabilityShaderNonUniform)
 	if g.ver < 0x10500 {
 		g.b.Extension("SPV_EXT_descriptor_indexing")
+	}
+	if g.p.HasExtension("GL_EXT_descriptor_heap") {
+		return
 	}
 	g.b.Decorate(id, spirv.DecorationNonUniform)
 }
@@ -274,6 +295,10 @@ func (g *gen) nonuniformValue(e *check.BuiltinCall) uint32 {
 // passes: the UniformConstant variable or array element itself.
 func (g *gen) resourceArg(a check.Expr) uint32 {
 	r := g.resourceRef(a)
+	if r.heap != nil {
+		// glslang passes the untyped heap pointer, which no parameter type fits.
+		g.fail(a.Position(), "a sampler, texture or image in a descriptor heap cannot be passed to a function")
+	}
 	if r.sc != spirv.StorageClassUniformConstant {
 		g.fail(a.Position(), "a tile attachment cannot be passed to a function")
 	}
