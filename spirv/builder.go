@@ -23,6 +23,9 @@ type Builder struct {
 	locals    []Inst
 	consts    map[uint32]bool
 	label     uint32
+	// Added, when set, hears of each capability (extension "") and
+	// extension the first time it is declared.
+	Added func(c Capability, extension string)
 	// Replicate writes composites whose constituents are all one id in
 	// the SPV_EXT_replicated_composites forms (glslang's
 	// "#pragma use_replicated_composites").
@@ -100,6 +103,9 @@ func (b *Builder) Capability(c Capability) {
 	if !b.caps[c] {
 		b.caps[c] = true
 		b.Add(SecCapability, OpCapability, uint32(c))
+		if b.Added != nil {
+			b.Added(c, "")
+		}
 	}
 }
 
@@ -111,6 +117,9 @@ func (b *Builder) Extension(name string) {
 	if !b.exts[name] {
 		b.exts[name] = true
 		b.Add(SecExtension, OpExtension, AppendString(nil, name)...)
+		if b.Added != nil {
+			b.Added(0, name)
+		}
 	}
 }
 

@@ -81,7 +81,7 @@ func newChecker(version int, es bool, d *diag.List) *checker {
 		d = &diag.List{}
 	}
 	c := &checker{
-		prog:          &Program{Version: version, ES: es, LocalSize: [3]int{1, 1, 1}, LocalSizeSpec: [3]int{-1, -1, -1}},
+		prog:          &Program{Version: version, ES: es, LocalSize: [3]int{1, 1, 1}, LocalSizeSpec: [3]int{-1, -1, -1}, PragmaPos: map[string]Pos{}},
 		d:             d,
 		exts:          map[string]bool{},
 		builtinUsed:   map[BuiltinVar]*Var{},
@@ -125,6 +125,7 @@ func (c *checker) pragma(pr pp.Pragma) {
 		return
 	}
 	*set = true
+	c.prog.PragmaPos[pr.Tokens[0].Text] = pr.Pos
 }
 
 // requireSPIRV reports a feature the target's SPIR-V version is too old

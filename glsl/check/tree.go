@@ -86,9 +86,11 @@ type Program struct {
 	// "use_replicated_composites", "promote_uint32_indices" and
 	// "shader_64bit_indexing".
 	VariablePointers, ReplicatedComposites, PromoteUint32Indices, Shader64BitIndexing bool
-	Globals                                                                           []*Var  // global variables, constants and used built-ins, in order
-	Funcs                                                                             []*Func // defined functions in definition order
-	Main                                                                              *Func
+	// PragmaPos is where each of those pragmas stands.
+	PragmaPos map[string]Pos
+	Globals   []*Var  // global variables, constants and used built-ins, in order
+	Funcs     []*Func // defined functions in definition order
+	Main      *Func
 }
 
 // HasExtension reports whether the shader enabled (or required) ext.

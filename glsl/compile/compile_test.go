@@ -256,3 +256,16 @@ func TestTargetVersionRules(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionNeedsPosition checks that a feature the target's SPIR-V is too
+// old for is refused where the shader first uses it.
+func TestVersionNeedsPosition(t *testing.T) {
+	src := "#version 450\n#pragma use_vulkan_memory_model\nlayout(local_size_x = 1) in;\nlayout(binding = 0) buffer B { uint v; };\nvoid main() { v = 1u; }\n"
+	_, d := Compile("t.comp", []byte(src), Options{TargetEnv: "vulkan1.0"})
+	if want := "t.comp:2: '' : the Vulkan memory model needs SPIR-V 1.3 or later; the target environment vulkan1.0 gives SPIR-V 1.0"; d == nil || !strings.Contains(d.Error(), want) {
+		t.Errorf("got %v, want %q", d, want)
+	}
+	if m, d := Compile("t.comp", []byte(src), Options{TargetEnv: "vulkan1.1"}); m == nil {
+		t.Errorf("vulkan1.1: %v", d)
+	}
+}

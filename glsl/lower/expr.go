@@ -53,6 +53,7 @@ func (g *gen) addressable(e check.Expr) bool {
 }
 
 func (g *gen) lvalue(e check.Expr) *lval {
+	g.at(e.Position())
 	switch e := e.(type) {
 	case *check.VarRef:
 		vi := g.vars[e.Var]
@@ -476,6 +477,7 @@ func (g *gen) specOp(t *check.Type, op spirv.Op, args ...uint32) uint32 {
 
 // rvalue evaluates an expression to a value id (0 for void calls).
 func (g *gen) rvalue(e check.Expr) uint32 {
+	g.at(e.Position())
 	if _, isLen := e.(*check.Length); !isLen && check.IsSpecConst(e) {
 		return g.specValue(e)
 	}

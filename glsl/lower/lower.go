@@ -101,6 +101,11 @@ type gen struct {
 	// depthTextures are the textures combined with a samplerShadow.
 	depthTextures map[*check.Var]bool
 
+	// pos is the source position of what is being lowered; firstUse the
+	// position where each capability and extension was first declared.
+	pos      check.Pos
+	firstUse map[string]check.Pos
+
 	// Function state.
 	fn         *check.Func
 	terminated bool // the current block has its terminator
@@ -146,6 +151,16 @@ func (g *gen) glslSet() uint32 {
 }
 
 func (g *gen) run() {
+	g.firstUse = map[string]check.Pos{}
+	g.b.Added = func(c spirv.Capability, ext string) {
+		key := ext
+		if ext == "" {
+			key = capKey(c)
+		}
+		if _, ok := g.firstUse[key]; !ok {
+			g.firstUse[key] = g.pos
+		}
+	}
 	g.b.Capability(spirv.CapabilityShader)
 	g.b.Replicate = g.p.ReplicatedComposites
 	g.scanProgram()
@@ -186,6 +201,7 @@ func (g *gen) run() {
 	g.spirvExecutionModes(mainID)
 	g.rayModes(mainID)
 	g.memoryModel()
+	g.checkVersionNeeds()
 }
 
 // pragmaModes declares what glslang's pragmas use_variable_pointers and

@@ -13,7 +13,11 @@ import (
 // types and buffer references also make buffers StorageBuffer-class blocks
 // before SPIR-V 1.3.
 func (g *gen) scanProgram() {
+	var vmmAt check.Pos // what first put the shader under the model
 	note := func(v *check.Var) {
+		if g.vmm && vmmAt.Line == 0 {
+			vmmAt = v.Pos
+		}
 		t := baseOfArrays(v.Type)
 		switch {
 		case t.IsCoopMat() || t.Kind == check.KCoopVec:
@@ -83,8 +87,10 @@ func (g *gen) scanProgram() {
 	}
 	if g.p.VulkanMemoryModel {
 		g.vmm = true
+		vmmAt = g.p.PragmaPos["use_vulkan_memory_model"]
 	}
 	if g.vmm {
+		g.at(vmmAt)
 		g.b.Capability(spirv.CapabilityVulkanMemoryModel)
 	}
 }

@@ -39,6 +39,7 @@ var builtinIDs = map[check.BuiltinVar]spirv.BuiltIn{
 
 // global declares a global variable or constant.
 func (g *gen) global(v *check.Var) {
+	g.at(v.Pos)
 	switch v.Storage {
 	case check.StorageConst:
 		return // constants are emitted where used
