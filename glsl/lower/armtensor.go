@@ -16,14 +16,7 @@ import (
 func (g *gen) tensorARMType(t *check.Type) uint32 {
 	g.b.Capability(spirv.CapabilityTensorsARM)
 	g.b.Extension("SPV_ARM_tensors")
-	switch t.Scalar {
-	case check.Int8, check.Uint8:
-		g.b.Capability(spirv.CapabilityInt8)
-	case check.Int16, check.Uint16:
-		g.b.Capability(spirv.CapabilityInt16)
-	case check.Float16:
-		g.b.Capability(spirv.CapabilityFloat16)
-	}
+	g.arithCaps(t.Scalar)
 	return g.b.Type(spirv.OpTypeTensorARM, g.scalarType(t.Scalar), g.dim(t.Params[0]))
 }
 

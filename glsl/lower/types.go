@@ -348,15 +348,21 @@ func (g *gen) elementCaps(s check.Scalar) {
 func (g *gen) valueCaps(t *check.Type) {
 	t.Contains(func(e *check.Type) bool {
 		if e.Kind == check.KScalar || e.Kind == check.KVector || e.Kind == check.KMatrix {
-			switch e.Scalar {
-			case check.Int8, check.Uint8:
-				g.b.Capability(spirv.CapabilityInt8)
-			case check.Int16, check.Uint16:
-				g.b.Capability(spirv.CapabilityInt16)
-			case check.Float16:
-				g.b.Capability(spirv.CapabilityFloat16)
-			}
+			g.arithCaps(e.Scalar)
 		}
 		return false
 	})
+}
+
+// arithCaps declares the capability arithmetic on 8- and 16-bit scalars
+// of type s needs.
+func (g *gen) arithCaps(s check.Scalar) {
+	switch s {
+	case check.Int8, check.Uint8:
+		g.b.Capability(spirv.CapabilityInt8)
+	case check.Int16, check.Uint16:
+		g.b.Capability(spirv.CapabilityInt16)
+	case check.Float16:
+		g.b.Capability(spirv.CapabilityFloat16)
+	}
 }
