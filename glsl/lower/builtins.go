@@ -126,7 +126,8 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 	if bitcasts[e.Fn] {
 		return g.b.EmitResult(spirv.OpBitcast, tid, args()...)
 	}
-	sub := g.u32(uint32(spirv.ScopeSubgroup))
+	// sub is the Subgroup scope operand, made only where an operation needs it.
+	sub := func() uint32 { return g.u32(uint32(spirv.ScopeSubgroup)) }
 	switch e.Fn {
 	case check.BBitcastExtractfe2m1EXT, check.BBitcastExtractfe2m3EXT, check.BBitcastExtractfe3m2EXT:
 		g.b.Capability(spirv.CapabilityBitcastExtractEXT)
@@ -195,23 +196,23 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		return 0
 	case check.BSubgroupBarrier:
 		g.subgroupCap(spirv.CapabilityGroupNonUniform)
-		g.b.Emit(spirv.OpControlBarrier, sub, sub, g.u32(semAcqRel|semUniform|semWorkgroup|semImage))
+		g.b.Emit(spirv.OpControlBarrier, sub(), sub(), g.u32(semAcqRel|semUniform|semWorkgroup|semImage))
 		return 0
 	case check.BSubgroupMemoryBarrier, check.BSubgroupMemoryBarrierBuffer, check.BSubgroupMemoryBarrierShared, check.BSubgroupMemoryBarrierImage:
 		g.subgroupCap(spirv.CapabilityGroupNonUniform)
 		sem := map[check.Builtin]uint32{check.BSubgroupMemoryBarrier: semUniform | semWorkgroup | semImage, check.BSubgroupMemoryBarrierBuffer: semUniform,
 			check.BSubgroupMemoryBarrierShared: semWorkgroup, check.BSubgroupMemoryBarrierImage: semImage}[e.Fn]
-		g.b.Emit(spirv.OpMemoryBarrier, sub, g.u32(semAcqRel|sem))
+		g.b.Emit(spirv.OpMemoryBarrier, sub(), g.u32(semAcqRel|sem))
 		return 0
 	case check.BAtomicAdd, check.BAtomicMin, check.BAtomicMax, check.BAtomicAnd, check.BAtomicOr, check.BAtomicXor, check.BAtomicExchange, check.BAtomicCompSwap, check.BAtomicLoad, check.BAtomicStore:
 		return g.atomic(e, tid)
 	case check.BSubgroupElect:
 		g.subgroupCap(spirv.CapabilityGroupNonUniform)
-		return g.b.EmitResult(spirv.OpGroupNonUniformElect, tid, sub)
+		return g.b.EmitResult(spirv.OpGroupNonUniformElect, tid, sub())
 	case check.BSubgroupAll, check.BSubgroupAny, check.BSubgroupAllEqual:
 		g.subgroupCap(spirv.CapabilityGroupNonUniformVote)
 		op := map[check.Builtin]spirv.Op{check.BSubgroupAll: spirv.OpGroupNonUniformAll, check.BSubgroupAny: spirv.OpGroupNonUniformAny, check.BSubgroupAllEqual: spirv.OpGroupNonUniformAllEqual}[e.Fn]
-		return g.b.EmitResult(op, tid, append([]uint32{sub}, args()...)...)
+		return g.b.EmitResult(op, tid, append([]uint32{sub()}, args()...)...)
 	case check.BSubgroupBroadcast, check.BSubgroupBroadcastFirst, check.BSubgroupBallot, check.BSubgroupInverseBallot, check.BSubgroupBallotBitExtract,
 		check.BSubgroupBallotFindLSB, check.BSubgroupBallotFindMSB:
 		g.subgroupCap(spirv.CapabilityGroupNonUniformBallot)
@@ -219,18 +220,18 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 			check.BSubgroupBallot: spirv.OpGroupNonUniformBallot, check.BSubgroupInverseBallot: spirv.OpGroupNonUniformInverseBallot,
 			check.BSubgroupBallotBitExtract: spirv.OpGroupNonUniformBallotBitExtract, check.BSubgroupBallotFindLSB: spirv.OpGroupNonUniformBallotFindLSB,
 			check.BSubgroupBallotFindMSB: spirv.OpGroupNonUniformBallotFindMSB}[e.Fn]
-		return g.b.EmitResult(op, tid, append([]uint32{sub}, args()...)...)
+		return g.b.EmitResult(op, tid, append([]uint32{sub()}, args()...)...)
 	case check.BSubgroupBallotBitCount, check.BSubgroupBallotInclusiveBitCount, check.BSubgroupBallotExclusiveBitCount:
 		g.subgroupCap(spirv.CapabilityGroupNonUniformBallot)
 		grp := map[check.Builtin]spirv.GroupOperation{check.BSubgroupBallotBitCount: spirv.GroupOperationReduce,
 			check.BSubgroupBallotInclusiveBitCount: spirv.GroupOperationInclusiveScan, check.BSubgroupBallotExclusiveBitCount: spirv.GroupOperationExclusiveScan}[e.Fn]
-		return g.b.EmitResult(spirv.OpGroupNonUniformBallotBitCount, tid, append([]uint32{sub, uint32(grp)}, args()...)...)
+		return g.b.EmitResult(spirv.OpGroupNonUniformBallotBitCount, tid, append([]uint32{sub(), uint32(grp)}, args()...)...)
 	case check.BSubgroupShuffle, check.BSubgroupShuffleXor:
 		g.subgroupCap(spirv.CapabilityGroupNonUniformShuffle)
-		return g.b.EmitResult(pick(e.Fn == check.BSubgroupShuffle, spirv.OpGroupNonUniformShuffle, spirv.OpGroupNonUniformShuffleXor), tid, append([]uint32{sub}, args()...)...)
+		return g.b.EmitResult(pick(e.Fn == check.BSubgroupShuffle, spirv.OpGroupNonUniformShuffle, spirv.OpGroupNonUniformShuffleXor), tid, append([]uint32{sub()}, args()...)...)
 	case check.BSubgroupShuffleUp, check.BSubgroupShuffleDown:
 		g.subgroupCap(spirv.CapabilityGroupNonUniformShuffleRelative)
-		return g.b.EmitResult(pick(e.Fn == check.BSubgroupShuffleUp, spirv.OpGroupNonUniformShuffleUp, spirv.OpGroupNonUniformShuffleDown), tid, append([]uint32{sub}, args()...)...)
+		return g.b.EmitResult(pick(e.Fn == check.BSubgroupShuffleUp, spirv.OpGroupNonUniformShuffleUp, spirv.OpGroupNonUniformShuffleDown), tid, append([]uint32{sub()}, args()...)...)
 	case check.BSubgroupAdd, check.BSubgroupInclusiveAdd, check.BSubgroupExclusiveAdd, check.BSubgroupClusteredAdd,
 		check.BSubgroupMul, check.BSubgroupInclusiveMul, check.BSubgroupExclusiveMul, check.BSubgroupClusteredMul,
 		check.BSubgroupMin, check.BSubgroupInclusiveMin, check.BSubgroupExclusiveMin, check.BSubgroupClusteredMin,
