@@ -57,84 +57,13 @@ func (g *gen) replicateCaps() {
 // built-ins. SPIR-V calls them with values, so they take no pointers.
 func findCallbacks(funcs []*check.Func) map[*check.Func]bool {
 	out := map[*check.Func]bool{}
-	var expr func(e check.Expr)
-	exprs := func(es []check.Expr) {
-		for _, e := range es {
-			expr(e)
-		}
-	}
-	expr = func(e check.Expr) {
-		switch e := e.(type) {
-		case *check.FuncRef:
-			out[e.Func] = true
-		case *check.Index:
-			exprs([]check.Expr{e.X, e.Index})
-		case *check.Field:
-			expr(e.X)
-		case *check.Swizzle:
-			expr(e.X)
-		case *check.Unary:
-			expr(e.X)
-		case *check.Binary:
-			exprs([]check.Expr{e.X, e.Y})
-		case *check.Assign:
-			exprs([]check.Expr{e.LHS, e.RHS})
-		case *check.Cond:
-			exprs([]check.Expr{e.C, e.X, e.Y})
-		case *check.Call:
-			exprs(e.Args)
-		case *check.BuiltinCall:
-			exprs(e.Args)
-		case *check.Construct:
-			exprs(e.Args)
-		case *check.Convert:
-			expr(e.X)
-		case *check.Length:
-			expr(e.X)
-		case *check.Sequence:
-			exprs(e.List)
-		}
-	}
-	var stmt func(s check.Stmt)
-	stmt = func(s check.Stmt) {
-		switch s := s.(type) {
-		case *check.Block:
-			for _, x := range s.Stmts {
-				stmt(x)
-			}
-		case *check.DeclStmt:
-			expr(s.Init)
-		case *check.ExprStmt:
-			expr(s.X)
-		case *check.If:
-			expr(s.Cond)
-			stmt(s.Then)
-			stmt(s.Else)
-		case *check.For:
-			stmt(s.Init)
-			expr(s.Cond)
-			expr(s.Post)
-			stmt(s.Body)
-		case *check.While:
-			expr(s.Cond)
-			stmt(s.Body)
-		case *check.DoWhile:
-			stmt(s.Body)
-			expr(s.Cond)
-		case *check.Switch:
-			expr(s.X)
-			for _, c := range s.Cases {
-				for _, x := range c.Body {
-					stmt(x)
-				}
-			}
-		case *check.Return:
-			expr(s.X)
-		}
-	}
 	for _, f := range funcs {
 		if f.Body != nil {
-			stmt(f.Body)
+			walkStmt(f.Body, func(e check.Expr) {
+				if r, ok := e.(*check.FuncRef); ok {
+					out[r.Func] = true
+				}
+			})
 		}
 	}
 	return out
