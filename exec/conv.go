@@ -207,6 +207,8 @@ func (l *lane) evalConv(in *instr, d, x, y []uint64) error {
 		return l.glsl(in, d)
 	case spirv.OpSDot, spirv.OpUDot, spirv.OpSUDot, spirv.OpSDotAccSat, spirv.OpUDotAccSat, spirv.OpSUDotAccSat:
 		d[0] = l.intDot(in)
+	case spirv.OpFDot2MixAcc32VALVE, spirv.OpFDot2MixAcc16VALVE, spirv.OpFDot4MixAcc32VALVE:
+		d[0] = l.mixDot(in)
 	default:
 		return l.fail(in, "instruction is not implemented")
 	}

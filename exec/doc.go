@@ -169,7 +169,12 @@
 //     indices in access chains and out-of-bounds memory accesses fault.
 //   - Reductions and scans (subgroup arithmetic, OpDot, matrix products)
 //     accumulate in increasing lane or index order, rounding after each
-//     step. Subgroup shuffles and broadcasts from an inactive lane give 0,
+//     step. The mixed-precision dot products of
+//     SPV_VALVE_mixed_float_dot_product (OpFDot2MixAcc32VALVE,
+//     OpFDot2MixAcc16VALVE, OpFDot4MixAcc32VALVE) form each product of
+//     16- or 8-bit floats exactly and add it to the accumulator in
+//     increasing component order, rounding to the result type after each
+//     addition. Subgroup shuffles and broadcasts from an inactive lane give 0,
 //     as SPV_AMD_shader_ballot's swizzles do by definition. The OpGroup*
 //     instructions of the Groups capability act on the invocations that
 //     arrive together, as their NonUniformAMD forms do (inactive ones

@@ -44,6 +44,7 @@ var arity = map[spirv.Op]int{
 	spirv.OpMatrixTimesVector: 2, spirv.OpMatrixTimesMatrix: 2, spirv.OpOuterProduct: 2, spirv.OpDot: 2,
 	spirv.OpExpectKHR: 2, spirv.OpBitcastExtractEXT: 2,
 	spirv.OpBitCastArrayQCOM: 1, spirv.OpExtractSubArrayQCOM: 2,
+	spirv.OpFDot2MixAcc32VALVE: 3, spirv.OpFDot2MixAcc16VALVE: 3, spirv.OpFDot4MixAcc32VALVE: 3,
 }
 
 var pureOps = func() map[spirv.Op]bool {
@@ -67,6 +68,9 @@ func (p *prog) checkPure(i int, in *instr) error {
 		if bt.slots != in.t.slots || bt.comp().kind == kBool || in.t.comp().kind == kBool || bt.comp().width <= in.t.comp().width || ot.kind != kInt {
 			return p.errAt(i, "OpBitcastExtractEXT needs a base of wider components, as many as the result has, and an integer offset")
 		}
+	}
+	if isMixDot(in.op) {
+		return p.checkMixDot(i, in)
 	}
 	return nil
 }

@@ -123,7 +123,11 @@ func narrowCaps(m *spirv.Module) {
 				value(f)
 			}
 		case spirv.OpTypePointer:
-			value(t.Words[2])
+			// A buffer reference held as a value is an address: what it
+			// points to is explicitly laid out memory.
+			if spirv.StorageClass(t.Words[1]) != spirv.StorageClassPhysicalStorageBuffer {
+				value(t.Words[2])
+			}
 		case spirv.OpTypeVector, spirv.OpTypeMatrix, spirv.OpTypeArray, spirv.OpTypeRuntimeArray,
 			spirv.OpTypeCooperativeMatrixKHR, spirv.OpTypeCooperativeMatrixNV, spirv.OpTypeCooperativeVectorNV:
 			value(t.Words[1])

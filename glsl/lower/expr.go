@@ -487,6 +487,9 @@ func (g *gen) rvalue(e check.Expr) uint32 {
 	}
 	switch e := e.(type) {
 	case *check.Const:
+		if id, ok := g.narrowConst(e.Val); ok {
+			return id
+		}
 		return g.constValue(e.Val)
 	case *check.VarRef:
 		v := e.Var

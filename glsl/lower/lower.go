@@ -57,7 +57,7 @@ func Lower(p *check.Program, opts Options) (m *spirv.Module, err error) {
 	if p.Main == nil {
 		return nil, fmt.Errorf("missing entry point: the shader has no main()")
 	}
-	g := newGen(p, opts, ver)
+	g := newGen(reachable(p), opts, ver)
 	defer func() {
 		if r := recover(); r != nil {
 			b, ok := r.(bailout)

@@ -5,6 +5,23 @@ import "github.com/coopshader/coop/glsl/check"
 // walkProgram calls f on every expression of the program's function bodies
 // and global initializers, parents before their operands.
 func walkProgram(p *check.Program, f func(check.Expr)) {
+	for _, v := range p.Globals {
+		walkExpr(v.Init, f)
+	}
+	for _, fn := range p.Funcs {
+		if fn.Body != nil {
+			walkStmt(fn.Body, f)
+		}
+	}
+}
+
+// walkExpr calls f on e and every expression inside it, parents first.
+func walkExpr(e check.Expr, f func(check.Expr)) {
+	walkStmt(&check.ExprStmt{X: e}, f)
+}
+
+// walkStmt calls f on every expression of s, parents before their operands.
+func walkStmt(s check.Stmt, f func(check.Expr)) {
 	var expr func(e check.Expr)
 	exprs := func(es []check.Expr) {
 		for _, x := range es {
@@ -89,12 +106,5 @@ func walkProgram(p *check.Program, f func(check.Expr)) {
 			expr(s.X)
 		}
 	}
-	for _, v := range p.Globals {
-		expr(v.Init)
-	}
-	for _, fn := range p.Funcs {
-		if fn.Body != nil {
-			stmt(fn.Body)
-		}
-	}
+	stmt(s)
 }
