@@ -214,3 +214,34 @@ func TestBench(t *testing.T) {
 		t.Fatalf("bad backend accepted")
 	}
 }
+
+// TestGlslcCommand compiles as a build system that calls glslc would:
+// #include without its #extension, glslc's flag spellings, a dependency
+// file, and nothing on stderr when all is well.
+func TestGlslcCommand(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "defs.glsl"), []byte("#define SCALE 3u\n"), 0o644)
+	src := filepath.Join(dir, "k.comp")
+	os.WriteFile(src, []byte("#version 450\n#include \"defs.glsl\"\nlayout(local_size_x = 1) in;\nlayout(binding = 0) buffer B { uint v; };\nvoid main() { v = SCALE * X; }\n"), 0o644)
+	out, dep := filepath.Join(dir, "k.spv"), filepath.Join(dir, "k.d")
+	rc, stdout, errs := runCLI("glslc", "-fshader-stage=compute", "--target-env=vulkan1.2", src, "-o", out, "-O", "-MD", "-MF", dep, "-DX=2")
+	if rc != 0 || errs != "" || stdout != "" {
+		t.Fatalf("rc %d, stdout %q, stderr %q", rc, stdout, errs)
+	}
+	if b, err := os.ReadFile(out); err != nil || len(b) < 20 || b[0] != 0x03 {
+		t.Fatalf("output: %v", err)
+	}
+	d, _ := os.ReadFile(dep)
+	if want := out + ": " + src + " " + filepath.Join(dir, "defs.glsl") + "\n"; string(d) != want {
+		t.Errorf("dependency file %q, want %q", d, want)
+	}
+	if rc, _, errs := runCLI("glslc", "-fshader-stage=fragment", src); rc != 2 || !strings.Contains(errs, "compute shaders only") {
+		t.Errorf("fragment stage: rc %d, %q", rc, errs)
+	}
+	if rc, _, errs := runCLI("glslc", src, "-o", out); rc != 1 || !strings.Contains(errs, "'X' : undeclared identifier") {
+		t.Errorf("missing define: rc %d, %q", rc, errs)
+	}
+	if rc, _, errs := runCLI("glslc", "--bogus", src); rc != 2 || !strings.Contains(errs, "unknown flag --bogus") {
+		t.Errorf("unknown flag: rc %d, %q", rc, errs)
+	}
+}

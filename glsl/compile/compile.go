@@ -29,6 +29,9 @@ type Options struct {
 	Debug       bool        // -g: OpSource with the text, OpName, OpModuleProcessed
 	// ReadFile reads #include files (nil: os.ReadFile).
 	ReadFile func(path string) ([]byte, error)
+	// IncludeDirective enables #include without an #extension line, as
+	// glslc does.
+	IncludeDirective bool
 }
 
 // TargetEnvs lists the accepted --target-env values.
@@ -53,6 +56,8 @@ func Compile(name string, src []byte, opts Options) (*spirv.Module, *diag.List) 
 		IncludeDirs: opts.IncludeDirs,
 		ReadFile:    opts.ReadFile,
 		Vulkan:      true,
+
+		IncludeDirective: opts.IncludeDirective,
 	}, d)
 	if d.HasErrors() {
 		return nil, d

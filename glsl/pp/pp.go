@@ -26,6 +26,9 @@ type Options struct {
 	ReadFile func(path string) ([]byte, error)
 	// Vulkan predefines VULKAN 100 (as glslangValidator -V does).
 	Vulkan bool
+	// IncludeDirective enables GL_GOOGLE_include_directive before the
+	// source, as glslc's preamble does.
+	IncludeDirective bool
 }
 
 // Limits that keep hostile input from hanging the preprocessor or
@@ -114,6 +117,9 @@ func Preprocess(name string, src []byte, opts Options, d *diag.List) *Result {
 	p := &pp{opts: opts, d: d, res: &Result{Version: 100}, macros: map[string]*macro{}}
 	if opts.Vulkan {
 		p.defineText("VULKAN", "100")
+	}
+	if opts.IncludeDirective {
+		p.res.Extensions = append(p.res.Extensions, Extension{Pos: token.Pos{File: name}, Name: "GL_GOOGLE_include_directive", Behavior: Enable})
 	}
 	for i, def := range opts.Defines {
 		// glslangValidator turns -D options into #define lines, so a second
