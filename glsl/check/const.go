@@ -109,17 +109,19 @@ func BoolConst(b bool) *Value {
 
 // roundFloat rounds f to the precision and range of s, as package num
 // encodes the narrow formats: to nearest even; overflow gives infinity, or
-// NaN for E4M3 which has none; the microscaling formats saturate.
+// NaN for E4M3 which has none; the microscaling formats saturate. float16
+// and bfloat16 values keep their precision, as in glslang.
 func roundFloat(s Scalar, f float64) float64 {
 	switch s {
 	case Float64:
 		return f
 	case Float32:
 		return float64(float32(f))
-	case Float16:
-		return num.Float16.Round(f)
-	case BFloat16:
-		return num.BFloat16.Round(f)
+	case Float16, BFloat16:
+		// glslang keeps 16-bit float constants at full precision and
+		// rounds them only where it writes them (see lower's literal
+		// encoding): folding rounds nothing.
+		return f
 	case E5M2:
 		return num.E5M2.Round(f)
 	case E4M3:

@@ -131,12 +131,11 @@ func TestRoundFloat(t *testing.T) {
 		in   float64
 		want float64
 	}{
-		{Float16, 1.0 / 3, 0.333251953125},
-		{Float16, 65520, math.Inf(1)},
-		{Float16, 65519, 65504},
-		{Float16, 1e-8, 0},
-		{Float16, 6e-8, 5.960464477539063e-08},
-		{BFloat16, 1.0 / 3, 0.333984375},
+		// 16-bit floats keep their value until the code generator
+		// writes them, as in glslang.
+		{Float16, 1.0 / 3, 1.0 / 3},
+		{Float16, 65520, 65520},
+		{BFloat16, 1.0 / 3, 1.0 / 3},
 		{E5M2, 3.3, 3.5},
 		{E5M2, 60000, 57344},
 		{E4M3, 500, math.NaN()},

@@ -458,32 +458,37 @@ type ExprStmt struct{ X Expr }
 type If struct {
 	Cond       Expr
 	Then, Else Stmt
+	Hints      SelectionHints
 }
 
 // For is for (Init; Cond; Post) Body; any of Init, Cond, Post may be nil.
 type For struct {
-	Init Stmt
-	Cond Expr
-	Post Expr
-	Body Stmt
+	Init  Stmt
+	Cond  Expr
+	Post  Expr
+	Body  Stmt
+	Hints *LoopHints // nil without attributes
 }
 
 // While is while (Cond) Body.
 type While struct {
-	Cond Expr
-	Body Stmt
+	Cond  Expr
+	Body  Stmt
+	Hints *LoopHints
 }
 
 // DoWhile is do Body while (Cond).
 type DoWhile struct {
-	Body Stmt
-	Cond Expr
+	Body  Stmt
+	Cond  Expr
+	Hints *LoopHints
 }
 
 // Switch is switch (X) { Cases }; control falls through between cases.
 type Switch struct {
 	X     Expr
 	Cases []*Case
+	Hints SelectionHints
 }
 
 // Case is a run of labels followed by statements. Default marks "default:".

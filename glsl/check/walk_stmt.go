@@ -15,18 +15,17 @@ func (c *checker) stmt(s syntax.Stmt) []Stmt {
 	case *syntax.EmptyStmt:
 		return nil
 	case *syntax.IfStmt:
-		c.attributes(s.Attrs)
+		hints := c.selectionHints(s.Attrs, "selection")
 		cond := c.condExpr(c.expr(s.Cond), s.Cond.Position())
-		st := &If{Cond: cond, Then: c.subStmt(s.Then)}
+		st := &If{Cond: cond, Then: c.subStmt(s.Then), Hints: hints}
 		if s.Else != nil {
 			st.Else = c.subStmt(s.Else)
 		}
 		return []Stmt{st}
 	case *syntax.ForStmt:
-		c.attributes(s.Attrs)
 		c.push()
 		defer c.pop()
-		st := &For{}
+		st := &For{Hints: c.loopHints(s.Attrs)}
 		if s.Init != nil {
 			st.Init = single(c.stmt(s.Init))
 		}
@@ -41,10 +40,9 @@ func (c *checker) stmt(s syntax.Stmt) []Stmt {
 		st.Body = c.loopBody(s.Body)
 		return []Stmt{st}
 	case *syntax.WhileStmt:
-		c.attributes(s.Attrs)
 		c.push()
 		defer c.pop()
-		st := &While{}
+		st := &While{Hints: c.loopHints(s.Attrs)}
 		if s.CondDecl != nil {
 			c.errorf(s.Pos, "while", "a declaration as loop condition is not supported")
 		} else {
@@ -53,13 +51,17 @@ func (c *checker) stmt(s syntax.Stmt) []Stmt {
 		st.Body = c.loopBody(s.Body)
 		return []Stmt{st}
 	case *syntax.DoStmt:
-		c.attributes(s.Attrs)
-		st := &DoWhile{Body: c.loopBody(s.Body)}
+		hints := c.loopHints(s.Attrs)
+		st := &DoWhile{Body: c.loopBody(s.Body), Hints: hints}
 		st.Cond = c.condExpr(c.expr(s.Cond), s.Cond.Position())
 		return []Stmt{st}
 	case *syntax.SwitchStmt:
-		c.attributes(s.Attrs)
-		return []Stmt{c.switchStmt(s)}
+		hints := c.selectionHints(s.Attrs, "switch")
+		st := c.switchStmt(s)
+		if sw, ok := st.(*Switch); ok {
+			sw.Hints = hints
+		}
+		return []Stmt{st}
 	case *syntax.CaseLabel:
 		tok := "case"
 		if s.X == nil {

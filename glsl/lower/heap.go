@@ -302,7 +302,7 @@ func (g *gen) arrayLen(a *check.Type) uint32 {
 	case a.IsUnsizedArray():
 		return 0
 	case a.SpecLen != nil:
-		return g.specValue(a.SpecLen)
+		return g.specLen(a.SpecLen)
 	}
 	return g.u32(uint32(a.N))
 }

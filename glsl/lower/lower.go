@@ -87,8 +87,10 @@ type gen struct {
 	vmm, storageBuffer bool
 
 	types map[string]uint32 // type key (with packing) to id
-	vars  map[*check.Var]*varInfo
-	funcs map[*check.Func]uint32
+	// specLens are the ids of specialization-constant array lengths.
+	specLens map[check.Expr]uint32
+	vars     map[*check.Var]*varInfo
+	funcs    map[*check.Func]uint32
 	// callbacks are the functions named as decode, combine or element
 	// callbacks; they take their parameters by value.
 	callbacks map[*check.Func]bool
@@ -135,7 +137,7 @@ type varInfo struct {
 
 func newGen(p *check.Program, opts Options, ver spirv.Version) *gen {
 	return &gen{p: p, opts: opts, ver: ver, b: spirv.NewBuilder(ver, Generator),
-		types: map[string]uint32{}, vars: map[*check.Var]*varInfo{}, funcs: map[*check.Func]uint32{},
+		types: map[string]uint32{}, specLens: map[check.Expr]uint32{}, vars: map[*check.Var]*varInfo{}, funcs: map[*check.Func]uint32{},
 		fnTypes: map[*check.Func]uint32{}, ifaceOK: map[uint32]bool{}}
 }
 

@@ -2,7 +2,6 @@ package lower
 
 import (
 	"github.com/coopshader/coop/glsl/check"
-	"github.com/coopshader/coop/num"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -34,9 +33,9 @@ func (g *gen) narrowConst(v *check.Value) (id uint32, ok bool) {
 	}
 	widen := func(e *check.Value) *check.Value {
 		w := &check.Value{Type: check.ScalarType(wide), Bits: e.Bits, F: e.F}
-		if s == check.Float16 {
-			w.F = num.Decode(num.Encode(e.F, 5, 10, true), 5, 10, true)
-		} else if s.IsSigned() {
+		// A float16 value keeps its precision: glslang converts the
+		// float32 constant at run time.
+		if s.IsSigned() {
 			sh := 64 - s.Bits()
 			w.Bits = uint64(uint32(int64(e.Bits<<sh) >> sh))
 		}

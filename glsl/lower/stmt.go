@@ -144,7 +144,7 @@ func (g *gen) stmt(s check.Stmt) {
 		if s.Else != nil {
 			els = g.b.ID()
 		}
-		g.b.Emit(spirv.OpSelectionMerge, merge, uint32(spirv.SelectionControlNone))
+		g.b.Emit(spirv.OpSelectionMerge, merge, selectionControl(s.Hints))
 		g.b.Emit(spirv.OpBranchConditional, c, then, els)
 		g.label(then)
 		g.stmt(s.Then)
@@ -160,13 +160,13 @@ func (g *gen) stmt(s check.Stmt) {
 		if s.Init != nil {
 			g.stmt(s.Init)
 		}
-		g.loop(s.Cond, s.Body, s.Post, false)
+		g.loop(s.Cond, s.Body, s.Post, false, s.Hints)
 	case *check.While:
 		g.live()
-		g.loop(s.Cond, s.Body, nil, false)
+		g.loop(s.Cond, s.Body, nil, false, s.Hints)
 	case *check.DoWhile:
 		g.live()
-		g.loop(s.Cond, s.Body, nil, true)
+		g.loop(s.Cond, s.Body, nil, true, s.Hints)
 	case *check.Switch:
 		g.live()
 		g.switchStmt(s)
@@ -195,11 +195,11 @@ func (g *gen) stmt(s check.Stmt) {
 
 // loop emits a structured loop: header (OpLoopMerge), condition, body,
 // continue block (post expression, or the condition of do-while).
-func (g *gen) loop(cond check.Expr, body check.Stmt, post check.Expr, doWhile bool) {
+func (g *gen) loop(cond check.Expr, body check.Stmt, post check.Expr, doWhile bool, hints *check.LoopHints) {
 	header, condBlock, bodyBlock, cont, merge := g.b.ID(), g.b.ID(), g.b.ID(), g.b.ID(), g.b.ID()
 	g.branch(header)
 	g.label(header)
-	g.b.Emit(spirv.OpLoopMerge, merge, cont, uint32(spirv.LoopControlNone))
+	g.b.Emit(spirv.OpLoopMerge, append([]uint32{merge, cont}, g.loopControl(hints)...)...)
 	if doWhile {
 		g.branch(bodyBlock)
 	} else {
@@ -255,7 +255,7 @@ func (g *gen) switchStmt(s *check.Switch) {
 		}
 	}
 	words[1] = def
-	g.b.Emit(spirv.OpSelectionMerge, merge, uint32(spirv.SelectionControlNone))
+	g.b.Emit(spirv.OpSelectionMerge, merge, selectionControl(s.Hints))
 	g.b.Emit(spirv.OpSwitch, words...)
 	g.terminated = true
 	g.breaks = append(g.breaks, merge)

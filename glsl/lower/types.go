@@ -82,7 +82,7 @@ func (g *gen) typeID(t *check.Type, pk check.Packing) uint32 {
 			g.b.Capability(spirv.CapabilityLongVectorEXT)
 			g.b.Extension("SPV_EXT_long_vector")
 			if t.SpecLen != nil {
-				return g.b.Type(spirv.OpTypeVectorIdEXT, g.scalarType(s), g.specValue(t.SpecLen))
+				return g.b.Type(spirv.OpTypeVectorIdEXT, g.scalarType(s), g.specLen(t.SpecLen))
 			}
 		}
 		return g.b.TypeVector(g.scalarType(s), uint32(t.N))
@@ -125,7 +125,7 @@ func (g *gen) typeID(t *check.Type, pk check.Packing) uint32 {
 		case t.IsUnsizedArray():
 			id = g.newType(pk, spirv.OpTypeRuntimeArray, elem)
 		case t.SpecLen != nil:
-			id = g.newType(pk, spirv.OpTypeArray, elem, g.specValue(t.SpecLen))
+			id = g.newType(pk, spirv.OpTypeArray, elem, g.specLen(t.SpecLen))
 		default:
 			id = g.newType(pk, spirv.OpTypeArray, elem, g.b.ConstUint32(g.scalarType(check.Uint32), uint32(t.N)))
 		}
@@ -142,6 +142,17 @@ func (g *gen) typeID(t *check.Type, pk check.Packing) uint32 {
 	return 0
 }
 
+// specLen is the id of a specialization-constant length, emitted once per
+// expression so every use of the type names the same constant.
+func (g *gen) specLen(e check.Expr) uint32 {
+	if id, ok := g.specLens[e]; ok {
+		return id
+	}
+	id := g.specValue(e)
+	g.specLens[e] = id
+	return id
+}
+
 // newType declares a type that must stay distinct when laid out.
 func (g *gen) newType(pk check.Packing, op spirv.Op, words ...uint32) uint32 {
 	if pk != check.PackNone {
@@ -152,6 +163,13 @@ func (g *gen) newType(pk check.Packing, op spirv.Op, words ...uint32) uint32 {
 
 func (g *gen) typeKey(t *check.Type, pk check.Packing) string {
 	s := strconv.Itoa(int(pk)) + ":" + t.String()
+	// A length given by a specialization constant prints as its default:
+	// the constant's id tells such arrays apart.
+	for e := t; e != nil; e = e.Elem {
+		if e.SpecLen != nil {
+			s += "#" + strconv.Itoa(int(g.specLen(e.SpecLen)))
+		}
+	}
 	if t.Struct != nil {
 		s += fmt.Sprintf("@%p", t.Struct)
 	}

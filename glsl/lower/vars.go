@@ -271,8 +271,9 @@ func (g *gen) literalWords(v *check.Value) []uint32 {
 	case s == check.Float64:
 		bits = math.Float64bits(v.F)
 	case s == check.Float16:
-		bits = num.Encode(v.F, 5, 10, true)
+		bits = glslangHalf(v.F)
 	case s == check.BFloat16:
+		// As glslang: the float32 value's high half (toward zero).
 		bits = uint64(math.Float32bits(float32(v.F)) >> 16)
 	case s == check.E5M2:
 		bits = num.Encode(v.F, 5, 2, true)
@@ -302,4 +303,22 @@ func (g *gen) literalWords(v *check.Value) []uint32 {
 		return []uint32{uint32(int32(int8(bits)))}
 	}
 	return []uint32{uint32(bits & 0xff)}
+}
+
+// glslangHalf is the fp16 encoding glslang gives a constant: the value
+// rounded to float32, then toward zero to fp16; magnitudes from 2^16 up
+// become infinities and NaNs the quiet NaN, keeping their sign.
+func glslangHalf(f float64) uint64 {
+	x := float64(float32(f))
+	sign := uint64(0)
+	if math.Signbit(x) {
+		sign = 0x8000
+	}
+	switch {
+	case math.IsNaN(x):
+		return sign | 0x7e00
+	case math.Abs(x) >= 65536:
+		return sign | 0x7c00
+	}
+	return num.Float16.Encode(x, num.TowardZero, false)
 }

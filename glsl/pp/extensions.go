@@ -32,6 +32,7 @@ var KnownExtensions = []string{
 	"GL_EXT_buffer_reference2",
 	"GL_EXT_buffer_reference_uvec2",
 	"GL_EXT_control_flow_attributes",
+	"GL_EXT_control_flow_attributes2",
 	"GL_EXT_debug_printf",
 	"GL_EXT_demote_to_helper_invocation",
 	"GL_EXT_descriptor_heap",
