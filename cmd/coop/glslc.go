@@ -45,13 +45,7 @@ type glslcArgs struct {
 
 func parseGlslcArgs(args []string) (*glslcArgs, error) {
 	a := &glslcArgs{out: "a.spv"}
-	value := func(i *int, flag string) (string, error) {
-		if *i+1 >= len(args) {
-			return "", fmt.Errorf("flag %s needs a value", flag)
-		}
-		*i++
-		return args[*i], nil
-	}
+	value := func(i *int, flag string) (string, error) { return flagValue(args, i, flag) }
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
 		var err error

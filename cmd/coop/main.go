@@ -68,3 +68,12 @@ func writeOutput(name string, data []byte, stdout io.Writer) error {
 	}
 	return os.WriteFile(name, data, 0o644)
 }
+
+// flagValue is the argument after flag args[*i], which it steps over.
+func flagValue(args []string, i *int, flag string) (string, error) {
+	if *i+1 >= len(args) {
+		return "", fmt.Errorf("flag %s needs a value", flag)
+	}
+	*i++
+	return args[*i], nil
+}
