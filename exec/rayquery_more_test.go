@@ -1,15 +1,11 @@
 package exec
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/coopshader/coop/backend"
 	"github.com/coopshader/coop/internal/reftool"
-	"github.com/coopshader/coop/spirv"
 )
 
 // TestRayQueryArrays indexes an array of acceleration-structure
@@ -62,20 +58,12 @@ void main() {
 // TestRayQueryMatchesGlslang runs glslang's module of the probe shader
 // beside coop's on the same scenes and requires the same buffers.
 func TestRayQueryMatchesGlslang(t *testing.T) {
-	gv := reftool.Path("glslangValidator")
-	if gv == "" {
-		t.Skip("glslangValidator not found (set COOP_REF_BIN)")
-	}
-	dir := t.TempDir()
-	srcPath, outPath := filepath.Join(dir, "p.comp"), filepath.Join(dir, "p.spv")
-	os.WriteFile(srcPath, []byte(probeSrc), 0o644)
-	if b, err := exec.Command(gv, "-V", "--target-env", "vulkan1.3", "-o", outPath, srcPath).CombinedOutput(); err != nil {
-		t.Fatalf("glslangValidator: %v\n%s", err, b)
-	}
-	bin, _ := os.ReadFile(outPath)
-	ref, err := spirv.Decode(bin)
+	ref, err := reftool.Glslang([]byte(probeSrc), "vulkan1.3")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if ref == nil {
+		t.Skip("glslangValidator not found (set COOP_REF_BIN)")
 	}
 	refWords, _ := ref.Words()
 	dev := New(Options{})

@@ -5,15 +5,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/coopshader/coop/backend"
 	cpu "github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/num"
-	"github.com/coopshader/coop/spirv"
 	"github.com/coopshader/coop/spirv/text"
 )
 
@@ -76,22 +72,9 @@ func runBoth(t *testing.T, src string, res []resource, push []byte) [][]byte {
 		t.Fatal(err)
 	}
 	got := runResources(t, words, res, push)
-	gv := refTool("glslangValidator")
-	if gv == "" {
+	ref := glslangModule(t, src)
+	if ref == nil {
 		return got
-	}
-	dir := t.TempDir()
-	srcPath, outPath := filepath.Join(dir, "t.comp"), filepath.Join(dir, "t.spv")
-	if err := os.WriteFile(srcPath, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if b, err := exec.Command(gv, "-V", "--target-env", "vulkan1.3", "-o", outPath, srcPath).CombinedOutput(); err != nil {
-		t.Fatalf("glslangValidator: %v\n%s", err, b)
-	}
-	bin, _ := os.ReadFile(outPath)
-	ref, err := spirv.Decode(bin)
-	if err != nil {
-		t.Fatal(err)
 	}
 	refWords, err := ref.Words()
 	if err != nil {

@@ -269,3 +269,14 @@ func TestVersionNeedsPosition(t *testing.T) {
 		t.Errorf("vulkan1.1: %v", d)
 	}
 }
+
+// glslangModule is glslang's module of src for vulkan1.3, or nil when
+// glslangValidator is absent.
+func glslangModule(t *testing.T, src string) *spirv.Module {
+	t.Helper()
+	m, err := reftool.Glslang([]byte(src), "vulkan1.3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

@@ -4,15 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/coopshader/coop/backend"
 	cpu "github.com/coopshader/coop/exec"
-	"github.com/coopshader/coop/spirv"
 )
 
 // Shaders for GL_NV_cooperative_matrix2 and GL_NV_cooperative_vector: each
@@ -66,20 +62,7 @@ func runCoop2(t *testing.T, src string, in []uint32) []uint32 {
 		t.Fatal(err)
 	}
 	got := runWords(t, words, in)
-	if gv := refTool("glslangValidator"); gv != "" {
-		dir := t.TempDir()
-		srcPath, out := filepath.Join(dir, "t.comp"), filepath.Join(dir, "t.spv")
-		if err := os.WriteFile(srcPath, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if b, err := exec.Command(gv, "-V", "--target-env", "vulkan1.3", "-o", out, srcPath).CombinedOutput(); err != nil {
-			t.Fatalf("glslangValidator: %v\n%s", err, b)
-		}
-		bin, _ := os.ReadFile(out)
-		ref, err := spirv.Decode(bin)
-		if err != nil {
-			t.Fatal(err)
-		}
+	if ref := glslangModule(t, src); ref != nil {
 		refWords, err := ref.Words()
 		if err != nil {
 			t.Fatal(err)

@@ -46,23 +46,9 @@ func validate(t *testing.T, m *spirv.Module, env string) {
 // tool is absent.
 func glslang(t *testing.T, name string, src []byte, env string) *spirv.Module {
 	t.Helper()
-	tool := reftool.Path("glslangValidator")
-	if tool == "" {
-		return nil
-	}
-	dir := t.TempDir()
-	in, out := filepath.Join(dir, name), filepath.Join(dir, "out.spv")
-	os.WriteFile(in, src, 0o644)
-	if o, err := exec.Command(tool, "-V", "--target-env", env, "-o", out, in).CombinedOutput(); err != nil {
-		t.Fatalf("glslangValidator: %s", o)
-	}
-	b, err := os.ReadFile(out)
+	m, err := reftool.Glslang(src, env)
 	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := spirv.Decode(b)
-	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", name, err)
 	}
 	return m
 }
