@@ -2,6 +2,7 @@ package exec
 
 import (
 	"encoding/binary"
+	"slices"
 	"strings"
 	"testing"
 
@@ -189,24 +190,12 @@ func TestTensorARMReadWriteQuery(t *testing.T) {
 	}
 	// Row 2 after the writes; the padding after each row is untouched.
 	want := []int32{20, 100, 200, 101, 201, 25, 26, 27}
-	if row := words(r.tbuf)[16:24]; !equal32(row, want) {
+	if row := words(r.tbuf)[16:24]; !slices.Equal(row, want) {
 		t.Errorf("row 2 = %v, want %v", row, want)
 	}
-	if row := words(r.tbuf)[8:16]; !equal32(row, []int32{10, 11, 12, 13, 14, 15, 16, 17}) {
+	if row := words(r.tbuf)[8:16]; !slices.Equal(row, []int32{10, 11, 12, 13, 14, 15, 16, 17}) {
 		t.Errorf("row 1 changed: %v", row)
 	}
-}
-
-func equal32(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestTensorARMBindingErrors(t *testing.T) {

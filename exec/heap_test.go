@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -299,22 +300,10 @@ func TestHeapBufferDescriptors(t *testing.T) {
 	}
 	for i, b := range bufs {
 		got := u32s(b)
-		if want := []uint32{uint32(10 * i), 100*BufferDescriptorSize + uint32(i), uint32(10*i + 1), 0}; !equalU32(got, want) {
+		if want := []uint32{uint32(10 * i), 100*BufferDescriptorSize + uint32(i), uint32(10*i + 1), 0}; !slices.Equal(got, want) {
 			t.Errorf("buffer %d = %v, want %v", i, got, want)
 		}
 	}
-}
-
-func equalU32(a, b []uint32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestHeapFaults(t *testing.T) {

@@ -3,6 +3,7 @@ package exec
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -219,7 +220,7 @@ func TestHeapImageDescriptors(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := []uint32{41, 7, math.Float32bits(2.5), math.Float32bits(9), 30, 40, 0, 0}
-		if got := u32s(r.out); !equalU32(got, want) {
+		if got := u32s(r.out); !slices.Equal(got, want) {
 			t.Errorf("lockstep %v: out = %v, want %v", lockstep, got, want)
 		}
 		le := binary.LittleEndian
@@ -229,7 +230,7 @@ func TestHeapImageDescriptors(t *testing.T) {
 		if got := le.Uint32(ImageBytes(r.img[1])[4*4:]); got != 12 {
 			t.Errorf("img[1] at (0, 1) = %d, want 12", got)
 		}
-		if got := u32s(r.texels); !equalU32(got, []uint32{10, 20, 33, 40}) {
+		if got := u32s(r.texels); !slices.Equal(got, []uint32{10, 20, 33, 40}) {
 			t.Errorf("texel buffer = %v", got)
 		}
 	}
