@@ -19,7 +19,6 @@ type kernel struct {
 	u32  uint32
 	i32  uint32
 	f32  uint32
-	u32p uint32 // pointer to uint Input
 	gidV uint32 // gl_GlobalInvocationID variable
 	fn   uint32
 	x    uint32 // gl_GlobalInvocationID.x, loaded

@@ -154,13 +154,12 @@ func (sp *sampling) sample(lam float64) sval {
 // place is where sampling happens within a level: the texel-space
 // coordinates of the filtered axes, the layer and the level's size.
 type place struct {
-	x      [3]float64
-	axes   int
-	layer  int
-	size   [3]int
-	modes  [3]backend.AddressMode
-	level  int
-	border bool
+	x     [3]float64
+	axes  int
+	layer int
+	size  [3]int
+	modes [3]backend.AddressMode
+	level int
 }
 
 // at maps the coordinates into texel space of level lv.
@@ -432,12 +431,12 @@ func (l *lane) imageSample(in *instr, o *imgOp, g *grads) error {
 				copy(offs[k][:], l.ints(o.offs+int32(k*et.slots), et, et.slots))
 			}
 		}
-		return l.putSample(in, o, v, sp.gather(comp, offs), true)
+		return l.putSample(in, o, v, sp.gather(comp, offs))
 	}
 	var lp float64
 	switch {
 	case s.Unnormalized:
-		return l.putSample(in, o, v, sp.sample(math.NaN()), false)
+		return l.putSample(in, o, v, sp.sample(math.NaN()))
 	case o.lod >= 0:
 		lp = sp.lambdaPrime(l.operandF(o.lod, o.lodT), 0)
 	default:
@@ -467,11 +466,11 @@ func (l *lane) imageSample(in *instr, o *imgOp, g *grads) error {
 		}
 		return nil
 	}
-	return l.putSample(in, o, v, sp.sample(lam), false)
+	return l.putSample(in, o, v, sp.sample(lam))
 }
 
 // putSample writes a sampled value, rounded once to the result type.
-func (l *lane) putSample(in *instr, o *imgOp, v *imgView, r sval, gather bool) error {
+func (l *lane) putSample(in *instr, o *imgOp, v *imgView, r sval) error {
 	rt := o.res
 	ct := rt.comp()
 	if (ct.kind == kFloat) != (v.fi.IsFloat() || o.dref >= 0) {

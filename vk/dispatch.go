@@ -25,7 +25,6 @@ type objects struct {
 	pipe     vkc.Pipeline
 	pool     vkc.DescriptorPool
 	query    vkc.QueryPool
-	fence    vkc.Fence
 }
 
 func (o *objects) destroy() {

@@ -1,7 +1,5 @@
 package check
 
-import "fmt"
-
 // bad is the result of an expression that failed to check; it carries a
 // void type so later rules stay quiet about it.
 func bad(pos Pos) Expr {
@@ -574,5 +572,3 @@ func (c *checker) intConst(e Expr, what string) (int64, bool) {
 	}
 	return v.Int(), true
 }
-
-func describe(t *Type) string { return fmt.Sprint(t) }

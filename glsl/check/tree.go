@@ -241,9 +241,8 @@ type exprBase struct {
 	Pos Pos
 }
 
-func (e *exprBase) Type() *Type     { return e.T }
-func (e *exprBase) Position() Pos   { return e.Pos }
-func (e *exprBase) setType(t *Type) { e.T = t }
+func (e *exprBase) Type() *Type   { return e.T }
+func (e *exprBase) Position() Pos { return e.Pos }
 
 // Const is a folded constant.
 type Const struct {
