@@ -155,7 +155,7 @@ func TestConversions(t *testing.T) {
 	k.store(out, k.u32, at(3), k.op(spirv.OpUConvert, k.u32, k.op(spirv.OpBitcast, b.TypeInt(16, false), rz)))
 	k.store(out, k.u32, at(4), k.op(spirv.OpUConvert, k.u32, k.op(spirv.OpBitcast, b.TypeInt(16, false), re)))
 	b.Capability(spirv.CapabilityInt16)
-	vals := []float32{0, -0.0, 1.9, -1.9, 3e9, -3e9, 5e9, float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)),
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1.9, -1.9, 3e9, -3e9, 5e9, float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)),
 		1e-6, 65519, 65521, 2.5, -2147483648, 4294967040}
 	var ins []uint32
 	for _, x := range vals {

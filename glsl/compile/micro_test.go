@@ -41,7 +41,7 @@ void main() {
 	v[448u + i] = uint(floatmxint8BitsToUintEXT(floatmxint8_t(x)));
 }
 `
-	xs := []float64{0, -0.0, 0.25, 0.75, 1.25, 2.5, 3.5, 5, 7, -7, 1e9, math.Inf(-1), math.NaN(), 1.0 / 128, 3.0 / 128,
+	xs := []float64{0, math.Copysign(0, -1), 0.25, 0.75, 1.25, 2.5, 3.5, 5, 7, -7, 1e9, math.Inf(-1), math.NaN(), 1.0 / 128, 3.0 / 128,
 		0.0625, 0.09375, 1.0625, 7.75, 29, 30, -100, 0.3, 2.9}
 	in := make([]uint32, 512)
 	for i := range 64 {
