@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/coopshader/coop/profile"
 	"github.com/coopshader/coop/vk/internal/vkc"
 )
 
@@ -39,45 +40,15 @@ type DeviceInfo struct {
 	CoopVecLimits *CoopVecLimits
 }
 
-// CoopMatShape is one supported cooperative-matrix multiply-add shape.
-// Types are short names such as "float16", "bfloat16", "sint8", "float8_e4m3".
-type CoopMatShape struct {
-	M, N, K                uint32
-	A, B, C, Result        string
-	SaturatingAccumulation bool
-	Scope                  string // "subgroup", "workgroup", ...
-}
-
-// CoopMatFlexShape is one VK_NV_cooperative_matrix2 flexible-dimension entry:
-// M, N and K may be any multiple of the granularities.
-type CoopMatFlexShape struct {
-	MGranularity, NGranularity, KGranularity uint32
-	A, B, C, Result                          string
-	SaturatingAccumulation                   bool
-	Scope                                    string
-	WorkgroupInvocations                     uint32
-}
-
-// CoopMat2Limits are the VK_NV_cooperative_matrix2 device properties.
-type CoopMat2Limits struct {
-	WorkgroupScopeMaxWorkgroupSize     uint32
-	FlexibleDimensionsMaxDimension     uint32
-	WorkgroupScopeReservedSharedMemory uint32
-}
-
-// CoopVecCombo is one supported cooperative-vector type combination.
-type CoopVecCombo struct {
-	InputType, InputInterpretation, MatrixInterpretation, BiasInterpretation, ResultType string
-	Transpose                                                                            bool
-}
-
-// CoopVecLimits are the VK_NV_cooperative_vector device properties.
-type CoopVecLimits struct {
-	SupportedStages                string
-	TrainingFloat16Accumulation    bool
-	TrainingFloat32Accumulation    bool
-	MaxCooperativeVectorComponents uint32
-}
+// The capability types are the device profile's (package profile), so a
+// described device converts to a profile field for field.
+type (
+	CoopMatShape     = profile.CoopMatShape
+	CoopMatFlexShape = profile.CoopMatFlexShape
+	CoopMat2Limits   = profile.CoopMat2Limits
+	CoopVecCombo     = profile.CoopVecCombo
+	CoopVecLimits    = profile.CoopVecLimits
+)
 
 // Devices lists every physical device the Vulkan loader reports. The error
 // wraps backend.ErrUnavailable when there is no loader or driver.
