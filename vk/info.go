@@ -114,9 +114,9 @@ func (in *instance) describe(index int, pd vkc.PhysicalDevice) (DeviceInfo, erro
 			return d, err
 		}
 		for _, q := range ps {
-			d.CoopMatKHR = append(d.CoopMatKHR, CoopMatShape{q.MSize, q.NSize, q.KSize,
-				componentType(q.AType), componentType(q.BType), componentType(q.CType), componentType(q.ResultType),
-				q.SaturatingAccumulation != 0, scope(q.Scope)})
+			d.CoopMatKHR = append(d.CoopMatKHR, CoopMatShape{M: q.MSize, N: q.NSize, K: q.KSize,
+				A: componentType(q.AType), B: componentType(q.BType), C: componentType(q.CType), Result: componentType(q.ResultType),
+				SaturatingAccumulation: q.SaturatingAccumulation != 0, Scope: scope(q.Scope)})
 		}
 	}
 	if has["VK_NV_cooperative_matrix"] {
@@ -125,10 +125,10 @@ func (in *instance) describe(index int, pd vkc.PhysicalDevice) (DeviceInfo, erro
 			return d, err
 		}
 		for _, q := range ps {
-			d.CoopMatNV = append(d.CoopMatNV, CoopMatShape{q.MSize, q.NSize, q.KSize,
-				componentType(vkc.ComponentTypeKHR(q.AType)), componentType(vkc.ComponentTypeKHR(q.BType)),
-				componentType(vkc.ComponentTypeKHR(q.CType)), componentType(vkc.ComponentTypeKHR(q.DType)),
-				false, scope(vkc.ScopeKHR(q.Scope))})
+			d.CoopMatNV = append(d.CoopMatNV, CoopMatShape{M: q.MSize, N: q.NSize, K: q.KSize,
+				A: componentType(vkc.ComponentTypeKHR(q.AType)), B: componentType(vkc.ComponentTypeKHR(q.BType)),
+				C: componentType(vkc.ComponentTypeKHR(q.CType)), Result: componentType(vkc.ComponentTypeKHR(q.DType)),
+				Scope: scope(vkc.ScopeKHR(q.Scope))})
 		}
 	}
 	if has["VK_NV_cooperative_matrix2"] {
@@ -137,12 +137,13 @@ func (in *instance) describe(index int, pd vkc.PhysicalDevice) (DeviceInfo, erro
 			return d, err
 		}
 		for _, q := range ps {
-			d.CoopMatFlex = append(d.CoopMatFlex, CoopMatFlexShape{q.MGranularity, q.NGranularity, q.KGranularity,
-				componentType(q.AType), componentType(q.BType), componentType(q.CType), componentType(q.ResultType),
-				q.SaturatingAccumulation != 0, scope(q.Scope), q.WorkgroupInvocations})
+			d.CoopMatFlex = append(d.CoopMatFlex, CoopMatFlexShape{MGranularity: q.MGranularity, NGranularity: q.NGranularity, KGranularity: q.KGranularity,
+				A: componentType(q.AType), B: componentType(q.BType), C: componentType(q.CType), Result: componentType(q.ResultType),
+				SaturatingAccumulation: q.SaturatingAccumulation != 0, Scope: scope(q.Scope), WorkgroupInvocations: q.WorkgroupInvocations})
 		}
-		d.CoopMat2 = &CoopMat2Limits{p.cm2.CooperativeMatrixWorkgroupScopeMaxWorkgroupSize,
-			p.cm2.CooperativeMatrixFlexibleDimensionsMaxDimension, p.cm2.CooperativeMatrixWorkgroupScopeReservedSharedMemory}
+		d.CoopMat2 = &CoopMat2Limits{WorkgroupScopeMaxWorkgroupSize: p.cm2.CooperativeMatrixWorkgroupScopeMaxWorkgroupSize,
+			FlexibleDimensionsMaxDimension:     p.cm2.CooperativeMatrixFlexibleDimensionsMaxDimension,
+			WorkgroupScopeReservedSharedMemory: p.cm2.CooperativeMatrixWorkgroupScopeReservedSharedMemory}
 	}
 	if has["VK_NV_cooperative_vector"] {
 		ps, err := in.coopVecNV(pd)
@@ -150,12 +151,14 @@ func (in *instance) describe(index int, pd vkc.PhysicalDevice) (DeviceInfo, erro
 			return d, err
 		}
 		for _, q := range ps {
-			d.CoopVec = append(d.CoopVec, CoopVecCombo{componentType(q.InputType), componentType(q.InputInterpretation),
-				componentType(q.MatrixInterpretation), componentType(q.BiasInterpretation), componentType(q.ResultType), q.Transpose != 0})
+			d.CoopVec = append(d.CoopVec, CoopVecCombo{InputType: componentType(q.InputType), InputInterpretation: componentType(q.InputInterpretation),
+				MatrixInterpretation: componentType(q.MatrixInterpretation), BiasInterpretation: componentType(q.BiasInterpretation),
+				ResultType: componentType(q.ResultType), Transpose: q.Transpose != 0})
 		}
-		d.CoopVecLimits = &CoopVecLimits{stages(p.cv.CooperativeVectorSupportedStages),
-			p.cv.CooperativeVectorTrainingFloat16Accumulation != 0, p.cv.CooperativeVectorTrainingFloat32Accumulation != 0,
-			p.cv.MaxCooperativeVectorComponents}
+		d.CoopVecLimits = &CoopVecLimits{SupportedStages: stages(p.cv.CooperativeVectorSupportedStages),
+			TrainingFloat16Accumulation:    p.cv.CooperativeVectorTrainingFloat16Accumulation != 0,
+			TrainingFloat32Accumulation:    p.cv.CooperativeVectorTrainingFloat32Accumulation != 0,
+			MaxCooperativeVectorComponents: p.cv.MaxCooperativeVectorComponents}
 	}
 	return d, nil
 }

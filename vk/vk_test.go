@@ -140,8 +140,8 @@ func TestFormatDevices(t *testing.T) {
 		Index: 0, Name: "Test GPU", Type: "discrete GPU", VendorID: 0x10de, APIVersion: "1.4.0",
 		SubgroupSize: 32, MinSubgroupSize: 32, MaxSubgroupSize: 32,
 		Extensions: []string{"VK_KHR_cooperative_matrix"},
-		CoopMatKHR: []CoopMatShape{{16, 16, 16, "float16", "float16", "float32", "float32", false, "subgroup"}},
-		CoopVec:    []CoopVecCombo{{"float16", "float16", "float16", "float16", "float16", true}},
+		CoopMatKHR: []CoopMatShape{{M: 16, N: 16, K: 16, A: "float16", B: "float16", C: "float32", Result: "float32", Scope: "subgroup"}},
+		CoopVec:    []CoopVecCombo{{InputType: "float16", InputInterpretation: "float16", MatrixInterpretation: "float16", BiasInterpretation: "float16", ResultType: "float16", Transpose: true}},
 	}}
 	var b bytes.Buffer
 	if err := FormatDevices(&b, ds); err != nil {
