@@ -243,7 +243,7 @@ func TestDispatch(t *testing.T) {
 	pc := make([]byte, 16)
 	binary.LittleEndian.PutUint32(pc, 5)
 	binary.LittleEndian.PutUint64(pc[8:], side.Address())
-	for _, sg := range []uint32{0, 32} {
+	for _, sg := range []uint32{0, d.Info().MaxSubgroupSize} {
 		res, err := d.Dispatch(&backend.Dispatch{
 			Code: doubleAddModule(), Entry: "main", Groups: [3]uint32{n / 64, 1, 1},
 			Bindings: []backend.Binding{
