@@ -269,7 +269,6 @@ func start(s *Script, dev backend.Device, code map[string][]uint32, opts RunOpti
 	st := &state{s: s, dev: dev, opts: opts, code: code, bufs: map[string]memory{}, samplers: map[string]backend.Sampler{},
 		report: &Report{Script: s.Name, Device: dev.Name()}}
 	for _, b := range s.Buffers {
-		data := b.Type.encode(b.Values)
 		var m memory
 		var err error
 		if b.Image != nil {
@@ -283,7 +282,7 @@ func start(s *Script, dev backend.Device, code map[string][]uint32, opts RunOpti
 				usage |= backend.UsageAddress
 			}
 			// Devices want non-empty buffers of whole words.
-			size := max((len(data)+3)&^3, 4)
+			size := max((b.Size()+3)&^3, 4)
 			var buf backend.Buffer
 			if buf, err = dev.NewBuffer(size, usage); err == nil {
 				m = buf
@@ -291,7 +290,7 @@ func start(s *Script, dev backend.Device, code map[string][]uint32, opts RunOpti
 		}
 		if m != nil {
 			st.bufs[b.Name] = m
-			err = m.Write(0, data)
+			err = b.contents(m.Write)
 		}
 		if err != nil {
 			st.release()
@@ -418,14 +417,26 @@ func (st *state) flops(r *RunCmd) float64 {
 	return 0
 }
 
-// read returns a buffer's current values.
-func (st *state) read(name string) ([]Value, error) {
+// read returns a buffer's current contents.
+func (st *state) read(name string) (values, error) {
+	return st.readPart(name, 0, st.s.Buffer(name).N)
+}
+
+// readPart reads the elements holding components [from, to) of a
+// buffer, so an EXPECT of a few values does not copy a large buffer.
+func (st *state) readPart(name string, from, to int) (values, error) {
 	b := st.s.Buffer(name)
-	data := make([]byte, b.Size())
-	if err := st.bufs[name].Read(0, data); err != nil {
-		return nil, fmt.Errorf("reading %s on %s: %w", name, st.dev.Name(), err)
+	t := b.Type
+	first := from - from%t.Comps()
+	if t.Bits == 4 {
+		first = from &^ 1
 	}
-	return b.Type.decode(data, len(b.Values)), nil
+	off := t.byteSize(first)
+	data := make([]byte, t.byteSize(to)-off)
+	if err := st.bufs[name].Read(off, data); err != nil {
+		return values{}, fmt.Errorf("reading %s on %s: %w", name, st.dev.Name(), err)
+	}
+	return newValues(t, data, b.N, first), nil
 }
 
 // dump writes the buffers named in RunOptions.Dump.
@@ -436,17 +447,17 @@ func (st *state) dump(w io.Writer, label string) error {
 			return err
 		}
 		b := st.s.Buffer(name)
-		fmt.Fprintf(w, "BUFFER %s (%s, %d values)%s\n", name, b.Type.Name, len(vals), label)
+		fmt.Fprintf(w, "BUFFER %s (%s, %d values)%s\n", name, b.Type.Name, vals.n, label)
 		per := 8
 		if n := b.Type.Comps(); n > 1 {
 			per = n * max(1, 8/n)
 		}
-		for i, v := range vals {
+		for i := range vals.n {
 			sep := " "
-			if (i+1)%per == 0 || i == len(vals)-1 {
+			if (i+1)%per == 0 || i == vals.n-1 {
 				sep = "\n"
 			}
-			fmt.Fprint(w, b.Type.String(v), sep)
+			fmt.Fprint(w, b.Type.String(vals.at(i)), sep)
 		}
 	}
 	return nil
