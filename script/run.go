@@ -42,6 +42,9 @@ type RunOptions struct {
 	DumpTo    io.Writer
 	Timed     bool // time every RUN (RUN TIMED_EXECUTION times that one)
 	MaxDiffs  int  // differing elements listed per failed EXPECT (default 8)
+	// Progress, when set, is told how many workgroups of a RUN are done,
+	// as backend.Dispatch.Progress is (from several goroutines at once).
+	Progress func(r *RunCmd, done, total uint64)
 }
 
 // Result is the outcome of one EXPECT (or, in Compare, of one buffer).
@@ -243,7 +246,7 @@ func Run(ctx context.Context, s *Script, dev backend.Device, opts RunOptions) (*
 			st.report.Results = append(st.report.Results, r)
 			continue
 		}
-		if err := st.exec(cmd); err != nil {
+		if err := st.exec(ctx, cmd); err != nil {
 			return st.report, err
 		}
 	}
@@ -320,9 +323,9 @@ func (st *state) release() {
 }
 
 // exec performs a RUN or COPY.
-func (st *state) exec(cmd Command) error {
+func (st *state) exec(ctx context.Context, cmd Command) error {
 	fail := func(line int, err error) error {
-		return &Error{File: st.s.Name, Line: line, Msg: fmt.Sprintf("on %s: %v", st.dev.Name(), err)}
+		return &Error{File: st.s.Name, Line: line, Msg: fmt.Sprintf("on %s: %v", st.dev.Name(), err), Err: err}
 	}
 	if c, ok := cmd.(*Copy); ok {
 		data := make([]byte, st.s.Buffer(c.From).Size())
@@ -338,7 +341,10 @@ func (st *state) exec(cmd Command) error {
 	pl := st.s.Pipelines[r.Pipeline]
 	timed := st.opts.Timed || r.Timed
 	d := &backend.Dispatch{Code: st.code[r.Pipeline], Entry: pl.Entry, Groups: r.Groups, Spec: pl.Spec,
-		SubgroupSize: pl.Subgroup, Timed: timed}
+		SubgroupSize: pl.Subgroup, Timed: timed, Context: ctx}
+	if p := st.opts.Progress; p != nil {
+		d.Progress = func(done, total uint64) { p(r, done, total) }
+	}
 	for _, a := range pl.Addresses {
 		var addr [8]byte
 		binary.LittleEndian.PutUint64(addr[:], st.bufs[a.Buffer].(backend.Buffer).Address())
@@ -498,10 +504,10 @@ func Compare(ctx context.Context, s *Script, a, b backend.Device, opts RunOption
 			rep.Results = append(rep.Results, ra, rb)
 			continue
 		}
-		if err := sa.exec(cmd); err != nil {
+		if err := sa.exec(ctx, cmd); err != nil {
 			return rep, err
 		}
-		if err := sb.exec(cmd); err != nil {
+		if err := sb.exec(ctx, cmd); err != nil {
 			rep.Timings = append(rep.Timings, sb.report.Timings...)
 			return rep, err
 		}

@@ -212,6 +212,9 @@ type Error struct {
 	File string
 	Line int
 	Msg  string
+	Err  error // the cause, when a device's error (a cancelled dispatch, say)
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+func (e *Error) Unwrap() error { return e.Err }

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -892,5 +893,44 @@ BUFFER r2 DATA_TYPE uint32 SIZE 10 RANDOM SEED 7 MIN 0 MAX 1000000
 	r, r2 := s.Buffer("r").Values(), s.Buffer("r2").Values()
 	if !slices.Equal(r[:10], r2) || r[599999] == r[0] && r[1] == r[0] {
 		t.Fatalf("random: %v vs %v", r[:10], r2)
+	}
+}
+
+// TestRunProgressAndCancel: RunOptions.Progress hears each workgroup of a
+// RUN, and a context cancelled during a RUN stops the run with an error
+// naming the RUN's line and wrapping the context's.
+func TestRunProgressAndCancel(t *testing.T) {
+	src := "SHADER compute axpb SPIRV-HEX\n" + hexWords(axpbKernel(t)) + `END
+BUFFER in DATA_TYPE float SIZE 4096 SERIES_FROM 0 INC_BY 1
+BUFFER out DATA_TYPE float SIZE 4096 FILL 0
+BUFFER pc DATA_TYPE float DATA 2.0 END
+PIPELINE compute p
+  ATTACH axpb
+  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 1
+  BIND BUFFER pc AS push_constant
+END
+RUN p 1024 1 1
+EXPECT out IDX 4 EQ 3
+`
+	s := mustParse(t, src)
+	var calls atomic.Int64
+	rep, err := Run(context.Background(), s, cpu.New(cpu.Options{}), RunOptions{Progress: func(r *RunCmd, done, total uint64) {
+		if r.Pipeline != "p" || total != 1024 {
+			t.Errorf("progress of RUN %s: %d of %d", r.Pipeline, done, total)
+		}
+		calls.Add(1)
+	}})
+	if err != nil || rep.Failed() != 0 || calls.Load() != 1024 {
+		t.Fatalf("%v, %d progress calls", err, calls.Load())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = Run(ctx, s, cpu.New(cpu.Options{}), RunOptions{Progress: func(r *RunCmd, done, total uint64) {
+		if done == 8 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "RUN p: dispatch stopped after") {
+		t.Fatalf("cancelled run: %v", err)
 	}
 }

@@ -69,6 +69,9 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	if err != nil {
 		return res, err
 	}
+	if ds.Context != nil && ds.Context.Err() != nil {
+		return res, ds.Context.Err()
+	}
 	if !slices.Contains(m.entries, ds.Entry) {
 		return res, fmt.Errorf("vk: module has no GLCompute entry point %q", ds.Entry)
 	}
