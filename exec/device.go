@@ -355,6 +355,7 @@ func (d *Device) RunDispatch(pr *Program, dp *backend.Dispatch) error {
 		p: p, bufs: bufs, accels: accels, images: images, smps: samplers, push: push, groups: groups, budget: d.opts.StepBudget,
 		printf: d.opts.Printf, describe: d.opts.Describe,
 		tmpl: slices.Clone(p.tmpl), noLock: d.opts.noLockstep,
+		ctx: dp.Context, progress: dp.Progress,
 	}
 	if err := p.setHeaps(x.tmpl, dp); err != nil {
 		return err

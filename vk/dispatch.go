@@ -73,6 +73,9 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	if err != nil {
 		return res, err
 	}
+	if ds.Context != nil && ds.Context.Err() != nil {
+		return res, ds.Context.Err()
+	}
 	if !slices.Contains(m.entries, ds.Entry) {
 		return res, fmt.Errorf("vk: module has no GLCompute entry point %q", ds.Entry)
 	}
@@ -93,8 +96,11 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 		if !d.enabled("subgroupSizeControl") || v13.RequiredSubgroupSizeStages&vkc.ShaderStageComputeBit == 0 {
 			return res, fmt.Errorf("vk: subgroup size %d requested, but %s cannot require a subgroup size for compute shaders", ds.SubgroupSize, d.info.Name)
 		}
-		if ds.SubgroupSize < v13.MinSubgroupSize || ds.SubgroupSize > v13.MaxSubgroupSize || ds.SubgroupSize&(ds.SubgroupSize-1) != 0 {
-			return res, fmt.Errorf("vk: subgroup size %d is not a power of two in [%d, %d] on %s", ds.SubgroupSize, v13.MinSubgroupSize, v13.MaxSubgroupSize, d.info.Name)
+		if ds.SubgroupSize&(ds.SubgroupSize-1) != 0 {
+			return res, fmt.Errorf("vk: subgroup size %d is not a power of two", ds.SubgroupSize)
+		}
+		if ds.SubgroupSize < v13.MinSubgroupSize || ds.SubgroupSize > v13.MaxSubgroupSize {
+			return res, fmt.Errorf("vk: subgroup size %d is outside %s's range [%d, %d]", ds.SubgroupSize, d.info.Name, v13.MinSubgroupSize, v13.MaxSubgroupSize)
 		}
 	}
 

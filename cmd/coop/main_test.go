@@ -213,6 +213,26 @@ func TestBench(t *testing.T) {
 	if rc, _, _ := runCLI("bench", "--backend", "tpu", "x.amber"); rc != 2 {
 		t.Fatalf("bad backend accepted")
 	}
+	for _, c := range []string{"cpu", "cpu,cpu", "cpu,tpu"} {
+		if rc, _, _ := runCLI("bench", "--compare", c, "x.amber"); rc != 2 {
+			t.Fatalf("--compare %s accepted", c)
+		}
+	}
+}
+
+// TestBenchCompare runs a script on two backends side by side; a Vulkan
+// device that cannot run it is named as failed.
+func TestBenchCompare(t *testing.T) {
+	rc, out, errs := runCLI("bench", "--runs", "1", "--compare", "cpu,vulkan", "../../examples/matmul_khr_i8.amber")
+	if strings.Contains(errs, "backend unavailable") {
+		t.Skip("no Vulkan device")
+	}
+	if !strings.Contains(out, "RUN mm: cpu ") {
+		t.Fatalf("rc %d\n%s\n%s", rc, out, errs)
+	}
+	if rc == 0 && !strings.Contains(out, "cpu/vulkan speed") {
+		t.Fatalf("no ratio:\n%s", out)
+	}
 }
 
 // TestGlslcCommand compiles as a build system that calls glslc would:
