@@ -363,6 +363,11 @@ func (d *Device) Run(pr *Program, groups [3]uint32, bindings []backend.Binding, 
 // push constants and descriptor heaps of dp (its code is not read).
 func (d *Device) RunDispatch(pr *Program, dp *backend.Dispatch) error {
 	groups, bindings, push := dp.Groups, dp.Bindings, dp.PushConstants
+	for i, b := range dp.Base {
+		if uint64(b)+uint64(groups[i]) > 1<<32 {
+			return fmt.Errorf("workgroup ids from %d over %d workgroups overflow 32 bits", b, groups[i])
+		}
+	}
 	p := pr.p
 	d.mu.Lock()
 	bufs := slices.Clone(d.bufs)
@@ -371,7 +376,7 @@ func (d *Device) RunDispatch(pr *Program, dp *backend.Dispatch) error {
 	samplers := slices.Clone(d.samplers)
 	d.mu.Unlock()
 	x := &dispatchRun{
-		p: p, bufs: bufs, accels: accels, images: images, smps: samplers, push: push, groups: groups, budget: d.opts.StepBudget,
+		p: p, bufs: bufs, accels: accels, images: images, smps: samplers, push: push, groups: groups, base: dp.Base, budget: d.opts.StepBudget,
 		printf: d.opts.Printf, describe: d.opts.Describe,
 		tmpl: slices.Clone(p.tmpl), noLock: d.opts.noLockstep,
 	}
