@@ -518,7 +518,9 @@ func CmdSetEvent(commandBuffer uintptr, event uint64, stages uint32) {
 	})
 }
 
-func CmdSetEvent2(commandBuffer uintptr, event uint64, pInfo unsafe.Pointer) { CmdSetEvent(commandBuffer, event, 0) }
+func CmdSetEvent2(commandBuffer uintptr, event uint64, pInfo unsafe.Pointer) {
+	CmdSetEvent(commandBuffer, event, 0)
+}
 
 func CmdResetEvent(commandBuffer uintptr, event uint64, stages uint32) {
 	record(commandBuffer, func(cb *CommandBuffer) func(*replayState) error {

@@ -156,7 +156,9 @@ func UnmapMemory(device uintptr, memory uint64) {}
 func UnmapMemory2(device uintptr, pInfo unsafe.Pointer) int32 { return success }
 
 // Memory is coherent: flushes and invalidations have nothing to do.
-func FlushMappedMemoryRanges(device uintptr, count uint32, pRanges unsafe.Pointer) int32 { return success }
+func FlushMappedMemoryRanges(device uintptr, count uint32, pRanges unsafe.Pointer) int32 {
+	return success
+}
 
 func InvalidateMappedMemoryRanges(device uintptr, count uint32, pRanges unsafe.Pointer) int32 {
 	return success

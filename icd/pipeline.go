@@ -233,7 +233,9 @@ func CreatePipelineLayout(device uintptr, pInfo, pAllocator, pLayout unsafe.Poin
 	return success
 }
 
-func DestroyPipelineLayout(device uintptr, layout uint64, pAllocator unsafe.Pointer) { freeHandle(layout) }
+func DestroyPipelineLayout(device uintptr, layout uint64, pAllocator unsafe.Pointer) {
+	freeHandle(layout)
+}
 
 type ShaderModule struct {
 	code []uint32
@@ -249,7 +251,9 @@ func CreateShaderModule(device uintptr, pInfo, pAllocator, pModule unsafe.Pointe
 	return success
 }
 
-func DestroyShaderModule(device uintptr, module uint64, pAllocator unsafe.Pointer) { freeHandle(module) }
+func DestroyShaderModule(device uintptr, module uint64, pAllocator unsafe.Pointer) {
+	freeHandle(module)
+}
 
 type Pipeline struct {
 	prog   *exec.Program
@@ -312,7 +316,9 @@ func (d *Device) newPipeline(ci *vkt.ComputePipelineCreateInfo) (*Pipeline, erro
 	return &Pipeline{prog: prog, layout: layout, sg: sg}, nil
 }
 
-func DestroyPipeline(device uintptr, pipeline uint64, pAllocator unsafe.Pointer) { freeHandle(pipeline) }
+func DestroyPipeline(device uintptr, pipeline uint64, pAllocator unsafe.Pointer) {
+	freeHandle(pipeline)
+}
 
 // Pipeline caches hold nothing (modules are prepared when a pipeline is
 // created); their data is the version-one header alone.
@@ -349,4 +355,6 @@ func GetPipelineCacheData(device uintptr, cache uint64, pSize, pData unsafe.Poin
 	return success
 }
 
-func MergePipelineCaches(device uintptr, dst uint64, count uint32, pSrc unsafe.Pointer) int32 { return success }
+func MergePipelineCaches(device uintptr, dst uint64, count uint32, pSrc unsafe.Pointer) int32 {
+	return success
+}

@@ -73,7 +73,7 @@ type xCommand struct {
 	Name   string `xml:"name,attr"`
 	Alias  string `xml:"alias,attr"`
 	Errors string `xml:"errorcodes,attr"`
-	Proto struct {
+	Proto  struct {
 		Inner string `xml:",innerxml"`
 	} `xml:"proto"`
 	Params []struct {
@@ -533,4 +533,3 @@ func (g *gen) enumerants(set string) ([]xEnum, map[string]xEnum) {
 	}
 	return out, byName
 }
-
