@@ -5,6 +5,7 @@
 package backend
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -120,6 +121,15 @@ type Dispatch struct {
 	ResourceHeap, SamplerHeap Buffer
 	// Timed asks for GPU (or executor) timing of the dispatch itself.
 	Timed bool
+	// Context, when set, cancels the dispatch: the backend stops as soon
+	// as it can and returns an error wrapping Context.Err(). A GPU
+	// backend checks it before submitting only.
+	Context context.Context
+	// Progress, when set, is called as workgroups finish with how many
+	// are done of the total. Calls may come from several goroutines at
+	// once: it must be cheap and safe for concurrent use. Backends that
+	// cannot tell (a GPU) never call it.
+	Progress func(done, total uint64)
 }
 
 // Result reports what a dispatch cost.

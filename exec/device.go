@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/devcheck"
+	"github.com/coopshader/coop/profile"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -29,6 +31,12 @@ type Options struct {
 	// Describe, when set, gives the text of instruction index of m (the
 	// disassembly line) for error messages.
 	Describe func(m *spirv.Module, index int) string
+	// Profile, when set, makes the executor behave as that device: a
+	// dispatch whose module breaks one of the device's rules (package
+	// devcheck) is refused as the device's Vulkan backend refuses it, and
+	// the device's numeric choices (profile.Numerics) replace the
+	// executor's defaults where the specifications leave the choice open.
+	Profile *profile.Profile
 	// noLockstep runs every invocation on its own (tests compare).
 	noLockstep bool
 }
@@ -61,7 +69,12 @@ func New(opts Options) *Device {
 		cache: map[[32]byte]*Program{}}
 }
 
-func (d *Device) Name() string { return "cpu (reference executor)" }
+func (d *Device) Name() string {
+	if d.opts.Profile != nil {
+		return "cpu (reference executor as " + d.opts.Profile.Name + ")"
+	}
+	return "cpu (reference executor)"
+}
 
 func (d *Device) Close() error {
 	d.mu.Lock()
@@ -301,6 +314,9 @@ func (d *Device) Dispatch(dp *backend.Dispatch) (backend.Result, error) {
 		if err != nil {
 			return backend.Result{}, err
 		}
+		if err := d.checkProfile(m, dp); err != nil {
+			return backend.Result{}, err
+		}
 		if pr, err = Load(m, dp.Entry, dp.Spec, sg); err != nil {
 			return backend.Result{}, err
 		}
@@ -339,6 +355,7 @@ func (d *Device) RunDispatch(pr *Program, dp *backend.Dispatch) error {
 		p: p, bufs: bufs, accels: accels, images: images, smps: samplers, push: push, groups: groups, budget: d.opts.StepBudget,
 		printf: d.opts.Printf, describe: d.opts.Describe,
 		tmpl: slices.Clone(p.tmpl), noLock: d.opts.noLockstep,
+		ctx: dp.Context, progress: dp.Progress,
 	}
 	if err := p.setHeaps(x.tmpl, dp); err != nil {
 		return err
@@ -410,4 +427,24 @@ func bufferKind(k backend.DescriptorKind) bool {
 		return true
 	}
 	return false
+}
+
+// checkProfile refuses a module the profile's device would refuse. The
+// check sees the module as that device's Vulkan backend hands it to the
+// driver (decode-vector operands dropped where the device lacks the
+// extension); the executor still runs the module as given, so it keeps
+// checking that the vector and scalar decode functions agree.
+func (d *Device) checkProfile(m *spirv.Module, dp *backend.Dispatch) error {
+	p := d.opts.Profile
+	if p == nil {
+		return nil
+	}
+	seen := m
+	if !p.Has(devcheck.DecodeVectorExtension) {
+		seen, _ = devcheck.StripDecodeVector(m)
+	}
+	if err := devcheck.Check(seen, p, devcheck.Options{Entry: dp.Entry, Spec: dp.Spec}); err != nil {
+		return fmt.Errorf("exec: %s does not support what the module uses:\n%w", p.Name, err)
+	}
+	return nil
 }
