@@ -62,6 +62,16 @@ func (s *state) checkCapabilities() {
 			}
 		}
 	}
+	// "If the CooperativeMatrixKHR capability is declared then the
+	// VulkanMemoryModel capability must be declared as well."
+	// (SPV_KHR_cooperative_matrix; SPV_NV_cooperative_vector says the same
+	// of CooperativeVectorNV.)
+	for _, c := range []spirv.Capability{spirv.CapabilityCooperativeMatrixKHR, spirv.CapabilityCooperativeVectorNV} {
+		if s.hasCap(c) && !s.hasCap(spirv.CapabilityVulkanMemoryModel) {
+			s.fail(s.capIndex(c), "capability.vulkan-memory-model", "If the %s capability is declared then the VulkanMemoryModel capability must be declared as well.", capNames([]spirv.Capability{c}))
+			return
+		}
+	}
 	if !s.env.vulkan {
 		return
 	}
@@ -81,6 +91,23 @@ func (s *state) checkCapabilities() {
 	default:
 		s.fail(mm, "vulkan.memory-model", "Memory model must be VulkanKHR or GLSL450 in the Vulkan environment.")
 	}
+}
+
+// capIndex returns the index of the OpCapability declaring c (or the
+// first one when c is only implied).
+func (s *state) capIndex(c spirv.Capability) int {
+	first := -1
+	for i := range s.m.Insts {
+		if in := &s.m.Insts[i]; in.Op == spirv.OpCapability {
+			if spirv.Capability(in.Words[0]) == c {
+				return i
+			}
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	return first
 }
 
 // indexOf returns the index of the first instruction with opcode op.

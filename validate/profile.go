@@ -1,6 +1,10 @@
 package validate
 
 import (
+	"errors"
+	"fmt"
+
+	"github.com/coopshader/coop/devcheck"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -48,8 +52,11 @@ var capFeature = []struct {
 }
 
 // checkProfile checks the module against the device of Options.Profile:
-// each declared capability's feature, then the cooperative matrix, vector
-// and decode rules of the device (coopmat.go, coopvec.go, decode.go).
+// each declared capability's feature or extension here, then the device's
+// cooperative matrix shapes and types, flexible dimensions, workgroup
+// scope, cooperative vector combinations and limits through devcheck,
+// where those rules live (the Vulkan backend runs the same checks before a
+// dispatch).
 func (s *state) checkProfile() {
 	p := s.opts.Profile
 	if p == nil {
@@ -70,21 +77,25 @@ func (s *state) checkProfile() {
 				ok = p.Has(cf.feature)
 			}
 			if !ok {
-				what := "feature " + cf.feature
-				if cf.feature[:3] == "VK_" {
-					what = "extension " + cf.feature
-				}
-				s.fail(i, "device.capability", "OpCapability %s needs the device %s, which device profile %q does not list", capNames([]spirv.Capability{c}), what, p.Name)
+				s.fail(i, "device.capability", "OpCapability %s needs the device %s, which device profile %q does not list", capNames([]spirv.Capability{c}), featureName(cf.feature), p.Name)
 				return
 			}
 		}
 	}
-	for _, f := range deviceChecks {
-		if f(s); s.err != nil {
-			return
-		}
+	err := devcheck.Check(s.m, p, devcheck.Options{})
+	var es devcheck.Errors
+	if errors.As(err, &es) && len(es) > 0 {
+		e := es[0]
+		s.fail(e.Inst, e.VUID, "%s: %s (%s)", e.Op, e.Msg, e.VUID)
+	} else if err != nil {
+		s.fail(-1, "device", "%v", err)
 	}
 }
 
-// deviceChecks are the families' device rules, run in order.
-var deviceChecks []func(*state)
+// featureName describes what a capability needs for messages.
+func featureName(f string) string {
+	if len(f) > 3 && f[:3] == "VK_" {
+		return "extension " + f
+	}
+	return fmt.Sprintf("feature %s", f)
+}

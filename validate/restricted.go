@@ -10,10 +10,10 @@ import (
 // set of instructions (4-bit integers, bfloat16, 8-bit floats).
 type restricted struct {
 	rule    string
-	what    string                 // "4-bit integer"
+	what    string                   // "4-bit integer"
 	is      func(*state, *Type) bool // the scalar type of the family
-	classes []string               // grammar classes allowed
-	ops     []spirv.Op             // instructions allowed besides
+	classes []string                 // grammar classes allowed
+	ops     []spirv.Op               // instructions allowed besides
 	cite    string
 }
 

@@ -90,21 +90,21 @@ type state struct {
 	layout  *spirv.Layout
 
 	// def maps an id to the index of its defining instruction (-1 none).
-	def       []int32
-	defMap    map[uint32]int32
-	types     map[uint32]*Type
-	consts    map[uint32]constant
-	caps      map[spirv.Capability]bool
-	exts      map[string]bool
-	fwdPtr    map[uint32]bool
-	funcs     []*Func
-	funcOf    map[uint32]*Func
-	blockOf   []*Block // by instruction index within functions; nil outside
-	entry     []uint32
-	decor     map[uint32][]decoration
-	memberDec map[uint32][]memberDecoration
+	def        []int32
+	defMap     map[uint32]int32
+	types      map[uint32]*Type
+	consts     map[uint32]constant
+	caps       map[spirv.Capability]bool
+	exts       map[string]bool
+	fwdPtr     map[uint32]bool
+	funcs      []*Func
+	funcOf     map[uint32]*Func
+	blockOf    []*Block // by instruction index within functions; nil outside
+	entry      []uint32
+	decor      map[uint32][]decoration
+	memberDec  map[uint32][]memberDecoration
 	addressing spirv.AddressingModel
-	memModel  spirv.MemoryModel
+	memModel   spirv.MemoryModel
 }
 
 type decoration struct {
