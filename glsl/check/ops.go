@@ -70,6 +70,9 @@ func (c *checker) binary(op BinaryOp, x, y Expr, pos Pos) Expr {
 		return bad(pos)
 	}
 	tx, ty := x.Type(), y.Type()
+	if tx.Kind == KReference || ty.Kind == KReference {
+		return c.refBinary(op, x, y, pos)
+	}
 	opName := op.String()
 	var rt *Type
 	switch op {
@@ -130,6 +133,43 @@ func (c *checker) binary(op BinaryOp, x, y Expr, pos Pos) Expr {
 			}
 			return newConst(v, pos)
 		}
+	}
+	return &Binary{exprBase: exprBase{T: rt, Pos: pos}, Op: op, X: x, Y: y}
+}
+
+// refBinary checks GL_EXT_buffer_reference2's pointer arithmetic as
+// glslang has it: ref + n, n + ref and ref - n step by RefStride bytes and
+// keep the reference type; ref - ref is the int64_t distance in steps of
+// the left operand's stride. n is any scalar integer, converted to int64_t
+// here as glslang does. Every other operator on references is an error
+// (glslang also takes an integer vector for n, and then writes a module
+// spirv-val rejects).
+func (c *checker) refBinary(op BinaryOp, x, y Expr, pos Pos) Expr {
+	tx, ty := x.Type(), y.Type()
+	intScalar := func(t *Type) bool { return t.Kind == KScalar && t.Scalar.IsInt() }
+	var rt, ref *Type
+	switch {
+	case (op == Eq || op == Ne) && tx.Kind == KReference && ty.Kind == KReference:
+		c.errorf(pos, op.String(), "can't use with reference types")
+		return bad(pos)
+	case (op == Add || op == Sub) && tx.Kind == KReference && intScalar(ty):
+		rt, ref = tx, tx
+	case op == Add && intScalar(tx) && ty.Kind == KReference:
+		rt, ref = ty, ty
+	case op == Sub && tx.Kind == KReference && ty.Kind == KReference:
+		rt, ref = TInt64, tx
+	}
+	if rt == nil || ref.Struct.Fields != nil && !refSized(ref) {
+		return c.opError(pos, op.String(), x, y)
+	}
+	if !c.requireExt(pos, "buffer reference math", "GL_EXT_buffer_reference2") {
+		return bad(pos)
+	}
+	if intScalar(tx) {
+		x = c.convert(x, TInt64)
+	}
+	if intScalar(ty) {
+		y = c.convert(y, TInt64)
 	}
 	return &Binary{exprBase: exprBase{T: rt, Pos: pos}, Op: op, X: x, Y: y}
 }
