@@ -71,7 +71,9 @@ func (g *gen) function(f *check.Func) {
 		if f.Result.IsVoid() {
 			g.b.Emit(spirv.OpReturn)
 		} else {
-			g.b.Emit(spirv.OpUnreachable)
+			// A path that falls off the end of a non-void function
+			// returns an undefined value, as in glslang.
+			g.b.Emit(spirv.OpReturnValue, g.b.EmitResult(spirv.OpUndef, g.typeID(f.Result, check.PackNone)))
 		}
 	}
 	g.b.EndFunction()
