@@ -370,11 +370,16 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 		}
 	}
 	if init != nil && !isErr(init) {
-		if t.IsUnsizedArray() && init.Type().Kind == KArray {
+		if t.IsUnsizedArray() && init.Type().IsUnsizedArray() {
+			c.errorf(pos, "[]", "array initializer must be sized")
+			init = bad(pos)
+		} else if t.IsUnsizedArray() && init.Type().Kind == KArray {
 			t = ArrayType(t.Elem, init.Type().N)
 			v.Type = t
 		}
-		init = c.coerce(init, t, "=", pos)
+		if !isErr(init) {
+			init = c.coerce(init, t, "=", pos)
+		}
 	}
 	switch v.Storage {
 	case StorageConst, StorageSpecConst:

@@ -82,7 +82,9 @@ func (c *checker) binary(op BinaryOp, x, y Expr, pos Pos) Expr {
 		}
 		rt = TBool
 	case Eq, Ne:
-		if tx.Contains(func(t *Type) bool { return t.IsOpaque() || t.IsCoop() }) {
+		// bfloat16 and the 8-bit and smaller floats have no comparisons
+		// (glslang has none, SPIR-V none for them).
+		if tx.Contains(func(t *Type) bool { return t.IsOpaque() || t.IsCoop() || t.Scalar.IsNarrowFloat() }) || ty.Scalar.IsNarrowFloat() {
 			return c.opError(pos, opName, x, y)
 		}
 		if !Identical(tx, ty) {
@@ -94,7 +96,7 @@ func (c *checker) binary(op BinaryOp, x, y Expr, pos Pos) Expr {
 		}
 		rt = TBool
 	case Lt, Gt, Le, Ge:
-		if tx.Kind != KScalar || ty.Kind != KScalar || !arithScalar(tx.Scalar) && !tx.Scalar.IsNarrowFloat() || !arithScalar(ty.Scalar) && !ty.Scalar.IsNarrowFloat() {
+		if tx.Kind != KScalar || ty.Kind != KScalar || !arithScalar(tx.Scalar) || !arithScalar(ty.Scalar) {
 			return c.opError(pos, opName, x, y)
 		}
 		s, ok := c.binaryScalar(tx.Scalar, ty.Scalar)
@@ -104,13 +106,17 @@ func (c *checker) binary(op BinaryOp, x, y Expr, pos Pos) Expr {
 		x, y = c.convert(x, ScalarType(s)), c.convert(y, ScalarType(s))
 		rt = TBool
 	case Shl, Shr:
+		// Cooperative vectors shift only by a vector of their own type;
+		// cooperative matrices have no shifts in SPIR-V.
 		if !intShaped(tx) || !intShaped(ty) || tx.Kind == KScalar && ty.Kind != KScalar ||
-			tx.Kind != KScalar && ty.Kind != KScalar && (tx.Kind != ty.Kind || tx.N != ty.N) {
+			tx.Kind != KScalar && ty.Kind != KScalar && (tx.Kind != ty.Kind || tx.N != ty.N) ||
+			(tx.IsCoop() || ty.IsCoop()) && (tx.Kind != KCoopVec || !Identical(tx, ty)) {
 			return c.opError(pos, opName, x, y)
 		}
 		rt = tx
 	case Mod, BitAnd, BitOr, BitXor:
-		if !intShaped(tx) || !intShaped(ty) {
+		// SPIR-V's cooperative matrices have + - * / only.
+		if !intShaped(tx) || !intShaped(ty) || tx.IsCoopMat() || ty.IsCoopMat() {
 			return c.opError(pos, opName, x, y)
 		}
 		var ok bool
@@ -291,7 +297,7 @@ func (c *checker) unary(op UnaryOp, x Expr, pos Pos, tok string) Expr {
 	case Not:
 		ok = Identical(t, TBool)
 	case BitNot:
-		ok = intShaped(t)
+		ok = intShaped(t) && !t.IsCoopMat()
 	}
 	if !ok {
 		c.errorf(pos, tok, " wrong operand type no operation '%s' exists that takes an operand of type %s (or there is no acceptable conversion)", tok, c.typeDesc(x))

@@ -175,6 +175,9 @@ func (g *gen) load(l *lval) uint32 {
 	if l.heap != nil {
 		return g.heapLoad(l)
 	}
+	if l.t.Contains((*check.Type).IsUnsizedArray) {
+		g.fail(g.pos, "a runtime-sized array cannot be loaded, copied or compared as a whole (SPIR-V has no such load); index its elements")
+	}
 	v := g.b.EmitResult(spirv.OpLoad, g.typeID(l.t, l.pk), append([]uint32{l.ptr}, g.accessOperands(l, false)...)...)
 	if l.nonUniform {
 		g.decorateNonUniform(v)

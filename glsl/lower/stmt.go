@@ -137,6 +137,12 @@ func (g *gen) stmt(s check.Stmt) {
 		}
 	case *check.ExprStmt:
 		g.live()
+		if g.addressable(s.X) && s.X.Type().Contains((*check.Type).IsUnsizedArray) {
+			// Naming a runtime-sized array evaluates only its indices,
+			// as in glslang: there is no value to load.
+			g.lvalue(s.X)
+			break
+		}
 		g.rvalue(s.X)
 	case *check.If:
 		g.live()
