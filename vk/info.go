@@ -308,3 +308,21 @@ func yesNo(b bool) string {
 	}
 	return "no"
 }
+
+// Profile converts the description to a device profile (package profile)
+// named name. Numerics stay at the executor's defaults: they are measured
+// by running probes (docs/VULKAN.md), not reported by the driver.
+func (d DeviceInfo) Profile(name string) *profile.Profile {
+	p := &profile.Profile{
+		Name: name, Type: d.Type, VendorID: d.VendorID, DeviceID: d.DeviceID,
+		APIVersion: d.APIVersion, DriverVersion: d.DriverVersion, DriverName: d.DriverName, DriverInfo: d.DriverInfo,
+		SubgroupSize: d.SubgroupSize, MinSubgroupSize: d.MinSubgroupSize, MaxSubgroupSize: d.MaxSubgroupSize,
+		TimestampPeriodNs: d.TimestampPeriodNs,
+		Extensions:        append([]string{}, d.Extensions...),
+		Features:          append([]string{}, d.Features...),
+		CoopMatKHR:        d.CoopMatKHR, CoopMatNV: d.CoopMatNV, CoopMatFlex: d.CoopMatFlex, CoopMat2: d.CoopMat2,
+		CoopVec: d.CoopVec, CoopVecLimits: d.CoopVecLimits,
+	}
+	p.Normalize()
+	return p
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/coopshader/coop/backend"
@@ -15,19 +16,31 @@ import (
 )
 
 func init() {
-	commands["bench"] = command{"time the RUN commands of scripts (median of several runs, GFLOPS for matmuls)", runBench}
+	commands["bench"] = command{"time the RUN commands of scripts (median of several runs, GFLOPS for matmuls; --compare cpu,vulkan side by side)", runBench}
 }
+
+// benchTime is one RUN's times over the runs of a script.
+type benchTime struct {
+	t     script.Timing
+	times []time.Duration
+}
+
+func (b *benchTime) best() time.Duration { return b.times[0] }
+
+// median is the median run: one fast outlier should not speak for the kernel.
+func (b *benchTime) median() time.Duration { return b.times[len(b.times)/2] }
 
 func runBench(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("coop bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	backendName := fs.String("backend", "cpu", "where to run: cpu or vulkan")
+	compare := fs.String("compare", "", "two backends to run each script on, side by side, e.g. cpu,vulkan: prints both times and the first's speed relative to the second's")
 	device := fs.Int("device", 0, "Vulkan device index (see coop devices)")
 	runs := fs.Int("runs", 5, "how many times to run each script")
 	workers := fs.Int("workers", 0, "CPU executor worker count (0: all cores)")
 	env := fs.String("target-env", "vulkan1.3", "target environment for GLSL shaders")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: coop bench [flags] SCRIPT...\n\nRuns each script several times with device timing (timestamp queries on a GPU,\nwall time on the CPU executor) and prints, per RUN, the fastest and median\ntime, and the rate at the median for RUNs an EQ_MATMUL describes. Expectations are checked\non every run.\n\nflags:")
+		fmt.Fprintln(stderr, "usage: coop bench [flags] SCRIPT...\n\nRuns each script several times with device timing (timestamp queries on a GPU,\nwall time on the CPU executor) and prints, per RUN, the fastest and median\ntime, and the rate at the median for RUNs an EQ_MATMUL describes. Expectations are checked\non every run. With --compare A,B each script runs on both backends and each RUN's\nline gives both medians and the speed of A relative to B (B's time / A's time).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -37,22 +50,33 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	var dev backend.Device
-	switch *backendName {
-	case "cpu":
-		dev = cpu.New(cpu.Options{Workers: *workers})
-	case "vulkan":
-		d, err := vk.Open(*device)
-		if err != nil {
-			fmt.Fprintf(stderr, "coop bench: %v\n", err)
-			return 1
+	names := []string{*backendName}
+	if *compare != "" {
+		names = strings.Split(*compare, ",")
+		if len(names) != 2 || names[0] == names[1] {
+			fmt.Fprintf(stderr, "coop bench: --compare wants two different backends, e.g. cpu,vulkan; got %q\n", *compare)
+			return 2
 		}
-		defer d.Close()
-		dev = d
-	default:
-		fmt.Fprintf(stderr, "coop bench: unknown backend %q (want cpu or vulkan)\n", *backendName)
-		return 2
 	}
+	var devs []backend.Device
+	for _, name := range names {
+		switch name {
+		case "cpu":
+			devs = append(devs, cpu.New(cpu.Options{Workers: *workers}))
+		case "vulkan":
+			d, err := vk.Open(*device)
+			if err != nil {
+				fmt.Fprintf(stderr, "coop bench: %v\n", err)
+				return 1
+			}
+			defer d.Close()
+			devs = append(devs, d)
+		default:
+			fmt.Fprintf(stderr, "coop bench: unknown backend %q (want cpu or vulkan)\n", name)
+			return 2
+		}
+	}
+	opts := script.RunOptions{Compilers: compilers, TargetEnv: *env, Timed: true}
 	status := 0
 	for _, path := range scriptPaths(fs.Args(), stderr) {
 		s, err := script.ParseFile(path)
@@ -61,42 +85,90 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			status = 1
 			continue
 		}
-		times := map[int][]time.Duration{}
-		var order []script.Timing
-		for r := 0; r < *runs; r++ {
-			rep, err := script.Run(context.Background(), s, dev, script.RunOptions{Compilers: compilers, TargetEnv: *env, Timed: true})
-			if err != nil {
-				fmt.Fprintln(stderr, err)
+		res := make([][]benchTime, len(devs))
+		for i, dev := range devs {
+			if res[i], err = benchScript(s, dev, opts, *runs, stderr); err != nil {
+				fmt.Fprintf(stderr, "%s on %s: %v\n", path, dev.Name(), err)
 				status = 1
-				break
 			}
-			if rep.Failed() > 0 {
-				rep.Format(stderr)
-				status = 1
-				break
-			}
-			for _, t := range rep.Timings {
-				if r == 0 {
-					order = append(order, t)
+		}
+		if len(devs) == 1 {
+			for _, b := range res[0] {
+				fmt.Fprintf(stdout, "%s:%d RUN %s on %s: best %.3f ms, median %.3f ms (%d runs)", path, b.t.Line, b.t.Pipeline, devs[0].Name(),
+					ms(b.best()), ms(b.median()), len(b.times))
+				if b.t.Flops > 0 && b.median() > 0 {
+					fmt.Fprintf(stdout, ", %s at the median", rate(b.t.Flops/b.median().Seconds()))
 				}
-				times[t.Line] = append(times[t.Line], t.Elapsed)
+				fmt.Fprintln(stdout)
 			}
+			continue
 		}
-		for _, t := range order {
-			ds := times[t.Line]
-			sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-			best, med := ds[0], ds[len(ds)/2]
-			fmt.Fprintf(stdout, "%s:%d RUN %s on %s: best %.3f ms, median %.3f ms (%d runs)", path, t.Line, t.Pipeline, dev.Name(),
-				ms(best), ms(med), len(ds))
-			// The rate uses the median: one fast outlier should not speak
-			// for the kernel.
-			if t.Flops > 0 && med > 0 {
-				fmt.Fprintf(stdout, ", %s at the median", rate(t.Flops/med.Seconds()))
-			}
-			fmt.Fprintln(stdout)
-		}
+		printCompare(stdout, path, names, res)
 	}
 	return status
+}
+
+// benchScript runs s runs times on dev and gathers each RUN's times,
+// sorted. A run that fails or misses an expectation ends it with an error.
+func benchScript(s *script.Script, dev backend.Device, opts script.RunOptions, runs int, stderr io.Writer) ([]benchTime, error) {
+	var out []benchTime
+	for r := 0; r < runs; r++ {
+		rep, err := script.Run(context.Background(), s, dev, opts)
+		if err != nil {
+			return nil, err
+		}
+		if rep.Failed() > 0 {
+			rep.Format(stderr)
+			return nil, fmt.Errorf("%d expectations failed", rep.Failed())
+		}
+		for i, t := range rep.Timings {
+			if r == 0 {
+				out = append(out, benchTime{t: t})
+			}
+			if i < len(out) {
+				out[i].times = append(out[i].times, t.Elapsed)
+			}
+		}
+	}
+	for _, b := range out {
+		sort.Slice(b.times, func(i, j int) bool { return b.times[i] < b.times[j] })
+	}
+	return out, nil
+}
+
+// printCompare prints one line per RUN with both backends' medians and
+// the first's speed relative to the second's; a backend that could not run
+// the script is named as such.
+func printCompare(w io.Writer, path string, names []string, res [][]benchTime) {
+	n := max(len(res[0]), len(res[1]))
+	for i := 0; i < n; i++ {
+		var b [2]*benchTime
+		for k := range b {
+			if i < len(res[k]) {
+				b[k] = &res[k][i]
+			}
+		}
+		ref := b[0]
+		if ref == nil {
+			ref = b[1]
+		}
+		fmt.Fprintf(w, "%s:%d RUN %s:", path, ref.t.Line, ref.t.Pipeline)
+		for k, x := range b {
+			if x == nil {
+				fmt.Fprintf(w, " %s failed;", names[k])
+				continue
+			}
+			fmt.Fprintf(w, " %s %.3f ms", names[k], ms(x.median()))
+			if x.t.Flops > 0 && x.median() > 0 {
+				fmt.Fprintf(w, " (%s)", rate(x.t.Flops/x.median().Seconds()))
+			}
+			fmt.Fprint(w, ";")
+		}
+		if b[0] != nil && b[1] != nil && b[0].median() > 0 {
+			fmt.Fprintf(w, " %s/%s speed %.3gx", names[0], names[1], b[1].median().Seconds()/b[0].median().Seconds())
+		}
+		fmt.Fprintf(w, " (median of %d runs)\n", len(ref.times))
+	}
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }

@@ -17,11 +17,17 @@ func init() {
 func runDevices(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("coop devices", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "write each device's profile (package profile, the format of profile/data/*.json) instead of the listing")
+	name := fs.String("name", "", "with --json: the profile's name (default: the device's name)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: coop devices\n\nLists each Vulkan device with its cooperative-matrix shapes and types and\nits cooperative-vector properties. The CPU executor is always available.")
+		fmt.Fprintln(stderr, "usage: coop devices [--json [--name NAME]]\n\nLists each Vulkan device with its cooperative-matrix shapes and types and\nits cooperative-vector properties. The CPU executor is always available.\nWith --json, writes one device profile (JSON) per device instead.\n\nflags:")
+		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *asJSON {
+		return devicesJSON(*name, stdout, stderr)
 	}
 	fmt.Fprintln(stdout, "cpu: coop reference executor (always available)")
 	ds, err := vk.Devices()
@@ -36,6 +42,29 @@ func runDevices(args []string, stdout, stderr io.Writer) int {
 	if err := vk.FormatDevices(stdout, ds); err != nil {
 		fmt.Fprintf(stderr, "coop devices: %v\n", err)
 		return 1
+	}
+	return 0
+}
+
+// devicesJSON writes a profile per Vulkan device, one JSON document each;
+// with one device the output is a profile file as profile.Open reads it.
+func devicesJSON(name string, stdout, stderr io.Writer) int {
+	ds, err := vk.Devices()
+	if err != nil {
+		fmt.Fprintf(stderr, "coop devices: %v\n", err)
+		return 1
+	}
+	for _, d := range ds {
+		n := name
+		if n == "" {
+			n = d.Name
+		}
+		b, err := d.Profile(n).Marshal()
+		if err != nil {
+			fmt.Fprintf(stderr, "coop devices: %v\n", err)
+			return 1
+		}
+		stdout.Write(b)
 	}
 	return 0
 }

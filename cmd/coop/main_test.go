@@ -213,6 +213,26 @@ func TestBench(t *testing.T) {
 	if rc, _, _ := runCLI("bench", "--backend", "tpu", "x.amber"); rc != 2 {
 		t.Fatalf("bad backend accepted")
 	}
+	for _, c := range []string{"cpu", "cpu,cpu", "cpu,tpu"} {
+		if rc, _, _ := runCLI("bench", "--compare", c, "x.amber"); rc != 2 {
+			t.Fatalf("--compare %s accepted", c)
+		}
+	}
+}
+
+// TestBenchCompare runs a script on two backends side by side; a Vulkan
+// device that cannot run it is named as failed.
+func TestBenchCompare(t *testing.T) {
+	rc, out, errs := runCLI("bench", "--runs", "1", "--compare", "cpu,vulkan", "../../examples/matmul_khr_i8.amber")
+	if strings.Contains(errs, "backend unavailable") {
+		t.Skip("no Vulkan device")
+	}
+	if !strings.Contains(out, "RUN mm: cpu ") {
+		t.Fatalf("rc %d\n%s\n%s", rc, out, errs)
+	}
+	if rc == 0 && !strings.Contains(out, "cpu/vulkan speed") {
+		t.Fatalf("no ratio:\n%s", out)
+	}
 }
 
 // TestGlslcCommand compiles as a build system that calls glslc would:
@@ -243,5 +263,31 @@ func TestGlslcCommand(t *testing.T) {
 	}
 	if rc, _, errs := runCLI("glslc", "--bogus", src); rc != 2 || !strings.Contains(errs, "unknown flag --bogus") {
 		t.Errorf("unknown flag: rc %d, %q", rc, errs)
+	}
+}
+
+// TestRunProfileRefuses: with --profile the executor refuses what the
+// device does not list, as the device's Vulkan backend does. Each script
+// in scripts/refused names the rule it breaks on its first line.
+func TestRunProfileRefuses(t *testing.T) {
+	refused, _ := filepath.Glob("../../scripts/refused/*.amber")
+	if len(refused) == 0 {
+		t.Fatal("no scripts in scripts/refused")
+	}
+	for _, s := range refused {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, _, _ := strings.Cut(string(b), "\n")
+		vuid := strings.TrimSpace(strings.TrimPrefix(first, "# REFUSED:"))
+		rc, _, errs := runCLI("run", "--profile", "h100", s)
+		if rc != 1 || !strings.Contains(errs, vuid) || !strings.Contains(errs, "h100") {
+			t.Errorf("%s: rc %d, want a refusal naming %s:\n%s", s, rc, vuid, errs)
+		}
+	}
+	rc, _, errs := runCLI("run", "--profile", "no-such-gpu", refused[0])
+	if rc != 2 || !strings.Contains(errs, "no built-in device profile") {
+		t.Errorf("rc %d %s", rc, errs)
 	}
 }

@@ -3,11 +3,24 @@ package check
 // Memory layout of types in blocks (std140, std430, scalar), the numbers
 // lowering needs for Offset, ArrayStride and MatrixStride decorations.
 
+// Sizes saturate at maxLayout, so absurd arrays (a[65536][65536][65536]
+// [65536] of vec4) cannot wrap around 64 bits; lowering refuses anything
+// past 32 bits, the width of SPIR-V's Offset and stride literals.
+const maxLayout = 1 << 62
+
 func roundUp(n, a int) int {
 	if a <= 1 {
 		return n
 	}
-	return (n + a - 1) / a * a
+	return min((n+a-1)/a*a, maxLayout)
+}
+
+// mulSize is n*m saturated at maxLayout (n, m >= 0).
+func mulSize(n, m int) int {
+	if n != 0 && m > maxLayout/n {
+		return maxLayout
+	}
+	return n * m
 }
 
 // SizeAlign returns the size and base alignment of t under packing p. rowMajor
@@ -40,14 +53,14 @@ func SizeAlign(t *Type, p Packing, rowMajor bool) (size, align int) {
 		if p == PackStd140 {
 			va = roundUp(va, 16)
 		}
-		return stride * n, va
+		return mulSize(stride, n), va
 	case KArray:
 		stride := ArrayStride(t, p, rowMajor)
 		_, ea := SizeAlign(t.Elem, p, rowMajor)
 		if p == PackStd140 {
 			ea = roundUp(ea, 16)
 		}
-		return stride * t.N, ea
+		return mulSize(stride, max(t.N, 0)), ea
 	case KStruct:
 		offs := FieldOffsets(t.Struct, p)
 		align = 1
@@ -58,7 +71,7 @@ func SizeAlign(t *Type, p Packing, rowMajor bool) (size, align int) {
 				a = f.Align
 			}
 			align = max(align, a)
-			end = max(end, offs[i]+s)
+			end = max(end, min(offs[i]+s, maxLayout))
 		}
 		if p == PackStd140 {
 			align = roundUp(align, 16)
@@ -124,7 +137,7 @@ func FieldOffsets(s *Struct, p Packing) []int {
 			cur = roundUp(cur, a)
 		}
 		offs[i] = cur
-		cur += size
+		cur = min(cur+size, maxLayout)
 	}
 	return offs
 }

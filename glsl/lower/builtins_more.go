@@ -20,9 +20,10 @@ func (g *gen) moreBuiltin(e *check.BuiltinCall, tid uint32) (uint32, bool) {
 		return out
 	}
 	// pair emits an instruction returning a two-member struct and stores
-	// its members through the out arguments given by outs (member index
-	// to argument index), returning member ret (or 0 for none).
-	pair := func(op spirv.Op, ext uint32, t0, t1 *check.Type, args []uint32, outs map[int]int, ret int) uint32 {
+	// its members through the out arguments given by outs ({member index,
+	// argument index}, stored in this order, as glslang does: member 0
+	// first), returning member ret (or 0 for none).
+	pair := func(op spirv.Op, ext uint32, t0, t1 *check.Type, args []uint32, outs [][2]int, ret int) uint32 {
 		st := g.b.Type(spirv.OpTypeStruct, g.typeID(t0, check.PackNone), g.typeID(t1, check.PackNone))
 		var r uint32
 		if op == spirv.OpExtInst {
@@ -31,7 +32,8 @@ func (g *gen) moreBuiltin(e *check.BuiltinCall, tid uint32) (uint32, bool) {
 			r = g.b.EmitResult(op, st, args...)
 		}
 		types := []*check.Type{t0, t1}
-		for member, arg := range outs {
+		for _, o := range outs {
+			member, arg := o[0], o[1]
 			v := g.b.EmitResult(spirv.OpCompositeExtract, g.typeID(types[member], check.PackNone), r, uint32(member))
 			g.store(nil, g.lvalue(e.Args[arg]), v, types[member])
 		}
@@ -42,17 +44,17 @@ func (g *gen) moreBuiltin(e *check.BuiltinCall, tid uint32) (uint32, bool) {
 	}
 	switch e.Fn {
 	case check.BModf:
-		return pair(spirv.OpExtInst, spirv.GLSLstd450ModfStruct, at(0), at(0), vals(1), map[int]int{1: 1}, 0), true
+		return pair(spirv.OpExtInst, spirv.GLSLstd450ModfStruct, at(0), at(0), vals(1), [][2]int{{1, 1}}, 0), true
 	case check.BFrexp:
-		return pair(spirv.OpExtInst, spirv.GLSLstd450FrexpStruct, at(0), at(1), vals(1), map[int]int{1: 1}, 0), true
+		return pair(spirv.OpExtInst, spirv.GLSLstd450FrexpStruct, at(0), at(1), vals(1), [][2]int{{1, 1}}, 0), true
 	case check.BUaddCarry:
-		return pair(spirv.OpIAddCarry, 0, at(0), at(0), vals(2), map[int]int{1: 2}, 0), true
+		return pair(spirv.OpIAddCarry, 0, at(0), at(0), vals(2), [][2]int{{1, 2}}, 0), true
 	case check.BUsubBorrow:
-		return pair(spirv.OpISubBorrow, 0, at(0), at(0), vals(2), map[int]int{1: 2}, 0), true
+		return pair(spirv.OpISubBorrow, 0, at(0), at(0), vals(2), [][2]int{{1, 2}}, 0), true
 	case check.BUmulExtended, check.BImulExtended:
 		op := pick(e.Fn == check.BUmulExtended, spirv.OpUMulExtended, spirv.OpSMulExtended)
 		// umulExtended(x, y, out msb, out lsb): member 0 is the low half.
-		return pair(op, 0, at(0), at(0), vals(2), map[int]int{0: 3, 1: 2}, -1), true
+		return pair(op, 0, at(0), at(0), vals(2), [][2]int{{0, 3}, {1, 2}}, -1), true
 	case check.BSubgroupRotate, check.BSubgroupClusteredRotate:
 		// The rotate instruction's capability stands alone.
 		g.b.Capability(spirv.CapabilityGroupNonUniformRotateKHR)

@@ -260,7 +260,7 @@ func (g *gen) heapStruct(t *check.Type, top bool) uint32 {
 			} else {
 				g.b.MemberDecorate(id, uint32(i), spirv.DecorationColMajor)
 			}
-			g.b.MemberDecorate(id, uint32(i), spirv.DecorationMatrixStride, uint32(check.MatrixStride(f.Type, check.PackScalar, f.RowMajor)))
+			g.b.MemberDecorate(id, uint32(i), spirv.DecorationMatrixStride, g.layoutLit(check.MatrixStride(f.Type, check.PackScalar, f.RowMajor), "matrix stride"))
 		}
 	}
 	if top && len(st.Fields) > 0 && st.Fields[len(st.Fields)-1].Type.IsUnsizedArray() {
@@ -363,7 +363,7 @@ func (g *gen) valueAlign(t *check.Type, dsize int, format string) uint32 {
 // heap, innermost first.
 func (g *gen) heapStrides(t *check.Type, dsize int, format string) []uint32 {
 	if !hasDescriptor(t) {
-		return []uint32{g.u32(uint32(check.ArrayStride(t, check.PackScalar, false)))}
+		return []uint32{g.u32(g.layoutLit(check.ArrayStride(t, check.PackScalar, false), "array stride"))}
 	}
 	elem := baseOfArrays(t)
 	var s uint32
@@ -402,7 +402,7 @@ func (g *gen) memberSize(f *check.Member) uint32 {
 		return g.valueSize(t, f.DescriptorSize, f.Format)
 	case !hasDescriptor(t):
 		s, _ := scalarSizeAlign(t, f.RowMajor)
-		return g.u32(uint32(s))
+		return g.u32(g.layoutLit(s, "member size"))
 	}
 	strides := g.heapStrides(t, f.DescriptorSize, f.Format)
 	last := strides[len(strides)-1]

@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/coopshader/coop/glsl/check"
@@ -131,7 +132,7 @@ func (g *gen) typeID(t *check.Type, pk check.Packing) uint32 {
 		}
 		// Arrays of blocks (descriptor arrays) carry no stride.
 		if eb := baseOfArrays(t.Elem); pk != check.PackNone && !(eb.Kind == check.KStruct && eb.Struct.Block) {
-			g.b.Decorate(id, spirv.DecorationArrayStride, uint32(check.ArrayStride(t, pk, false)))
+			g.b.Decorate(id, spirv.DecorationArrayStride, g.layoutLit(check.ArrayStride(t, pk, false), "array stride"))
 		}
 		g.types[key] = id
 		return id
@@ -201,14 +202,14 @@ func (g *gen) structType(t *check.Type, pk check.Packing, key string) uint32 {
 	if pk != check.PackNone {
 		offs := check.FieldOffsets(st, pk)
 		for i, f := range st.Fields {
-			g.b.MemberDecorate(id, uint32(i), spirv.DecorationOffset, uint32(offs[i]))
+			g.b.MemberDecorate(id, uint32(i), spirv.DecorationOffset, g.layoutLit(offs[i], "offset of member '"+f.Name+"'"))
 			if ft := baseOfArrays(f.Type); ft.Kind == check.KMatrix {
 				if f.RowMajor {
 					g.b.MemberDecorate(id, uint32(i), spirv.DecorationRowMajor)
 				} else {
 					g.b.MemberDecorate(id, uint32(i), spirv.DecorationColMajor)
 				}
-				g.b.MemberDecorate(id, uint32(i), spirv.DecorationMatrixStride, uint32(check.MatrixStride(f.Type, pk, f.RowMajor)))
+				g.b.MemberDecorate(id, uint32(i), spirv.DecorationMatrixStride, g.layoutLit(check.MatrixStride(f.Type, pk, f.RowMajor), "matrix stride"))
 			}
 			g.memberMemory(id, uint32(i), f.Memory)
 		}
@@ -217,6 +218,16 @@ func (g *gen) structType(t *check.Type, pk check.Packing, key string) uint32 {
 		g.spirvMemberDecorate(id, i, f.Spirv)
 	}
 	return id
+}
+
+// layoutLit is a byte offset or stride as SPIR-V's 32-bit literal; a
+// larger one is an error at the declaration being lowered (truncating it
+// would silently alias the members).
+func (g *gen) layoutLit(v int, what string) uint32 {
+	if v < 0 || v > math.MaxUint32 {
+		g.fail(g.pos, "%s is %d bytes, beyond the 4294967295 a SPIR-V layout decoration can hold", what, v)
+	}
+	return uint32(v)
 }
 
 func baseOfArrays(t *check.Type) *check.Type {

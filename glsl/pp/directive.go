@@ -509,6 +509,14 @@ func (p *pp) include(dir ptok, args []ptok, eol token.Pos) {
 	from := p.file()
 	if from.file.depth >= maxIncludeDepth {
 		p.errorf(dir.Pos, op, "includes nested too deeply (more than %d levels)", maxIncludeDepth)
+		// Stop: a file that includes itself several times would report
+		// this error for each of its exponentially many leaves.
+		p.stop = true
+		return
+	}
+	if p.includes++; p.includes > maxIncludes {
+		p.errorf(dir.Pos, op, "too many includes (more than %d in all)", maxIncludes)
+		p.stop = true
 		return
 	}
 	// A quoted name is looked for next to the including file, then next

@@ -216,6 +216,9 @@ func stringize(arg []ptok, at ptok) ptok {
 // paste joins two tokens' text and rescans it; the result must be one
 // token.
 func (p *pp) paste(use, a, b ptok) []ptok {
+	if !p.addText(use.Pos, len(a.Text)+len(b.Text)) {
+		return []ptok{a}
+	}
 	toks := scan([]byte(a.Text+b.Text), a.Pos.File, discard{})
 	toks = toks[:len(toks)-1]
 	// glslang pastes onto identifiers and operators, never onto numbers.

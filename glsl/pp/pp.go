@@ -37,6 +37,15 @@ const (
 	maxIncludeDepth = 64
 	maxExpansions   = 1 << 18
 	maxTokens       = 1 << 20
+	// maxIncludes bounds the total number of #include directives
+	// processed: a file including itself twice would otherwise make
+	// 2^maxIncludeDepth.
+	maxIncludes = 1 << 14
+	// maxTextBytes bounds the bytes of text the preprocessor makes
+	// (output tokens, collected arguments and pasted tokens): ## can
+	// double a token's length at each level while the token count stays
+	// small.
+	maxTextBytes = 1 << 26
 )
 
 type macro struct {
@@ -100,6 +109,8 @@ type pp struct {
 	cur        token.Pos // position of the last token read from a file (__LINE__)
 	expansions int
 	emitted    int
+	includes   int
+	textBytes  int
 	stop       bool // a limit was hit: stop producing tokens
 	sawToken   bool // something other than #version, comments and blank lines was seen
 }
@@ -294,8 +305,11 @@ func (p *pp) emit(t ptok) {
 	}
 	p.emitted++
 	if p.emitted > maxTokens {
-		p.errorf(t.Pos, "", "preprocessed output too large")
+		p.errorf(t.Pos, "", "preprocessed output too large (more than %d tokens)", maxTokens)
 		p.stop = true
+		return
+	}
+	if !p.addText(t.Pos, len(t.Text)) {
 		return
 	}
 	if p.collect != nil {
@@ -303,6 +317,18 @@ func (p *pp) emit(t ptok) {
 		return
 	}
 	p.out = append(p.out, t.Token)
+}
+
+// addText counts n bytes of text made; past maxTextBytes it reports an
+// error and stops the preprocessor.
+func (p *pp) addText(pos token.Pos, n int) bool {
+	p.textBytes += n
+	if p.textBytes > maxTextBytes {
+		p.errorf(pos, "", "preprocessed text too large (more than %d bytes)", maxTextBytes)
+		p.stop = true
+		return false
+	}
+	return true
 }
 
 // extOn reports whether the #extension directives so far enable one of

@@ -477,6 +477,39 @@ func TestLimits(t *testing.T) {
 	}
 }
 
+// TestIncludeLimits: a file including itself twice (2^64 includes
+// unbounded) and a header included many times are stopped with one error
+// each.
+func TestIncludeLimits(t *testing.T) {
+	m := &memFS{files: map[string]string{
+		"./twice.h": "#include \"twice.h\"\n#include \"twice.h\"\n",
+		"./wide.h":  strings.Repeat("#include \"leaf.h\"\n", 100),
+		"./leaf.h":  "x\n",
+	}}
+	opts := Options{ReadFile: m.read}
+	pre := "#extension GL_GOOGLE_include_directive : enable\n"
+	_, d := texts(t, pre+"#include \"twice.h\"", opts)
+	if !strings.Contains(d.Error(), "includes nested too deeply") || d.ErrorCount() != 1 {
+		t.Errorf("self include twice: %v", d)
+	}
+	_, d = texts(t, pre+strings.Repeat("#include \"wide.h\"\n", 200), opts)
+	if !strings.Contains(d.Error(), "too many includes (more than 16384 in all)") || d.ErrorCount() != 1 {
+		t.Errorf("many includes: %v", d)
+	}
+}
+
+// TestTextLimit: a macro doubling one token's text through ## at each
+// level (28 levels, 2^28 bytes) is stopped by the bound on text bytes,
+// though it makes few tokens and expansions.
+func TestTextLimit(t *testing.T) {
+	src := "#define P(a) a##a\n#define Q(a) P(a)\n#define Q2(a) Q(Q(a))\n#define Q4(a) Q2(Q2(a))\n" +
+		"#define Q8(a) Q4(Q4(a))\n#define Q16(a) Q8(Q8(a))\nint Q16(Q8(Q4(x)));\n"
+	_, d := texts(t, src, Options{})
+	if !strings.Contains(d.Error(), "t.comp:7: '' : preprocessed text too large (more than 67108864 bytes)") || d.ErrorCount() != 1 {
+		t.Fatalf("doubling paste: %v", d)
+	}
+}
+
 func TestReadFileError(t *testing.T) {
 	opts := Options{ReadFile: func(string) ([]byte, error) { return nil, errors.New("denied") }}
 	_, d := texts(t, "#extension GL_GOOGLE_include_directive : enable\n#include <x.h>", opts)

@@ -387,6 +387,10 @@ func (a *asm) id(t token) (uint32, error) {
 	}
 	if a.keep != nil {
 		if v, ok := parseUintC(name); ok && v <= 0xffffffff && a.keep[uint32(v)] {
+			// The bound is one more than the largest id, a 32-bit word.
+			if v == 0xffffffff {
+				return 0, a.errAt(t, "id "+quoteTok(t)+" is too large: the module's id bound would be 4294967296, past 32 bits")
+			}
 			a.bound = max(a.bound, uint32(v)+1)
 			return uint32(v), nil
 		}
@@ -398,6 +402,9 @@ func (a *asm) id(t token) (uint32, error) {
 		a.next++
 	}
 	id := a.next
+	if id == 0xffffffff {
+		return 0, a.errAt(t, "too many ids: the module's id bound would pass 32 bits")
+	}
 	a.next++
 	a.ids[string(name)] = id
 	a.bound = max(a.bound, id+1)
