@@ -193,6 +193,21 @@
 //     the components as one little-endian bit stream, component 0 in the
 //     lowest bits. OpBitcastExtractEXT reads bits past the end of the base
 //     component (undefined in the specification) as zeros.
+//   - 4-bit integers (SPV_INTEL_int4) take a slot each like other
+//     integers. In memory a vector or cooperative matrix of them is packed
+//     two to a byte in every storage class (component 2k in bits 0-3 of
+//     byte k, 2k+1 in bits 4-7; a vector of odd count leaves the last high
+//     half as it was), and a scalar one takes a byte, its value in bits
+//     0-3. An access chain to one component of such a vector is refused:
+//     outside Function and Private memory as invalid (a pair is the
+//     smallest addressable unit), in them as unsupported. Instructions the
+//     extension does not list (arithmetic, comparisons, atomics...) are
+//     refused on types that are or hold 4-bit integers. Cooperative
+//     matrix loads and stores read each row (column, column-major) as a
+//     packed run from a multiple of the stride; the ARM blocked layouts
+//     are not supported for them. Conversions to 4 bits truncate
+//     (OpSConvert, OpUConvert) or saturate (OpSatConvert*, and from floats
+//     as below).
 //   - Float to integer conversions out of range saturate; NaN converts to 0.
 //   - Integer division by zero gives all ones (UDiv), -1 (SDiv) and 0
 //     (remainders); shifts use the amount modulo the width.
