@@ -5,6 +5,7 @@
 package backend
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -105,7 +106,12 @@ type Dispatch struct {
 	Code  []uint32
 	Entry string
 	// Groups is the number of workgroups in x, y and z.
-	Groups   [3]uint32
+	Groups [3]uint32
+	// Base is the id of the first workgroup (vkCmdDispatchBase): workgroup
+	// ids run from Base to Base+Groups-1; NumWorkgroups stays Groups.
+	// The executor honours it (the Vulkan driver of issue 18 sets it);
+	// scripts never set it.
+	Base     [3]uint32
 	Bindings []Binding
 	// PushConstants is the push-constant block, bytes from offset 0.
 	PushConstants []byte
@@ -120,6 +126,15 @@ type Dispatch struct {
 	ResourceHeap, SamplerHeap Buffer
 	// Timed asks for GPU (or executor) timing of the dispatch itself.
 	Timed bool
+	// Context, when set, cancels the dispatch: the backend stops as soon
+	// as it can and returns an error wrapping Context.Err(). A GPU
+	// backend checks it before submitting only.
+	Context context.Context
+	// Progress, when set, is called as workgroups finish with how many
+	// are done of the total. Calls may come from several goroutines at
+	// once: it must be cheap and safe for concurrent use. Backends that
+	// cannot tell (a GPU) never call it.
+	Progress func(done, total uint64)
 }
 
 // Result reports what a dispatch cost.

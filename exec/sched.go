@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"runtime"
@@ -19,6 +20,7 @@ type dispatchRun struct {
 	push     []byte
 	tmpl     []uint64
 	groups   [3]uint32
+	base     [3]uint32 // the first workgroup's id (vkCmdDispatchBase)
 	budget   int64
 	locks    [1024]sync.Mutex
 	printf   io.Writer
@@ -26,6 +28,9 @@ type dispatchRun struct {
 	describe func(*spirv.Module, int) string
 	stop     atomic.Bool
 	noLock   bool // no lockstep execution
+	// ctx and progress are the dispatch's Context and Progress.
+	ctx      context.Context
+	progress func(done, total uint64)
 	tensors  []boundTensor
 	// views and samplers are what image and sampler handles name (handle
 	// k is element k-1); descMem is each image descriptor's memory.
@@ -391,7 +396,19 @@ func (x *dispatchRun) execute(workers int) error {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = int(min(uint64(workers), total))
-	var next atomic.Uint64
+	if x.ctx != nil {
+		if err := x.ctx.Err(); err != nil {
+			return err
+		}
+		// Workers see stop between instructions, so a long workgroup ends
+		// too.
+		defer context.AfterFunc(x.ctx, func() { x.stop.Store(true) })()
+	}
+	var cancelled <-chan struct{}
+	if x.ctx != nil {
+		cancelled = x.ctx.Done()
+	}
+	var next, done atomic.Uint64
 	var mu sync.Mutex
 	var firstErr error
 	firstIdx := ^uint64(0)
@@ -402,11 +419,17 @@ func (x *dispatchRun) execute(workers int) error {
 			defer wgrp.Done()
 			wg := newWG(x)
 			for !x.stop.Load() {
+				select {
+				case <-cancelled:
+					x.stop.Store(true)
+					return
+				default:
+				}
 				i := next.Add(1) - 1
 				if i >= total {
 					return
 				}
-				id := [3]uint32{uint32(i % uint64(g[0])), uint32(i / uint64(g[0]) % uint64(g[1])), uint32(i / (uint64(g[0]) * uint64(g[1])))}
+				id := [3]uint32{x.base[0] + uint32(i%uint64(g[0])), x.base[1] + uint32(i/uint64(g[0])%uint64(g[1])), x.base[2] + uint32(i/(uint64(g[0])*uint64(g[1])))}
 				err := wg.safeRun(id)
 				if err != nil && err != errStopped {
 					mu.Lock()
@@ -417,10 +440,16 @@ func (x *dispatchRun) execute(workers int) error {
 					x.stop.Store(true)
 					return
 				}
+				if err == nil && x.progress != nil {
+					x.progress(done.Add(1), total)
+				}
 			}
 		}()
 	}
 	wgrp.Wait()
+	if firstErr == nil && x.ctx != nil && x.ctx.Err() != nil {
+		return fmt.Errorf("dispatch stopped after %d of %d workgroups: %w", done.Load(), total, x.ctx.Err())
+	}
 	return firstErr
 }
 

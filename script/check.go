@@ -57,7 +57,13 @@ func (st *state) check(e *Expect) Result {
 		r.Device = st.dev.Name()
 		return r
 	}
-	got, err := st.read(e.Buffer)
+	var got values
+	var err error
+	if e.Mode == "IDX" {
+		got, err = st.readPart(e.Buffer, e.Start, e.Start+len(e.Values))
+	} else {
+		got, err = st.read(e.Buffer)
+	}
 	if err != nil {
 		return failed(e, err)
 	}
@@ -75,11 +81,11 @@ func (st *state) check(e *Expect) Result {
 	return r
 }
 
-func (st *state) checkIdx(e *Expect, t DataType, got []Value) Result {
+func (st *state) checkIdx(e *Expect, t DataType, got values) Result {
 	m := mismatch{max: st.opts.MaxDiffs}
 	for k, want := range e.Values {
 		i := e.Start + k
-		g := got[i]
+		g := got.at(i)
 		var ok bool
 		switch e.Op {
 		case "EQ":
@@ -168,79 +174,72 @@ func within(t DataType, got, want Value, tol *Tolerance) bool {
 		tol.ULP > 0 && d <= float64(tol.ULP)*ulp(t, w)
 }
 
-func (st *state) checkBuffer(e *Expect, t DataType, got []Value) Result {
+func (st *state) checkBuffer(e *Expect, t DataType, got values) Result {
 	other, err := st.read(e.Other)
 	if err != nil {
 		return failed(e, err)
 	}
 	ot := st.s.Buffer(e.Other).Type
 	if e.Mode == "RMSE_BUFFER" {
-		rmse := rmse(t, got, ot, other)
+		rmse := rmse(got, other)
 		if !(rmse <= e.RMSE) {
-			return Result{Line: e.Line, What: e.Text, Count: 1, Total: len(got),
+			return Result{Line: e.Line, What: e.Text, Count: 1, Total: got.n,
 				Msg: fmt.Sprintf("RMSE %g exceeds %g", rmse, e.RMSE)}
 		}
-		return Result{Line: e.Line, What: e.Text, Pass: true, Total: len(got)}
+		return Result{Line: e.Line, What: e.Text, Pass: true, Total: got.n}
 	}
 	same := ot.Kind == t.Kind && ot.Bits == t.Bits && ot.Exp == t.Exp
 	m := mismatch{max: st.opts.MaxDiffs}
-	for i := range got {
-		want := other[i]
+	for i := range got.n {
+		g, want := got.at(i), other.at(i)
 		if !same {
 			want = t.fromFloat(ot.Float(want))
 		}
-		if !within(t, got[i], want, tolFor(e.Tol, i%t.Comps())) {
-			m.add(i, where(t, i), t.String(got[i]), t.String(want))
+		if !within(t, g, want, tolFor(e.Tol, i%t.Comps())) {
+			m.add(i, where(t, i), t.String(g), t.String(want))
 		}
 	}
-	return m.result(e.Line, e.Text, len(got))
+	return m.result(e.Line, e.Text, got.n)
 }
 
-func rmse(t DataType, a []Value, ot DataType, b []Value) float64 {
-	if len(a) == 0 {
+func rmse(a, b values) float64 {
+	if a.n == 0 {
 		return 0
 	}
 	sum := 0.0
-	for i := range a {
-		d := t.Float(a[i]) - ot.Float(b[i])
+	for i := range a.n {
+		d := a.float(i) - b.float(i)
 		sum += d * d
 	}
-	return math.Sqrt(sum / float64(len(a)))
+	return math.Sqrt(sum / float64(a.n))
 }
 
 // operand is a matrix in a buffer: element (r, c) of batch n is at
-// n*batchSize + r*rs + c*cs.
+// n*batchSize + r*rs + c*cs. Values are decoded as the product reads
+// them, so checking a large product costs no copy of its operands.
 type operand struct {
 	rs, cs, batchSize int
-	f                 []float64
-	i                 []int64
+	v                 values
 }
 
-func newOperand(t DataType, vals []Value, rows, cols int, trans bool, stride int, exact bool) operand {
-	o := operand{rs: stride, cs: 1, batchSize: rows * stride}
+func newOperand(vals values, rows, cols int, trans bool, stride int) operand {
+	o := operand{rs: stride, cs: 1, batchSize: rows * stride, v: vals}
 	if trans {
 		o.rs, o.cs, o.batchSize = 1, stride, cols*stride
 	}
-	if exact {
-		o.i = make([]int64, len(vals))
-		for k, v := range vals {
-			o.i[k] = int64(v.I)
-		}
-	} else {
-		o.f = make([]float64, len(vals))
-		for k, v := range vals {
-			o.f[k] = t.Float(v)
-		}
-	}
 	return o
 }
+
+func (o *operand) int(n, r, c int) int64 { return int64(o.v.at(o.at(n, r, c)).I) }
+
+func (o *operand) float(n, r, c int) float64 { return o.v.float(o.at(n, r, c)) }
 
 func (o *operand) at(n, r, c int) int { return n*o.batchSize + r*o.rs + c*o.cs }
 
 // checkMatmul compares C with A x B (+ Add) computed here: in int64 when
 // every operand is an integer type (wrapping, or saturating with
 // SATURATE, to C's width), else in float64 rounded once to C's type.
-func (st *state) checkMatmul(e *Expect, t DataType, got []Value) Result {
+func (st *state) checkMatmul(e *Expect, t DataType, got values) Result {
 	mm := e.Matmul
 	types := []DataType{t, st.s.Buffer(mm.A).Type, st.s.Buffer(mm.B).Type}
 	names := []string{mm.A, mm.B}
@@ -261,9 +260,9 @@ func (st *state) checkMatmul(e *Expect, t DataType, got []Value) Result {
 		if err != nil {
 			return failed(e, err)
 		}
-		ops[k] = newOperand(types[k+1], vals, shapes[k][0], shapes[k][1], trans[k], strides[k], exact)
+		ops[k] = newOperand(vals, shapes[k][0], shapes[k][1], trans[k], strides[k])
 	}
-	c := newOperand(t, nil, mm.M, mm.N, mm.TransC, mm.StrideC, exact)
+	c := newOperand(got, mm.M, mm.N, mm.TransC, mm.StrideC)
 	cells := mm.Batch * mm.M * mm.N
 	n := cells
 	if mm.Sample > 0 && mm.Sample < cells {
@@ -297,12 +296,12 @@ func (st *state) checkMatmul(e *Expect, t DataType, got []Value) Result {
 		idx := cell(s)
 		b, i, j := idx/(mm.M*mm.N), idx/mm.N%mm.M, idx%mm.N
 		ci := c.at(b, i, j)
-		if !within(t, got[ci], want[s], tolFor(e.Tol, 0)) {
+		if g := got.at(ci); !within(t, g, want[s], tolFor(e.Tol, 0)) {
 			loc := fmt.Sprintf("[%d] (row %d, col %d)", ci, i, j)
 			if mm.Batch > 1 {
 				loc = fmt.Sprintf("[%d] (batch %d, row %d, col %d)", ci, b, i, j)
 			}
-			m.add(ci, loc, t.String(got[ci]), t.String(want[s]))
+			m.add(ci, loc, t.String(g), t.String(want[s]))
 		}
 	}
 	return m.result(e.Line, e.Text, n)
@@ -313,10 +312,10 @@ func matmulCell(mm *Matmul, t DataType, ops []operand, b, i, j int, exact bool) 
 	if exact {
 		var sum int64
 		for k := range mm.K {
-			sum += a.i[a.at(b, i, k)] * bm.i[bm.at(b, k, j)]
+			sum += a.int(b, i, k) * bm.int(b, k, j)
 		}
 		if len(ops) > 2 {
-			sum += ops[2].i[ops[2].at(b, i, j)]
+			sum += ops[2].int(b, i, j)
 		}
 		if mm.Saturate {
 			return saturate(t, sum)
@@ -325,10 +324,10 @@ func matmulCell(mm *Matmul, t DataType, ops []operand, b, i, j int, exact bool) 
 	}
 	sum := 0.0
 	for k := range mm.K {
-		sum += a.f[a.at(b, i, k)] * bm.f[bm.at(b, k, j)]
+		sum += a.float(b, i, k) * bm.float(b, k, j)
 	}
 	if len(ops) > 2 {
-		sum += ops[2].f[ops[2].at(b, i, j)]
+		sum += ops[2].float(b, i, j)
 	}
 	if t.Kind != Float && mm.Saturate {
 		return saturate(t, int64(math.Max(-1<<63, math.Min(sum, 1<<63-1))))
@@ -384,29 +383,29 @@ func compareBuffer(sa, sb *state, buf *Buffer, skip []int) Result {
 	res := Result{Line: buf.Line, What: what, Device: sa.dev.Name() + " vs " + sb.dev.Name()}
 	va, err := sa.read(buf.Name)
 	if err == nil {
-		var vb []Value
+		var vb values
 		if vb, err = sb.read(buf.Name); err == nil {
 			t := buf.Type
 			tols, rmseBound := bufferTolerance(sa.s, buf.Name)
 			if len(tols) == 0 && rmseBound > 0 {
 				what += fmt.Sprintf(" (RMSE %g)", rmseBound)
-				if r := rmse(t, va, t, vb); !(r <= rmseBound) {
-					res.What, res.Count, res.Total = what, 1, len(va)
+				if r := rmse(va, vb); !(r <= rmseBound) {
+					res.What, res.Count, res.Total = what, 1, va.n
 					res.Msg = fmt.Sprintf("RMSE between %s and %s is %g, above %g", sa.dev.Name(), sb.dev.Name(), r, rmseBound)
 					return res
 				}
-				res.What, res.Pass, res.Total = what, true, len(va)
+				res.What, res.Pass, res.Total = what, true, va.n
 				return res
 			}
 			m := mismatch{max: sa.opts.MaxDiffs}
 			n := 0
-			for i := range va {
+			for i := range va.n {
 				if isAddress(t, i, skip) {
 					continue
 				}
 				n++
-				if !within(t, va[i], vb[i], tolFor(tols, i%t.Comps())) {
-					m.add(i, where(t, i), t.String(va[i])+" on "+sa.dev.Name(), t.String(vb[i])+" on "+sb.dev.Name())
+				if a, b := va.at(i), vb.at(i); !within(t, a, b, tolFor(tols, i%t.Comps())) {
+					m.add(i, where(t, i), t.String(a)+" on "+sa.dev.Name(), t.String(b)+" on "+sb.dev.Name())
 				}
 			}
 			r := m.result(buf.Line, what, n)

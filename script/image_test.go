@@ -58,11 +58,11 @@ EXPECT c IDX 14 EQ 0
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := s.Buffer("a"); b.Image == nil || len(b.Values) != 2*(6+1) || b.Size() != 28 {
-		t.Fatalf("image a: %+v, %d values, %d bytes", b.Image, len(b.Values), b.Size())
+	if b := s.Buffer("a"); b.Image == nil || b.N != 2*(6+1) || b.Size() != 28 {
+		t.Fatalf("image a: %+v, %d values, %d bytes", b.Image, b.N, b.Size())
 	}
-	if c := s.Buffer("c"); c.Image.Layers != 2 || len(c.Values) != 8 {
-		t.Fatalf("image c: %+v, %d values", c.Image, len(c.Values))
+	if c := s.Buffer("c"); c.Image.Layers != 2 || c.N != 8 {
+		t.Fatalf("image c: %+v, %d values", c.Image, c.N)
 	}
 	rep, err := Run(context.Background(), s, cpu.New(cpu.Options{}), RunOptions{})
 	if err != nil {

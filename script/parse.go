@@ -5,19 +5,15 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 )
 
-// maxCommands bounds REPEAT unrolling and maxValues buffer sizes, so a
-// short script cannot exhaust memory.
-const (
-	maxCommands = 1 << 20
-	maxValues   = 1 << 28
-)
+// maxCommands bounds REPEAT unrolling, so a short script cannot exhaust
+// memory.
+const maxCommands = 1 << 20
 
 type parser struct {
 	name   string
@@ -410,36 +406,46 @@ func (p *parser) initBuffer(ln int, b *Buffer, rest []string) error {
 		if err != nil {
 			return err
 		}
-		b.Values = make([]Value, len(words))
+		if err := p.allocate(ln, b, int64(len(words))); err != nil {
+			return err
+		}
 		for i, w := range words {
-			if b.Values[i], err = dt.parseValue(w); err != nil {
+			v, err := dt.parseValue(w)
+			if err != nil {
 				return p.errf(lines[i], "%v", err)
 			}
+			dt.put(b.data, i, v)
 		}
 		return nil
 	case "FILE":
 		return p.fileData(ln, b, rest[1:], -1)
 	case "WIDTH":
 		// Amber's deprecated form: WIDTH w HEIGHT h is SIZE w*h.
-		w, err1 := strconv.Atoi(at(rest, 1))
-		h, err2 := strconv.Atoi(at(rest, 3))
+		w, err1 := strconv.ParseInt(at(rest, 1), 0, 64)
+		h, err2 := strconv.ParseInt(at(rest, 3), 0, 64)
 		if err1 != nil || err2 != nil || at(rest, 2) != "HEIGHT" || w <= 0 || h <= 0 {
 			return p.expected(ln, "WIDTH <w> HEIGHT <h>", rest[1:])
 		}
-		rest = append([]string{"SIZE", strconv.Itoa(w * h)}, rest[min(len(rest), 4):]...)
+		if hi, lo := bits.Mul64(uint64(w), uint64(h)); hi != 0 || lo > maxBufferBytes {
+			return p.errf(ln, "expected a buffer of at most %d bytes, got WIDTH %d HEIGHT %d", maxBufferBytes, w, h)
+		}
+		rest = append([]string{"SIZE", strconv.FormatInt(w*h, 10)}, rest[min(len(rest), 4):]...)
 	case "SIZE":
 	default:
 		return p.expected(ln, inits, rest)
 	}
 	n, err := strconv.ParseInt(at(rest, 1), 0, 64)
-	if err != nil || n <= 0 || n*int64(dt.Comps()) > maxValues {
-		return p.expected(ln, fmt.Sprintf("a positive element count after SIZE (at most %d values)", maxValues), rest[1:])
+	if err != nil || n <= 0 {
+		return p.expected(ln, "a positive element count after SIZE", rest[1:])
+	}
+	if n > maxBufferBytes*2 || dt.byteSize64(n) > maxBufferBytes {
+		return p.errf(ln, "expected a buffer of at most %d bytes, got SIZE %d of %s", maxBufferBytes, n, dt.Name)
 	}
 	count := int(n) * dt.Comps()
+	b.N = count
 	init := rest[2:]
 	switch at(init, 0) {
 	case "":
-		b.Values = make([]Value, count)
 	case "FILL":
 		if len(init) != 2 {
 			return p.expected(ln, "FILL <value>", init[1:])
@@ -448,23 +454,18 @@ func (p *parser) initBuffer(ln int, b *Buffer, rest []string) error {
 		if err != nil {
 			return p.errf(ln, "%v", err)
 		}
-		b.Values = make([]Value, count)
-		for i := range b.Values {
-			b.Values[i] = v
-		}
+		b.gen = &generator{kind: "FILL", v: v}
 	case "SERIES_FROM":
 		if len(init) != 4 || init[2] != "INC_BY" {
 			return p.expected(ln, "SERIES_FROM <start> INC_BY <step>", init[min(len(init), 2):])
 		}
-		b.Values = make([]Value, count)
-		if dt.Kind == Float {
-			start, ok1 := number(init[1])
-			inc, ok2 := number(init[3])
+		g := &generator{kind: "SERIES_FROM", isFloat: dt.Kind == Float}
+		if g.isFloat {
+			var ok1, ok2 bool
+			g.start, ok1 = number(init[1])
+			g.inc, ok2 = number(init[3])
 			if !ok1 || !ok2 {
 				return p.expected(ln, "numbers after SERIES_FROM and INC_BY", init[1:])
-			}
-			for i := range b.Values {
-				b.Values[i] = dt.fromFloat(start + float64(i)*inc)
 			}
 		} else {
 			start, err1 := dt.parseValue(init[1])
@@ -472,12 +473,11 @@ func (p *parser) initBuffer(ln int, b *Buffer, rest []string) error {
 			if err1 != nil || err2 != nil {
 				return p.expected(ln, "integers after SERIES_FROM and INC_BY", init[1:])
 			}
-			for i := range b.Values {
-				b.Values[i] = dt.wrap(start.I + uint64(i)*uint64(inc))
-			}
+			g.v, g.step = start, uint64(inc)
 		}
+		b.gen = g
 	case "RANDOM":
-		return p.random(ln, b, init, count)
+		return p.random(ln, b, init)
 	case "FILE":
 		return p.fileData(ln, b, init[1:], count)
 	default:
@@ -486,9 +486,21 @@ func (p *parser) initBuffer(ln int, b *Buffer, rest []string) error {
 	return nil
 }
 
-// random fills b from RANDOM SEED s MIN a MAX b [STEP q]: multiples of
-// STEP above MIN, drawn uniformly with a PCG generator seeded by s.
-func (p *parser) random(ln int, b *Buffer, w []string, count int) error {
+// allocate gives b room for n scalar components, checking the size in
+// 64 bits.
+func (p *parser) allocate(ln int, b *Buffer, n int64) error {
+	comps := int64(b.Type.Comps())
+	if size := b.Type.byteSize64((n + comps - 1) / comps); size > maxBufferBytes {
+		return p.errf(ln, "expected a buffer of at most %d bytes, got %d values of %s", maxBufferBytes, n, b.Type.Name)
+	}
+	b.N = int(n)
+	b.data = make([]byte, b.Type.byteSize(b.N))
+	return nil
+}
+
+// random reads RANDOM SEED s MIN a MAX b [STEP q]: multiples of STEP
+// above MIN, drawn uniformly with a PCG generator seeded by s.
+func (p *parser) random(ln int, b *Buffer, w []string) error {
 	const form = "RANDOM SEED <s> MIN <a> MAX <b> [STEP <q>]"
 	if len(w) != 7 && len(w) != 9 || w[1] != "SEED" || w[3] != "MIN" || w[5] != "MAX" || len(w) == 9 && w[7] != "STEP" {
 		return p.expected(ln, form, w[1:])
@@ -518,15 +530,7 @@ func (p *parser) random(ln int, b *Buffer, w []string, count int) error {
 	if steps > 1<<62 {
 		return p.errf(ln, "expected at most 2^62 steps between MIN and MAX, got %g", steps)
 	}
-	rng := rand.NewPCG(seed, 0x636f6f70) // "coop"
-	n := uint64(steps)
-	b.Values = make([]Value, count)
-	for i := range b.Values {
-		// Lemire's multiply-shift maps 64 random bits to [0, n); its
-		// bias is below 2^-2 for n < 2^62 and irrelevant for tests.
-		k, _ := bits.Mul64(rng.Uint64(), n)
-		b.Values[i] = b.Type.fromFloat(lo + float64(k)*step)
-	}
+	b.gen = &generator{kind: "RANDOM", seed: seed, lo: lo, q: step, steps: uint64(steps)}
 	return nil
 }
 
@@ -553,21 +557,32 @@ func (p *parser) fileData(ln int, b *Buffer, w []string, count int) error {
 		if dt.byteSize(n) > len(data) {
 			return p.errf(ln, "expected at least %d bytes in %s, got %d", dt.byteSize(n), path, len(data))
 		}
-		b.Values = dt.decode(data, n)
+		if err := p.allocate(ln, b, int64(n)); err != nil {
+			return err
+		}
+		// Padding bytes of the file are not the buffer's: they stay zero.
+		for i := range n {
+			dt.put(b.data, i, dt.get(data, i))
+		}
 		return nil
 	}
-	for _, s := range strings.Fields(string(data)) {
+	fields := strings.Fields(string(data))
+	n := len(fields)
+	if count >= 0 {
+		if n < count {
+			return p.errf(ln, "expected %d values in %s, got %d", count, path, n)
+		}
+		n = count
+	}
+	if err := p.allocate(ln, b, int64(n)); err != nil {
+		return err
+	}
+	for i, s := range fields[:n] {
 		v, err := dt.parseValue(s)
 		if err != nil {
 			return p.errf(ln, "%s: %v", path, err)
 		}
-		b.Values = append(b.Values, v)
-	}
-	if count >= 0 {
-		if len(b.Values) < count {
-			return p.errf(ln, "expected %d values in %s, got %d", count, path, len(b.Values))
-		}
-		b.Values = b.Values[:count]
+		dt.put(b.data, i, v)
 	}
 	return nil
 }
@@ -883,9 +898,9 @@ func (p *parser) copyCmd(ln int, f []string) (*Copy, error) {
 	if a == nil || b == nil {
 		return nil, p.errf(ln, "expected buffers declared earlier, got %q and %q", f[1], f[3])
 	}
-	if a.Type.Name != b.Type.Name || a.Type.Std140 != b.Type.Std140 || len(a.Values) != len(b.Values) {
+	if a.Type.Name != b.Type.Name || a.Type.Std140 != b.Type.Std140 || a.N != b.N {
 		return nil, p.errf(ln, "expected buffers of one type and size, got %s (%s, %d values) and %s (%s, %d values)",
-			a.Name, a.Type.Name, len(a.Values), b.Name, b.Type.Name, len(b.Values))
+			a.Name, a.Type.Name, a.N, b.Name, b.Type.Name, b.N)
 	}
 	return &Copy{From: f[1], To: f[3], Line: ln}, nil
 }
@@ -1016,7 +1031,7 @@ func (p *parser) expectIdx(ln int, e *Expect, buf *Buffer, w []string) error {
 		}
 		e.Values = append(e.Values, v)
 	}
-	if e.Start+len(e.Values) > len(buf.Values) {
+	if e.Start+len(e.Values) > buf.N {
 		return p.errf(ln, "expected values inside %s (%d bytes), got %d values from byte %d", buf.Name, buf.Size(), len(e.Values), e.Offset)
 	}
 	return nil
@@ -1044,8 +1059,8 @@ func (p *parser) expectBuffer(ln int, e *Expect, buf *Buffer, w []string) error 
 	if len(w) > 0 {
 		return p.expected(ln, "TOLERANCE, ULP or end of line", w)
 	}
-	if len(o.Values) != len(buf.Values) {
-		return p.errf(ln, "expected buffers with as many values, got %s with %d and %s with %d", buf.Name, len(buf.Values), o.Name, len(o.Values))
+	if o.N != buf.N {
+		return p.errf(ln, "expected buffers with as many values, got %s with %d and %s with %d", buf.Name, buf.N, o.Name, o.N)
 	}
 	return nil
 }
@@ -1150,8 +1165,8 @@ func (p *parser) expectMatmul(ln int, e *Expect, c *Buffer, w []string) error {
 		}
 		// In float64, so huge dimensions cannot overflow the check.
 		need := float64(m.Batch*rows-1)*float64(*stride) + float64(cols)
-		if float64(len(buf.Values)) < need {
-			return p.errf(ln, "expected %s (%s) to hold %.0f values for M=%d N=%d K=%d, got %d", role, buf.Name, need, m.M, m.N, m.K, len(buf.Values))
+		if float64(buf.N) < need {
+			return p.errf(ln, "expected %s (%s) to hold %.0f values for M=%d N=%d K=%d, got %d", role, buf.Name, need, m.M, m.N, m.K, buf.N)
 		}
 		return nil
 	}

@@ -82,8 +82,8 @@ scan:
 	desc = desc.Norm()
 	fi := desc.Format.Info()
 	texels := desc.Size() / fi.Size
-	if int64(texels)*int64(dt.Comps()) > maxValues {
-		return p.errf(ln, "image %s has too many texels", f[1])
+	if int64(desc.Size()) > maxBufferBytes {
+		return p.errf(ln, "expected an image of at most %d bytes, got %d", maxBufferBytes, desc.Size())
 	}
 	b := &Buffer{Name: f[1], Type: dt, Line: ln, Image: &desc}
 	if at(rest, 0) == "DATA" {
@@ -91,10 +91,11 @@ scan:
 			return err
 		}
 		all, base := texels*dt.Comps(), desc.LevelSize(0)/fi.Size*dt.Comps()
-		if len(b.Values) != all && len(b.Values) != base {
-			return p.errf(ln, "expected %d values (level 0) or %d (every level) in the DATA of image %s, got %d", base, all, b.Name, len(b.Values))
+		if b.N != all && b.N != base {
+			return p.errf(ln, "expected %d values (level 0) or %d (every level) in the DATA of image %s, got %d", base, all, b.Name, b.N)
 		}
-		b.Values = append(b.Values, make([]Value, all-len(b.Values))...)
+		b.N = all
+		b.data = append(b.data, make([]byte, dt.byteSize(all)-len(b.data))...)
 	} else if err := p.initBuffer(ln, b, append([]string{"SIZE", strconv.Itoa(texels)}, rest...)); err != nil {
 		return err
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/devcheck"
+	"github.com/coopshader/coop/spirv"
 )
 
 // Compilers turn shader sources into SPIR-V words. The caller supplies
@@ -42,6 +44,9 @@ type RunOptions struct {
 	DumpTo    io.Writer
 	Timed     bool // time every RUN (RUN TIMED_EXECUTION times that one)
 	MaxDiffs  int  // differing elements listed per failed EXPECT (default 8)
+	// Progress, when set, is told how many workgroups of a RUN are done,
+	// as backend.Dispatch.Progress is (from several goroutines at once).
+	Progress func(r *RunCmd, done, total uint64)
 }
 
 // Result is the outcome of one EXPECT (or, in Compare, of one buffer).
@@ -243,7 +248,7 @@ func Run(ctx context.Context, s *Script, dev backend.Device, opts RunOptions) (*
 			st.report.Results = append(st.report.Results, r)
 			continue
 		}
-		if err := st.exec(cmd); err != nil {
+		if err := st.exec(ctx, cmd); err != nil {
 			return st.report, err
 		}
 	}
@@ -269,7 +274,6 @@ func start(s *Script, dev backend.Device, code map[string][]uint32, opts RunOpti
 	st := &state{s: s, dev: dev, opts: opts, code: code, bufs: map[string]memory{}, samplers: map[string]backend.Sampler{},
 		report: &Report{Script: s.Name, Device: dev.Name()}}
 	for _, b := range s.Buffers {
-		data := b.Type.encode(b.Values)
 		var m memory
 		var err error
 		if b.Image != nil {
@@ -283,7 +287,7 @@ func start(s *Script, dev backend.Device, code map[string][]uint32, opts RunOpti
 				usage |= backend.UsageAddress
 			}
 			// Devices want non-empty buffers of whole words.
-			size := max((len(data)+3)&^3, 4)
+			size := max((b.Size()+3)&^3, 4)
 			var buf backend.Buffer
 			if buf, err = dev.NewBuffer(size, usage); err == nil {
 				m = buf
@@ -291,7 +295,7 @@ func start(s *Script, dev backend.Device, code map[string][]uint32, opts RunOpti
 		}
 		if m != nil {
 			st.bufs[b.Name] = m
-			err = m.Write(0, data)
+			err = b.contents(m.Write)
 		}
 		if err != nil {
 			st.release()
@@ -321,9 +325,9 @@ func (st *state) release() {
 }
 
 // exec performs a RUN or COPY.
-func (st *state) exec(cmd Command) error {
+func (st *state) exec(ctx context.Context, cmd Command) error {
 	fail := func(line int, err error) error {
-		return &Error{File: st.s.Name, Line: line, Msg: fmt.Sprintf("on %s: %v", st.dev.Name(), err)}
+		return &Error{File: st.s.Name, Line: line, Msg: fmt.Sprintf("on %s: %v", st.dev.Name(), err), Err: err}
 	}
 	if c, ok := cmd.(*Copy); ok {
 		data := make([]byte, st.s.Buffer(c.From).Size())
@@ -339,7 +343,10 @@ func (st *state) exec(cmd Command) error {
 	pl := st.s.Pipelines[r.Pipeline]
 	timed := st.opts.Timed || r.Timed
 	d := &backend.Dispatch{Code: st.code[r.Pipeline], Entry: pl.Entry, Groups: r.Groups, Spec: pl.Spec,
-		SubgroupSize: pl.Subgroup, Timed: timed}
+		SubgroupSize: pl.Subgroup, Timed: timed, Context: ctx}
+	if p := st.opts.Progress; p != nil {
+		d.Progress = func(done, total uint64) { p(r, done, total) }
+	}
 	for _, a := range pl.Addresses {
 		var addr [8]byte
 		binary.LittleEndian.PutUint64(addr[:], st.bufs[a.Buffer].(backend.Buffer).Address())
@@ -418,14 +425,26 @@ func (st *state) flops(r *RunCmd) float64 {
 	return 0
 }
 
-// read returns a buffer's current values.
-func (st *state) read(name string) ([]Value, error) {
+// read returns a buffer's current contents.
+func (st *state) read(name string) (values, error) {
+	return st.readPart(name, 0, st.s.Buffer(name).N)
+}
+
+// readPart reads the elements holding components [from, to) of a
+// buffer, so an EXPECT of a few values does not copy a large buffer.
+func (st *state) readPart(name string, from, to int) (values, error) {
 	b := st.s.Buffer(name)
-	data := make([]byte, b.Size())
-	if err := st.bufs[name].Read(0, data); err != nil {
-		return nil, fmt.Errorf("reading %s on %s: %w", name, st.dev.Name(), err)
+	t := b.Type
+	first := from - from%t.Comps()
+	if t.Bits == 4 {
+		first = from &^ 1
 	}
-	return b.Type.decode(data, len(b.Values)), nil
+	off := t.byteSize(first)
+	data := make([]byte, t.byteSize(to)-off)
+	if err := st.bufs[name].Read(off, data); err != nil {
+		return values{}, fmt.Errorf("reading %s on %s: %w", name, st.dev.Name(), err)
+	}
+	return newValues(t, data, b.N, first), nil
 }
 
 // dump writes the buffers named in RunOptions.Dump.
@@ -436,17 +455,17 @@ func (st *state) dump(w io.Writer, label string) error {
 			return err
 		}
 		b := st.s.Buffer(name)
-		fmt.Fprintf(w, "BUFFER %s (%s, %d values)%s\n", name, b.Type.Name, len(vals), label)
+		fmt.Fprintf(w, "BUFFER %s (%s, %d values)%s\n", name, b.Type.Name, vals.n, label)
 		per := 8
 		if n := b.Type.Comps(); n > 1 {
 			per = n * max(1, 8/n)
 		}
-		for i, v := range vals {
+		for i := range vals.n {
 			sep := " "
-			if (i+1)%per == 0 || i == len(vals)-1 {
+			if (i+1)%per == 0 || i == vals.n-1 {
 				sep = "\n"
 			}
-			fmt.Fprint(w, b.Type.String(v), sep)
+			fmt.Fprint(w, b.Type.String(vals.at(i)), sep)
 		}
 	}
 	return nil
@@ -487,18 +506,26 @@ func Compare(ctx context.Context, s *Script, a, b backend.Device, opts RunOption
 			rep.Results = append(rep.Results, ra, rb)
 			continue
 		}
-		if err := sa.exec(cmd); err != nil {
+		if err := sa.exec(ctx, cmd); err != nil {
 			return rep, err
 		}
-		if err := sb.exec(cmd); err != nil {
+		if err := sb.exec(ctx, cmd); err != nil {
 			rep.Timings = append(rep.Timings, sb.report.Timings...)
 			return rep, err
 		}
 	}
 	rep.Timings = append(rep.Timings, sb.report.Timings...)
 	skip := addressSlots(s)
+	var notes string
 	for _, buf := range s.Buffers {
-		rep.Results = append(rep.Results, compareBuffer(sa, sb, buf, skip[buf.Name]))
+		r := compareBuffer(sa, sb, buf, skip[buf.Name])
+		if !r.Pass {
+			if notes == "" {
+				notes = deviations(s, code)
+			}
+			r.Msg += notes
+		}
+		rep.Results = append(rep.Results, r)
 	}
 	if len(opts.Dump) > 0 {
 		if err := sa.dump(opts.DumpTo, " on "+a.Name()); err != nil {
@@ -519,4 +546,25 @@ func addressSlots(s *Script) map[string][]int {
 		}
 	}
 	return out
+}
+
+// deviations lists, for a failed comparison, the places in the script's
+// modules where drivers are known to depart from SPIR-V (package
+// devcheck), so a difference there reads as the device's, with the
+// instruction named ("" when there are none).
+func deviations(s *Script, code map[string][]uint32) string {
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(code)) {
+		m, err := spirv.DecodeWords(code[name], nil)
+		if err != nil {
+			continue
+		}
+		for _, d := range devcheck.Deviations(m) {
+			fmt.Fprintf(&b, "\npossible device deviation in pipeline %s, %s", name, d)
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return b.String()
 }

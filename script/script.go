@@ -67,10 +67,17 @@ type Shader struct {
 
 // Buffer is a BUFFER command with its initial contents.
 type Buffer struct {
-	Name   string
-	Type   DataType
-	Values []Value // scalar components, in element order
-	Line   int
+	Name string
+	Type DataType
+	// N is the number of scalar components.
+	N    int
+	Line int
+	// data holds the initial contents of DATA and FILE buffers as laid
+	// out in memory; gen computes FILL, SERIES_FROM and RANDOM contents
+	// when they are written to a device, so a large buffer costs the
+	// script no memory. With neither, the buffer starts zeroed.
+	data []byte
+	gen  *generator
 	// Address is set when some pipeline takes the buffer's device address.
 	Address bool
 	// Image describes an IMAGE (nil for a buffer): its values are its
@@ -79,7 +86,7 @@ type Buffer struct {
 }
 
 // Size is the buffer's size in bytes.
-func (b *Buffer) Size() int { return b.Type.byteSize(len(b.Values)) }
+func (b *Buffer) Size() int { return b.Type.byteSize(b.N) }
 
 // Bind attaches a buffer, an image or a sampler to a pipeline.
 type Bind struct {
@@ -205,6 +212,9 @@ type Error struct {
 	File string
 	Line int
 	Msg  string
+	Err  error // the cause, when a device's error (a cancelled dispatch, say)
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+func (e *Error) Unwrap() error { return e.Err }

@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -61,8 +63,13 @@ func runFake(t *testing.T, src string, opts RunOptions) *Report {
 func TestParseErrors(t *testing.T) {
 	const buf = "BUFFER b DATA_TYPE float SIZE 4 FILL 0\n"
 	tests := []struct{ src, want string }{
-		{"BUFFER b DATA_TYPE float SIZE x FILL 0", `t.amber:1: expected a positive element count after SIZE (at most 268435456 values), got "x"`},
+		{"BUFFER b DATA_TYPE float SIZE x FILL 0", `t.amber:1: expected a positive element count after SIZE, got "x"`},
 		{"BUFFER b DATA_TYPE quux SIZE 1 FILL 0", `t.amber:1: expected a data type, got "quux"`},
+		// Sizes are checked in 64 bits: 4611686018427387905*4 wraps to 4.
+		{"BUFFER b DATA_TYPE float WIDTH 4611686018427387905 HEIGHT 4", `t.amber:1: expected a buffer of at most 4294967296 bytes, got WIDTH 4611686018427387905 HEIGHT 4`},
+		{"BUFFER b DATA_TYPE float WIDTH 65536 HEIGHT 65536", `t.amber:1: expected a buffer of at most 4294967296 bytes, got SIZE 4294967296 of float`},
+		{"BUFFER b DATA_TYPE mat4x4<double> SIZE 0x7fffffffffffffff", `t.amber:1: expected a buffer of at most 4294967296 bytes, got SIZE 9223372036854775807 of mat4x4<double>`},
+		{"BUFFER b DATA_TYPE vec4<uint64> SIZE 134217729", `t.amber:1: expected a buffer of at most 4294967296 bytes, got SIZE 134217729 of vec4<uint64>`},
 		{"BUFFER b DATA_TYPE vec5<float> SIZE 1", `t.amber:1: expected vec2, vec3 or vec4, got "vec5"`},
 		{"BUFFER b DATA_TYPE float SIZE 2 FILL", `t.amber:1: expected FILL <value>, got end of line`},
 		{"BUFFER b DATA_TYPE float SIZE 2 ZERO", `t.amber:1: expected FILL, SERIES_FROM, RANDOM, FILE or end of line after SIZE <n>, got "ZERO"`},
@@ -195,14 +202,14 @@ EXPECT a IDX 0 TOLERANCE 1 2% EQ 1 2
 	if inl.FirstLine != 13 || len(inl.Defines) != 1 || inl.Defines[0] != "TILE=16" || strings.Contains(string(inl.Source), "END") {
 		t.Errorf("shader inl: first line %d defines %v source %q", inl.FirstLine, inl.Defines, inl.Source)
 	}
-	if got := s.Buffer("a").Values; len(got) != 4 || got[2].I != 16 {
+	if got := s.Buffer("a").Values(); len(got) != 4 || got[2].I != 16 {
 		t.Errorf("a = %v", got)
 	}
-	if u := s.Buffer("u"); len(u.Values) != 8 || u.Size() != 32 || !u.Type.Std140 {
-		t.Errorf("u: %d values, %d bytes", len(u.Values), u.Size())
+	if u := s.Buffer("u"); u.N != 8 || u.Size() != 32 || !u.Type.Std140 {
+		t.Errorf("u: %d values, %d bytes", u.N, u.Size())
 	}
-	if w := s.Buffer("w"); len(w.Values) != 6 || int64(w.Values[5].I) != 13 {
-		t.Errorf("w = %v", w.Values)
+	if w := s.Buffer("w"); w.N != 6 || int64(w.Values()[5].I) != 13 {
+		t.Errorf("w = %v", w.Values())
 	}
 	if f := s.Buffer("f"); f.Size() != 8 || f.Type.Comps() != 2 {
 		t.Errorf("f: %+v", f.Type)
@@ -336,7 +343,7 @@ BUFFER txt DATA_TYPE float FILE TEXT v.txt
 	if err != nil {
 		t.Fatal(err)
 	}
-	r1, r2, r3 := s.Buffer("r1").Values, s.Buffer("r2").Values, s.Buffer("r3").Values
+	r1, r2, r3 := s.Buffer("r1").Values(), s.Buffer("r2").Values(), s.Buffer("r3").Values()
 	seen := map[float64]bool{}
 	for i := range r1 {
 		if r1[i] != r2[i] || r1[i].F < -2 || r1[i].F > 2 || r1[i].F*4 != math.Trunc(r1[i].F*4) {
@@ -354,19 +361,19 @@ BUFFER txt DATA_TYPE float FILE TEXT v.txt
 	if lo != -128 || hi != 127 {
 		t.Errorf("int8 random range [%d, %d]", lo, hi)
 	}
-	if v := s.Buffer("s").Values; v[3].F != 1.25 {
+	if v := s.Buffer("s").Values(); v[3].F != 1.25 {
 		t.Errorf("series %v", v)
 	}
-	if v := s.Buffer("si").Values; v[2].I != 9007199254740997 {
+	if v := s.Buffer("si").Values(); v[2].I != 9007199254740997 {
 		t.Errorf("int64 series %v (lost precision?)", v)
 	}
-	if v := s.Buffer("bin").Values; len(v) != 3 || v[2].I != 3 {
+	if v := s.Buffer("bin").Values(); len(v) != 3 || v[2].I != 3 {
 		t.Errorf("binary %v", v)
 	}
-	if v := s.Buffer("bin2").Values; len(v) != 2 {
+	if v := s.Buffer("bin2").Values(); len(v) != 2 {
 		t.Errorf("binary with SIZE %v", v)
 	}
-	if v := s.Buffer("txt").Values; len(v) != 3 || v[1].F != -2 {
+	if v := s.Buffer("txt").Values(); len(v) != 3 || v[1].F != -2 {
 		t.Errorf("text %v", v)
 	}
 }
@@ -849,4 +856,81 @@ func FuzzParse(f *testing.F) {
 		}
 		Run(context.Background(), s, &fakeDevice{name: "fake"}, RunOptions{})
 	})
+}
+
+// TestGeneratedChunks checks contents computed a chunk at a time across
+// chunk boundaries: values in order, padding zero, RANDOM's sequence
+// unbroken.
+func TestGeneratedChunks(t *testing.T) {
+	src := `BUFFER s DATA_TYPE vec3<float> SIZE 200000 SERIES_FROM 0 INC_BY 1
+BUFFER q DATA_TYPE int4 SIZE 5000001 SERIES_FROM 0 INC_BY 1
+BUFFER r DATA_TYPE uint32 SIZE 600000 RANDOM SEED 7 MIN 0 MAX 1000000
+BUFFER r2 DATA_TYPE uint32 SIZE 10 RANDOM SEED 7 MIN 0 MAX 1000000
+`
+	s, err := Parse("t.amber", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := s.Buffer("s")
+	data := sb.Bytes()
+	if len(data) != 200000*16 || sb.Size() != len(data) {
+		t.Fatalf("%d bytes", len(data))
+	}
+	for i := range 600000 {
+		e, c := i/3, i%3
+		if got := math.Float32frombits(binary.LittleEndian.Uint32(data[16*e+4*c:])); got != float32(i) {
+			t.Fatalf("s component %d = %v", i, got)
+		}
+		if c == 2 && binary.LittleEndian.Uint32(data[16*e+12:]) != 0 {
+			t.Fatalf("padding of element %d not zero", e)
+		}
+	}
+	for i, v := range s.Buffer("q").Values() {
+		if want := int64(i<<60) >> 60; int64(v.I) != want {
+			t.Fatalf("q[%d] = %d, want %d", i, int64(v.I), want)
+		}
+	}
+	r, r2 := s.Buffer("r").Values(), s.Buffer("r2").Values()
+	if !slices.Equal(r[:10], r2) || r[599999] == r[0] && r[1] == r[0] {
+		t.Fatalf("random: %v vs %v", r[:10], r2)
+	}
+}
+
+// TestRunProgressAndCancel: RunOptions.Progress hears each workgroup of a
+// RUN, and a context cancelled during a RUN stops the run with an error
+// naming the RUN's line and wrapping the context's.
+func TestRunProgressAndCancel(t *testing.T) {
+	src := "SHADER compute axpb SPIRV-HEX\n" + hexWords(axpbKernel(t)) + `END
+BUFFER in DATA_TYPE float SIZE 4096 SERIES_FROM 0 INC_BY 1
+BUFFER out DATA_TYPE float SIZE 4096 FILL 0
+BUFFER pc DATA_TYPE float DATA 2.0 END
+PIPELINE compute p
+  ATTACH axpb
+  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 1
+  BIND BUFFER pc AS push_constant
+END
+RUN p 1024 1 1
+EXPECT out IDX 4 EQ 3
+`
+	s := mustParse(t, src)
+	var calls atomic.Int64
+	rep, err := Run(context.Background(), s, cpu.New(cpu.Options{}), RunOptions{Progress: func(r *RunCmd, done, total uint64) {
+		if r.Pipeline != "p" || total != 1024 {
+			t.Errorf("progress of RUN %s: %d of %d", r.Pipeline, done, total)
+		}
+		calls.Add(1)
+	}})
+	if err != nil || rep.Failed() != 0 || calls.Load() != 1024 {
+		t.Fatalf("%v, %d progress calls", err, calls.Load())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = Run(ctx, s, cpu.New(cpu.Options{}), RunOptions{Progress: func(r *RunCmd, done, total uint64) {
+		if done == 8 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "RUN p: dispatch stopped after") {
+		t.Fatalf("cancelled run: %v", err)
+	}
 }

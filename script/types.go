@@ -276,6 +276,15 @@ func (t DataType) byteSize(n int) int {
 	return (n + t.Comps() - 1) / t.Comps() * t.Stride()
 }
 
+// byteSize64 is the size of n elements (not components), in 64 bits for
+// size checks (n at most 2^40, so it cannot overflow).
+func (t DataType) byteSize64(n int64) int64 {
+	if t.Bits == 4 {
+		return (n + 1) / 2
+	}
+	return n * int64(t.Stride())
+}
+
 // Value is one scalar: an integer (bit pattern, sign-extended for signed
 // types) or a float.
 type Value struct {
@@ -428,26 +437,53 @@ func (t DataType) fromBits(b uint64) Value {
 	return Value{F: num.Decode(b, t.Exp, t.Man, t.IEEE)}
 }
 
+// put stores scalar component i at its place in data (laid out as a
+// buffer of t; data must hold it).
+func (t DataType) put(data []byte, i int, v Value) {
+	b := t.bits(v)
+	if t.Bits == 4 {
+		sh := 4 * (i % 2)
+		data[i/2] = data[i/2]&^(0xf<<sh) | byte(b&0xf)<<sh
+		return
+	}
+	o := t.offset(i)
+	switch t.Bits {
+	case 8:
+		data[o] = byte(b)
+	case 16:
+		binary.LittleEndian.PutUint16(data[o:], uint16(b))
+	case 32:
+		binary.LittleEndian.PutUint32(data[o:], uint32(b))
+	case 64:
+		binary.LittleEndian.PutUint64(data[o:], b)
+	}
+}
+
+// get reads scalar component i of data laid out as a buffer of t.
+func (t DataType) get(data []byte, i int) Value { return t.fromBits(t.raw(data, i)) }
+
+// raw is the encoding of scalar component i of data.
+func (t DataType) raw(data []byte, i int) uint64 {
+	if t.Bits == 4 {
+		return uint64(data[i/2]>>(4*(i%2))) & 0xf
+	}
+	o := t.offset(i)
+	switch t.Bits {
+	case 8:
+		return uint64(data[o])
+	case 16:
+		return uint64(binary.LittleEndian.Uint16(data[o:]))
+	case 32:
+		return uint64(binary.LittleEndian.Uint32(data[o:]))
+	}
+	return binary.LittleEndian.Uint64(data[o:])
+}
+
 // encode lays vals (scalar components) out in memory; padding is zero.
 func (t DataType) encode(vals []Value) []byte {
 	out := make([]byte, t.byteSize(len(vals)))
 	for i, v := range vals {
-		b := t.bits(v)
-		if t.Bits == 4 {
-			out[i/2] |= byte(b&0xf) << (4 * (i % 2))
-			continue
-		}
-		o := t.offset(i)
-		switch t.Bits {
-		case 8:
-			out[o] = byte(b)
-		case 16:
-			binary.LittleEndian.PutUint16(out[o:], uint16(b))
-		case 32:
-			binary.LittleEndian.PutUint32(out[o:], uint32(b))
-		case 64:
-			binary.LittleEndian.PutUint64(out[o:], b)
-		}
+		t.put(out, i, v)
 	}
 	return out
 }
@@ -456,23 +492,7 @@ func (t DataType) encode(vals []Value) []byte {
 func (t DataType) decode(data []byte, n int) []Value {
 	vals := make([]Value, n)
 	for i := range vals {
-		var b uint64
-		if t.Bits == 4 {
-			b = uint64(data[i/2]>>(4*(i%2))) & 0xf
-		} else {
-			o := t.offset(i)
-			switch t.Bits {
-			case 8:
-				b = uint64(data[o])
-			case 16:
-				b = uint64(binary.LittleEndian.Uint16(data[o:]))
-			case 32:
-				b = uint64(binary.LittleEndian.Uint32(data[o:]))
-			case 64:
-				b = binary.LittleEndian.Uint64(data[o:])
-			}
-		}
-		vals[i] = t.fromBits(b)
+		vals[i] = t.get(data, i)
 	}
 	return vals
 }

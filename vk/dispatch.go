@@ -65,9 +65,16 @@ func descriptorType(k backend.DescriptorKind) vkc.DescriptorType {
 // Dispatch runs one compute dispatch and waits for it to finish.
 func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	var res backend.Result
-	m, err := scanModule(ds.Code)
+	mod, words, err := d.prepare(ds)
 	if err != nil {
 		return res, err
+	}
+	m, err := scanModule(words)
+	if err != nil {
+		return res, err
+	}
+	if ds.Context != nil && ds.Context.Err() != nil {
+		return res, ds.Context.Err()
 	}
 	if !slices.Contains(m.entries, ds.Entry) {
 		return res, fmt.Errorf("vk: module has no GLCompute entry point %q", ds.Entry)
@@ -81,13 +88,19 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	if err := d.check(m); err != nil {
 		return res, err
 	}
+	if err := d.checkRules(mod, ds); err != nil {
+		return res, err
+	}
 	if ds.SubgroupSize != 0 {
 		v13 := &d.props.v13
 		if !d.enabled("subgroupSizeControl") || v13.RequiredSubgroupSizeStages&vkc.ShaderStageComputeBit == 0 {
 			return res, fmt.Errorf("vk: subgroup size %d requested, but %s cannot require a subgroup size for compute shaders", ds.SubgroupSize, d.info.Name)
 		}
-		if ds.SubgroupSize < v13.MinSubgroupSize || ds.SubgroupSize > v13.MaxSubgroupSize || ds.SubgroupSize&(ds.SubgroupSize-1) != 0 {
-			return res, fmt.Errorf("vk: subgroup size %d is not a power of two in [%d, %d] on %s", ds.SubgroupSize, v13.MinSubgroupSize, v13.MaxSubgroupSize, d.info.Name)
+		if ds.SubgroupSize&(ds.SubgroupSize-1) != 0 {
+			return res, fmt.Errorf("vk: subgroup size %d is not a power of two", ds.SubgroupSize)
+		}
+		if ds.SubgroupSize < v13.MinSubgroupSize || ds.SubgroupSize > v13.MaxSubgroupSize {
+			return res, fmt.Errorf("vk: subgroup size %d is outside %s's range [%d, %d]", ds.SubgroupSize, d.info.Name, v13.MinSubgroupSize, v13.MaxSubgroupSize)
 		}
 	}
 
@@ -126,7 +139,7 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	var pin runtime.Pinner
 	defer pin.Unpin()
 
-	code := slices.Clone(ds.Code)
+	code := slices.Clone(words)
 	pin.Pin(&code[0])
 	smci := &vkc.ShaderModuleCreateInfo{SType: vkc.StructureTypeShaderModuleCreateInfo, CodeSize: uintptr(4 * len(code)), PCode: unsafe.Pointer(&code[0])}
 	pin.Pin(smci)

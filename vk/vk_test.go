@@ -243,11 +243,15 @@ func TestDispatch(t *testing.T) {
 	pc := make([]byte, 16)
 	binary.LittleEndian.PutUint32(pc, 5)
 	binary.LittleEndian.PutUint64(pc[8:], side.Address())
-	for _, sg := range []uint32{0, 32} {
-		if info := d.Info(); sg != 0 && (sg < info.MinSubgroupSize || sg > info.MaxSubgroupSize) {
-			t.Logf("subgroup size %d: outside [%d, %d] on %s", sg, info.MinSubgroupSize, info.MaxSubgroupSize, info.Name)
-			continue
+	// Every subgroup size the device can require, asked of the device:
+	// lavapipe has only 8, most GPUs 32 or 64.
+	sizes := []uint32{0}
+	if v13 := &d.props.v13; d.enabled("subgroupSizeControl") && v13.RequiredSubgroupSizeStages&vkc.ShaderStageComputeBit != 0 {
+		for s := max(v13.MinSubgroupSize, 1); s <= v13.MaxSubgroupSize; s *= 2 {
+			sizes = append(sizes, s)
 		}
+	}
+	for _, sg := range sizes {
 		res, err := d.Dispatch(&backend.Dispatch{
 			Code: doubleAddModule(), Entry: "main", Groups: [3]uint32{n / 64, 1, 1},
 			Bindings: []backend.Binding{
@@ -316,6 +320,18 @@ func TestDispatchErrors(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		} else {
 			t.Logf("%s: %v", name, err)
+		}
+	}
+	// A power of two beyond the device's range is named as such.
+	if v13 := &d.props.v13; d.enabled("subgroupSizeControl") && v13.RequiredSubgroupSizeStages&vkc.ShaderStageComputeBit != 0 {
+		ds := base
+		ds.SubgroupSize = v13.MaxSubgroupSize * 2
+		if _, err := d.Dispatch(&ds); err == nil || !strings.Contains(err.Error(), "outside") {
+			t.Errorf("subgroup size %d: %v", ds.SubgroupSize, err)
+		}
+		ds.SubgroupSize = 7
+		if _, err := d.Dispatch(&ds); err == nil || !strings.Contains(err.Error(), "7 is not a power of two") {
+			t.Errorf("subgroup size 7: %v", err)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	cpu "github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/glsl/compile"
 	"github.com/coopshader/coop/glsl/pp"
+	"github.com/coopshader/coop/profile"
 	"github.com/coopshader/coop/script"
 	"github.com/coopshader/coop/vk"
 )
@@ -91,6 +92,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	timed := fs.Bool("time", false, "time each RUN on the device and report it (TFLOPS for matmul scripts)")
 	env := fs.String("target-env", "vulkan1.3", "target environment for GLSL shaders")
 	subgroup := fs.Int("subgroup-size", 32, "CPU executor subgroup size")
+	profName := fs.String("profile", "", "make the CPU executor behave as this device: a built-in profile ("+strings.Join(profile.Names(), ", ")+") or a profile file; with --backend both the default is the built-in profile of the GPU, if one ships")
 	var dump stringList
 	fs.Var(&dump, "dump", "print a buffer's contents after the run (repeatable)")
 	fs.Usage = func() {
@@ -111,9 +113,16 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "coop run: unknown backend %q (want cpu, vulkan or both)\n", *backendName)
 		return 2
 	}
-	if *backendName != "vulkan" {
-		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout}))
+	var prof *profile.Profile
+	if *profName != "" {
+		p, err := profile.Open(*profName)
+		if err != nil {
+			fmt.Fprintf(stderr, "coop run: --profile: %v\n", err)
+			return 2
+		}
+		prof = p
 	}
+	var gpu *vk.Device
 	if *backendName != "cpu" {
 		d, err := vk.Open(*device)
 		if err != nil {
@@ -125,7 +134,16 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer d.Close()
-		devs = append(devs, d)
+		gpu = d
+	}
+	if *backendName == "both" && prof == nil {
+		prof = shippedProfile(gpu.Profile())
+	}
+	if *backendName != "vulkan" {
+		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout, Profile: prof}))
+	}
+	if gpu != nil {
+		devs = append(devs, gpu)
 	}
 	opts := script.RunOptions{Compilers: compilers, TargetEnv: *env, Dump: dump, DumpTo: stdout, Timed: *timed}
 	passed, failed, broken := 0, 0, 0
@@ -161,4 +179,20 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// shippedProfile returns the device's live profile with the numerics of
+// the built-in profile of the same device (vendor and device id), which
+// were measured (the driver reports none); the live profile alone when no
+// built-in one matches.
+func shippedProfile(live *profile.Profile) *profile.Profile {
+	p := *live
+	for _, n := range profile.Names() {
+		b, err := profile.Builtin(n)
+		if err == nil && b.VendorID == live.VendorID && b.DeviceID == live.DeviceID && b.VendorID != 0 {
+			p.Numerics = b.Numerics
+			break
+		}
+	}
+	return &p
 }
