@@ -20,11 +20,15 @@ import (
 // redone identically.
 type vecOp func(sg []*lane, in *instr) bool
 
-// pickVecs chooses the vector handler of every instruction.
+// pickVecs chooses the vector handler of every instruction; those a
+// float environment touches (fenv.go) keep the general path.
 func (p *prog) pickVecs() {
 	for k := range p.code {
 		in := &p.code[k]
-		in.vec = pickVec(in)
+		in.vec = nil
+		if p.fe == nil || p.fe.ins[in] == 0 {
+			in.vec = pickVec(in)
+		}
 	}
 }
 
