@@ -79,7 +79,9 @@ func (c *checker) binary(op BinaryOp, x, y Expr, pos Pos) Expr {
 		}
 		rt = TBool
 	case Eq, Ne:
-		if tx.Contains(func(t *Type) bool { return t.IsOpaque() || t.IsCoop() }) {
+		// A spirv_type has no equality SPIR-V defines for every type
+		// (glslang emits OpIEqual, which SPV_INTEL_int4 forbids).
+		if tx.Contains(func(t *Type) bool { return t.IsOpaque() || t.IsCoop() || t.Kind == KSpirv }) {
 			return c.opError(pos, opName, x, y)
 		}
 		if !Identical(tx, ty) {
