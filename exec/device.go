@@ -293,6 +293,7 @@ func Load(m *spirv.Module, entry string, spec map[uint32][]byte, subgroupSize in
 	if err != nil {
 		return nil, err
 	}
+	p.setFloatEnv(entry, nil)
 	return &Program{p}, nil
 }
 
@@ -354,6 +355,9 @@ func (d *Device) Dispatch(dp *backend.Dispatch) (backend.Result, error) {
 		}
 		if pr, err = Load(m, dp.Entry, dp.Spec, sg); err != nil {
 			return backend.Result{}, err
+		}
+		if d.opts.Profile != nil {
+			pr.p.setFloatEnv(dp.Entry, d.opts.Profile)
 		}
 		d.mu.Lock()
 		d.cache[key] = pr

@@ -22,6 +22,7 @@ type prog struct {
 	// hold scalars are constants.
 	constEnd int32
 	code     []instr
+	fe       *fenv // float controls and device numerics; nil for the defaults
 	entry    int32
 	fnPC     map[uint32]int32
 	params   map[uint32][]int32
