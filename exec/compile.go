@@ -407,6 +407,9 @@ func (p *prog) compileFunctions(first int) error {
 			ops := w
 			if d != nil && d.HasType() && len(w) >= 2 {
 				ty, id, ops = w[0], w[1], w[2:]
+				if ty == 0 {
+					return p.errAt(k, "result type %%0 is not a type")
+				}
 			} else if d != nil && d.HasResult() && len(w) >= 1 {
 				id, ops = w[0], w[1:]
 			}

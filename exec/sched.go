@@ -31,7 +31,11 @@ type dispatchRun struct {
 	// ctx and progress are the dispatch's Context and Progress.
 	ctx      context.Context
 	progress func(done, total uint64)
-	tensors  []boundTensor
+	// work is the dispatch's work budget (instructions of all
+	// invocations; negative: none) and worked what has been used.
+	work    int64
+	worked  atomic.Int64
+	tensors []boundTensor
 	// views and samplers are what image and sampler handles name (handle
 	// k is element k-1); descMem is each image descriptor's memory.
 	views    []*imgView
@@ -388,9 +392,9 @@ func (wg *wgState) runSubgroup(si int) error {
 // returns the fault of the lowest-numbered failing workgroup.
 func (x *dispatchRun) execute(workers int) error {
 	g := x.groups
-	total := uint64(g[0]) * uint64(g[1]) * uint64(g[2])
-	if total == 0 {
-		return nil
+	total, err := x.checkCounts()
+	if err != nil || total == 0 {
+		return err
 	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -431,6 +435,9 @@ func (x *dispatchRun) execute(workers int) error {
 				}
 				id := [3]uint32{x.base[0] + uint32(i%uint64(g[0])), x.base[1] + uint32(i/uint64(g[0])%uint64(g[1])), x.base[2] + uint32(i/(uint64(g[0])*uint64(g[1])))}
 				err := wg.safeRun(id)
+				if err == nil {
+					err = x.spend(wg, done.Load(), total)
+				}
 				if err != nil && err != errStopped {
 					mu.Lock()
 					if i < firstIdx {
