@@ -37,15 +37,17 @@ type job struct {
 type family func(v *Variant) *job
 
 var families = map[string]family{
-	"mul_mm.comp":     matmul,
-	"mul_mm_cm2.comp": matmul,
-	"mul_mmq.comp":    matmul,
-	"unary.comp":      unary,
-	"copy.comp":       unary,
-	"add.comp":        binaryOp,
-	"sub.comp":        binaryOp,
-	"mul.comp":        binaryOp,
-	"div.comp":        binaryOp,
+	"mul_mm.comp":         matmul,
+	"mul_mm_cm2.comp":     matmul,
+	"mul_mmq.comp":        matmul,
+	"unary.comp":          unary,
+	"copy.comp":           unary,
+	"add.comp":            binaryOp,
+	"sub.comp":            binaryOp,
+	"mul.comp":            binaryOp,
+	"div.comp":            binaryOp,
+	"get_rows.comp":       getRows,
+	"get_rows_quant.comp": getRows,
 }
 
 func familyOf(v *Variant) family {
@@ -324,5 +326,39 @@ func binaryOp(v *Variant) *job {
 	n := int(j.push["ne"])
 	j.elems = map[uint32]int{0: n, 1: n, 2: n, 3: n}
 	j.outputs = []uint32{2, 3}
+	return j
+}
+
+// getRows: ggml_get_rows of 5 rows (indices into 8 rows of A) of 256
+// values each, dispatched as {ne00, ne10, 1} over 512-wide workgroups.
+func getRows(v *Variant) *job {
+	const ne00, ne01, ne10 = 256, 8, 5
+	qk := uint32(quantK(v))
+	j := &job{push: map[string]uint32{}, bf16: map[uint32]bool{0: v.Has("DATA_A_BF16")}}
+	for k, x := range map[string]uint32{"ne": ne00 * ne10,
+		"ne00": ne00, "ne01": ne01, "ne02": 1, "ne03": 1, "nb00": 1, "nb01": ne00 / qk, "nb02": ne01 * ne00 / qk, "nb03": ne01 * ne00 / qk,
+		"ne10": ne10, "ne11": 1, "ne12": 1, "ne13": 1, "nb10": 1, "nb11": ne10, "nb12": ne10, "nb13": ne10,
+		"ne20": ne00, "ne21": ne10, "ne22": 1, "ne23": 1, "nb20": 1, "nb21": ne00, "nb22": ne00 * ne10, "nb23": ne00 * ne10} {
+		j.push[k] = x
+	}
+	j.groups = [3]uint32{1, ne10, 1}
+	j.elems = map[uint32]int{0: ne00 * ne01, 1: ne10, 2: ne00 * ne10}
+	j.ints = map[uint32]int{1: ne01}
+	j.outputs = []uint32{2}
+	if qk == 1 && !v.Has("DATA_A_BF16") {
+		j.check = func(b map[uint32][]byte) error {
+			da := decoderFor(firstDef(v, "DATA_A_"), false)
+			dd := decoderFor(firstOf(v, "D_TYPE"), false)
+			for r := range ne10 {
+				row := int(binary.LittleEndian.Uint32(b[1][4*r:]))
+				for i := range ne00 {
+					if got, want := dd(b[2], r*ne00+i), da(b[0], row*ne00+i); math.Abs(got-want) > 1e-3*math.Abs(want) {
+						return fmt.Errorf("row %d (A row %d) element %d = %g, want %g", r, row, i, got, want)
+					}
+				}
+			}
+			return nil
+		}
+	}
 	return j
 }
