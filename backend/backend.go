@@ -106,7 +106,12 @@ type Dispatch struct {
 	Code  []uint32
 	Entry string
 	// Groups is the number of workgroups in x, y and z.
-	Groups   [3]uint32
+	Groups [3]uint32
+	// Base is the id of the first workgroup (vkCmdDispatchBase): workgroup
+	// ids run from Base to Base+Groups-1; NumWorkgroups stays Groups.
+	// The executor honours it (the Vulkan driver of issue 18 sets it);
+	// scripts never set it.
+	Base     [3]uint32
 	Bindings []Binding
 	// PushConstants is the push-constant block, bytes from offset 0.
 	PushConstants []byte

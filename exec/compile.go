@@ -483,6 +483,9 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 		}
 		ins.res = p.slot[id]
 	}
+	if err := p.checkInt4Use(i, op, ins.t, ops); err != nil {
+		return nil, err
+	}
 	vals := func(ids []uint32) error {
 		var err error
 		ins.a, err = p.valSlots(i, ids)
@@ -1013,6 +1016,9 @@ func (p *prog) chainFrom(i int, ins *instr, base uint32, bt, t *typ, ptrChain bo
 			}
 			t = col
 		case kVector, kCoopMat:
+			if t.nibbles() {
+				return p.int4Component(i, ins, c)
+			}
 			stride := t.elem.size
 			if vstride != 0 {
 				stride = vstride

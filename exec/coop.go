@@ -158,7 +158,7 @@ func (p *prog) compileCoop(i int, ins *instr, ops []uint32) (*instr, error) {
 	case spirv.CooperativeMatrixLayout(lay) == spirv.CooperativeMatrixLayoutColumnMajorKHR:
 		cm.colMajor = true
 	default:
-		if bl, ok := blockedOf(lay); ok {
+		if bl, ok := blockedOf(lay); ok && !cm.mt.nibbles() {
 			s, err := uint64(0), error(nil)
 			if strideAt < len(ops) {
 				s, err = cnst(strideAt)
@@ -221,6 +221,9 @@ func coopExec(in *instr, io matIO, same bool) error {
 		return l0.fail(in, "stride %d out of range", stride)
 	}
 	load := in.op == spirv.OpCooperativeMatrixLoadKHR || in.op == spirv.OpCooperativeMatrixLoadNV
+	if mt.nibbles() {
+		return coopNibbles(in, io, cm, addr, int(stride), load)
+	}
 	if cm.blocked != nil {
 		b, err := l0.region(in, addr, R*C*cs, !load)
 		if err != nil {

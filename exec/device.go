@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/devcheck"
+	"github.com/coopshader/coop/profile"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -29,6 +31,12 @@ type Options struct {
 	// Describe, when set, gives the text of instruction index of m (the
 	// disassembly line) for error messages.
 	Describe func(m *spirv.Module, index int) string
+	// Profile, when set, makes the executor behave as that device: a
+	// dispatch whose module breaks one of the device's rules (package
+	// devcheck) is refused as the device's Vulkan backend refuses it, and
+	// the device's numeric choices (profile.Numerics) replace the
+	// executor's defaults where the specifications leave the choice open.
+	Profile *profile.Profile
 	// noLockstep runs every invocation on its own (tests compare).
 	noLockstep bool
 }
@@ -38,6 +46,9 @@ type Device struct {
 	opts Options
 	mu   sync.Mutex
 	bufs []*buffer // indexed by the region index of their addresses
+	// freeBufs are indices of released buffers, reused by new ones so a
+	// long-lived device (a Vulkan driver's) does not run out of indices.
+	freeBufs []int
 	// accels are the acceleration structures, likewise (nil: released).
 	accels []*accelData
 	// images and samplers are numbered as created (element 0 is unused):
@@ -61,12 +72,17 @@ func New(opts Options) *Device {
 		cache: map[[32]byte]*Program{}}
 }
 
-func (d *Device) Name() string { return "cpu (reference executor)" }
+func (d *Device) Name() string {
+	if d.opts.Profile != nil {
+		return "cpu (reference executor as " + d.opts.Profile.Name + ")"
+	}
+	return "cpu (reference executor)"
+}
 
 func (d *Device) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.bufs = make([]*buffer, 1)
+	d.bufs, d.freeBufs = make([]*buffer, 1), nil
 	d.accels = make([]*accelData, 1)
 	d.images = make([]*image, 1)
 	d.samplers = make([]*sampler, 1)
@@ -76,6 +92,7 @@ func (d *Device) Close() error {
 
 type buffer struct {
 	mu       *sync.Mutex // the device's
+	dev      *Device
 	data     []byte
 	addr     uint64
 	usage    backend.BufferUsage
@@ -85,7 +102,14 @@ type buffer struct {
 func (b *buffer) Release() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.released {
+		return
+	}
 	b.data, b.released = nil, true
+	if idx := int(b.addr >> offBits & 0xffff); idx < len(b.dev.bufs) && b.dev.bufs[idx] == b {
+		b.dev.bufs[idx] = nil
+		b.dev.freeBufs = append(b.dev.freeBufs, idx)
+	}
 }
 
 func (b *buffer) Size() int { return len(b.data) }
@@ -134,12 +158,36 @@ func (d *Device) NewBuffer(size int, usage backend.BufferUsage) (backend.Buffer,
 	if size < 0 || size >= 1<<offBits {
 		return nil, fmt.Errorf("buffer size %d out of range", size)
 	}
+	return d.newBuffer(make([]byte, size), usage)
+}
+
+// NewBufferOver makes a buffer whose memory is data itself, not a copy:
+// several buffers may view one allocation (a Vulkan driver binds ranges of
+// one memory object as separate buffers), and the caller may read and write
+// data directly between dispatches. Each view has its own address, size
+// and array lengths.
+func (d *Device) NewBufferOver(data []byte, usage backend.BufferUsage) (backend.Buffer, error) {
+	if uint64(len(data)) >= 1<<offBits {
+		return nil, fmt.Errorf("buffer size %d out of range", len(data))
+	}
+	return d.newBuffer(data, usage)
+}
+
+func (d *Device) newBuffer(data []byte, usage backend.BufferUsage) (backend.Buffer, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if len(d.bufs) >= 1<<16 {
-		return nil, fmt.Errorf("too many buffers (at most %d per device)", 1<<16-1)
+	b := &buffer{mu: &d.mu, dev: d, data: data, usage: usage}
+	if n := len(d.freeBufs); n > 0 {
+		idx := d.freeBufs[n-1]
+		d.freeBufs = d.freeBufs[:n-1]
+		b.addr = addrOf(regBuf, uint64(idx), 0)
+		d.bufs[idx] = b
+		return b, nil
 	}
-	b := &buffer{mu: &d.mu, data: make([]byte, size), addr: addrOf(regBuf, uint64(len(d.bufs)), 0), usage: usage}
+	if len(d.bufs) >= 1<<16 {
+		return nil, fmt.Errorf("too many buffers (at most %d live per device)", 1<<16-1)
+	}
+	b.addr = addrOf(regBuf, uint64(len(d.bufs)), 0)
 	d.bufs = append(d.bufs, b)
 	return b, nil
 }
@@ -245,6 +293,7 @@ func Load(m *spirv.Module, entry string, spec map[uint32][]byte, subgroupSize in
 	if err != nil {
 		return nil, err
 	}
+	p.setFloatEnv(entry, nil)
 	return &Program{p}, nil
 }
 
@@ -301,8 +350,14 @@ func (d *Device) Dispatch(dp *backend.Dispatch) (backend.Result, error) {
 		if err != nil {
 			return backend.Result{}, err
 		}
+		if err := d.checkProfile(m, dp); err != nil {
+			return backend.Result{}, err
+		}
 		if pr, err = Load(m, dp.Entry, dp.Spec, sg); err != nil {
 			return backend.Result{}, err
+		}
+		if d.opts.Profile != nil {
+			pr.p.setFloatEnv(dp.Entry, d.opts.Profile)
 		}
 		d.mu.Lock()
 		d.cache[key] = pr
@@ -328,6 +383,11 @@ func (d *Device) Run(pr *Program, groups [3]uint32, bindings []backend.Binding, 
 // push constants and descriptor heaps of dp (its code is not read).
 func (d *Device) RunDispatch(pr *Program, dp *backend.Dispatch) error {
 	groups, bindings, push := dp.Groups, dp.Bindings, dp.PushConstants
+	for i, b := range dp.Base {
+		if uint64(b)+uint64(groups[i]) > 1<<32 {
+			return fmt.Errorf("workgroup ids from %d over %d workgroups overflow 32 bits", b, groups[i])
+		}
+	}
 	p := pr.p
 	d.mu.Lock()
 	bufs := slices.Clone(d.bufs)
@@ -336,7 +396,7 @@ func (d *Device) RunDispatch(pr *Program, dp *backend.Dispatch) error {
 	samplers := slices.Clone(d.samplers)
 	d.mu.Unlock()
 	x := &dispatchRun{
-		p: p, bufs: bufs, accels: accels, images: images, smps: samplers, push: push, groups: groups, budget: d.opts.StepBudget,
+		p: p, bufs: bufs, accels: accels, images: images, smps: samplers, push: push, groups: groups, base: dp.Base, budget: d.opts.StepBudget,
 		printf: d.opts.Printf, describe: d.opts.Describe,
 		tmpl: slices.Clone(p.tmpl), noLock: d.opts.noLockstep,
 		ctx: dp.Context, progress: dp.Progress,
@@ -399,6 +459,9 @@ func (d *Device) bindingAddr(dv descVar, b backend.Binding) (uint64, error) {
 	if !ok || bb == nil {
 		return 0, fmt.Errorf("binding (set %d, binding %d): not a buffer of this device", b.Set, b.Binding)
 	}
+	if bb.released {
+		return 0, fmt.Errorf("binding (set %d, binding %d): the buffer was released", b.Set, b.Binding)
+	}
 	return bb.addr, nil
 }
 
@@ -411,4 +474,24 @@ func bufferKind(k backend.DescriptorKind) bool {
 		return true
 	}
 	return false
+}
+
+// checkProfile refuses a module the profile's device would refuse. The
+// check sees the module as that device's Vulkan backend hands it to the
+// driver (decode-vector operands dropped where the device lacks the
+// extension); the executor still runs the module as given, so it keeps
+// checking that the vector and scalar decode functions agree.
+func (d *Device) checkProfile(m *spirv.Module, dp *backend.Dispatch) error {
+	p := d.opts.Profile
+	if p == nil {
+		return nil
+	}
+	seen := m
+	if !p.Has(devcheck.DecodeVectorExtension) {
+		seen, _ = devcheck.StripDecodeVector(m)
+	}
+	if err := devcheck.Check(seen, p, devcheck.Options{Entry: dp.Entry, Spec: dp.Spec}); err != nil {
+		return fmt.Errorf("exec: %s does not support what the module uses:\n%w", p.Name, err)
+	}
+	return nil
 }

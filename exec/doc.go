@@ -144,12 +144,43 @@
 //
 //   - Floating point: add, sub, mul, div, sqrt and conversions are
 //     correctly rounded for every type (fp16, bf16 and fp8 are computed in
-//     float64 and rounded once); denormals are preserved; NaN results of
+//     float64 and rounded once); by default denormals are preserved; NaN results of
 //     arithmetic are the positive quiet NaN (0x7e00, 0x7fc0, 0x7fc00000,
 //     0x7ff8000000000000, E5M2 0x7e, E4M3 0x7f), while OpFNegate, FAbs,
 //     copies and bitcasts keep the bits. GLSL.std.450 functions are
 //     computed in float64 and rounded once (more accurate than required).
 //     Fma of float32 is a float64 fused multiply-add rounded to float32.
+//   - Float controls (SPV_KHR_float_controls) are honoured exactly, per
+//     width (fenv.go): RoundingModeRTZ makes OpFAdd, OpFSub, OpFMul and
+//     OpFDiv round toward zero (correctly: the float64 result's error
+//     decides the direction where that result is itself representable)
+//     and sets the default rounding of conversions to that width;
+//     RoundingModeRTE restores the defaults; an FPRoundingMode decoration
+//     overrides both. DenormFlushToZero flushes denormal operands and
+//     results (keeping the sign) of arithmetic, OpDot, the matrix and
+//     vector products, GLSL.std.450 functions and OpFConvert;
+//     DenormPreserve keeps them (the default); SignedZeroInfNanPreserve
+//     needs nothing, as signed zeros, infinities and NaNs are always
+//     preserved. Bit-preserving instructions (copies, OpFNegate, OpSelect,
+//     OpBitcast, constants) never flush or rewrite NaNs.
+//   - A device profile (Options.Profile, coop run --profile) replaces the
+//     defaults where the specifications leave the choice to the device,
+//     below the execution modes: profile.Numerics.NaN gives the pattern of
+//     every NaN result of those instructions (the H100: 0x7fffffff fp32,
+//     0x7fff fp16 and bf16, whatever the operands' payloads);
+//     FlushDenormals flushes denormal operands and results of arithmetic
+//     of those widths, not conversions (the H100 flushes fp32 and keeps
+//     denormals through conversions); NarrowingRounding sets the rounding
+//     of undecorated narrowing conversions: "rtz", or "trunc", toward zero
+//     with NaNs keeping their top bits (the H100's fp32 to bf16: a NaN whose
+//     payload lies in the low 16 bits becomes infinity). With these, the
+//     executor reproduces the H100 bit for bit on scripts/numerics_probe*.amber
+//     except sqrt and division, which the H100 computes within Vulkan's
+//     ULP bounds but not correctly rounded, and round trips through a
+//     narrower type, which its driver folds away (devcheck.Deviations;
+//     `--backend both` names such instructions when buffers differ).
+//     Cooperative-matrix and cooperative-vector arithmetic keeps the
+//     executor's defaults.
 //   - The OCP microscaling types (SPV_EXT_ocp_microscaling_types) are
 //     exact as package num defines them: FP4 E2M1 and FP6 E2M3/E3M2 have
 //     neither infinities nor NaNs, so conversions to them round (to
@@ -162,6 +193,21 @@
 //     the components as one little-endian bit stream, component 0 in the
 //     lowest bits. OpBitcastExtractEXT reads bits past the end of the base
 //     component (undefined in the specification) as zeros.
+//   - 4-bit integers (SPV_INTEL_int4) take a slot each like other
+//     integers. In memory a vector or cooperative matrix of them is packed
+//     two to a byte in every storage class (component 2k in bits 0-3 of
+//     byte k, 2k+1 in bits 4-7; a vector of odd count leaves the last high
+//     half as it was), and a scalar one takes a byte, its value in bits
+//     0-3. An access chain to one component of such a vector is refused:
+//     outside Function and Private memory as invalid (a pair is the
+//     smallest addressable unit), in them as unsupported. Instructions the
+//     extension does not list (arithmetic, comparisons, atomics...) are
+//     refused on types that are or hold 4-bit integers. Cooperative
+//     matrix loads and stores read each row (column, column-major) as a
+//     packed run from a multiple of the stride; the ARM blocked layouts
+//     are not supported for them. Conversions to 4 bits truncate
+//     (OpSConvert, OpUConvert) or saturate (OpSatConvert*, and from floats
+//     as below).
 //   - Float to integer conversions out of range saturate; NaN converts to 0.
 //   - Integer division by zero gives all ones (UDiv), -1 (SDiv) and 0
 //     (remainders); shifts use the amount modulo the width.

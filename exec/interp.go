@@ -193,6 +193,10 @@ func wrScalar(t *typ, b []byte, v uint64) {
 func loadBytes(t *typ, b []byte, off int, dst []uint64, ml matLayout) {
 	switch t.kind {
 	case kVector, kCoopMat:
+		if t.nibbles() {
+			loadNibbles(b, off, t.count, dst)
+			break
+		}
 		es := t.elem.size
 		if ml.rowMajor && t.kind == kVector {
 			es = ml.stride
@@ -246,6 +250,10 @@ func storeBytes(t *typ, b []byte, off int, src []uint64, ml matLayout) error {
 func storeRec(t *typ, b []byte, off int, src []uint64, ml matLayout) {
 	switch t.kind {
 	case kVector, kCoopMat:
+		if t.nibbles() {
+			storeNibbles(b, off, t.count, src)
+			break
+		}
 		es := t.elem.size
 		if ml.rowMajor && t.kind == kVector {
 			es = ml.stride

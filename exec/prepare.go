@@ -22,6 +22,7 @@ type prog struct {
 	// hold scalars are constants.
 	constEnd int32
 	code     []instr
+	fe       *fenv // float controls and device numerics; nil for the defaults
 	entry    int32
 	fnPC     map[uint32]int32
 	params   map[uint32][]int32
@@ -399,7 +400,7 @@ func (p *prog) declType(i int) (*typ, error) {
 			return nil, p.errAt(i, "missing operand")
 		}
 		t.kind, t.width, t.signed, t.slots = kInt, int(w[1]), w[2] != 0, 1
-		if t.width != 8 && t.width != 16 && t.width != 32 && t.width != 64 {
+		if t.width != 4 && t.width != 8 && t.width != 16 && t.width != 32 && t.width != 64 {
 			p.unsupport(i, fmt.Sprintf("%d-bit integers", t.width))
 			t.width = 32
 		}

@@ -20,6 +20,7 @@ type dispatchRun struct {
 	push     []byte
 	tmpl     []uint64
 	groups   [3]uint32
+	base     [3]uint32 // the first workgroup's id (vkCmdDispatchBase)
 	budget   int64
 	locks    [1024]sync.Mutex
 	printf   io.Writer
@@ -423,7 +424,7 @@ func (x *dispatchRun) execute(workers int) error {
 				if i >= total {
 					return
 				}
-				id := [3]uint32{uint32(i % uint64(g[0])), uint32(i / uint64(g[0]) % uint64(g[1])), uint32(i / (uint64(g[0]) * uint64(g[1])))}
+				id := [3]uint32{x.base[0] + uint32(i%uint64(g[0])), x.base[1] + uint32(i/uint64(g[0])%uint64(g[1])), x.base[2] + uint32(i/(uint64(g[0])*uint64(g[1])))}
 				err := wg.safeRun(id)
 				if err != nil && err != errStopped {
 					mu.Lock()

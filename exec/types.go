@@ -124,6 +124,9 @@ func (t *typ) finishLayout() {
 		t.align = t.size
 	case kVector:
 		t.size = t.count * t.elem.size
+		if t.nibbles() {
+			t.size = (t.count + 1) / 2
+		}
 		t.align = t.elem.align
 	case kMatrix:
 		t.size = t.count * t.elem.size
@@ -147,6 +150,9 @@ func (t *typ) finishLayout() {
 		t.align = t.elem.align
 	case kCoopMat:
 		t.size = t.count * t.elem.size
+		if t.nibbles() {
+			t.size = (t.count + 1) / 2
+		}
 		t.align = t.elem.align
 	case kImage, kSampler, kSampledImage:
 		t.size, t.align = 8*t.slots, 8

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/devcheck"
+	"github.com/coopshader/coop/spirv"
 )
 
 // Compilers turn shader sources into SPIR-V words. The caller supplies
@@ -523,8 +525,16 @@ func Compare(ctx context.Context, s *Script, a, b backend.Device, opts RunOption
 	}
 	rep.Timings = append(rep.Timings, sb.report.Timings...)
 	skip := addressSlots(s)
+	var notes string
 	for _, buf := range s.Buffers {
-		rep.Results = append(rep.Results, compareBuffer(sa, sb, buf, skip[buf.Name]))
+		r := compareBuffer(sa, sb, buf, skip[buf.Name])
+		if !r.Pass {
+			if notes == "" {
+				notes = deviations(s, code)
+			}
+			r.Msg += notes
+		}
+		rep.Results = append(rep.Results, r)
 	}
 	if len(opts.Dump) > 0 {
 		if err := sa.dump(opts.DumpTo, " on "+a.Name()); err != nil {
@@ -545,4 +555,25 @@ func addressSlots(s *Script) map[string][]int {
 		}
 	}
 	return out
+}
+
+// deviations lists, for a failed comparison, the places in the script's
+// modules where drivers are known to depart from SPIR-V (package
+// devcheck), so a difference there reads as the device's, with the
+// instruction named ("" when there are none).
+func deviations(s *Script, code map[string][]uint32) string {
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(code)) {
+		m, err := spirv.DecodeWords(code[name], nil)
+		if err != nil {
+			continue
+		}
+		for _, d := range devcheck.Deviations(m) {
+			fmt.Fprintf(&b, "\npossible device deviation in pipeline %s, %s", name, d)
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return b.String()
 }

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/profile"
 	"github.com/coopshader/coop/vk/internal/vkc"
 )
 
@@ -22,6 +23,7 @@ type Device struct {
 	queue   vkc.Queue
 	family  uint32
 	info    DeviceInfo
+	profile *profile.Profile // info as a profile, for devcheck
 	props   *properties
 	has     map[string]bool // enabled device extensions
 	en      *features       // enabled features
@@ -77,6 +79,7 @@ func open(in *instance, index int) (*Device, error) {
 	if d.info, err = in.describe(pick, d.pd); err != nil {
 		return nil, err
 	}
+	d.profile = d.info.Profile(d.info.Name)
 	if d.has, err = in.extensions(d.pd); err != nil {
 		return nil, err
 	}

@@ -65,7 +65,11 @@ func descriptorType(k backend.DescriptorKind) vkc.DescriptorType {
 // Dispatch runs one compute dispatch and waits for it to finish.
 func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	var res backend.Result
-	m, err := scanModule(ds.Code)
+	mod, words, err := d.prepare(ds)
+	if err != nil {
+		return res, err
+	}
+	m, err := scanModule(words)
 	if err != nil {
 		return res, err
 	}
@@ -82,6 +86,9 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 		return res, err
 	}
 	if err := d.check(m); err != nil {
+		return res, err
+	}
+	if err := d.checkRules(mod, ds); err != nil {
 		return res, err
 	}
 	if ds.SubgroupSize != 0 {
@@ -132,7 +139,7 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	var pin runtime.Pinner
 	defer pin.Unpin()
 
-	code := slices.Clone(ds.Code)
+	code := slices.Clone(words)
 	pin.Pin(&code[0])
 	smci := &vkc.ShaderModuleCreateInfo{SType: vkc.StructureTypeShaderModuleCreateInfo, CodeSize: uintptr(4 * len(code)), PCode: unsafe.Pointer(&code[0])}
 	pin.Pin(smci)

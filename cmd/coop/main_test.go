@@ -338,3 +338,29 @@ func TestGlslcCommand(t *testing.T) {
 		t.Errorf("unknown flag: rc %d, %q", rc, errs)
 	}
 }
+
+// TestRunProfileRefuses: with --profile the executor refuses what the
+// device does not list, as the device's Vulkan backend does. Each script
+// in scripts/refused names the rule it breaks on its first line.
+func TestRunProfileRefuses(t *testing.T) {
+	refused, _ := filepath.Glob("../../scripts/refused/*.amber")
+	if len(refused) == 0 {
+		t.Fatal("no scripts in scripts/refused")
+	}
+	for _, s := range refused {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, _, _ := strings.Cut(string(b), "\n")
+		vuid := strings.TrimSpace(strings.TrimPrefix(first, "# REFUSED:"))
+		rc, _, errs := runCLI("run", "--profile", "h100", s)
+		if rc != 1 || !strings.Contains(errs, vuid) || !strings.Contains(errs, "h100") {
+			t.Errorf("%s: rc %d, want a refusal naming %s:\n%s", s, rc, vuid, errs)
+		}
+	}
+	rc, _, errs := runCLI("run", "--profile", "no-such-gpu", refused[0])
+	if rc != 2 || !strings.Contains(errs, "no built-in device profile") {
+		t.Errorf("rc %d %s", rc, errs)
+	}
+}

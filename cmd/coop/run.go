@@ -17,6 +17,7 @@ import (
 	cpu "github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/glsl/compile"
 	"github.com/coopshader/coop/glsl/pp"
+	"github.com/coopshader/coop/profile"
 	"github.com/coopshader/coop/script"
 	"github.com/coopshader/coop/vk"
 )
@@ -128,6 +129,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	env := fs.String("target-env", "vulkan1.3", "target environment for GLSL shaders")
 	subgroup := fs.Int("subgroup-size", 32, "CPU executor subgroup size")
 	timeout := fs.Duration("timeout", 0, "stop after this long (e.g. 30s, 5m; 0: no limit)")
+	profName := fs.String("profile", "", "make the CPU executor behave as this device: a built-in profile ("+strings.Join(profile.Names(), ", ")+") or a profile file; with --backend both the default is the built-in profile of the GPU, if one ships")
 	var dump stringList
 	fs.Var(&dump, "dump", "print a buffer's contents after the run (repeatable)")
 	paths, status, ok := parseFlags(fs, args, runHelp, stdout, stderr)
@@ -147,10 +149,16 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "coop run: %v\n", err)
 		return 1
 	}
-	var devs []backend.Device
-	if *backendName != "vulkan" {
-		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout}))
+	var prof *profile.Profile
+	if *profName != "" {
+		p, err := profile.Open(*profName)
+		if err != nil {
+			fmt.Fprintf(stderr, "coop run: --profile: %v\n", err)
+			return 2
+		}
+		prof = p
 	}
+	var gpu *vk.Device
 	if *backendName != "cpu" {
 		d, err := vk.Open(*device)
 		if err != nil {
@@ -162,7 +170,17 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer d.Close()
-		devs = append(devs, d)
+		gpu = d
+	}
+	var devs []backend.Device
+	if *backendName == "both" && prof == nil {
+		prof = shippedProfile(gpu.Profile())
+	}
+	if *backendName != "vulkan" {
+		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout, Profile: prof}))
+	}
+	if gpu != nil {
+		devs = append(devs, gpu)
 	}
 	ctx, cancel := runContext(*timeout)
 	defer cancel()
@@ -211,4 +229,20 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// shippedProfile returns the device's live profile with the numerics of
+// the built-in profile of the same device (vendor and device id), which
+// were measured (the driver reports none); the live profile alone when no
+// built-in one matches.
+func shippedProfile(live *profile.Profile) *profile.Profile {
+	p := *live
+	for _, n := range profile.Names() {
+		b, err := profile.Builtin(n)
+		if err == nil && b.VendorID == live.VendorID && b.DeviceID == live.DeviceID && b.VendorID != 0 {
+			p.Numerics = b.Numerics
+			break
+		}
+	}
+	return &p
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/coopshader/coop/glsl/diag"
 	"github.com/coopshader/coop/glsl/pp"
 	"github.com/coopshader/coop/glsl/syntax"
+	"github.com/coopshader/coop/glsl/token"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -35,6 +36,9 @@ func Check(src *pp.Result, f *syntax.File, opts Options, d *diag.List) *Program 
 	}
 	c.prog.Extensions = c.extensionList()
 	if src != nil {
+		c.computeVersion(src)
+	}
+	if src != nil {
 		for _, pr := range src.Pragmas {
 			c.pragma(pr)
 		}
@@ -61,9 +65,11 @@ type checker struct {
 	// as "layout(std430) buffer;", by storage.
 	blockDefaults map[string][]layoutItem
 
-	fn     *Func // function being checked
-	loops  int   // enclosing loops
-	breaks int   // enclosing loops and switches
+	fn *Func // function being checked
+	// returnsValue: the function being checked has a "return expr;".
+	returnsValue bool
+	loops        int // enclosing loops
+	breaks       int // enclosing loops and switches
 
 	// calls is the static call graph (callbacks passed to built-ins count
 	// as calls); callPos is where each function was first called.
@@ -94,6 +100,22 @@ func newChecker(version int, es bool, d *diag.List) *checker {
 	}
 	c.push()
 	return c
+}
+
+// computeVersion reports the versions that have no compute shaders, in
+// glslang's words: a shader without #version is ES 100.
+func (c *checker) computeVersion(src *pp.Result) {
+	pos := src.VersionPos
+	if !src.HasVersion && len(src.Tokens) > 0 {
+		pos = token.Pos{File: src.Tokens[0].Pos.File, Line: 1, Col: 1}
+	}
+	es := src.Profile == "es" || !src.HasVersion
+	switch {
+	case es && src.Version < 310, !es && src.Version < 420:
+		c.errorf(pos, "#version", "compute shaders require es profile with version 310 or above, or non-es profile with version 420 or above")
+	case !es && src.Version < 430:
+		c.requireExt(pos, "compute shaders", "GL_ARB_compute_shader")
+	}
 }
 
 // pragma applies the SPIR-V pragmas glslang knows; others are ignored, as

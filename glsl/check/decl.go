@@ -252,6 +252,7 @@ func (c *checker) declareLayoutIn(q quals) {
 	if q.storage != "in" {
 		return
 	}
+	c.defaultInLayout(q)
 	if li.derivativeGroup != "" {
 		c.prog.DerivativeGroup = li.derivativeGroup
 		c.derivativePos = q.pos
@@ -263,12 +264,44 @@ func (c *checker) declareLayoutIn(q quals) {
 	}
 	if li.hasLocalSize {
 		for i := range 3 {
+			if li.localSize[i] > maxWorkGroupSize[i] {
+				c.errorf(q.pos, "local_size", "too large; see gl_MaxComputeWorkGroupSize")
+			}
 			if li.localSize[i] > 0 {
 				c.prog.LocalSize[i] = li.localSize[i]
 			}
 			if li.localSizeID[i] >= 0 {
 				c.prog.LocalSizeSpec[i] = li.localSizeID[i]
 			}
+		}
+	}
+}
+
+// maxWorkGroupSize is gl_MaxComputeWorkGroupSize in glslang's default
+// resource limits. Like glslang, the checker leaves the product
+// (gl_MaxComputeWorkGroupInvocations) to the device.
+var maxWorkGroupSize = [3]int{1024, 1024, 64}
+
+// defaultInLayout reports the layout qualifiers a default "in"
+// declaration cannot carry, in glslang's words.
+func (c *checker) defaultInLayout(q quals) {
+	for _, it := range q.layout {
+		switch strings.ToLower(it.name) {
+		case "binding":
+			c.errorf(q.pos, "binding", "requires uniform or buffer or tile image storage qualifier")
+			c.errorf(q.pos, "binding", "cannot declare a default, include a type or full declaration")
+		case "std140", "std430", "scalar", "shared", "packed", "row_major", "column_major":
+			c.errorf(q.pos, "layout", "matrix or packing qualifiers can only be used on a uniform or buffer")
+		case "location", "component", "index":
+			c.errorf(q.pos, "location qualifier on input", "not supported in this stage: compute")
+		case "offset", "align":
+			c.errorf(q.pos, "layout qualifier", "cannot use offset or align qualifiers in a default qualifier declaration (declaration with no type)")
+		case "push_constant":
+			c.errorf(q.pos, "push_constant", "can only be used with a uniform")
+		case "constant_id":
+			c.errorf(q.pos, "constant_id", "cannot declare a default, can only be used on a scalar")
+		case "buffer_reference":
+			c.errorf(q.pos, "buffer_reference", "can only be used with buffer")
 		}
 	}
 }
@@ -337,11 +370,16 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 		}
 	}
 	if init != nil && !isErr(init) {
-		if t.IsUnsizedArray() && init.Type().Kind == KArray {
+		if t.IsUnsizedArray() && init.Type().IsUnsizedArray() {
+			c.errorf(pos, "[]", "array initializer must be sized")
+			init = bad(pos)
+		} else if t.IsUnsizedArray() && init.Type().Kind == KArray {
 			t = ArrayType(t.Elem, init.Type().N)
 			v.Type = t
 		}
-		init = c.coerce(init, t, "=", pos)
+		if !isErr(init) {
+			init = c.coerce(init, t, "=", pos)
+		}
 	}
 	switch v.Storage {
 	case StorageConst, StorageSpecConst:

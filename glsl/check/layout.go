@@ -141,3 +141,33 @@ func FieldOffsets(s *Struct, p Packing) []int {
 	}
 	return offs
 }
+
+// RefStride is the step of buffer reference arithmetic for reference type
+// t, as glslang computes it: the end of the referenced block's last member
+// rounded up to the block's buffer_reference_align. It is false for a block
+// with no members yet or with an unsized array (glslang refuses arithmetic
+// on those).
+func RefStride(t *Type) (int64, bool) {
+	st := t.Struct
+	if len(st.Fields) == 0 || !refSized(t) {
+		return 0, false
+	}
+	last := len(st.Fields) - 1
+	f := st.Fields[last]
+	size, _ := SizeAlign(f.Type, st.Packing, f.RowMajor)
+	end := int64(FieldOffsets(st, st.Packing)[last]) + int64(size)
+	if a := int64(st.RefAlign); a > 1 {
+		end = (end + a - 1) / a * a
+	}
+	return end, true
+}
+
+// refSized reports whether reference type t's block has no unsized array.
+func refSized(t *Type) bool {
+	for _, f := range t.Struct.Fields {
+		if f.Type.Contains((*Type).IsUnsizedArray) {
+			return false
+		}
+	}
+	return true
+}

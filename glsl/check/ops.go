@@ -70,6 +70,9 @@ func (c *checker) binary(op BinaryOp, x, y Expr, pos Pos) Expr {
 		return bad(pos)
 	}
 	tx, ty := x.Type(), y.Type()
+	if tx.Kind == KReference || ty.Kind == KReference {
+		return c.refBinary(op, x, y, pos)
+	}
 	opName := op.String()
 	var rt *Type
 	switch op {
@@ -79,7 +82,9 @@ func (c *checker) binary(op BinaryOp, x, y Expr, pos Pos) Expr {
 		}
 		rt = TBool
 	case Eq, Ne:
-		if tx.Contains(func(t *Type) bool { return t.IsOpaque() || t.IsCoop() }) {
+		// bfloat16 and the 8-bit and smaller floats have no comparisons
+		// (glslang has none, SPIR-V none for them).
+		if tx.Contains(func(t *Type) bool { return t.IsOpaque() || t.IsCoop() || t.Scalar.IsNarrowFloat() }) || ty.Scalar.IsNarrowFloat() {
 			return c.opError(pos, opName, x, y)
 		}
 		if !Identical(tx, ty) {
@@ -91,7 +96,7 @@ func (c *checker) binary(op BinaryOp, x, y Expr, pos Pos) Expr {
 		}
 		rt = TBool
 	case Lt, Gt, Le, Ge:
-		if tx.Kind != KScalar || ty.Kind != KScalar || !arithScalar(tx.Scalar) && !tx.Scalar.IsNarrowFloat() || !arithScalar(ty.Scalar) && !ty.Scalar.IsNarrowFloat() {
+		if tx.Kind != KScalar || ty.Kind != KScalar || !arithScalar(tx.Scalar) || !arithScalar(ty.Scalar) {
 			return c.opError(pos, opName, x, y)
 		}
 		s, ok := c.binaryScalar(tx.Scalar, ty.Scalar)
@@ -101,13 +106,17 @@ func (c *checker) binary(op BinaryOp, x, y Expr, pos Pos) Expr {
 		x, y = c.convert(x, ScalarType(s)), c.convert(y, ScalarType(s))
 		rt = TBool
 	case Shl, Shr:
+		// Cooperative vectors shift only by a vector of their own type;
+		// cooperative matrices have no shifts in SPIR-V.
 		if !intShaped(tx) || !intShaped(ty) || tx.Kind == KScalar && ty.Kind != KScalar ||
-			tx.Kind != KScalar && ty.Kind != KScalar && (tx.Kind != ty.Kind || tx.N != ty.N) {
+			tx.Kind != KScalar && ty.Kind != KScalar && (tx.Kind != ty.Kind || tx.N != ty.N) ||
+			(tx.IsCoop() || ty.IsCoop()) && (tx.Kind != KCoopVec || !Identical(tx, ty)) {
 			return c.opError(pos, opName, x, y)
 		}
 		rt = tx
 	case Mod, BitAnd, BitOr, BitXor:
-		if !intShaped(tx) || !intShaped(ty) {
+		// SPIR-V's cooperative matrices have + - * / only.
+		if !intShaped(tx) || !intShaped(ty) || tx.IsCoopMat() || ty.IsCoopMat() {
 			return c.opError(pos, opName, x, y)
 		}
 		var ok bool
@@ -130,6 +139,43 @@ func (c *checker) binary(op BinaryOp, x, y Expr, pos Pos) Expr {
 			}
 			return newConst(v, pos)
 		}
+	}
+	return &Binary{exprBase: exprBase{T: rt, Pos: pos}, Op: op, X: x, Y: y}
+}
+
+// refBinary checks GL_EXT_buffer_reference2's pointer arithmetic as
+// glslang has it: ref + n, n + ref and ref - n step by RefStride bytes and
+// keep the reference type; ref - ref is the int64_t distance in steps of
+// the left operand's stride. n is any scalar integer, converted to int64_t
+// here as glslang does. Every other operator on references is an error
+// (glslang also takes an integer vector for n, and then writes a module
+// spirv-val rejects).
+func (c *checker) refBinary(op BinaryOp, x, y Expr, pos Pos) Expr {
+	tx, ty := x.Type(), y.Type()
+	intScalar := func(t *Type) bool { return t.Kind == KScalar && t.Scalar.IsInt() }
+	var rt, ref *Type
+	switch {
+	case (op == Eq || op == Ne) && tx.Kind == KReference && ty.Kind == KReference:
+		c.errorf(pos, op.String(), "can't use with reference types")
+		return bad(pos)
+	case (op == Add || op == Sub) && tx.Kind == KReference && intScalar(ty):
+		rt, ref = tx, tx
+	case op == Add && intScalar(tx) && ty.Kind == KReference:
+		rt, ref = ty, ty
+	case op == Sub && tx.Kind == KReference && ty.Kind == KReference:
+		rt, ref = TInt64, tx
+	}
+	if rt == nil || ref.Struct.Fields != nil && !refSized(ref) {
+		return c.opError(pos, op.String(), x, y)
+	}
+	if !c.requireExt(pos, "buffer reference math", "GL_EXT_buffer_reference2") {
+		return bad(pos)
+	}
+	if intScalar(tx) {
+		x = c.convert(x, TInt64)
+	}
+	if intScalar(ty) {
+		y = c.convert(y, TInt64)
 	}
 	return &Binary{exprBase: exprBase{T: rt, Pos: pos}, Op: op, X: x, Y: y}
 }
@@ -251,7 +297,7 @@ func (c *checker) unary(op UnaryOp, x Expr, pos Pos, tok string) Expr {
 	case Not:
 		ok = Identical(t, TBool)
 	case BitNot:
-		ok = intShaped(t)
+		ok = intShaped(t) && !t.IsCoopMat()
 	}
 	if !ok {
 		c.errorf(pos, tok, " wrong operand type no operation '%s' exists that takes an operand of type %s (or there is no acceptable conversion)", tok, c.typeDesc(x))

@@ -12,6 +12,10 @@
 //     or uses the *TimesScalar instruction). Shifts keep each operand's own
 //     integer type. Comparisons yield bool (or bvecN for the vector
 //     relational built-ins).
+//   - Buffer reference arithmetic (GL_EXT_buffer_reference2) is a Binary
+//     with a reference operand: Add or Sub of a reference and an int64_t
+//     (the reference's type; the int64_t may come first for Add), or Sub of
+//     two references (int64_t). RefStride gives the step.
 //   - Constant expressions are folded to *Const nodes. Expressions over
 //     specialization constants stay as Unary/Binary/Convert/Cond/Construct
 //     nodes whose leaves are *Const or *VarRef of a Var with SpecID >= 0 or a

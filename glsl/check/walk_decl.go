@@ -443,15 +443,18 @@ func (c *checker) funcDecl(d *syntax.FuncDecl) {
 	if d.Body == nil || intrinsic != nil {
 		return
 	}
-	c.funcBody(f, d.Body)
+	c.funcBody(f, d.Body, d.Pos)
 }
 
-// funcBody checks a definition's body. The body shares the parameters'
-// scope, so a local may not redeclare a parameter.
-func (c *checker) funcBody(f *Func, body *syntax.BlockStmt) {
+// funcBody checks a definition's body (the definition is at pos). The
+// body shares the parameters' scope, so a local may not redeclare a
+// parameter. Like glslang, a non-void function needs a return statement
+// with a value somewhere; paths that fall off the end return an undefined
+// value (lowering's concern).
+func (c *checker) funcBody(f *Func, body *syntax.BlockStmt, pos Pos) {
 	saved := c.scope
 	c.scope = &scope{parent: c.globalScope(), syms: map[string]*symbol{}}
-	c.fn, c.loops, c.breaks = f, 0, 0
+	c.fn, c.loops, c.breaks, c.returnsValue = f, 0, 0, false
 	for _, p := range f.Params {
 		if p.Name != "" {
 			c.declare(p.Name, p.Pos, &symbol{v: p})
@@ -462,6 +465,9 @@ func (c *checker) funcBody(f *Func, body *syntax.BlockStmt) {
 		b.Stmts = append(b.Stmts, c.stmt(s)...)
 	}
 	f.Body = b
+	if !f.Result.IsVoid() && !c.returnsValue {
+		c.errorf(pos, "", "function does not return a value: %s", f.Name)
+	}
 	c.fn = nil
 	c.scope = saved
 	c.prog.Funcs = append(c.prog.Funcs, f)

@@ -75,6 +75,7 @@ func (c *checker) stmt(s syntax.Stmt) []Stmt {
 		var x Expr
 		if s.X != nil {
 			x = c.expr(s.X)
+			c.returnsValue = true
 		}
 		return []Stmt{c.returnStmt(x, s.Pos)}
 	}

@@ -175,6 +175,9 @@ func (g *gen) load(l *lval) uint32 {
 	if l.heap != nil {
 		return g.heapLoad(l)
 	}
+	if l.t.Contains((*check.Type).IsUnsizedArray) {
+		g.fail(g.pos, "a runtime-sized array cannot be loaded, copied or compared as a whole (SPIR-V has no such load); index its elements")
+	}
 	v := g.b.EmitResult(spirv.OpLoad, g.typeID(l.t, l.pk), append([]uint32{l.ptr}, g.accessOperands(l, false)...)...)
 	if l.nonUniform {
 		g.decorateNonUniform(v)
@@ -545,7 +548,10 @@ func (g *gen) rvalue(e check.Expr) uint32 {
 	case *check.Assign:
 		l := g.lvalue(e.LHS)
 		val := g.rvalue(e.RHS)
-		if e.Op != 0 {
+		switch {
+		case e.Op != 0 && e.LHS.Type().Kind == check.KReference:
+			val = g.refArith(e.Op, e.LHS, e.RHS, g.load(l), val, e.LHS.Type(), e.Pos)
+		case e.Op != 0:
 			val = g.arith(e.Op, e.LHS.Type(), e.RHS.Type(), e.LHS.Type(), g.load(l), val, e.Pos)
 		}
 		g.store(nil, l, val, e.LHS.Type())
@@ -685,7 +691,50 @@ func (g *gen) binary(e *check.Binary) uint32 {
 		return g.shortCircuit(e)
 	}
 	x, y := g.rvalue(e.X), g.rvalue(e.Y)
+	if e.X.Type().Kind == check.KReference || e.Y.Type().Kind == check.KReference {
+		return g.refArith(e.Op, e.X, e.Y, x, y, e.T, e.Pos)
+	}
 	return g.arith(e.Op, e.X.Type(), e.Y.Type(), e.T, x, y, e.Pos)
+}
+
+// refArith lowers buffer reference arithmetic as glslang does: through
+// 64-bit addresses (OpConvertPtrToU, OpConvertUToPtr), the int64_t operand
+// scaled by the stride (folded when constant) and bitcast to uint64_t, a
+// difference of references divided by the stride. xe and ye are the
+// operands x and y came from (only their types and constant values are
+// used).
+func (g *gen) refArith(op check.BinaryOp, xe, ye check.Expr, x, y uint32, rt *check.Type, pos check.Pos) uint32 {
+	ref := xe.Type()
+	if ref.Kind != check.KReference {
+		ref = ye.Type()
+	}
+	stride, ok := check.RefStride(ref)
+	if !ok {
+		g.fail(pos, "buffer reference math on %s, whose size is not known here", ref)
+		return 0
+	}
+	u64, i64 := g.scalarType(check.Uint64), g.scalarType(check.Int64)
+	addr := func(v uint32) uint32 { return g.b.EmitResult(spirv.OpConvertPtrToU, u64, v) }
+	if xe.Type().Kind == check.KReference && ye.Type().Kind == check.KReference {
+		a := g.b.EmitResult(spirv.OpBitcast, i64, addr(x))
+		b := g.b.EmitResult(spirv.OpBitcast, i64, addr(y))
+		d := g.b.EmitResult(spirv.OpISub, i64, a, b)
+		return g.b.EmitResult(spirv.OpSDiv, i64, d, g.b.ConstUint64(i64, uint64(stride)))
+	}
+	offset := func(e check.Expr, v uint32) uint32 {
+		if k, ok := e.(*check.Const); ok {
+			return g.b.ConstUint64(u64, uint64(k.Val.Int())*uint64(stride))
+		}
+		return g.b.EmitResult(spirv.OpIMul, u64, g.b.EmitResult(spirv.OpBitcast, u64, v), g.b.ConstUint64(u64, uint64(stride)))
+	}
+	opc := pick(op == check.Add, spirv.OpIAdd, spirv.OpISub)
+	var sum uint32
+	if xe.Type().Kind == check.KReference {
+		sum = g.b.EmitResult(opc, u64, addr(x), offset(ye, y))
+	} else {
+		sum = g.b.EmitResult(opc, u64, offset(xe, x), addr(y))
+	}
+	return g.b.EmitResult(spirv.OpConvertUToPtr, g.typeID(rt, check.PackNone), sum)
 }
 
 // arith applies a binary operator to values of types xt and yt giving rt.

@@ -71,7 +71,9 @@ func (g *gen) function(f *check.Func) {
 		if f.Result.IsVoid() {
 			g.b.Emit(spirv.OpReturn)
 		} else {
-			g.b.Emit(spirv.OpUnreachable)
+			// A path that falls off the end of a non-void function
+			// returns an undefined value, as in glslang.
+			g.b.Emit(spirv.OpReturnValue, g.b.EmitResult(spirv.OpUndef, g.typeID(f.Result, check.PackNone)))
 		}
 	}
 	g.b.EndFunction()
@@ -135,6 +137,12 @@ func (g *gen) stmt(s check.Stmt) {
 		}
 	case *check.ExprStmt:
 		g.live()
+		if g.addressable(s.X) && s.X.Type().Contains((*check.Type).IsUnsizedArray) {
+			// Naming a runtime-sized array evaluates only its indices,
+			// as in glslang: there is no value to load.
+			g.lvalue(s.X)
+			break
+		}
 		g.rvalue(s.X)
 	case *check.If:
 		g.live()

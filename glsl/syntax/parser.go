@@ -657,13 +657,15 @@ func (p *parser) blockDecl(quals []*Qualifier, pos Pos) Decl {
 		p.d.Warnf(name.Pos, name.Text, `identifiers containing consecutive underscores ("__") are reserved`)
 	}
 	b := &BlockDecl{Pos: pos, Quals: quals, BlockName: name.Text}
-	if hasLayout(quals, "buffer_reference") || hasLayout(quals, "buffer_type") {
-		p.declareType(name.Text)
-	}
 	p.i++ // '{'
 	p.enter()
 	b.Members = p.members()
 	p.leave()
+	// The name is a type only after the members, as in glslang: a block
+	// that refers to itself needs a forward declaration.
+	if hasLayout(quals, "buffer_reference") || hasLayout(quals, "buffer_type") {
+		p.declareType(name.Text)
+	}
 	if p.isName(0) && p.fl[p.i]&kType == 0 {
 		id, _ := p.declName()
 		b.Instance, b.InstPos = id.Text, id.Pos
@@ -729,16 +731,15 @@ func (p *parser) members() []*Member {
 func (p *parser) inlineBlock(quals []*Qualifier) *TypeSpec {
 	b := &BlockDecl{Pos: quals[0].Pos, Quals: quals}
 	if !p.is("{") {
-		t := p.next()
-		b.BlockName = t.Text
-		if hasLayout(quals, "buffer_reference") || hasLayout(quals, "buffer_type") {
-			p.declareType(t.Text)
-		}
+		b.BlockName = p.next().Text
 	}
 	p.i++ // '{'
 	p.enter()
 	b.Members = p.members()
 	p.leave()
+	if b.BlockName != "" && (hasLayout(quals, "buffer_reference") || hasLayout(quals, "buffer_type")) {
+		p.declareType(b.BlockName)
+	}
 	return &TypeSpec{Pos: b.Pos, Quals: quals, Name: b.BlockName, Block: b}
 }
 

@@ -1,0 +1,5 @@
+#version 450
+#extension GL_EXT_buffer_reference : require
+layout(local_size_x = 1) in;
+layout(buffer_reference) buffer Node { Node next; int v; }; // ERROR: syntax error
+void main() {}

@@ -1,0 +1,3 @@
+#version 420 // ERROR: 'compute shaders' : required extension not requested: GL_ARB_compute_shader
+layout(local_size_x = 1) in;
+void main() {}

@@ -1,0 +1,42 @@
+package icd
+
+import "unsafe"
+
+// ZeroCount reports zero items through a count out-parameter (a uint32_t*
+// or, when sizeT, a size_t*) for commands the driver has nothing to list.
+func ZeroCount(p unsafe.Pointer, sizeT bool) {
+	if p == nil {
+		return
+	}
+	if sizeT {
+		*(*uintptr)(p) = 0
+	} else {
+		*(*uint32)(p) = 0
+	}
+}
+
+// Unsupported tells the debug messengers of every instance that the
+// application called a command the driver does not implement.
+func Unsupported(cmd string) {
+	objMu.Lock()
+	var ins []*Instance
+	for _, o := range dispatchables {
+		if in, ok := o.(*Instance); ok {
+			ins = append(ins, in)
+		}
+	}
+	objMu.Unlock()
+	for _, in := range ins {
+		in.report(severityWarning, "%s is not supported by coop's driver (compute only; see docs/ICD.md)", cmd)
+	}
+}
+
+// Recover turns a panic inside a command into VK_ERROR_UNKNOWN (or nothing
+// for a command without a result) so no call crashes the application.
+func Recover(cmd string, r *int32) {
+	if e := recover(); e != nil {
+		if r != nil {
+			*r = -13
+		}
+	}
+}

@@ -1,0 +1,364 @@
+package icd
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"github.com/coopshader/coop/devcheck"
+	"github.com/coopshader/coop/exec"
+	"github.com/coopshader/coop/icd/vkt"
+	"github.com/coopshader/coop/spirv"
+)
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// --- descriptor sets ----------------------------------------------------
+
+type DescriptorSetLayout struct {
+	bindings map[uint32]layoutBinding
+	push     bool
+}
+
+type layoutBinding struct {
+	typ   int32
+	count uint32
+}
+
+// descriptor is one buffer descriptor: a range of a buffer.
+type descriptor struct {
+	typ      int32
+	buf      *Buffer
+	off, rng uint64
+}
+
+type DescriptorSet struct {
+	layout *DescriptorSetLayout
+	pool   *DescriptorPool
+	mu     sync.Mutex
+	descs  map[uint32][]descriptor
+}
+
+type DescriptorPool struct {
+	maxSets uint32
+	sets    map[uint64]*DescriptorSet
+}
+
+func CreateDescriptorSetLayout(device uintptr, pInfo, pAllocator, pLayout unsafe.Pointer) int32 {
+	ci := (*vkt.DescriptorSetLayoutCreateInfo)(pInfo)
+	if ci == nil || pLayout == nil {
+		return errOutOfHostMemory
+	}
+	l := &DescriptorSetLayout{bindings: map[uint32]layoutBinding{},
+		push: ci.Flags&vkt.DescriptorSetLayoutCreatePushDescriptorBit != 0}
+	for _, b := range array[vkt.DescriptorSetLayoutBinding](ci.PBindings, ci.BindingCount) {
+		l.bindings[b.Binding] = layoutBinding{typ: int32(b.DescriptorType), count: b.DescriptorCount}
+	}
+	put(pLayout, newHandle(l))
+	return success
+}
+
+func DestroyDescriptorSetLayout(device uintptr, layout uint64, pAllocator unsafe.Pointer) {
+	freeHandle(layout)
+}
+
+func GetDescriptorSetLayoutSupport(device uintptr, pInfo, pSupport unsafe.Pointer) {
+	chain(pSupport, func(s vkt.StructureType, p unsafe.Pointer) {
+		if s == vkt.StructureTypeDescriptorSetLayoutSupport {
+			(*vkt.DescriptorSetLayoutSupport)(p).Supported = 1
+		}
+	})
+}
+
+func CreateDescriptorPool(device uintptr, pInfo, pAllocator, pPool unsafe.Pointer) int32 {
+	ci := (*vkt.DescriptorPoolCreateInfo)(pInfo)
+	if ci == nil || pPool == nil {
+		return errOutOfHostMemory
+	}
+	put(pPool, newHandle(&DescriptorPool{maxSets: ci.MaxSets, sets: map[uint64]*DescriptorSet{}}))
+	return success
+}
+
+func (p *DescriptorPool) reset() {
+	objMu.Lock()
+	for h := range p.sets {
+		delete(handles, h)
+	}
+	objMu.Unlock()
+	p.sets = map[uint64]*DescriptorSet{}
+}
+
+func DestroyDescriptorPool(device uintptr, pool uint64, pAllocator unsafe.Pointer) {
+	if p := lookup[DescriptorPool](pool); p != nil {
+		p.reset()
+		freeHandle(pool)
+	}
+}
+
+func ResetDescriptorPool(device uintptr, pool uint64, flags uint32) int32 {
+	if p := lookup[DescriptorPool](pool); p != nil {
+		p.reset()
+	}
+	return success
+}
+
+func AllocateDescriptorSets(device uintptr, pInfo, pSets unsafe.Pointer) int32 {
+	ai := (*vkt.DescriptorSetAllocateInfo)(pInfo)
+	if ai == nil {
+		return errOutOfHostMemory
+	}
+	pool := lookup[DescriptorPool](uint64(ai.DescriptorPool))
+	if pool == nil {
+		return errOutOfPoolMemory
+	}
+	out := array[uint64](pSets, ai.DescriptorSetCount)
+	if uint64(len(pool.sets))+uint64(len(out)) > uint64(pool.maxSets) {
+		clear(out)
+		return errOutOfPoolMemory
+	}
+	for i, lh := range array[uint64](ai.PSetLayouts, ai.DescriptorSetCount) {
+		l := lookup[DescriptorSetLayout](lh)
+		if l == nil {
+			clear(out)
+			return errOutOfPoolMemory
+		}
+		s := &DescriptorSet{layout: l, pool: pool, descs: map[uint32][]descriptor{}}
+		out[i] = newHandle(s)
+		pool.sets[out[i]] = s
+	}
+	return success
+}
+
+func FreeDescriptorSets(device uintptr, pool uint64, count uint32, pSets unsafe.Pointer) int32 {
+	p := lookup[DescriptorPool](pool)
+	for _, h := range array[uint64](pSets, count) {
+		if p != nil {
+			delete(p.sets, h)
+		}
+		freeHandle(h)
+	}
+	return success
+}
+
+// isBufferType reports the descriptor types the driver binds (buffers);
+// the others have no resource it could create.
+func isBufferType(t int32) bool {
+	switch vkt.DescriptorType(t) {
+	case vkt.DescriptorTypeStorageBuffer, vkt.DescriptorTypeUniformBuffer,
+		vkt.DescriptorTypeStorageBufferDynamic, vkt.DescriptorTypeUniformBufferDynamic:
+		return true
+	}
+	return false
+}
+
+// write applies one VkWriteDescriptorSet to a set's descriptors; writes
+// past a binding's count continue in the next binding, as Vulkan says.
+func (s *DescriptorSet) write(w *vkt.WriteDescriptorSet) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	binding, elem := w.DstBinding, w.DstArrayElement
+	for _, bi := range array[vkt.DescriptorBufferInfo](w.PBufferInfo, w.DescriptorCount) {
+		lb, ok := s.layout.bindings[binding]
+		for ok && elem >= lb.count {
+			binding, elem = binding+1, 0
+			lb, ok = s.layout.bindings[binding]
+		}
+		if !ok {
+			return
+		}
+		ds := s.descs[binding]
+		if len(ds) < int(lb.count) {
+			ds = append(ds, make([]descriptor, int(lb.count)-len(ds))...)
+		}
+		ds[elem] = descriptor{typ: int32(w.DescriptorType), buf: lookup[Buffer](uint64(bi.Buffer)), off: uint64(bi.Offset), rng: uint64(bi.Range)}
+		s.descs[binding] = ds
+		elem++
+	}
+}
+
+func UpdateDescriptorSets(device uintptr, writeCount uint32, pWrites unsafe.Pointer, copyCount uint32, pCopies unsafe.Pointer) {
+	for i := range array[vkt.WriteDescriptorSet](pWrites, writeCount) {
+		w := &array[vkt.WriteDescriptorSet](pWrites, writeCount)[i]
+		if s := lookup[DescriptorSet](uint64(w.DstSet)); s != nil && isBufferType(int32(w.DescriptorType)) {
+			s.write(w)
+		}
+	}
+	for _, c := range array[vkt.CopyDescriptorSet](pCopies, copyCount) {
+		src, dst := lookup[DescriptorSet](uint64(c.SrcSet)), lookup[DescriptorSet](uint64(c.DstSet))
+		if src == nil || dst == nil {
+			continue
+		}
+		for i := uint32(0); i < c.DescriptorCount; i++ {
+			src.mu.Lock()
+			var d descriptor
+			if ds := src.descs[c.SrcBinding]; int(c.SrcArrayElement+i) < len(ds) {
+				d = ds[c.SrcArrayElement+i]
+			}
+			src.mu.Unlock()
+			dst.mu.Lock()
+			ds := dst.descs[c.DstBinding]
+			if n := int(dst.layout.bindings[c.DstBinding].count); len(ds) < n {
+				ds = append(ds, make([]descriptor, n-len(ds))...)
+			}
+			if int(c.DstArrayElement+i) < len(ds) {
+				ds[c.DstArrayElement+i] = d
+			}
+			dst.descs[c.DstBinding] = ds
+			dst.mu.Unlock()
+		}
+	}
+}
+
+// --- pipeline layouts, shader modules, pipelines ------------------------
+
+type PipelineLayout struct {
+	sets []*DescriptorSetLayout
+}
+
+func CreatePipelineLayout(device uintptr, pInfo, pAllocator, pLayout unsafe.Pointer) int32 {
+	ci := (*vkt.PipelineLayoutCreateInfo)(pInfo)
+	if ci == nil || pLayout == nil {
+		return errOutOfHostMemory
+	}
+	l := &PipelineLayout{}
+	for _, h := range array[uint64](ci.PSetLayouts, ci.SetLayoutCount) {
+		l.sets = append(l.sets, lookup[DescriptorSetLayout](h))
+	}
+	for _, r := range array[vkt.PushConstantRange](ci.PPushConstantRanges, ci.PushConstantRangeCount) {
+		if uint64(r.Offset)+uint64(r.Size) > maxPushConst {
+			return errOutOfHostMemory
+		}
+	}
+	put(pLayout, newHandle(l))
+	return success
+}
+
+func DestroyPipelineLayout(device uintptr, layout uint64, pAllocator unsafe.Pointer) {
+	freeHandle(layout)
+}
+
+type ShaderModule struct {
+	code []uint32
+}
+
+func CreateShaderModule(device uintptr, pInfo, pAllocator, pModule unsafe.Pointer) int32 {
+	ci := (*vkt.ShaderModuleCreateInfo)(pInfo)
+	if ci == nil || pModule == nil || ci.CodeSize%4 != 0 || ci.PCode == nil {
+		return errOutOfHostMemory
+	}
+	code := append([]uint32(nil), unsafe.Slice((*uint32)(ci.PCode), ci.CodeSize/4)...)
+	put(pModule, newHandle(&ShaderModule{code: code}))
+	return success
+}
+
+func DestroyShaderModule(device uintptr, module uint64, pAllocator unsafe.Pointer) {
+	freeHandle(module)
+}
+
+type Pipeline struct {
+	prog   *exec.Program
+	layout *PipelineLayout
+	sg     uint32
+}
+
+func CreateComputePipelines(device uintptr, cache uint64, count uint32, pInfos, pAllocator, pPipelines unsafe.Pointer) int32 {
+	d := lookupD[Device](device)
+	out := array[uint64](pPipelines, count)
+	result := int32(success)
+	for i, ci := range array[vkt.ComputePipelineCreateInfo](pInfos, count) {
+		p, err := d.newPipeline(&ci)
+		if err != nil {
+			d.inst.report(severityError, "vkCreateComputePipelines: %v", err)
+			out[i] = 0
+			result = errUnknown
+			continue
+		}
+		out[i] = newHandle(p)
+	}
+	return result
+}
+
+func (d *Device) newPipeline(ci *vkt.ComputePipelineCreateInfo) (*Pipeline, error) {
+	st := &ci.Stage
+	mod := lookup[ShaderModule](uint64(st.Module))
+	layout := lookup[PipelineLayout](uint64(ci.Layout))
+	if mod == nil {
+		return nil, errorf("no shader module")
+	}
+	sg := uint32(defaultSubgroup)
+	chain(st.PNext, func(s vkt.StructureType, p unsafe.Pointer) {
+		if s == vkt.StructureTypePipelineShaderStageRequiredSubgroupSizeCreateInfo {
+			sg = (*vkt.PipelineShaderStageRequiredSubgroupSizeCreateInfo)(p).RequiredSubgroupSize
+		}
+	})
+	if sg < minSubgroup || sg > maxSubgroup || sg&(sg-1) != 0 {
+		return nil, errorf("required subgroup size %d is not a power of two from %d to %d", sg, minSubgroup, maxSubgroup)
+	}
+	spec := map[uint32][]byte{}
+	if si := (*vkt.SpecializationInfo)(st.PSpecializationInfo); si != nil {
+		data := unsafe.Slice((*byte)(si.PData), si.DataSize)
+		for _, e := range array[vkt.SpecializationMapEntry](si.PMapEntries, si.MapEntryCount) {
+			if uint64(e.Offset)+uint64(e.Size) > uint64(len(data)) {
+				return nil, errorf("specialization constant %d lies outside the data", e.ConstantID)
+			}
+			spec[e.ConstantID] = append([]byte(nil), data[e.Offset:uint64(e.Offset)+uint64(e.Size)]...)
+		}
+	}
+	m, err := spirv.DecodeWords(mod.code, nil)
+	if err != nil {
+		return nil, err
+	}
+	entry := cstring(st.PName)
+	if err := devcheck.Check(m, Profile(), devcheck.Options{Entry: entry, Spec: spec}); err != nil {
+		return nil, err
+	}
+	prog, err := exec.Load(m, entry, spec, int(sg))
+	if err != nil {
+		return nil, fmt.Errorf("entry point %q: %w", entry, err)
+	}
+	return &Pipeline{prog: prog, layout: layout, sg: sg}, nil
+}
+
+func DestroyPipeline(device uintptr, pipeline uint64, pAllocator unsafe.Pointer) {
+	freeHandle(pipeline)
+}
+
+// Pipeline caches hold nothing (modules are prepared when a pipeline is
+// created); their data is the version-one header alone.
+type PipelineCache struct{}
+
+func CreatePipelineCache(device uintptr, pInfo, pAllocator, pCache unsafe.Pointer) int32 {
+	put(pCache, newHandle(&PipelineCache{}))
+	return success
+}
+
+func DestroyPipelineCache(device uintptr, cache uint64, pAllocator unsafe.Pointer) { freeHandle(cache) }
+
+func GetPipelineCacheData(device uintptr, cache uint64, pSize, pData unsafe.Pointer) int32 {
+	var hdr [32]byte
+	binary.LittleEndian.PutUint32(hdr[0:], 32)
+	binary.LittleEndian.PutUint32(hdr[4:], 1) // VK_PIPELINE_CACHE_HEADER_VERSION_ONE
+	binary.LittleEndian.PutUint32(hdr[8:], vendorID)
+	binary.LittleEndian.PutUint32(hdr[12:], deviceID)
+	copy(hdr[16:], uuid[:])
+	if pSize == nil {
+		return errOutOfHostMemory
+	}
+	size := (*uintptr)(pSize)
+	if pData == nil {
+		*size = 32
+		return success
+	}
+	if *size < 32 {
+		*size = 0
+		return incomplete
+	}
+	copy(unsafe.Slice((*byte)(pData), 32), hdr[:])
+	*size = 32
+	return success
+}
+
+func MergePipelineCaches(device uintptr, dst uint64, count uint32, pSrc unsafe.Pointer) int32 {
+	return success
+}

@@ -1,0 +1,281 @@
+package icd
+
+import (
+	"reflect"
+	"strings"
+	"unsafe"
+
+	"github.com/coopshader/coop/icd/vkt"
+)
+
+// The device's identity and limits. These are coop's own choices (see
+// docs/ICD.md): a CPU device of Vulkan 1.3 with subgroups of 4 to 64
+// invocations (32 by default), memory that is all host memory.
+const (
+	deviceName      = "coop (CPU reference)"
+	apiVersion      = 1<<22 | 3<<12 | 290 // 1.3.290
+	driverVersion   = 1 << 22             // 1.0.0
+	vendorID        = 0x10000             // VK_VENDOR_ID_KHRONOS: no PCI vendor
+	deviceID        = 0xC00F
+	defaultSubgroup = 32
+	minSubgroup     = 4
+	maxSubgroup     = 64
+	heapSize        = 8 << 30
+	maxAllocation   = 4 << 30
+	bufferAlignment = 64
+	maxPushConst    = 256
+	maxWorkgroup    = 1024
+	maxSharedMemory = 64 << 10
+	driverIDProp    = 0 // no registered VkDriverId
+	queueCount      = 1
+)
+
+// uuid identifies the device and driver (pipelineCacheUUID, deviceUUID,
+// driverUUID): the bytes of "coop-cpu-ref-1.0".
+var uuid = [16]uint8{'c', 'o', 'o', 'p', '-', 'c', 'p', 'u', '-', 'r', 'e', 'f', '-', '1', '.', '0'}
+
+// properties are the values of every property-structure member the driver
+// fills, by member name: Vulkan gives a member promoted into several
+// structures (VkPhysicalDeviceVulkan12Properties, the extension's own) the
+// same name, so one table serves them all.
+var properties = map[string]any{
+	"ApiVersion": uint32(apiVersion), "DriverVersion": uint32(driverVersion), "VendorID": uint32(vendorID),
+	"DeviceID": uint32(deviceID), "DeviceType": int32(4), // VK_PHYSICAL_DEVICE_TYPE_CPU
+	"DeviceName": deviceName, "PipelineCacheUUID": uuid, "DeviceUUID": uuid, "DriverUUID": uuid,
+	"DriverID": int32(driverIDProp), "DriverName": "coop", "DriverInfo": "coop reference executor (exact CPU execution)",
+
+	// VkPhysicalDeviceLimits (compute and buffer limits; graphics ones 0).
+	"MaxUniformBufferRange": uint32(1 << 16), "MaxStorageBufferRange": uint32(1<<32 - 1),
+	"MaxPushConstantsSize": uint32(maxPushConst), "MaxMemoryAllocationCount": uint32(1 << 16),
+	"BufferImageGranularity": uint64(1), "MaxBoundDescriptorSets": uint32(8),
+	"MaxPerStageDescriptorUniformBuffers": uint32(64), "MaxPerStageDescriptorStorageBuffers": uint32(64),
+	"MaxPerStageResources": uint32(128), "MaxDescriptorSetUniformBuffers": uint32(64),
+	"MaxDescriptorSetUniformBuffersDynamic": uint32(16), "MaxDescriptorSetStorageBuffers": uint32(64),
+	"MaxDescriptorSetStorageBuffersDynamic": uint32(16),
+	"MaxComputeSharedMemorySize":            uint32(maxSharedMemory),
+	"MaxComputeWorkGroupCount":              [3]uint32{1<<31 - 1, 65535, 65535},
+	"MaxComputeWorkGroupInvocations":        uint32(maxWorkgroup),
+	"MaxComputeWorkGroupSize":               [3]uint32{maxWorkgroup, maxWorkgroup, 64},
+	"MinMemoryMapAlignment":                 uintptr(64), "MinUniformBufferOffsetAlignment": uint64(bufferAlignment),
+	"MinStorageBufferOffsetAlignment": uint64(bufferAlignment), "MinTexelBufferOffsetAlignment": uint64(bufferAlignment),
+	"TimestampComputeAndGraphics": uint32(1), "TimestampPeriod": float32(1), "DiscreteQueuePriorities": uint32(2),
+	"OptimalBufferCopyOffsetAlignment": uint64(1), "OptimalBufferCopyRowPitchAlignment": uint64(1),
+	"NonCoherentAtomSize": uint64(1),
+
+	// Subgroups (VkPhysicalDeviceVulkan11Properties, VkPhysicalDeviceSubgroupProperties).
+	"SubgroupSize": uint32(defaultSubgroup), "SubgroupSupportedStages": uint32(0x20), "SupportedStages": uint32(0x20),
+	"SubgroupSupportedOperations": uint32(0xff), "SupportedOperations": uint32(0xff),
+	"MaxPerSetDescriptors": uint32(1024), "MaxMemoryAllocationSize": uint64(maxAllocation),
+	"MaxMultiviewViewCount": uint32(0),
+
+	// Subgroup size control.
+	"MinSubgroupSize": uint32(minSubgroup), "MaxSubgroupSize": uint32(maxSubgroup),
+	"MaxComputeWorkgroupSubgroups": uint32(maxWorkgroup / minSubgroup), "RequiredSubgroupSizeStages": uint32(0x20),
+
+	// Float controls: every mode, each width independently.
+	"DenormBehaviorIndependence": int32(1), "RoundingModeIndependence": int32(1),
+	"ShaderSignedZeroInfNanPreserveFloat16": uint32(1), "ShaderSignedZeroInfNanPreserveFloat32": uint32(1),
+	"ShaderSignedZeroInfNanPreserveFloat64": uint32(1), "ShaderDenormPreserveFloat16": uint32(1),
+	"ShaderDenormPreserveFloat32": uint32(1), "ShaderDenormPreserveFloat64": uint32(1),
+	"ShaderRoundingModeRTEFloat16": uint32(1), "ShaderRoundingModeRTEFloat32": uint32(1),
+	"ShaderRoundingModeRTEFloat64": uint32(1), "ShaderRoundingModeRTZFloat16": uint32(1),
+	"ShaderRoundingModeRTZFloat32": uint32(1), "ShaderRoundingModeRTZFloat64": uint32(1),
+
+	"MaxTimelineSemaphoreValueDifference": uint64(1<<63 - 1),
+	"MaxBufferSize":                       uint64(maxAllocation),
+	"MaxPushDescriptors":                  uint32(32),
+
+	// Pipeline robustness: out-of-bounds accesses fault (no robustness).
+	"DefaultRobustnessStorageBuffers": int32(1), "DefaultRobustnessUniformBuffers": int32(1),
+	"DefaultRobustnessVertexInputs": int32(1), "DefaultRobustnessImages": int32(1),
+
+	// Cooperative matrices 2 and vectors.
+	"CooperativeMatrixWorkgroupScopeMaxWorkgroupSize":     uint32(256),
+	"CooperativeMatrixFlexibleDimensionsMaxDimension":     uint32(8192),
+	"CooperativeMatrixWorkgroupScopeReservedSharedMemory": uint32(0),
+	"CooperativeMatrixSupportedStages":                    uint32(0x20),
+	"CooperativeVectorSupportedStages":                    uint32(0x20),
+	"CooperativeVectorTrainingFloat16Accumulation":        uint32(1),
+	"CooperativeVectorTrainingFloat32Accumulation":        uint32(1),
+	"MaxCooperativeVectorComponents":                      uint32(1024),
+}
+
+// unsupportedFeatures are the feature members the driver reports false:
+// graphics, images, sparse resources, descriptor indexing, robustness and
+// what the executor does not do. Every other VkBool32 member of a known
+// features structure is true.
+var unsupportedFeatures = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`RobustBufferAccess FullDrawIndexUint32 ImageCubeArray IndependentBlend
+	GeometryShader TessellationShader SampleRateShading DualSrcBlend LogicOp MultiDrawIndirect
+	DrawIndirectFirstInstance DepthClamp DepthBiasClamp FillModeNonSolid DepthBounds WideLines LargePoints
+	AlphaToOne MultiViewport SamplerAnisotropy TextureCompressionETC2 TextureCompressionASTC_LDR
+	TextureCompressionBC OcclusionQueryPrecise PipelineStatisticsQuery VertexPipelineStoresAndAtomics
+	FragmentStoresAndAtomics ShaderTessellationAndGeometryPointSize ShaderImageGatherExtended
+	ShaderStorageImageExtendedFormats ShaderStorageImageMultisample ShaderStorageImageReadWithoutFormat
+	ShaderStorageImageWriteWithoutFormat ShaderSampledImageArrayDynamicIndexing
+	ShaderStorageImageArrayDynamicIndexing ShaderClipDistance ShaderCullDistance ShaderResourceResidency
+	ShaderResourceMinLod SparseBinding SparseResidencyBuffer SparseResidencyImage2D SparseResidencyImage3D
+	SparseResidency2Samples SparseResidency4Samples SparseResidency8Samples SparseResidency16Samples
+	SparseResidencyAliased VariableMultisampleRate InheritedQueries
+	StorageInputOutput16 Multiview MultiviewGeometryShader MultiviewTessellationShader VariablePointersStorageBuffer
+	VariablePointers ProtectedMemory SamplerYcbcrConversion ShaderDrawParameters
+	SamplerMirrorClampToEdge DrawIndirectCount DescriptorIndexing ShaderInputAttachmentArrayDynamicIndexing
+	ShaderUniformTexelBufferArrayDynamicIndexing ShaderStorageTexelBufferArrayDynamicIndexing
+	ShaderUniformBufferArrayNonUniformIndexing ShaderSampledImageArrayNonUniformIndexing
+	ShaderStorageBufferArrayNonUniformIndexing ShaderStorageImageArrayNonUniformIndexing
+	ShaderInputAttachmentArrayNonUniformIndexing ShaderUniformTexelBufferArrayNonUniformIndexing
+	ShaderStorageTexelBufferArrayNonUniformIndexing DescriptorBindingUniformBufferUpdateAfterBind
+	DescriptorBindingSampledImageUpdateAfterBind DescriptorBindingStorageImageUpdateAfterBind
+	DescriptorBindingStorageBufferUpdateAfterBind DescriptorBindingUniformTexelBufferUpdateAfterBind
+	DescriptorBindingStorageTexelBufferUpdateAfterBind DescriptorBindingUpdateUnusedWhilePending
+	DescriptorBindingPartiallyBound DescriptorBindingVariableDescriptorCount RuntimeDescriptorArray
+	SamplerFilterMinmax ImagelessFramebuffer SeparateDepthStencilLayouts BufferDeviceAddressCaptureReplay
+	BufferDeviceAddressMultiDevice ShaderOutputViewportIndex ShaderOutputLayer
+	RobustImageAccess InlineUniformBlock DescriptorBindingInlineUniformBlockUpdateAfterBind PrivateData
+	ShaderDemoteToHelperInvocation ShaderTerminateInvocation TextureCompressionASTC_HDR DynamicRendering
+	CooperativeMatrixRobustBufferAccess`) {
+		unsupportedFeatures[n] = true
+	}
+}
+
+// featureTypes are the features structures the driver knows, by sType.
+var featureTypes = map[vkt.StructureType]reflect.Type{
+	vkt.StructureTypePhysicalDeviceFeatures2:                               reflect.TypeFor[vkt.PhysicalDeviceFeatures2](),
+	vkt.StructureTypePhysicalDeviceVulkan11Features:                        reflect.TypeFor[vkt.PhysicalDeviceVulkan11Features](),
+	vkt.StructureTypePhysicalDeviceVulkan12Features:                        reflect.TypeFor[vkt.PhysicalDeviceVulkan12Features](),
+	vkt.StructureTypePhysicalDeviceVulkan13Features:                        reflect.TypeFor[vkt.PhysicalDeviceVulkan13Features](),
+	vkt.StructureTypePhysicalDeviceCooperativeMatrixFeaturesKHR:            reflect.TypeFor[vkt.PhysicalDeviceCooperativeMatrixFeaturesKHR](),
+	vkt.StructureTypePhysicalDeviceCooperativeMatrixFeaturesNV:             reflect.TypeFor[vkt.PhysicalDeviceCooperativeMatrixFeaturesNV](),
+	vkt.StructureTypePhysicalDeviceCooperativeMatrix2FeaturesNV:            reflect.TypeFor[vkt.PhysicalDeviceCooperativeMatrix2FeaturesNV](),
+	vkt.StructureTypePhysicalDeviceCooperativeVectorFeaturesNV:             reflect.TypeFor[vkt.PhysicalDeviceCooperativeVectorFeaturesNV](),
+	vkt.StructureTypePhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV: reflect.TypeFor[vkt.PhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV](),
+	vkt.StructureTypePhysicalDeviceShaderBfloat16FeaturesKHR:               reflect.TypeFor[vkt.PhysicalDeviceShaderBfloat16FeaturesKHR](),
+	vkt.StructureTypePhysicalDeviceShaderFloat8FeaturesEXT:                 reflect.TypeFor[vkt.PhysicalDeviceShaderFloat8FeaturesEXT](),
+	vkt.StructureTypePhysicalDevice8bitStorageFeatures:                     reflect.TypeFor[vkt.PhysicalDevice8BitStorageFeatures](),
+	vkt.StructureTypePhysicalDevice16bitStorageFeatures:                    reflect.TypeFor[vkt.PhysicalDevice16BitStorageFeatures](),
+	vkt.StructureTypePhysicalDeviceShaderFloat16Int8Features:               reflect.TypeFor[vkt.PhysicalDeviceShaderFloat16Int8Features](),
+	vkt.StructureTypePhysicalDeviceBufferDeviceAddressFeatures:             reflect.TypeFor[vkt.PhysicalDeviceBufferDeviceAddressFeatures](),
+	vkt.StructureTypePhysicalDeviceVulkanMemoryModelFeatures:               reflect.TypeFor[vkt.PhysicalDeviceVulkanMemoryModelFeatures](),
+	vkt.StructureTypePhysicalDeviceSubgroupSizeControlFeatures:             reflect.TypeFor[vkt.PhysicalDeviceSubgroupSizeControlFeatures](),
+	vkt.StructureTypePhysicalDeviceShaderIntegerDotProductFeatures:         reflect.TypeFor[vkt.PhysicalDeviceShaderIntegerDotProductFeatures](),
+	vkt.StructureTypePhysicalDeviceTimelineSemaphoreFeatures:               reflect.TypeFor[vkt.PhysicalDeviceTimelineSemaphoreFeatures](),
+	vkt.StructureTypePhysicalDeviceSynchronization2Features:                reflect.TypeFor[vkt.PhysicalDeviceSynchronization2Features](),
+	vkt.StructureTypePhysicalDeviceMaintenance4Features:                    reflect.TypeFor[vkt.PhysicalDeviceMaintenance4Features](),
+	vkt.StructureTypePhysicalDevicePipelineRobustnessFeatures:              reflect.TypeFor[vkt.PhysicalDevicePipelineRobustnessFeatures](),
+	vkt.StructureTypePhysicalDeviceShaderSubgroupExtendedTypesFeatures:     reflect.TypeFor[vkt.PhysicalDeviceShaderSubgroupExtendedTypesFeatures](),
+	vkt.StructureTypePhysicalDeviceShaderAtomicInt64Features:               reflect.TypeFor[vkt.PhysicalDeviceShaderAtomicInt64Features](),
+	vkt.StructureTypePhysicalDeviceScalarBlockLayoutFeatures:               reflect.TypeFor[vkt.PhysicalDeviceScalarBlockLayoutFeatures](),
+	vkt.StructureTypePhysicalDeviceHostQueryResetFeatures:                  reflect.TypeFor[vkt.PhysicalDeviceHostQueryResetFeatures](),
+}
+
+// propertyTypes are the properties structures the driver fills, by sType.
+var propertyTypes = map[vkt.StructureType]reflect.Type{
+	vkt.StructureTypePhysicalDeviceProperties2:                       reflect.TypeFor[vkt.PhysicalDeviceProperties2](),
+	vkt.StructureTypePhysicalDeviceVulkan11Properties:                reflect.TypeFor[vkt.PhysicalDeviceVulkan11Properties](),
+	vkt.StructureTypePhysicalDeviceVulkan12Properties:                reflect.TypeFor[vkt.PhysicalDeviceVulkan12Properties](),
+	vkt.StructureTypePhysicalDeviceVulkan13Properties:                reflect.TypeFor[vkt.PhysicalDeviceVulkan13Properties](),
+	vkt.StructureTypePhysicalDeviceIdProperties:                      reflect.TypeFor[vkt.PhysicalDeviceIDProperties](),
+	vkt.StructureTypePhysicalDeviceDriverProperties:                  reflect.TypeFor[vkt.PhysicalDeviceDriverProperties](),
+	vkt.StructureTypePhysicalDeviceMaintenance3Properties:            reflect.TypeFor[vkt.PhysicalDeviceMaintenance3Properties](),
+	vkt.StructureTypePhysicalDeviceMaintenance4Properties:            reflect.TypeFor[vkt.PhysicalDeviceMaintenance4Properties](),
+	vkt.StructureTypePhysicalDeviceSubgroupProperties:                reflect.TypeFor[vkt.PhysicalDeviceSubgroupProperties](),
+	vkt.StructureTypePhysicalDeviceSubgroupSizeControlProperties:     reflect.TypeFor[vkt.PhysicalDeviceSubgroupSizeControlProperties](),
+	vkt.StructureTypePhysicalDeviceShaderIntegerDotProductProperties: reflect.TypeFor[vkt.PhysicalDeviceShaderIntegerDotProductProperties](),
+	vkt.StructureTypePhysicalDeviceTimelineSemaphoreProperties:       reflect.TypeFor[vkt.PhysicalDeviceTimelineSemaphoreProperties](),
+	vkt.StructureTypePhysicalDevicePushDescriptorProperties:          reflect.TypeFor[vkt.PhysicalDevicePushDescriptorProperties](),
+	vkt.StructureTypePhysicalDevicePipelineRobustnessProperties:      reflect.TypeFor[vkt.PhysicalDevicePipelineRobustnessProperties](),
+	vkt.StructureTypePhysicalDeviceFloatControlsProperties:           reflect.TypeFor[vkt.PhysicalDeviceFloatControlsProperties](),
+	vkt.StructureTypePhysicalDeviceCooperativeMatrixPropertiesKHR:    reflect.TypeFor[vkt.PhysicalDeviceCooperativeMatrixPropertiesKHR](),
+	vkt.StructureTypePhysicalDeviceCooperativeMatrixPropertiesNV:     reflect.TypeFor[vkt.PhysicalDeviceCooperativeMatrixPropertiesNV](),
+	vkt.StructureTypePhysicalDeviceCooperativeMatrix2PropertiesNV:    reflect.TypeFor[vkt.PhysicalDeviceCooperativeMatrix2PropertiesNV](),
+	vkt.StructureTypePhysicalDeviceCooperativeVectorPropertiesNV:     reflect.TypeFor[vkt.PhysicalDeviceCooperativeVectorPropertiesNV](),
+}
+
+// chain calls f for every structure of a pNext chain (the first included).
+func chain(p unsafe.Pointer, f func(sType vkt.StructureType, p unsafe.Pointer)) {
+	for n := 0; p != nil && n < 1024; n++ {
+		b := (*vkt.BaseOutStructure)(p)
+		f(b.SType, p)
+		p = unsafe.Pointer(b.PNext)
+	}
+}
+
+// fillFeatures sets every VkBool32 member of a known features structure
+// (nested structures included) to whether the driver supports it.
+func fillFeatures(v reflect.Value) {
+	for i := 0; i < v.NumField(); i++ {
+		f, name := v.Field(i), v.Type().Field(i).Name
+		switch {
+		case name == "SType" || name == "PNext":
+		case f.Kind() == reflect.Struct:
+			fillFeatures(f)
+		case f.Type() == reflect.TypeFor[vkt.Bool32]():
+			f.SetUint(boolU(!unsupportedFeatures[name]))
+		}
+	}
+}
+
+// missingFeatures lists the members the application asks for (true) that
+// the driver does not support.
+func missingFeatures(v reflect.Value, out []string) []string {
+	for i := 0; i < v.NumField(); i++ {
+		f, name := v.Field(i), v.Type().Field(i).Name
+		switch {
+		case name == "SType" || name == "PNext":
+		case f.Kind() == reflect.Struct:
+			out = missingFeatures(f, out)
+		case f.Type() == reflect.TypeFor[vkt.Bool32]():
+			if f.Uint() != 0 && unsupportedFeatures[name] {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
+
+// fillProperties zeroes a properties structure (but its sType and pNext)
+// and sets the members the table names.
+func fillProperties(v reflect.Value) {
+	for i := 0; i < v.NumField(); i++ {
+		f, name := v.Field(i), v.Type().Field(i).Name
+		if name == "SType" || name == "PNext" {
+			continue
+		}
+		if f.Kind() == reflect.Struct {
+			fillProperties(f)
+			continue
+		}
+		f.SetZero()
+		val, ok := properties[name]
+		if !ok {
+			continue
+		}
+		if s, ok := val.(string); ok {
+			b := f.Slice(0, f.Len()).Bytes()
+			copy(b[:len(b)-1], s)
+			continue
+		}
+		rv := reflect.ValueOf(val)
+		if rv.Type().ConvertibleTo(f.Type()) {
+			f.Set(rv.Convert(f.Type()))
+		} else if rv.Kind() == reflect.Array && f.Kind() == reflect.Array {
+			for j := 0; j < min(rv.Len(), f.Len()); j++ {
+				f.Index(j).Set(rv.Index(j).Convert(f.Type().Elem()))
+			}
+		}
+	}
+}
+
+func boolU(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// structAt views the C structure at p as a settable value of type t.
+func structAt(t reflect.Type, p unsafe.Pointer) reflect.Value {
+	return reflect.NewAt(t, p).Elem()
+}

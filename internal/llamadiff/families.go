@@ -1,0 +1,243 @@
+package llamadiff
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// job is one dispatch of a variant, set up as ggml-vulkan sets it up.
+type job struct {
+	spec   map[uint32]uint32 // by SpecId
+	push   map[string]uint32 // push-constant members by name (floats as bits)
+	groups [3]uint32
+	// elems is the logical element count of each binding; a buffer gets
+	// 4 bytes per element (enough for every ggml type, quantized blocks
+	// included) plus slack.
+	elems map[uint32]int
+	// outputs are bindings the shader writes; they start zeroed.
+	outputs []uint32
+	// bf16 bindings hold bfloat16 values in 16-bit integer members.
+	bf16 map[uint32]bool
+	// masks restrict integer members by name (see filler.masks).
+	masks map[string]uint64
+	// ints fills a binding with integers in [0, n) instead of random bits
+	// (indices).
+	ints map[uint32]int
+	// check compares the result with a Go reference; nil when none is cheap.
+	check func(bufs map[uint32][]byte) error
+}
+
+// family sets up a job for a variant, or returns nil when the harness
+// does not know how to give the variant realistic inputs.
+type family func(v *Variant) *job
+
+var families = map[string]family{
+	"mul_mm.comp":     matmul,
+	"mul_mm_cm2.comp": matmul,
+	"mul_mmq.comp":    matmul,
+	"unary.comp":      unary,
+	"copy.comp":       unary,
+	"add.comp":        binaryOp,
+	"sub.comp":        binaryOp,
+	"mul.comp":        binaryOp,
+	"div.comp":        binaryOp,
+}
+
+func familyOf(v *Variant) family {
+	if f, ok := families[v.Source]; ok {
+		return f
+	}
+	if strings.HasPrefix(v.Source, "mul_mat_vec") && v.Source != "mul_mat_vec_nc.comp" && v.Source != "mul_mat_vec_p021.comp" {
+		return matvec
+	}
+	return nil
+}
+
+func f32bits(x float32) uint32 { return math.Float32bits(x) }
+
+// quantK returns the number of values in one block of the variant's A type
+// (1 for float types).
+func quantK(v *Variant) int {
+	for _, d := range v.Defines {
+		t, ok := strings.CutPrefix(d.Name, "DATA_A_")
+		if !ok {
+			continue
+		}
+		switch {
+		case t == "F32" || t == "F16" || t == "BF16":
+			return 1
+		case strings.HasSuffix(t, "_K") || strings.HasPrefix(t, "IQ") && t != "IQ4_NL":
+			return 256
+		case t == "NVFP4":
+			return 64
+		default:
+			return 32
+		}
+	}
+	return 1
+}
+
+func floatA(v *Variant) bool { return quantK(v) == 1 }
+
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+// matmul: mul_mm (scalar, dot2 and coopmat1), mul_mm_cm2 and mul_mmq with
+// ggml's small tile configuration ("s_warptile") for a 32-wide subgroup.
+func matmul(v *Variant) *job {
+	if v.Has("MUL_MAT_ID") {
+		return nil
+	}
+	// Unaligned pipelines see a partial tile (N = 48); aligned ones, which
+	// ggml picks only for whole tiles, do not.
+	M, N, K := uint32(64), uint32(48), uint32(256)
+	if aligned(v) == 1 {
+		N = 64
+	}
+	j := &job{spec: map[uint32]uint32{}, push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	var bm, bn uint32
+	switch {
+	case v.Source == "mul_mm_cm2.comp":
+		// {BLOCK_SIZE, BM, BN, BK, enable_smaller_matrices}, then ALIGNED.
+		spec := []uint32{128, 64, 64, 64, 0}
+		if !floatA(v) {
+			spec = []uint32{256, 32, 64, 128, 0}
+		}
+		for i, s := range spec {
+			j.spec[uint32(i)] = s
+		}
+		j.spec[5] = aligned(v)
+		bm, bn = spec[1], spec[2]
+	default:
+		// {BLOCK_SIZE, BM, BN, BK, WM, WN, WMITER, TM, TN, TK, WARP}, ALIGNED.
+		spec := []uint32{32, 32, 32, 16, 32, 32, 2, 2, 2, 1, 32}
+		if !floatA(v) || v.Source == "mul_mmq.comp" {
+			spec[3] = 32
+		}
+		if v.Source == "mul_mmq.comp" {
+			spec[8] = 1
+		}
+		if v.Has("COOPMAT") {
+			spec[7], spec[8], spec[9] = 16, 16, 16
+		}
+		for i, s := range spec {
+			j.spec[uint32(i)] = s
+		}
+		j.spec[11] = aligned(v)
+		bm, bn = spec[1], spec[2]
+	}
+	for k, x := range map[string]uint32{"M": M, "N": N, "K": K, "stride_a": K, "stride_b": K, "stride_d": M,
+		"batch_stride_a": M * K, "batch_stride_b": N * K, "batch_stride_d": M * N, "base_work_group_z": 0,
+		"num_batches": 1, "k_split": K, "ne02": 1, "ne12": 1, "broadcast2": 1, "broadcast3": 1, "padded_N": N} {
+		j.push[k] = x
+	}
+	j.groups = [3]uint32{(M + bm - 1) / bm, (N + bn - 1) / bn, 1}
+	j.elems = map[uint32]int{0: int(M * K), 1: int(N * K), 2: int(M * N)}
+	j.outputs = []uint32{2}
+	j.bf16[0] = v.Has("DATA_A_BF16")
+	j.bf16[1] = v.Has("DATA_B_BF16")
+	// The coopmat2 shader loads A as the matrix's component type (fp16), so
+	// ggml converts fp32 A before it; the raw fp32 data gives no product.
+	cm2F32 := v.Source == "mul_mm_cm2.comp" && v.Has("DATA_A_F32")
+	if floatA(v) && v.Source != "mul_mmq.comp" && !cm2F32 {
+		j.check = func(b map[uint32][]byte) error {
+			return checkProduct(v, b[0], b[1], b[2], int(M), int(N), int(K))
+		}
+	}
+	return j
+}
+
+// aligned gives the ALIGNED specialization constant ggml uses with the
+// variant: its vector-loading ("aligned") pipelines set it.
+func aligned(v *Variant) uint32 {
+	if s, ok := v.Def("LOAD_VEC_B"); ok && atoi(s) > 1 {
+		return 1
+	}
+	return 0
+}
+
+// matvec: mul_mat_vec* with ggml's row counts per workgroup, one column.
+func matvec(v *Variant) *job {
+	if v.Has("MUL_MAT_ID") {
+		return nil
+	}
+	const M, K = 64, 512
+	rows := uint32(2)
+	switch {
+	case v.Has("DATA_A_F32") || strings.Contains(v.Name, "q8_1"):
+		rows = 1
+	}
+	j := &job{spec: map[uint32]uint32{0: 32, 1: rows, 2: 1}, push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	for k, x := range map[string]uint32{"ncols": K, "stride_a": K, "stride_b": K, "stride_d": M,
+		"batch_stride_a": M * K, "batch_stride_b": K, "batch_stride_d": M, "fusion_flags": 0, "base_work_group_y": 0,
+		"ne02": 1, "ne12": 1, "broadcast2": 1, "broadcast3": 1} {
+		j.push[k] = x
+	}
+	j.groups = [3]uint32{(M + rows - 1) / rows, 1, 1}
+	j.elems = map[uint32]int{0: M * K, 1: K, 2: M, 3: M, 4: M}
+	j.outputs = []uint32{2}
+	j.bf16[0] = v.Has("DATA_A_BF16")
+	j.bf16[1] = v.Has("DATA_B_BF16")
+	if floatA(v) && !strings.Contains(v.Name, "q8_1") {
+		j.check = func(b map[uint32][]byte) error {
+			return checkProduct(v, b[0], b[1], b[2], M, 1, K)
+		}
+	}
+	return j
+}
+
+// tensorPush fills the generic element-wise push constants for tensors of
+// shape ne (contiguous), with ggml's fast-division constants.
+func tensorPush(push map[string]uint32, ne [4]uint32, srcs ...string) {
+	n := ne[0] * ne[1] * ne[2] * ne[3]
+	push["ne"] = n
+	for _, s := range srcs {
+		stride := uint32(1)
+		for i := range 4 {
+			push["ne"+s+strconv.Itoa(i)] = ne[i]
+			push["nb"+s+strconv.Itoa(i)] = stride
+			stride *= ne[i]
+		}
+	}
+	push["misalign_offsets"] = 0
+	fd := func(prefix string, nes [4]uint32) {
+		ds := []uint32{nes[2] * nes[1] * nes[0], nes[1] * nes[0], nes[0]}
+		var L [3]uint32
+		for i, d := range ds {
+			var l uint32
+			for l < 32 && uint32(1)<<l < d {
+				l++
+			}
+			L[i] = l
+			m := uint32((uint64(1)<<32)*((uint64(1)<<l)-uint64(d))/uint64(d) + 1)
+			push[prefix+[]string{"_012mp", "_01mp", "_0mp"}[i]] = m
+		}
+		push[prefix+"_Ls"] = L[0] | L[1]<<8 | L[2]<<16
+	}
+	for _, p := range []string{"ne0", "ne1", "ne2"} {
+		fd(p, ne)
+	}
+}
+
+var elementShape = [4]uint32{7, 5, 3, 2} // 210 elements, odd sizes on purpose
+
+func unary(v *Variant) *job {
+	j := &job{push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	tensorPush(j.push, elementShape, "0", "1")
+	j.push["param1"], j.push["param2"] = f32bits(-0.5), f32bits(0.5)
+	j.groups = [3]uint32{1, 1, 1}
+	n := int(j.push["ne"])
+	j.elems = map[uint32]int{0: n, 1: n}
+	j.outputs = []uint32{1}
+	return j
+}
+
+func binaryOp(v *Variant) *job {
+	j := &job{push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	tensorPush(j.push, elementShape, "0", "1", "2")
+	j.groups = [3]uint32{1, 1, 1}
+	n := int(j.push["ne"])
+	j.elems = map[uint32]int{0: n, 1: n, 2: n, 3: n}
+	j.outputs = []uint32{2, 3}
+	return j
+}

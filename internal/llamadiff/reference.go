@@ -1,0 +1,69 @@
+package llamadiff
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// decoder reads element i of a buffer holding a float type named as the
+// variant's defines name it.
+type decoder func(b []byte, i int) float64
+
+func decoderFor(typ string, isBF16 bool) decoder {
+	switch {
+	case isBF16 || strings.Contains(typ, "bf16") || strings.HasPrefix(typ, "bfloat16"):
+		return bf16
+	case strings.Contains(typ, "16"):
+		return f16
+	}
+	return f32
+}
+
+// checkProduct compares D (N columns of M) with the product of A (M rows
+// of K) and B (N rows of K) computed in float64, with a tolerance that
+// covers fp16 inputs and accumulators.
+func checkProduct(v *Variant, a, b, d []byte, M, N, K int) error {
+	da := decoderFor(firstDef(v, "DATA_A_"), v.Has("DATA_A_BF16"))
+	if v.Has("DATA_A_F32") {
+		da = f32
+	}
+	bt := firstOf(v, "B_TYPE_SCALAR", "B_TYPE")
+	db := decoderFor(bt, v.Has("DATA_B_BF16"))
+	dd := decoderFor(firstOf(v, "D_TYPE"), false)
+	for n := 0; n < N; n++ {
+		for m := 0; m < M; m++ {
+			var sum, mag float64
+			for k := 0; k < K; k++ {
+				p := da(a, m*K+k) * db(b, n*K+k)
+				sum += p
+				mag += math.Abs(p)
+			}
+			got := dd(d, n*M+m)
+			if math.IsNaN(got) || math.Abs(got-sum) > 1e-2*mag+1e-3 {
+				return fmt.Errorf("D[%d][%d] = %g, want %g (Go reference)", n, m, got, sum)
+			}
+		}
+	}
+	return nil
+}
+
+func firstOf(v *Variant, names ...string) string {
+	for _, n := range names {
+		if s, ok := v.Def(n); ok {
+			return s
+		}
+	}
+	return ""
+}
+
+// firstDef returns the suffix of the first define starting with prefix
+// (DATA_A_F16 gives "F16").
+func firstDef(v *Variant, prefix string) string {
+	for _, d := range v.Defines {
+		if s, ok := strings.CutPrefix(d.Name, prefix); ok {
+			return strings.ToLower(s)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,42 @@
+package vk
+
+import (
+	"fmt"
+
+	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/devcheck"
+	"github.com/coopshader/coop/profile"
+	"github.com/coopshader/coop/spirv"
+)
+
+// Profile returns the opened device's profile (its name is the device's).
+func (d *Device) Profile() *profile.Profile { return d.profile }
+
+// prepare returns the module the driver gets: the dispatch's module
+// without decode-vector functions (the backend never enables
+// VK_NV_cooperative_matrix_decode_vector, and the extension lets an
+// implementation call the scalar decode function anyway).
+func (d *Device) prepare(ds *backend.Dispatch) (*spirv.Module, []uint32, error) {
+	mod, err := spirv.DecodeWords(ds.Code, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("vk: %w", err)
+	}
+	words := ds.Code
+	if s, ok := devcheck.StripDecodeVector(mod); ok {
+		mod = s
+		if words, err = mod.Words(); err != nil {
+			return nil, nil, fmt.Errorf("vk: %w", err)
+		}
+	}
+	return mod, words, nil
+}
+
+// checkRules checks the module against the device's own profile (package
+// devcheck), so a shape or combination the device does not list fails
+// here, naming the instruction and the rule, instead of computing garbage.
+func (d *Device) checkRules(mod *spirv.Module, ds *backend.Dispatch) error {
+	if err := devcheck.Check(mod, d.profile, devcheck.Options{Entry: ds.Entry, Spec: ds.Spec}); err != nil {
+		return fmt.Errorf("vk: %s does not support what the module uses:\n%w", d.info.Name, err)
+	}
+	return nil
+}
