@@ -18,6 +18,7 @@ import (
 	"github.com/coopshader/coop/num"
 	"github.com/coopshader/coop/spirv"
 	"github.com/coopshader/coop/spirv/text"
+	"github.com/coopshader/coop/validate"
 )
 
 // The expected values in these tests come from the specifications'
@@ -659,6 +660,14 @@ func TestInt4HandWritten(t *testing.T) {
 	code, err := m.Words()
 	if err != nil {
 		t.Fatal(err)
+	}
+	// With scalar block layout: the validator's std430 rules give a
+	// 4-bit scalar a byte's alignment, so a packed vec4 of them (2 bytes)
+	// would need 4-byte alignment.
+	for _, env := range []string{"spv1.6", "vulkan1.3"} {
+		if _, err := validate.Validate(m, validate.Options{TargetEnv: env, ScalarBlockLayout: true}); err != nil {
+			t.Errorf("coop's validator (%s): %v", env, err)
+		}
 	}
 	dev := New(Options{})
 	// Invocation x: data[x] is 4 components in 2 bytes, weights[x] 2 in
