@@ -17,7 +17,7 @@ type job struct {
 	// 4 bytes per element (enough for every ggml type, quantized blocks
 	// included) plus slack.
 	elems map[uint32]int
-	// outputs are bindings the shader writes; they start zeroed.
+	// outputs are bindings the shader writes; they start filled with 0xa5.
 	outputs []uint32
 	// bf16 bindings hold bfloat16 values in 16-bit integer members.
 	bf16 map[uint32]bool
