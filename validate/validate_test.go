@@ -2,6 +2,7 @@ package validate
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -23,11 +24,12 @@ import (
 //	; PROFILE: <file>    a device profile, relative to testdata/
 //	; SPEC: <text>       the specification text the rule comes from
 //	; FLAGS: <flags>     spirv-val flags (--scalar-block-layout, ...)
+//	; VERSION: <1.x>     the module's SPIR-V version (default: the env's)
 //
 // With spirv-val present the test also runs it on each module and reports
 // which rules coop checks that spirv-val does not.
 type testCase struct {
-	path, env, rule, spec, profile string
+	path, env, rule, spec, profile, version string
 	flags                          []string
 	errRx                          *regexp.Regexp
 	valid                          bool
@@ -56,6 +58,8 @@ func parseCase(t *testing.T, path string, src []byte) testCase {
 			c.spec = val
 		case key == "PROFILE":
 			c.profile = val
+		case key == "VERSION":
+			c.version = val
 		case key == "FLAGS":
 			c.flags = strings.Fields(val)
 		}
@@ -98,7 +102,15 @@ func assembleCase(t *testing.T, c testCase, src []byte) *spirv.Module {
 	if !ok {
 		t.Fatalf("%s: bad ENV %s", c.path, c.env)
 	}
-	m, err := text.AssembleOptions(src, c.path, text.AsmOptions{Version: e.version})
+	v := e.version
+	if c.version != "" {
+		var minor int
+		if _, err := fmt.Sscanf(c.version, "1.%d", &minor); err != nil {
+			t.Fatalf("%s: bad VERSION %s", c.path, c.version)
+		}
+		v = spirv.MakeVersion(1, minor)
+	}
+	m, err := text.AssembleOptions(src, c.path, text.AsmOptions{Version: v})
 	if err != nil {
 		t.Fatalf("%s: %v", c.path, err)
 	}
