@@ -21,7 +21,8 @@ import (
 //	; RULE: <name>       the Error.Rule reported (optional)
 //	; VALID              the module must validate
 //	; ENV: <env>         the target environment (default vulkan1.3)
-//	; PROFILE: <file>    a device profile, relative to testdata/
+//	; PROFILE: <name>    a device profile: a built-in name or a .json file
+//	                     relative to testdata/
 //	; SPEC: <text>       the specification text the rule comes from
 //	; FLAGS: <flags>     spirv-val flags (--scalar-block-layout, ...)
 //	; VERSION: <1.x>     the module's SPIR-V version (default: the env's)
@@ -88,7 +89,11 @@ func (c testCase) options(t *testing.T) Options {
 		}
 	}
 	if c.profile != "" {
-		p, err := profile.Open(filepath.Join("testdata", c.profile))
+		name := c.profile
+		if strings.HasSuffix(name, ".json") {
+			name = filepath.Join("testdata", name)
+		}
+		p, err := profile.Open(name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -170,7 +170,7 @@ func TestRunSPIRVAssembly(t *testing.T) {
 	os.WriteFile(scriptPath, []byte(`SHADER compute s SPIRV-ASM
                OpCapability Shader
                OpMemoryModel Logical GLSL450
-               OpEntryPoint GLCompute %main "main"
+               OpEntryPoint GLCompute %main "main" %buf
                OpExecutionMode %main LocalSize 1 1 1
                OpDecorate %B Block
                OpMemberDecorate %B 0 Offset 0

@@ -93,6 +93,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	env := fs.String("target-env", "vulkan1.3", "target environment for GLSL shaders")
 	subgroup := fs.Int("subgroup-size", 32, "CPU executor subgroup size")
 	profName := fs.String("profile", "", "make the CPU executor behave as this device: a built-in profile ("+strings.Join(profile.Names(), ", ")+") or a profile file; with --backend both the default is the built-in profile of the GPU, if one ships")
+	noValidate := fs.Bool("no-validate", false, "do not validate each module before its first dispatch")
 	var dump stringList
 	fs.Var(&dump, "dump", "print a buffer's contents after the run (repeatable)")
 	fs.Usage = func() {
@@ -146,6 +147,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		devs = append(devs, gpu)
 	}
 	opts := script.RunOptions{Compilers: compilers, TargetEnv: *env, Dump: dump, DumpTo: stdout, Timed: *timed}
+	if !*noValidate {
+		opts.Validate = validateWords
+	}
 	passed, failed, broken := 0, 0, 0
 	for _, path := range scriptPaths(fs.Args(), stderr) {
 		s, err := script.ParseFile(path)
