@@ -34,8 +34,15 @@
 // Function variables used only by whole OpLoad and OpStore live in value
 // slots too, so those become slot copies.
 //
-// Workgroups run in parallel on a pool of workers (Options.Workers), each
-// workgroup on one worker. Within a workgroup, invocations are split into
+// By default workgroups run one after another in workgroup index order
+// (x fastest, then y, then z), so a dispatch gives the same bytes every
+// run even when its workgroups race with each other or add floats
+// atomically: the deterministic mode, coop run's. With Options.Parallel
+// (coop bench's) they run at once on a pool of workers (Options.Workers),
+// each workgroup on one worker: faster, but such shaders may then give
+// different bytes from run to run, and their plain accesses to shared
+// memory race in the Go sense too (go test -race flags them), since only
+// atomics are synchronized. Within a workgroup, invocations are split into
 // subgroups of Options.SubgroupSize (or Dispatch.SubgroupSize) in
 // LocalInvocationIndex order. While the invocations of a subgroup are
 // converged, it runs in lockstep: each instruction for all of them before
@@ -456,6 +463,13 @@
 // opcode, result id, and its text when Options.Describe is set), the
 // invocation's global id and, for memory faults, the address. Nothing a
 // shader does can crash or hang the host: a step budget per invocation
-// (Options.StepBudget) stops runaway loops, and a panic inside the
-// executor becomes an internal Error naming the instruction.
+// (Options.StepBudget) stops runaway loops, a work budget per dispatch
+// (DefaultWorkBudget instructions of all invocations together, replaced
+// by Options.WorkBudget or backend.Dispatch.WorkBudget; negative for none)
+// stops a dispatch sized by mistake, at once when its invocations alone
+// exceed it, and a panic inside the executor becomes an internal Error
+// naming the instruction. Workgroup and invocation counts are multiplied
+// in 64 bits: a count that does not fit is an error, never a wrapped
+// (empty) dispatch. Dispatch.Context cancels a dispatch between
+// instructions.
 package exec

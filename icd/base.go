@@ -15,8 +15,21 @@ func ZeroCount(p unsafe.Pointer, sizeT bool) {
 	}
 }
 
-// Unsupported records a call to a command the driver does not implement.
-func Unsupported(cmd string) {}
+// Unsupported tells the debug messengers of every instance that the
+// application called a command the driver does not implement.
+func Unsupported(cmd string) {
+	objMu.Lock()
+	var ins []*Instance
+	for _, o := range dispatchables {
+		if in, ok := o.(*Instance); ok {
+			ins = append(ins, in)
+		}
+	}
+	objMu.Unlock()
+	for _, in := range ins {
+		in.report(severityWarning, "%s is not supported by coop's driver (compute only; see docs/ICD.md)", cmd)
+	}
+}
 
 // Recover turns a panic inside a command into VK_ERROR_UNKNOWN (or nothing
 // for a command without a result) so no call crashes the application.

@@ -21,6 +21,9 @@ type Device struct {
 	// lost is set when a dispatch faulted: every later wait reports
 	// VK_ERROR_DEVICE_LOST.
 	lost error
+	// addressed are the buffers whose device address was asked for, by
+	// that address, so commands taking addresses find their memory.
+	addressed map[uint64]*Buffer
 }
 
 func CreateDevice(physicalDevice uintptr, pCreateInfo, pAllocator, pDevice unsafe.Pointer) int32 {
@@ -53,7 +56,7 @@ func CreateDevice(physicalDevice uintptr, pCreateInfo, pAllocator, pDevice unsaf
 		pd.inst.report(severityError, "vkCreateDevice: features not supported: %s", strings.Join(missing, ", "))
 		return errFeatureNotPresent
 	}
-	d := &Device{inst: pd.inst}
+	d := &Device{inst: pd.inst, addressed: map[uint64]*Buffer{}}
 	d.exec = exec.New(exec.Options{SubgroupSize: defaultSubgroup})
 	d.queue = newQueue(d)
 	*(*uintptr)(pDevice) = newDispatchable(&d.dispatchable, d)
@@ -204,6 +207,13 @@ func DestroyBuffer(device uintptr, buffer uint64, pAllocator unsafe.Pointer) {
 	if b == nil {
 		return
 	}
+	b.dev.mu.Lock()
+	for a, x := range b.dev.addressed {
+		if x == b {
+			delete(b.dev.addressed, a)
+		}
+	}
+	b.dev.mu.Unlock()
 	b.mu.Lock()
 	for _, v := range b.views {
 		v.Release()
@@ -315,7 +325,23 @@ func GetBufferDeviceAddress(device uintptr, pInfo unsafe.Pointer) uint64 {
 		b.dev.inst.report(severityError, "vkGetBufferDeviceAddress: %v", err)
 		return 0
 	}
+	b.dev.mu.Lock()
+	b.dev.addressed[v.Address()] = b
+	b.dev.mu.Unlock()
 	return v.Address()
+}
+
+// addressBytes is the memory of n bytes at device address addr, which
+// must lie in one buffer whose address the application asked for.
+func (d *Device) addressBytes(addr, n uint64) ([]byte, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for base, b := range d.addressed {
+		if addr >= base && addr-base <= b.size && n <= b.size-(addr-base) {
+			return b.bytesOf(addr-base, n)
+		}
+	}
+	return nil, errorf("%d bytes at address %#x are in no buffer", n, addr)
 }
 
 func GetBufferOpaqueCaptureAddress(device uintptr, pInfo unsafe.Pointer) uint64 { return 0 }

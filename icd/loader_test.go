@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/coopshader/coop/backend"
 	cexec "github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/glsl/compile"
+	"github.com/coopshader/coop/icd"
 	"github.com/coopshader/coop/script"
 	"github.com/coopshader/coop/vk"
 )
@@ -54,6 +56,19 @@ func TestThroughLoader(t *testing.T) {
 	defer dev.Close()
 	if dev.Name() != "coop (CPU reference)" {
 		t.Fatalf("device %q, want the driver's", dev.Name())
+	}
+	// What applications read through the loader is the driver's own
+	// profile, which pipeline creation checks modules against.
+	got, want := dev.Profile(), icd.Profile()
+	if !reflect.DeepEqual(got.CoopMatKHR, want.CoopMatKHR) || !reflect.DeepEqual(got.CoopMatNV, want.CoopMatNV) ||
+		!reflect.DeepEqual(got.CoopMatFlex, want.CoopMatFlex) || !reflect.DeepEqual(got.CoopVec, want.CoopVec) ||
+		!reflect.DeepEqual(got.CoopMat2, want.CoopMat2) || !reflect.DeepEqual(got.CoopVecLimits, want.CoopVecLimits) {
+		t.Errorf("properties through the loader differ from the driver's profile:\n%+v\n%+v", got, want)
+	}
+	for _, f := range got.Features {
+		if !want.Feature(f) {
+			t.Errorf("feature %s reported through the loader is not in the driver's profile", f)
+		}
 	}
 
 	src := `#version 450

@@ -62,7 +62,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	for _, name := range names {
 		switch name {
 		case "cpu":
-			devs = append(devs, cpu.New(cpu.Options{Workers: *workers}))
+			devs = append(devs, cpu.New(cpu.Options{Parallel: true, Workers: *workers}))
 		case "vulkan":
 			d, err := vk.Open(*device)
 			if err != nil {
