@@ -31,9 +31,9 @@ import (
 // which rules coop checks that spirv-val does not.
 type testCase struct {
 	path, env, rule, spec, profile, version string
-	flags                          []string
-	errRx                          *regexp.Regexp
-	valid                          bool
+	flags                                   []string
+	errRx                                   *regexp.Regexp
+	valid                                   bool
 }
 
 func parseCase(t *testing.T, path string, src []byte) testCase {
