@@ -34,6 +34,7 @@ type instr struct {
 	// vec runs the instruction for a list of invocations at once, where
 	// it has such a handler (vec.go).
 	vec vecOp
+	fam uint8
 }
 
 const (

@@ -487,8 +487,10 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 		}
 		switch {
 		case once:
-			if err := ld.one(in); err != nil {
-				return err
+			if in.vec == nil || !in.vec(ld.self[:], in) {
+				if err := ld.one(in); err != nil {
+					return err
+				}
 			}
 			setSt(st, in.res, n, sLead)
 		case in.fast == fCopy:

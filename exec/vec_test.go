@@ -65,7 +65,8 @@ func TestVecMatchesEval(t *testing.T) {
 	for _, op := range []spirv.Op{spirv.OpLogicalAnd, spirv.OpLogicalOr, spirv.OpLogicalEqual, spirv.OpLogicalNotEqual} {
 		cases = append(cases, c{op: op, t: bl, at: bl, nargs: 2})
 	}
-	cases = append(cases, c{op: spirv.OpLogicalNot, t: bl, at: bl, nargs: 1})
+	cases = append(cases, c{op: spirv.OpLogicalNot, t: bl, at: bl, nargs: 1},
+		c{op: spirv.OpBitcast, t: ints(32, true), at: f32t, nargs: 1}, c{op: spirv.OpBitcast, t: f16t, at: ints(16, false), nargs: 1})
 	for _, a := range []*typ{f16t, f32t, f64t} {
 		cases = append(cases, c{op: spirv.OpFNegate, t: a, at: a, nargs: 1})
 		for _, b := range []*typ{f16t, f32t, f64t} {
