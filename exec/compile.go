@@ -35,6 +35,9 @@ type instr struct {
 	// it has such a handler (vec.go).
 	vec vecOp
 	fam uint8
+	// masked is set on conditional branches lockstep can run with each
+	// side masked (masked.go).
+	masked *maskedIf
 }
 
 const (

@@ -565,6 +565,9 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 		if !isUni(st[c]) {
 			for _, l := range rest {
 				if (l.regs[c] != 0) != v {
+					if in.masked != nil {
+						return false, wg.lockMasked(in, m, in.masked)
+					}
 					return m.diverge(), nil
 				}
 			}

@@ -27,6 +27,9 @@ func (p *prog) pickVecs() {
 	for k := range p.code {
 		in := &p.code[k]
 		in.fam = family(in.op)
+		if in.op == spirv.OpBranchConditional {
+			in.masked = p.findMasked(in)
+		}
 		in.vec = nil
 		if p.fe == nil || p.fe.ins[in] == 0 {
 			in.vec = pickVec(in)
