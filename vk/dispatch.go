@@ -271,11 +271,11 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	}
 	// Host writes (coherent memory) must be visible to the shader, and the
 	// shader's writes visible to host reads after the fence.
-	before := &vkc.MemoryBarrier{SType: vkc.StructureTypeMemoryBarrier, SrcAccessMask: vkc.AccessHostWriteBit, DstAccessMask: vkc.AccessShaderReadBit | vkc.AccessShaderWriteBit}
-	after := &vkc.MemoryBarrier{SType: vkc.StructureTypeMemoryBarrier, SrcAccessMask: vkc.AccessShaderWriteBit, DstAccessMask: vkc.AccessHostReadBit}
+	before := &vkc.MemoryBarrier{SType: vkc.StructureTypeMemoryBarrier, SrcAccessMask: vkc.AccessHostWriteBit | vkc.AccessTransferWriteBit, DstAccessMask: vkc.AccessShaderReadBit | vkc.AccessShaderWriteBit}
+	after := &vkc.MemoryBarrier{SType: vkc.StructureTypeMemoryBarrier, SrcAccessMask: vkc.AccessShaderWriteBit, DstAccessMask: vkc.AccessHostReadBit | vkc.AccessTransferReadBit}
 	pin.Pin(before)
 	pin.Pin(after)
-	p.CmdPipelineBarrier(cmd, vkc.PipelineStageHostBit, vkc.PipelineStageComputeShaderBit, 0, 1, before, 0, nil, 0, nil)
+	p.CmdPipelineBarrier(cmd, vkc.PipelineStageHostBit|vkc.PipelineStageTransferBit, vkc.PipelineStageComputeShaderBit, 0, 1, before, 0, nil, 0, nil)
 	if timed {
 		p.CmdResetQueryPool(cmd, o.query, 0, 2)
 		p.CmdWriteTimestamp(cmd, vkc.PipelineStageTopOfPipeBit, o.query, 0)
@@ -291,7 +291,7 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	if timed {
 		p.CmdWriteTimestamp(cmd, vkc.PipelineStageBottomOfPipeBit, o.query, 1)
 	}
-	p.CmdPipelineBarrier(cmd, vkc.PipelineStageComputeShaderBit, vkc.PipelineStageHostBit, 0, 1, after, 0, nil, 0, nil)
+	p.CmdPipelineBarrier(cmd, vkc.PipelineStageComputeShaderBit, vkc.PipelineStageHostBit|vkc.PipelineStageTransferBit, 0, 1, after, 0, nil, 0, nil)
 	if r := p.EndCommandBuffer(cmd); r != vkc.Success {
 		return res, vkError("vkEndCommandBuffer", r)
 	}

@@ -396,3 +396,43 @@ func TestBandwidth(t *testing.T) {
 		t.Fatalf("small read at the end: %v", err)
 	}
 }
+
+// TestBufferMemory: device-local buffers (staged) and host ones (mapped)
+// start zeroed and keep what is written, at any offset and size.
+func TestBufferMemory(t *testing.T) {
+	d := openOrSkip(t)
+	defer d.Close()
+	for _, u := range []backend.BufferUsage{backend.UsageStorage, backend.UsageStorage | backend.UsageHost} {
+		b, err := d.NewBuffer(300<<10, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]byte, 300<<10)
+		if err := b.Read(0, got); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range got {
+			if v != 0 {
+				t.Fatalf("usage %v: byte %d is %d, not zero", u, i, v)
+			}
+		}
+		data := make([]byte, 100<<10)
+		for i := range data {
+			data[i] = byte(i * 7)
+		}
+		if err := b.Write(1001, data); err != nil {
+			t.Fatal(err)
+		}
+		back := make([]byte, len(data)+2)
+		if err := b.Read(1000, back); err != nil {
+			t.Fatal(err)
+		}
+		if back[0] != 0 || back[len(back)-1] != 0 || string(back[1:len(back)-1]) != string(data) {
+			t.Errorf("usage %v: read back differs", u)
+		}
+		if err := b.Write(300<<10-1, []byte{1, 2}); err == nil {
+			t.Errorf("usage %v: write past the end accepted", u)
+		}
+		b.Release()
+	}
+}
