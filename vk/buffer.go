@@ -36,7 +36,8 @@ func (d *Device) NewBuffer(size int, usage backend.BufferUsage) (backend.Buffer,
 	}
 	// Vulkan forbids empty buffers; a 4-byte one stands in.
 	alloc := max(size, 4)
-	u := vkc.BufferUsageStorageBufferBit | vkc.BufferUsageUniformBufferBit | vkc.BufferUsageTransferSrcBit | vkc.BufferUsageTransferDstBit
+	u := vkc.BufferUsageStorageBufferBit | vkc.BufferUsageUniformBufferBit | vkc.BufferUsageTransferSrcBit | vkc.BufferUsageTransferDstBit |
+		vkc.BufferUsageUniformTexelBufferBit | vkc.BufferUsageStorageTexelBufferBit
 	wantAddr := usage&backend.UsageAddress != 0
 	if wantAddr {
 		if !d.enabled("bufferDeviceAddress") {

@@ -31,7 +31,9 @@ type Device struct {
 	tsBits  uint32
 	cmdPool vkc.CommandPool
 	cmd     vkc.CommandBuffer
-	buffers []*buffer
+	buffers  []*buffer
+	images   []*image
+	samplers []*sampler
 }
 
 var _ backend.Device = (*Device)(nil)
@@ -175,7 +177,15 @@ func (d *Device) Close() error {
 		for _, b := range d.buffers {
 			b.free()
 		}
-		d.buffers = nil
+		for _, im := range d.images {
+			im.free()
+		}
+		for _, s := range d.samplers {
+			if !s.closed {
+				d.in.p.DestroySampler(d.dev, s.s, nil)
+			}
+		}
+		d.buffers, d.images, d.samplers = nil, nil, nil
 		if d.cmdPool != 0 {
 			d.in.p.DestroyCommandPool(d.dev, d.cmdPool, nil)
 		}

@@ -436,3 +436,48 @@ func TestBufferMemory(t *testing.T) {
 		b.Release()
 	}
 }
+
+// TestImageRoundTrip: an image starts zeroed and keeps what is written
+// at any offset, through its staging copies; samplers are created from
+// their descriptions.
+func TestImageRoundTrip(t *testing.T) {
+	d := openOrSkip(t)
+	defer d.Close()
+	im, err := d.NewImage(backend.ImageDesc{Format: backend.FormatRgba8, Dim: backend.Image2D, Width: 4, Height: 4, Levels: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := im.Desc().Size()
+	if size != (16+4)*4 {
+		t.Fatalf("size %d", size)
+	}
+	data := []byte{1, 2, 3, 4, 5, 6, 7, 8}
+	if err := im.Write(64+4, data); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, size)
+	if err := im.Read(0, got); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		want := byte(0)
+		if i >= 68 && i < 76 {
+			want = data[i-68]
+		}
+		if v != want {
+			t.Fatalf("byte %d: %d, want %d", i, v, want)
+		}
+	}
+	if err := im.Read(size-1, got[:2]); err == nil {
+		t.Error("read past the end accepted")
+	}
+	s, err := d.NewSampler(backend.SamplerDesc{MagFilter: backend.FilterLinear, AddressU: backend.AddressClampToEdge})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Release()
+	im.Release()
+	if err := im.Write(0, data); err == nil {
+		t.Error("write to a released image accepted")
+	}
+}
