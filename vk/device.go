@@ -17,20 +17,20 @@ import (
 
 // Device is one opened Vulkan device; it implements backend.Device.
 type Device struct {
-	in      *instance
-	pd      vkc.PhysicalDevice
-	dev     vkc.Device
-	queue   vkc.Queue
-	family  uint32
-	info    DeviceInfo
-	profile *profile.Profile // info as a profile, for devcheck
-	props   *properties
-	has     map[string]bool // enabled device extensions
-	en      *features       // enabled features
-	mem     vkc.PhysicalDeviceMemoryProperties
-	tsBits  uint32
-	cmdPool vkc.CommandPool
-	cmd     vkc.CommandBuffer
+	in       *instance
+	pd       vkc.PhysicalDevice
+	dev      vkc.Device
+	queue    vkc.Queue
+	family   uint32
+	info     DeviceInfo
+	profile  *profile.Profile // info as a profile, for devcheck
+	props    *properties
+	has      map[string]bool // enabled device extensions
+	en       *features       // enabled features
+	mem      vkc.PhysicalDeviceMemoryProperties
+	tsBits   uint32
+	cmdPool  vkc.CommandPool
+	cmd      vkc.CommandBuffer
 	buffers  []*buffer
 	images   []*image
 	samplers []*sampler
