@@ -63,10 +63,7 @@ func parseCompileArgs(args []string) (*compileArgs, error) {
 			a.opts.TargetEnv = strings.TrimPrefix(arg, "--target-env=")
 		case arg == "--amb" || arg == "--auto-map-bindings":
 			a.amb = true
-		case arg == "-g":
-			a.opts.Debug = true
-		case arg == "-g0":
-			a.opts.Debug = false
+		case compile.DebugFlag(arg, &a.opts):
 		case arg == "--quiet" || arg == "-q":
 			a.quiet = true
 		case strings.HasPrefix(arg, "-D") && len(arg) > 2:

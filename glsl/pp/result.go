@@ -50,4 +50,6 @@ type Result struct {
 	// Includes lists every file #include read, resolved, in order (for
 	// dependency output).
 	Includes []string
+	// IncludeTexts holds the text of each of Includes (for -g's OpSource).
+	IncludeTexts []string
 }
