@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/coopshader/coop/backend"
+	cpu "github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -146,4 +148,51 @@ func TestDebugCorpus(t *testing.T) {
 		n++
 	}
 	t.Logf("%d shaders compiled with -g", n)
+}
+
+// TestFaultNamesSourceLine: a GLSL out-of-bounds write compiled with -g
+// faults on the executor naming the GLSL file and line; glslang's -g
+// output does too, where glslangValidator is installed.
+func TestFaultNamesSourceLine(t *testing.T) {
+	run := func(words []uint32) error {
+		dev := cpu.New(cpu.Options{})
+		buf, _ := dev.NewBuffer(16, backend.UsageStorage)
+		_, err := dev.Dispatch(&backend.Dispatch{Code: words, Entry: "main", Groups: [3]uint32{1, 1, 1},
+			Bindings: []backend.Binding{{Binding: 0, Buffer: buf}}})
+		return err
+	}
+	m, d := Compile("dbg.comp", []byte(debugSrc), Options{Debug: true})
+	if m == nil {
+		t.Fatal(d)
+	}
+	words, _ := m.Words()
+	err := run(words)
+	if err == nil || !strings.HasPrefix(err.Error(), "error: dbg.comp:10: instruction ") || !strings.Contains(err.Error(), "OpStore") {
+		t.Errorf("coop -g: %v", err)
+	}
+	// Without -g the fault names only the instruction.
+	m, _ = Compile("dbg.comp", []byte(debugSrc), Options{})
+	words, _ = m.Words()
+	if err := run(words); err == nil || strings.Contains(err.Error(), "dbg.comp") {
+		t.Errorf("coop: %v", err)
+	}
+	glslang := refTool("glslangValidator")
+	if glslang == "" {
+		return
+	}
+	dir := t.TempDir()
+	src, out := filepath.Join(dir, "dbg.comp"), filepath.Join(dir, "dbg.spv")
+	os.WriteFile(src, []byte(debugSrc), 0o644)
+	if o, err := exec.Command(glslang, "-V", "-g", src, "-o", out).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %s", err, o)
+	}
+	b, _ := os.ReadFile(out)
+	gm, err := spirv.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words, _ = gm.Words()
+	if err := run(words); err == nil || !strings.HasPrefix(err.Error(), "error: "+src+":10: ") {
+		t.Errorf("glslang -g: %v", err)
+	}
 }
