@@ -31,6 +31,9 @@ type instr struct {
 	// slots of its value operands (slot, count pairs).
 	lk   uint8
 	uses []int32
+	// vec runs the instruction for a list of invocations at once, where
+	// it has such a handler (vec.go).
+	vec vecOp
 }
 
 const (
@@ -444,6 +447,7 @@ func (p *prog) compileFunctions(first int) error {
 	p.halt = int32(len(p.code))
 	p.code = append(p.code, instr{op: opHalt, idx: int32(len(insts) - 1), res: -1})
 	p.classify()
+	p.pickVecs()
 	if err := p.resolveCallbacks(); err != nil {
 		return err
 	}

@@ -112,6 +112,7 @@ func (p *prog) setFloatEnv(entry string, prof *profile.Profile) {
 	}
 	if !active {
 		p.fe = nil
+		p.pickVecs()
 		return
 	}
 	for k := range p.code {
@@ -136,6 +137,7 @@ func (p *prog) setFloatEnv(entry string, prof *profile.Profile) {
 		}
 	}
 	p.fe = e
+	p.pickVecs()
 }
 
 // isDenormal reports whether b is a denormal of format f.

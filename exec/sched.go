@@ -73,6 +73,7 @@ func newWG(x *dispatchRun) *wgState {
 	wg := &wgState{x: x, mem: make([]byte, p.wgMem)}
 	for i := 0; i < n; i++ {
 		l := &lane{p: p, x: x, wg: wg, regs: make([]uint64, len(x.tmpl)), mem: make([]byte, p.invMem), lid: i, sgl: i % p.sgSize}
+		l.self[0] = l
 		wg.lanes = append(wg.lanes, l)
 	}
 	for i := 0; i < n; i += p.sgSize {
@@ -88,7 +89,7 @@ func (wg *wgState) reset(id [3]uint32) {
 	wg.id = id
 	copy(wg.mem, p.wgInit)
 	for i := range wg.meta {
-		wg.meta[i].enter = enterFresh
+		wg.meta[i].enter, wg.meta[i].parked = enterFresh, false
 	}
 	for _, l := range wg.lanes {
 		copy(l.regs, x.tmpl)
@@ -293,7 +294,11 @@ func (wg *wgState) run() error {
 			l.state = stRun
 		}
 		for i := range wg.meta {
-			wg.meta[i].enter = enterRecompute
+			if wg.meta[i].parked {
+				wg.meta[i].enter = enterResume
+			} else {
+				wg.meta[i].enter = enterRecompute
+			}
 		}
 		if x.stop.Load() {
 			return errStopped

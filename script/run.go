@@ -44,8 +44,9 @@ type RunOptions struct {
 	DumpTo    io.Writer
 	Timed     bool // time every RUN (RUN TIMED_EXECUTION times that one)
 	MaxDiffs  int  // differing elements listed per failed EXPECT (default 8)
-	// Progress, when set, is told how many workgroups of a RUN are done,
-	// as backend.Dispatch.Progress is (from several goroutines at once).
+	// Progress, when set, is told how many workgroups of a RUN are done:
+	// once with done 0 as the RUN starts, then as backend.Dispatch.Progress
+	// is (from several goroutines at once; a GPU tells nothing more).
 	Progress func(r *RunCmd, done, total uint64)
 }
 
@@ -227,7 +228,7 @@ type memory interface {
 // failed expectations are in the report, which is returned as far as it
 // got even with an error.
 func Run(ctx context.Context, s *Script, dev backend.Device, opts RunOptions) (*Report, error) {
-	if err := checkDump(s, opts); err != nil {
+	if err := checkStart(s, opts); err != nil {
 		return nil, err
 	}
 	code, err := Compile(s, opts)
@@ -255,7 +256,14 @@ func Run(ctx context.Context, s *Script, dev backend.Device, opts RunOptions) (*
 	return st.report, st.dump(opts.DumpTo, "")
 }
 
-func checkDump(s *Script, opts RunOptions) error {
+// checkStart checks what Run and Compare need before they start: something
+// to run, and the buffers RunOptions.Dump names.
+func checkStart(s *Script, opts RunOptions) error {
+	if len(s.Commands) == 0 {
+		// An empty script (or one of declarations only) would pass
+		// without testing anything.
+		return &Error{File: s.Name, Line: 1, Msg: "expected RUN, COPY or EXPECT commands, got none: the script tests nothing"}
+	}
 	for _, name := range opts.Dump {
 		if s.Buffer(name) == nil {
 			return fmt.Errorf("%s: cannot dump %q: no such buffer", s.Name, name)
@@ -345,6 +353,7 @@ func (st *state) exec(ctx context.Context, cmd Command) error {
 	d := &backend.Dispatch{Code: st.code[r.Pipeline], Entry: pl.Entry, Groups: r.Groups, Spec: pl.Spec,
 		SubgroupSize: pl.Subgroup, Timed: timed, Context: ctx}
 	if p := st.opts.Progress; p != nil {
+		p(r, 0, uint64(r.Groups[0])*uint64(r.Groups[1])*uint64(r.Groups[2]))
 		d.Progress = func(done, total uint64) { p(r, done, total) }
 	}
 	for _, a := range pl.Addresses {
@@ -477,7 +486,7 @@ func (st *state) dump(w io.Writer, label string) error {
 // by RMSE when only RMSE_BUFFER checks it). Device addresses written by
 // BIND BUFFER_ADDRESS differ by nature and are skipped.
 func Compare(ctx context.Context, s *Script, a, b backend.Device, opts RunOptions) (*Report, error) {
-	if err := checkDump(s, opts); err != nil {
+	if err := checkStart(s, opts); err != nil {
 		return nil, err
 	}
 	code, err := Compile(s, opts)

@@ -52,4 +52,6 @@ type Result struct {
 	Includes []string
 	// IncludeTexts holds the text of each of Includes (for -g's OpSource).
 	IncludeTexts []string
+	// IncludedAt is where each of Includes was included.
+	IncludedAt []token.Pos
 }
