@@ -171,3 +171,14 @@ type Device interface {
 // ErrUnavailable is wrapped by errors that mean the backend cannot run on
 // this machine at all (no Vulkan loader, no suitable device).
 var ErrUnavailable = errors.New("backend unavailable")
+
+// ErrNoDeviceSupport is wrapped by errors that refuse a module no device
+// of the backend can run, whatever the machine (SPV_INTEL_int4 has no
+// Vulkan feature): another backend must run it.
+var ErrNoDeviceSupport = errors.New("no device of this backend supports it")
+
+// ModuleChecker is a Device that can tell, before anything runs, whether
+// it can run a module (the same check Dispatch makes).
+type ModuleChecker interface {
+	CheckModule(code []uint32) error
+}

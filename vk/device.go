@@ -205,6 +205,9 @@ func (d *Device) enabled(key string) bool {
 // check fails, naming what is missing, when the module needs a capability
 // or extension the device did not enable.
 func (d *Device) check(m *moduleInfo) error {
+	if err := noVulkanFeature(m); err != nil {
+		return err
+	}
 	for _, c := range m.caps {
 		cp, ok := capabilities[c]
 		if !ok {
