@@ -24,10 +24,18 @@ type Error struct {
 	HasAddr    bool
 	Msg        string
 	Internal   bool // a bug in the executor, not in the shader
+	// Source is "file:line" of the shader source the instruction came
+	// from, when the module has OpLine information (glslang's and coop's
+	// -g); "" otherwise.
+	Source string
 }
 
 func (e *Error) Error() string {
-	s := fmt.Sprintf("error: instruction %d (", e.Index)
+	s := "error: "
+	if e.Source != "" {
+		s += e.Source + ": "
+	}
+	s += fmt.Sprintf("instruction %d (", e.Index)
 	if e.ResultID != 0 {
 		s += fmt.Sprintf("%%%d = ", e.ResultID)
 	}
