@@ -211,4 +211,11 @@ OpFunctionEnd
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
+	// A literal string with newlines before it does not shift the line shown.
+	src2 := spirv.Inst{Op: spirv.OpSourceExtension, Words: spirv.AppendString(nil, "a\nb\nc")}
+	m.Insts = append(m.Insts[:4], append([]spirv.Inst{src2}, m.Insts[4:]...)...)
+	_, err = Validate(m, Options{})
+	if want := strings.Replace(want, "line 12", "line 13", 1); err == nil || err.Error() != want {
+		t.Errorf("after a multi-line OpSourceExtension: got\n%v\nwant\n%s", err, want)
+	}
 }
