@@ -157,9 +157,12 @@ func TestCompileTextOutputs(t *testing.T) {
 			t.Errorf("%v: rc %d %s", args, rc, errs)
 		}
 	}
-	for _, flag := range []string{"-q", "--spirv-val"} {
-		if rc, _, errs := runCLI("compile", flag, src); rc != 2 || !strings.Contains(errs, flag) {
-			t.Errorf("%s: rc %d %s", flag, rc, errs)
+	if rc, _, errs := runCLI("compile", "-q", src); rc != 2 || !strings.Contains(errs, "-q") {
+		t.Errorf("-q: rc %d %s", rc, errs)
+	}
+	for _, f := range []string{khrShader, src} {
+		if rc, _, errs := runCLI("compile", "--spirv-val", "--target-env", "vulkan1.3", "-o", filepath.Join(dir, "v.spv"), f); rc != 0 {
+			t.Errorf("--spirv-val %s: rc %d %s", f, rc, errs)
 		}
 	}
 }
