@@ -299,6 +299,9 @@ func TestProgressLine(t *testing.T) {
 	}
 	var b bytes.Buffer
 	p := &progress{w: &b}
+	if si(12345678) != "12.3M" || si(1) != "1" || si(2500) != "2.5k" {
+		t.Errorf("si: %s %s %s", si(12345678), si(1), si(2500))
+	}
 	p.begin("t.amber:3 RUN mm 8x1x1", "workgroups", 8)
 	p.set(2)
 	p.draw()
