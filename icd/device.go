@@ -1,6 +1,7 @@
 package icd
 
 import (
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -57,7 +58,7 @@ func CreateDevice(physicalDevice uintptr, pCreateInfo, pAllocator, pDevice unsaf
 		return errFeatureNotPresent
 	}
 	d := &Device{inst: pd.inst, addressed: map[uint64]*Buffer{}}
-	d.exec = exec.New(exec.Options{SubgroupSize: defaultSubgroup})
+	d.exec = exec.New(exec.Options{SubgroupSize: defaultSubgroup, Printf: printfWriter{pd.inst}})
 	d.queue = newQueue(d)
 	*(*uintptr)(pDevice) = newDispatchable(&d.dispatchable, d)
 	return success
@@ -97,6 +98,18 @@ func DeviceWaitIdle(device uintptr) int32 {
 		return errDeviceLost
 	}
 	return d.queue.waitIdle()
+}
+
+// printfWriter sends a shader's debugPrintf output to the debug messengers
+// as information (as the validation layers do), or to standard output when
+// none takes information.
+type printfWriter struct{ in *Instance }
+
+func (w printfWriter) Write(b []byte) (int, error) {
+	if !w.in.send(severityInfo, string(b)) {
+		os.Stdout.Write(b)
+	}
+	return len(b), nil
 }
 
 // --- memory -------------------------------------------------------------
