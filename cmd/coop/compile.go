@@ -107,10 +107,7 @@ func parseCompileArgs(args []string) (*compileArgs, error) {
 			a.envGiven = true
 		case arg == "--amb" || arg == "--auto-map-bindings" || arg == "--auto-map-binding":
 			a.amb = true
-		case arg == "-g":
-			a.opts.Debug = true
-		case arg == "-g0":
-			a.opts.Debug = false
+		case compile.DebugFlag(arg, &a.opts):
 		case arg == "--quiet" || arg == "-w" || arg == "--suppress-warnings":
 			a.quiet = true
 		case arg == "-q":

@@ -40,7 +40,8 @@ func compileGLSL(name string, src []byte, o script.CompileOptions) ([]uint32, er
 			src = []byte(first + "\n#line " + strconv.Itoa(o.FirstLine+1) + "\n" + rest)
 		}
 	}
-	opts := compile.Options{TargetEnv: scriptTargetEnv(o.TargetEnv), IncludeDirs: o.IncludeDirs}
+	// -g: faults then name the shader's file and line.
+	opts := compile.Options{TargetEnv: scriptTargetEnv(o.TargetEnv), IncludeDirs: o.IncludeDirs, Debug: true}
 	for _, d := range o.Defines {
 		n, v, ok := strings.Cut(d, "=")
 		if !ok {
