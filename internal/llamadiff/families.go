@@ -55,6 +55,12 @@ var families = map[string]family{
 	"flash_attn.comp":     flashAttn,
 	"flash_attn_cm1.comp": flashAttn,
 	"flash_attn_cm2.comp": flashAttn,
+	"soft_max.comp":       softMax,
+	"norm.comp":           norm,
+	"l2_norm.comp":        l2Norm,
+	"rms_norm.comp":       rmsNorm,
+	"group_norm.comp":     groupNorm,
+	"sum_rows.comp":       sumRows,
 }
 
 func familyOf(v *Variant) family {
@@ -309,12 +315,8 @@ func tensorPush(push map[string]uint32, ne [4]uint32, srcs ...string) {
 		ds := []uint32{nes[2] * nes[1] * nes[0], nes[1] * nes[0], nes[0]}
 		var L [3]uint32
 		for i, d := range ds {
-			var l uint32
-			for l < 32 && uint32(1)<<l < d {
-				l++
-			}
-			L[i] = l
-			m := uint32((uint64(1)<<32)*((uint64(1)<<l)-uint64(d))/uint64(d) + 1)
+			var m uint32
+			m, L[i] = fastDiv(d)
 			push[prefix+[]string{"_012mp", "_01mp", "_0mp"}[i]] = m
 		}
 		push[prefix+"_Ls"] = L[0] | L[1]<<8 | L[2]<<16
