@@ -40,32 +40,36 @@ type job struct {
 type family func(v *Variant) *job
 
 var families = map[string]family{
-	"mul_mm.comp":         matmul,
-	"mul_mm_cm2.comp":     matmul,
-	"mul_mmq.comp":        matmul,
-	"unary.comp":          unary,
-	"copy.comp":           unary,
-	"add.comp":            binaryOp,
-	"sub.comp":            binaryOp,
-	"mul.comp":            binaryOp,
-	"div.comp":            binaryOp,
-	"get_rows.comp":       getRows,
-	"get_rows_quant.comp": getRows,
-	"copy_to_quant.comp":  copyToQuant,
-	"flash_attn.comp":     flashAttn,
-	"flash_attn_cm1.comp": flashAttn,
-	"flash_attn_cm2.comp": flashAttn,
-	"soft_max.comp":       softMax,
-	"norm.comp":           norm,
-	"l2_norm.comp":        l2Norm,
-	"rms_norm.comp":       rmsNorm,
-	"group_norm.comp":     groupNorm,
-	"sum_rows.comp":       sumRows,
+	"mul_mm.comp":          matmul,
+	"mul_mm_cm2.comp":      matmul,
+	"mul_mmq.comp":         matmul,
+	"unary.comp":           unary,
+	"copy.comp":            unary,
+	"add.comp":             binaryOp,
+	"sub.comp":             binaryOp,
+	"mul.comp":             binaryOp,
+	"div.comp":             binaryOp,
+	"get_rows.comp":        getRows,
+	"get_rows_quant.comp":  getRows,
+	"copy_to_quant.comp":   copyToQuant,
+	"flash_attn.comp":      flashAttn,
+	"flash_attn_cm1.comp":  flashAttn,
+	"flash_attn_cm2.comp":  flashAttn,
+	"soft_max.comp":        softMax,
+	"norm.comp":            norm,
+	"l2_norm.comp":         l2Norm,
+	"rms_norm.comp":        rmsNorm,
+	"group_norm.comp":      groupNorm,
+	"sum_rows.comp":        sumRows,
+	"copy_from_quant.comp": copyFromQuant,
 }
 
 func familyOf(v *Variant) family {
 	if f, ok := families[v.Source]; ok {
 		return f
+	}
+	if strings.HasPrefix(v.Source, "dequant_") && v.Source != "dequant_funcs.comp" {
+		return dequant
 	}
 	if strings.HasPrefix(v.Source, "mul_mat_vec") && v.Source != "mul_mat_vec_nc.comp" && v.Source != "mul_mat_vec_p021.comp" {
 		return matvec
@@ -88,8 +92,10 @@ func quantK(v *Variant) int {
 			return 1
 		case strings.HasSuffix(t, "_K") || strings.HasPrefix(t, "IQ") && t != "IQ4_NL":
 			return 256
-		case t == "NVFP4":
+		case t == "NVFP4" || t == "Q2_0":
 			return 64
+		case t == "Q1_0":
+			return 128
 		default:
 			return 32
 		}
