@@ -62,6 +62,10 @@ var families = map[string]family{
 	"group_norm.comp":      groupNorm,
 	"sum_rows.comp":        sumRows,
 	"copy_from_quant.comp": copyFromQuant,
+	"rope_norm.comp":       rope,
+	"rope_neox.comp":       rope,
+	"rope_multi.comp":      rope,
+	"rope_vision.comp":     rope,
 }
 
 func familyOf(v *Variant) family {
