@@ -66,6 +66,18 @@ var families = map[string]family{
 	"rope_neox.comp":       rope,
 	"rope_multi.comp":      rope,
 	"rope_vision.comp":     rope,
+	"swiglu.comp":          glu,
+	"swiglu_oai.comp":      glu,
+	"geglu.comp":           glu,
+	"geglu_erf.comp":       glu,
+	"geglu_quick.comp":     glu,
+	"reglu.comp":           glu,
+	"concat.comp":          concat,
+	"repeat.comp":          repeat,
+	"scale.comp":           scale,
+	"log.comp":             unary,
+	"add1.comp":            binaryOp,
+	"silu_back.comp":       siluBack,
 }
 
 func familyOf(v *Variant) family {
