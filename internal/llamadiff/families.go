@@ -78,6 +78,8 @@ var families = map[string]family{
 	"log.comp":             unary,
 	"add1.comp":            binaryOp,
 	"silu_back.comp":       siluBack,
+	"argsort.comp":         argsort,
+	"quantize_q8_1.comp":   quantizeQ81,
 }
 
 func familyOf(v *Variant) family {

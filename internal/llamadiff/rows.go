@@ -1,6 +1,7 @@
 package llamadiff
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 )
@@ -213,6 +214,38 @@ func sumRows(v *Variant) *job {
 			}
 			if got := f32(b[1], r); math.IsNaN(got) || math.Abs(got-want) > 1e-4*math.Max(1, math.Abs(want)) {
 				return fmt.Errorf("row %d sum = %g, want %g (Go reference)", r, got, want)
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// argsort: ggml_argsort ascending of 15 rows of 37 values on the
+// single-workgroup pipeline (64 invocations, padded to 2^6).
+func argsort(v *Variant) *job {
+	ncols := rowShape[0]
+	j := &job{spec: map[uint32]uint32{0: 64, 1: 6}, push: map[string]uint32{"ncols": ncols, "ncols_padded": 64,
+		"ncols_padded_log2": 6, "nrows": rowCount, "order": 0, "inner_end": 100, "outer_end": 6}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{1, rowCount, 1}
+	j.elems = map[uint32]int{0: rowCount * int(ncols), 2: rowCount * int(ncols)}
+	j.outputs = []uint32{2}
+	j.check = func(b map[uint32][]byte) error {
+		n := int(ncols)
+		for r := range rowCount {
+			seen := make([]bool, n)
+			prev := math.Inf(-1)
+			for k := range n {
+				i := int(int32(binary.LittleEndian.Uint32(b[2][4*(r*n+k):])))
+				if i < 0 || i >= n || seen[i] {
+					return fmt.Errorf("row %d: position %d holds index %d, not a permutation (Go reference)", r, k, i)
+				}
+				seen[i] = true
+				x := f32(b[0], r*n+i)
+				if x < prev {
+					return fmt.Errorf("row %d: position %d value %g after %g, not ascending (Go reference)", r, k, x, prev)
+				}
+				prev = x
 			}
 		}
 		return nil
