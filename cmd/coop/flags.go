@@ -97,6 +97,7 @@ var imitates = map[string]string{
 	"coop glslc":    "shaderc glslc's flags",
 	"coop dis":      "spirv-dis's flags and text",
 	"coop as":       "spirv-as's flags",
+	"coop val":      "spirv-val's flags",
 	"coop run":      "Amber's scripts",
 	"coop bench":    "timing of Amber-style scripts",
 	"coop devices":  "Vulkan devices",
