@@ -202,10 +202,8 @@ func (m *Module) Layout() (*Layout, error) {
 	l.Annotations = sec(SecAnnotation)
 	l.Globals = sec(SecGlobal)
 	for i < len(insts) {
-		// OpLine and OpNoLine may stand between functions (glslang's -g
-		// puts the next function's line there; spirv-val accepts it).
-		if insts[i].Op == OpLine || insts[i].Op == OpNoLine {
-			i++
+		if op := insts[i].Op; op == OpLine || op == OpNoLine {
+			i++ // debug line information may precede a function
 			continue
 		}
 		f, next, err := parseFunction(insts, i)
