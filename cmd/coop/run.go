@@ -129,6 +129,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	timed := fs.Bool("time", false, "time each RUN on the device and report it (TFLOPS for matmul scripts)")
 	env := fs.String("target-env", "vulkan1.3", "target environment for GLSL shaders")
 	subgroup := fs.Int("subgroup-size", 32, "CPU executor subgroup size")
+	check := fs.Bool("check", false, "CPU executor: report undefined behaviour (reads of workgroup memory never written, data races on workgroup and storage memory) as failures; slow")
 	timeout := fs.Duration("timeout", 0, "stop after this long (e.g. 30s, 5m; 0: no limit)")
 	profName := fs.String("profile", "", "make the CPU executor behave as this device: a built-in profile ("+strings.Join(profile.Names(), ", ")+") or a profile file; with --backend both the default is the built-in profile of the GPU, if one ships")
 	var dump stringList
@@ -178,7 +179,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		prof = shippedProfile(gpu.Profile())
 	}
 	if *backendName != "vulkan" {
-		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout, Profile: prof}))
+		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout, Profile: prof, Check: *check}))
 	}
 	if gpu != nil {
 		devs = append(devs, gpu)
