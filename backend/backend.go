@@ -22,6 +22,10 @@ const (
 	// UsageAddress: the shader reaches it through a PhysicalStorageBuffer
 	// pointer, so the buffer needs a stable 64-bit device address.
 	UsageAddress
+	// UsageHost asks for memory the host maps: a GPU backend otherwise
+	// keeps buffers in device-local memory and copies through staging
+	// buffers, so that dispatch timings reflect the card.
+	UsageHost
 )
 
 // Buffer is device memory that a dispatch can see, either through a
