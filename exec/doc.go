@@ -462,6 +462,20 @@
 //     group counts still apply. TileOffsetQCOM is (0, 0),
 //     TileDimensionQCOM (16, 16, 1), TileApronSizeQCOM (0, 0).
 //
+// # Checking for undefined behaviour
+//
+// With Options.Check (coop run --check) the executor reports, as faults
+// naming both invocations and instructions, reads of workgroup memory no
+// invocation of the workgroup wrote (and no initializer set) and data
+// races: two invocations accessing a byte of workgroup or storage memory,
+// one writing, with no control barrier between (invocations of different
+// workgroups are never ordered). Atomics never race; cooperative matrix,
+// vector and tensor loads and stores are not checked. It runs invocations
+// one by one and workgroups in order, without the fast paths; storage
+// memory is shadowed per byte touched. Decode functions with side effects
+// and the cooperative specifications' out-of-bounds load rules are not
+// checked yet.
+//
 // # Faults
 //
 // Faults are *Error values naming the instruction (index in the module,
