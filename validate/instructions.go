@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"strings"
+
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -48,6 +50,16 @@ func (s *state) checkInst(f *Func, i int) {
 	if rt := in.TypeID(); rt != 0 && s.types[rt] == nil {
 		s.fail(i, "result-type", "%s Result Type <id> '%d' is not a type.", in.Op, rt)
 		return
+	}
+	if !takesType(in.Op) {
+		for _, o := range s.operands(i) {
+			if o.Kind == spirv.KindIdRef {
+				if d := s.defInst(in.Words[o.Offset]); d != nil && d.Op.Desc().Class == "Type-Declaration" {
+					s.fail(i, "operand.type", "Operand '%d' cannot be a type", in.Words[o.Offset])
+					return
+				}
+			}
+		}
 	}
 	w := in.Words
 	switch in.Op {
@@ -106,6 +118,30 @@ func (s *state) checkInst(f *Func, i int) {
 		}
 	}
 }
+
+// typeOperands marks the opcodes with an operand that names a type (the
+// grammar calls it "Type", "Base Type", "Pointee Type", ...), and the
+// extended instructions (debug information names types).
+var typeOperands = func() map[spirv.Op]bool {
+	m := map[spirv.Op]bool{spirv.OpExtInst: true, spirv.OpExtInstWithForwardRefsKHR: true}
+	for op := spirv.Op(0); op < 0xffff; op++ {
+		d := op.Desc()
+		if d == nil {
+			continue
+		}
+		for _, od := range d.Operands {
+			if od.Kind == spirv.KindIdRef && strings.Contains(od.Name, "Type") {
+				m[op] = true
+			}
+		}
+	}
+	return m
+}()
+
+// takesType reports whether an instruction may name a type as an operand;
+// every other instruction's <id> operands are values ("Operand cannot be
+// a type", as spirv-val says).
+func takesType(op spirv.Op) bool { return typeOperands[op] }
 
 // checkCall: OpFunctionCall names a function, passes one argument of the
 // right type per parameter, and has the function's return type (SPIR-V

@@ -239,7 +239,7 @@ func TestDisAs(t *testing.T) {
 const storeScript = `SHADER compute s SPIRV-ASM
                OpCapability Shader
                OpMemoryModel Logical GLSL450
-               OpEntryPoint GLCompute %main "main"
+               OpEntryPoint GLCompute %main "main" %buf
                OpExecutionMode %main LocalSize 1 1 1
                OpDecorate %B Block
                OpMemberDecorate %B 0 Offset 0
