@@ -60,3 +60,16 @@ func TestCompileG0StripsNames(t *testing.T) {
 		}
 	}
 }
+
+// TestRunCheckExamples: the examples have no undefined behaviour that
+// --check sees (no false alarms on correct shaders).
+func TestRunCheckExamples(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "examples", "*.amber"))
+	if len(files) == 0 {
+		t.Skip("no examples")
+	}
+	rc, out, errs := runCLI(append([]string{"run", "--check"}, files...)...)
+	if rc != 0 {
+		t.Fatalf("rc %d\n%s%s", rc, out, errs)
+	}
+}
