@@ -73,3 +73,49 @@ func TestRunCheckExamples(t *testing.T) {
 		t.Fatalf("rc %d\n%s%s", rc, out, errs)
 	}
 }
+
+// TestRunDeterministicAtomics: float atomics across workgroups and a
+// racing store give the same dump over 10 runs of coop run (workgroups
+// run in index order by default).
+func TestRunDeterministicAtomics(t *testing.T) {
+	script := `SHADER compute s GLSL
+#version 450
+#extension GL_EXT_shader_atomic_float : require
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer B { float sum; uint last; };
+void main() {
+    atomicAdd(sum, float(gl_GlobalInvocationID.x) * 0.1);
+    last = gl_GlobalInvocationID.x;
+}
+END
+
+BUFFER buf DATA_TYPE uint32 SIZE 2 FILL 0
+
+PIPELINE compute p
+  ATTACH s
+  BIND BUFFER buf AS storage DESCRIPTOR_SET 0 BINDING 0
+END
+
+RUN p 64 1 1
+EXPECT buf IDX 4 EQ 2047
+`
+	path := filepath.Join(t.TempDir(), "atomics.amber")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var first string
+	for r := range 10 {
+		rc, out, errs := runCLI("run", "--dump", "buf", path)
+		if rc != 0 {
+			t.Fatalf("run %d: rc %d\n%s%s", r, rc, out, errs)
+		}
+		if r == 0 {
+			first = out
+			if !strings.Contains(out, "1 passed") || !strings.Contains(out, "buf") {
+				t.Fatalf("no pass or dump:\n%s", out)
+			}
+		} else if out != first {
+			t.Fatalf("run %d dumped\n%s\nrun 0\n%s", r, out, first)
+		}
+	}
+}
