@@ -119,3 +119,24 @@ EXPECT buf IDX 4 EQ 2047
 		}
 	}
 }
+
+// TestRunCheckDecodeSideEffects: --check reports a decode function that
+// writes memory, naming its line.
+func TestRunCheckDecodeSideEffects(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "shaders", "coopmat2_int8_weights.comp"))
+	if err != nil {
+		t.Skip("example absent")
+	}
+	script, _ := os.ReadFile(filepath.Join("..", "..", "examples", "coopmat2_int8_weights.amber"))
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "shaders"), 0o755)
+	bad := strings.Replace(string(src), "\treturn float16_t(w.q)", "\tc[0] = 1.0;\n\treturn float16_t(w.q)", 1)
+	os.WriteFile(filepath.Join(dir, "shaders", "coopmat2_int8_weights.comp"), []byte(bad), 0o644)
+	path := filepath.Join(dir, "decode.amber")
+	os.WriteFile(path, script, 0o644)
+	rc, out, errs := runCLI("run", "--check", path)
+	if rc != 1 || !strings.Contains(out+errs, "coopmat2_int8_weights.comp:23: instruction ") ||
+		!strings.Contains(out+errs, "undefined behaviour (--check): a decode function writes memory") {
+		t.Fatalf("--check: rc %d\n%s%s", rc, out, errs)
+	}
+}
