@@ -472,9 +472,9 @@
 // workgroups are never ordered). Atomics never race; cooperative matrix,
 // vector and tensor loads and stores are not checked. It runs invocations
 // one by one and workgroups in order, without the fast paths; storage
-// memory is shadowed per byte touched. Decode functions with side effects
-// and the cooperative specifications' out-of-bounds load rules are not
-// checked yet.
+// memory is shadowed per byte touched. A decode function that writes
+// workgroup or storage memory is reported too. The cooperative
+// specifications' out-of-bounds load rules are not checked yet.
 //
 // # Faults
 //
