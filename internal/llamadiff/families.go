@@ -82,6 +82,9 @@ var families = map[string]family{
 	"quantize_q8_1.comp":    quantizeQ81,
 	"mul_mat_vec_nc.comp":   matvecNC,
 	"mul_mat_vec_p021.comp": matvecP021,
+	"soft_max_large1.comp":  softMaxLarge,
+	"soft_max_large2.comp":  softMaxLarge,
+	"soft_max_large3.comp":  softMaxLarge,
 }
 
 func familyOf(v *Variant) family {

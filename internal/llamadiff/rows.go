@@ -252,3 +252,23 @@ func argsort(v *Variant) *job {
 	}
 	return j
 }
+
+// softMaxLarge: one pass of ggml's three-pass soft_max for rows over 1024
+// (3 rows of 1100, 3 workgroups of 128×4 per row). ggml chains the passes
+// through two scratch buffers (per-workgroup maxima, then sums); the
+// harness runs each pass alone on random scratch contents, so only the
+// compilers are compared.
+func softMaxLarge(v *Variant) *job {
+	const kx, rows, wgs = 1100, 3, 3
+	j := &job{spec: map[uint32]uint32{0: 128, 1: 4}, push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	for k, x := range map[string]uint32{"KX": kx, "KY": kx, "ne00": kx, "ne01": rows, "ne02": 1,
+		"ne12": 1, "ne13": 1, "nb11": kx, "nb12": kx * rows, "nb13": kx * rows,
+		"scale": f32bits(0.5), "max_bias": 0, "m0": f32bits(1), "m1": f32bits(1), "n_head_log2": 1,
+		"nrows_x": rows, "has_sinks": 0} {
+		j.push[k] = x
+	}
+	j.groups = [3]uint32{wgs, rows, 1}
+	j.elems = map[uint32]int{0: kx * rows, 1: kx * rows, 2: 1, 3: kx * rows, 4: wgs * rows, 5: wgs * rows}
+	j.outputs = map[string][]uint32{"soft_max_large1.comp": {4}, "soft_max_large2.comp": {3, 5}, "soft_max_large3.comp": {3}}[v.Source]
+	return j
+}
