@@ -85,6 +85,7 @@ var families = map[string]family{
 	"soft_max_large1.comp":  softMaxLarge,
 	"soft_max_large2.comp":  softMaxLarge,
 	"soft_max_large3.comp":  softMaxLarge,
+	"im2col.comp":           im2col,
 }
 
 func familyOf(v *Variant) family {
