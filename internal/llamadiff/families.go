@@ -86,6 +86,7 @@ var families = map[string]family{
 	"soft_max_large2.comp":  softMaxLarge,
 	"soft_max_large3.comp":  softMaxLarge,
 	"im2col.comp":           im2col,
+	"conv2d_mm.comp":        conv2d,
 }
 
 func familyOf(v *Variant) family {
