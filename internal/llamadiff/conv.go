@@ -125,3 +125,38 @@ func conv2d(v *Variant) *job {
 	}
 	return j
 }
+
+// conv2dDW: ggml_conv_2d_dw_direct, a depthwise 3×3 convolution of 2
+// images of 3 channels of 7×9, stride 1, padding 1, in ggml's WHCN
+// layout or its channels-first CWHN one.
+func conv2dDW(v *Variant) *job {
+	const n, c, h, w, k = 2, 3, 7, 9, 3
+	const ne = n * c * h * w
+	j := &job{push: map[string]uint32{"ne": ne, "batches": n, "channels": c, "dst_w": w, "dst_h": h, "src_w": w, "src_h": h,
+		"knl_w": k, "knl_h": k, "stride_x": 1, "stride_y": 1, "pad_x": 1, "pad_y": 1, "dilation_x": 1, "dilation_y": 1},
+		bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{1, 1, 1}
+	j.elems = map[uint32]int{0: c * k * k, 1: ne, 2: ne}
+	j.outputs = []uint32{2}
+	if v.Has("WHCN") {
+		dk := decoderFor(firstOf(v, "A_TYPE"), false)
+		j.check = func(b map[uint32][]byte) error {
+			for i := range ne {
+				x, y, ch, im := i%w, i/w%h, i/(w*h)%c, i/(w*h*c)
+				var sum float64
+				for ky := range k {
+					for kx := range k {
+						if sy, sx := y-1+ky, x-1+kx; sy >= 0 && sy < h && sx >= 0 && sx < w {
+							sum += f32(b[1], ((im*c+ch)*h+sy)*w+sx) * dk(b[0], (ch*k+ky)*k+kx)
+						}
+					}
+				}
+				if got := f32(b[2], i); math.IsNaN(got) || math.Abs(got-sum) > 1e-4 {
+					return fmt.Errorf("dst element %d = %g, want %g (Go reference)", i, got, sum)
+				}
+			}
+			return nil
+		}
+	}
+	return j
+}

@@ -160,3 +160,22 @@ func siluBack(v *Variant) *job {
 	}
 	return j
 }
+
+// fill: ggml_fill of 210 values with 0.75.
+func fill(v *Variant) *job {
+	const n = 210
+	j := &job{push: map[string]uint32{"KX": n, "param1": f32bits(0.75)}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{1, 1, 1}
+	j.elems = map[uint32]int{0: n}
+	j.outputs = []uint32{0}
+	dd := decoderFor(firstOf(v, "D_TYPE"), false)
+	j.check = func(b map[uint32][]byte) error {
+		for i := range n {
+			if got := dd(b[0], i); got != 0.75 {
+				return fmt.Errorf("element %d = %g, want 0.75 (Go reference)", i, got)
+			}
+		}
+		return nil
+	}
+	return j
+}

@@ -87,6 +87,10 @@ var families = map[string]family{
 	"soft_max_large3.comp":  softMaxLarge,
 	"im2col.comp":           im2col,
 	"conv2d_mm.comp":        conv2d,
+	"conv2d_dw.comp":        conv2dDW,
+	"argmax.comp":           argmax,
+	"cumsum.comp":           cumsum,
+	"fill.comp":             fill,
 }
 
 func familyOf(v *Variant) family {
