@@ -179,3 +179,29 @@ func fill(v *Variant) *job {
 	}
 	return j
 }
+
+// contigCopy: ggml_cpy between contiguous tensors of 600 values, over
+// ggml's {512, 2} elements, so the first workgroup takes the all-in-bounds
+// path and the second the checked one.
+func contigCopy(v *Variant) *job {
+	const n = 600
+	j := &job{push: map[string]uint32{}, bf16: map[uint32]bool{0: v.Has("DATA_A_BF16")}}
+	tensorPush(j.push, [4]uint32{n, 1, 1, 1}, "0", "1")
+	j.groups = [3]uint32{1, 2, 1}
+	j.elems = map[uint32]int{0: n, 1: n}
+	j.outputs = []uint32{1}
+	at, dt := firstOf(v, "A_TYPE"), firstOf(v, "D_TYPE")
+	if v.Has("DATA_A_BF16") || v.Has("DATA_D_BF16") || at == "int" || dt == "int" {
+		return j
+	}
+	da, dd := decoderFor(at, false), decoderFor(dt, false)
+	j.check = func(b map[uint32][]byte) error {
+		for i := range n {
+			if got, want := dd(b[1], i), da(b[0], i); math.Abs(got-want) > 1e-3*math.Abs(want) {
+				return fmt.Errorf("element %d = %g, want %g (Go reference)", i, got, want)
+			}
+		}
+		return nil
+	}
+	return j
+}

@@ -91,6 +91,7 @@ var families = map[string]family{
 	"argmax.comp":           argmax,
 	"cumsum.comp":           cumsum,
 	"fill.comp":             fill,
+	"contig_copy.comp":      contigCopy,
 }
 
 func familyOf(v *Variant) family {
