@@ -205,3 +205,49 @@ func contigCopy(v *Variant) *job {
 	}
 	return j
 }
+
+// tri: ggml_tri keeping the lower triangle with its diagonal (type 2,
+// passed as the bits of param1) over the element shape.
+func tri(v *Variant) *job {
+	j := unary(v)
+	j.push["param1"] = 2 // GGML_TRI_TYPE_LOWER_DIAG
+	dt := decoderFor(firstOf(v, "A_TYPE"), false)
+	j.check = func(b map[uint32][]byte) error {
+		for i := range int(j.push["ne"]) {
+			want := 0.0
+			if i%7 <= i/7%5 {
+				want = dt(b[0], i)
+			}
+			if got := dt(b[1], i); got != want {
+				return fmt.Errorf("element %d = %g, want %g (Go reference)", i, got, want)
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// diag: ggml_diag of {7, 1, 3, 2} into {7, 7, 3, 2}.
+func diag(v *Variant) *job {
+	src, dst := [4]uint32{7, 1, 3, 2}, [4]uint32{7, 7, 3, 2}
+	j := &job{push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	tensorPush(j.push, dst, "1")
+	shapePush(j.push, "0", src)
+	j.groups = [3]uint32{1, 1, 1}
+	j.elems = map[uint32]int{0: 42, 1: 294}
+	j.outputs = []uint32{1}
+	dt := decoderFor(firstOf(v, "A_TYPE"), false)
+	j.check = func(b map[uint32][]byte) error {
+		for i := range 294 {
+			want := 0.0
+			if i%7 == i/7%7 {
+				want = dt(b[0], i/49*7+i%7)
+			}
+			if got := dt(b[1], i); got != want {
+				return fmt.Errorf("element %d = %g, want %g (Go reference)", i, got, want)
+			}
+		}
+		return nil
+	}
+	return j
+}

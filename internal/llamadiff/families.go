@@ -92,6 +92,8 @@ var families = map[string]family{
 	"cumsum.comp":           cumsum,
 	"fill.comp":             fill,
 	"contig_copy.comp":      contigCopy,
+	"tri.comp":              tri,
+	"diag.comp":             diag,
 }
 
 func familyOf(v *Variant) family {
