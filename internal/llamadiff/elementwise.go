@@ -251,3 +251,31 @@ func diag(v *Variant) *job {
 	}
 	return j
 }
+
+// copyTranspose: ggml_cpy of a transposed view (src dimension 0 has
+// stride 37, dimension 1 stride 1) to a contiguous {40, 37, 2}, in 32×32
+// tiles, partial at both edges.
+func copyTranspose(v *Variant) *job {
+	const ne0, ne1, ne2 = 40, 37, 2
+	j := &job{push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	tensorPush(j.push, [4]uint32{ne0, ne1, ne2, 1}, "0", "1")
+	j.push["nb00"], j.push["nb01"] = ne1, 1
+	j.groups = [3]uint32{(ne0 + 31) / 32, (ne1 + 31) / 32, ne2}
+	j.elems = map[uint32]int{0: ne0 * ne1 * ne2, 1: ne0 * ne1 * ne2}
+	j.outputs = []uint32{1}
+	size := 4
+	if firstOf(v, "A_TYPE") == "uint16_t" {
+		size = 2
+	}
+	j.check = func(b map[uint32][]byte) error {
+		for i := range ne0 * ne1 * ne2 {
+			i0, i1, i2 := i%ne0, i/ne0%ne1, i/(ne0*ne1)
+			k := i0*ne1 + i1 + i2*ne0*ne1
+			if string(b[1][i*size:(i+1)*size]) != string(b[0][k*size:(k+1)*size]) {
+				return fmt.Errorf("dst element %d is not src element %d (Go reference)", i, k)
+			}
+		}
+		return nil
+	}
+	return j
+}

@@ -94,6 +94,7 @@ var families = map[string]family{
 	"contig_copy.comp":      contigCopy,
 	"tri.comp":              tri,
 	"diag.comp":             diag,
+	"copy_transpose.comp":   copyTranspose,
 }
 
 func familyOf(v *Variant) family {
