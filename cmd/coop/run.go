@@ -130,7 +130,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	env := fs.String("target-env", "vulkan1.3", "target environment for GLSL shaders")
 	subgroup := fs.Int("subgroup-size", 32, "CPU executor subgroup size")
 	timeout := fs.Duration("timeout", 0, "stop after this long (e.g. 30s, 5m; 0: no limit)")
-	profName := fs.String("profile", "", "make the CPU executor behave as this device: a built-in profile ("+strings.Join(profile.Names(), ", ")+") or a profile file; with --backend both the default is the built-in profile of the GPU, if one ships")
+	profName := fs.String("profile", "", "make the CPU executor behave as this device: a built-in profile ("+strings.Join(profile.Names(), ", ")+") or a profile file, refusing what the device refuses and making its numeric choices; with --backend both the executor takes the GPU's numerics (from the built-in profile of the same device, if one ships)")
 	var dump stringList
 	fs.Var(&dump, "dump", "print a buffer's contents after the run (repeatable)")
 	paths, status, ok := parseFlags(fs, args, runHelp, stdout, stderr)
@@ -174,11 +174,13 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		gpu = d
 	}
 	var devs []backend.Device
+	var num *profile.Numerics
 	if *backendName == "both" && prof == nil {
-		prof = shippedProfile(gpu.Profile())
+		// The GPU checks its own rules; the executor takes its numerics.
+		num = &shippedProfile(gpu.Profile()).Numerics
 	}
 	if *backendName != "vulkan" {
-		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout, Profile: prof}))
+		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout, Profile: prof, Numerics: num}))
 	}
 	if gpu != nil {
 		devs = append(devs, gpu)
