@@ -10,6 +10,7 @@ import (
 	"github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/icd/vkt"
 	"github.com/coopshader/coop/spirv"
+	"github.com/coopshader/coop/validate"
 )
 
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
@@ -305,11 +306,29 @@ func (d *Device) newPipeline(ci *vkt.ComputePipelineCreateInfo) (*Pipeline, erro
 			spec[e.ConstantID] = append([]byte(nil), data[e.Offset:uint64(e.Offset)+uint64(e.Size)]...)
 		}
 	}
-	m, err := spirv.DecodeWords(mod.code, nil)
+	prog, err := prepare(mod.code, cstring(st.PName), spec, sg)
 	if err != nil {
 		return nil, err
 	}
-	entry := cstring(st.PName)
+	return &Pipeline{prog: prog}, nil
+}
+
+// prepare is what creating a pipeline does with its module.
+func prepare(code []uint32, entry string, spec map[uint32][]byte, sg uint32) (*exec.Program, error) {
+	m, err := spirv.DecodeWords(code, nil)
+	if err != nil {
+		return nil, err
+	}
+	// The module is validated for Vulkan 1.3 (this device has scalar block
+	// layout and standard uniform buffer layout), then checked against the
+	// device's cooperative properties with its specialization: the
+	// validator's device rules see only default specialization constants,
+	// which llama.cpp's kernels, sized from the device's properties, do not
+	// keep.
+	if _, err := validate.Validate(m, validate.Options{TargetEnv: "vulkan1.3",
+		ScalarBlockLayout: true, UniformBufferStandardLayout: true}); err != nil {
+		return nil, err
+	}
 	if err := devcheck.Check(m, Profile(), devcheck.Options{Entry: entry, Spec: spec}); err != nil {
 		return nil, err
 	}
@@ -317,7 +336,7 @@ func (d *Device) newPipeline(ci *vkt.ComputePipelineCreateInfo) (*Pipeline, erro
 	if err != nil {
 		return nil, fmt.Errorf("entry point %q: %w", entry, err)
 	}
-	return &Pipeline{prog: prog}, nil
+	return prog, nil
 }
 
 func DestroyPipeline(device uintptr, pipeline uint64, pAllocator unsafe.Pointer) {

@@ -130,6 +130,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	env := fs.String("target-env", "vulkan1.3", "target environment for GLSL shaders")
 	subgroup := fs.Int("subgroup-size", 32, "CPU executor subgroup size")
 	timeout := fs.Duration("timeout", 0, "stop after this long (e.g. 30s, 5m; 0: no limit)")
+	work := fs.Int64("work-budget", 0, fmt.Sprintf("CPU executor: instructions one dispatch may execute in all (0: %d, about a minute or two; -1: no limit); a larger dispatch fails naming it", cpu.DefaultWorkBudget))
 	profName := fs.String("profile", "", "make the CPU executor behave as this device: a built-in profile ("+strings.Join(profile.Names(), ", ")+") or a profile file, refusing what the device refuses and making its numeric choices; with --backend both the executor takes the GPU's numerics (from the built-in profile of the same device, if one ships)")
 	var dump stringList
 	fs.Var(&dump, "dump", "print a buffer's contents after the run (repeatable)")
@@ -180,7 +181,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		num = &shippedProfile(gpu.Profile()).Numerics
 	}
 	if *backendName != "vulkan" {
-		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout, Profile: prof, Numerics: num}))
+		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout, Profile: prof, Numerics: num, WorkBudget: *work}))
 	}
 	if gpu != nil {
 		devs = append(devs, gpu)

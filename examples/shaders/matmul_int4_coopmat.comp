@@ -13,7 +13,10 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
 #extension GL_EXT_spirv_intrinsics : require
 
-#define q4_t spirv_type(extensions = ["SPV_INTEL_int4"], capabilities = [5112], id = 21, 4, 0)
+// Capabilities Int4TypeINTEL (5112) and Int4CooperativeMatrixINTEL (5114),
+// which SPV_INTEL_int4 requires of a cooperative matrix of them (glslang
+// adds only what is listed here; coop adds 5114 when it is missing).
+#define q4_t spirv_type(extensions = ["SPV_INTEL_int4"], capabilities = [5112, 5114], id = 21, 4, 0)
 
 layout(local_size_x = 32) in;
 
