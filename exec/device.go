@@ -52,6 +52,11 @@ type Options struct {
 	// rules): what `--backend both` gives the executor, whose partner
 	// checks the rules itself. It overrides Profile's numerics.
 	Numerics *profile.Numerics
+	// Check reports undefined behaviour the executor can see (reads of
+	// workgroup memory never written, data races on workgroup and
+	// storage memory) as faults; see check.go. It runs invocations one
+	// by one and workgroups one after another: slowly.
+	Check bool
 	// noLockstep runs every invocation on its own (tests compare).
 	noLockstep bool
 }
@@ -454,6 +459,9 @@ func (d *Device) RunDispatch(pr *Program, dp *backend.Dispatch) error {
 	workers := 1
 	if d.opts.Parallel {
 		workers = d.opts.Workers
+	}
+	if d.opts.Check {
+		x.p, x.noLock, x.check, workers = checkedProg(p), true, newChecker(), 1
 	}
 	err := x.execute(workers)
 	var e *Error
