@@ -8,6 +8,8 @@ import "slices"
 //   - a read of workgroup memory that no invocation of the workgroup
 //     wrote (and no initializer set): Vulkan leaves it undefined, though
 //     the executor zeroes it;
+//   - a decode function (SPV_NV_cooperative_matrix2) that writes
+//     workgroup or storage memory, atomically or not;
 //   - a data race on workgroup or storage memory: two invocations access
 //     the same byte, at least one writing, with no control barrier
 //     between them (invocations of different workgroups are never
@@ -41,6 +43,8 @@ type checker struct {
 	wgMem   []shadow
 	written []bool
 	bufs    map[uint64]*shadow
+	// decoding counts the decode functions running.
+	decoding int
 }
 
 func newChecker() *checker { return &checker{bufs: map[uint64]*shadow{}} }
@@ -95,6 +99,9 @@ func (c *checker) ordered(a access, l *lane) bool {
 func (c *checker) access(l *lane, in *instr, addr uint64, n int, write bool) error {
 	// Cooperative matrix, vector and tensor accesses name a strided
 	// extent, not the bytes they touch: they are not checked.
+	if kind := addr >> 56; c.decoding > 0 && write && (kind == regWG || kind == regBuf) {
+		return l.failAddr(in, addr, "undefined behaviour (--check): a decode function writes memory (decode functions must have no side effects)")
+	}
 	if isAtomic(in.op) || n <= 0 || isCoopOp(in.op) || isCoop2Coll(in.op) || isCvecOp(in.op) || isTensorOp(in.op) || isTensorARMOp(in.op) {
 		return nil
 	}

@@ -65,6 +65,7 @@ func TestParseErrors(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{"BUFFER b DATA_TYPE float SIZE x FILL 0", `t.amber:1: expected a positive element count after SIZE, got "x"`},
 		{"BUFFER b DATA_TYPE quux SIZE 1 FILL 0", `t.amber:1: expected a data type, got "quux"`},
+		{"BUFFER b DATA_TYPE int4 SIZE 4\nEXPECT b IDX 0x7fffffffffffffff EQ 1", `t.amber:2: expected a byte offset inside b (2 bytes), got 9223372036854775807`},
 		// Sizes are checked in 64 bits: 4611686018427387905*4 wraps to 4.
 		{"BUFFER b DATA_TYPE float WIDTH 4611686018427387905 HEIGHT 4", `t.amber:1: expected a buffer of at most 4294967296 bytes, got WIDTH 4611686018427387905 HEIGHT 4`},
 		{"BUFFER b DATA_TYPE float WIDTH 65536 HEIGHT 65536", `t.amber:1: expected a buffer of at most 4294967296 bytes, got SIZE 4294967296 of float`},
@@ -945,5 +946,34 @@ EXPECT out IDX 4 EQ 3
 	}})
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "RUN p: dispatch stopped after") {
 		t.Fatalf("cancelled run: %v", err)
+	}
+}
+
+// TestConvertMatrixOpaque: CONVERT_MATRIX runs on a device, and a buffer
+// holding an optimal-layout matrix is not compared between devices.
+func TestConvertMatrixOpaque(t *testing.T) {
+	s, err := Parse("m.amber", []byte(`BUFFER W DATA_TYPE float16 DATA
+1 2 3 4 5 6
+END
+BUFFER O DATA_TYPE float16 SIZE 16 FILL 0
+BUFFER C DATA_TYPE float16 SIZE 6 FILL 0
+CONVERT_MATRIX W TO O ROWS 2 COLS 3 SRC_LAYOUT row_major DST_LAYOUT inferencing_optimal
+CONVERT_MATRIX W TO C ROWS 2 COLS 3 SRC_LAYOUT row_major DST_LAYOUT column_major
+EXPECT C IDX 0 EQ 1 4 2 5 3 6
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Compare(context.Background(), s, cpu.New(cpu.Options{}), cpu.New(cpu.Options{}), RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	rep.Format(&b)
+	if rep.Failed() != 0 || !strings.Contains(b.String(), "BUFFER O holds a matrix in an optimal layout") {
+		t.Fatalf("%s", b.String())
+	}
+	if _, err := Parse("m.amber", []byte("BUFFER W DATA_TYPE float16 SIZE 4 FILL 0\nCONVERT_MATRIX W TO W ROWS 2\n")); err == nil {
+		t.Error("CONVERT_MATRIX without layouts accepted")
 	}
 }

@@ -234,8 +234,11 @@ func (s *state) checkCoopVecMatMul(i int) {
 	}
 	if len(w) > k+4 {
 		for _, o := range s.operands(i) {
-			if o.Kind == spirv.KindIdRef && o.Offset == k+4 {
-				s.checkInt32(i, "MatrixStride", w[o.Offset])
+			// The multiplies' MatrixStride is a scalar integer (the
+			// extension states no width for it, unlike the training
+			// instructions').
+			if o.Kind == spirv.KindIdRef && o.Offset == k+4 && !s.valueType(w[o.Offset]).is(spirv.OpTypeInt) {
+				s.fail(i, "coopvec.matmul.stride", "%s MatrixStride <id> '%d' must be a scalar integer.", op, w[o.Offset])
 			}
 		}
 	}
@@ -287,5 +290,26 @@ func (s *state) checkCoopVecReduceSum(i int) {
 	if s.checkCoopVecPointer(i, "Pointer", w[0], false, spirv.StorageClassWorkgroup, spirv.StorageClassCrossWorkgroup,
 		spirv.StorageClassStorageBuffer, spirv.StorageClassPhysicalStorageBuffer) {
 		s.checkInt32(i, "Offset", w[1])
+	}
+}
+
+// checkCoopVecConversion (SPV_NV_cooperative_vector 3.42.11): "The result
+// type and value type must have the same 'Component Count'"; for OpBitcast
+// "the same number of components and same number of bits per component".
+func (s *state) checkCoopVecConversion(i int, r, v *Type) {
+	op := s.m.Insts[i].Op
+	// With SPV_EXT_long_vector too, OpTypeVectorIdEXT may be a long vector,
+	// which converts and bitcasts as vectors do.
+	if !s.isCoopVec(r) || !s.isCoopVec(v) || s.hasCap(spirv.CapabilityLongVectorEXT) {
+		return
+	}
+	if r.CountKnown && v.CountKnown && r.Count != v.Count {
+		s.fail(i, "coopvec.convert", "%s: Result Type and value type must have the same Component Count (%d, %d).", op, r.Count, v.Count)
+		return
+	}
+	if op == spirv.OpBitcast {
+		if rc, vc := s.types[r.Elem], s.types[v.Elem]; rc == nil || vc == nil || rc.Width != vc.Width {
+			s.fail(i, "coopvec.bitcast", "OpBitcast of cooperative vectors needs the same number of bits per component.")
+		}
 	}
 }

@@ -63,6 +63,12 @@ func (s *state) checkInst(f *Func, i int) {
 	}
 	w := in.Words
 	switch in.Op {
+	case spirv.OpExtInst, spirv.OpExtInstWithForwardRefsKHR:
+		// OpExtInst: "'Set' must be the result of an OpExtInstImport
+		// instruction."
+		if d := s.defInst(w[2]); d == nil || d.Op != spirv.OpExtInstImport {
+			s.fail(i, "extinst.set", "%s set Id %d does not reference an OpExtInstImport result Id", in.Op, w[2])
+		}
 	case spirv.OpFunctionCall:
 		s.checkCall(i)
 	case spirv.OpReturn:
@@ -195,8 +201,11 @@ func (s *state) checkFunctionVariable(f *Func, i int) {
 }
 
 // walkIndex steps from composite type t into index idx (a constant value
-// when known); it returns nil for an index the type does not have.
-func (s *state) walkIndex(t *Type, idx uint64, known bool) (*Type, string) {
+// when known); it returns nil for an index the type does not have. Only
+// literal indices (bounded true) must be within a vector or matrix: an
+// access chain's constant index past the end is not a validation error
+// (spirv-val agrees).
+func (s *state) walkIndex(t *Type, idx uint64, known, bounded bool) (*Type, string) {
 	switch {
 	case t.is(spirv.OpTypeStruct):
 		if !known {
@@ -207,7 +216,7 @@ func (s *state) walkIndex(t *Type, idx uint64, known bool) (*Type, string) {
 		}
 		return s.types[t.Members[idx]], ""
 	case t.is(spirv.OpTypeVector), t.is(spirv.OpTypeMatrix), t.is(spirv.OpTypeArray):
-		if known && t.CountKnown && idx >= t.Count && !t.is(spirv.OpTypeArray) {
+		if bounded && t.CountKnown && idx >= t.Count && !t.is(spirv.OpTypeArray) {
 			return nil, "index out of range"
 		}
 		return s.types[t.Elem], ""
@@ -252,7 +261,7 @@ func (s *state) checkAccessChain(i int) {
 		}
 		v, known := s.constValue(x)
 		var why string
-		if t, why = s.walkIndex(t, v, known); t == nil {
+		if t, why = s.walkIndex(t, v, known, false); t == nil {
 			s.fail(i, "access-chain.index", "%s: %s (index <id> '%d').", in.Op, why, x)
 			return
 		}
@@ -272,7 +281,7 @@ func (s *state) checkCompositeExtract(i int) {
 	}
 	for _, x := range w[3:] {
 		var why string
-		if t, why = s.walkIndex(t, uint64(x), true); t == nil {
+		if t, why = s.walkIndex(t, uint64(x), true, true); t == nil {
 			s.fail(i, "composite.extract", "OpCompositeExtract: %s (index %d).", why, x)
 			return
 		}

@@ -28,6 +28,11 @@ func (s *state) checkHeader() {
 func (s *state) checkOperands() {
 	t := spirv.NewTypes()
 	s.opStart = make([]int32, 0, len(s.m.Insts)+1)
+	n := 0
+	for i := range s.m.Insts {
+		n += len(s.m.Insts[i].Words)
+	}
+	s.ops = make([]spirv.Operand, 0, n) // at most one operand per word
 	for i := range s.m.Insts {
 		in := &s.m.Insts[i]
 		s.opStart = append(s.opStart, int32(len(s.ops)))

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,7 +42,7 @@ func TestUsage(t *testing.T) {
 // error with the help to stderr with status 2 for an unknown flag, before
 // or after its arguments.
 func TestHelpVersionAndBadFlags(t *testing.T) {
-	for _, cmd := range []string{"compile", "glslc", "run", "bench", "dis", "as", "devices"} {
+	for _, cmd := range slices.Sorted(maps.Keys(commands)) {
 		for _, h := range []string{"-h", "--help"} {
 			if rc, out, errs := runCLI(cmd, h); rc != 0 || !strings.Contains(out, "usage: coop "+cmd) || errs != "" {
 				t.Errorf("%s %s: rc %d, stdout %q, stderr %q", cmd, h, rc, out, errs)

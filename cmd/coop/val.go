@@ -18,7 +18,6 @@ func init() {
 
 func runVal(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("coop val", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var opts validate.Options
 	fs.StringVar(&opts.TargetEnv, "target-env", "vulkan1.3", "target environment: "+strings.Join(validate.TargetEnvs, ", "))
 	device := fs.String("device", "", "also check the Vulkan rules that depend on this device: a built-in profile ("+strings.Join(profile.Names(), ", ")+") or a profile file")
@@ -26,27 +25,14 @@ func runVal(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&opts.RelaxBlockLayout, "relax-block-layout", false, "relax vector alignment as VK_KHR_relaxed_block_layout does (the default from Vulkan 1.1)")
 	fs.BoolVar(&opts.UniformBufferStandardLayout, "uniform-buffer-standard-layout", false, "lay out uniform blocks as storage blocks (std430)")
 	fs.BoolVar(&opts.BeforeHLSLLegalization, "before-hlsl-legalization", false, "accepted for spirv-val compatibility")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: coop val [flags] FILE.spv...\n\nValidates SPIR-V modules as spirv-val does, with the rules of the cooperative\nmatrix, vector and tensor extensions. Exit status 0 when every module is\nvalid, 1 when one is not, 2 for a usage error.\n\nflags:")
-		fs.PrintDefaults()
-	}
+	const help = "usage: coop val [flags] FILE.spv...\n\nValidates SPIR-V modules as spirv-val does, with the rules of the cooperative\nmatrix, vector and tensor extensions. Exit status 0 when every module is\nvalid, 1 when one is not, 2 for a usage error.\n\nflags:"
 	// Flags may follow the files, as spirv-val allows.
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 2
-		}
-		if args = fs.Args(); len(args) == 0 {
-			break
-		}
-		files, args = append(files, args[0]), args[1:]
+	files, status, ok := parseFlags(fs, args, help, stdout, stderr)
+	if !ok {
+		return status
 	}
 	if len(files) == 0 {
-		fs.Usage()
-		return 2
+		return usageError(stderr, fs.Name(), help, "no module given")
 	}
 	if *device != "" {
 		p, err := profile.Open(*device)
@@ -56,7 +42,6 @@ func runVal(args []string, stdout, stderr io.Writer) int {
 		}
 		opts.Profile = p
 	}
-	status := 0
 	for _, f := range files {
 		// Like spirv-val, one file prints bare messages; several name theirs.
 		prefix := ""
