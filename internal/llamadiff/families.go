@@ -95,6 +95,8 @@ var families = map[string]family{
 	"tri.comp":              tri,
 	"diag.comp":             diag,
 	"copy_transpose.comp":   copyTranspose,
+	"pad.comp":              pad,
+	"roll.comp":             roll,
 }
 
 func familyOf(v *Variant) family {
