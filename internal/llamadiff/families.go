@@ -97,6 +97,7 @@ var families = map[string]family{
 	"copy_transpose.comp":   copyTranspose,
 	"pad.comp":              pad,
 	"roll.comp":             roll,
+	"conv3d_mm.comp":        conv3d,
 }
 
 func familyOf(v *Variant) family {
