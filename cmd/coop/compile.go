@@ -35,7 +35,6 @@ Several inputs are compiled in parallel; output is byte-identical for the same i
 
 type compileArgs struct {
 	opts    compile.Options
-	amb     bool
 	out     string
 	stage   string
 	quiet   bool
@@ -62,7 +61,7 @@ func parseCompileArgs(args []string) (*compileArgs, error) {
 		case strings.HasPrefix(arg, "--target-env="):
 			a.opts.TargetEnv = strings.TrimPrefix(arg, "--target-env=")
 		case arg == "--amb" || arg == "--auto-map-bindings":
-			a.amb = true
+			a.opts.AutoMapBindings = true
 		case arg == "-g":
 			a.opts.Debug = true
 		case arg == "-g0":
@@ -177,9 +176,6 @@ func compileOne(a *compileArgs, in string) compiled {
 	if m == nil {
 		r.err = d
 		return r
-	}
-	if a.amb {
-		compile.AutoMapBindings(m)
 	}
 	r.spv, r.err = m.Encode()
 	return r

@@ -39,7 +39,7 @@ an #extension line.
 type glslcArgs struct {
 	opts               compile.Options
 	in, out            string
-	amb, quiet, deps   bool
+	quiet, deps        bool
 	depFile, depTarget string
 }
 
@@ -81,7 +81,7 @@ func parseGlslcArgs(args []string) (*glslcArgs, error) {
 		case strings.HasPrefix(arg, "-fentry-point="):
 			a.opts.EntryPoint = strings.TrimPrefix(arg, "-fentry-point=")
 		case arg == "-fauto-bind-uniforms":
-			a.amb = true
+			a.opts.AutoMapBindings = true
 		case arg == "-g":
 			a.opts.Debug = true
 		case arg == "-w":
@@ -149,9 +149,6 @@ func runGlslc(args []string, stdout, stderr io.Writer) int {
 	}
 	if m == nil {
 		return 1
-	}
-	if a.amb {
-		compile.AutoMapBindings(m)
 	}
 	spv, err := m.Encode()
 	if err == nil {

@@ -32,6 +32,10 @@ type Options struct {
 	// IncludeDirective enables #include without an #extension line, as
 	// glslc does.
 	IncludeDirective bool
+	// AutoMapBindings gives descriptors without layout(binding=) one
+	// (glslangValidator's --auto-map-bindings, see AutoMapBindings);
+	// without it they are errors, as in glslang.
+	AutoMapBindings bool
 }
 
 // TargetEnvs lists the accepted --target-env values.
@@ -66,7 +70,7 @@ func Compile(name string, src []byte, opts Options) (*spirv.Module, *diag.List) 
 	if d.HasErrors() {
 		return nil, d
 	}
-	prog := check.Check(pre, f, check.Options{Vulkan: true, TargetEnv: opts.TargetEnv}, d)
+	prog := check.Check(pre, f, check.Options{Vulkan: true, TargetEnv: opts.TargetEnv, AutoMapBindings: opts.AutoMapBindings}, d)
 	if d.HasErrors() {
 		return nil, d
 	}
@@ -86,6 +90,9 @@ func Compile(name string, src []byte, opts Options) (*spirv.Module, *diag.List) 
 			d.Errorf(diagPos(name), "", "%v", err)
 		}
 		return nil, d
+	}
+	if opts.AutoMapBindings {
+		AutoMapBindings(m)
 	}
 	return m, d
 }

@@ -65,7 +65,7 @@ func TestCorpus(t *testing.T) {
 		path := filepath.Join(dir, f[0])
 		env := corpusEnv(path + ".spvasm")
 		src, _ := os.ReadFile(path)
-		m, d := Compile(path, src, Options{TargetEnv: env})
+		m, d := Compile(path, src, Options{TargetEnv: env, AutoMapBindings: true})
 		if m == nil {
 			msg := d.Error()
 			if strings.Contains(msg, "internal error") {
@@ -133,7 +133,7 @@ func TestCorpusNeg(t *testing.T) {
 		total++
 		path := filepath.Join(dir, f[0])
 		src, _ := os.ReadFile(path)
-		m, d := Compile(path, src, Options{TargetEnv: "vulkan1.3"})
+		m, d := Compile(path, src, Options{TargetEnv: "vulkan1.3", AutoMapBindings: true})
 		switch {
 		case m != nil:
 			t.Errorf("%s: compiled; glslang rejects it", f[0])
@@ -200,7 +200,7 @@ func TestCorpusAllTargets(t *testing.T) {
 		path := filepath.Join(dir, f[0])
 		src, _ := os.ReadFile(path)
 		for _, env := range []string{"vulkan1.0", "vulkan1.1", "vulkan1.2", "vulkan1.3", "vulkan1.4"} {
-			m, d := Compile(path, src, Options{TargetEnv: env})
+			m, d := Compile(path, src, Options{TargetEnv: env, AutoMapBindings: true})
 			if m == nil {
 				if strings.Contains(d.Error(), "internal error") {
 					t.Errorf("%s (%s): %v", f[0], env, d)
