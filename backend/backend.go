@@ -135,6 +135,10 @@ type Dispatch struct {
 	// once: it must be cheap and safe for concurrent use. Backends that
 	// cannot tell (a GPU) never call it.
 	Progress func(done, total uint64)
+	// WorkBudget bounds the instructions all invocations of the dispatch
+	// may execute together on a CPU backend; 0 takes the backend's
+	// default, a negative value means no bound. A GPU ignores it.
+	WorkBudget int64
 }
 
 // Result reports what a dispatch cost.

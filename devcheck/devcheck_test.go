@@ -204,3 +204,16 @@ func TestStripDecodeVector(t *testing.T) {
 		t.Error("stripped twice")
 	}
 }
+
+func TestDeviations(t *testing.T) {
+	m := build(t, `#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types : enable
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer B { float v[]; };
+void main() { v[0] = float(float16_t(v[1])) + v[2]; v[3] = float(v[4]) + 1.0; }
+`)
+	ds := Deviations(m)
+	if len(ds) != 1 || !strings.Contains(ds[0].String(), "32-bit float to 16 bits") {
+		t.Fatalf("got %v", ds)
+	}
+}

@@ -31,6 +31,9 @@ type instr struct {
 	// slots of its value operands (slot, count pairs).
 	lk   uint8
 	uses []int32
+	// vec runs the instruction for a list of invocations at once, where
+	// it has such a handler (vec.go).
+	vec vecOp
 }
 
 const (
@@ -404,6 +407,9 @@ func (p *prog) compileFunctions(first int) error {
 			ops := w
 			if d != nil && d.HasType() && len(w) >= 2 {
 				ty, id, ops = w[0], w[1], w[2:]
+				if ty == 0 {
+					return p.errAt(k, "result type %%0 is not a type")
+				}
 			} else if d != nil && d.HasResult() && len(w) >= 1 {
 				id, ops = w[0], w[1:]
 			}
@@ -441,6 +447,7 @@ func (p *prog) compileFunctions(first int) error {
 	p.halt = int32(len(p.code))
 	p.code = append(p.code, instr{op: opHalt, idx: int32(len(insts) - 1), res: -1})
 	p.classify()
+	p.pickVecs()
 	if err := p.resolveCallbacks(); err != nil {
 		return err
 	}

@@ -173,7 +173,7 @@ func TestCoopMatmulF16(t *testing.T) {
 }
 
 func TestCoopMatmulInt8(t *testing.T) {
-	s := newMatmul(t, 32, 32, 64, 16, true, Options{Workers: 2})
+	s := newMatmul(t, 32, 32, 64, 16, true, Options{Parallel: true, Workers: 2})
 	if err := s.dispatch(); err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func BenchmarkCoopMatmul512(b *testing.B) {
 	}
 	for _, workers := range []int{1, 0} {
 		b.Run("glslang/"+cores(workers), func(b *testing.B) {
-			s := newGlslRun(b, glslMatmuls[0], 512, 512, 512, true, Options{Workers: workers})
+			s := newGlslRun(b, glslMatmuls[0], 512, 512, 512, true, Options{Parallel: true, Workers: workers})
 			b.ResetTimer()
 			for range b.N {
 				if err := s.dispatch(); err != nil {
@@ -234,7 +234,7 @@ func BenchmarkCoopMatmul512(b *testing.B) {
 	for _, tile := range []int{16, 32} {
 		for _, workers := range []int{1, 0} {
 			b.Run(fmt.Sprintf("tile%d/%s", tile, cores(workers)), func(b *testing.B) {
-				s := newMatmul(b, 512, 512, 512, tile, false, Options{Workers: workers})
+				s := newMatmul(b, 512, 512, 512, tile, false, Options{Parallel: true, Workers: workers})
 				b.ResetTimer()
 				for range b.N {
 					if err := s.dispatch(); err != nil {

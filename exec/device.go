@@ -20,12 +20,22 @@ type Options struct {
 	// SubgroupSize is the default subgroup size (a power of two up to 64);
 	// 0 means 32. A dispatch may ask for another.
 	SubgroupSize int
-	// Workers is the number of workgroups run in parallel; 0 means
-	// GOMAXPROCS.
+	// Parallel runs workgroups on Workers goroutines at once. It is
+	// faster, but a shader whose workgroups race with each other or add
+	// floats atomically may give different bytes from run to run. Without
+	// it (the default, coop run's) workgroups run one after another in
+	// workgroup index order, so every run gives the same bytes.
+	Parallel bool
+	// Workers is the number of workgroups run in parallel when Parallel
+	// is set; 0 means GOMAXPROCS.
 	Workers int
 	// StepBudget bounds the instructions one invocation may execute; 0
 	// means 1<<28.
 	StepBudget int64
+	// WorkBudget bounds the instructions all invocations of one dispatch
+	// execute together; 0 means DefaultWorkBudget, a negative value no
+	// bound. A dispatch's own WorkBudget, when not 0, replaces it.
+	WorkBudget int64
 	// Printf receives NonSemantic.DebugPrintf output; nil discards it.
 	Printf io.Writer
 	// Describe, when set, gives the text of instruction index of m (the
@@ -293,6 +303,7 @@ func Load(m *spirv.Module, entry string, spec map[uint32][]byte, subgroupSize in
 	if err != nil {
 		return nil, err
 	}
+	p.setFloatEnv(entry, nil)
 	return &Program{p}, nil
 }
 
@@ -355,6 +366,9 @@ func (d *Device) Dispatch(dp *backend.Dispatch) (backend.Result, error) {
 		if pr, err = Load(m, dp.Entry, dp.Spec, sg); err != nil {
 			return backend.Result{}, err
 		}
+		if d.opts.Profile != nil {
+			pr.p.setFloatEnv(dp.Entry, d.opts.Profile)
+		}
 		d.mu.Lock()
 		d.cache[key] = pr
 		d.mu.Unlock()
@@ -395,7 +409,7 @@ func (d *Device) RunDispatch(pr *Program, dp *backend.Dispatch) error {
 		p: p, bufs: bufs, accels: accels, images: images, smps: samplers, push: push, groups: groups, base: dp.Base, budget: d.opts.StepBudget,
 		printf: d.opts.Printf, describe: d.opts.Describe,
 		tmpl: slices.Clone(p.tmpl), noLock: d.opts.noLockstep,
-		ctx: dp.Context, progress: dp.Progress,
+		ctx: dp.Context, progress: dp.Progress, work: workBudget(d.opts.WorkBudget, dp.WorkBudget),
 	}
 	if err := p.setHeaps(x.tmpl, dp); err != nil {
 		return err
@@ -429,7 +443,11 @@ func (d *Device) RunDispatch(pr *Program, dp *backend.Dispatch) error {
 	if err := x.bindImages(bindings); err != nil {
 		return err
 	}
-	return x.execute(d.opts.Workers)
+	workers := 1
+	if d.opts.Parallel {
+		workers = d.opts.Workers
+	}
+	return x.execute(workers)
 }
 
 // bindingAddr is the address a binding puts in descriptor dv: a buffer's,

@@ -34,8 +34,15 @@
 // Function variables used only by whole OpLoad and OpStore live in value
 // slots too, so those become slot copies.
 //
-// Workgroups run in parallel on a pool of workers (Options.Workers), each
-// workgroup on one worker. Within a workgroup, invocations are split into
+// By default workgroups run one after another in workgroup index order
+// (x fastest, then y, then z), so a dispatch gives the same bytes every
+// run even when its workgroups race with each other or add floats
+// atomically: the deterministic mode, coop run's. With Options.Parallel
+// (coop bench's) they run at once on a pool of workers (Options.Workers),
+// each workgroup on one worker: faster, but such shaders may then give
+// different bytes from run to run, and their plain accesses to shared
+// memory race in the Go sense too (go test -race flags them), since only
+// atomics are synchronized. Within a workgroup, invocations are split into
 // subgroups of Options.SubgroupSize (or Dispatch.SubgroupSize) in
 // LocalInvocationIndex order. While the invocations of a subgroup are
 // converged, it runs in lockstep: each instruction for all of them before
@@ -144,12 +151,43 @@
 //
 //   - Floating point: add, sub, mul, div, sqrt and conversions are
 //     correctly rounded for every type (fp16, bf16 and fp8 are computed in
-//     float64 and rounded once); denormals are preserved; NaN results of
+//     float64 and rounded once); by default denormals are preserved; NaN results of
 //     arithmetic are the positive quiet NaN (0x7e00, 0x7fc0, 0x7fc00000,
 //     0x7ff8000000000000, E5M2 0x7e, E4M3 0x7f), while OpFNegate, FAbs,
 //     copies and bitcasts keep the bits. GLSL.std.450 functions are
 //     computed in float64 and rounded once (more accurate than required).
 //     Fma of float32 is a float64 fused multiply-add rounded to float32.
+//   - Float controls (SPV_KHR_float_controls) are honoured exactly, per
+//     width (fenv.go): RoundingModeRTZ makes OpFAdd, OpFSub, OpFMul and
+//     OpFDiv round toward zero (correctly: the float64 result's error
+//     decides the direction where that result is itself representable)
+//     and sets the default rounding of conversions to that width;
+//     RoundingModeRTE restores the defaults; an FPRoundingMode decoration
+//     overrides both. DenormFlushToZero flushes denormal operands and
+//     results (keeping the sign) of arithmetic, OpDot, the matrix and
+//     vector products, GLSL.std.450 functions and OpFConvert;
+//     DenormPreserve keeps them (the default); SignedZeroInfNanPreserve
+//     needs nothing, as signed zeros, infinities and NaNs are always
+//     preserved. Bit-preserving instructions (copies, OpFNegate, OpSelect,
+//     OpBitcast, constants) never flush or rewrite NaNs.
+//   - A device profile (Options.Profile, coop run --profile) replaces the
+//     defaults where the specifications leave the choice to the device,
+//     below the execution modes: profile.Numerics.NaN gives the pattern of
+//     every NaN result of those instructions (the H100: 0x7fffffff fp32,
+//     0x7fff fp16 and bf16, whatever the operands' payloads);
+//     FlushDenormals flushes denormal operands and results of arithmetic
+//     of those widths, not conversions (the H100 flushes fp32 and keeps
+//     denormals through conversions); NarrowingRounding sets the rounding
+//     of undecorated narrowing conversions: "rtz", or "trunc", toward zero
+//     with NaNs keeping their top bits (the H100's fp32 to bf16: a NaN whose
+//     payload lies in the low 16 bits becomes infinity). With these, the
+//     executor reproduces the H100 bit for bit on scripts/numerics_probe*.amber
+//     except sqrt and division, which the H100 computes within Vulkan's
+//     ULP bounds but not correctly rounded, and round trips through a
+//     narrower type, which its driver folds away (devcheck.Deviations;
+//     `--backend both` names such instructions when buffers differ).
+//     Cooperative-matrix and cooperative-vector arithmetic keeps the
+//     executor's defaults.
 //   - The OCP microscaling types (SPV_EXT_ocp_microscaling_types) are
 //     exact as package num defines them: FP4 E2M1 and FP6 E2M3/E3M2 have
 //     neither infinities nor NaNs, so conversions to them round (to
@@ -425,6 +463,13 @@
 // opcode, result id, and its text when Options.Describe is set), the
 // invocation's global id and, for memory faults, the address. Nothing a
 // shader does can crash or hang the host: a step budget per invocation
-// (Options.StepBudget) stops runaway loops, and a panic inside the
-// executor becomes an internal Error naming the instruction.
+// (Options.StepBudget) stops runaway loops, a work budget per dispatch
+// (DefaultWorkBudget instructions of all invocations together, replaced
+// by Options.WorkBudget or backend.Dispatch.WorkBudget; negative for none)
+// stops a dispatch sized by mistake, at once when its invocations alone
+// exceed it, and a panic inside the executor becomes an internal Error
+// naming the instruction. Workgroup and invocation counts are multiplied
+// in 64 bits: a count that does not fit is an error, never a wrapped
+// (empty) dispatch. Dispatch.Context cancels a dispatch between
+// instructions.
 package exec

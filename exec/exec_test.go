@@ -182,7 +182,7 @@ func TestAtomics(t *testing.T) {
 	old := k.op(spirv.OpAtomicIAdd, k.u32, k.ptr(out, k.u32, k.c32(0)), dev, sem, k.c32(1))
 	k.op(spirv.OpAtomicUMax, k.u32, k.ptr(out, k.u32, k.c32(1)), dev, sem, k.x)
 	k.op(spirv.OpAtomicOr, k.u32, k.ptr(out, k.u32, k.c32(2)), dev, sem, k.op(spirv.OpShiftLeftLogical, k.u32, k.c32(1), k.op(spirv.OpUMod, k.u32, old, k.c32(32))))
-	d := New(Options{Workers: 4})
+	d := New(Options{Parallel: true, Workers: 4})
 	bo := u32buf(t, d, make([]uint32, 3))
 	mustRun(t, d, k.words(), 100, bo)
 	got := u32s(bo)

@@ -162,7 +162,7 @@ func TestGlslangMatmul(t *testing.T) {
 				}
 				name := fmt.Sprintf("%s/%dx%dx%d/wide=%v", g.file, sz[0], sz[1], sz[2], wide)
 				t.Run(name, func(t *testing.T) {
-					s := newGlslRun(t, g, sz[0], sz[1], sz[2], wide, Options{Workers: 2})
+					s := newGlslRun(t, g, sz[0], sz[1], sz[2], wide, Options{Parallel: true, Workers: 2})
 					if err := s.dispatch(); err != nil {
 						t.Fatal(err)
 					}

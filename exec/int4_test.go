@@ -1,14 +1,20 @@
 package exec
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/internal/reftool"
 	"github.com/coopshader/coop/num"
 	"github.com/coopshader/coop/spirv"
 	"github.com/coopshader/coop/spirv/text"
@@ -634,5 +640,93 @@ func TestInt4Refused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || errors.Is(err, ErrUnsupported) != c.unsupported {
 			t.Errorf("%q: error %v, want one saying %q (unsupported %v)", c.body, err, c.want, c.unsupported)
 		}
+	}
+}
+
+// TestInt4HandWritten runs testdata/int4_pairs.spvasm, a hand-written
+// module with 4-bit pairs in storage buffers, checks its results, and
+// checks that it round-trips through coop's assembler and disassembler
+// as through spirv-as and spirv-dis (compared when they are installed).
+func TestInt4HandWritten(t *testing.T) {
+	src, err := os.ReadFile("testdata/int4_pairs.spvasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := text.Assemble(src, "int4_pairs.spvasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := m.Words()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := New(Options{})
+	// Invocation x: data[x] is 4 components in 2 bytes, weights[x] 2 in
+	// one byte.
+	data := []byte{0x21, 0x43, 0x8f, 0x07, 0x7e, 0x9a, 0xff, 0xff}
+	weights := []byte{0x53, 0xf1, 0x0f, 0xed}
+	db := bytesBuf(t, dev, data)
+	wb := bytesBuf(t, dev, weights)
+	out := bytesBuf(t, dev, make([]byte, 16))
+	mustRun(t, dev, code, 1, db, wb, out)
+	s4 := func(v byte) int64 { return int64(int8(v<<4) >> 4) }
+	for x := range 4 {
+		lo, hi := data[2*x], data[2*x+1]
+		d := []int64{s4(lo), s4(lo >> 4), s4(hi), s4(hi >> 4)}
+		w := weights[x]
+		want := d[0]*int64(w&0xf) + d[1]*int64(w>>4)
+		if got := int32(u32s(out)[x]); int64(got) != want {
+			t.Errorf("out[%d] = %d, want %d", x, got, want)
+		}
+		r := []int64{d[3], d[2], d[1], d[0]}
+		if r[3] < 0 {
+			r[3] = 0
+		}
+		wantLo := byte(r[0]&0xf) | byte(r[1]&0xf)<<4
+		wantHi := byte(r[2]&0xf) | byte(r[3]&0xf)<<4
+		if got := Bytes(db)[2*x : 2*x+2]; got[0] != wantLo || got[1] != wantHi {
+			t.Errorf("data[%d] = % x, want %02x %02x", x, got, wantLo, wantHi)
+		}
+	}
+
+	dis, err := text.Disassemble(m, text.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := text.Assemble(dis, "int4_pairs.dis")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code2, _ := m2.Words(); !slices.Equal(code, code2) {
+		t.Error("the disassembly does not reassemble to the same module")
+	}
+	as, sdis := reftool.Path("spirv-as"), reftool.Path("spirv-dis")
+	if as == "" || sdis == "" {
+		t.Skip("spirv-as or spirv-dis not found (set COOP_REF_BIN)")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "ref.spv")
+	if o, err := osexec.Command(as, "testdata/int4_pairs.spvasm", "-o", bin).CombinedOutput(); err != nil {
+		t.Fatalf("spirv-as: %v\n%s", err, o)
+	}
+	ref, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, _ := m.Encode()
+	if !bytes.Equal(ref, ours) {
+		t.Error("coop's assembly differs from spirv-as's")
+	}
+	if val := reftool.Path("spirv-val"); val != "" {
+		if o, err := osexec.Command(val, bin).CombinedOutput(); err != nil {
+			t.Errorf("spirv-val: %v\n%s", err, o)
+		}
+	}
+	refDis, err := osexec.Command(sdis, bin).Output()
+	if err != nil {
+		t.Fatalf("spirv-dis: %v", err)
+	}
+	if !bytes.Equal(refDis, dis) {
+		t.Errorf("coop's disassembly differs from spirv-dis's:\n%s\nwant\n%s", dis, refDis)
 	}
 }

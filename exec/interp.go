@@ -76,6 +76,8 @@ type lane struct {
 	rqs   []rayQuery // the invocation's ray queries (rayquery.go)
 	// nullTexel stands for texels outside an image (reads 0, drops writes).
 	nullTexel [8]byte
+	// self is the lane alone, for vector handlers (vec.go).
+	self [1]*lane
 }
 
 func (l *lane) fail(in *instr, format string, args ...any) *Error {
@@ -362,6 +364,10 @@ func (l *lane) run() error {
 		if in.coll {
 			l.state = stBlocked
 			return nil
+		}
+		if in.vec != nil && in.vec(l.self[:], in) {
+			l.pc++
+			continue
 		}
 		if in.fast != fNoFast && l.fastOne(in) {
 			l.pc++

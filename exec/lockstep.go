@@ -37,6 +37,7 @@ const (
 	enterNone      uint8 = iota
 	enterFresh           // every slot holds its template value: all uniform
 	enterRecompute       // compare the invocations' slots
+	enterResume          // parked at a workgroup barrier: the slot states still hold
 )
 
 // sgMeta is a subgroup's lockstep state: for every slot whether it
@@ -53,6 +54,9 @@ type sgMeta struct {
 	pool  []*tile
 	used  int
 	enter uint8
+	// parked: the subgroup waits at a workgroup barrier in lockstep, its
+	// slot states and tiles kept for when it goes on.
+	parked bool
 }
 
 const (
@@ -366,10 +370,32 @@ func (m *sgMeta) release() {
 	}
 }
 
+// park leaves lockstep at a workgroup barrier without handing values
+// out: the invocations get the leader's control state (so the barrier's
+// checks see where each waits), while values the same everywhere stay in
+// the leader and tiles whole, since nothing runs on the subgroup's
+// registers until it resumes in lockstep.
+func (m *sgMeta) park() {
+	ld, rest := m.sg[0], m.sg[1:]
+	for _, l := range rest {
+		l.pc, l.steps = ld.pc, ld.steps
+		l.stack = append(l.stack[:0], ld.stack...)
+		l.loops = append(l.loops[:0], ld.loops...)
+	}
+	m.parked = true
+}
+
 // enter prepares the slot states and the leader's step budget.
 func (m *sgMeta) enterLockstep() {
 	sg := m.sg
 	ld := sg[0]
+	if m.enter == enterResume {
+		m.enter, m.parked = enterNone, false
+		for _, l := range sg[1:] {
+			ld.steps = min(ld.steps, l.steps)
+		}
+		return
+	}
 	switch m.enter {
 	case enterFresh:
 		for s := range m.st {
@@ -431,7 +457,11 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 		case lkColl:
 			switch {
 			case isWG(in):
-				m.release()
+				if isBarrier(in.op) && !in.wg {
+					m.park()
+				} else {
+					m.release()
+				}
 				for _, l := range sg {
 					l.state = stBlocked
 				}
@@ -465,9 +495,11 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			m.copySlots(in.res, in.a[0], int32(in.m))
 		default:
 			m.spread(in.uses)
-			for _, l := range sg {
-				if err := l.one(in); err != nil {
-					return err
+			if in.vec == nil || !in.vec(sg, in) {
+				for _, l := range sg {
+					if err := l.one(in); err != nil {
+						return err
+					}
 				}
 			}
 			setSt(st, in.res, n, sVar)

@@ -203,6 +203,13 @@ func (l *lane) evalFast(in *instr) bool {
 }
 
 func (l *lane) eval(in *instr) error {
+	if l.p != nil && l.p.fe != nil && l.p.fe.ins[in] != 0 {
+		return l.evalFenv(in) // fenv.go: float controls and device numerics
+	}
+	return l.evalPlain(in)
+}
+
+func (l *lane) evalPlain(in *instr) error {
 	r := l.regs
 	d := r[in.res : in.res+int32(in.t.slots)]
 	n := len(d)

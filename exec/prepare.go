@@ -22,6 +22,7 @@ type prog struct {
 	// hold scalars are constants.
 	constEnd int32
 	code     []instr
+	fe       *fenv // float controls and device numerics; nil for the defaults
 	entry    int32
 	fnPC     map[uint32]int32
 	params   map[uint32][]int32
@@ -120,14 +121,15 @@ func prepare(m *spirv.Module, entry string, spec map[uint32][]byte, sgSize int) 
 		decos: map[uint32]*deco{}, mdecos: map[[2]uint32]*deco{},
 		ptrLay: map[uint32]matLayout{},
 	}
-	bound := m.Bound
+	// In 64 bits: a result id of 4294967295 makes a bound of 2^32.
+	bound := uint64(m.Bound)
 	for i := range m.Insts {
-		if id := m.Insts[i].ResultID(); id >= bound {
+		if id := uint64(m.Insts[i].ResultID()); id >= bound {
 			bound = id + 1
 		}
 	}
 	if bound > 1<<24 {
-		return nil, fmt.Errorf("error: id bound %d is too large", bound)
+		return nil, fmt.Errorf("error: id bound %d is too large (the executor takes ids below 2^24)", bound)
 	}
 	p.slot = make([]int32, bound)
 	for i := range p.slot {
@@ -537,8 +539,9 @@ func (p *prog) declType(i int) (*typ, error) {
 		if spirv.Scope(t.scope) != spirv.ScopeSubgroup && spirv.Scope(t.scope) != spirv.ScopeWorkgroup {
 			p.unsupport(i, "cooperative matrices of a scope other than Subgroup or Workgroup")
 		}
-		if t.rows <= 0 || t.cols <= 0 || t.rows*t.cols > 1<<20 {
-			return nil, p.errAt(i, "cooperative matrix of %dx%d elements", t.rows, t.cols)
+		// Each dimension is bounded first, so the product cannot wrap.
+		if t.rows <= 0 || t.cols <= 0 || t.rows > 1<<20 || t.cols > 1<<20 || t.rows*t.cols > 1<<20 {
+			return nil, p.errAt(i, "cooperative matrix of %d x %d elements: more than the executor's limit of 2^20 elements (or an empty one)", t.rows, t.cols)
 		}
 		switch spirv.Scope(t.scope) {
 		case spirv.ScopeSubgroup:

@@ -13,7 +13,7 @@ import (
 // counts every workgroup, and cancelling Context stops a dispatch early
 // with an error wrapping the context's.
 func TestProgressAndCancel(t *testing.T) {
-	dev := New(Options{Workers: 2})
+	dev := New(Options{Parallel: true, Workers: 2})
 	k := newKernel(t, 1)
 	buf := k.buffer(0, k.u32, 4)
 	k.store(buf, k.u32, k.x, k.x)

@@ -31,7 +31,11 @@ type dispatchRun struct {
 	// ctx and progress are the dispatch's Context and Progress.
 	ctx      context.Context
 	progress func(done, total uint64)
-	tensors  []boundTensor
+	// work is the dispatch's work budget (instructions of all
+	// invocations; negative: none) and worked what has been used.
+	work    int64
+	worked  atomic.Int64
+	tensors []boundTensor
 	// views and samplers are what image and sampler handles name (handle
 	// k is element k-1); descMem is each image descriptor's memory.
 	views    []*imgView
@@ -69,6 +73,7 @@ func newWG(x *dispatchRun) *wgState {
 	wg := &wgState{x: x, mem: make([]byte, p.wgMem)}
 	for i := 0; i < n; i++ {
 		l := &lane{p: p, x: x, wg: wg, regs: make([]uint64, len(x.tmpl)), mem: make([]byte, p.invMem), lid: i, sgl: i % p.sgSize}
+		l.self[0] = l
 		wg.lanes = append(wg.lanes, l)
 	}
 	for i := 0; i < n; i += p.sgSize {
@@ -84,7 +89,7 @@ func (wg *wgState) reset(id [3]uint32) {
 	wg.id = id
 	copy(wg.mem, p.wgInit)
 	for i := range wg.meta {
-		wg.meta[i].enter = enterFresh
+		wg.meta[i].enter, wg.meta[i].parked = enterFresh, false
 	}
 	for _, l := range wg.lanes {
 		copy(l.regs, x.tmpl)
@@ -289,7 +294,11 @@ func (wg *wgState) run() error {
 			l.state = stRun
 		}
 		for i := range wg.meta {
-			wg.meta[i].enter = enterRecompute
+			if wg.meta[i].parked {
+				wg.meta[i].enter = enterResume
+			} else {
+				wg.meta[i].enter = enterRecompute
+			}
 		}
 		if x.stop.Load() {
 			return errStopped
@@ -383,9 +392,9 @@ func (wg *wgState) runSubgroup(si int) error {
 // returns the fault of the lowest-numbered failing workgroup.
 func (x *dispatchRun) execute(workers int) error {
 	g := x.groups
-	total := uint64(g[0]) * uint64(g[1]) * uint64(g[2])
-	if total == 0 {
-		return nil
+	total, err := x.checkCounts()
+	if err != nil || total == 0 {
+		return err
 	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -426,6 +435,9 @@ func (x *dispatchRun) execute(workers int) error {
 				}
 				id := [3]uint32{x.base[0] + uint32(i%uint64(g[0])), x.base[1] + uint32(i/uint64(g[0])%uint64(g[1])), x.base[2] + uint32(i/(uint64(g[0])*uint64(g[1])))}
 				err := wg.safeRun(id)
+				if err == nil {
+					err = x.spend(wg, done.Load(), total)
+				}
 				if err != nil && err != errStopped {
 					mu.Lock()
 					if i < firstIdx {

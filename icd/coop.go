@@ -117,6 +117,11 @@ var vecCombos = [][5]vkt.ComponentTypeKHR{
 }
 
 func GetPhysicalDeviceCooperativeVectorPropertiesNV(physicalDevice uintptr, pCount, pProps unsafe.Pointer) int32 {
+	all := vecCombinations()
+	return enumerateKeepNext(pCount, pProps, all, func(p *vkt.CooperativeVectorPropertiesNV) *unsafe.Pointer { return &p.PNext })
+}
+
+func vecCombinations() []vkt.CooperativeVectorPropertiesNV {
 	var all []vkt.CooperativeVectorPropertiesNV
 	for _, c := range vecCombos {
 		for _, tr := range []uint32{0, 1} {
@@ -128,7 +133,7 @@ func GetPhysicalDeviceCooperativeVectorPropertiesNV(physicalDevice uintptr, pCou
 				ResultType: c[4], Transpose: vkt.Bool32(tr)})
 		}
 	}
-	return enumerateKeepNext(pCount, pProps, all, func(p *vkt.CooperativeVectorPropertiesNV) *unsafe.Pointer { return &p.PNext })
+	return all
 }
 
 // enumerateKeepNext is enumerate for structures with a pNext member, which

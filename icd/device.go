@@ -1,6 +1,7 @@
 package icd
 
 import (
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -21,6 +22,9 @@ type Device struct {
 	// lost is set when a dispatch faulted: every later wait reports
 	// VK_ERROR_DEVICE_LOST.
 	lost error
+	// addressed are the buffers whose device address was asked for, by
+	// that address, so commands taking addresses find their memory.
+	addressed map[uint64]*Buffer
 }
 
 func CreateDevice(physicalDevice uintptr, pCreateInfo, pAllocator, pDevice unsafe.Pointer) int32 {
@@ -53,8 +57,8 @@ func CreateDevice(physicalDevice uintptr, pCreateInfo, pAllocator, pDevice unsaf
 		pd.inst.report(severityError, "vkCreateDevice: features not supported: %s", strings.Join(missing, ", "))
 		return errFeatureNotPresent
 	}
-	d := &Device{inst: pd.inst}
-	d.exec = exec.New(exec.Options{SubgroupSize: defaultSubgroup})
+	d := &Device{inst: pd.inst, addressed: map[uint64]*Buffer{}}
+	d.exec = exec.New(exec.Options{SubgroupSize: defaultSubgroup, Printf: printfWriter{pd.inst}})
 	d.queue = newQueue(d)
 	*(*uintptr)(pDevice) = newDispatchable(&d.dispatchable, d)
 	return success
@@ -94,6 +98,18 @@ func DeviceWaitIdle(device uintptr) int32 {
 		return errDeviceLost
 	}
 	return d.queue.waitIdle()
+}
+
+// printfWriter sends a shader's debugPrintf output to the debug messengers
+// as information (as the validation layers do), or to standard output when
+// none takes information.
+type printfWriter struct{ in *Instance }
+
+func (w printfWriter) Write(b []byte) (int, error) {
+	if !w.in.send(severityInfo, string(b)) {
+		os.Stdout.Write(b)
+	}
+	return len(b), nil
 }
 
 // --- memory -------------------------------------------------------------
@@ -204,6 +220,13 @@ func DestroyBuffer(device uintptr, buffer uint64, pAllocator unsafe.Pointer) {
 	if b == nil {
 		return
 	}
+	b.dev.mu.Lock()
+	for a, x := range b.dev.addressed {
+		if x == b {
+			delete(b.dev.addressed, a)
+		}
+	}
+	b.dev.mu.Unlock()
 	b.mu.Lock()
 	for _, v := range b.views {
 		v.Release()
@@ -315,7 +338,23 @@ func GetBufferDeviceAddress(device uintptr, pInfo unsafe.Pointer) uint64 {
 		b.dev.inst.report(severityError, "vkGetBufferDeviceAddress: %v", err)
 		return 0
 	}
+	b.dev.mu.Lock()
+	b.dev.addressed[v.Address()] = b
+	b.dev.mu.Unlock()
 	return v.Address()
+}
+
+// addressBytes is the memory of n bytes at device address addr, which
+// must lie in one buffer whose address the application asked for.
+func (d *Device) addressBytes(addr, n uint64) ([]byte, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for base, b := range d.addressed {
+		if addr >= base && addr-base <= b.size && n <= b.size-(addr-base) {
+			return b.bytesOf(addr-base, n)
+		}
+	}
+	return nil, errorf("%d bytes at address %#x are in no buffer", n, addr)
 }
 
 func GetBufferOpaqueCaptureAddress(device uintptr, pInfo unsafe.Pointer) uint64 { return 0 }

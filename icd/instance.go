@@ -51,6 +51,14 @@ const (
 // never silent.
 func (in *Instance) report(severity uint32, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
+	if !in.send(severity, msg) && severity >= severityError {
+		fmt.Fprintf(os.Stderr, "coop-icd: %s\n", msg)
+	}
+}
+
+// send gives a message to the messengers that take its severity; it
+// reports whether one did.
+func (in *Instance) send(severity uint32, msg string) bool {
 	in.mu.Lock()
 	ms := slices.Clone(in.messengers)
 	in.mu.Unlock()
@@ -62,9 +70,7 @@ func (in *Instance) report(severity uint32, format string, args ...any) {
 		taken = true
 		sendMessage(m, severity, msg)
 	}
-	if !taken && severity >= severityError {
-		fmt.Fprintf(os.Stderr, "coop-icd: %s\n", msg)
-	}
+	return taken
 }
 
 func sendMessage(m *messenger, severity uint32, msg string) {

@@ -4,14 +4,18 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/coopshader/coop/backend"
 	cexec "github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/glsl/compile"
+	"github.com/coopshader/coop/icd"
 	"github.com/coopshader/coop/script"
 	"github.com/coopshader/coop/vk"
 )
@@ -19,31 +23,57 @@ import (
 // TestThroughLoader builds the driver, points the Vulkan loader at it and
 // runs work through coop's own Vulkan backend: a dispatch whose result is
 // checked, and an example script compared against the executor.
-func TestThroughLoader(t *testing.T) {
+// driver builds the driver once per test binary into a temporary directory
+// with its manifest, and returns the manifest's path.
+var driver = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "coop-icd-test")
+	if err != nil {
+		return "", err
+	}
+	driverDir = dir
+	build := exec.Command("go", "build", "-buildmode=c-shared", "-o", filepath.Join(dir, "libcoop_icd.so"), "../cmd/coop-icd")
+	build.Env = append(os.Environ(), "CGO_ENABLED=1")
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the driver: %v\n%s", err, out)
+	}
+	manifest, err := os.ReadFile("../cmd/coop-icd/coop_icd.json")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "coop_icd.json")
+	return path, os.WriteFile(path, manifest, 0o644)
+})
+
+var driverDir string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if driverDir != "" {
+		os.RemoveAll(driverDir)
+	}
+	os.Exit(code)
+}
+
+// needDriver skips without a C compiler and points the loader at the
+// driver.
+func needDriver(t *testing.T) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the driver (slow)")
 	}
 	if _, err := exec.LookPath("gcc"); err != nil {
-		if _, err := exec.LookPath("cc"); err != nil {
-			t.Skip("no C compiler")
-		}
+		t.Skip("no C compiler")
 	}
-	dir := t.TempDir()
-	lib := filepath.Join(dir, "libcoop_icd.so")
-	build := exec.Command("go", "build", "-buildmode=c-shared", "-o", lib, "../cmd/coop-icd")
-	build.Env = append(os.Environ(), "CGO_ENABLED=1")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the driver: %v\n%s", err, out)
-	}
-	manifest, err := os.ReadFile("../cmd/coop-icd/coop_icd.json")
+	manifest, err := driver()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "coop_icd.json"), manifest, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("VK_DRIVER_FILES", filepath.Join(dir, "coop_icd.json"))
+	t.Setenv("VK_DRIVER_FILES", manifest)
 	t.Setenv("VK_ICD_FILENAMES", "")
+}
+
+func TestThroughLoader(t *testing.T) {
+	needDriver(t)
 	dev, err := vk.Open(0)
 	if errors.Is(err, backend.ErrUnavailable) {
 		t.Skipf("no Vulkan loader: %v", err)
@@ -54,6 +84,19 @@ func TestThroughLoader(t *testing.T) {
 	defer dev.Close()
 	if dev.Name() != "coop (CPU reference)" {
 		t.Fatalf("device %q, want the driver's", dev.Name())
+	}
+	// What applications read through the loader is the driver's own
+	// profile, which pipeline creation checks modules against.
+	got, want := dev.Profile(), icd.Profile()
+	if !reflect.DeepEqual(got.CoopMatKHR, want.CoopMatKHR) || !reflect.DeepEqual(got.CoopMatNV, want.CoopMatNV) ||
+		!reflect.DeepEqual(got.CoopMatFlex, want.CoopMatFlex) || !reflect.DeepEqual(got.CoopVec, want.CoopVec) ||
+		!reflect.DeepEqual(got.CoopMat2, want.CoopMat2) || !reflect.DeepEqual(got.CoopVecLimits, want.CoopVecLimits) {
+		t.Errorf("properties through the loader differ from the driver's profile:\n%+v\n%+v", got, want)
+	}
+	for _, f := range got.Features {
+		if !want.Feature(f) {
+			t.Errorf("feature %s reported through the loader is not in the driver's profile", f)
+		}
 	}
 
 	src := `#version 450
@@ -96,5 +139,65 @@ void main() { v[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 3u + add; }
 	}
 	if rep.Failed() > 0 || len(rep.Results) == 0 {
 		t.Fatalf("driver and executor disagree: %+v", rep.Results)
+	}
+}
+
+// TestCApplication compiles a C Vulkan application (testdata/app.c)
+// against the system's headers and loader and runs it on the driver: the
+// C calling convention of every command it uses, debug messages, a feature
+// refused, a pipeline refused, dispatch base, a timeline wait signaled from
+// the host after submission, timestamps.
+func TestCApplication(t *testing.T) {
+	needDriver(t)
+	if _, err := os.Stat("/usr/include/vulkan/vulkan.h"); err != nil {
+		t.Skip("no Vulkan headers")
+	}
+	dir := t.TempDir()
+	app := filepath.Join(dir, "app")
+	if out, err := exec.Command("gcc", "-o", app, "testdata/app.c", "-lvulkan").CombinedOutput(); err != nil {
+		t.Skipf("cannot build the application (no Vulkan loader to link?): %v\n%s", err, out)
+	}
+	good := `#version 450
+layout(local_size_x = 64) in;
+layout(constant_id = 7) const uint mul = 1;
+layout(binding = 0) buffer B { uint v[]; };
+layout(push_constant) uniform P { uint add; };
+void main() { v[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * mul + add; }`
+	// An 8x8x8 float16 multiply-add: a shape the device does not list.
+	bad := `#version 450
+#extension GL_KHR_cooperative_matrix : require
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer B { float16_t v[]; };
+void main() {
+	coopmat<float16_t, gl_ScopeSubgroup, 8, 8, gl_MatrixUseA> a;
+	coopmat<float16_t, gl_ScopeSubgroup, 8, 8, gl_MatrixUseB> b;
+	coopMatLoad(a, v, 0, 8, gl_CooperativeMatrixLayoutRowMajor);
+	coopMatLoad(b, v, 0, 8, gl_CooperativeMatrixLayoutRowMajor);
+	coopmat<float16_t, gl_ScopeSubgroup, 8, 8, gl_MatrixUseAccumulator> c = coopmat<float16_t, gl_ScopeSubgroup, 8, 8, gl_MatrixUseAccumulator>(0.0);
+	c = coopMatMulAdd(a, b, c);
+	coopMatStore(c, v, 0, 8, gl_CooperativeMatrixLayoutRowMajor);
+}`
+	var spv []string
+	for i, src := range []string{good, bad} {
+		words, err := compile.Words(fmt.Sprintf("s%d.comp", i), []byte(src), compile.Options{TargetEnv: "vulkan1.3"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, 4*len(words))
+		for j, w := range words {
+			binary.LittleEndian.PutUint32(b[4*j:], w)
+		}
+		p := filepath.Join(dir, fmt.Sprintf("s%d.spv", i))
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		spv = append(spv, p)
+	}
+	out, err := exec.Command(app, spv...).CombinedOutput()
+	t.Logf("%s", out)
+	if err != nil {
+		t.Fatalf("the application failed: %v", err)
 	}
 }

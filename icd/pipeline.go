@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/coopshader/coop/devcheck"
 	"github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/icd/vkt"
 	"github.com/coopshader/coop/spirv"
@@ -309,6 +310,9 @@ func (d *Device) newPipeline(ci *vkt.ComputePipelineCreateInfo) (*Pipeline, erro
 		return nil, err
 	}
 	entry := cstring(st.PName)
+	if err := devcheck.Check(m, Profile(), devcheck.Options{Entry: entry, Spec: spec}); err != nil {
+		return nil, err
+	}
 	prog, err := exec.Load(m, entry, spec, int(sg))
 	if err != nil {
 		return nil, fmt.Errorf("entry point %q: %w", entry, err)

@@ -228,7 +228,7 @@ func missingFeatures(v reflect.Value, out []string) []string {
 			out = missingFeatures(f, out)
 		case f.Type() == reflect.TypeFor[vkt.Bool32]():
 			if f.Uint() != 0 && unsupportedFeatures[name] {
-				out = append(out, name)
+				out = append(out, strings.ToLower(name[:1])+name[1:])
 			}
 		}
 	}

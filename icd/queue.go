@@ -70,7 +70,7 @@ func (q *Queue) execute(s *submission) {
 		if q.dev.lostErr() != nil {
 			break
 		}
-		if err := cb.replay(); err != nil {
+		if err := cb.safeReplay(); err != nil {
 			q.dev.mu.Lock()
 			if q.dev.lost == nil {
 				q.dev.lost = err
@@ -86,6 +86,17 @@ func (q *Queue) execute(s *submission) {
 	if s.fence != nil {
 		s.fence.signal()
 	}
+}
+
+// safeReplay replays a command buffer, a panic becoming an error that
+// loses the device rather than ending the application.
+func (cb *CommandBuffer) safeReplay() (err error) {
+	defer func() {
+		if e := recover(); e != nil {
+			err = errorf("internal error running a command buffer: %v", e)
+		}
+	}()
+	return cb.replay()
 }
 
 func (q *Queue) stop() {

@@ -117,11 +117,14 @@ type CoopVecLimits struct {
 type Numerics struct {
 	// NarrowingRounding is how float conversions to a narrower type round
 	// without an FPRoundingMode decoration: "" or "rte" (to nearest even),
-	// "rtz" (toward zero). Keys are destination types ("bfloat16",
-	// "float16"); a missing key is "rte".
+	// "rtz" (toward zero), "trunc" (toward zero, and a NaN keeps its top
+	// bits, so one whose payload lies only in the dropped bits becomes
+	// infinity: plain bit truncation). Keys are destination types
+	// ("bfloat16", "float16"); a missing key is "rte".
 	NarrowingRounding map[string]string `json:"narrowingRounding,omitempty"`
 	// FlushDenormals lists the float widths ("16", "32", "64") whose
-	// denormal results are flushed to zero unless DenormPreserve says otherwise.
+	// denormal operands and results of arithmetic (not conversions) are
+	// flushed to zero, keeping the sign, unless DenormPreserve says otherwise.
 	FlushDenormals []string `json:"flushDenormals,omitempty"`
 	// NaN gives the bit pattern of a NaN produced by arithmetic, per type
 	// ("float16": "0x7fff"); a missing key is the executor's canonical quiet NaN.

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/devcheck"
+	"github.com/coopshader/coop/spirv"
 )
 
 // Compilers turn shader sources into SPIR-V words. The caller supplies
@@ -42,8 +44,9 @@ type RunOptions struct {
 	DumpTo    io.Writer
 	Timed     bool // time every RUN (RUN TIMED_EXECUTION times that one)
 	MaxDiffs  int  // differing elements listed per failed EXPECT (default 8)
-	// Progress, when set, is told how many workgroups of a RUN are done,
-	// as backend.Dispatch.Progress is (from several goroutines at once).
+	// Progress, when set, is told how many workgroups of a RUN are done:
+	// once with done 0 as the RUN starts, then as backend.Dispatch.Progress
+	// is (from several goroutines at once; a GPU tells nothing more).
 	Progress func(r *RunCmd, done, total uint64)
 }
 
@@ -225,7 +228,7 @@ type memory interface {
 // failed expectations are in the report, which is returned as far as it
 // got even with an error.
 func Run(ctx context.Context, s *Script, dev backend.Device, opts RunOptions) (*Report, error) {
-	if err := checkDump(s, opts); err != nil {
+	if err := checkStart(s, opts); err != nil {
 		return nil, err
 	}
 	code, err := Compile(s, opts)
@@ -253,7 +256,14 @@ func Run(ctx context.Context, s *Script, dev backend.Device, opts RunOptions) (*
 	return st.report, st.dump(opts.DumpTo, "")
 }
 
-func checkDump(s *Script, opts RunOptions) error {
+// checkStart checks what Run and Compare need before they start: something
+// to run, and the buffers RunOptions.Dump names.
+func checkStart(s *Script, opts RunOptions) error {
+	if len(s.Commands) == 0 {
+		// An empty script (or one of declarations only) would pass
+		// without testing anything.
+		return &Error{File: s.Name, Line: 1, Msg: "expected RUN, COPY or EXPECT commands, got none: the script tests nothing"}
+	}
 	for _, name := range opts.Dump {
 		if s.Buffer(name) == nil {
 			return fmt.Errorf("%s: cannot dump %q: no such buffer", s.Name, name)
@@ -343,6 +353,7 @@ func (st *state) exec(ctx context.Context, cmd Command) error {
 	d := &backend.Dispatch{Code: st.code[r.Pipeline], Entry: pl.Entry, Groups: r.Groups, Spec: pl.Spec,
 		SubgroupSize: pl.Subgroup, Timed: timed, Context: ctx}
 	if p := st.opts.Progress; p != nil {
+		p(r, 0, uint64(r.Groups[0])*uint64(r.Groups[1])*uint64(r.Groups[2]))
 		d.Progress = func(done, total uint64) { p(r, done, total) }
 	}
 	for _, a := range pl.Addresses {
@@ -475,7 +486,7 @@ func (st *state) dump(w io.Writer, label string) error {
 // by RMSE when only RMSE_BUFFER checks it). Device addresses written by
 // BIND BUFFER_ADDRESS differ by nature and are skipped.
 func Compare(ctx context.Context, s *Script, a, b backend.Device, opts RunOptions) (*Report, error) {
-	if err := checkDump(s, opts); err != nil {
+	if err := checkStart(s, opts); err != nil {
 		return nil, err
 	}
 	code, err := Compile(s, opts)
@@ -514,8 +525,16 @@ func Compare(ctx context.Context, s *Script, a, b backend.Device, opts RunOption
 	}
 	rep.Timings = append(rep.Timings, sb.report.Timings...)
 	skip := addressSlots(s)
+	var notes string
 	for _, buf := range s.Buffers {
-		rep.Results = append(rep.Results, compareBuffer(sa, sb, buf, skip[buf.Name]))
+		r := compareBuffer(sa, sb, buf, skip[buf.Name])
+		if !r.Pass {
+			if notes == "" {
+				notes = deviations(s, code)
+			}
+			r.Msg += notes
+		}
+		rep.Results = append(rep.Results, r)
 	}
 	if len(opts.Dump) > 0 {
 		if err := sa.dump(opts.DumpTo, " on "+a.Name()); err != nil {
@@ -536,4 +555,25 @@ func addressSlots(s *Script) map[string][]int {
 		}
 	}
 	return out
+}
+
+// deviations lists, for a failed comparison, the places in the script's
+// modules where drivers are known to depart from SPIR-V (package
+// devcheck), so a difference there reads as the device's, with the
+// instruction named ("" when there are none).
+func deviations(s *Script, code map[string][]uint32) string {
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(code)) {
+		m, err := spirv.DecodeWords(code[name], nil)
+		if err != nil {
+			continue
+		}
+		for _, d := range devcheck.Deviations(m) {
+			fmt.Fprintf(&b, "\npossible device deviation in pipeline %s, %s", name, d)
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return b.String()
 }

@@ -125,6 +125,8 @@ func coop_vkCmdClearDepthStencilImage(commandBuffer uintptr, image uint64, image
 
 //export coop_vkCmdConvertCooperativeVectorMatrixNV
 func coop_vkCmdConvertCooperativeVectorMatrixNV(commandBuffer uintptr, infoCount uint32, pInfos unsafe.Pointer) {
+	defer icd.Recover("vkCmdConvertCooperativeVectorMatrixNV", nil)
+	icd.CmdConvertCooperativeVectorMatrixNV(commandBuffer, infoCount, pInfos)
 }
 
 //export coop_vkCmdCopyBuffer
@@ -445,8 +447,8 @@ func coop_vkCmdWriteTimestamp2(commandBuffer uintptr, stage uint64, queryPool ui
 
 //export coop_vkConvertCooperativeVectorMatrixNV
 func coop_vkConvertCooperativeVectorMatrixNV(device uintptr, pInfo unsafe.Pointer) (r int32) {
-	icd.Unsupported("vkConvertCooperativeVectorMatrixNV")
-	return -1
+	defer icd.Recover("vkConvertCooperativeVectorMatrixNV", &r)
+	return icd.ConvertCooperativeVectorMatrixNV(device, pInfo)
 }
 
 //export coop_vkCreateBuffer

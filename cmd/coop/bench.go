@@ -30,39 +30,53 @@ func (b *benchTime) best() time.Duration { return b.times[0] }
 // median is the median run: one fast outlier should not speak for the kernel.
 func (b *benchTime) median() time.Duration { return b.times[len(b.times)/2] }
 
+const benchHelp = `usage: coop bench [flags] SCRIPT|DIR...
+
+Runs each script several times with device timing (timestamp queries on a GPU,
+wall time on the CPU executor) and prints, per RUN, the fastest and median
+time, and the rate at the median for RUNs an EQ_MATMUL describes. Expectations are checked
+on every run. With --compare A,B each script runs on both backends and each RUN's
+line gives both medians and the speed of A relative to B (B's time / A's time).
+On a terminal, long RUNs show a progress line on stderr.
+
+flags:`
+
 func runBench(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("coop bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	backendName := fs.String("backend", "cpu", "where to run: cpu or vulkan")
 	compare := fs.String("compare", "", "two backends to run each script on, side by side, e.g. cpu,vulkan: prints both times and the first's speed relative to the second's")
 	device := fs.Int("device", 0, "Vulkan device index (see coop devices)")
 	runs := fs.Int("runs", 5, "how many times to run each script")
 	workers := fs.Int("workers", 0, "CPU executor worker count (0: all cores)")
 	env := fs.String("target-env", "vulkan1.3", "target environment for GLSL shaders")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: coop bench [flags] SCRIPT...\n\nRuns each script several times with device timing (timestamp queries on a GPU,\nwall time on the CPU executor) and prints, per RUN, the fastest and median\ntime, and the rate at the median for RUNs an EQ_MATMUL describes. Expectations are checked\non every run. With --compare A,B each script runs on both backends and each RUN's\nline gives both medians and the speed of A relative to B (B's time / A's time).\n\nflags:")
-		fs.PrintDefaults()
+	timeout := fs.Duration("timeout", 0, "stop after this long (e.g. 30s, 5m; 0: no limit)")
+	paths, status, ok := parseFlags(fs, args, benchHelp, stdout, stderr)
+	if !ok {
+		return status
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if len(paths) == 0 {
+		return usageError(stderr, fs.Name(), benchHelp, "no script given")
 	}
-	if fs.NArg() == 0 || *runs < 1 {
-		fs.Usage()
-		return 2
+	if *runs < 1 {
+		return usageError(stderr, fs.Name(), benchHelp, "--runs %d: want at least 1", *runs)
+	}
+	paths, err := scriptPaths(paths)
+	if err != nil {
+		fmt.Fprintf(stderr, "coop bench: %v\n", err)
+		return 1
 	}
 	names := []string{*backendName}
 	if *compare != "" {
 		names = strings.Split(*compare, ",")
 		if len(names) != 2 || names[0] == names[1] {
-			fmt.Fprintf(stderr, "coop bench: --compare wants two different backends, e.g. cpu,vulkan; got %q\n", *compare)
-			return 2
+			return usageError(stderr, fs.Name(), benchHelp, "--compare wants two different backends, e.g. cpu,vulkan; got %q", *compare)
 		}
 	}
 	var devs []backend.Device
 	for _, name := range names {
 		switch name {
 		case "cpu":
-			devs = append(devs, cpu.New(cpu.Options{Workers: *workers}))
+			devs = append(devs, cpu.New(cpu.Options{Parallel: true, Workers: *workers}))
 		case "vulkan":
 			d, err := vk.Open(*device)
 			if err != nil {
@@ -72,22 +86,30 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			defer d.Close()
 			devs = append(devs, d)
 		default:
-			fmt.Fprintf(stderr, "coop bench: unknown backend %q (want cpu or vulkan)\n", name)
-			return 2
+			return usageError(stderr, fs.Name(), benchHelp, "unknown backend %q (want cpu or vulkan)", name)
 		}
 	}
+	ctx, cancel := runContext(*timeout)
+	defer cancel()
+	prog := newProgress(stderr)
+	defer prog.close()
 	opts := script.RunOptions{Compilers: compilers, TargetEnv: *env, Timed: true}
-	status := 0
-	for _, path := range scriptPaths(fs.Args(), stderr) {
+	for _, path := range paths {
+		if ctx.Err() != nil {
+			break
+		}
 		s, err := script.ParseFile(path)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			status = 1
 			continue
 		}
+		opts.Progress = prog.runProgress(path)
 		res := make([][]benchTime, len(devs))
 		for i, dev := range devs {
-			if res[i], err = benchScript(s, dev, opts, *runs, stderr); err != nil {
+			res[i], err = benchScript(ctx, s, dev, opts, *runs, stderr)
+			prog.clear()
+			if err != nil {
 				fmt.Fprintf(stderr, "%s on %s: %v\n", path, dev.Name(), err)
 				status = 1
 			}
@@ -105,15 +127,19 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		}
 		printCompare(stdout, path, names, res)
 	}
+	if msg, st, ok := stopped(ctx, *timeout); ok {
+		fmt.Fprintf(stderr, "coop bench: %s\n", msg)
+		return st
+	}
 	return status
 }
 
 // benchScript runs s runs times on dev and gathers each RUN's times,
 // sorted. A run that fails or misses an expectation ends it with an error.
-func benchScript(s *script.Script, dev backend.Device, opts script.RunOptions, runs int, stderr io.Writer) ([]benchTime, error) {
+func benchScript(ctx context.Context, s *script.Script, dev backend.Device, opts script.RunOptions, runs int, stderr io.Writer) ([]benchTime, error) {
 	var out []benchTime
 	for r := 0; r < runs; r++ {
-		rep, err := script.Run(context.Background(), s, dev, opts)
+		rep, err := script.Run(ctx, s, dev, opts)
 		if err != nil {
 			return nil, err
 		}

@@ -16,15 +16,15 @@ func init() {
 
 func runDevices(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("coop devices", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "write each device's profile (package profile, the format of profile/data/*.json) instead of the listing")
 	name := fs.String("name", "", "with --json: the profile's name (default: the device's name)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: coop devices [--json [--name NAME]]\n\nLists each Vulkan device with its cooperative-matrix shapes and types and\nits cooperative-vector properties. The CPU executor is always available.\nWith --json, writes one device profile (JSON) per device instead.\n\nflags:")
-		fs.PrintDefaults()
+	const help = "usage: coop devices [--json [--name NAME]]\n\nLists each Vulkan device with its cooperative-matrix shapes and types and\nits cooperative-vector properties. The CPU executor is always available.\nWith --json, writes one device profile (JSON) per device instead.\n\nflags:"
+	rest, status, ok := parseFlags(fs, args, help, stdout, stderr)
+	if !ok {
+		return status
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if len(rest) > 0 {
+		return usageError(stderr, fs.Name(), help, "unexpected argument %q", rest[0])
 	}
 	if *asJSON {
 		return devicesJSON(*name, stdout, stderr)

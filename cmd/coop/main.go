@@ -23,11 +23,15 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	switch {
+	case len(args) == 0:
 		usage(stderr)
-		if len(args) == 0 {
-			return 2
-		}
+		return 2
+	case args[0] == "-h" || args[0] == "--help" || args[0] == "help":
+		usage(stdout)
+		return 0
+	case args[0] == "--version" || args[0] == "version":
+		fmt.Fprintf(stdout, "coop %s\n", version())
 		return 0
 	}
 	c, ok := commands[args[0]]

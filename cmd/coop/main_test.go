@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coopshader/coop/internal/reftool"
 )
@@ -25,6 +27,50 @@ func TestUsage(t *testing.T) {
 	if rc, _, _ := runCLI("nope"); rc != 2 {
 		t.Fatalf("unknown command rc %d", rc)
 	}
+	if rc, out, errs := runCLI("--help"); rc != 0 || !strings.Contains(out, "commands:") || errs != "" {
+		t.Fatalf("--help: rc %d, %q, %q", rc, out, errs)
+	}
+	if rc, out, _ := runCLI("--version"); rc != 0 || !strings.HasPrefix(out, "coop ") {
+		t.Fatalf("--version: rc %d, %q", rc, out)
+	}
+}
+
+// TestHelpVersionAndBadFlags: every command prints its help to stdout
+// with status 0 for -h and --help, its version for --version, and an
+// error with the help to stderr with status 2 for an unknown flag, before
+// or after its arguments.
+func TestHelpVersionAndBadFlags(t *testing.T) {
+	for _, cmd := range []string{"compile", "glslc", "run", "bench", "dis", "as", "devices"} {
+		for _, h := range []string{"-h", "--help"} {
+			if rc, out, errs := runCLI(cmd, h); rc != 0 || !strings.Contains(out, "usage: coop "+cmd) || errs != "" {
+				t.Errorf("%s %s: rc %d, stdout %q, stderr %q", cmd, h, rc, out, errs)
+			}
+		}
+		if rc, out, errs := runCLI(cmd, "--version"); rc != 0 || !strings.HasPrefix(out, "coop "+cmd+" ") || errs != "" {
+			t.Errorf("%s --version: rc %d, stdout %q, stderr %q", cmd, rc, out, errs)
+		}
+		for _, args := range [][]string{{"--bogus", "x"}, {"x", "--bogus"}} {
+			if rc, out, errs := runCLI(append([]string{cmd}, args...)...); rc != 2 || out != "" || !strings.Contains(errs, "bogus") || !strings.Contains(errs, "usage: coop "+cmd) {
+				t.Errorf("%s %v: rc %d, stdout %q, stderr %q", cmd, args, rc, out, errs)
+			}
+		}
+	}
+}
+
+// TestFlagsAfterScripts: run and bench read flags after the scripts, as
+// amber and the other commands do.
+func TestFlagsAfterScripts(t *testing.T) {
+	rc, out, errs := runCLI("run", "../../examples/matmul_khr_i8.amber", "--backend", "cpu")
+	if rc != 0 || !strings.Contains(out, "0 failed") {
+		t.Fatalf("run: rc %d\n%s\n%s", rc, out, errs)
+	}
+	rc, out, errs = runCLI("bench", "../../examples/matmul_khr_i8.amber", "--runs", "2")
+	if rc != 0 || !strings.Contains(out, "(2 runs)") {
+		t.Fatalf("bench: rc %d\n%s\n%s", rc, out, errs)
+	}
+	if rc, _, errs := runCLI("run", "--", "--backend"); rc != 1 || !strings.Contains(errs, "--backend") {
+		t.Fatalf("a script named --backend after --: rc %d, %s", rc, errs)
+	}
 }
 
 func TestCompileCommand(t *testing.T) {
@@ -41,7 +87,7 @@ func TestCompileCommand(t *testing.T) {
 	bad := filepath.Join(dir, "bad.comp")
 	os.WriteFile(bad, []byte("#version 450\nvoid main() { x = 1; }\n"), 0o644)
 	rc, _, errs = runCLI("compile", "-o", filepath.Join(dir, "b.spv"), bad)
-	if rc != 1 || !strings.Contains(errs, "bad.comp:2: 'x' : undeclared identifier") || !strings.Contains(errs, "1 compilation errors") {
+	if rc != 2 || !strings.Contains(errs, "bad.comp:2: 'x' : undeclared identifier") || !strings.Contains(errs, "1 compilation errors") {
 		t.Fatalf("rc %d, %q", rc, errs)
 	}
 	if rc, _, errs := runCLI("compile", "-S", "frag", bad); rc != 2 || !strings.Contains(errs, "compute shaders only") {
@@ -98,16 +144,21 @@ func BenchmarkCompileProcess(b *testing.B) {
 	}
 }
 
-// TestExamples runs the README's main job: every example script on the
-// CPU executor.
+// TestExamples runs every example script on the CPU executor, named as
+// the README names them: the directory, which stands for its scripts.
 func TestExamples(t *testing.T) {
-	scripts, _ := filepath.Glob("../../examples/*") // as a newcomer types it: scripts and the shaders folder
+	scripts, _ := filepath.Glob("../../examples/*.amber")
 	if len(scripts) < 3 {
 		t.Fatalf("found %d example scripts", len(scripts))
 	}
-	rc, out, errs := runCLI(append([]string{"run"}, scripts...)...)
-	if rc != 0 || !strings.Contains(out, "0 failed") {
+	rc, out, errs := runCLI("run", "../../examples")
+	if rc != 0 || !strings.Contains(out, fmt.Sprintf("%d passed, 0 failed", strings.Count(out, "PASS "))) || strings.Count(out, "PASS ") < len(scripts) {
 		t.Fatalf("rc %d\n%s\n%s", rc, out, errs)
+	}
+	// A directory without scripts is an error, as any argument that is
+	// not a script is for amber.
+	if rc, _, errs := runCLI("run", "../../examples/shaders"); rc != 1 || !strings.Contains(errs, "a directory without *.amber scripts") {
+		t.Fatalf("shaders directory: rc %d, %s", rc, errs)
 	}
 }
 
@@ -127,6 +178,26 @@ func TestRunErrors(t *testing.T) {
 	rc, _, errs = runCLI("run", bad)
 	if rc != 1 || !strings.Contains(errs, bad+":1: expected a positive element count") {
 		t.Fatalf("rc %d %s", rc, errs)
+	}
+	os.WriteFile(bad, nil, 0o644)
+	if rc, out, errs := runCLI("run", bad); rc != 1 || !strings.Contains(errs, "the script tests nothing") || !strings.Contains(out, "1 scripts could not run") {
+		t.Fatalf("empty script: rc %d %s %s", rc, out, errs)
+	}
+}
+
+// TestRunTimeout: --timeout stops a long dispatch (65535² workgroups)
+// within about its time, names the RUN, and exits 1.
+func TestRunTimeout(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "long.amber")
+	os.WriteFile(path, []byte(strings.Replace(storeScript, "RUN p 1 1 1", "RUN p 65535 65535 1", 1)), 0o644)
+	start := time.Now()
+	rc, out, errs := runCLI("run", path, "--timeout", "200ms")
+	if rc != 1 || !strings.Contains(errs, "RUN p: dispatch stopped after") || !strings.Contains(errs, "--timeout 200ms reached") || !strings.Contains(out, "0 passed, 0 failed, 1 scripts could not run") {
+		t.Fatalf("rc %d\n%s\n%s", rc, out, errs)
+	}
+	if el := time.Since(start); el > 20*time.Second {
+		t.Errorf("stopped after %v", el)
 	}
 }
 
@@ -164,10 +235,8 @@ func TestDisAs(t *testing.T) {
 	}
 }
 
-func TestRunSPIRVAssembly(t *testing.T) {
-	dir := t.TempDir()
-	scriptPath := filepath.Join(dir, "asm.amber")
-	os.WriteFile(scriptPath, []byte(`SHADER compute s SPIRV-ASM
+// storeScript stores 42 from a shader in SPIR-V assembly.
+const storeScript = `SHADER compute s SPIRV-ASM
                OpCapability Shader
                OpMemoryModel Logical GLSL450
                OpEntryPoint GLCompute %main "main"
@@ -199,7 +268,11 @@ PIPELINE compute p
 END
 RUN p 1 1 1
 EXPECT out IDX 0 EQ 42
-`), 0o644)
+`
+
+func TestRunSPIRVAssembly(t *testing.T) {
+	scriptPath := filepath.Join(t.TempDir(), "asm.amber")
+	os.WriteFile(scriptPath, []byte(storeScript), 0o644)
 	if rc, out, errs := runCLI("run", scriptPath); rc != 0 {
 		t.Fatalf("rc %d\n%s\n%s", rc, out, errs)
 	}

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/coopshader/coop/backend"
 	cpu "github.com/coopshader/coop/exec"
@@ -62,8 +64,10 @@ func scriptTargetEnv(env string) string {
 }
 
 // scriptPaths expands directory arguments to the *.amber scripts directly
-// inside them, so "coop run examples/*" and "coop run examples" both work.
-func scriptPaths(args []string, stderr io.Writer) []string {
+// inside them, so "coop run examples" runs every example. A directory
+// without scripts is an error, as any argument that is not a script is
+// for amber.
+func scriptPaths(args []string) ([]string, error) {
 	var out []string
 	for _, a := range args {
 		if st, err := os.Stat(a); err != nil || !st.IsDir() {
@@ -72,11 +76,11 @@ func scriptPaths(args []string, stderr io.Writer) []string {
 		}
 		found, _ := filepath.Glob(filepath.Join(a, "*.amber"))
 		if len(found) == 0 {
-			fmt.Fprintf(stderr, "coop run: no *.amber scripts in directory %s\n", a)
+			return nil, fmt.Errorf("%s: a directory without *.amber scripts", a)
 		}
 		out = append(out, found...)
 	}
-	return out
+	return out, nil
 }
 
 type stringList []string
@@ -84,34 +88,66 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
+const runHelp = `usage: coop run [flags] SCRIPT|DIR...
+
+Runs Amber-style test scripts (docs/SCRIPT.md); a directory stands for the
+*.amber scripts in it. Prints PASS or FAIL per EXPECT, then a summary.
+Exit status 1 when an expectation fails or a script cannot run (a timeout
+included), 2 for bad flags, 130 when interrupted (Ctrl-C stops the running
+dispatch). On a terminal, long RUNs show a progress line on stderr.
+
+flags:`
+
+// runContext is the context of a run: cancelled by Ctrl-C (SIGINT), and
+// after timeout when it is positive.
+func runContext(timeout time.Duration) (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	if timeout <= 0 {
+		return ctx, stop
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	return ctx, func() { cancel(); stop() }
+}
+
+// stopped reports why ctx ended a run, with its exit status, or ok false
+// when it did not.
+func stopped(ctx context.Context, timeout time.Duration) (msg string, status int, ok bool) {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Sprintf("stopped: --timeout %v reached", timeout), 1, true
+	case ctx.Err() != nil:
+		return "interrupted", 130, true
+	}
+	return "", 0, false
+}
+
 func runRun(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("coop run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	backendName := fs.String("backend", "cpu", "where to run: cpu, vulkan, or both (run on both and compare every buffer)")
 	device := fs.Int("device", 0, "Vulkan device index (see coop devices)")
 	timed := fs.Bool("time", false, "time each RUN on the device and report it (TFLOPS for matmul scripts)")
 	env := fs.String("target-env", "vulkan1.3", "target environment for GLSL shaders")
 	subgroup := fs.Int("subgroup-size", 32, "CPU executor subgroup size")
+	timeout := fs.Duration("timeout", 0, "stop after this long (e.g. 30s, 5m; 0: no limit)")
 	profName := fs.String("profile", "", "make the CPU executor behave as this device: a built-in profile ("+strings.Join(profile.Names(), ", ")+") or a profile file; with --backend both the default is the built-in profile of the GPU, if one ships")
 	var dump stringList
 	fs.Var(&dump, "dump", "print a buffer's contents after the run (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: coop run [flags] SCRIPT...\n\nRuns Amber-style test scripts (docs/SCRIPT.md); one line per EXPECT, then a\nsummary. Exit status 1 when an expectation fails or a script cannot run.\n\nflags:")
-		fs.PrintDefaults()
+	paths, status, ok := parseFlags(fs, args, runHelp, stdout, stderr)
+	if !ok {
+		return status
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if len(paths) == 0 {
+		return usageError(stderr, fs.Name(), runHelp, "no script given")
 	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return 2
-	}
-	var devs []backend.Device
 	switch *backendName {
 	case "cpu", "vulkan", "both":
 	default:
-		fmt.Fprintf(stderr, "coop run: unknown backend %q (want cpu, vulkan or both)\n", *backendName)
-		return 2
+		return usageError(stderr, fs.Name(), runHelp, "unknown backend %q (want cpu, vulkan or both)", *backendName)
+	}
+	paths, err := scriptPaths(paths)
+	if err != nil {
+		fmt.Fprintf(stderr, "coop run: %v\n", err)
+		return 1
 	}
 	var prof *profile.Profile
 	if *profName != "" {
@@ -136,6 +172,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		defer d.Close()
 		gpu = d
 	}
+	var devs []backend.Device
 	if *backendName == "both" && prof == nil {
 		prof = shippedProfile(gpu.Profile())
 	}
@@ -145,21 +182,27 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	if gpu != nil {
 		devs = append(devs, gpu)
 	}
+	ctx, cancel := runContext(*timeout)
+	defer cancel()
+	prog := newProgress(stderr)
+	defer prog.close()
 	opts := script.RunOptions{Compilers: compilers, TargetEnv: *env, Dump: dump, DumpTo: stdout, Timed: *timed}
 	passed, failed, broken := 0, 0, 0
-	for _, path := range scriptPaths(fs.Args(), stderr) {
+	for _, path := range paths {
 		s, err := script.ParseFile(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "%v\n", err)
 			broken++
 			continue
 		}
+		opts.Progress = prog.runProgress(path)
 		var rep *script.Report
 		if len(devs) == 2 {
-			rep, err = script.Compare(context.Background(), s, devs[0], devs[1], opts)
+			rep, err = script.Compare(ctx, s, devs[0], devs[1], opts)
 		} else {
-			rep, err = script.Run(context.Background(), s, devs[0], opts)
+			rep, err = script.Run(ctx, s, devs[0], opts)
 		}
+		prog.clear()
 		if rep != nil {
 			rep.Format(stdout)
 			failed += rep.Failed()
@@ -169,12 +212,19 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "%v\n", err)
 			broken++
 		}
+		if ctx.Err() != nil {
+			break
+		}
 	}
 	fmt.Fprintf(stdout, "%d passed, %d failed", passed, failed)
 	if broken > 0 {
 		fmt.Fprintf(stdout, ", %d scripts could not run", broken)
 	}
 	fmt.Fprintln(stdout)
+	if msg, status, ok := stopped(ctx, *timeout); ok {
+		fmt.Fprintf(stderr, "coop run: %s\n", msg)
+		return status
+	}
 	if failed > 0 || broken > 0 {
 		return 1
 	}

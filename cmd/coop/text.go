@@ -21,36 +21,58 @@ func init() {
 	}
 }
 
+const disHelp = `usage: coop dis [flags] [FILE.spv|-]
+
+Prints the text spirv-dis prints for a SPIR-V binary (standard input when no
+file or "-" is given). Colour is never used (--no-color is accepted).
+
+flags:`
+
 func runDis(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("coop dis", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	out := fs.String("o", "", "output file (default standard output)")
 	raw := fs.Bool("raw-id", false, "print ids as %N instead of friendly names")
 	noHeader := fs.Bool("no-header", false, "omit the header comments")
 	noIndent := fs.Bool("no-indent", false, "do not align result ids into a column")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: coop dis [-o OUT] [--raw-id] [--no-header] [--no-indent] FILE.spv|-\n\nPrints the text spirv-dis prints.\n\nflags:")
-		fs.PrintDefaults()
+	offsets := fs.Bool("offsets", false, "end each instruction with a comment giving its byte offset")
+	fs.Bool("no-color", true, "print without colour (coop never colours)")
+	color := fs.Bool("color", false, "refused: coop prints no colour")
+	comment := fs.Bool("comment", false, "refused: coop does not write spirv-dis's explanatory comments")
+	nested := fs.Bool("nested-indent", false, "refused: not implemented")
+	reorder := fs.Bool("reorder-blocks", false, "refused: not implemented")
+	fs.Bool("handle-unknown-opcodes", false, "accepted: unknown opcodes are always printed, as !<word> values coop as reads back")
+	files, status, ok := parseFlags(fs, args, disHelp, stdout, stderr)
+	if !ok {
+		return status
 	}
-	if err := fs.Parse(reorder(args)); err != nil || fs.NArg() != 1 {
-		if err == nil {
-			fs.Usage()
+	for _, r := range []struct {
+		flag string
+		set  bool
+	}{{"--color", *color}, {"--comment", *comment}, {"--nested-indent", *nested}, {"--reorder-blocks", *reorder}} {
+		if r.set {
+			return usageError(stderr, fs.Name(), disHelp, "%s is not supported (docs/TOOLS.md)", r.flag)
 		}
-		return 2
 	}
-	data, err := readInput(fs.Arg(0))
+	if len(files) > 1 {
+		return usageError(stderr, fs.Name(), disHelp, "one input file, got %d", len(files))
+	}
+	in := "-"
+	if len(files) == 1 {
+		in = files[0]
+	}
+	data, err := readInput(in)
 	if err != nil {
 		fmt.Fprintf(stderr, "coop dis: %v\n", err)
 		return 1
 	}
-	m, err := spirv.DecodeWarn(data, func(w *spirv.Warning) { fmt.Fprintf(stderr, "%s: %v\n", fs.Arg(0), w) })
+	m, err := spirv.DecodeWarn(data, func(w *spirv.Warning) { fmt.Fprintf(stderr, "%s: %v\n", in, w) })
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", fs.Arg(0), err)
+		fmt.Fprintf(stderr, "%s: %v\n", in, err)
 		return 1
 	}
-	txt, err := text.Disassemble(m, text.Options{RawID: *raw, NoHeader: *noHeader, NoIndent: *noIndent})
+	txt, err := text.Disassemble(m, text.Options{RawID: *raw, NoHeader: *noHeader, NoIndent: *noIndent, Offsets: *offsets})
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", fs.Arg(0), err)
+		fmt.Fprintf(stderr, "%s: %v\n", in, err)
 		return 1
 	}
 	if err := writeOutput(*out, txt, stdout); err != nil {
@@ -60,33 +82,39 @@ func runDis(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+const asHelp = `usage: coop as [flags] [FILE.spvasm|-]
+
+Assembles spirv-as syntax (and spirv-dis output) to a SPIR-V binary, read
+from standard input when no file or "-" is given.
+
+flags:`
+
 func runAs(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("coop as", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("o", "", "output file (default out.spv, - for standard output)")
+	out := fs.String("o", "out.spv", "output file (- for standard output)")
 	preserve := fs.Bool("preserve-numeric-ids", false, "keep %N ids as id N")
-	env := fs.String("target-env", "spv1.6", "SPIR-V version of the module: spv1.0 .. spv1.6")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: coop as [-o OUT.spv] [--preserve-numeric-ids] [--target-env spv1.X] FILE.spvasm|-\n\nAssembles spirv-as syntax (and spirv-dis output).\n\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(reorder(args)); err != nil || fs.NArg() != 1 {
-		if err == nil {
-			fs.Usage()
-		}
-		return 2
+	env := fs.String("target-env", "spv1.6", "SPIR-V version of the module: spv1.0 .. spv1.6, or the version a Vulkan environment takes (vulkan1.0 .. vulkan1.4, vulkan1.1spv1.4)")
+	files, status, ok := parseFlags(fs, args, asHelp, stdout, stderr)
+	if !ok {
+		return status
 	}
 	ver, ok := spirvVersions[*env]
 	if !ok {
-		fmt.Fprintf(stderr, "coop as: unknown --target-env %q (want spv1.0 .. spv1.6)\n", *env)
-		return 2
+		return usageError(stderr, fs.Name(), asHelp, "unknown --target-env %q (want spv1.0 .. spv1.6, vulkan1.0 .. vulkan1.4 or vulkan1.1spv1.4)", *env)
 	}
-	src, err := readInput(fs.Arg(0))
+	if len(files) > 1 {
+		return usageError(stderr, fs.Name(), asHelp, "one input file, got %d", len(files))
+	}
+	in := "-"
+	if len(files) == 1 {
+		in = files[0]
+	}
+	src, err := readInput(in)
 	if err != nil {
 		fmt.Fprintf(stderr, "coop as: %v\n", err)
 		return 1
 	}
-	name := fs.Arg(0)
+	name := in
 	if name == "-" {
 		name = "stdin"
 	}
@@ -100,9 +128,6 @@ func runAs(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "coop as: %v\n", err)
 		return 1
 	}
-	if *out == "" {
-		*out = "out.spv"
-	}
 	if err := writeOutput(*out, b, stdout); err != nil {
 		fmt.Fprintf(stderr, "coop as: %v\n", err)
 		return 1
@@ -110,24 +135,10 @@ func runAs(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// spirvVersions are the SPIR-V versions of spirv-as's target
+// environments: a Vulkan version takes the newest SPIR-V it accepts, as
+// spirv-as does.
 var spirvVersions = map[string]spirv.Version{"spv1.0": 0x10000, "spv1.1": 0x10100, "spv1.2": 0x10200,
-	"spv1.3": 0x10300, "spv1.4": 0x10400, "spv1.5": 0x10500, "spv1.6": 0x10600}
-
-// reorder moves flags before positional arguments so "coop dis x.spv -o y"
-// works like spirv-dis, which accepts flags anywhere.
-func reorder(args []string) []string {
-	var flags, pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-" || len(a) == 0 || a[0] != '-':
-			pos = append(pos, a)
-		case a == "-o" && i+1 < len(args), a == "--target-env" && i+1 < len(args):
-			flags = append(flags, a, args[i+1])
-			i++
-		default:
-			flags = append(flags, a)
-		}
-	}
-	return append(flags, pos...)
-}
+	"spv1.3": 0x10300, "spv1.4": 0x10400, "spv1.5": 0x10500, "spv1.6": 0x10600,
+	"vulkan1.0": 0x10000, "vulkan1.1": 0x10300, "vulkan1.1spv1.4": 0x10400, "vulkan1.2": 0x10500,
+	"vulkan1.3": 0x10600, "vulkan1.4": 0x10600}

@@ -46,6 +46,11 @@ func (c *checker) construct(t *Type, args []Expr, pos Pos) Expr {
 		}
 		return c.foldConstruct(t, out, pos)
 	case KCoopMat, KCoopMatNV, KCoopVec:
+		if t.Elem != nil {
+			// A spirv_type component: GLSL has no value to fill it with
+			// nor a conversion to it.
+			break
+		}
 		return c.constructCoop(t, args, pos)
 	case KOpaque:
 		// sampler2D(texture2D, sampler) combines a texture and a sampler.

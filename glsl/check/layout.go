@@ -79,6 +79,9 @@ func SizeAlign(t *Type, p Packing, rowMajor bool) (size, align int) {
 		return roundUp(end, align), align
 	case KReference:
 		return 8, 8
+	case KSpirv:
+		// glslang lays out a spirv_type as a 32-bit scalar.
+		return 4, 4
 	}
 	return 0, 1
 }

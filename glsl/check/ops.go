@@ -83,8 +83,9 @@ func (c *checker) binary(op BinaryOp, x, y Expr, pos Pos) Expr {
 		rt = TBool
 	case Eq, Ne:
 		// bfloat16 and the 8-bit and smaller floats have no comparisons
-		// (glslang has none, SPIR-V none for them).
-		if tx.Contains(func(t *Type) bool { return t.IsOpaque() || t.IsCoop() || t.Scalar.IsNarrowFloat() }) || ty.Scalar.IsNarrowFloat() {
+		// (glslang has none, SPIR-V none for them); nor has a spirv_type
+		// (glslang emits OpIEqual, which SPV_INTEL_int4 forbids).
+		if tx.Contains(func(t *Type) bool { return t.IsOpaque() || t.IsCoop() || t.Scalar.IsNarrowFloat() || t.Kind == KSpirv }) || ty.Scalar.IsNarrowFloat() {
 			return c.opError(pos, opName, x, y)
 		}
 		if !Identical(tx, ty) {

@@ -100,6 +100,14 @@ func (c *checker) paramType(kw string, args []typeArg, hasArgs bool, declName st
 			return nil
 		}
 		et := args[0].t
+		if et != nil && et.Kind == KSpirv {
+			// A component type glslang has no keyword for (4-bit integers).
+			ds, ok := dims(1)
+			if !ok {
+				return nil
+			}
+			return &Type{Kind: KCoopMat, Elem: et, Params: ds}
+		}
 		if et == nil || et.Kind != KScalar || !et.Scalar.IsNumeric() {
 			c.errorf(pos, "void", "coopmat invalid basic type")
 			return nil

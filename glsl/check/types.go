@@ -138,6 +138,8 @@ const (
 	// KTensorARM is tensorARM<Scalar, rank> (GL_ARM_tensors): an opaque
 	// tensor resource; Params holds the rank.
 	KTensorARM
+	// KSpirv is a spirv_type(...) (GL_EXT_spirv_intrinsics): Spirv.
+	KSpirv
 )
 
 // Dim is a type parameter or length: a constant value, or a specialization
@@ -183,6 +185,8 @@ type Type struct {
 	Params  []Dim   // cooperative type parameters (see Kind)
 	Name    string  // opaque type name
 	Image   *Image  // sampler, texture and image types
+	// Spirv describes a KSpirv type.
+	Spirv *SpirvType
 }
 
 // Struct is a structure or interface block.
@@ -373,7 +377,12 @@ func Identical(a, b *Type) bool {
 		return a.N == b.N && sameSpec(a.SpecLen, b.SpecLen) && Identical(a.Elem, b.Elem)
 	case KStruct, KReference:
 		return a.Struct == b.Struct
+	case KSpirv:
+		return a.Spirv.same(b.Spirv)
 	case KCoopMat, KCoopMatNV, KCoopVec, KTensorLayout, KTensorView, KTensorARM:
+		if (a.Elem == nil) != (b.Elem == nil) || a.Elem != nil && !Identical(a.Elem, b.Elem) {
+			return false
+		}
 		if len(a.Params) != len(b.Params) {
 			return false
 		}
@@ -435,8 +444,15 @@ func (t *Type) write(b *strings.Builder) {
 	case KStruct, KReference:
 		b.WriteString(t.Struct.Name)
 	case KCoopMat:
-		fmt.Fprintf(b, "coopmat<%s", t.Scalar)
+		b.WriteString("coopmat<")
+		if t.Elem != nil {
+			t.Elem.write(b)
+		} else {
+			b.WriteString(t.Scalar.String())
+		}
 		writeParams(b, t.Params)
+	case KSpirv:
+		t.Spirv.write(b)
 	case KCoopMatNV:
 		c := "f"
 		if t.Scalar.IsSigned() {

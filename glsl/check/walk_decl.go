@@ -113,6 +113,10 @@ func (c *checker) typeOf(ts *syntax.TypeSpec, declName string) *Type {
 		t = c.structType(ts.Struct)
 	case ts.Block != nil:
 		t = c.inlineBlock(ts.Block)
+	case ts.Spirv != nil:
+		if t = c.spirvType(ts); t == nil {
+			return tError
+		}
 	case paramKeywords[ts.Name]:
 		args := make([]typeArg, len(ts.Params))
 		for i, p := range ts.Params {

@@ -98,7 +98,7 @@ func (g *gen) typeID(t *check.Type, pk check.Packing) uint32 {
 		case check.E4M3, check.E5M2:
 			g.b.Capability(spirv.CapabilityFloat8CooperativeMatrixEXT)
 		}
-		return g.b.Type(spirv.OpTypeCooperativeMatrixKHR, g.scalarType(t.Scalar), g.dim(t.Params[0]), g.dim(t.Params[1]), g.dim(t.Params[2]), g.dim(t.Params[3]))
+		return g.b.Type(spirv.OpTypeCooperativeMatrixKHR, g.coopMatComponent(t), g.dim(t.Params[0]), g.dim(t.Params[1]), g.dim(t.Params[2]), g.dim(t.Params[3]))
 	case check.KCoopMatNV:
 		g.b.Capability(spirv.CapabilityCooperativeMatrixNV)
 		g.b.Extension("SPV_NV_cooperative_matrix")
@@ -109,6 +109,8 @@ func (g *gen) typeID(t *check.Type, pk check.Packing) uint32 {
 		return g.coop2Type(t)
 	case check.KTensorARM:
 		return g.tensorARMType(t)
+	case check.KSpirv:
+		return g.spirvType(t)
 	case check.KOpaque:
 		if opaqueOf(t) != nil {
 			return g.resType(t, "", false)

@@ -50,4 +50,6 @@ type Result struct {
 	// Includes lists every file #include read, resolved, in order (for
 	// dependency output).
 	Includes []string
+	// IncludedAt is where each of Includes was included.
+	IncludedAt []token.Pos
 }

@@ -54,6 +54,9 @@ type TypeSpec struct {
 	// block name, if any.
 	Block      *BlockDecl
 	ArraySizes []*ArraySize // arrays written after the type: float[4]
+	// Spirv holds the arguments of a spirv_type(...) specifier (Name
+	// "spirv_type").
+	Spirv *SpirvType
 }
 
 // TypeArg is one type parameter: a type (coopmat's component type,

@@ -57,7 +57,7 @@ func init() {
 	}
 	add(kType, `void bool int uint float double atomic_uint
 		sampler samplerShadow subpassInput isubpassInput usubpassInput subpassInputMS isubpassInputMS usubpassInputMS
-		samplerExternalOES __samplerExternal2DY2YEXT`)
+		samplerExternalOES __samplerExternal2DY2YEXT spirv_type`)
 	// Types of extensions (explicit arithmetic, bfloat16, fp8, ray tracing,
 	// cooperative types, long vectors).
 	add(kType|kGated, `int8_t uint8_t int16_t uint16_t int32_t uint32_t int64_t uint64_t

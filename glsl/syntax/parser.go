@@ -775,6 +775,11 @@ func (p *parser) typeSpec(quals []*Qualifier) *TypeSpec {
 		if p.is("<") {
 			ts.Params = p.typeParams()
 		}
+		if t.Text == "spirv_type" {
+			if ts.Spirv = p.spirvTypeArgs(); ts.Spirv == nil {
+				return nil
+			}
+		}
 	case p.fl[p.i]&kReserved != 0:
 		p.errorf(t, "Reserved word.")
 		return nil
@@ -846,6 +851,11 @@ func (p *parser) typeParams() []*TypeArg {
 // constructor call rather than a declaration.
 func (p *parser) constructorAhead() bool {
 	j := 1
+	if p.tok().Is("spirv_type") {
+		if j = p.skipParens(1); j < 0 {
+			return false
+		}
+	}
 	if p.fl[p.i]&kParam != 0 && p.peek(1).Is("<") {
 		// Skip <...>: '>' closes it only outside parentheses and brackets.
 		angle, paren := 0, 0

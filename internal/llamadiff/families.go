@@ -1,6 +1,8 @@
 package llamadiff
 
 import (
+	"encoding/binary"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -24,6 +26,8 @@ type job struct {
 	// ints fills a binding with integers in [0, n) instead of random bits
 	// (indices).
 	ints map[uint32]int
+	// data gives a binding's exact contents (expert ids and counts).
+	data map[uint32][]byte
 	// check compares the result with a Go reference; nil when none is cheap.
 	check func(bufs map[uint32][]byte) error
 }
@@ -85,9 +89,6 @@ func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 // matmul: mul_mm (scalar, dot2 and coopmat1), mul_mm_cm2 and mul_mmq with
 // ggml's small tile configuration ("s_warptile") for a 32-wide subgroup.
 func matmul(v *Variant) *job {
-	if v.Has("MUL_MAT_ID") {
-		return nil
-	}
 	// Unaligned pipelines see a partial tile (N = 48); aligned ones, which
 	// ggml picks only for whole tiles, do not.
 	M, N, K := uint32(64), uint32(48), uint32(256)
@@ -107,6 +108,20 @@ func matmul(v *Variant) *job {
 			j.spec[uint32(i)] = s
 		}
 		j.spec[5] = aligned(v)
+		if v.Has("MUL_MAT_ID") {
+			// ggml's s_warptile_mmqid for quantized A, with the subgroup size.
+			if !floatA(v) {
+				bk := uint32(32)
+				if v.Has("GGML_VULKAN_COOPMAT2_DECODE_VECTOR") {
+					bk = 64
+				}
+				spec = []uint32{256, 128, 64, bk, 0}
+				for i, s := range spec {
+					j.spec[uint32(i)] = s
+				}
+			}
+			j.spec[6] = 32
+		}
 		bm, bn = spec[1], spec[2]
 	default:
 		// {BLOCK_SIZE, BM, BN, BK, WM, WN, WMITER, TM, TN, TK, WARP}, ALIGNED.
@@ -125,6 +140,10 @@ func matmul(v *Variant) *job {
 		}
 		j.spec[11] = aligned(v)
 		bm, bn = spec[1], spec[2]
+	}
+	if v.Has("MUL_MAT_ID") {
+		matmulID(v, j, M, K, bm, bn)
+		return j
 	}
 	for k, x := range map[string]uint32{"M": M, "N": N, "K": K, "stride_a": K, "stride_b": K, "stride_d": M,
 		"batch_stride_a": M * K, "batch_stride_b": N * K, "batch_stride_d": M * N, "base_work_group_z": 0,
@@ -147,6 +166,61 @@ func matmul(v *Variant) *job {
 	return j
 }
 
+// Mixture-of-experts shapes: experts, experts used per token, tokens.
+const moeExperts, moeUsed, moeTokens = 4, 2, 16
+
+// moeIDs gives each token moeUsed distinct experts, and the count of
+// rows each expert receives, as ggml's count_experts pass computes it.
+func moeIDs() (ids, counts []byte, table [moeTokens][moeUsed]int) {
+	var n [moeExperts]uint32
+	for t := range moeTokens {
+		for i := range moeUsed {
+			e := (3*t + i) % moeExperts
+			table[t][i] = e
+			ids = binary.LittleEndian.AppendUint32(ids, uint32(e))
+			n[e]++
+		}
+	}
+	for _, c := range n {
+		counts = binary.LittleEndian.AppendUint32(counts, c)
+	}
+	return ids, counts, table
+}
+
+// matmulID sets up a mul_mat_id dispatch (ggml_vk_matmul_id): every token
+// multiplies its B rows by the A matrices of the experts it uses.
+func matmulID(v *Variant, j *job, M, K, bm, bn uint32) {
+	const ne11 = moeUsed
+	N := uint32(moeUsed * moeTokens)
+	for k, x := range map[string]uint32{"M": M, "N": N, "K": K, "stride_a": K, "stride_b": K, "stride_d": M,
+		"batch_stride_a": M * K, "batch_stride_b": K * ne11, "batch_stride_d": M * moeUsed,
+		"nei0": moeUsed, "nei1": moeTokens, "nbi1": moeUsed, "ne11": ne11, "padded_N": N} {
+		j.push[k] = x
+	}
+	ids, counts, table := moeIDs()
+	j.data = map[uint32][]byte{3: ids, 4: counts}
+	j.groups = [3]uint32{(M + bm - 1) / bm, (moeTokens + bn - 1) / bn, moeExperts}
+	j.elems = map[uint32]int{0: int(moeExperts * M * K), 1: int(moeTokens * ne11 * K), 2: int(M * N)}
+	j.outputs = []uint32{2}
+	cm2F32 := v.Source == "mul_mm_cm2.comp" && v.Has("DATA_A_F32")
+	if floatA(v) && v.Source != "mul_mmq.comp" && !cm2F32 {
+		j.check = func(b map[uint32][]byte) error {
+			for t := range moeTokens {
+				for i := range moeUsed {
+					e, row := table[t][i], t*ne11+i%ne11
+					at := b[0][e*int(M*K)*elemSize(v, "A"):]
+					bt := b[1][row*int(K)*elemSize(v, "B"):]
+					dt := b[2][(t*moeUsed+i)*int(M)*elemSize(v, "D"):]
+					if err := checkProduct(v, at, bt, dt, int(M), 1, int(K)); err != nil {
+						return fmt.Errorf("token %d, expert %d: %v", t, e, err)
+					}
+				}
+			}
+			return nil
+		}
+	}
+}
+
 // aligned gives the ALIGNED specialization constant ggml uses with the
 // variant: its vector-loading ("aligned") pipelines set it.
 func aligned(v *Variant) uint32 {
@@ -158,9 +232,6 @@ func aligned(v *Variant) uint32 {
 
 // matvec: mul_mat_vec* with ggml's row counts per workgroup, one column.
 func matvec(v *Variant) *job {
-	if v.Has("MUL_MAT_ID") {
-		return nil
-	}
 	const M, K = 64, 512
 	rows := uint32(2)
 	switch {
@@ -175,6 +246,20 @@ func matvec(v *Variant) *job {
 	}
 	j.groups = [3]uint32{(M + rows - 1) / rows, 1, 1}
 	j.elems = map[uint32]int{0: M * K, 1: K, 2: M, 3: M, 4: M}
+	if v.Has("MUL_MAT_ID") {
+		// One token (expert_i1 0) of a mul_mat_vec_id: workgroup y is the
+		// expert slot, B broadcast over the slots (ne11 = 1).
+		for k, x := range map[string]uint32{"batch_stride_a": M * K, "batch_stride_b": K, "batch_stride_d": M * moeUsed,
+			"nei0": moeUsed, "ne11": 1, "expert_i1": 0, "nbi1": moeUsed} {
+			j.push[k] = x
+		}
+		ids, _, _ := moeIDs()
+		j.data = map[uint32][]byte{5: ids}
+		j.groups[1] = moeUsed
+		j.elems[0] = moeExperts * M * K
+		j.elems[2] = M * moeUsed
+		return j
+	}
 	j.outputs = []uint32{2}
 	j.bf16[0] = v.Has("DATA_A_BF16")
 	j.bf16[1] = v.Has("DATA_B_BF16")

@@ -67,3 +67,24 @@ func firstDef(v *Variant, prefix string) string {
 	}
 	return ""
 }
+
+// elemSize is the byte size of one element of the variant's A, B or D
+// float type.
+func elemSize(v *Variant, which string) int {
+	var t string
+	switch which {
+	case "A":
+		t = firstDef(v, "DATA_A_")
+	case "B":
+		t = firstOf(v, "B_TYPE_SCALAR", "B_TYPE")
+		if v.Has("DATA_B_BF16") {
+			t = "bf16"
+		}
+	default:
+		t = firstOf(v, "D_TYPE")
+	}
+	if strings.Contains(t, "16") {
+		return 2
+	}
+	return 4
+}

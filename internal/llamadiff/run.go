@@ -78,6 +78,8 @@ func prepare(v *Variant, f *iface, j *job, seed uint64) inputs {
 		}
 		buf := make([]byte, blk.offset+size)
 		switch {
+		case j.data[b] != nil:
+			copy(buf, j.data[b])
 		case slices.Contains(j.outputs, b):
 		case j.ints[b] > 0:
 			for i := 0; i+4 <= len(buf); i += 4 {

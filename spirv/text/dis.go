@@ -4,6 +4,8 @@
 package text
 
 import (
+	"bytes"
+	"fmt"
 	"strconv"
 
 	"github.com/coopshader/coop/spirv"
@@ -19,7 +21,14 @@ type Options struct {
 	// NoIndent starts every line at column 0 instead of aligning the
 	// opcodes (--no-indent).
 	NoIndent bool
+	// Offsets ends each instruction line with a comment giving its byte
+	// offset, aligned as spirv-dis --offsets aligns it.
+	Offsets bool
 }
+
+// commentColumn is where spirv-dis starts the first end-of-line comment;
+// a longer line moves this and every later comment right.
+const commentColumn = 52
 
 // indent is the column at which spirv-dis starts an opcode.
 const indent = 15
@@ -56,12 +65,23 @@ func AppendDisassembly(dst []byte, m *spirv.Module, opts Options) ([]byte, error
 	}
 	var ops []spirv.Operand
 	word := 5
+	align := commentColumn
 	for i := range m.Insts {
 		in := &m.Insts[i]
 		var err error
+		start := len(b)
 		b, ops, err = d.inst(b, in, ops[:0])
 		if err != nil {
 			return nil, &spirv.Error{Word: word, Msg: err.Error()}
+		}
+		if opts.Offsets {
+			// The comment starts at the column of the previous ones, or
+			// at least two columns after the text, rounded to four.
+			b = b[:len(b)-1]
+			n := len(b) - start
+			align = max(align, (n+5)&^3)
+			b = append(b, bytes.Repeat([]byte{' '}, align-n)...)
+			b = append(b, fmt.Sprintf("; 0x%08x\n", 4*word)...)
 		}
 		d.types.Record(in)
 		word += 1 + len(in.Words)

@@ -360,9 +360,9 @@ func (g *gen) exports(r *registry, impl map[string]bool, xmlName string) ([]byte
 		if impl[short] {
 			nImpl++
 			if c.retVK == "VkResult" {
-				fmt.Fprintf(&gob, "\tdefer icd.Recover(%q, &r)\n", c.target)
+				fmt.Fprintf(&gob, "\tdefer icd.Guard(%q, &r)()\n", c.target)
 			} else {
-				fmt.Fprintf(&gob, "\tdefer icd.Recover(%q, nil)\n", c.target)
+				fmt.Fprintf(&gob, "\tdefer icd.Guard(%q, nil)()\n", c.target)
 			}
 			if c.ret != "" {
 				fmt.Fprintf(&gob, "\treturn icd.%s(%s)\n}\n\n", short, strings.Join(args, ", "))

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	cpu "github.com/coopshader/coop/exec"
+	"github.com/coopshader/coop/gpucheck"
+	"github.com/coopshader/coop/vk"
+)
+
+func init() {
+	commands["gpucheck"] = command{"run the glslang corpus's compute shaders on the CPU executor and a Vulkan GPU and compare (scripts/gpucheck.sh runs the rest)", runGPUCheck}
+}
+
+func runGPUCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("coop gpucheck", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	corpus := fs.String("corpus", "../shared/corpus/glslang", "the glslang corpus folder (with MANIFEST.tsv)")
+	device := fs.Int("device", 0, "Vulkan device index (see coop devices)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: coop gpucheck [--corpus DIR] [--device N]\n\nRuns every positive compute shader of the glslang corpus whose only\ndescriptors are buffers (coop's module and glslang's) as one workgroup with\nfilled inputs on the executor (as the GPU's profile) and on the GPU, and\ncompares every buffer byte. One line per module, then a summary.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	gpu, err := vk.Open(*device)
+	if err != nil {
+		fmt.Fprintf(stderr, "coop gpucheck: %v\n", err)
+		return 1
+	}
+	defer gpu.Close()
+	vk.DispatchTimeout = 10e9 // a corpus shader looping on filled inputs must not stall the check
+	c := cpu.New(cpu.Options{SubgroupSize: int(gpu.Info().SubgroupSize), StepBudget: 1 << 22, Profile: shippedProfile(gpu.Profile())})
+	var n [3]int
+	total := 0
+	err = gpucheck.Corpus(*corpus, c, gpu, func(r gpucheck.Result) {
+		n[r.Outcome]++
+		total++
+		word := [...]string{"SAME", "DIFFER", "SKIP"}[r.Outcome]
+		if r.Why != "" {
+			fmt.Fprintf(stdout, "%s %s: %s\n", word, r.Name, r.Why)
+		} else {
+			fmt.Fprintf(stdout, "%s %s\n", word, r.Name)
+		}
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "coop gpucheck: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "corpus: %d same, %d differ, %d skipped of %d modules\n", n[gpucheck.Same], n[gpucheck.Differ], n[gpucheck.Skipped], total)
+	if n[gpucheck.Differ] > 0 {
+		return 1
+	}
+	return 0
+}

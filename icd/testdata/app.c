@@ -1,0 +1,221 @@
+// A small Vulkan compute application in C, run by TestCApplication
+// against coop's driver through the loader: instance with a debug
+// messenger, device with a cooperative-matrix-2 feature chain, memory,
+// buffers, a descriptor set, push constants, a timeline semaphore, a
+// timestamp query, and a pipeline the driver must refuse with a message.
+// Usage: app good.spv bad.spv
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vulkan/vulkan.h>
+
+static int messages;
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
+		VkDebugUtilsMessageTypeFlagsEXT types, const VkDebugUtilsMessengerCallbackDataEXT *data, void *user) {
+	if (sev >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) {
+		printf("message: %s\n", data->pMessage);
+		messages++;
+	}
+	return VK_FALSE;
+}
+
+#define CHECK(x) do { VkResult r_ = (x); if (r_ != VK_SUCCESS) { printf("FAIL %s: %d\n", #x, r_); return 1; } } while (0)
+
+static uint32_t *readFile(const char *path, size_t *size) {
+	FILE *f = fopen(path, "rb");
+	if (!f) return NULL;
+	fseek(f, 0, SEEK_END);
+	*size = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint32_t *p = malloc(*size);
+	if (fread(p, 1, *size, f) != *size) { fclose(f); return NULL; }
+	fclose(f);
+	return p;
+}
+
+int main(int argc, char **argv) {
+	if (argc != 3) return 2;
+	VkDebugUtilsMessengerCreateInfoEXT mci = {VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+	mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+	mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
+	mci.pfnUserCallback = onMessage;
+	const char *exts[] = {"VK_EXT_debug_utils"};
+	VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "app", 1, "none", 1, VK_API_VERSION_1_3};
+	VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, &mci, 0, &app, 0, NULL, 1, exts};
+	VkInstance inst;
+	CHECK(vkCreateInstance(&ici, NULL, &inst));
+	uint32_t n = 1;
+	VkPhysicalDevice pd;
+	CHECK(vkEnumeratePhysicalDevices(inst, &n, &pd));
+	VkPhysicalDeviceProperties props;
+	vkGetPhysicalDeviceProperties(pd, &props);
+	printf("device: %s\n", props.deviceName);
+
+	// Features through a chain the loader does not know all of.
+	VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+	VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f13};
+	VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
+	vkGetPhysicalDeviceFeatures2(pd, &f2);
+	if (!f12.timelineSemaphore || !f12.bufferDeviceAddress || !f13.synchronization2 || f2.features.geometryShader) {
+		printf("FAIL features\n");
+		return 1;
+	}
+	float prio = 1;
+	VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
+	const char *dexts[] = {"VK_KHR_cooperative_matrix", "VK_NV_cooperative_matrix2"};
+	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f2, 0, 1, &qci, 0, NULL, 2, dexts, NULL};
+	VkDevice dev;
+	CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
+	VkQueue q;
+	vkGetDeviceQueue(dev, 0, 0, &q);
+
+	// A geometry-shader request is refused.
+	VkPhysicalDeviceFeatures bad = {0};
+	bad.geometryShader = VK_TRUE;
+	VkDeviceCreateInfo dci2 = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, NULL, 0, 1, &qci, 0, NULL, 0, NULL, &bad};
+	VkDevice dev2;
+	if (vkCreateDevice(pd, &dci2, NULL, &dev2) != VK_ERROR_FEATURE_NOT_PRESENT) {
+		printf("FAIL geometry shader accepted\n");
+		return 1;
+	}
+
+	const uint32_t N = 256;
+	VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, NULL, 0, 4 * N, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+	VkBuffer buf;
+	CHECK(vkCreateBuffer(dev, &bci, NULL, &buf));
+	VkMemoryRequirements req;
+	vkGetBufferMemoryRequirements(dev, buf, &req);
+	VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, req.size + 256, 1};
+	VkDeviceMemory mem;
+	CHECK(vkAllocateMemory(dev, &mai, NULL, &mem));
+	CHECK(vkBindBufferMemory(dev, buf, mem, 256));
+	uint32_t *mapped;
+	CHECK(vkMapMemory(dev, mem, 0, VK_WHOLE_SIZE, 0, (void **)&mapped));
+
+	VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+	VkDescriptorSetLayoutCreateInfo dslci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, NULL, 0, 1, &b};
+	VkDescriptorSetLayout dsl;
+	CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
+	VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
+	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0, 1, &dsl, 1, &pcr};
+	VkPipelineLayout pl;
+	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &pl));
+
+	VkPipeline pipes[2];
+	for (int i = 0; i < 2; i++) {
+		size_t size;
+		uint32_t *code = readFile(argv[1 + i], &size);
+		if (!code) return 2;
+		VkShaderModuleCreateInfo smci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0, size, code};
+		VkShaderModule sm;
+		CHECK(vkCreateShaderModule(dev, &smci, NULL, &sm));
+		uint32_t mul = 3;
+		VkSpecializationMapEntry me = {7, 0, 4};
+		VkSpecializationInfo si = {1, &me, 4, &mul};
+		VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+		cpci.stage = (VkPipelineShaderStageCreateInfo){VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
+			VK_SHADER_STAGE_COMPUTE_BIT, sm, "main", &si};
+		cpci.layout = pl;
+		VkResult r = vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipes[i]);
+		if ((r == VK_SUCCESS) != (i == 0)) {
+			printf("FAIL pipeline %d: %d\n", i, r);
+			return 1;
+		}
+		vkDestroyShaderModule(dev, sm, NULL);
+	}
+	if (messages == 0) {
+		printf("FAIL no debug message for the refused pipeline\n");
+		return 1;
+	}
+
+	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
+	VkDescriptorPoolCreateInfo dpci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 1, &ps};
+	VkDescriptorPool dp;
+	CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &dp));
+	VkDescriptorSetAllocateInfo dsai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL, dp, 1, &dsl};
+	VkDescriptorSet ds;
+	CHECK(vkAllocateDescriptorSets(dev, &dsai, &ds));
+	VkDescriptorBufferInfo dbi = {buf, 0, VK_WHOLE_SIZE};
+	VkWriteDescriptorSet w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, ds, 0, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &dbi};
+	vkUpdateDescriptorSets(dev, 1, &w, 0, NULL);
+
+	VkQueryPoolCreateInfo qpci = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, NULL, 0, VK_QUERY_TYPE_TIMESTAMP, 2};
+	VkQueryPool qp;
+	CHECK(vkCreateQueryPool(dev, &qpci, NULL, &qp));
+	VkCommandPoolCreateInfo cpci2 = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL, 0, 0};
+	VkCommandPool cp;
+	CHECK(vkCreateCommandPool(dev, &cpci2, NULL, &cp));
+	VkCommandBufferAllocateInfo cbai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, cp, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+	VkCommandBuffer cb;
+	CHECK(vkAllocateCommandBuffers(dev, &cbai, &cb));
+	VkCommandBufferBeginInfo cbbi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	CHECK(vkBeginCommandBuffer(cb, &cbbi));
+	vkCmdResetQueryPool(cb, qp, 0, 2);
+	vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, qp, 0);
+	vkCmdFillBuffer(cb, buf, 0, VK_WHOLE_SIZE, 0xdeadbeef);
+	VkMemoryBarrier2 mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+	VkDependencyInfo di = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO, NULL, 0, 1, &mb};
+	vkCmdPipelineBarrier2(cb, &di);
+	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipes[0]);
+	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1, &ds, 0, NULL);
+	uint32_t add = 5;
+	vkCmdPushConstants(cb, pl, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &add);
+	vkCmdDispatchBase(cb, 1, 0, 0, 3, 1, 1); // workgroups 1..3 of 64: elements 64..255
+	vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, qp, 1);
+	CHECK(vkEndCommandBuffer(cb));
+
+	VkSemaphoreTypeCreateInfo stci = {VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO, NULL, VK_SEMAPHORE_TYPE_TIMELINE, 0};
+	VkSemaphoreCreateInfo sci = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &stci};
+	VkSemaphore sem;
+	CHECK(vkCreateSemaphore(dev, &sci, NULL, &sem));
+	VkFenceCreateInfo fci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+	VkFence fence;
+	CHECK(vkCreateFence(dev, &fci, NULL, &fence));
+	// The submission waits for value 1, which the host signals after
+	// submitting: the queue must not block the application.
+	uint64_t waitV = 1, sigV = 2;
+	VkTimelineSemaphoreSubmitInfo tssi = {VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO, NULL, 1, &waitV, 1, &sigV};
+	VkPipelineStageFlags stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+	VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO, &tssi, 1, &sem, &stage, 1, &cb, 1, &sem};
+	CHECK(vkQueueSubmit(q, 1, &si, fence));
+	if (vkGetFenceStatus(dev, fence) != VK_NOT_READY) {
+		printf("FAIL the submission ran before its wait was signaled\n");
+		return 1;
+	}
+	VkSemaphoreSignalInfo ssi = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, NULL, sem, 1};
+	CHECK(vkSignalSemaphore(dev, &ssi));
+	CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, 10000000000ull));
+	VkSemaphoreWaitInfo swi = {VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, NULL, 0, 1, &sem, &sigV};
+	CHECK(vkWaitSemaphores(dev, &swi, 10000000000ull));
+
+	uint32_t *out = (uint32_t *)((char *)mapped + 256);
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t want = i < 64 ? 0xdeadbeef : i * 3 + 5;
+		if (out[i] != want) {
+			printf("FAIL v[%u] = %#x, want %#x\n", i, out[i], want);
+			return 1;
+		}
+	}
+	uint64_t ts[2];
+	CHECK(vkGetQueryPoolResults(dev, qp, 0, 2, sizeof ts, ts, 8, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+	if (ts[1] < ts[0]) {
+		printf("FAIL timestamps %llu then %llu\n", (unsigned long long)ts[0], (unsigned long long)ts[1]);
+		return 1;
+	}
+	vkDeviceWaitIdle(dev);
+	vkDestroyPipeline(dev, pipes[0], NULL);
+	vkDestroyFence(dev, fence, NULL);
+	vkDestroySemaphore(dev, sem, NULL);
+	vkDestroyCommandPool(dev, cp, NULL);
+	vkDestroyQueryPool(dev, qp, NULL);
+	vkDestroyDescriptorPool(dev, dp, NULL);
+	vkDestroyPipelineLayout(dev, pl, NULL);
+	vkDestroyDescriptorSetLayout(dev, dsl, NULL);
+	vkDestroyBuffer(dev, buf, NULL);
+	vkFreeMemory(dev, mem, NULL);
+	vkDestroyDevice(dev, NULL);
+	vkDestroyInstance(inst, NULL);
+	printf("ok\n");
+	return 0;
+}

@@ -1,0 +1,173 @@
+package validate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/coopshader/coop/spirv"
+)
+
+// checkCapabilities checks, for every instruction and every enumerant
+// operand, the capabilities, SPIR-V version and extensions the grammar
+// says it needs (SPIR-V 2.16.1: "the capability ... must be declared").
+// A capability operand's own capabilities are the ones it implicitly
+// declares, not requirements, so only its version and extensions count.
+// A Vulkan module must also declare Shader and use a Logical or
+// PhysicalStorageBuffer64 addressing model with the GLSL450 or Vulkan
+// memory model (Vulkan 1.x, "Validation Rules within a Module").
+func (s *state) checkCapabilities() {
+	for i := range s.m.Insts {
+		in := &s.m.Insts[i]
+		d := in.Op.Desc()
+		if !s.anyCap(d.Capabilities) {
+			s.fail(i, "capability.opcode", "Opcode %s requires one of these capabilities: %s", d.Name[2:], capNames(d.Capabilities))
+			return
+		}
+		if !s.versionOK(d.Version, d.Extensions) {
+			s.fail(i, "extension.opcode", "%s requires %s", d.Name, s.needs(d.Version, d.Extensions))
+			return
+		}
+		for _, o := range s.operands(i) {
+			kd := o.Kind.Desc()
+			if kd == nil || (kd.Category != spirv.CategoryValueEnum && kd.Category != spirv.CategoryBitEnum) {
+				continue
+			}
+			v := in.Words[o.Offset]
+			check := func(e *spirv.Enumerant) bool {
+				// SPV_AMD_shader_ballot adds the reduce and scan group
+				// operations to the Groups instructions.
+				amdGroups := o.Kind == spirv.KindGroupOperation && s.exts["SPV_AMD_shader_ballot"]
+				if o.Kind != spirv.KindCapability && !amdGroups && !s.anyCap(e.Capabilities) {
+					s.fail(i, "capability.operand", "Operand %d of %s requires one of these capabilities: %s", o.Offset+1, in.Op, capNames(e.Capabilities))
+					return false
+				}
+				if !s.versionOK(e.Version, e.Extensions) {
+					s.fail(i, "extension.operand", "%s %s requires %s", kd.Name, e.Name, s.needs(e.Version, e.Extensions))
+					return false
+				}
+				return true
+			}
+			if kd.Category == spirv.CategoryValueEnum {
+				if e := o.Kind.Enumerant(v); e != nil && !check(e) {
+					return
+				}
+				continue
+			}
+			for bit := uint32(1); bit != 0; bit <<= 1 {
+				if v&bit != 0 {
+					if e := o.Kind.Enumerant(bit); e != nil && !check(e) {
+						return
+					}
+				}
+			}
+		}
+	}
+	// "If the CooperativeMatrixKHR capability is declared then the
+	// VulkanMemoryModel capability must be declared as well."
+	// (SPV_KHR_cooperative_matrix; SPV_NV_cooperative_vector says the same
+	// of CooperativeVectorNV.)
+	for _, c := range []spirv.Capability{spirv.CapabilityCooperativeMatrixKHR, spirv.CapabilityCooperativeVectorNV} {
+		if s.hasCap(c) && !s.hasCap(spirv.CapabilityVulkanMemoryModel) {
+			s.fail(s.capIndex(c), "capability.vulkan-memory-model", "If the %s capability is declared then the VulkanMemoryModel capability must be declared as well.", capNames([]spirv.Capability{c}))
+			return
+		}
+	}
+	if !s.env.vulkan {
+		return
+	}
+	if !s.hasCap(spirv.CapabilityShader) {
+		s.fail(-1, "vulkan.shader", "Vulkan requires the Shader capability")
+		return
+	}
+	mm := s.indexOf(spirv.OpMemoryModel)
+	switch s.addressing {
+	case spirv.AddressingModelLogical, spirv.AddressingModelPhysicalStorageBuffer64:
+	default:
+		s.fail(mm, "vulkan.addressing", "Addressing model must be Logical or PhysicalStorageBuffer64 in the Vulkan environment.")
+		return
+	}
+	switch s.memModel {
+	case spirv.MemoryModelGLSL450, spirv.MemoryModelVulkan:
+	default:
+		s.fail(mm, "vulkan.memory-model", "Memory model must be VulkanKHR or GLSL450 in the Vulkan environment.")
+	}
+}
+
+// capIndex returns the index of the OpCapability declaring c (or the
+// first one when c is only implied).
+func (s *state) capIndex(c spirv.Capability) int {
+	first := -1
+	for i := range s.m.Insts {
+		if in := &s.m.Insts[i]; in.Op == spirv.OpCapability {
+			if spirv.Capability(in.Words[0]) == c {
+				return i
+			}
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	return first
+}
+
+// indexOf returns the index of the first instruction with opcode op.
+func (s *state) indexOf(op spirv.Op) int {
+	for i := range s.m.Insts {
+		if s.m.Insts[i].Op == op {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *state) anyCap(cs []spirv.Capability) bool {
+	if len(cs) == 0 {
+		return true
+	}
+	for _, c := range cs {
+		if s.caps[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// versionOK: the module's version is at least the one that made the item
+// core, or it declares one of the extensions that add it. Items the
+// grammar gives neither a version nor an extension are gated by their
+// capabilities alone.
+func (s *state) versionOK(v spirv.Version, exts []string) bool {
+	if v != 0 && s.m.Version >= v {
+		return true
+	}
+	if v == 0 && len(exts) == 0 {
+		return true
+	}
+	for _, e := range exts {
+		if s.exts[e] {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *state) needs(v spirv.Version, exts []string) string {
+	var parts []string
+	if v != 0 {
+		parts = append(parts, fmt.Sprintf("SPIR-V version %s or later", v))
+	}
+	if len(exts) > 0 {
+		parts = append(parts, "one of these extensions: "+strings.Join(exts, " "))
+	}
+	return strings.Join(parts, ", or ")
+}
+
+func capNames(cs []spirv.Capability) string {
+	var b []string
+	for _, c := range cs {
+		if e := spirv.KindCapability.Enumerant(uint32(c)); e != nil {
+			b = append(b, e.Name)
+		}
+	}
+	return strings.Join(b, " ")
+}

@@ -1,0 +1,171 @@
+package validate
+
+import (
+	"slices"
+
+	"github.com/coopshader/coop/spirv"
+)
+
+// checkEntryPoints: an entry point is a function returning void with no
+// parameters; names are unique per execution model; execution modes name
+// entry points; a Vulkan compute entry point has a workgroup size; from
+// SPIR-V 1.4 the interface lists every global variable the entry point's
+// call tree references (SPIR-V 3.56.4 OpEntryPoint, Vulkan 15.1).
+func (s *state) checkEntryPoints() {
+	type key struct {
+		model uint32
+		name  string
+	}
+	seen := map[key]bool{}
+	modes := map[uint32][]spirv.ExecutionMode{}
+	for i := range s.m.Insts {
+		in := &s.m.Insts[i]
+		if in.Op == spirv.OpExecutionMode || in.Op == spirv.OpExecutionModeId {
+			if !s.isEntryPoint(in.Words[0]) {
+				s.fail(i, "entry.mode", "%s Entry Point <id> '%d' is not the Entry Point operand of an OpEntryPoint.", in.Op, in.Words[0])
+				return
+			}
+			modes[in.Words[0]] = append(modes[in.Words[0]], spirv.ExecutionMode(in.Words[1]))
+		}
+	}
+	wgSizeBuiltin := false
+	for id, ds := range s.decor {
+		for _, d := range ds {
+			if d.dec == spirv.DecorationBuiltIn && len(d.args) > 0 && spirv.BuiltIn(d.args[0]) == spirv.BuiltInWorkgroupSize && s.isConst(id) {
+				wgSizeBuiltin = true
+			}
+		}
+	}
+	for i := range s.m.Insts {
+		in := &s.m.Insts[i]
+		if in.Op != spirv.OpEntryPoint {
+			continue
+		}
+		fid := in.Words[1]
+		f := s.funcOf[fid]
+		if f == nil {
+			s.fail(i, "entry.function", "OpEntryPoint Entry Point <id> '%d' is not a function.", fid)
+			return
+		}
+		ft := s.types[f.Type]
+		if !s.types[ft.Elem].is(spirv.OpTypeVoid) {
+			s.fail(i, "entry.function", "OpEntryPoint Entry Point <id> '%d's function return type is not void.", fid)
+			return
+		}
+		if len(ft.Members) != 0 {
+			s.fail(i, "entry.function", "OpEntryPoint Entry Point <id> '%d's function parameter count is not zero.", fid)
+			return
+		}
+		name, n, _ := in.String(2)
+		k := key{in.Words[0], name}
+		if seen[k] {
+			s.fail(i, "entry.name", "2 Entry points cannot share the same name and ExecutionMode.")
+			return
+		}
+		seen[k] = true
+		s.entry = append(s.entry, fid)
+		model := spirv.ExecutionModel(in.Words[0])
+		if s.env.vulkan && model == spirv.ExecutionModelGLCompute && !wgSizeBuiltin &&
+			!slices.Contains(modes[fid], spirv.ExecutionModeLocalSize) && !slices.Contains(modes[fid], spirv.ExecutionModeLocalSizeId) &&
+			!slices.Contains(modes[fid], spirv.ExecutionModeTileShadingRateQCOM) {
+			s.fail(i, "vulkan.local-size", "In the Vulkan environment, GLCompute execution model entry points require either the LocalSize or LocalSizeId execution mode or an object decorated with WorkgroupSize must be specified.")
+			return
+		}
+		iface := in.Words[2+n:]
+		for _, v := range iface {
+			vi := s.defInst(v)
+			if vi == nil || vi.Op != spirv.OpVariable && vi.Op != spirv.OpUntypedVariableKHR {
+				s.fail(i, "entry.interface", "Interfaces passed to OpEntryPoint must be variables. Found Op%s.", vi.Op.String()[2:])
+				return
+			}
+			if spirv.StorageClass(vi.Words[2]) == spirv.StorageClassFunction {
+				s.fail(i, "entry.interface", "OpEntryPoint interfaces must be OpVariables with Storage Class of Input(1) or Output(3). Found Storage Class 7 for Entry Point id %d.", fid)
+				return
+			}
+		}
+		if s.m.Version >= spirv.MakeVersion(1, 4) {
+			for _, v := range s.globalsUsed(fid) {
+				if !slices.Contains(iface, v) {
+					s.fail(i, "entry.interface", "Interface variable id <%d> is used by entry point '%s' id <%d>, but is not listed as an interface", v, name, fid)
+					return
+				}
+			}
+		}
+	}
+}
+
+func (s *state) isEntryPoint(id uint32) bool {
+	for i := range s.layout.EntryPoints {
+		if s.layout.EntryPoints[i].Words[1] == id {
+			return true
+		}
+	}
+	return false
+}
+
+// callees returns the functions f names (calls and the function operands
+// of the cooperative matrix 2 instructions), in order.
+func (s *state) callees(f *Func) []*Func {
+	var out []*Func
+	seen := map[*Func]bool{}
+	for i := f.Index + 1; i < f.End; i++ {
+		in := &s.m.Insts[i]
+		for _, o := range s.operands(i) {
+			if o.Kind != spirv.KindIdRef {
+				continue
+			}
+			for k := 0; k < o.Count; k++ {
+				if g := s.funcOf[in.Words[o.Offset+k]]; g != nil && !seen[g] {
+					seen[g] = true
+					out = append(out, g)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// reachableFuncs returns the functions reachable from fid, fid first.
+func (s *state) reachableFuncs(fid uint32) []*Func {
+	f := s.funcOf[fid]
+	if f == nil {
+		return nil
+	}
+	out := []*Func{f}
+	seen := map[*Func]bool{f: true}
+	for k := 0; k < len(out); k++ {
+		for _, g := range s.callees(out[k]) {
+			if !seen[g] {
+				seen[g] = true
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
+// globalsUsed lists the global variables the call tree of fid references,
+// in order of first use.
+func (s *state) globalsUsed(fid uint32) []uint32 {
+	var out []uint32
+	seen := map[uint32]bool{}
+	for _, f := range s.reachableFuncs(fid) {
+		for i := f.Index + 1; i < f.End; i++ {
+			in := &s.m.Insts[i]
+			for _, o := range s.operands(i) {
+				if !isIDKind(o.Kind) {
+					continue
+				}
+				for k := 0; k < o.Count; k++ {
+					id := in.Words[o.Offset+k]
+					if d := s.defInst(id); d != nil && (d.Op == spirv.OpVariable || d.Op == spirv.OpUntypedVariableKHR) &&
+						s.defIndex(id) < s.funcs[0].Index && !seen[id] {
+						seen[id] = true
+						out = append(out, id)
+					}
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,248 @@
+package validate
+
+import (
+	"github.com/coopshader/coop/spirv"
+)
+
+// instChecks holds the checks of the instruction families, by opcode;
+// each family file adds its own in an init function.
+var instChecks = map[spirv.Op]func(*state, int){}
+
+func addChecks(m map[spirv.Op]func(*state, int)) {
+	for op, f := range m {
+		if instChecks[op] != nil {
+			panic("validate: two checks for " + op.String())
+		}
+		instChecks[op] = f
+	}
+}
+
+// checkInstructions runs the per-instruction rules on every instruction
+// of every function.
+func (s *state) checkInstructions() {
+	for _, f := range s.funcs {
+		for i := f.Index + 1; i < f.End; i++ {
+			s.checkInst(f, i)
+			if s.err != nil {
+				return
+			}
+		}
+	}
+	// Global instructions with family rules (types, constants).
+	end := len(s.m.Insts)
+	if len(s.funcs) > 0 {
+		end = s.funcs[0].Index
+	}
+	for i := 0; i < end; i++ {
+		if h := instChecks[s.m.Insts[i].Op]; h != nil {
+			h(s, i)
+			if s.err != nil {
+				return
+			}
+		}
+	}
+}
+
+func (s *state) checkInst(f *Func, i int) {
+	in := &s.m.Insts[i]
+	if rt := in.TypeID(); rt != 0 && s.types[rt] == nil {
+		s.fail(i, "result-type", "%s Result Type <id> '%d' is not a type.", in.Op, rt)
+		return
+	}
+	w := in.Words
+	switch in.Op {
+	case spirv.OpFunctionCall:
+		s.checkCall(i)
+	case spirv.OpReturn:
+		if rt := s.types[s.types[f.Type].Elem]; !rt.is(spirv.OpTypeVoid) {
+			s.fail(i, "function.return", "OpReturn can only be called from a function with void return type.")
+		}
+	case spirv.OpReturnValue:
+		rt := s.types[s.types[f.Type].Elem]
+		if rt.is(spirv.OpTypeVoid) {
+			s.fail(i, "function.return", "OpReturnValue value's type <id> '%d' is void.", s.typeOf(w[0]))
+		} else if s.typeOf(w[0]) != rt.ID {
+			s.fail(i, "function.return", "OpReturnValue Value <id> '%d's type does not match OpFunction's return type.", w[0])
+		}
+	case spirv.OpBranchConditional:
+		if !s.types[s.typeOf(w[0])].is(spirv.OpTypeBool) {
+			s.fail(i, "cfg.condition", "Condition operand for OpBranchConditional must be of boolean type")
+		}
+	case spirv.OpLoad:
+		pt := s.valueType(w[2])
+		if pt == nil || (pt.Op != spirv.OpTypePointer && pt.Op != spirv.OpTypeUntypedPointerKHR) {
+			s.fail(i, "memory.load", "OpLoad Pointer <id> '%d' is not a logical pointer.", w[2])
+		} else if pt.Op == spirv.OpTypePointer && pt.Elem != w[0] {
+			s.fail(i, "memory.load", "OpLoad Result Type <id> '%d' does not match Pointer <id> '%d's type.", w[0], w[2])
+		}
+	case spirv.OpStore:
+		pt := s.valueType(w[0])
+		if pt == nil || (pt.Op != spirv.OpTypePointer && pt.Op != spirv.OpTypeUntypedPointerKHR) {
+			s.fail(i, "memory.store", "OpStore Pointer <id> '%d' is not a logical pointer.", w[0])
+		} else if pt.Op == spirv.OpTypePointer && pt.Elem != s.typeOf(w[1]) {
+			s.fail(i, "memory.store", "OpStore Pointer <id> '%d's type does not match Object <id> '%d's type.", w[0], w[1])
+		}
+	case spirv.OpVariable:
+		s.checkFunctionVariable(f, i)
+	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpPtrAccessChain, spirv.OpInBoundsPtrAccessChain:
+		s.checkAccessChain(i)
+	case spirv.OpCompositeConstruct:
+		if rt := s.types[w[0]]; rt != nil {
+			s.checkComposite(i, in.Op, rt, w[2:], false)
+		}
+	case spirv.OpCompositeExtract:
+		s.checkCompositeExtract(i)
+	case spirv.OpFAdd, spirv.OpFSub, spirv.OpFMul, spirv.OpFDiv, spirv.OpFRem, spirv.OpFMod:
+		for _, v := range w[2:4] {
+			if s.typeOf(v) != w[0] {
+				s.fail(i, "arith.operand", "Expected arithmetic operands to be of Result Type: %s operand <id> '%d'", in.Op, v)
+				return
+			}
+		}
+	}
+	if s.err == nil {
+		if h := instChecks[in.Op]; h != nil {
+			h(s, i)
+		}
+	}
+}
+
+// checkCall: OpFunctionCall names a function, passes one argument of the
+// right type per parameter, and has the function's return type (SPIR-V
+// 3.56.9).
+func (s *state) checkCall(i int) {
+	w := s.m.Insts[i].Words
+	g := s.funcOf[w[2]]
+	if g == nil {
+		s.fail(i, "function.call", "OpFunctionCall Function <id> '%d' is not a function.", w[2])
+		return
+	}
+	ft := s.types[g.Type]
+	if ft.Elem != w[0] {
+		s.fail(i, "function.call", "OpFunctionCall Result Type <id> '%d's type does not match Function <id> '%d's return type.", w[0], w[2])
+		return
+	}
+	args := w[3:]
+	if len(args) != len(ft.Members) {
+		s.fail(i, "function.call", "OpFunctionCall Function <id>'s parameter count does not match the argument count.")
+		return
+	}
+	for k, a := range args {
+		if s.typeOf(a) != ft.Members[k] {
+			s.fail(i, "function.call", "OpFunctionCall Argument <id> '%d's type does not match Function <id> '%d's parameter type.", a, w[2])
+			return
+		}
+	}
+}
+
+// checkFunctionVariable: a variable in a function has Function storage,
+// is at the start of the first block, and its result type is a pointer of
+// that storage class (SPIR-V 3.56.8 OpVariable).
+func (s *state) checkFunctionVariable(f *Func, i int) {
+	w := s.m.Insts[i].Words
+	if spirv.StorageClass(w[2]) != spirv.StorageClassFunction {
+		s.fail(i, "variable.storage", "Variables must have a function[7] storage class inside of a function")
+		return
+	}
+	b := s.blockOf[i]
+	if b != f.Blocks[0] {
+		s.fail(i, "variable.position", "All OpVariable instructions in a function must be in the first block in the function.")
+		return
+	}
+	for k := b.First + 1; k < i; k++ {
+		if op := s.m.Insts[k].Op; op != spirv.OpVariable && op != spirv.OpLine && op != spirv.OpNoLine && op != spirv.OpExtInst {
+			s.fail(i, "variable.position", "All OpVariable instructions in a function must be the first instructions in the first block.")
+			return
+		}
+	}
+	s.checkVariable(i)
+}
+
+// walkIndex steps from composite type t into index idx (a constant value
+// when known); it returns nil for an index the type does not have.
+func (s *state) walkIndex(t *Type, idx uint64, known bool) (*Type, string) {
+	switch {
+	case t.is(spirv.OpTypeStruct):
+		if !known {
+			return nil, "struct indices must be constant integers"
+		}
+		if idx >= uint64(len(t.Members)) {
+			return nil, "struct index out of range"
+		}
+		return s.types[t.Members[idx]], ""
+	case t.is(spirv.OpTypeVector), t.is(spirv.OpTypeMatrix), t.is(spirv.OpTypeArray):
+		if known && t.CountKnown && idx >= t.Count && !t.is(spirv.OpTypeArray) {
+			return nil, "index out of range"
+		}
+		return s.types[t.Elem], ""
+	case t.is(spirv.OpTypeRuntimeArray), t.is(spirv.OpTypeVectorIdEXT), isCoopMat(t):
+		return s.types[t.Elem], ""
+	}
+	return nil, "reached non-composite type while indexes still remain to be traversed"
+}
+
+// checkAccessChain: the base is a pointer, the indices walk its pointee
+// (struct indices are constants in range) and the result is a pointer of
+// the same storage class to the type reached (SPIR-V 3.56.8).
+func (s *state) checkAccessChain(i int) {
+	in := &s.m.Insts[i]
+	w := in.Words
+	bt := s.valueType(w[2])
+	if !bt.is(spirv.OpTypePointer) {
+		if bt.is(spirv.OpTypeUntypedPointerKHR) {
+			return
+		}
+		s.fail(i, "access-chain.base", "The Base <id> '%d' in %s instruction must be a pointer.", w[2], in.Op)
+		return
+	}
+	rt := s.types[w[0]]
+	if !rt.is(spirv.OpTypePointer) {
+		s.fail(i, "access-chain.result", "The Result Type of %s <id> '%d' must be OpTypePointer.", in.Op, w[1])
+		return
+	}
+	if rt.Storage != bt.Storage {
+		s.fail(i, "access-chain.storage", "The result pointer storage class and base pointer storage class in %s do not match.", in.Op)
+		return
+	}
+	idx := w[3:]
+	if in.Op == spirv.OpPtrAccessChain || in.Op == spirv.OpInBoundsPtrAccessChain {
+		idx = idx[1:]
+	}
+	t := s.types[bt.Elem]
+	for _, x := range idx {
+		if !s.component(s.typeOf(x)).is(spirv.OpTypeInt) || s.types[s.typeOf(x)].is(spirv.OpTypeVector) {
+			s.fail(i, "access-chain.index", "Indexes passed to %s must be of type integer.", in.Op)
+			return
+		}
+		v, known := s.constValue(x)
+		var why string
+		if t, why = s.walkIndex(t, v, known); t == nil {
+			s.fail(i, "access-chain.index", "%s: %s (index <id> '%d').", in.Op, why, x)
+			return
+		}
+	}
+	if t.ID != rt.Elem {
+		s.fail(i, "access-chain.result", "%s result type (Op%s) does not match the type that results from indexing into the base <id> (Op%s).",
+			in.Op, s.types[rt.Elem].Op.String()[2:], t.Op.String()[2:])
+	}
+}
+
+func (s *state) checkCompositeExtract(i int) {
+	w := s.m.Insts[i].Words
+	t := s.valueType(w[2])
+	if t == nil {
+		s.fail(i, "composite.extract", "OpCompositeExtract Composite <id> '%d' is not a composite object.", w[2])
+		return
+	}
+	for _, x := range w[3:] {
+		var why string
+		if t, why = s.walkIndex(t, uint64(x), true); t == nil {
+			s.fail(i, "composite.extract", "OpCompositeExtract: %s (index %d).", why, x)
+			return
+		}
+	}
+	if t.ID != w[0] {
+		s.fail(i, "composite.extract", "OpCompositeExtract result type (Op%s) does not match the type that results from indexing into the composite (Op%s).",
+			s.types[w[0]].Op.String()[2:], t.Op.String()[2:])
+	}
+}

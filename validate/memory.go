@@ -1,0 +1,197 @@
+package validate
+
+import (
+	"github.com/coopshader/coop/spirv"
+)
+
+// checkMemory checks global variables, and every Scope <id> and Memory
+// Semantics <id> operand.
+func (s *state) checkMemory() {
+	end := len(s.m.Insts)
+	if len(s.funcs) > 0 {
+		end = s.funcs[0].Index
+	}
+	for i := 0; i < end; i++ {
+		if s.m.Insts[i].Op == spirv.OpVariable {
+			if spirv.StorageClass(s.m.Insts[i].Words[2]) == spirv.StorageClassFunction {
+				s.fail(i, "variable.storage", "OpVariable Storage Class must not be Function outside a function.")
+				return
+			}
+			s.checkVariable(i)
+			if s.err != nil {
+				return
+			}
+		}
+	}
+	for i := range s.m.Insts {
+		in := &s.m.Insts[i]
+		for _, o := range s.operands(i) {
+			switch o.Kind {
+			case spirv.KindIdScope:
+				s.checkScope(i, in.Words[o.Offset])
+			case spirv.KindIdMemorySemantics:
+				s.checkSemantics(i, in.Words[o.Offset])
+			}
+			if s.err != nil {
+				return
+			}
+		}
+	}
+}
+
+// checkVariable: the result type is a pointer of the variable's storage
+// class, the initializer has the pointee type, the storage class exists
+// in the target environment, and the pointee may live there (each family
+// says where its types may be allocated).
+func (s *state) checkVariable(i int) {
+	w := s.m.Insts[i].Words
+	sc := spirv.StorageClass(w[2])
+	pt := s.types[w[0]]
+	if !pt.is(spirv.OpTypePointer) {
+		s.fail(i, "variable.type", "OpVariable Result Type <id> '%d' is not a pointer type.", w[0])
+		return
+	}
+	if pt.Storage != sc {
+		s.fail(i, "variable.storage", "Storage class must match result type storage class")
+		return
+	}
+	if len(w) > 3 {
+		init := s.defInst(w[3])
+		if init == nil || init.TypeID() != pt.Elem {
+			s.fail(i, "variable.initializer", "Initializer type must match the type pointed to by the Result Type")
+			return
+		}
+	}
+	if s.env.vulkan {
+		switch sc {
+		case spirv.StorageClassCrossWorkgroup, spirv.StorageClassGeneric:
+			s.fail(i, "vulkan.storage-class", "In the Vulkan environment, OpVariable must not use the %s storage class.", scName(sc))
+			return
+		}
+	}
+	t := s.types[pt.Elem]
+	switch sc {
+	case spirv.StorageClassFunction, spirv.StorageClassPrivate:
+	default:
+		// SPV_KHR_cooperative_matrix, SPV_NV_cooperative_vector:
+		// "Cooperative matrix types (or types containing them) can only be
+		// allocated in Function or Private storage classes."
+		if c := s.contains(t, func(t *Type) bool { return isCoopMat(t) }); c != nil {
+			s.fail(i, "coopmat.storage", "Cooperative matrix types (or types containing them) can only be allocated in Function or Private storage classes or as function parameters")
+			return
+		}
+		if c := s.contains(t, s.isCoopVec); c != nil {
+			s.fail(i, "coopvec.storage", "Cooperative vector types (or types containing them) can only be allocated in Function or Private storage classes or as function parameters")
+			return
+		}
+		s.checkInt4Storage(i, t)
+		if s.err != nil {
+			return
+		}
+		s.checkLongVectorStorage(i, sc, t)
+	}
+}
+
+func scName(sc spirv.StorageClass) string {
+	if e := spirv.KindStorageClass.Enumerant(uint32(sc)); e != nil {
+		return e.Name
+	}
+	return "unknown"
+}
+
+// contains returns the first type within t (t itself, components,
+// elements, members; not through pointers) for which pred holds.
+func (s *state) contains(t *Type, pred func(*Type) bool) *Type {
+	seen := map[uint32]bool{}
+	var walk func(t *Type) *Type
+	walk = func(t *Type) *Type {
+		if t == nil || seen[t.ID] {
+			return nil
+		}
+		seen[t.ID] = true
+		if pred(t) {
+			return t
+		}
+		switch t.Op {
+		case spirv.OpTypeVector, spirv.OpTypeVectorIdEXT, spirv.OpTypeMatrix, spirv.OpTypeArray, spirv.OpTypeRuntimeArray,
+			spirv.OpTypeCooperativeMatrixKHR, spirv.OpTypeCooperativeMatrixNV:
+			return walk(s.types[t.Elem])
+		case spirv.OpTypeStruct:
+			for _, m := range t.Members {
+				if c := walk(s.types[m]); c != nil {
+					return c
+				}
+			}
+		}
+		return nil
+	}
+	return walk(t)
+}
+
+// checkScope: a Scope <id> is a constant instruction of 32-bit integer type
+// (SPV_KHR_cooperative_matrix relaxes "OpConstant" to "constant
+// instruction"); a known value is a Scope, CrossDevice is not allowed in
+// Vulkan and QueueFamily needs the Vulkan memory model (Vulkan 15.1.6).
+func (s *state) checkScope(i int, id uint32) {
+	d := s.defInst(id)
+	if d == nil || !isConstInst(d.Op) {
+		s.fail(i, "scope.constant", "%s: Scope <id> '%d' must be the result of a constant instruction", s.m.Insts[i].Op, id)
+		return
+	}
+	if !s.isInt32Scalar(d.TypeID()) {
+		s.fail(i, "scope.type", "%s: expected scope to be a 32-bit int", s.m.Insts[i].Op)
+		return
+	}
+	v, known := s.constValue(id)
+	if !known {
+		return
+	}
+	if spirv.KindScope.Enumerant(uint32(v)) == nil || v > 0xffffffff {
+		s.fail(i, "scope.value", "%s: Invalid scope value %d", s.m.Insts[i].Op, v)
+		return
+	}
+	if s.env.vulkan {
+		switch spirv.Scope(v) {
+		case spirv.ScopeCrossDevice:
+			s.fail(i, "vulkan.scope", "%s: in Vulkan environment, Scope cannot be CrossDevice", s.m.Insts[i].Op)
+		case spirv.ScopeQueueFamily:
+			if !s.hasCap(spirv.CapabilityVulkanMemoryModel) {
+				s.fail(i, "vulkan.scope", "%s: Memory Scope QueueFamily requires capability VulkanMemoryModelKHR", s.m.Insts[i].Op)
+			}
+		}
+	}
+}
+
+// checkSemantics: a Memory Semantics <id> is an OpConstant of 32-bit
+// integer type (SPIR-V 2.16.2); at most one ordering bit is set; the
+// Vulkan memory model does not take SequentiallyConsistent (SPIR-V 3.25).
+func (s *state) checkSemantics(i int, id uint32) {
+	d := s.defInst(id)
+	op := s.m.Insts[i].Op
+	if d == nil || !isConstInst(d.Op) {
+		s.fail(i, "semantics.constant", "%s: Memory Semantics <id> '%d' must be the result of a constant instruction", op, id)
+		return
+	}
+	if !s.isInt32Scalar(d.TypeID()) {
+		s.fail(i, "semantics.type", "%s: expected Memory Semantics to be a 32-bit int", op)
+		return
+	}
+	v, known := s.constValue(id)
+	if !known {
+		return
+	}
+	order := spirv.MemorySemanticsAcquire | spirv.MemorySemanticsRelease | spirv.MemorySemanticsAcquireRelease | spirv.MemorySemanticsSequentiallyConsistent
+	n := 0
+	for b := spirv.MemorySemantics(1); b != 0; b <<= 1 {
+		if spirv.MemorySemantics(v)&order&b != 0 {
+			n++
+		}
+	}
+	if n > 1 {
+		s.fail(i, "semantics.order", "%s: Memory Semantics can have at most one of the following bits set: Acquire, Release, AcquireRelease or SequentiallyConsistent", op)
+		return
+	}
+	if s.memModel == spirv.MemoryModelVulkan && spirv.MemorySemantics(v)&spirv.MemorySemanticsSequentiallyConsistent != 0 {
+		s.fail(i, "semantics.vulkan", "%s: SequentiallyConsistent memory semantics cannot be used with the VulkanKHR memory model.", op)
+	}
+}

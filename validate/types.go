@@ -1,0 +1,279 @@
+package validate
+
+import (
+	"github.com/coopshader/coop/spirv"
+)
+
+// checkTypes decodes every type declaration into s.types and checks the
+// universal rules of SPIR-V 3.56.6 (Type-Declaration Instructions) with
+// the widths each capability allows (SPIR-V 2.16.2), the component counts
+// of vectors (Vector16, SPV_EXT_long_vector) and the operands that must be
+// types. Cooperative types are checked by their families.
+func (s *state) checkTypes() {
+	for i := range s.m.Insts {
+		in := &s.m.Insts[i]
+		if in.Op == spirv.OpFunction {
+			break
+		}
+		if isConstInst(in.Op) {
+			s.recordConst(in)
+			continue
+		}
+		if spirv.SectionOf(in.Op) != spirv.SecGlobal || in.Op.Desc().Class != "Type-Declaration" {
+			continue
+		}
+		if in.Op == spirv.OpTypeForwardPointer {
+			continue
+		}
+		w := in.Words
+		t := &Type{ID: w[0], Op: in.Op, Encoding: -1}
+		s.types[t.ID] = t
+		switch in.Op {
+		case spirv.OpTypeInt:
+			t.Width, t.Signed = w[1], w[2] != 0
+			s.checkIntType(i, t, w[2])
+		case spirv.OpTypeFloat:
+			t.Width = w[1]
+			if len(w) > 2 {
+				t.Encoding = int32(w[2])
+			}
+			s.checkFloatType(i, t)
+		case spirv.OpTypeVector:
+			t.Elem, t.Count, t.CountKnown = w[1], uint64(w[2]), true
+			s.checkVectorType(i, t)
+		case spirv.OpTypeVectorIdEXT:
+			t.Elem = w[1]
+			t.Count, t.CountKnown = s.constValue(w[2])
+			s.checkVectorIDType(i, t, w[2])
+		case spirv.OpTypeMatrix:
+			t.Elem, t.Count, t.CountKnown = w[1], uint64(w[2]), true
+			s.checkMatrixType(i, t)
+		case spirv.OpTypeArray:
+			t.Elem = w[1]
+			t.Count, t.CountKnown = s.constValue(w[2])
+			s.checkArrayType(i, t, w[2])
+		case spirv.OpTypeRuntimeArray:
+			t.Elem = w[1]
+			s.checkElemType(i, t, "Element Type")
+		case spirv.OpTypeStruct:
+			t.Members = w[1:]
+			for k, m := range t.Members {
+				mt := s.types[m]
+				if mt == nil && !s.fwdPtr[m] {
+					s.fail(i, "type.struct.member", "OpTypeStruct Member Type <id> '%d' is not a type.", m)
+					return
+				}
+				if mt.is(spirv.OpTypeVoid) {
+					s.fail(i, "type.struct.member", "OpTypeStruct Member %d may not be void.", k)
+					return
+				}
+			}
+		case spirv.OpTypePointer:
+			t.Storage, t.Elem = spirv.StorageClass(w[1]), w[2]
+			if s.types[t.Elem] == nil && !s.fwdPtr[t.Elem] {
+				s.fail(i, "type.pointer", "OpTypePointer Type <id> '%d' is not a type.", t.Elem)
+			}
+		case spirv.OpTypeUntypedPointerKHR:
+			t.Storage = spirv.StorageClass(w[1])
+		case spirv.OpTypeFunction:
+			t.Elem, t.Members = w[1], w[2:]
+			if s.types[t.Elem] == nil {
+				s.fail(i, "type.function", "OpTypeFunction Return Type <id> '%d' is not a type.", t.Elem)
+				return
+			}
+			for k, p := range t.Members {
+				pt := s.types[p]
+				if pt == nil && !s.fwdPtr[p] {
+					s.fail(i, "type.function", "OpTypeFunction Parameter Type <id> '%d' is not a type.", p)
+					return
+				}
+				if pt.is(spirv.OpTypeVoid) {
+					s.fail(i, "type.function", "OpTypeFunction Parameter %d may not be void.", k)
+					return
+				}
+			}
+		case spirv.OpTypeCooperativeMatrixKHR:
+			t.Elem, t.Scope, t.Rows, t.Cols, t.Use = w[1], w[2], w[3], w[4], w[5]
+		case spirv.OpTypeCooperativeMatrixNV:
+			t.Elem, t.Scope, t.Rows, t.Cols = w[1], w[2], w[3], w[4]
+		case spirv.OpTypeTensorLayoutNV, spirv.OpTypeTensorViewNV:
+			t.Members = w[1:]
+		case spirv.OpTypeImage, spirv.OpTypeSampledImage:
+			t.Elem = w[1]
+		}
+		if s.err != nil {
+			return
+		}
+	}
+}
+
+func (s *state) checkIntType(i int, t *Type, signedness uint32) {
+	if signedness > 1 {
+		s.fail(i, "type.int.signedness", "OpTypeInt has invalid signedness: %d", signedness)
+		return
+	}
+	switch t.Width {
+	case 32:
+	case 8:
+		if !s.anyCap([]spirv.Capability{spirv.CapabilityInt8, spirv.CapabilityStorageBuffer8BitAccess,
+			spirv.CapabilityUniformAndStorageBuffer8BitAccess, spirv.CapabilityStoragePushConstant8}) {
+			s.fail(i, "type.int.width", "Using an 8-bit integer type requires the Int8 capability, or an extension that explicitly enables 8-bit integers.")
+		}
+	case 16:
+		if !s.anyCap([]spirv.Capability{spirv.CapabilityInt16, spirv.CapabilityStorageBuffer16BitAccess,
+			spirv.CapabilityUniformAndStorageBuffer16BitAccess, spirv.CapabilityStoragePushConstant16,
+			spirv.CapabilityStorageInputOutput16}) {
+			s.fail(i, "type.int.width", "Using a 16-bit integer type requires the Int16 capability, or an extension that explicitly enables 16-bit integers.")
+		}
+	case 64:
+		if !s.hasCap(spirv.CapabilityInt64) {
+			s.fail(i, "type.int.width", "Using a 64-bit integer type requires the Int64 capability.")
+		}
+	case 4:
+		// SPV_INTEL_int4: "If Int4TypeINTEL is declared then the 'Width'
+		// operand of OpTypeInt may be 4."
+		if !s.hasCap(spirv.CapabilityInt4TypeINTEL) {
+			s.fail(i, "int4.type", "Using a 4-bit integer type requires the Int4TypeINTEL capability.")
+		}
+	default:
+		s.fail(i, "type.int.width", "Invalid number of bits (%d) used for OpTypeInt.", t.Width)
+	}
+}
+
+func (s *state) checkFloatType(i int, t *Type) {
+	if t.Encoding >= 0 {
+		switch spirv.FPEncoding(t.Encoding) {
+		case spirv.FPEncodingBFloat16KHR:
+			s.checkBFloat16Type(i, t)
+		case spirv.FPEncodingFloat8E4M3EXT, spirv.FPEncodingFloat8E5M2EXT:
+			s.checkFloat8Type(i, t)
+		}
+		return
+	}
+	switch t.Width {
+	case 32:
+	case 16:
+		if !s.anyCap([]spirv.Capability{spirv.CapabilityFloat16, spirv.CapabilityFloat16Buffer,
+			spirv.CapabilityStorageBuffer16BitAccess, spirv.CapabilityUniformAndStorageBuffer16BitAccess,
+			spirv.CapabilityStoragePushConstant16, spirv.CapabilityStorageInputOutput16}) {
+			s.fail(i, "type.float.width", "Using a 16-bit floating point type requires the Float16 or Float16Buffer capability, or an extension that explicitly enables 16-bit floating point.")
+		}
+	case 64:
+		if !s.hasCap(spirv.CapabilityFloat64) {
+			s.fail(i, "type.float.width", "Using a 64-bit floating point type requires the Float64 capability.")
+		}
+	default:
+		s.fail(i, "type.float.width", "Invalid number of bits (%d) used for OpTypeFloat.", t.Width)
+	}
+}
+
+// checkVectorType: the component type is a scalar numerical or Boolean
+// type; 2, 3 or 4 components, 8 or 16 with Vector16, any positive count
+// with LongVectorEXT (SPV_EXT_long_vector allows 1 and more than 4).
+func (s *state) checkVectorType(i int, t *Type) {
+	if s.scalar(t.Elem) == nil {
+		s.fail(i, "type.vector.component", "OpTypeVector Component Type <id> '%d' is not a scalar type.", t.Elem)
+		return
+	}
+	switch {
+	case t.Count >= 2 && t.Count <= 4:
+	case (t.Count == 8 || t.Count == 16) && s.hasCap(spirv.CapabilityVector16):
+	case t.Count >= 1 && s.hasCap(spirv.CapabilityLongVectorEXT):
+	default:
+		s.fail(i, "type.vector.count", "Illegal number of components (%d) for OpTypeVector", t.Count)
+	}
+}
+
+func (s *state) checkMatrixType(i int, t *Type) {
+	col := s.types[t.Elem]
+	if !col.is(spirv.OpTypeVector) {
+		s.fail(i, "type.matrix.column", "Columns in a matrix must be of type vector.")
+		return
+	}
+	if ct := s.types[col.Elem]; !ct.is(spirv.OpTypeFloat) {
+		s.fail(i, "type.matrix.column", "Matrix types can only be parameterized with floating-point types.")
+		return
+	}
+	// SPV_EXT_long_vector: "Matrix types must be parameterized only with
+	// OpTypeVector having 2, 3, or 4 components."
+	if col.Count < 2 || col.Count > 4 {
+		s.fail(i, "longvector.matrix", "Matrix types can only be parameterized as having only 2, 3, or 4 columns (got a column of %d components).", col.Count)
+		return
+	}
+	if t.Count < 2 || t.Count > 4 {
+		s.fail(i, "type.matrix.columns", "Matrix types can only be parameterized as having only 2, 3, or 4 columns.")
+	}
+}
+
+func (s *state) checkElemType(i int, t *Type, what string) {
+	et := s.types[t.Elem]
+	if et == nil && !s.fwdPtr[t.Elem] {
+		s.fail(i, "type.element", "%s %s <id> '%d' is not a type.", t.Op, what, t.Elem)
+		return
+	}
+	if et.is(spirv.OpTypeVoid) {
+		s.fail(i, "type.element", "%s %s <id> '%d' is a void type.", t.Op, what, t.Elem)
+	}
+}
+
+// checkArrayType: the length is a constant instruction of scalar integer
+// type with a value of at least 1 (SPIR-V 3.56.6 OpTypeArray).
+func (s *state) checkArrayType(i int, t *Type, length uint32) {
+	if s.checkElemType(i, t, "Element Type"); s.err != nil {
+		return
+	}
+	li := s.defInst(length)
+	if li == nil || !isConstInst(li.Op) {
+		s.fail(i, "type.array.length", "OpTypeArray Length <id> '%d' is not a scalar constant type.", length)
+		return
+	}
+	lt := s.types[li.TypeID()]
+	if !lt.is(spirv.OpTypeInt) {
+		s.fail(i, "type.array.length", "OpTypeArray Length <id> '%d' is not a constant integer type.", length)
+		return
+	}
+	if t.CountKnown {
+		v := t.Count
+		if lt.Signed && lt.Width < 64 && v>>(lt.Width-1)&1 != 0 || lt.Signed && lt.Width == 64 && int64(v) < 0 {
+			s.fail(i, "type.array.length", "OpTypeArray Length <id> '%d' default value must be at least 1: found a negative value", length)
+			return
+		}
+		if v == 0 {
+			s.fail(i, "type.array.length", "OpTypeArray Length <id> '%d' default value must be at least 1: found 0", length)
+		}
+	}
+}
+
+// checkVectorIDType: OpTypeVectorIdEXT is a cooperative vector when the
+// module declares CooperativeVectorNV and a long vector otherwise; both
+// need a scalar component type and a positive 32-bit integer constant
+// count (SPV_EXT_long_vector, SPV_NV_cooperative_vector OpTypeCooperativeVectorNV).
+func (s *state) checkVectorIDType(i int, t *Type, count uint32) {
+	if s.scalar(t.Elem) == nil {
+		s.fail(i, "vector-id.component", "%s Component Type <id> '%d' is not a scalar type.", s.vecIDName(), t.Elem)
+		return
+	}
+	ci := s.defInst(count)
+	if ci == nil || !isConstInst(ci.Op) || !s.isInt32Scalar(ci.TypeID()) {
+		s.fail(i, "vector-id.count", "%s Component Count <id> '%d' must be a constant instruction with scalar 32-bit integer type.", s.vecIDName(), count)
+		return
+	}
+	if t.CountKnown && t.Count == 0 {
+		s.fail(i, "vector-id.count", "%s Component Count <id> '%d' must be greater than zero.", s.vecIDName(), count)
+	}
+}
+
+func (s *state) vecIDName() string {
+	if s.isCoopVecModule() {
+		return "OpTypeCooperativeVectorNV"
+	}
+	return "OpTypeVectorIdEXT"
+}
+
+// isCoopVecModule: OpTypeVectorIdEXT and OpTypeCooperativeVectorNV share
+// an opcode; a module with the CooperativeVectorNV capability means the
+// latter.
+func (s *state) isCoopVecModule() bool { return s.hasCap(spirv.CapabilityCooperativeVectorNV) }
+
+// isCoopVec reports whether t is a cooperative vector type.
+func (s *state) isCoopVec(t *Type) bool { return t.is(spirv.OpTypeVectorIdEXT) && s.isCoopVecModule() }
