@@ -430,7 +430,11 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 		v.Storage = StorageFunction
 		v.Memory |= ReadOnly
 	case StorageShared, StorageUniform:
-		if init != nil {
+		if _, null := init.(*NullInit); null && v.Storage == StorageShared {
+			// Shared memory starts zeroed (an OpVariable initializer).
+			v.Init = init
+			init = nil
+		} else if init != nil {
 			c.errorf(pos, name, "cannot initialize this type of qualifier ")
 			init = nil
 		}

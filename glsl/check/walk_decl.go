@@ -258,6 +258,17 @@ func (c *checker) initExpr(e syntax.Expr, t *Type) Expr {
 		}
 		return bad(il.Pos)
 	}
+	if len(il.Elems) == 0 {
+		if !c.extOn("GL_EXT_null_initializer") {
+			c.errorf(il.Pos, "empty { } initializer", "not supported for this version or the enabled extensions")
+			return bad(il.Pos)
+		}
+		if t.Contains(func(t *Type) bool { return t.IsOpaque() || t.IsUnsizedArray() }) {
+			c.errorf(il.Pos, "{", "initializer list cannot initialize this type: %s", t)
+			return bad(il.Pos)
+		}
+		return &NullInit{exprBase{T: t, Pos: il.Pos}}
+	}
 	var elemType func(i int) *Type
 	n := -1
 	switch t.Kind {

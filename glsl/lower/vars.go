@@ -161,7 +161,9 @@ func (g *gen) global(v *check.Var) {
 	}
 	g.memoryCaps(v.Type, sc, v.Storage == check.StorageBuffer)
 	var init []uint32
-	if v.Init != nil && sc == spirv.StorageClassPrivate {
+	if _, ok := v.Init.(*check.NullInit); ok {
+		init = []uint32{g.b.Const(spirv.OpConstantNull, g.typeID(v.Type, pk))}
+	} else if v.Init != nil && sc == spirv.StorageClassPrivate {
 		if c, ok := v.Init.(*check.Const); ok {
 			init = []uint32{g.constValue(c.Val)}
 		}
