@@ -22,6 +22,10 @@ const (
 	// UsageAddress: the shader reaches it through a PhysicalStorageBuffer
 	// pointer, so the buffer needs a stable 64-bit device address.
 	UsageAddress
+	// UsageHost asks for memory the host maps: a GPU backend otherwise
+	// keeps buffers in device-local memory and copies through staging
+	// buffers, so that dispatch timings reflect the card.
+	UsageHost
 )
 
 // Buffer is device memory that a dispatch can see, either through a
@@ -167,3 +171,14 @@ type Device interface {
 // ErrUnavailable is wrapped by errors that mean the backend cannot run on
 // this machine at all (no Vulkan loader, no suitable device).
 var ErrUnavailable = errors.New("backend unavailable")
+
+// ErrNoDeviceSupport is wrapped by errors that refuse a module no device
+// of the backend can run, whatever the machine (SPV_INTEL_int4 has no
+// Vulkan feature): another backend must run it.
+var ErrNoDeviceSupport = errors.New("no device of this backend supports it")
+
+// ModuleChecker is a Device that can tell, before anything runs, whether
+// it can run a module (the same check Dispatch makes).
+type ModuleChecker interface {
+	CheckModule(code []uint32) error
+}

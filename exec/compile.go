@@ -34,6 +34,10 @@ type instr struct {
 	// vec runs the instruction for a list of invocations at once, where
 	// it has such a handler (vec.go).
 	vec vecOp
+	fam uint8
+	// masked is set on conditional branches lockstep can run with each
+	// side masked (masked.go).
+	masked *maskedIf
 }
 
 const (

@@ -3,6 +3,7 @@ package exec
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -447,7 +448,12 @@ func (d *Device) RunDispatch(pr *Program, dp *backend.Dispatch) error {
 	if d.opts.Parallel {
 		workers = d.opts.Workers
 	}
-	return x.execute(workers)
+	err := x.execute(workers)
+	var e *Error
+	if errors.As(err, &e) && e.Source == "" {
+		e.Source = sourceLine(p.m, e.Index)
+	}
+	return err
 }
 
 // bindingAddr is the address a binding puts in descriptor dv: a buffer's,

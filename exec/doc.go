@@ -461,7 +461,10 @@
 //
 // Faults are *Error values naming the instruction (index in the module,
 // opcode, result id, and its text when Options.Describe is set), the
-// invocation's global id and, for memory faults, the address. Nothing a
+// invocation's global id and, for memory faults, the address; and the
+// shader source's file:line (Error.Source) where the module has OpLine
+// information (coop compile -g, glslangValidator -g; coop run compiles
+// GLSL with it). Nothing a
 // shader does can crash or hang the host: a step budget per invocation
 // (Options.StepBudget) stops runaway loops, a work budget per dispatch
 // (DefaultWorkBudget instructions of all invocations together, replaced

@@ -355,6 +355,39 @@ func groupExec(in *instr, act []*lane, sg []*lane) error {
 	return nil
 }
 
+// groupArithLinear is groupArith for a reduction or scan over all of act
+// in one pass: the same combinations in the same order, each made once.
+func groupArithLinear(in *instr, act []*lane, op spirv.Op, ct *typ, n int, gop spirv.GroupOperation) {
+	src, dst := in.a[0], in.res
+	for k := int32(0); k < int32(n); k++ {
+		acc := groupIdentity(op, ct)
+		started := false
+		for _, l := range act {
+			v := l.regs[src+k]
+			if gop == spirv.GroupOperationExclusiveScan {
+				if started {
+					l.regs[dst+k] = acc
+				} else {
+					l.regs[dst+k] = groupIdentity(op, ct)
+				}
+			}
+			if !started {
+				acc, started = v, true
+			} else {
+				acc = groupCombine(op, ct, acc, v)
+			}
+			if gop == spirv.GroupOperationInclusiveScan {
+				l.regs[dst+k] = acc
+			}
+		}
+		if gop == spirv.GroupOperationReduce {
+			for _, l := range act {
+				l.regs[dst+k] = acc
+			}
+		}
+	}
+}
+
 // groupArith runs reductions and scans in lane order, rounding after each
 // step.
 func groupArith(in *instr, act []*lane, sg []*lane) error {
@@ -384,6 +417,11 @@ func groupArith(in *instr, act []*lane, sg []*lane) error {
 			return act[0].fail(in, "partitioned operation needs a partition ballot")
 		}
 		part = func(l *lane) uint64 { return ballotOf(l.regs[in.a[1]:]) }
+	}
+	switch gop {
+	case spirv.GroupOperationReduce, spirv.GroupOperationInclusiveScan, spirv.GroupOperationExclusiveScan:
+		groupArithLinear(in, act, op, ct, n, gop)
+		return nil
 	}
 	res := make([]uint64, n*len(act))
 	for j, l := range act {

@@ -18,6 +18,7 @@ import (
 	"github.com/coopshader/coop/num"
 	"github.com/coopshader/coop/spirv"
 	"github.com/coopshader/coop/spirv/text"
+	"github.com/coopshader/coop/validate"
 )
 
 // The expected values in these tests come from the specifications'
@@ -482,7 +483,9 @@ OpStore %p32 %wsum
 // 16 bytes a row) by a 32x16 matrix B (column-major, 16 bytes a column)
 // into a zero 32-bit accumulator with the given MatrixOperands, and stores
 // the result and A converted to 32 bits (SConvert, or UConvert when A is
-// unsigned) row-major. It also stores A back, packed, at bytes 512-767.
+// unsigned) row-major. It also stores A back, packed, at bytes 512-767,
+// and A converted to 32 bits and back to 4, column-major (8 bytes a
+// column), at bytes 768-1023.
 const int4CoopAsm = `
 OpCapability Shader
 OpCapability Int8
@@ -519,6 +522,8 @@ OpDecorate %out Binding 1
 %c32 = OpConstant %u32 32
 %c256 = OpConstant %u32 256
 %c512 = OpConstant %u32 512
+%c768 = OpConstant %u32 768
+%c8 = OpConstant %u32 8
 %i0 = OpConstant %i32 0
 %rau8 = OpTypeRuntimeArray %u8
 %Sin = OpTypeStruct %rau8
@@ -549,6 +554,9 @@ OpCooperativeMatrixStoreKHR %po %d %c0 %c16
 OpCooperativeMatrixStoreKHR %pc %a32 %c0 %c32
 %pw = OpAccessChain %pu8 %in %c0 %c512
 OpCooperativeMatrixStoreKHR %pw %a %c0 %c16
+%back = CONVERT %A %a32
+%pv = OpAccessChain %pu8 %in %c0 %c768
+OpCooperativeMatrixStoreKHR %pv %back %c1 %c8
 OpReturn
 OpFunctionEnd
 `
@@ -558,7 +566,7 @@ OpFunctionEnd
 // B, and the packed loads, stores and conversions around it.
 func TestInt4CoopMatMulAdd(t *testing.T) {
 	dev := New(Options{})
-	data := make([]byte, 768)
+	data := make([]byte, 1024)
 	seed := uint32(12345)
 	for k := range 512 {
 		seed = seed*1664525 + 1013904223
@@ -615,6 +623,14 @@ func TestInt4CoopMatMulAdd(t *testing.T) {
 			if back := Bytes(in)[512:768]; string(back) != string(data[:256]) {
 				t.Errorf("A stored back as % x\nwant % x", back, data[:256])
 			}
+			col := Bytes(in)[768:]
+			for i := range 16 {
+				for c := range 32 {
+					if got, want := nib(col[8*c:], i), nib(data[16*i:], c); got != want {
+						t.Fatalf("A[%d][%d] converted twice and stored column-major = %#x, want %#x", i, c, got, want)
+					}
+				}
+			}
 		}
 	}
 }
@@ -659,6 +675,14 @@ func TestInt4HandWritten(t *testing.T) {
 	code, err := m.Words()
 	if err != nil {
 		t.Fatal(err)
+	}
+	// With scalar block layout: the validator's std430 rules give a
+	// 4-bit scalar a byte's alignment, so a packed vec4 of them (2 bytes)
+	// would need 4-byte alignment.
+	for _, env := range []string{"spv1.6", "vulkan1.3"} {
+		if _, err := validate.Validate(m, validate.Options{TargetEnv: env, ScalarBlockLayout: true}); err != nil {
+			t.Errorf("coop's validator (%s): %v", env, err)
+		}
 	}
 	dev := New(Options{})
 	// Invocation x: data[x] is 4 components in 2 bytes, weights[x] 2 in
@@ -728,5 +752,51 @@ func TestInt4HandWritten(t *testing.T) {
 	}
 	if !bytes.Equal(refDis, dis) {
 		t.Errorf("coop's disassembly differs from spirv-dis's:\n%s\nwant\n%s", dis, refDis)
+	}
+}
+
+// TestInt4Bitcast sends every 4-bit pattern through OpBitcast to FP4
+// E2M1 (then OpFConvert to float32, decoded as the OCP format defines)
+// and back, and every pair through a bitcast to uint8.
+func TestInt4Bitcast(t *testing.T) {
+	dev := New(Options{})
+	decls := "%fp4 = OpTypeFloat 4 Float4E2M1EXT\n%f32 = OpTypeFloat 32\n%u8 = OpTypeInt 8 0\n" +
+		int4Buffer("in", "%v2i4", 1, 0) + int4Buffer("out", "%f32", 4, 1) + int4Buffer("back", "%v2u4", 1, 2) + int4Buffer("bytes", "%u8", 1, 3)
+	body := `%p = OpAccessChain %pe_in %in %c0 %x
+%v = OpLoad %v2i4 %p
+%e0 = OpCompositeExtract %i4 %v 0
+%e1 = OpCompositeExtract %i4 %v 1
+%f0 = OpBitcast %fp4 %e0
+%f1 = OpBitcast %fp4 %e1
+%w0 = OpFConvert %f32 %f0
+%w1 = OpFConvert %f32 %f1
+%x2 = OpIMul %u32 %x %c2
+%x21 = OpIAdd %u32 %x2 %c1
+%q0 = OpAccessChain %pe_out %out %c0 %x2
+%q1 = OpAccessChain %pe_out %out %c0 %x21
+OpStore %q0 %w0
+OpStore %q1 %w1
+%b0 = OpBitcast %u4 %f0
+%b1 = OpBitcast %u4 %f1
+%bv = OpCompositeConstruct %v2u4 %b0 %b1
+%pb = OpAccessChain %pe_back %back %c0 %x
+OpStore %pb %bv
+%u = OpBitcast %u8 %v
+%pu = OpAccessChain %pe_bytes %bytes %c0 %x
+OpStore %pu %u
+`
+	in := bytesBuf(t, dev, allPatterns())
+	out := bytesBuf(t, dev, make([]byte, 64))
+	back := bytesBuf(t, dev, make([]byte, 8))
+	raw := bytesBuf(t, dev, make([]byte, 8))
+	mustRun(t, dev, int4Module(t, decls, body), 1, in, out, back, raw)
+	f := f32s(out)
+	for p := range 16 {
+		if want := float32(num.E2M1.Decode(uint64(p))); f[p] != want || math.Signbit(float64(f[p])) != math.Signbit(float64(want)) {
+			t.Errorf("pattern %#x as E2M1 = %v, want %v", p, f[p], want)
+		}
+	}
+	if string(Bytes(back)) != string(allPatterns()) || string(Bytes(raw)) != string(allPatterns()) {
+		t.Errorf("bitcasts back give % x and % x, want % x", Bytes(back), Bytes(raw), allPatterns())
 	}
 }

@@ -24,10 +24,18 @@ type Error struct {
 	HasAddr    bool
 	Msg        string
 	Internal   bool // a bug in the executor, not in the shader
+	// Source is "file:line" of the shader source the instruction came
+	// from, when the module has OpLine information (glslang's and coop's
+	// -g); "" otherwise.
+	Source string
 }
 
 func (e *Error) Error() string {
-	s := fmt.Sprintf("error: instruction %d (", e.Index)
+	s := "error: "
+	if e.Source != "" {
+		s += e.Source + ": "
+	}
+	s += fmt.Sprintf("instruction %d (", e.Index)
 	if e.ResultID != 0 {
 		s += fmt.Sprintf("%%%d = ", e.ResultID)
 	}
@@ -581,31 +589,65 @@ func (l *lane) exec(in *instr) error {
 	case spirv.OpBufferPointerEXT:
 		return l.bufferPointer(in)
 	default:
-		if isAtomic(in.op) {
+		fam := in.fam
+		if fam == famUnset {
+			fam = family(in.op)
+		}
+		switch fam {
+		case famAtomic:
 			return l.atomic(in)
-		}
-		if isImageOp(in.op) {
+		case famImage:
 			return l.imageExec(in)
-		}
-		if isCvecOp(in.op) {
+		case famCvec:
 			return l.cvec(in)
-		}
-		if in.op == spirv.OpCooperativeMatrixPerElementOpNV {
+		case famPerElement:
 			return l.perElement(in)
-		}
-		if isTensorOp(in.op) {
+		case famTensor:
 			l.tensorEval(in)
 			return nil
-		}
-		if isTensorARMOp(in.op) {
+		case famTensorARM:
 			return l.armTensor(in)
-		}
-		if isRayOp(in.op) {
+		case famRay:
 			return l.rayOp(in)
 		}
 		return l.eval(in)
 	}
 	return nil
+}
+
+// Families of the instructions exec hands on (instr.fam), chosen at load
+// time so that running one walks no chain of tests.
+const (
+	famUnset uint8 = iota // not classified: family finds it
+	famEval
+	famAtomic
+	famImage
+	famCvec
+	famPerElement
+	famTensor
+	famTensorARM
+	famRay
+)
+
+// family finds the family of an instruction exec does not run itself.
+func family(op spirv.Op) uint8 {
+	switch {
+	case isAtomic(op):
+		return famAtomic
+	case isImageOp(op):
+		return famImage
+	case isCvecOp(op):
+		return famCvec
+	case op == spirv.OpCooperativeMatrixPerElementOpNV:
+		return famPerElement
+	case isTensorOp(op):
+		return famTensor
+	case isTensorARMOp(op):
+		return famTensorARM
+	case isRayOp(op):
+		return famRay
+	}
+	return famEval
 }
 
 func (l *lane) regionSize(in *instr, addr uint64) (int, error) {

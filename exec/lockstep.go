@@ -487,8 +487,10 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 		}
 		switch {
 		case once:
-			if err := ld.one(in); err != nil {
-				return err
+			if in.vec == nil || !in.vec(ld.self[:], in) {
+				if err := ld.one(in); err != nil {
+					return err
+				}
 			}
 			setSt(st, in.res, n, sLead)
 		case in.fast == fCopy:
@@ -563,6 +565,9 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 		if !isUni(st[c]) {
 			for _, l := range rest {
 				if (l.regs[c] != 0) != v {
+					if in.masked != nil {
+						return false, wg.lockMasked(in, m, in.masked)
+					}
 					return m.diverge(), nil
 				}
 			}

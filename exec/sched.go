@@ -65,6 +65,8 @@ type wgState struct {
 	utmp []uint8
 	mtmp []move
 	ttmp []*tile
+	// mact and mrest are the two sides of a masked branch (masked.go).
+	mact, mrest []*lane
 }
 
 func newWG(x *dispatchRun) *wgState {

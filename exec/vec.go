@@ -20,11 +20,16 @@ import (
 // redone identically.
 type vecOp func(sg []*lane, in *instr) bool
 
-// pickVecs chooses the vector handler of every instruction; those a
+// pickVecs chooses the family (interp.go) and the vector handler of
+// every instruction; those a
 // float environment touches (fenv.go) keep the general path.
 func (p *prog) pickVecs() {
 	for k := range p.code {
 		in := &p.code[k]
+		in.fam = family(in.op)
+		if in.op == spirv.OpBranchConditional {
+			in.masked = p.findMasked(in)
+		}
 		in.vec = nil
 		if p.fe == nil || p.fe.ins[in] == 0 {
 			in.vec = pickVec(in)
@@ -554,6 +559,11 @@ func pickConv(in *instr, ct, act *typ, n int32) vecOp {
 		}
 		m := mask(w)
 		return un(n, func(x uint64) uint64 { return -x & m })
+	case spirv.OpBitcast:
+		if !(intOK(ct) || floatOK(ct)) || !(intOK(act) || floatOK(act)) || w != aw {
+			return nil
+		}
+		return un(n, func(x uint64) uint64 { return x })
 	case spirv.OpLogicalNot:
 		if ct.kind != kBool {
 			return nil

@@ -65,7 +65,8 @@ func TestVecMatchesEval(t *testing.T) {
 	for _, op := range []spirv.Op{spirv.OpLogicalAnd, spirv.OpLogicalOr, spirv.OpLogicalEqual, spirv.OpLogicalNotEqual} {
 		cases = append(cases, c{op: op, t: bl, at: bl, nargs: 2})
 	}
-	cases = append(cases, c{op: spirv.OpLogicalNot, t: bl, at: bl, nargs: 1})
+	cases = append(cases, c{op: spirv.OpLogicalNot, t: bl, at: bl, nargs: 1},
+		c{op: spirv.OpBitcast, t: ints(32, true), at: f32t, nargs: 1}, c{op: spirv.OpBitcast, t: f16t, at: ints(16, false), nargs: 1})
 	for _, a := range []*typ{f16t, f32t, f64t} {
 		cases = append(cases, c{op: spirv.OpFNegate, t: a, at: a, nargs: 1})
 		for _, b := range []*typ{f16t, f32t, f64t} {
@@ -138,6 +139,63 @@ func TestVecMatchesEval(t *testing.T) {
 						t.Fatalf("%v (%d-bit from %d-bit, sub %d) on %x: vector %#x, general %#x", tc.op, tc.t.comp().width, tc.at.comp().width, tc.sub,
 							ref[k].regs[n:], sg[k].regs[s], ref[k].regs[s])
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestGroupArithLinear checks the one-pass reductions and scans against
+// the general path (a partitioned operation whose partition is every
+// active lane), bit for bit, including float sums that round.
+func TestGroupArithLinear(t *testing.T) {
+	f32t := &typ{kind: kFloat, width: 32, ff: f32, slots: 1}
+	u32t := &typ{kind: kInt, width: 32, slots: 1}
+	rng := rand.New(rand.NewSource(2))
+	pairs := [][2]spirv.GroupOperation{
+		{spirv.GroupOperationReduce, spirv.GroupOperationPartitionedReduceEXT},
+		{spirv.GroupOperationInclusiveScan, spirv.GroupOperationPartitionedInclusiveScanEXT},
+		{spirv.GroupOperationExclusiveScan, spirv.GroupOperationPartitionedExclusiveScanEXT},
+	}
+	for _, op := range []spirv.Op{spirv.OpGroupNonUniformFAdd, spirv.OpGroupNonUniformFMul, spirv.OpGroupNonUniformFMin,
+		spirv.OpGroupNonUniformIAdd, spirv.OpGroupNonUniformIMul, spirv.OpGroupNonUniformUMax, spirv.OpGroupNonUniformBitwiseXor} {
+		ty := u32t
+		if op == spirv.OpGroupNonUniformFAdd || op == spirv.OpGroupNonUniformFMul || op == spirv.OpGroupNonUniformFMin {
+			ty = f32t
+		}
+		for _, pr := range pairs {
+			var act []*lane
+			var ballot uint64
+			for k := 0; k < 32; k++ {
+				if rng.Intn(4) == 0 {
+					continue
+				}
+				v := uint64(rng.Uint32())
+				if ty == f32t {
+					v = uint64(math.Float32bits(float32(rng.NormFloat64() * 1000)))
+				}
+				// slots: 0 value, 1-2 ballot, 3 result
+				act = append(act, &lane{sgl: k, regs: []uint64{v, 0, 0, 0}})
+				ballot |= 1 << k
+			}
+			for _, l := range act {
+				l.regs[1], l.regs[2] = ballot&0xffffffff, ballot>>32
+			}
+			ref := make([]*lane, len(act))
+			for i, l := range act {
+				ref[i] = &lane{sgl: l.sgl, regs: append([]uint64(nil), l.regs...)}
+			}
+			fast := &instr{op: op, t: ty, at: ty, a: []int32{0}, res: 3, lit: []uint32{uint32(pr[0])}}
+			slow := &instr{op: op, t: ty, at: ty, a: []int32{0, 1}, res: 3, lit: []uint32{uint32(pr[1])}}
+			if err := groupArith(fast, act, act); err != nil {
+				t.Fatal(err)
+			}
+			if err := groupArith(slow, ref, ref); err != nil {
+				t.Fatal(err)
+			}
+			for i := range act {
+				if act[i].regs[3] != ref[i].regs[3] {
+					t.Fatalf("%v %v lane %d: %#x, general %#x", op, pr[0], act[i].sgl, act[i].regs[3], ref[i].regs[3])
 				}
 			}
 		}

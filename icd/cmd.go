@@ -19,12 +19,9 @@ type CommandPool struct {
 // in order when a submission reaches the queue.
 type CommandBuffer struct {
 	dispatchable
-	dev      *Device
-	pool     *CommandPool
-	cmds     []func(st *replayState) error
-	oneTime  bool
-	inFlight int
-	mu       sync.Mutex
+	dev  *Device
+	cmds []func(st *replayState) error
+	mu   sync.Mutex
 	// Recording state: what vkCmdDispatch captures.
 	pipeline *Pipeline
 	sets     [8]*boundSet
@@ -88,7 +85,7 @@ func AllocateCommandBuffers(device uintptr, pInfo, pBuffers unsafe.Pointer) int3
 	}
 	out := array[uintptr](pBuffers, ai.CommandBufferCount)
 	for i := range out {
-		cb := &CommandBuffer{dev: d, pool: p}
+		cb := &CommandBuffer{dev: d}
 		out[i] = newDispatchable(&cb.dispatchable, cb)
 		p.mu.Lock()
 		p.bufs[cb] = true
@@ -128,9 +125,6 @@ func BeginCommandBuffer(commandBuffer uintptr, pInfo unsafe.Pointer) int32 {
 		return errOutOfHostMemory
 	}
 	cb.reset()
-	if bi := (*vkt.CommandBufferBeginInfo)(pInfo); bi != nil {
-		cb.oneTime = bi.Flags&1 != 0 // VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT
-	}
 	return success
 }
 
@@ -141,18 +135,6 @@ func ResetCommandBuffer(commandBuffer uintptr, flags uint32) int32 {
 		cb.reset()
 	}
 	return success
-}
-
-func (cb *CommandBuffer) pending() {
-	cb.mu.Lock()
-	cb.inFlight++
-	cb.mu.Unlock()
-}
-
-func (cb *CommandBuffer) completed() {
-	cb.mu.Lock()
-	cb.inFlight--
-	cb.mu.Unlock()
 }
 
 func (cb *CommandBuffer) replay() error {
@@ -234,27 +216,63 @@ func CmdBindDescriptorSets2(commandBuffer uintptr, pInfo unsafe.Pointer) {
 }
 
 func CmdPushDescriptorSet(commandBuffer uintptr, bindPoint int32, layout uint64, set uint32, count uint32, pWrites unsafe.Pointer) {
-	record(commandBuffer, func(cb *CommandBuffer) func(*replayState) error {
-		pl := lookup[PipelineLayout](layout)
-		if bindPoint != bindPointCompute || pl == nil || int(set) >= len(pl.sets) || pl.sets[set] == nil || int(set) >= len(cb.pushSets) {
-			return nil
-		}
-		// Push descriptors are recorded by value: later pushes leave this
-		// one as it was.
-		ds := &DescriptorSet{layout: pl.sets[set], descs: map[uint32][]descriptor{}}
-		if old := cb.pushSets[set]; old != nil && old.set != nil && old.set.layout == ds.layout {
-			for b, d := range old.set.descs {
-				ds.descs[b] = append([]descriptor(nil), d...)
-			}
-		}
+	pushDescriptors(commandBuffer, bindPoint, layout, set, func(ds *DescriptorSet) {
 		ws := array[vkt.WriteDescriptorSet](pWrites, count)
 		for i := range ws {
 			if isBufferType(int32(ws[i].DescriptorType)) {
 				ds.write(&ws[i])
 			}
 		}
+	})
+}
+
+func CmdPushDescriptorSetWithTemplate(commandBuffer uintptr, template uint64, layout uint64, set uint32, pData unsafe.Pointer) {
+	t := lookup[DescriptorUpdateTemplate](template)
+	if t == nil {
+		return
+	}
+	pushDescriptors(commandBuffer, bindPointCompute, layout, set, func(ds *DescriptorSet) { t.apply(ds, pData) })
+}
+
+// pushDescriptors records a push descriptor set: a copy of the one pushed
+// before (same layout) with write applied, so later pushes leave it as it
+// was.
+func pushDescriptors(commandBuffer uintptr, bindPoint int32, layout uint64, set uint32, write func(*DescriptorSet)) {
+	record(commandBuffer, func(cb *CommandBuffer) func(*replayState) error {
+		pl := lookup[PipelineLayout](layout)
+		if bindPoint != bindPointCompute || pl == nil || int(set) >= len(pl.sets) || pl.sets[set] == nil || int(set) >= len(cb.pushSets) {
+			return nil
+		}
+		ds := &DescriptorSet{layout: pl.sets[set], descs: map[uint32][]descriptor{}}
+		if old := cb.pushSets[set]; old != nil && old.set != nil && old.set.layout == ds.layout {
+			for b, d := range old.set.descs {
+				ds.descs[b] = append([]descriptor(nil), d...)
+			}
+		}
+		write(ds)
 		cb.pushSets[set] = &boundSet{set: ds}
 		return nil
+	})
+}
+
+// CmdExecuteCommands runs secondary command buffers where the primary
+// reaches the call; they are replayed as they are then.
+func CmdExecuteCommands(commandBuffer uintptr, count uint32, pBuffers unsafe.Pointer) {
+	record(commandBuffer, func(cb *CommandBuffer) func(*replayState) error {
+		var secs []*CommandBuffer
+		for _, h := range array[uintptr](pBuffers, count) {
+			if s := lookupD[CommandBuffer](h); s != nil && s != cb {
+				secs = append(secs, s)
+			}
+		}
+		return func(*replayState) error {
+			for _, s := range secs {
+				if err := s.replay(); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 	})
 }
 
@@ -580,7 +598,6 @@ func CmdWaitEvents2(commandBuffer uintptr, count uint32, pEvents unsafe.Pointer,
 
 type QueryPool struct {
 	mu    sync.Mutex
-	typ   int32
 	vals  []uint64
 	avail []bool
 }
@@ -598,7 +615,7 @@ func CreateQueryPool(device uintptr, pInfo, pAllocator, pPool unsafe.Pointer) in
 	if ci.QueryCount > 1<<20 {
 		return errOutOfHostMemory
 	}
-	put(pPool, newHandle(&QueryPool{typ: int32(ci.QueryType), vals: make([]uint64, ci.QueryCount), avail: make([]bool, ci.QueryCount)}))
+	put(pPool, newHandle(&QueryPool{vals: make([]uint64, ci.QueryCount), avail: make([]bool, ci.QueryCount)}))
 	return success
 }
 

@@ -55,7 +55,7 @@ var matShapes = func() []matShape {
 // for workgroups of 128 and 256 invocations.
 var flexShapes = func() []matShape {
 	var out []matShape
-	for _, t := range [][3]vkt.ComponentTypeKHR{{f16, f16, f16}, {f16, f32, f32}, {bf16, f32, f32}, {e4m3, f32, f32}, {s8, s32, s32}} {
+	for _, t := range [][3]vkt.ComponentTypeKHR{{f16, f16, f16}, {f16, f32, f32}, {bf16, f16, f16}, {bf16, f32, f32}, {e4m3, f32, f32}, {s8, s32, s32}} {
 		for _, wg := range []uint32{0, 128, 256} {
 			out = append(out, matShape{m: 16, n: 16, k: 16, a: t[0], b: t[0], c: t[1], r: t[2], workgroupSize: wg})
 		}

@@ -119,7 +119,6 @@ func (w printfWriter) Write(b []byte) (int, error) {
 type Memory struct {
 	data []byte
 	pin  runtime.Pinner
-	typ  uint32
 }
 
 func AllocateMemory(device uintptr, pInfo, pAllocator, pMemory unsafe.Pointer) int32 {
@@ -135,7 +134,7 @@ func AllocateMemory(device uintptr, pInfo, pAllocator, pMemory unsafe.Pointer) i
 		d.inst.report(severityError, "vkAllocateMemory: %d bytes is more than maxMemoryAllocationSize (%d)", ai.AllocationSize, uint64(maxAllocation))
 		return errOutOfDeviceMemory
 	}
-	m := &Memory{data: make([]byte, ai.AllocationSize), typ: ai.MemoryTypeIndex}
+	m := &Memory{data: make([]byte, ai.AllocationSize)}
 	m.pin.Pin(&m.data[0])
 	put(pMemory, newHandle(m))
 	return success

@@ -10,6 +10,7 @@ import (
 	"github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/icd/vkt"
 	"github.com/coopshader/coop/spirv"
+	"github.com/coopshader/coop/validate"
 )
 
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
@@ -35,7 +36,6 @@ type descriptor struct {
 
 type DescriptorSet struct {
 	layout *DescriptorSetLayout
-	pool   *DescriptorPool
 	mu     sync.Mutex
 	descs  map[uint32][]descriptor
 }
@@ -123,7 +123,7 @@ func AllocateDescriptorSets(device uintptr, pInfo, pSets unsafe.Pointer) int32 {
 			clear(out)
 			return errOutOfPoolMemory
 		}
-		s := &DescriptorSet{layout: l, pool: pool, descs: map[uint32][]descriptor{}}
+		s := &DescriptorSet{layout: l, descs: map[uint32][]descriptor{}}
 		out[i] = newHandle(s)
 		pool.sets[out[i]] = s
 	}
@@ -152,13 +152,17 @@ func isBufferType(t int32) bool {
 	return false
 }
 
-// write applies one VkWriteDescriptorSet to a set's descriptors; writes
-// past a binding's count continue in the next binding, as Vulkan says.
+// write applies one VkWriteDescriptorSet to a set's descriptors.
 func (s *DescriptorSet) write(w *vkt.WriteDescriptorSet) {
+	s.writeBuffers(w.DstBinding, w.DstArrayElement, int32(w.DescriptorType), array[vkt.DescriptorBufferInfo](w.PBufferInfo, w.DescriptorCount))
+}
+
+// writeBuffers sets buffer descriptors from (binding, elem) on; writes past
+// a binding's count continue in the next binding, as Vulkan says.
+func (s *DescriptorSet) writeBuffers(binding, elem uint32, typ int32, infos []vkt.DescriptorBufferInfo) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	binding, elem := w.DstBinding, w.DstArrayElement
-	for _, bi := range array[vkt.DescriptorBufferInfo](w.PBufferInfo, w.DescriptorCount) {
+	for _, bi := range infos {
 		lb, ok := s.layout.bindings[binding]
 		for ok && elem >= lb.count {
 			binding, elem = binding+1, 0
@@ -171,7 +175,7 @@ func (s *DescriptorSet) write(w *vkt.WriteDescriptorSet) {
 		if len(ds) < int(lb.count) {
 			ds = append(ds, make([]descriptor, int(lb.count)-len(ds))...)
 		}
-		ds[elem] = descriptor{typ: int32(w.DescriptorType), buf: lookup[Buffer](uint64(bi.Buffer)), off: uint64(bi.Offset), rng: uint64(bi.Range)}
+		ds[elem] = descriptor{typ: typ, buf: lookup[Buffer](uint64(bi.Buffer)), off: uint64(bi.Offset), rng: uint64(bi.Range)}
 		s.descs[binding] = ds
 		elem++
 	}
@@ -257,9 +261,7 @@ func DestroyShaderModule(device uintptr, module uint64, pAllocator unsafe.Pointe
 }
 
 type Pipeline struct {
-	prog   *exec.Program
-	layout *PipelineLayout
-	sg     uint32
+	prog *exec.Program
 }
 
 func CreateComputePipelines(device uintptr, cache uint64, count uint32, pInfos, pAllocator, pPipelines unsafe.Pointer) int32 {
@@ -282,7 +284,6 @@ func CreateComputePipelines(device uintptr, cache uint64, count uint32, pInfos, 
 func (d *Device) newPipeline(ci *vkt.ComputePipelineCreateInfo) (*Pipeline, error) {
 	st := &ci.Stage
 	mod := lookup[ShaderModule](uint64(st.Module))
-	layout := lookup[PipelineLayout](uint64(ci.Layout))
 	if mod == nil {
 		return nil, errorf("no shader module")
 	}
@@ -305,11 +306,29 @@ func (d *Device) newPipeline(ci *vkt.ComputePipelineCreateInfo) (*Pipeline, erro
 			spec[e.ConstantID] = append([]byte(nil), data[e.Offset:uint64(e.Offset)+uint64(e.Size)]...)
 		}
 	}
-	m, err := spirv.DecodeWords(mod.code, nil)
+	prog, err := prepare(mod.code, cstring(st.PName), spec, sg)
 	if err != nil {
 		return nil, err
 	}
-	entry := cstring(st.PName)
+	return &Pipeline{prog: prog}, nil
+}
+
+// prepare is what creating a pipeline does with its module.
+func prepare(code []uint32, entry string, spec map[uint32][]byte, sg uint32) (*exec.Program, error) {
+	m, err := spirv.DecodeWords(code, nil)
+	if err != nil {
+		return nil, err
+	}
+	// The module is validated for Vulkan 1.3 (this device has scalar block
+	// layout and standard uniform buffer layout), then checked against the
+	// device's cooperative properties with its specialization: the
+	// validator's device rules see only default specialization constants,
+	// which llama.cpp's kernels, sized from the device's properties, do not
+	// keep.
+	if _, err := validate.Validate(m, validate.Options{TargetEnv: "vulkan1.3",
+		ScalarBlockLayout: true, UniformBufferStandardLayout: true}); err != nil {
+		return nil, err
+	}
 	if err := devcheck.Check(m, Profile(), devcheck.Options{Entry: entry, Spec: spec}); err != nil {
 		return nil, err
 	}
@@ -317,7 +336,7 @@ func (d *Device) newPipeline(ci *vkt.ComputePipelineCreateInfo) (*Pipeline, erro
 	if err != nil {
 		return nil, fmt.Errorf("entry point %q: %w", entry, err)
 	}
-	return &Pipeline{prog: prog, layout: layout, sg: sg}, nil
+	return prog, nil
 }
 
 func DestroyPipeline(device uintptr, pipeline uint64, pAllocator unsafe.Pointer) {
@@ -361,4 +380,49 @@ func GetPipelineCacheData(device uintptr, cache uint64, pSize, pData unsafe.Poin
 
 func MergePipelineCaches(device uintptr, dst uint64, count uint32, pSrc unsafe.Pointer) int32 {
 	return success
+}
+
+// DescriptorUpdateTemplate is a VkDescriptorUpdateTemplate: where in the
+// application's data each run of buffer descriptors is.
+type DescriptorUpdateTemplate struct {
+	entries []vkt.DescriptorUpdateTemplateEntry
+}
+
+func CreateDescriptorUpdateTemplate(device uintptr, pInfo, pAllocator, pTemplate unsafe.Pointer) int32 {
+	ci := (*vkt.DescriptorUpdateTemplateCreateInfo)(pInfo)
+	if ci == nil || pTemplate == nil {
+		return errOutOfHostMemory
+	}
+	t := &DescriptorUpdateTemplate{entries: append([]vkt.DescriptorUpdateTemplateEntry(nil),
+		array[vkt.DescriptorUpdateTemplateEntry](ci.PDescriptorUpdateEntries, ci.DescriptorUpdateEntryCount)...)}
+	put(pTemplate, newHandle(t))
+	return success
+}
+
+func DestroyDescriptorUpdateTemplate(device uintptr, template uint64, pAllocator unsafe.Pointer) {
+	freeHandle(template)
+}
+
+// apply writes the template's buffer descriptors from data into s.
+func (t *DescriptorUpdateTemplate) apply(s *DescriptorSet, data unsafe.Pointer) {
+	if data == nil {
+		return
+	}
+	for _, e := range t.entries {
+		if !isBufferType(int32(e.DescriptorType)) {
+			continue
+		}
+		infos := make([]vkt.DescriptorBufferInfo, e.DescriptorCount)
+		for i := range infos {
+			infos[i] = *(*vkt.DescriptorBufferInfo)(unsafe.Add(data, e.Offset+uintptr(i)*e.Stride))
+		}
+		s.writeBuffers(e.DstBinding, e.DstArrayElement, int32(e.DescriptorType), infos)
+	}
+}
+
+func UpdateDescriptorSetWithTemplate(device uintptr, set, template uint64, pData unsafe.Pointer) {
+	s, t := lookup[DescriptorSet](set), lookup[DescriptorUpdateTemplate](template)
+	if s != nil && t != nil {
+		t.apply(s, pData)
+	}
 }

@@ -78,7 +78,6 @@ func (q *Queue) execute(s *submission) {
 			q.dev.mu.Unlock()
 			q.dev.inst.report(severityError, "device lost: %v", err)
 		}
-		cb.completed()
 	}
 	for _, sg := range s.signals {
 		sg.sem.signal(sg.value)
@@ -110,9 +109,6 @@ func (q *Queue) stop() {
 func (q *Queue) submit(s *submission) int32 {
 	if q.dev.lostErr() != nil {
 		return errDeviceLost
-	}
-	for _, cb := range s.cmds {
-		cb.pending()
 	}
 	q.mu.Lock()
 	q.pending = append(q.pending, s)

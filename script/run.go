@@ -98,6 +98,9 @@ type Report struct {
 	Device  string
 	Results []Result
 	Timings []Timing
+	// Notes are lines about the run as a whole (a Compare that ran on one
+	// device only), printed first.
+	Notes []string
 }
 
 // Failed counts failing results.
@@ -114,6 +117,9 @@ func (r *Report) Failed() int {
 // Format writes one PASS or FAIL line per result (a failure followed by
 // its indented details) and one TIME line per timed run.
 func (r *Report) Format(w io.Writer) {
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "NOTE %s: %s\n", r.Script, n)
+	}
 	for _, x := range r.Results {
 		status := "PASS"
 		if !x.Pass {
@@ -492,6 +498,9 @@ func Compare(ctx context.Context, s *Script, a, b backend.Device, opts RunOption
 	code, err := Compile(s, opts)
 	if err != nil {
 		return nil, err
+	}
+	if rep, one, err := compareOrRunOne(ctx, s, a, b, code, opts); one {
+		return rep, err
 	}
 	sa, err := start(s, a, code, opts)
 	if err != nil {

@@ -258,6 +258,8 @@ func TestLayouts(t *testing.T) {
 		{"R16G16B16_SINT", false, []float64{1, 2, 3, 4, 5, 6}, "010002000300040005000600"},
 		{"int4", false, []float64{1, -2, 7}, "e107"},
 		{"uint4", false, []float64{15, 0, 3}, "0f03"},
+		{"vec2<int4>", false, []float64{1, -2, 7, 3}, "e137"},
+		{"vec4<uint4>", false, []float64{1, 2, 3, 4, 5, 6, 7, 8}, "21436587"},
 		{"float8_e4m3", false, []float64{1, 448, -2}, "387ec0"},
 		{"float8_e5m2", false, []float64{1, 57344, 1e6}, "3c7b7c"},
 		{"bfloat16", false, []float64{1, -2.5}, "803f20c0"},

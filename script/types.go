@@ -120,8 +120,10 @@ func ParseDataType(s string) (DataType, error) {
 	if !ok {
 		return DataType{}, fmt.Errorf("expected a data type, got %q", s)
 	}
-	if t.Bits == 4 && rows*cols != 1 {
-		return DataType{}, fmt.Errorf("expected a scalar for packed 4-bit type, got %q", s)
+	if t.Bits == 4 && (cols != 1 || rows != 1 && rows%2 != 0) {
+		// SPV_INTEL_int4 keeps 4-bit integers in memory in vectors of an
+		// even count, packed like a stream of scalars.
+		return DataType{}, fmt.Errorf("expected a scalar, vec2 or vec4 of a packed 4-bit type, got %q", s)
 	}
 	t.Name, t.Rows, t.Cols, t.Array = s, rows, cols, array
 	return t, nil
@@ -280,7 +282,7 @@ func (t DataType) byteSize(n int) int {
 // size checks (n at most 2^40, so it cannot overflow).
 func (t DataType) byteSize64(n int64) int64 {
 	if t.Bits == 4 {
-		return (n + 1) / 2
+		return (n*int64(t.Comps()) + 1) / 2
 	}
 	return n * int64(t.Stride())
 }

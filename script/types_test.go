@@ -3,6 +3,7 @@ package script
 import (
 	"github.com/coopshader/coop/num"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +62,27 @@ func TestInt4Packing(t *testing.T) {
 	back := dt.decode(b, 3)
 	if int64(back[1].I) != -2 {
 		t.Fatalf("decoded %v", back)
+	}
+}
+
+// TestInt4Vectors: vectors of 4-bit integers are packed like scalars, so
+// an int4 buffer can back them; odd counts and matrices are refused, as
+// SPV_INTEL_int4 keeps them in memory only in even-count vectors.
+func TestInt4Vectors(t *testing.T) {
+	for _, bad := range []string{"vec3<int4>", "mat2x2<uint4>"} {
+		if _, err := ParseDataType(bad); err == nil || !strings.Contains(err.Error(), "vec2 or vec4") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	v4, _ := ParseDataType("vec4<int4>")
+	if n := v4.byteSize64(3); n != 6 {
+		t.Errorf("3 vec4<int4> take %d bytes, want 6", n)
+	}
+	s, err := Parse("t.amber", []byte("BUFFER v DATA_TYPE vec2<int4> SIZE 5 FILL -1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := s.Buffer("v"); b.N != 10 || b.Type.byteSize(b.N) != 5 {
+		t.Errorf("5 vec2<int4>: %d components in %d bytes, want 10 in 5", b.N, b.Type.byteSize(b.N))
 	}
 }

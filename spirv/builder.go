@@ -26,6 +26,10 @@ type Builder struct {
 	// Added, when set, hears of each capability (extension "") and
 	// extension the first time it is declared.
 	Added func(c Capability, extension string)
+	// BeforeEmit, when set, is called before each instruction Emit,
+	// EmitResult or Label appends to the current function (debug line
+	// information is written from it).
+	BeforeEmit func(op Op)
 	// Replicate writes composites whose constituents are all one id in
 	// the SPV_EXT_replicated_composites forms (glslang's
 	// "#pragma use_replicated_composites").
@@ -315,6 +319,9 @@ func (b *Builder) BeginFunctionID(id, ret uint32, ctrl FunctionControl, fnType u
 
 // Emit appends an instruction to the current function.
 func (b *Builder) Emit(op Op, words ...uint32) {
+	if b.BeforeEmit != nil {
+		b.BeforeEmit(op)
+	}
 	b.sections[SecFunction] = append(b.sections[SecFunction], Inst{Op: op, Words: slices.Clone(words)})
 }
 
@@ -331,6 +338,9 @@ func (b *Builder) LocalVariable(ptrType uint32, init ...uint32) uint32 {
 // id, and returns that id.
 func (b *Builder) EmitResult(op Op, ty uint32, words ...uint32) uint32 {
 	op, words = b.replicated(op, words)
+	if b.BeforeEmit != nil {
+		b.BeforeEmit(op)
+	}
 	id := b.ID()
 	b.sections[SecFunction] = append(b.sections[SecFunction], Inst{Op: op, Words: append([]uint32{ty, id}, words...)})
 	return id

@@ -17,21 +17,23 @@ import (
 
 // Device is one opened Vulkan device; it implements backend.Device.
 type Device struct {
-	in      *instance
-	pd      vkc.PhysicalDevice
-	dev     vkc.Device
-	queue   vkc.Queue
-	family  uint32
-	info    DeviceInfo
-	profile *profile.Profile // info as a profile, for devcheck
-	props   *properties
-	has     map[string]bool // enabled device extensions
-	en      *features       // enabled features
-	mem     vkc.PhysicalDeviceMemoryProperties
-	tsBits  uint32
-	cmdPool vkc.CommandPool
-	cmd     vkc.CommandBuffer
-	buffers []*buffer
+	in       *instance
+	pd       vkc.PhysicalDevice
+	dev      vkc.Device
+	queue    vkc.Queue
+	family   uint32
+	info     DeviceInfo
+	profile  *profile.Profile // info as a profile, for devcheck
+	props    *properties
+	has      map[string]bool // enabled device extensions
+	en       *features       // enabled features
+	mem      vkc.PhysicalDeviceMemoryProperties
+	tsBits   uint32
+	cmdPool  vkc.CommandPool
+	cmd      vkc.CommandBuffer
+	buffers  []*buffer
+	images   []*image
+	samplers []*sampler
 }
 
 var _ backend.Device = (*Device)(nil)
@@ -175,7 +177,15 @@ func (d *Device) Close() error {
 		for _, b := range d.buffers {
 			b.free()
 		}
-		d.buffers = nil
+		for _, im := range d.images {
+			im.free()
+		}
+		for _, s := range d.samplers {
+			if !s.closed {
+				d.in.p.DestroySampler(d.dev, s.s, nil)
+			}
+		}
+		d.buffers, d.images, d.samplers = nil, nil, nil
 		if d.cmdPool != 0 {
 			d.in.p.DestroyCommandPool(d.dev, d.cmdPool, nil)
 		}
@@ -195,6 +205,9 @@ func (d *Device) enabled(key string) bool {
 // check fails, naming what is missing, when the module needs a capability
 // or extension the device did not enable.
 func (d *Device) check(m *moduleInfo) error {
+	if err := noVulkanFeature(m); err != nil {
+		return err
+	}
 	for _, c := range m.caps {
 		cp, ok := capabilities[c]
 		if !ok {

@@ -25,10 +25,14 @@ type objects struct {
 	pipe     vkc.Pipeline
 	pool     vkc.DescriptorPool
 	query    vkc.QueryPool
+	views    []vkc.BufferView
 }
 
 func (o *objects) destroy() {
 	p, dev := &o.d.in.p, o.d.dev
+	for _, v := range o.views {
+		p.DestroyBufferView(dev, v, nil)
+	}
 	if o.query != 0 {
 		p.DestroyQueryPool(dev, o.query, nil)
 	}
@@ -56,10 +60,49 @@ type setBinding struct {
 }
 
 func descriptorType(k backend.DescriptorKind) vkc.DescriptorType {
-	if k == backend.UniformBuffer {
+	switch k {
+	case backend.UniformBuffer:
 		return vkc.DescriptorTypeUniformBuffer
+	case backend.StorageImage:
+		return vkc.DescriptorTypeStorageImage
+	case backend.SampledImage:
+		return vkc.DescriptorTypeSampledImage
+	case backend.CombinedImageSampler:
+		return vkc.DescriptorTypeCombinedImageSampler
+	case backend.SeparateSampler:
+		return vkc.DescriptorTypeSampler
+	case backend.UniformTexelBuffer:
+		return vkc.DescriptorTypeUniformTexelBuffer
+	case backend.StorageTexelBuffer:
+		return vkc.DescriptorTypeStorageTexelBuffer
 	}
 	return vkc.DescriptorTypeStorageBuffer
+}
+
+// checkResource checks that binding b's resources belong to this device.
+func (d *Device) checkResource(i int, b backend.Binding) error {
+	at := fmt.Sprintf("vk: binding %d (set %d, binding %d, %v)", i, b.Set, b.Binding, b.Kind)
+	switch b.Kind {
+	case backend.StorageBuffer, backend.UniformBuffer, backend.UniformTexelBuffer, backend.StorageTexelBuffer:
+		if vb, ok := b.Buffer.(*buffer); !ok || vb.d != d || vb.closed {
+			return fmt.Errorf("%s is not a live buffer of this device", at)
+		}
+	case backend.StorageImage, backend.SampledImage, backend.CombinedImageSampler:
+		if im, ok := b.Image.(*image); !ok || im.d != d || im.closed {
+			return fmt.Errorf("%s is not a live image of this device", at)
+		}
+	}
+	switch b.Kind {
+	case backend.CombinedImageSampler, backend.SeparateSampler:
+		if s, ok := b.Sampler.(*sampler); !ok || s.d != d || s.closed {
+			return fmt.Errorf("%s has no live sampler of this device", at)
+		}
+	case backend.StorageBuffer, backend.UniformBuffer, backend.UniformTexelBuffer, backend.StorageTexelBuffer,
+		backend.StorageImage, backend.SampledImage:
+	default:
+		return fmt.Errorf("%s: this descriptor kind is not supported by the Vulkan backend", at)
+	}
+	return nil
 }
 
 // Dispatch runs one compute dispatch and waits for it to finish.
@@ -112,12 +155,8 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 		if b.Kind == backend.AccelerationStructureKind {
 			return res, fmt.Errorf("vk: binding %d (set %d, binding %d): acceleration structures are not supported by the Vulkan backend", i, b.Set, b.Binding)
 		}
-		if b.Kind != backend.StorageBuffer && b.Kind != backend.UniformBuffer {
-			return res, fmt.Errorf("binding %d (set %d, binding %d, %v): %w", i, b.Set, b.Binding, b.Kind, errNoImages)
-		}
-		vb, ok := b.Buffer.(*buffer)
-		if !ok || vb.d != d {
-			return res, fmt.Errorf("vk: binding %d (set %d, binding %d) is not a buffer of this device", i, b.Set, b.Binding)
+		if err := d.checkResource(i, b); err != nil {
+			return res, err
 		}
 		if sets[b.Set] == nil {
 			sets[b.Set] = map[uint32]*setBinding{}
@@ -127,7 +166,7 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 			sb = &setBinding{kind: b.Kind}
 			sets[b.Set][b.Binding] = sb
 		} else if sb.kind != b.Kind {
-			return res, fmt.Errorf("vk: set %d binding %d is bound both as storage and as uniform buffer", b.Set, b.Binding)
+			return res, fmt.Errorf("vk: set %d binding %d is bound both as %v and as %v", b.Set, b.Binding, sb.kind, b.Kind)
 		}
 		sb.count = max(sb.count, b.ArrayElement+1)
 		nsets = max(nsets, b.Set+1)
@@ -213,6 +252,7 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	}
 
 	var descSets []vkc.DescriptorSet
+	var written []*image // storage images the dispatch may write
 	if nsets > 0 {
 		var sizes []vkc.DescriptorPoolSize
 		for _, t := range sortedKeys(poolSizes) {
@@ -235,20 +275,49 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 			return res, vkError("vkAllocateDescriptorSets", r)
 		}
 		infos := make([]vkc.DescriptorBufferInfo, len(ds.Bindings))
+		iinfos := make([]vkc.DescriptorImageInfo, len(ds.Bindings))
+		tviews := make([]vkc.BufferView, len(ds.Bindings))
 		writes := make([]vkc.WriteDescriptorSet, len(ds.Bindings))
+		pin.Pin(&infos[0])
+		pin.Pin(&iinfos[0])
+		pin.Pin(&tviews[0])
+		pin.Pin(&writes[0])
 		for i, b := range ds.Bindings {
-			infos[i] = vkc.DescriptorBufferInfo{Buffer: b.Buffer.(*buffer).buf, Range: vkc.WholeSize}
 			writes[i] = vkc.WriteDescriptorSet{
 				SType: vkc.StructureTypeWriteDescriptorSet, DstSet: descSets[b.Set], DstBinding: b.Binding,
 				DstArrayElement: b.ArrayElement, DescriptorCount: 1, DescriptorType: descriptorType(b.Kind),
-				PBufferInfo: unsafe.Pointer(&infos[i]),
+			}
+			switch b.Kind {
+			case backend.StorageBuffer, backend.UniformBuffer:
+				infos[i] = vkc.DescriptorBufferInfo{Buffer: b.Buffer.(*buffer).buf, Range: vkc.WholeSize}
+				writes[i].PBufferInfo = unsafe.Pointer(&infos[i])
+			case backend.UniformTexelBuffer, backend.StorageTexelBuffer:
+				v, err := d.texelView(b.Buffer.(*buffer), b.Format)
+				if err != nil {
+					return res, err
+				}
+				o.views = append(o.views, v)
+				tviews[i] = v
+				writes[i].PTexelBufferView = unsafe.Pointer(&tviews[i])
+			default:
+				iinfos[i].ImageLayout = vkc.ImageLayoutGeneral
+				if im, ok := b.Image.(*image); ok {
+					v, err := im.view(b.BaseLevel)
+					if err != nil {
+						return res, err
+					}
+					iinfos[i].ImageView = v
+					if b.Kind == backend.StorageImage {
+						written = append(written, im)
+					}
+				}
+				if s, ok := b.Sampler.(*sampler); ok {
+					iinfos[i].Sampler = s.s
+				}
+				writes[i].PImageInfo = unsafe.Pointer(&iinfos[i])
 			}
 		}
-		if len(writes) > 0 {
-			pin.Pin(&infos[0])
-			pin.Pin(&writes[0])
-			p.UpdateDescriptorSets(dev, uint32(len(writes)), &writes[0], 0, nil)
-		}
+		p.UpdateDescriptorSets(dev, uint32(len(writes)), &writes[0], 0, nil)
 	}
 
 	timed := ds.Timed && d.tsBits > 0
@@ -271,11 +340,11 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	}
 	// Host writes (coherent memory) must be visible to the shader, and the
 	// shader's writes visible to host reads after the fence.
-	before := &vkc.MemoryBarrier{SType: vkc.StructureTypeMemoryBarrier, SrcAccessMask: vkc.AccessHostWriteBit, DstAccessMask: vkc.AccessShaderReadBit | vkc.AccessShaderWriteBit}
-	after := &vkc.MemoryBarrier{SType: vkc.StructureTypeMemoryBarrier, SrcAccessMask: vkc.AccessShaderWriteBit, DstAccessMask: vkc.AccessHostReadBit}
+	before := &vkc.MemoryBarrier{SType: vkc.StructureTypeMemoryBarrier, SrcAccessMask: vkc.AccessHostWriteBit | vkc.AccessTransferWriteBit, DstAccessMask: vkc.AccessShaderReadBit | vkc.AccessShaderWriteBit}
+	after := &vkc.MemoryBarrier{SType: vkc.StructureTypeMemoryBarrier, SrcAccessMask: vkc.AccessShaderWriteBit, DstAccessMask: vkc.AccessHostReadBit | vkc.AccessTransferReadBit}
 	pin.Pin(before)
 	pin.Pin(after)
-	p.CmdPipelineBarrier(cmd, vkc.PipelineStageHostBit, vkc.PipelineStageComputeShaderBit, 0, 1, before, 0, nil, 0, nil)
+	p.CmdPipelineBarrier(cmd, vkc.PipelineStageHostBit|vkc.PipelineStageTransferBit, vkc.PipelineStageComputeShaderBit, 0, 1, before, 0, nil, 0, nil)
 	if timed {
 		p.CmdResetQueryPool(cmd, o.query, 0, 2)
 		p.CmdWriteTimestamp(cmd, vkc.PipelineStageTopOfPipeBit, o.query, 0)
@@ -291,13 +360,16 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	if timed {
 		p.CmdWriteTimestamp(cmd, vkc.PipelineStageBottomOfPipeBit, o.query, 1)
 	}
-	p.CmdPipelineBarrier(cmd, vkc.PipelineStageComputeShaderBit, vkc.PipelineStageHostBit, 0, 1, after, 0, nil, 0, nil)
+	p.CmdPipelineBarrier(cmd, vkc.PipelineStageComputeShaderBit, vkc.PipelineStageHostBit|vkc.PipelineStageTransferBit, 0, 1, after, 0, nil, 0, nil)
 	if r := p.EndCommandBuffer(cmd); r != vkc.Success {
 		return res, vkError("vkEndCommandBuffer", r)
 	}
 
 	if err := d.submitAndWait(fmt.Sprintf("dispatch of %q", ds.Entry)); err != nil {
 		return res, err
+	}
+	for _, im := range written {
+		im.stale = true
 	}
 
 	if timed {

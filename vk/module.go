@@ -3,6 +3,8 @@ package vk
 import (
 	"fmt"
 	"strings"
+
+	"github.com/coopshader/coop/backend"
 )
 
 // moduleInfo is what device setup needs to know about a SPIR-V module: its
@@ -147,4 +149,31 @@ var spirvExtensions = map[string]string{
 	"SPV_NV_cooperative_vector":  "VK_NV_cooperative_vector",
 	"SPV_KHR_bfloat16":           "VK_KHR_shader_bfloat16",
 	"SPV_EXT_float8":             "VK_EXT_shader_float8",
+}
+
+// unexposed lists the capabilities no Vulkan feature enables yet, so no
+// device can run a module that declares them.
+var unexposed = map[uint32]string{
+	5112: "Int4TypeINTEL",
+	5114: "Int4CooperativeMatrixINTEL",
+}
+
+// noVulkanFeature refuses a module declaring a capability of unexposed.
+func noVulkanFeature(m *moduleInfo) error {
+	for _, c := range m.caps {
+		if name, ok := unexposed[c]; ok {
+			return fmt.Errorf("vk: module needs capability %s (SPV_INTEL_int4): %w, as no Vulkan feature exposes 4-bit integers yet; run it on the CPU executor", name, backend.ErrNoDeviceSupport)
+		}
+	}
+	return nil
+}
+
+// CheckModule reports whether the device can run the module: the checks
+// of its capabilities and extensions that Dispatch makes.
+func (d *Device) CheckModule(code []uint32) error {
+	m, err := scanModule(code)
+	if err != nil {
+		return err
+	}
+	return d.check(m)
 }

@@ -396,3 +396,88 @@ func TestBandwidth(t *testing.T) {
 		t.Fatalf("small read at the end: %v", err)
 	}
 }
+
+// TestBufferMemory: device-local buffers (staged) and host ones (mapped)
+// start zeroed and keep what is written, at any offset and size.
+func TestBufferMemory(t *testing.T) {
+	d := openOrSkip(t)
+	defer d.Close()
+	for _, u := range []backend.BufferUsage{backend.UsageStorage, backend.UsageStorage | backend.UsageHost} {
+		b, err := d.NewBuffer(300<<10, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]byte, 300<<10)
+		if err := b.Read(0, got); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range got {
+			if v != 0 {
+				t.Fatalf("usage %v: byte %d is %d, not zero", u, i, v)
+			}
+		}
+		data := make([]byte, 100<<10)
+		for i := range data {
+			data[i] = byte(i * 7)
+		}
+		if err := b.Write(1001, data); err != nil {
+			t.Fatal(err)
+		}
+		back := make([]byte, len(data)+2)
+		if err := b.Read(1000, back); err != nil {
+			t.Fatal(err)
+		}
+		if back[0] != 0 || back[len(back)-1] != 0 || string(back[1:len(back)-1]) != string(data) {
+			t.Errorf("usage %v: read back differs", u)
+		}
+		if err := b.Write(300<<10-1, []byte{1, 2}); err == nil {
+			t.Errorf("usage %v: write past the end accepted", u)
+		}
+		b.Release()
+	}
+}
+
+// TestImageRoundTrip: an image starts zeroed and keeps what is written
+// at any offset, through its staging copies; samplers are created from
+// their descriptions.
+func TestImageRoundTrip(t *testing.T) {
+	d := openOrSkip(t)
+	defer d.Close()
+	im, err := d.NewImage(backend.ImageDesc{Format: backend.FormatRgba8, Dim: backend.Image2D, Width: 4, Height: 4, Levels: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := im.Desc().Size()
+	if size != (16+4)*4 {
+		t.Fatalf("size %d", size)
+	}
+	data := []byte{1, 2, 3, 4, 5, 6, 7, 8}
+	if err := im.Write(64+4, data); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, size)
+	if err := im.Read(0, got); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		want := byte(0)
+		if i >= 68 && i < 76 {
+			want = data[i-68]
+		}
+		if v != want {
+			t.Fatalf("byte %d: %d, want %d", i, v, want)
+		}
+	}
+	if err := im.Read(size-1, got[:2]); err == nil {
+		t.Error("read past the end accepted")
+	}
+	s, err := d.NewSampler(backend.SamplerDesc{MagFilter: backend.FilterLinear, AddressU: backend.AddressClampToEdge})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Release()
+	im.Release()
+	if err := im.Write(0, data); err == nil {
+		t.Error("write to a released image accepted")
+	}
+}

@@ -13,37 +13,37 @@ import (
 
 //export coop_vkAllocateCommandBuffers
 func coop_vkAllocateCommandBuffers(device uintptr, pAllocateInfo unsafe.Pointer, pCommandBuffers unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkAllocateCommandBuffers", &r)
+	defer icd.Guard("vkAllocateCommandBuffers", &r)()
 	return icd.AllocateCommandBuffers(device, pAllocateInfo, pCommandBuffers)
 }
 
 //export coop_vkAllocateDescriptorSets
 func coop_vkAllocateDescriptorSets(device uintptr, pAllocateInfo unsafe.Pointer, pDescriptorSets unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkAllocateDescriptorSets", &r)
+	defer icd.Guard("vkAllocateDescriptorSets", &r)()
 	return icd.AllocateDescriptorSets(device, pAllocateInfo, pDescriptorSets)
 }
 
 //export coop_vkAllocateMemory
 func coop_vkAllocateMemory(device uintptr, pAllocateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pMemory unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkAllocateMemory", &r)
+	defer icd.Guard("vkAllocateMemory", &r)()
 	return icd.AllocateMemory(device, pAllocateInfo, pAllocator, pMemory)
 }
 
 //export coop_vkBeginCommandBuffer
 func coop_vkBeginCommandBuffer(commandBuffer uintptr, pBeginInfo unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkBeginCommandBuffer", &r)
+	defer icd.Guard("vkBeginCommandBuffer", &r)()
 	return icd.BeginCommandBuffer(commandBuffer, pBeginInfo)
 }
 
 //export coop_vkBindBufferMemory
 func coop_vkBindBufferMemory(device uintptr, buffer uint64, memory uint64, memoryOffset uint64) (r int32) {
-	defer icd.Recover("vkBindBufferMemory", &r)
+	defer icd.Guard("vkBindBufferMemory", &r)()
 	return icd.BindBufferMemory(device, buffer, memory, memoryOffset)
 }
 
 //export coop_vkBindBufferMemory2
 func coop_vkBindBufferMemory2(device uintptr, bindInfoCount uint32, pBindInfos unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkBindBufferMemory2", &r)
+	defer icd.Guard("vkBindBufferMemory2", &r)()
 	return icd.BindBufferMemory2(device, bindInfoCount, pBindInfos)
 }
 
@@ -81,7 +81,7 @@ func coop_vkCmdBeginRendering(commandBuffer uintptr, pRenderingInfo unsafe.Point
 
 //export coop_vkCmdBindDescriptorSets
 func coop_vkCmdBindDescriptorSets(commandBuffer uintptr, pipelineBindPoint int32, layout uint64, firstSet uint32, descriptorSetCount uint32, pDescriptorSets unsafe.Pointer, dynamicOffsetCount uint32, pDynamicOffsets unsafe.Pointer) {
-	defer icd.Recover("vkCmdBindDescriptorSets", nil)
+	defer icd.Guard("vkCmdBindDescriptorSets", nil)()
 	icd.CmdBindDescriptorSets(commandBuffer, pipelineBindPoint, layout, firstSet, descriptorSetCount, pDescriptorSets, dynamicOffsetCount, pDynamicOffsets)
 }
 
@@ -91,7 +91,7 @@ func coop_vkCmdBindIndexBuffer(commandBuffer uintptr, buffer uint64, offset uint
 
 //export coop_vkCmdBindPipeline
 func coop_vkCmdBindPipeline(commandBuffer uintptr, pipelineBindPoint int32, pipeline uint64) {
-	defer icd.Recover("vkCmdBindPipeline", nil)
+	defer icd.Guard("vkCmdBindPipeline", nil)()
 	icd.CmdBindPipeline(commandBuffer, pipelineBindPoint, pipeline)
 }
 
@@ -125,19 +125,19 @@ func coop_vkCmdClearDepthStencilImage(commandBuffer uintptr, image uint64, image
 
 //export coop_vkCmdConvertCooperativeVectorMatrixNV
 func coop_vkCmdConvertCooperativeVectorMatrixNV(commandBuffer uintptr, infoCount uint32, pInfos unsafe.Pointer) {
-	defer icd.Recover("vkCmdConvertCooperativeVectorMatrixNV", nil)
+	defer icd.Guard("vkCmdConvertCooperativeVectorMatrixNV", nil)()
 	icd.CmdConvertCooperativeVectorMatrixNV(commandBuffer, infoCount, pInfos)
 }
 
 //export coop_vkCmdCopyBuffer
 func coop_vkCmdCopyBuffer(commandBuffer uintptr, srcBuffer uint64, dstBuffer uint64, regionCount uint32, pRegions unsafe.Pointer) {
-	defer icd.Recover("vkCmdCopyBuffer", nil)
+	defer icd.Guard("vkCmdCopyBuffer", nil)()
 	icd.CmdCopyBuffer(commandBuffer, srcBuffer, dstBuffer, regionCount, pRegions)
 }
 
 //export coop_vkCmdCopyBuffer2
 func coop_vkCmdCopyBuffer2(commandBuffer uintptr, pCopyBufferInfo unsafe.Pointer) {
-	defer icd.Recover("vkCmdCopyBuffer2", nil)
+	defer icd.Guard("vkCmdCopyBuffer2", nil)()
 	icd.CmdCopyBuffer2(commandBuffer, pCopyBufferInfo)
 }
 
@@ -171,19 +171,19 @@ func coop_vkCmdCopyQueryPoolResults(commandBuffer uintptr, queryPool uint64, fir
 
 //export coop_vkCmdDispatch
 func coop_vkCmdDispatch(commandBuffer uintptr, groupCountX uint32, groupCountY uint32, groupCountZ uint32) {
-	defer icd.Recover("vkCmdDispatch", nil)
+	defer icd.Guard("vkCmdDispatch", nil)()
 	icd.CmdDispatch(commandBuffer, groupCountX, groupCountY, groupCountZ)
 }
 
 //export coop_vkCmdDispatchBase
 func coop_vkCmdDispatchBase(commandBuffer uintptr, baseGroupX uint32, baseGroupY uint32, baseGroupZ uint32, groupCountX uint32, groupCountY uint32, groupCountZ uint32) {
-	defer icd.Recover("vkCmdDispatchBase", nil)
+	defer icd.Guard("vkCmdDispatchBase", nil)()
 	icd.CmdDispatchBase(commandBuffer, baseGroupX, baseGroupY, baseGroupZ, groupCountX, groupCountY, groupCountZ)
 }
 
 //export coop_vkCmdDispatchIndirect
 func coop_vkCmdDispatchIndirect(commandBuffer uintptr, buffer uint64, offset uint64) {
-	defer icd.Recover("vkCmdDispatchIndirect", nil)
+	defer icd.Guard("vkCmdDispatchIndirect", nil)()
 	icd.CmdDispatchIndirect(commandBuffer, buffer, offset)
 }
 
@@ -233,11 +233,13 @@ func coop_vkCmdEndRendering(commandBuffer uintptr) {
 
 //export coop_vkCmdExecuteCommands
 func coop_vkCmdExecuteCommands(commandBuffer uintptr, commandBufferCount uint32, pCommandBuffers unsafe.Pointer) {
+	defer icd.Guard("vkCmdExecuteCommands", nil)()
+	icd.CmdExecuteCommands(commandBuffer, commandBufferCount, pCommandBuffers)
 }
 
 //export coop_vkCmdFillBuffer
 func coop_vkCmdFillBuffer(commandBuffer uintptr, dstBuffer uint64, dstOffset uint64, size uint64, data uint32) {
-	defer icd.Recover("vkCmdFillBuffer", nil)
+	defer icd.Guard("vkCmdFillBuffer", nil)()
 	icd.CmdFillBuffer(commandBuffer, dstBuffer, dstOffset, size, data)
 }
 
@@ -255,47 +257,49 @@ func coop_vkCmdNextSubpass2(commandBuffer uintptr, pSubpassBeginInfo unsafe.Poin
 
 //export coop_vkCmdPipelineBarrier
 func coop_vkCmdPipelineBarrier(commandBuffer uintptr, srcStageMask uint32, dstStageMask uint32, dependencyFlags uint32, memoryBarrierCount uint32, pMemoryBarriers unsafe.Pointer, bufferMemoryBarrierCount uint32, pBufferMemoryBarriers unsafe.Pointer, imageMemoryBarrierCount uint32, pImageMemoryBarriers unsafe.Pointer) {
-	defer icd.Recover("vkCmdPipelineBarrier", nil)
+	defer icd.Guard("vkCmdPipelineBarrier", nil)()
 	icd.CmdPipelineBarrier(commandBuffer, srcStageMask, dstStageMask, dependencyFlags, memoryBarrierCount, pMemoryBarriers, bufferMemoryBarrierCount, pBufferMemoryBarriers, imageMemoryBarrierCount, pImageMemoryBarriers)
 }
 
 //export coop_vkCmdPipelineBarrier2
 func coop_vkCmdPipelineBarrier2(commandBuffer uintptr, pDependencyInfo unsafe.Pointer) {
-	defer icd.Recover("vkCmdPipelineBarrier2", nil)
+	defer icd.Guard("vkCmdPipelineBarrier2", nil)()
 	icd.CmdPipelineBarrier2(commandBuffer, pDependencyInfo)
 }
 
 //export coop_vkCmdPushConstants
 func coop_vkCmdPushConstants(commandBuffer uintptr, layout uint64, stageFlags uint32, offset uint32, size uint32, pValues unsafe.Pointer) {
-	defer icd.Recover("vkCmdPushConstants", nil)
+	defer icd.Guard("vkCmdPushConstants", nil)()
 	icd.CmdPushConstants(commandBuffer, layout, stageFlags, offset, size, pValues)
 }
 
 //export coop_vkCmdPushDescriptorSet
 func coop_vkCmdPushDescriptorSet(commandBuffer uintptr, pipelineBindPoint int32, layout uint64, set uint32, descriptorWriteCount uint32, pDescriptorWrites unsafe.Pointer) {
-	defer icd.Recover("vkCmdPushDescriptorSet", nil)
+	defer icd.Guard("vkCmdPushDescriptorSet", nil)()
 	icd.CmdPushDescriptorSet(commandBuffer, pipelineBindPoint, layout, set, descriptorWriteCount, pDescriptorWrites)
 }
 
 //export coop_vkCmdPushDescriptorSetWithTemplate
 func coop_vkCmdPushDescriptorSetWithTemplate(commandBuffer uintptr, descriptorUpdateTemplate uint64, layout uint64, set uint32, pData unsafe.Pointer) {
+	defer icd.Guard("vkCmdPushDescriptorSetWithTemplate", nil)()
+	icd.CmdPushDescriptorSetWithTemplate(commandBuffer, descriptorUpdateTemplate, layout, set, pData)
 }
 
 //export coop_vkCmdResetEvent
 func coop_vkCmdResetEvent(commandBuffer uintptr, event uint64, stageMask uint32) {
-	defer icd.Recover("vkCmdResetEvent", nil)
+	defer icd.Guard("vkCmdResetEvent", nil)()
 	icd.CmdResetEvent(commandBuffer, event, stageMask)
 }
 
 //export coop_vkCmdResetEvent2
 func coop_vkCmdResetEvent2(commandBuffer uintptr, event uint64, stageMask uint64) {
-	defer icd.Recover("vkCmdResetEvent2", nil)
+	defer icd.Guard("vkCmdResetEvent2", nil)()
 	icd.CmdResetEvent2(commandBuffer, event, stageMask)
 }
 
 //export coop_vkCmdResetQueryPool
 func coop_vkCmdResetQueryPool(commandBuffer uintptr, queryPool uint64, firstQuery uint32, queryCount uint32) {
-	defer icd.Recover("vkCmdResetQueryPool", nil)
+	defer icd.Guard("vkCmdResetQueryPool", nil)()
 	icd.CmdResetQueryPool(commandBuffer, queryPool, firstQuery, queryCount)
 }
 
@@ -349,13 +353,13 @@ func coop_vkCmdSetDeviceMask(commandBuffer uintptr, deviceMask uint32) {
 
 //export coop_vkCmdSetEvent
 func coop_vkCmdSetEvent(commandBuffer uintptr, event uint64, stageMask uint32) {
-	defer icd.Recover("vkCmdSetEvent", nil)
+	defer icd.Guard("vkCmdSetEvent", nil)()
 	icd.CmdSetEvent(commandBuffer, event, stageMask)
 }
 
 //export coop_vkCmdSetEvent2
 func coop_vkCmdSetEvent2(commandBuffer uintptr, event uint64, pDependencyInfo unsafe.Pointer) {
-	defer icd.Recover("vkCmdSetEvent2", nil)
+	defer icd.Guard("vkCmdSetEvent2", nil)()
 	icd.CmdSetEvent2(commandBuffer, event, pDependencyInfo)
 }
 
@@ -417,43 +421,43 @@ func coop_vkCmdSetViewportWithCount(commandBuffer uintptr, viewportCount uint32,
 
 //export coop_vkCmdUpdateBuffer
 func coop_vkCmdUpdateBuffer(commandBuffer uintptr, dstBuffer uint64, dstOffset uint64, dataSize uint64, pData unsafe.Pointer) {
-	defer icd.Recover("vkCmdUpdateBuffer", nil)
+	defer icd.Guard("vkCmdUpdateBuffer", nil)()
 	icd.CmdUpdateBuffer(commandBuffer, dstBuffer, dstOffset, dataSize, pData)
 }
 
 //export coop_vkCmdWaitEvents
 func coop_vkCmdWaitEvents(commandBuffer uintptr, eventCount uint32, pEvents unsafe.Pointer, srcStageMask uint32, dstStageMask uint32, memoryBarrierCount uint32, pMemoryBarriers unsafe.Pointer, bufferMemoryBarrierCount uint32, pBufferMemoryBarriers unsafe.Pointer, imageMemoryBarrierCount uint32, pImageMemoryBarriers unsafe.Pointer) {
-	defer icd.Recover("vkCmdWaitEvents", nil)
+	defer icd.Guard("vkCmdWaitEvents", nil)()
 	icd.CmdWaitEvents(commandBuffer, eventCount, pEvents, srcStageMask, dstStageMask, memoryBarrierCount, pMemoryBarriers, bufferMemoryBarrierCount, pBufferMemoryBarriers, imageMemoryBarrierCount, pImageMemoryBarriers)
 }
 
 //export coop_vkCmdWaitEvents2
 func coop_vkCmdWaitEvents2(commandBuffer uintptr, eventCount uint32, pEvents unsafe.Pointer, pDependencyInfos unsafe.Pointer) {
-	defer icd.Recover("vkCmdWaitEvents2", nil)
+	defer icd.Guard("vkCmdWaitEvents2", nil)()
 	icd.CmdWaitEvents2(commandBuffer, eventCount, pEvents, pDependencyInfos)
 }
 
 //export coop_vkCmdWriteTimestamp
 func coop_vkCmdWriteTimestamp(commandBuffer uintptr, pipelineStage uint32, queryPool uint64, query uint32) {
-	defer icd.Recover("vkCmdWriteTimestamp", nil)
+	defer icd.Guard("vkCmdWriteTimestamp", nil)()
 	icd.CmdWriteTimestamp(commandBuffer, pipelineStage, queryPool, query)
 }
 
 //export coop_vkCmdWriteTimestamp2
 func coop_vkCmdWriteTimestamp2(commandBuffer uintptr, stage uint64, queryPool uint64, query uint32) {
-	defer icd.Recover("vkCmdWriteTimestamp2", nil)
+	defer icd.Guard("vkCmdWriteTimestamp2", nil)()
 	icd.CmdWriteTimestamp2(commandBuffer, stage, queryPool, query)
 }
 
 //export coop_vkConvertCooperativeVectorMatrixNV
 func coop_vkConvertCooperativeVectorMatrixNV(device uintptr, pInfo unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkConvertCooperativeVectorMatrixNV", &r)
+	defer icd.Guard("vkConvertCooperativeVectorMatrixNV", &r)()
 	return icd.ConvertCooperativeVectorMatrixNV(device, pInfo)
 }
 
 //export coop_vkCreateBuffer
 func coop_vkCreateBuffer(device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pBuffer unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkCreateBuffer", &r)
+	defer icd.Guard("vkCreateBuffer", &r)()
 	return icd.CreateBuffer(device, pCreateInfo, pAllocator, pBuffer)
 }
 
@@ -465,55 +469,55 @@ func coop_vkCreateBufferView(device uintptr, pCreateInfo unsafe.Pointer, pAlloca
 
 //export coop_vkCreateCommandPool
 func coop_vkCreateCommandPool(device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pCommandPool unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkCreateCommandPool", &r)
+	defer icd.Guard("vkCreateCommandPool", &r)()
 	return icd.CreateCommandPool(device, pCreateInfo, pAllocator, pCommandPool)
 }
 
 //export coop_vkCreateComputePipelines
 func coop_vkCreateComputePipelines(device uintptr, pipelineCache uint64, createInfoCount uint32, pCreateInfos unsafe.Pointer, pAllocator unsafe.Pointer, pPipelines unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkCreateComputePipelines", &r)
+	defer icd.Guard("vkCreateComputePipelines", &r)()
 	return icd.CreateComputePipelines(device, pipelineCache, createInfoCount, pCreateInfos, pAllocator, pPipelines)
 }
 
 //export coop_vkCreateDebugUtilsMessengerEXT
 func coop_vkCreateDebugUtilsMessengerEXT(instance uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pMessenger unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkCreateDebugUtilsMessengerEXT", &r)
+	defer icd.Guard("vkCreateDebugUtilsMessengerEXT", &r)()
 	return icd.CreateDebugUtilsMessengerEXT(instance, pCreateInfo, pAllocator, pMessenger)
 }
 
 //export coop_vkCreateDescriptorPool
 func coop_vkCreateDescriptorPool(device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pDescriptorPool unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkCreateDescriptorPool", &r)
+	defer icd.Guard("vkCreateDescriptorPool", &r)()
 	return icd.CreateDescriptorPool(device, pCreateInfo, pAllocator, pDescriptorPool)
 }
 
 //export coop_vkCreateDescriptorSetLayout
 func coop_vkCreateDescriptorSetLayout(device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pSetLayout unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkCreateDescriptorSetLayout", &r)
+	defer icd.Guard("vkCreateDescriptorSetLayout", &r)()
 	return icd.CreateDescriptorSetLayout(device, pCreateInfo, pAllocator, pSetLayout)
 }
 
 //export coop_vkCreateDescriptorUpdateTemplate
 func coop_vkCreateDescriptorUpdateTemplate(device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pDescriptorUpdateTemplate unsafe.Pointer) (r int32) {
-	icd.Unsupported("vkCreateDescriptorUpdateTemplate")
-	return -2
+	defer icd.Guard("vkCreateDescriptorUpdateTemplate", &r)()
+	return icd.CreateDescriptorUpdateTemplate(device, pCreateInfo, pAllocator, pDescriptorUpdateTemplate)
 }
 
 //export coop_vkCreateDevice
 func coop_vkCreateDevice(physicalDevice uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pDevice unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkCreateDevice", &r)
+	defer icd.Guard("vkCreateDevice", &r)()
 	return icd.CreateDevice(physicalDevice, pCreateInfo, pAllocator, pDevice)
 }
 
 //export coop_vkCreateEvent
 func coop_vkCreateEvent(device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pEvent unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkCreateEvent", &r)
+	defer icd.Guard("vkCreateEvent", &r)()
 	return icd.CreateEvent(device, pCreateInfo, pAllocator, pEvent)
 }
 
 //export coop_vkCreateFence
 func coop_vkCreateFence(device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pFence unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkCreateFence", &r)
+	defer icd.Guard("vkCreateFence", &r)()
 	return icd.CreateFence(device, pCreateInfo, pAllocator, pFence)
 }
 
@@ -543,19 +547,19 @@ func coop_vkCreateImageView(device uintptr, pCreateInfo unsafe.Pointer, pAllocat
 
 //export coop_vkCreateInstance
 func coop_vkCreateInstance(pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pInstance unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkCreateInstance", &r)
+	defer icd.Guard("vkCreateInstance", &r)()
 	return icd.CreateInstance(pCreateInfo, pAllocator, pInstance)
 }
 
 //export coop_vkCreatePipelineCache
 func coop_vkCreatePipelineCache(device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pPipelineCache unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkCreatePipelineCache", &r)
+	defer icd.Guard("vkCreatePipelineCache", &r)()
 	return icd.CreatePipelineCache(device, pCreateInfo, pAllocator, pPipelineCache)
 }
 
 //export coop_vkCreatePipelineLayout
 func coop_vkCreatePipelineLayout(device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pPipelineLayout unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkCreatePipelineLayout", &r)
+	defer icd.Guard("vkCreatePipelineLayout", &r)()
 	return icd.CreatePipelineLayout(device, pCreateInfo, pAllocator, pPipelineLayout)
 }
 
@@ -567,7 +571,7 @@ func coop_vkCreatePrivateDataSlot(device uintptr, pCreateInfo unsafe.Pointer, pA
 
 //export coop_vkCreateQueryPool
 func coop_vkCreateQueryPool(device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pQueryPool unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkCreateQueryPool", &r)
+	defer icd.Guard("vkCreateQueryPool", &r)()
 	return icd.CreateQueryPool(device, pCreateInfo, pAllocator, pQueryPool)
 }
 
@@ -597,19 +601,19 @@ func coop_vkCreateSamplerYcbcrConversion(device uintptr, pCreateInfo unsafe.Poin
 
 //export coop_vkCreateSemaphore
 func coop_vkCreateSemaphore(device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pSemaphore unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkCreateSemaphore", &r)
+	defer icd.Guard("vkCreateSemaphore", &r)()
 	return icd.CreateSemaphore(device, pCreateInfo, pAllocator, pSemaphore)
 }
 
 //export coop_vkCreateShaderModule
 func coop_vkCreateShaderModule(device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pShaderModule unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkCreateShaderModule", &r)
+	defer icd.Guard("vkCreateShaderModule", &r)()
 	return icd.CreateShaderModule(device, pCreateInfo, pAllocator, pShaderModule)
 }
 
 //export coop_vkDestroyBuffer
 func coop_vkDestroyBuffer(device uintptr, buffer uint64, pAllocator unsafe.Pointer) {
-	defer icd.Recover("vkDestroyBuffer", nil)
+	defer icd.Guard("vkDestroyBuffer", nil)()
 	icd.DestroyBuffer(device, buffer, pAllocator)
 }
 
@@ -619,47 +623,49 @@ func coop_vkDestroyBufferView(device uintptr, bufferView uint64, pAllocator unsa
 
 //export coop_vkDestroyCommandPool
 func coop_vkDestroyCommandPool(device uintptr, commandPool uint64, pAllocator unsafe.Pointer) {
-	defer icd.Recover("vkDestroyCommandPool", nil)
+	defer icd.Guard("vkDestroyCommandPool", nil)()
 	icd.DestroyCommandPool(device, commandPool, pAllocator)
 }
 
 //export coop_vkDestroyDebugUtilsMessengerEXT
 func coop_vkDestroyDebugUtilsMessengerEXT(instance uintptr, messenger uint64, pAllocator unsafe.Pointer) {
-	defer icd.Recover("vkDestroyDebugUtilsMessengerEXT", nil)
+	defer icd.Guard("vkDestroyDebugUtilsMessengerEXT", nil)()
 	icd.DestroyDebugUtilsMessengerEXT(instance, messenger, pAllocator)
 }
 
 //export coop_vkDestroyDescriptorPool
 func coop_vkDestroyDescriptorPool(device uintptr, descriptorPool uint64, pAllocator unsafe.Pointer) {
-	defer icd.Recover("vkDestroyDescriptorPool", nil)
+	defer icd.Guard("vkDestroyDescriptorPool", nil)()
 	icd.DestroyDescriptorPool(device, descriptorPool, pAllocator)
 }
 
 //export coop_vkDestroyDescriptorSetLayout
 func coop_vkDestroyDescriptorSetLayout(device uintptr, descriptorSetLayout uint64, pAllocator unsafe.Pointer) {
-	defer icd.Recover("vkDestroyDescriptorSetLayout", nil)
+	defer icd.Guard("vkDestroyDescriptorSetLayout", nil)()
 	icd.DestroyDescriptorSetLayout(device, descriptorSetLayout, pAllocator)
 }
 
 //export coop_vkDestroyDescriptorUpdateTemplate
 func coop_vkDestroyDescriptorUpdateTemplate(device uintptr, descriptorUpdateTemplate uint64, pAllocator unsafe.Pointer) {
+	defer icd.Guard("vkDestroyDescriptorUpdateTemplate", nil)()
+	icd.DestroyDescriptorUpdateTemplate(device, descriptorUpdateTemplate, pAllocator)
 }
 
 //export coop_vkDestroyDevice
 func coop_vkDestroyDevice(device uintptr, pAllocator unsafe.Pointer) {
-	defer icd.Recover("vkDestroyDevice", nil)
+	defer icd.Guard("vkDestroyDevice", nil)()
 	icd.DestroyDevice(device, pAllocator)
 }
 
 //export coop_vkDestroyEvent
 func coop_vkDestroyEvent(device uintptr, event uint64, pAllocator unsafe.Pointer) {
-	defer icd.Recover("vkDestroyEvent", nil)
+	defer icd.Guard("vkDestroyEvent", nil)()
 	icd.DestroyEvent(device, event, pAllocator)
 }
 
 //export coop_vkDestroyFence
 func coop_vkDestroyFence(device uintptr, fence uint64, pAllocator unsafe.Pointer) {
-	defer icd.Recover("vkDestroyFence", nil)
+	defer icd.Guard("vkDestroyFence", nil)()
 	icd.DestroyFence(device, fence, pAllocator)
 }
 
@@ -677,25 +683,25 @@ func coop_vkDestroyImageView(device uintptr, imageView uint64, pAllocator unsafe
 
 //export coop_vkDestroyInstance
 func coop_vkDestroyInstance(instance uintptr, pAllocator unsafe.Pointer) {
-	defer icd.Recover("vkDestroyInstance", nil)
+	defer icd.Guard("vkDestroyInstance", nil)()
 	icd.DestroyInstance(instance, pAllocator)
 }
 
 //export coop_vkDestroyPipeline
 func coop_vkDestroyPipeline(device uintptr, pipeline uint64, pAllocator unsafe.Pointer) {
-	defer icd.Recover("vkDestroyPipeline", nil)
+	defer icd.Guard("vkDestroyPipeline", nil)()
 	icd.DestroyPipeline(device, pipeline, pAllocator)
 }
 
 //export coop_vkDestroyPipelineCache
 func coop_vkDestroyPipelineCache(device uintptr, pipelineCache uint64, pAllocator unsafe.Pointer) {
-	defer icd.Recover("vkDestroyPipelineCache", nil)
+	defer icd.Guard("vkDestroyPipelineCache", nil)()
 	icd.DestroyPipelineCache(device, pipelineCache, pAllocator)
 }
 
 //export coop_vkDestroyPipelineLayout
 func coop_vkDestroyPipelineLayout(device uintptr, pipelineLayout uint64, pAllocator unsafe.Pointer) {
-	defer icd.Recover("vkDestroyPipelineLayout", nil)
+	defer icd.Guard("vkDestroyPipelineLayout", nil)()
 	icd.DestroyPipelineLayout(device, pipelineLayout, pAllocator)
 }
 
@@ -705,7 +711,7 @@ func coop_vkDestroyPrivateDataSlot(device uintptr, privateDataSlot uint64, pAllo
 
 //export coop_vkDestroyQueryPool
 func coop_vkDestroyQueryPool(device uintptr, queryPool uint64, pAllocator unsafe.Pointer) {
-	defer icd.Recover("vkDestroyQueryPool", nil)
+	defer icd.Guard("vkDestroyQueryPool", nil)()
 	icd.DestroyQueryPool(device, queryPool, pAllocator)
 }
 
@@ -723,127 +729,127 @@ func coop_vkDestroySamplerYcbcrConversion(device uintptr, ycbcrConversion uint64
 
 //export coop_vkDestroySemaphore
 func coop_vkDestroySemaphore(device uintptr, semaphore uint64, pAllocator unsafe.Pointer) {
-	defer icd.Recover("vkDestroySemaphore", nil)
+	defer icd.Guard("vkDestroySemaphore", nil)()
 	icd.DestroySemaphore(device, semaphore, pAllocator)
 }
 
 //export coop_vkDestroyShaderModule
 func coop_vkDestroyShaderModule(device uintptr, shaderModule uint64, pAllocator unsafe.Pointer) {
-	defer icd.Recover("vkDestroyShaderModule", nil)
+	defer icd.Guard("vkDestroyShaderModule", nil)()
 	icd.DestroyShaderModule(device, shaderModule, pAllocator)
 }
 
 //export coop_vkDeviceWaitIdle
 func coop_vkDeviceWaitIdle(device uintptr) (r int32) {
-	defer icd.Recover("vkDeviceWaitIdle", &r)
+	defer icd.Guard("vkDeviceWaitIdle", &r)()
 	return icd.DeviceWaitIdle(device)
 }
 
 //export coop_vkEndCommandBuffer
 func coop_vkEndCommandBuffer(commandBuffer uintptr) (r int32) {
-	defer icd.Recover("vkEndCommandBuffer", &r)
+	defer icd.Guard("vkEndCommandBuffer", &r)()
 	return icd.EndCommandBuffer(commandBuffer)
 }
 
 //export coop_vkEnumerateDeviceExtensionProperties
 func coop_vkEnumerateDeviceExtensionProperties(physicalDevice uintptr, pLayerName unsafe.Pointer, pPropertyCount unsafe.Pointer, pProperties unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkEnumerateDeviceExtensionProperties", &r)
+	defer icd.Guard("vkEnumerateDeviceExtensionProperties", &r)()
 	return icd.EnumerateDeviceExtensionProperties(physicalDevice, pLayerName, pPropertyCount, pProperties)
 }
 
 //export coop_vkEnumerateDeviceLayerProperties
 func coop_vkEnumerateDeviceLayerProperties(physicalDevice uintptr, pPropertyCount unsafe.Pointer, pProperties unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkEnumerateDeviceLayerProperties", &r)
+	defer icd.Guard("vkEnumerateDeviceLayerProperties", &r)()
 	return icd.EnumerateDeviceLayerProperties(physicalDevice, pPropertyCount, pProperties)
 }
 
 //export coop_vkEnumerateInstanceExtensionProperties
 func coop_vkEnumerateInstanceExtensionProperties(pLayerName unsafe.Pointer, pPropertyCount unsafe.Pointer, pProperties unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkEnumerateInstanceExtensionProperties", &r)
+	defer icd.Guard("vkEnumerateInstanceExtensionProperties", &r)()
 	return icd.EnumerateInstanceExtensionProperties(pLayerName, pPropertyCount, pProperties)
 }
 
 //export coop_vkEnumerateInstanceLayerProperties
 func coop_vkEnumerateInstanceLayerProperties(pPropertyCount unsafe.Pointer, pProperties unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkEnumerateInstanceLayerProperties", &r)
+	defer icd.Guard("vkEnumerateInstanceLayerProperties", &r)()
 	return icd.EnumerateInstanceLayerProperties(pPropertyCount, pProperties)
 }
 
 //export coop_vkEnumerateInstanceVersion
 func coop_vkEnumerateInstanceVersion(pApiVersion unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkEnumerateInstanceVersion", &r)
+	defer icd.Guard("vkEnumerateInstanceVersion", &r)()
 	return icd.EnumerateInstanceVersion(pApiVersion)
 }
 
 //export coop_vkEnumeratePhysicalDeviceGroups
 func coop_vkEnumeratePhysicalDeviceGroups(instance uintptr, pPhysicalDeviceGroupCount unsafe.Pointer, pPhysicalDeviceGroupProperties unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkEnumeratePhysicalDeviceGroups", &r)
+	defer icd.Guard("vkEnumeratePhysicalDeviceGroups", &r)()
 	return icd.EnumeratePhysicalDeviceGroups(instance, pPhysicalDeviceGroupCount, pPhysicalDeviceGroupProperties)
 }
 
 //export coop_vkEnumeratePhysicalDevices
 func coop_vkEnumeratePhysicalDevices(instance uintptr, pPhysicalDeviceCount unsafe.Pointer, pPhysicalDevices unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkEnumeratePhysicalDevices", &r)
+	defer icd.Guard("vkEnumeratePhysicalDevices", &r)()
 	return icd.EnumeratePhysicalDevices(instance, pPhysicalDeviceCount, pPhysicalDevices)
 }
 
 //export coop_vkFlushMappedMemoryRanges
 func coop_vkFlushMappedMemoryRanges(device uintptr, memoryRangeCount uint32, pMemoryRanges unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkFlushMappedMemoryRanges", &r)
+	defer icd.Guard("vkFlushMappedMemoryRanges", &r)()
 	return icd.FlushMappedMemoryRanges(device, memoryRangeCount, pMemoryRanges)
 }
 
 //export coop_vkFreeCommandBuffers
 func coop_vkFreeCommandBuffers(device uintptr, commandPool uint64, commandBufferCount uint32, pCommandBuffers unsafe.Pointer) {
-	defer icd.Recover("vkFreeCommandBuffers", nil)
+	defer icd.Guard("vkFreeCommandBuffers", nil)()
 	icd.FreeCommandBuffers(device, commandPool, commandBufferCount, pCommandBuffers)
 }
 
 //export coop_vkFreeDescriptorSets
 func coop_vkFreeDescriptorSets(device uintptr, descriptorPool uint64, descriptorSetCount uint32, pDescriptorSets unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkFreeDescriptorSets", &r)
+	defer icd.Guard("vkFreeDescriptorSets", &r)()
 	return icd.FreeDescriptorSets(device, descriptorPool, descriptorSetCount, pDescriptorSets)
 }
 
 //export coop_vkFreeMemory
 func coop_vkFreeMemory(device uintptr, memory uint64, pAllocator unsafe.Pointer) {
-	defer icd.Recover("vkFreeMemory", nil)
+	defer icd.Guard("vkFreeMemory", nil)()
 	icd.FreeMemory(device, memory, pAllocator)
 }
 
 //export coop_vkGetBufferDeviceAddress
 func coop_vkGetBufferDeviceAddress(device uintptr, pInfo unsafe.Pointer) (r uint64) {
-	defer icd.Recover("vkGetBufferDeviceAddress", nil)
+	defer icd.Guard("vkGetBufferDeviceAddress", nil)()
 	return icd.GetBufferDeviceAddress(device, pInfo)
 }
 
 //export coop_vkGetBufferMemoryRequirements
 func coop_vkGetBufferMemoryRequirements(device uintptr, buffer uint64, pMemoryRequirements unsafe.Pointer) {
-	defer icd.Recover("vkGetBufferMemoryRequirements", nil)
+	defer icd.Guard("vkGetBufferMemoryRequirements", nil)()
 	icd.GetBufferMemoryRequirements(device, buffer, pMemoryRequirements)
 }
 
 //export coop_vkGetBufferMemoryRequirements2
 func coop_vkGetBufferMemoryRequirements2(device uintptr, pInfo unsafe.Pointer, pMemoryRequirements unsafe.Pointer) {
-	defer icd.Recover("vkGetBufferMemoryRequirements2", nil)
+	defer icd.Guard("vkGetBufferMemoryRequirements2", nil)()
 	icd.GetBufferMemoryRequirements2(device, pInfo, pMemoryRequirements)
 }
 
 //export coop_vkGetBufferOpaqueCaptureAddress
 func coop_vkGetBufferOpaqueCaptureAddress(device uintptr, pInfo unsafe.Pointer) (r uint64) {
-	defer icd.Recover("vkGetBufferOpaqueCaptureAddress", nil)
+	defer icd.Guard("vkGetBufferOpaqueCaptureAddress", nil)()
 	return icd.GetBufferOpaqueCaptureAddress(device, pInfo)
 }
 
 //export coop_vkGetDescriptorSetLayoutSupport
 func coop_vkGetDescriptorSetLayoutSupport(device uintptr, pCreateInfo unsafe.Pointer, pSupport unsafe.Pointer) {
-	defer icd.Recover("vkGetDescriptorSetLayoutSupport", nil)
+	defer icd.Guard("vkGetDescriptorSetLayoutSupport", nil)()
 	icd.GetDescriptorSetLayoutSupport(device, pCreateInfo, pSupport)
 }
 
 //export coop_vkGetDeviceBufferMemoryRequirements
 func coop_vkGetDeviceBufferMemoryRequirements(device uintptr, pInfo unsafe.Pointer, pMemoryRequirements unsafe.Pointer) {
-	defer icd.Recover("vkGetDeviceBufferMemoryRequirements", nil)
+	defer icd.Guard("vkGetDeviceBufferMemoryRequirements", nil)()
 	icd.GetDeviceBufferMemoryRequirements(device, pInfo, pMemoryRequirements)
 }
 
@@ -862,37 +868,37 @@ func coop_vkGetDeviceImageSparseMemoryRequirements(device uintptr, pInfo unsafe.
 
 //export coop_vkGetDeviceMemoryCommitment
 func coop_vkGetDeviceMemoryCommitment(device uintptr, memory uint64, pCommittedMemoryInBytes unsafe.Pointer) {
-	defer icd.Recover("vkGetDeviceMemoryCommitment", nil)
+	defer icd.Guard("vkGetDeviceMemoryCommitment", nil)()
 	icd.GetDeviceMemoryCommitment(device, memory, pCommittedMemoryInBytes)
 }
 
 //export coop_vkGetDeviceMemoryOpaqueCaptureAddress
 func coop_vkGetDeviceMemoryOpaqueCaptureAddress(device uintptr, pInfo unsafe.Pointer) (r uint64) {
-	defer icd.Recover("vkGetDeviceMemoryOpaqueCaptureAddress", nil)
+	defer icd.Guard("vkGetDeviceMemoryOpaqueCaptureAddress", nil)()
 	return icd.GetDeviceMemoryOpaqueCaptureAddress(device, pInfo)
 }
 
 //export coop_vkGetDeviceQueue
 func coop_vkGetDeviceQueue(device uintptr, queueFamilyIndex uint32, queueIndex uint32, pQueue unsafe.Pointer) {
-	defer icd.Recover("vkGetDeviceQueue", nil)
+	defer icd.Guard("vkGetDeviceQueue", nil)()
 	icd.GetDeviceQueue(device, queueFamilyIndex, queueIndex, pQueue)
 }
 
 //export coop_vkGetDeviceQueue2
 func coop_vkGetDeviceQueue2(device uintptr, pQueueInfo unsafe.Pointer, pQueue unsafe.Pointer) {
-	defer icd.Recover("vkGetDeviceQueue2", nil)
+	defer icd.Guard("vkGetDeviceQueue2", nil)()
 	icd.GetDeviceQueue2(device, pQueueInfo, pQueue)
 }
 
 //export coop_vkGetEventStatus
 func coop_vkGetEventStatus(device uintptr, event uint64) (r int32) {
-	defer icd.Recover("vkGetEventStatus", &r)
+	defer icd.Guard("vkGetEventStatus", &r)()
 	return icd.GetEventStatus(device, event)
 }
 
 //export coop_vkGetFenceStatus
 func coop_vkGetFenceStatus(device uintptr, fence uint64) (r int32) {
-	defer icd.Recover("vkGetFenceStatus", &r)
+	defer icd.Guard("vkGetFenceStatus", &r)()
 	return icd.GetFenceStatus(device, fence)
 }
 
@@ -920,25 +926,25 @@ func coop_vkGetImageSubresourceLayout(device uintptr, image uint64, pSubresource
 
 //export coop_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV
 func coop_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV(physicalDevice uintptr, pPropertyCount unsafe.Pointer, pProperties unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV", &r)
+	defer icd.Guard("vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV", &r)()
 	return icd.GetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV(physicalDevice, pPropertyCount, pProperties)
 }
 
 //export coop_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR
 func coop_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR(physicalDevice uintptr, pPropertyCount unsafe.Pointer, pProperties unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR", &r)
+	defer icd.Guard("vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR", &r)()
 	return icd.GetPhysicalDeviceCooperativeMatrixPropertiesKHR(physicalDevice, pPropertyCount, pProperties)
 }
 
 //export coop_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV
 func coop_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV(physicalDevice uintptr, pPropertyCount unsafe.Pointer, pProperties unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkGetPhysicalDeviceCooperativeMatrixPropertiesNV", &r)
+	defer icd.Guard("vkGetPhysicalDeviceCooperativeMatrixPropertiesNV", &r)()
 	return icd.GetPhysicalDeviceCooperativeMatrixPropertiesNV(physicalDevice, pPropertyCount, pProperties)
 }
 
 //export coop_vkGetPhysicalDeviceCooperativeVectorPropertiesNV
 func coop_vkGetPhysicalDeviceCooperativeVectorPropertiesNV(physicalDevice uintptr, pPropertyCount unsafe.Pointer, pProperties unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkGetPhysicalDeviceCooperativeVectorPropertiesNV", &r)
+	defer icd.Guard("vkGetPhysicalDeviceCooperativeVectorPropertiesNV", &r)()
 	return icd.GetPhysicalDeviceCooperativeVectorPropertiesNV(physicalDevice, pPropertyCount, pProperties)
 }
 
@@ -956,25 +962,25 @@ func coop_vkGetPhysicalDeviceExternalSemaphoreProperties(physicalDevice uintptr,
 
 //export coop_vkGetPhysicalDeviceFeatures
 func coop_vkGetPhysicalDeviceFeatures(physicalDevice uintptr, pFeatures unsafe.Pointer) {
-	defer icd.Recover("vkGetPhysicalDeviceFeatures", nil)
+	defer icd.Guard("vkGetPhysicalDeviceFeatures", nil)()
 	icd.GetPhysicalDeviceFeatures(physicalDevice, pFeatures)
 }
 
 //export coop_vkGetPhysicalDeviceFeatures2
 func coop_vkGetPhysicalDeviceFeatures2(physicalDevice uintptr, pFeatures unsafe.Pointer) {
-	defer icd.Recover("vkGetPhysicalDeviceFeatures2", nil)
+	defer icd.Guard("vkGetPhysicalDeviceFeatures2", nil)()
 	icd.GetPhysicalDeviceFeatures2(physicalDevice, pFeatures)
 }
 
 //export coop_vkGetPhysicalDeviceFormatProperties
 func coop_vkGetPhysicalDeviceFormatProperties(physicalDevice uintptr, format int32, pFormatProperties unsafe.Pointer) {
-	defer icd.Recover("vkGetPhysicalDeviceFormatProperties", nil)
+	defer icd.Guard("vkGetPhysicalDeviceFormatProperties", nil)()
 	icd.GetPhysicalDeviceFormatProperties(physicalDevice, format, pFormatProperties)
 }
 
 //export coop_vkGetPhysicalDeviceFormatProperties2
 func coop_vkGetPhysicalDeviceFormatProperties2(physicalDevice uintptr, format int32, pFormatProperties unsafe.Pointer) {
-	defer icd.Recover("vkGetPhysicalDeviceFormatProperties2", nil)
+	defer icd.Guard("vkGetPhysicalDeviceFormatProperties2", nil)()
 	icd.GetPhysicalDeviceFormatProperties2(physicalDevice, format, pFormatProperties)
 }
 
@@ -992,37 +998,37 @@ func coop_vkGetPhysicalDeviceImageFormatProperties2(physicalDevice uintptr, pIma
 
 //export coop_vkGetPhysicalDeviceMemoryProperties
 func coop_vkGetPhysicalDeviceMemoryProperties(physicalDevice uintptr, pMemoryProperties unsafe.Pointer) {
-	defer icd.Recover("vkGetPhysicalDeviceMemoryProperties", nil)
+	defer icd.Guard("vkGetPhysicalDeviceMemoryProperties", nil)()
 	icd.GetPhysicalDeviceMemoryProperties(physicalDevice, pMemoryProperties)
 }
 
 //export coop_vkGetPhysicalDeviceMemoryProperties2
 func coop_vkGetPhysicalDeviceMemoryProperties2(physicalDevice uintptr, pMemoryProperties unsafe.Pointer) {
-	defer icd.Recover("vkGetPhysicalDeviceMemoryProperties2", nil)
+	defer icd.Guard("vkGetPhysicalDeviceMemoryProperties2", nil)()
 	icd.GetPhysicalDeviceMemoryProperties2(physicalDevice, pMemoryProperties)
 }
 
 //export coop_vkGetPhysicalDeviceProperties
 func coop_vkGetPhysicalDeviceProperties(physicalDevice uintptr, pProperties unsafe.Pointer) {
-	defer icd.Recover("vkGetPhysicalDeviceProperties", nil)
+	defer icd.Guard("vkGetPhysicalDeviceProperties", nil)()
 	icd.GetPhysicalDeviceProperties(physicalDevice, pProperties)
 }
 
 //export coop_vkGetPhysicalDeviceProperties2
 func coop_vkGetPhysicalDeviceProperties2(physicalDevice uintptr, pProperties unsafe.Pointer) {
-	defer icd.Recover("vkGetPhysicalDeviceProperties2", nil)
+	defer icd.Guard("vkGetPhysicalDeviceProperties2", nil)()
 	icd.GetPhysicalDeviceProperties2(physicalDevice, pProperties)
 }
 
 //export coop_vkGetPhysicalDeviceQueueFamilyProperties
 func coop_vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice uintptr, pQueueFamilyPropertyCount unsafe.Pointer, pQueueFamilyProperties unsafe.Pointer) {
-	defer icd.Recover("vkGetPhysicalDeviceQueueFamilyProperties", nil)
+	defer icd.Guard("vkGetPhysicalDeviceQueueFamilyProperties", nil)()
 	icd.GetPhysicalDeviceQueueFamilyProperties(physicalDevice, pQueueFamilyPropertyCount, pQueueFamilyProperties)
 }
 
 //export coop_vkGetPhysicalDeviceQueueFamilyProperties2
 func coop_vkGetPhysicalDeviceQueueFamilyProperties2(physicalDevice uintptr, pQueueFamilyPropertyCount unsafe.Pointer, pQueueFamilyProperties unsafe.Pointer) {
-	defer icd.Recover("vkGetPhysicalDeviceQueueFamilyProperties2", nil)
+	defer icd.Guard("vkGetPhysicalDeviceQueueFamilyProperties2", nil)()
 	icd.GetPhysicalDeviceQueueFamilyProperties2(physicalDevice, pQueueFamilyPropertyCount, pQueueFamilyProperties)
 }
 
@@ -1038,13 +1044,13 @@ func coop_vkGetPhysicalDeviceSparseImageFormatProperties2(physicalDevice uintptr
 
 //export coop_vkGetPhysicalDeviceToolProperties
 func coop_vkGetPhysicalDeviceToolProperties(physicalDevice uintptr, pToolCount unsafe.Pointer, pToolProperties unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkGetPhysicalDeviceToolProperties", &r)
+	defer icd.Guard("vkGetPhysicalDeviceToolProperties", &r)()
 	return icd.GetPhysicalDeviceToolProperties(physicalDevice, pToolCount, pToolProperties)
 }
 
 //export coop_vkGetPipelineCacheData
 func coop_vkGetPipelineCacheData(device uintptr, pipelineCache uint64, pDataSize unsafe.Pointer, pData unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkGetPipelineCacheData", &r)
+	defer icd.Guard("vkGetPipelineCacheData", &r)()
 	return icd.GetPipelineCacheData(device, pipelineCache, pDataSize, pData)
 }
 
@@ -1054,7 +1060,7 @@ func coop_vkGetPrivateData(device uintptr, objectType int32, objectHandle uint64
 
 //export coop_vkGetQueryPoolResults
 func coop_vkGetQueryPoolResults(device uintptr, queryPool uint64, firstQuery uint32, queryCount uint32, dataSize uintptr, pData unsafe.Pointer, stride uint64, flags uint32) (r int32) {
-	defer icd.Recover("vkGetQueryPoolResults", &r)
+	defer icd.Guard("vkGetQueryPoolResults", &r)()
 	return icd.GetQueryPoolResults(device, queryPool, firstQuery, queryCount, dataSize, pData, stride, flags)
 }
 
@@ -1064,25 +1070,25 @@ func coop_vkGetRenderAreaGranularity(device uintptr, renderPass uint64, pGranula
 
 //export coop_vkGetSemaphoreCounterValue
 func coop_vkGetSemaphoreCounterValue(device uintptr, semaphore uint64, pValue unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkGetSemaphoreCounterValue", &r)
+	defer icd.Guard("vkGetSemaphoreCounterValue", &r)()
 	return icd.GetSemaphoreCounterValue(device, semaphore, pValue)
 }
 
 //export coop_vkInvalidateMappedMemoryRanges
 func coop_vkInvalidateMappedMemoryRanges(device uintptr, memoryRangeCount uint32, pMemoryRanges unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkInvalidateMappedMemoryRanges", &r)
+	defer icd.Guard("vkInvalidateMappedMemoryRanges", &r)()
 	return icd.InvalidateMappedMemoryRanges(device, memoryRangeCount, pMemoryRanges)
 }
 
 //export coop_vkMapMemory
 func coop_vkMapMemory(device uintptr, memory uint64, offset uint64, size uint64, flags uint32, ppData unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkMapMemory", &r)
+	defer icd.Guard("vkMapMemory", &r)()
 	return icd.MapMemory(device, memory, offset, size, flags, ppData)
 }
 
 //export coop_vkMergePipelineCaches
 func coop_vkMergePipelineCaches(device uintptr, dstCache uint64, srcCacheCount uint32, pSrcCaches unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkMergePipelineCaches", &r)
+	defer icd.Guard("vkMergePipelineCaches", &r)()
 	return icd.MergePipelineCaches(device, dstCache, srcCacheCount, pSrcCaches)
 }
 
@@ -1106,55 +1112,55 @@ func coop_vkQueueInsertDebugUtilsLabelEXT(queue uintptr, pLabelInfo unsafe.Point
 
 //export coop_vkQueueSubmit
 func coop_vkQueueSubmit(queue uintptr, submitCount uint32, pSubmits unsafe.Pointer, fence uint64) (r int32) {
-	defer icd.Recover("vkQueueSubmit", &r)
+	defer icd.Guard("vkQueueSubmit", &r)()
 	return icd.QueueSubmit(queue, submitCount, pSubmits, fence)
 }
 
 //export coop_vkQueueSubmit2
 func coop_vkQueueSubmit2(queue uintptr, submitCount uint32, pSubmits unsafe.Pointer, fence uint64) (r int32) {
-	defer icd.Recover("vkQueueSubmit2", &r)
+	defer icd.Guard("vkQueueSubmit2", &r)()
 	return icd.QueueSubmit2(queue, submitCount, pSubmits, fence)
 }
 
 //export coop_vkQueueWaitIdle
 func coop_vkQueueWaitIdle(queue uintptr) (r int32) {
-	defer icd.Recover("vkQueueWaitIdle", &r)
+	defer icd.Guard("vkQueueWaitIdle", &r)()
 	return icd.QueueWaitIdle(queue)
 }
 
 //export coop_vkResetCommandBuffer
 func coop_vkResetCommandBuffer(commandBuffer uintptr, flags uint32) (r int32) {
-	defer icd.Recover("vkResetCommandBuffer", &r)
+	defer icd.Guard("vkResetCommandBuffer", &r)()
 	return icd.ResetCommandBuffer(commandBuffer, flags)
 }
 
 //export coop_vkResetCommandPool
 func coop_vkResetCommandPool(device uintptr, commandPool uint64, flags uint32) (r int32) {
-	defer icd.Recover("vkResetCommandPool", &r)
+	defer icd.Guard("vkResetCommandPool", &r)()
 	return icd.ResetCommandPool(device, commandPool, flags)
 }
 
 //export coop_vkResetDescriptorPool
 func coop_vkResetDescriptorPool(device uintptr, descriptorPool uint64, flags uint32) (r int32) {
-	defer icd.Recover("vkResetDescriptorPool", &r)
+	defer icd.Guard("vkResetDescriptorPool", &r)()
 	return icd.ResetDescriptorPool(device, descriptorPool, flags)
 }
 
 //export coop_vkResetEvent
 func coop_vkResetEvent(device uintptr, event uint64) (r int32) {
-	defer icd.Recover("vkResetEvent", &r)
+	defer icd.Guard("vkResetEvent", &r)()
 	return icd.ResetEvent(device, event)
 }
 
 //export coop_vkResetFences
 func coop_vkResetFences(device uintptr, fenceCount uint32, pFences unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkResetFences", &r)
+	defer icd.Guard("vkResetFences", &r)()
 	return icd.ResetFences(device, fenceCount, pFences)
 }
 
 //export coop_vkResetQueryPool
 func coop_vkResetQueryPool(device uintptr, queryPool uint64, firstQuery uint32, queryCount uint32) {
-	defer icd.Recover("vkResetQueryPool", nil)
+	defer icd.Guard("vkResetQueryPool", nil)()
 	icd.ResetQueryPool(device, queryPool, firstQuery, queryCount)
 }
 
@@ -1172,7 +1178,7 @@ func coop_vkSetDebugUtilsObjectTagEXT(device uintptr, pTagInfo unsafe.Pointer) (
 
 //export coop_vkSetEvent
 func coop_vkSetEvent(device uintptr, event uint64) (r int32) {
-	defer icd.Recover("vkSetEvent", &r)
+	defer icd.Guard("vkSetEvent", &r)()
 	return icd.SetEvent(device, event)
 }
 
@@ -1184,46 +1190,48 @@ func coop_vkSetPrivateData(device uintptr, objectType int32, objectHandle uint64
 
 //export coop_vkSignalSemaphore
 func coop_vkSignalSemaphore(device uintptr, pSignalInfo unsafe.Pointer) (r int32) {
-	defer icd.Recover("vkSignalSemaphore", &r)
+	defer icd.Guard("vkSignalSemaphore", &r)()
 	return icd.SignalSemaphore(device, pSignalInfo)
 }
 
 //export coop_vkSubmitDebugUtilsMessageEXT
 func coop_vkSubmitDebugUtilsMessageEXT(instance uintptr, messageSeverity uint32, messageTypes uint32, pCallbackData unsafe.Pointer) {
-	defer icd.Recover("vkSubmitDebugUtilsMessageEXT", nil)
+	defer icd.Guard("vkSubmitDebugUtilsMessageEXT", nil)()
 	icd.SubmitDebugUtilsMessageEXT(instance, messageSeverity, messageTypes, pCallbackData)
 }
 
 //export coop_vkTrimCommandPool
 func coop_vkTrimCommandPool(device uintptr, commandPool uint64, flags uint32) {
-	defer icd.Recover("vkTrimCommandPool", nil)
+	defer icd.Guard("vkTrimCommandPool", nil)()
 	icd.TrimCommandPool(device, commandPool, flags)
 }
 
 //export coop_vkUnmapMemory
 func coop_vkUnmapMemory(device uintptr, memory uint64) {
-	defer icd.Recover("vkUnmapMemory", nil)
+	defer icd.Guard("vkUnmapMemory", nil)()
 	icd.UnmapMemory(device, memory)
 }
 
 //export coop_vkUpdateDescriptorSetWithTemplate
 func coop_vkUpdateDescriptorSetWithTemplate(device uintptr, descriptorSet uint64, descriptorUpdateTemplate uint64, pData unsafe.Pointer) {
+	defer icd.Guard("vkUpdateDescriptorSetWithTemplate", nil)()
+	icd.UpdateDescriptorSetWithTemplate(device, descriptorSet, descriptorUpdateTemplate, pData)
 }
 
 //export coop_vkUpdateDescriptorSets
 func coop_vkUpdateDescriptorSets(device uintptr, descriptorWriteCount uint32, pDescriptorWrites unsafe.Pointer, descriptorCopyCount uint32, pDescriptorCopies unsafe.Pointer) {
-	defer icd.Recover("vkUpdateDescriptorSets", nil)
+	defer icd.Guard("vkUpdateDescriptorSets", nil)()
 	icd.UpdateDescriptorSets(device, descriptorWriteCount, pDescriptorWrites, descriptorCopyCount, pDescriptorCopies)
 }
 
 //export coop_vkWaitForFences
 func coop_vkWaitForFences(device uintptr, fenceCount uint32, pFences unsafe.Pointer, waitAll uint32, timeout uint64) (r int32) {
-	defer icd.Recover("vkWaitForFences", &r)
+	defer icd.Guard("vkWaitForFences", &r)()
 	return icd.WaitForFences(device, fenceCount, pFences, waitAll, timeout)
 }
 
 //export coop_vkWaitSemaphores
 func coop_vkWaitSemaphores(device uintptr, pWaitInfo unsafe.Pointer, timeout uint64) (r int32) {
-	defer icd.Recover("vkWaitSemaphores", &r)
+	defer icd.Guard("vkWaitSemaphores", &r)()
 	return icd.WaitSemaphores(device, pWaitInfo, timeout)
 }

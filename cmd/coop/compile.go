@@ -10,6 +10,7 @@ import (
 	"github.com/coopshader/coop/glsl/compile"
 	"github.com/coopshader/coop/glsl/pp"
 	"github.com/coopshader/coop/spirv/text"
+	"github.com/coopshader/coop/validate"
 )
 
 func init() {
@@ -42,7 +43,8 @@ build scripts use, before or after the files (docs/TOOLS.md lists them all):
   --quiet, -w          print nothing but errors
   -O, -Os, -Od, -l, -t accepted: coop writes unoptimized SPIR-V, one module per file, in parallel
   --version, -v        print the version
-  --spirv-val          validate the output (not available yet: see docs/TOOLS.md)
+  --spirv-val          validate the module with coop's validator (as spirv-val); an
+                       invalid module is an error
 Several inputs are compiled in parallel; output is byte-identical for the same input.
 Exit status 2 when a shader does not compile (as glslangValidator), 1 when a
 file cannot be read or written, 2 for bad flags.`
@@ -56,6 +58,7 @@ type compileArgs struct {
 	varName    string // --vn
 	preprocess bool   // -E
 	human      bool   // -H
+	validate   bool   // --spirv-val
 	envGiven   bool
 	depFile    string
 	inputs     []string
@@ -103,16 +106,13 @@ func parseCompileArgs(args []string) (*compileArgs, error) {
 			a.envGiven = true
 		case arg == "--amb" || arg == "--auto-map-bindings" || arg == "--auto-map-binding":
 			a.opts.AutoMapBindings = true
-		case arg == "-g":
-			a.opts.Debug = true
-		case arg == "-g0":
-			a.opts.Debug = false
+		case compile.DebugFlag(arg, &a.opts):
 		case arg == "--quiet" || arg == "-w" || arg == "--suppress-warnings":
 			a.quiet = true
 		case arg == "-q":
 			return nil, fmt.Errorf("-q (glslangValidator's reflection dump) is not supported; --quiet prints nothing but errors")
 		case arg == "--spirv-val":
-			return nil, fmt.Errorf("--spirv-val: coop's validator is not part of this build yet; run spirv-val on the output")
+			a.validate = true
 		case arg == "--depfile":
 			a.depFile, err = value(&i, arg)
 		case arg == "--stdin":
@@ -287,6 +287,16 @@ func compileOne(a *compileArgs, in string) compiled {
 			r.hint = targetEnvHint(name, src, a.opts)
 		}
 		return r
+	}
+	if a.validate {
+		env := opts.TargetEnv
+		if env == "" {
+			env = "vulkan1.0"
+		}
+		if _, err := validate.Validate(m, validate.Options{TargetEnv: env}); err != nil {
+			r.err, r.status = fmt.Errorf("%s: the module fails validation (--spirv-val):\n%v", name, err), 2
+			return r
+		}
 	}
 	if a.human {
 		if r.human, err = text.Disassemble(m, text.Options{}); err != nil {

@@ -364,3 +364,22 @@ func TestRunProfileRefuses(t *testing.T) {
 		t.Errorf("rc %d %s", rc, errs)
 	}
 }
+
+// TestRunWorkBudget: an absurd dispatch fails at once naming the budget,
+// which --work-budget sets.
+func TestRunWorkBudget(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.amber")
+	os.WriteFile(huge, []byte(strings.Replace(storeScript, "RUN p 1 1 1", "RUN p 65535 65535 64", 1)), 0o644)
+	if rc, _, errs := runCLI("run", huge); rc != 1 || !strings.Contains(errs, "274869518400 invocations) exceeds the work budget of 68719476736") {
+		t.Fatalf("rc %d %s", rc, errs)
+	}
+	small := filepath.Join(dir, "small.amber")
+	os.WriteFile(small, []byte(storeScript), 0o644)
+	if rc, _, errs := runCLI("run", small, "--work-budget", "100"); rc != 0 {
+		t.Fatalf("budget 100: rc %d %s", rc, errs)
+	}
+	if rc, _, errs := runCLI("run", small, "--work-budget", "1"); rc != 1 || !strings.Contains(errs, "work budget of 1 ") {
+		t.Fatalf("budget 1: rc %d %s", rc, errs)
+	}
+}

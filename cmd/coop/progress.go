@@ -79,14 +79,28 @@ func (p *progress) draw() {
 		return
 	}
 	done, total := p.done.Load(), p.total.Load()
-	line := fmt.Sprintf("%s: %d of %d %s (%.1f%%), %s, %.4g %s/s", p.label, done, total, p.unit,
-		100*float64(done)/float64(max(total, 1)), el.Round(time.Second/10), float64(done)/el.Seconds(), p.unit)
+	line := fmt.Sprintf("%s: %d of %d %s (%.1f%%), %s, %s %s/s", p.label, done, total, p.unit,
+		100*float64(done)/float64(max(total, 1)), el.Round(time.Second/10), si(float64(done)/el.Seconds()), p.unit)
 	if done > 0 && done < total {
-		left := time.Duration(float64(el) * float64(total-done) / float64(done))
-		line += fmt.Sprintf(", about %s left", left.Round(time.Second))
+		if left := time.Duration(float64(el) * float64(total-done) / float64(done)); left >= time.Second {
+			line += fmt.Sprintf(", about %s left", left.Round(time.Second))
+		}
 	}
 	fmt.Fprintf(p.w, "\r%s\x1b[K", line)
 	p.drawn = true
+}
+
+// si writes x with three significant digits and a k, M or G suffix.
+func si(x float64) string {
+	for _, u := range []struct {
+		scale  float64
+		suffix string
+	}{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+		if x >= u.scale {
+			return fmt.Sprintf("%.3g%s", x/u.scale, u.suffix)
+		}
+	}
+	return fmt.Sprintf("%.3g", x)
 }
 
 // clear removes the line, so results print on a clean line.

@@ -40,7 +40,8 @@ func compileGLSL(name string, src []byte, o script.CompileOptions) ([]uint32, er
 			src = []byte(first + "\n#line " + strconv.Itoa(o.FirstLine+1) + "\n" + rest)
 		}
 	}
-	opts := compile.Options{TargetEnv: scriptTargetEnv(o.TargetEnv), IncludeDirs: o.IncludeDirs}
+	// -g: faults then name the shader's file and line.
+	opts := compile.Options{TargetEnv: scriptTargetEnv(o.TargetEnv), IncludeDirs: o.IncludeDirs, Debug: true}
 	for _, d := range o.Defines {
 		n, v, ok := strings.Cut(d, "=")
 		if !ok {
@@ -129,6 +130,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	env := fs.String("target-env", "vulkan1.3", "target environment for GLSL shaders")
 	subgroup := fs.Int("subgroup-size", 32, "CPU executor subgroup size")
 	timeout := fs.Duration("timeout", 0, "stop after this long (e.g. 30s, 5m; 0: no limit)")
+	work := fs.Int64("work-budget", 0, fmt.Sprintf("CPU executor: instructions one dispatch may execute in all (0: %d, about a minute or two; -1: no limit); a larger dispatch fails naming it", cpu.DefaultWorkBudget))
 	profName := fs.String("profile", "", "make the CPU executor behave as this device: a built-in profile ("+strings.Join(profile.Names(), ", ")+") or a profile file; with --backend both the default is the built-in profile of the GPU, if one ships")
 	var dump stringList
 	fs.Var(&dump, "dump", "print a buffer's contents after the run (repeatable)")
@@ -177,7 +179,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		prof = shippedProfile(gpu.Profile())
 	}
 	if *backendName != "vulkan" {
-		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout, Profile: prof}))
+		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout, Profile: prof, WorkBudget: *work}))
 	}
 	if gpu != nil {
 		devs = append(devs, gpu)

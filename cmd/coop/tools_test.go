@@ -157,9 +157,12 @@ func TestCompileTextOutputs(t *testing.T) {
 			t.Errorf("%v: rc %d %s", args, rc, errs)
 		}
 	}
-	for _, flag := range []string{"-q", "--spirv-val"} {
-		if rc, _, errs := runCLI("compile", flag, src); rc != 2 || !strings.Contains(errs, flag) {
-			t.Errorf("%s: rc %d %s", flag, rc, errs)
+	if rc, _, errs := runCLI("compile", "-q", src); rc != 2 || !strings.Contains(errs, "-q") {
+		t.Errorf("-q: rc %d %s", rc, errs)
+	}
+	for _, f := range []string{khrShader, src} {
+		if rc, _, errs := runCLI("compile", "--spirv-val", "--target-env", "vulkan1.3", "-o", filepath.Join(dir, "v.spv"), f); rc != 0 {
+			t.Errorf("--spirv-val %s: rc %d %s", f, rc, errs)
 		}
 	}
 }
@@ -296,6 +299,9 @@ func TestProgressLine(t *testing.T) {
 	}
 	var b bytes.Buffer
 	p := &progress{w: &b}
+	if si(12345678) != "12.3M" || si(1) != "1" || si(2500) != "2.5k" {
+		t.Errorf("si: %s %s %s", si(12345678), si(1), si(2500))
+	}
 	p.begin("t.amber:3 RUN mm 8x1x1", "workgroups", 8)
 	p.set(2)
 	p.draw()

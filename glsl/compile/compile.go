@@ -6,6 +6,7 @@ package compile
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/coopshader/coop/glsl/check"
@@ -26,7 +27,8 @@ type Options struct {
 	Undefs      []string    // -U
 	IncludeDirs []string    // -I
 	EntryPoint  string      // -e: the entry point's name in the module (default "main")
-	Debug       bool        // -g: OpSource with the text, OpName, OpModuleProcessed
+	Debug       bool        // -g: OpSource with the text (and each included file's), OpLine
+	StripDebug  bool        // -g0: no OpName, OpMemberName, OpSource, OpLine (debug instructions)
 	// ReadFile reads #include files (nil: os.ReadFile).
 	ReadFile func(path string) ([]byte, error)
 	// IncludeDirective enables #include without an #extension line, as
@@ -80,6 +82,7 @@ func Compile(name string, src []byte, opts Options) (*spirv.Module, *diag.List) 
 		Debug:      opts.Debug,
 		SourceFile: name,
 		Source:     string(src),
+		Includes:   includeSources(pre),
 	})
 	if err != nil {
 		// A code-generator error carries its source position; reporting it
@@ -93,6 +96,9 @@ func Compile(name string, src []byte, opts Options) (*spirv.Module, *diag.List) 
 	}
 	if opts.AutoMapBindings {
 		AutoMapBindings(m)
+	}
+	if opts.StripDebug {
+		stripDebug(m)
 	}
 	return m, d
 }
@@ -134,4 +140,56 @@ func StageOf(name string) (string, error) {
 		return ext, fmt.Errorf("%s: stage %q is not supported: coop compiles compute shaders only", name, ext)
 	}
 	return "", fmt.Errorf("%s: cannot infer the shader stage from the file name; use -S comp", name)
+}
+
+// includeSources lists each file #include read once, with its text, for
+// -g's OpSource.
+func includeSources(pre *pp.Result) []lower.SourceFile {
+	var out []lower.SourceFile
+	for i, name := range pre.Includes {
+		if !slices.ContainsFunc(out, func(f lower.SourceFile) bool { return f.Name == name }) {
+			out = append(out, lower.SourceFile{Name: name, Text: pre.IncludeTexts[i]})
+		}
+	}
+	return out
+}
+
+// DebugFlag applies a debug-information flag of glslangValidator's to
+// opts: -g (OpSource with the text, OpLine) or -g0 (no debug
+// instructions, names included); it reports false for any other argument.
+func DebugFlag(arg string, opts *Options) bool {
+	switch arg {
+	case "-g":
+		opts.Debug, opts.StripDebug = true, false
+	case "-g0":
+		opts.Debug, opts.StripDebug = false, true
+	default:
+		return false
+	}
+	return true
+}
+
+// stripDebug removes the debug instructions (names, sources, lines,
+// module-processed notes) and the strings only they used; strings that
+// other instructions name (DebugPrintf formats) stay.
+func stripDebug(m *spirv.Module) {
+	debug := func(op spirv.Op) bool {
+		switch op {
+		case spirv.OpName, spirv.OpMemberName, spirv.OpSource, spirv.OpSourceContinued, spirv.OpSourceExtension,
+			spirv.OpModuleProcessed, spirv.OpLine, spirv.OpNoLine:
+			return true
+		}
+		return false
+	}
+	used := map[uint32]bool{}
+	for _, in := range m.Insts {
+		if !debug(in.Op) && in.Op != spirv.OpString {
+			for _, w := range in.Words {
+				used[w] = true
+			}
+		}
+	}
+	m.Insts = slices.DeleteFunc(m.Insts, func(in spirv.Inst) bool {
+		return debug(in.Op) || in.Op == spirv.OpString && len(in.Words) > 0 && !used[in.Words[0]]
+	})
 }

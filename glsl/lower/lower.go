@@ -26,6 +26,13 @@ type Options struct {
 	Debug      bool
 	SourceFile string
 	Source     string
+	// Includes are the files #include read, with their text, for -g.
+	Includes []SourceFile
+}
+
+// SourceFile is a file's name and text.
+type SourceFile struct {
+	Name, Text string
 }
 
 // Generator is coop's SPIR-V generator word: tool id 0 (unregistered) in
@@ -105,7 +112,9 @@ type gen struct {
 
 	// pos is the source position of what is being lowered; firstUse the
 	// position where each capability and extension was first declared.
-	pos      check.Pos
+	pos check.Pos
+	// lines is the -g line information state.
+	lines    lineState
 	firstUse map[string]check.Pos
 
 	// Function state.
@@ -168,6 +177,8 @@ func (g *gen) run() {
 	g.scanProgram()
 	g.depthTextures = findDepthTextures(g.p)
 	if g.opts.Debug {
+		g.lines.files = map[string]uint32{}
+		g.b.BeforeEmit = g.beforeEmit
 		g.debugSource()
 	}
 	// The workgroup size's constants come first: Workgroup-scope
@@ -258,18 +269,32 @@ func (g *gen) derivatives(mainID uint32) {
 }
 
 func (g *gen) debugSource() {
-	var file uint32
-	if g.opts.SourceFile != "" {
-		file = g.b.String(g.opts.SourceFile)
-	}
 	words := []uint32{uint32(spirv.SourceLanguageGLSL), uint32(g.p.Version)}
-	if file != 0 {
-		words = append(words, file)
-		if g.opts.Source != "" {
-			words = spirv.AppendString(words, g.opts.Source)
-		}
+	if g.opts.SourceFile == "" {
+		g.b.Add(spirv.SecDebugString, spirv.OpSource, words...)
+		return
 	}
-	g.b.Add(spirv.SecDebugString, spirv.OpSource, words...)
+	// glslang records how the module was made in comments before the text.
+	text := "// OpModuleProcessed client vulkan100\n// OpModuleProcessed target-env " + g.opts.TargetEnv +
+		"\n// OpModuleProcessed entry-point " + g.opts.EntryPoint + "\n#line 1\n" + g.opts.Source
+	g.sourceText(words, g.opts.SourceFile, text)
+	for _, inc := range g.opts.Includes {
+		g.sourceText(words, inc.Name, inc.Text)
+	}
+}
+
+// sourceText writes an OpSource for one file with its text, continued in
+// OpSourceContinued instructions past an instruction's 65535 words.
+func (g *gen) sourceText(words []uint32, name, text string) {
+	const chunk = 65535*4 - 64
+	words = append(words[:len(words):len(words)], g.lineFile(name))
+	first := text[:min(len(text), chunk)]
+	g.b.Add(spirv.SecDebugString, spirv.OpSource, spirv.AppendString(words, first)...)
+	for rest := text[len(first):]; rest != ""; {
+		part := rest[:min(len(rest), chunk)]
+		g.b.Add(spirv.SecDebugString, spirv.OpSourceContinued, spirv.AppendString(nil, part)...)
+		rest = rest[len(part):]
+	}
 }
 
 func (g *gen) localSize(mainID uint32) {

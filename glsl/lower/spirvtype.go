@@ -23,9 +23,14 @@ func (g *gen) spirvType(t *check.Type) uint32 {
 }
 
 // coopMatComponent is the component type id of a KHR cooperative matrix.
+// A 4-bit integer component needs Int4CooperativeMatrixINTEL, which
+// glslang leaves out (SPV_INTEL_int4 allows such a component only with it).
 func (g *gen) coopMatComponent(t *check.Type) uint32 {
-	if t.Elem != nil {
-		return g.typeID(t.Elem, check.PackNone)
+	if e := t.Elem; e != nil {
+		if st := e.Spirv; st != nil && spirv.Op(st.Op) == spirv.OpTypeInt && len(st.Params) > 0 && len(st.Params[0].Words) == 1 && st.Params[0].Words[0] == 4 {
+			g.b.Capability(spirv.CapabilityInt4CooperativeMatrixINTEL)
+		}
+		return g.typeID(e, check.PackNone)
 	}
 	return g.scalarType(t.Scalar)
 }

@@ -34,6 +34,8 @@ func (g *gen) function(f *check.Func) {
 	}
 	fnType := g.b.TypeFunction(ret, params...)
 	id := g.funcs[f]
+	g.at(f.Pos)
+	g.functionLine(f)
 	g.b.BeginFunctionID(id, ret, spirv.FunctionControlNone, fnType)
 	g.b.Name(id, f.Name+g.mangle(f))
 	for i, p := range f.Params {

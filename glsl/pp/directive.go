@@ -547,6 +547,7 @@ func (p *pp) include(dir ptok, args []ptok, eol token.Pos) {
 			continue
 		}
 		p.res.Includes = append(p.res.Includes, path)
+		p.res.IncludeTexts = append(p.res.IncludeTexts, string(data))
 		p.res.IncludedAt = append(p.res.IncludedAt, dir.Pos)
 		p.pushFile(&fileState{name: path, fileName: path, depth: from.file.depth + 1}, data)
 		return

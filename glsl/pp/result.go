@@ -50,6 +50,8 @@ type Result struct {
 	// Includes lists every file #include read, resolved, in order (for
 	// dependency output).
 	Includes []string
+	// IncludeTexts holds the text of each of Includes (for -g's OpSource).
+	IncludeTexts []string
 	// IncludedAt is where each of Includes was included.
 	IncludedAt []token.Pos
 }

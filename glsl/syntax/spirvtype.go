@@ -16,6 +16,8 @@ func (p *parser) spirvTypeArgs() *SpirvType {
 	if !p.expect("(") {
 		return nil
 	}
+	p.enter()
+	defer p.leave()
 	st := &SpirvType{}
 	for {
 		t := p.tok()

@@ -2,7 +2,8 @@
 // against coop's driver through the loader: instance with a debug
 // messenger, device with a cooperative-matrix-2 feature chain, memory,
 // buffers, a descriptor set, push constants, a timeline semaphore, a
-// timestamp query, and a pipeline the driver must refuse with a message.
+// timestamp query, a pipeline the driver must refuse with a message, and
+// push descriptors through an update template in a secondary command buffer.
 // Usage: app good.spv bad.spv
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,8 +64,8 @@ int main(int argc, char **argv) {
 	}
 	float prio = 1;
 	VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
-	const char *dexts[] = {"VK_KHR_cooperative_matrix", "VK_NV_cooperative_matrix2"};
-	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f2, 0, 1, &qci, 0, NULL, 2, dexts, NULL};
+	const char *dexts[] = {"VK_KHR_cooperative_matrix", "VK_NV_cooperative_matrix2", "VK_KHR_push_descriptor"};
+	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f2, 0, 1, &qci, 0, NULL, 3, dexts, NULL};
 	VkDevice dev;
 	CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
 	VkQueue q;
@@ -203,7 +204,61 @@ int main(int argc, char **argv) {
 		printf("FAIL timestamps %llu then %llu\n", (unsigned long long)ts[0], (unsigned long long)ts[1]);
 		return 1;
 	}
+
+	// The same pipeline with a push descriptor set, pushed through an
+	// update template in a secondary command buffer, over buffer range
+	// [64, 128) elements: the shader's v[] starts there.
+	VkDescriptorSetLayoutCreateInfo pdslci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, NULL,
+		VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR, 1, &b};
+	VkDescriptorSetLayout pdsl;
+	CHECK(vkCreateDescriptorSetLayout(dev, &pdslci, NULL, &pdsl));
+	VkPipelineLayoutCreateInfo pplci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0, 1, &pdsl, 1, &pcr};
+	VkPipelineLayout ppl;
+	CHECK(vkCreatePipelineLayout(dev, &pplci, NULL, &ppl));
+	VkDescriptorUpdateTemplateEntry te = {0, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0, sizeof(VkDescriptorBufferInfo)};
+	VkDescriptorUpdateTemplateCreateInfo tci = {VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO, NULL, 0, 1, &te,
+		VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR, VK_NULL_HANDLE, VK_PIPELINE_BIND_POINT_COMPUTE, ppl, 0};
+	VkDescriptorUpdateTemplate tmpl;
+	CHECK(vkCreateDescriptorUpdateTemplate(dev, &tci, NULL, &tmpl));
+	PFN_vkCmdPushDescriptorSetWithTemplateKHR pushTmpl =
+		(PFN_vkCmdPushDescriptorSetWithTemplateKHR)vkGetDeviceProcAddr(dev, "vkCmdPushDescriptorSetWithTemplateKHR");
+	if (!pushTmpl) {
+		printf("FAIL no vkCmdPushDescriptorSetWithTemplateKHR\n");
+		return 1;
+	}
+	VkCommandBuffer cbs[2];
+	cbai.commandBufferCount = 1;
+	CHECK(vkAllocateCommandBuffers(dev, &cbai, &cbs[0]));
+	cbai.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
+	CHECK(vkAllocateCommandBuffers(dev, &cbai, &cbs[1]));
+	VkCommandBufferInheritanceInfo inh = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
+	VkCommandBufferBeginInfo sbi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, NULL, 0, &inh};
+	CHECK(vkBeginCommandBuffer(cbs[1], &sbi));
+	vkCmdBindPipeline(cbs[1], VK_PIPELINE_BIND_POINT_COMPUTE, pipes[0]);
+	VkDescriptorBufferInfo range = {buf, 64 * 4, 64 * 4};
+	pushTmpl(cbs[1], tmpl, ppl, 0, &range);
+	add = 1000;
+	vkCmdPushConstants(cbs[1], ppl, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &add);
+	vkCmdDispatch(cbs[1], 1, 1, 1);
+	CHECK(vkEndCommandBuffer(cbs[1]));
+	CHECK(vkBeginCommandBuffer(cbs[0], &cbbi));
+	vkCmdExecuteCommands(cbs[0], 1, &cbs[1]);
+	CHECK(vkEndCommandBuffer(cbs[0]));
+	VkCommandBufferSubmitInfo cbsi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, NULL, cbs[0], 0};
+	VkSubmitInfo2 si2 = {VK_STRUCTURE_TYPE_SUBMIT_INFO_2, NULL, 0, 0, NULL, 1, &cbsi, 0, NULL};
+	CHECK(vkQueueSubmit2(q, 1, &si2, VK_NULL_HANDLE));
+	CHECK(vkQueueWaitIdle(q));
+	for (uint32_t i = 64; i < 128; i++) {
+		if (out[i] != (i - 64) * 3 + 1000) {
+			printf("FAIL pushed v[%u] = %u, want %u\n", i, out[i], (i - 64) * 3 + 1000);
+			return 1;
+		}
+	}
+
 	vkDeviceWaitIdle(dev);
+	vkDestroyDescriptorUpdateTemplate(dev, tmpl, NULL);
+	vkDestroyPipelineLayout(dev, ppl, NULL);
+	vkDestroyDescriptorSetLayout(dev, pdsl, NULL);
 	vkDestroyPipeline(dev, pipes[0], NULL);
 	vkDestroyFence(dev, fence, NULL);
 	vkDestroySemaphore(dev, sem, NULL);

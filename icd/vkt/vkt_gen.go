@@ -61,6 +61,7 @@ const (
 	StructureTypePhysicalDeviceIdProperties                            StructureType = 1000071004
 	StructureTypePhysicalDeviceSubgroupProperties                      StructureType = 1000094000
 	StructureTypePhysicalDevice16bitStorageFeatures                    StructureType = 1000083000
+	StructureTypeDescriptorUpdateTemplateCreateInfo                    StructureType = 1000085000
 	StructureTypePhysicalDeviceMaintenance3Properties                  StructureType = 1000168000
 	StructureTypeDescriptorSetLayoutSupport                            StructureType = 1000168001
 	StructureTypePhysicalDeviceDriverProperties                        StructureType = 1000196000
@@ -1829,6 +1830,30 @@ type CopyDescriptorSet struct {
 	DescriptorCount uint32         // offset 48
 }
 
+// DescriptorUpdateTemplateCreateInfo mirrors VkDescriptorUpdateTemplateCreateInfo (C size 72, alignment 8).
+type DescriptorUpdateTemplateCreateInfo struct {
+	SType                      StructureType                       // offset 0
+	PNext                      unsafe.Pointer                      // offset 8
+	Flags                      DescriptorUpdateTemplateCreateFlags // offset 16
+	DescriptorUpdateEntryCount uint32                              // offset 20
+	PDescriptorUpdateEntries   unsafe.Pointer                      // offset 24
+	TemplateType               DescriptorUpdateTemplateType        // offset 32
+	DescriptorSetLayout        DescriptorSetLayout                 // offset 40
+	PipelineBindPoint          PipelineBindPoint                   // offset 48
+	PipelineLayout             PipelineLayout                      // offset 56
+	Set                        uint32                              // offset 64
+}
+
+// DescriptorUpdateTemplateEntry mirrors VkDescriptorUpdateTemplateEntry (C size 32, alignment 8).
+type DescriptorUpdateTemplateEntry struct {
+	DstBinding      uint32         // offset 0
+	DstArrayElement uint32         // offset 4
+	DescriptorCount uint32         // offset 8
+	DescriptorType  DescriptorType // offset 12
+	Offset          uintptr        // offset 16
+	Stride          uintptr        // offset 24
+}
+
 // PushDescriptorSetInfo mirrors VkPushDescriptorSetInfo (C size 48, alignment 8).
 type PushDescriptorSetInfo struct {
 	SType                StructureType    // offset 0
@@ -2114,8 +2139,11 @@ type (
 	DescriptorPool                          uint64
 	DescriptorPoolCreateFlags               Flags
 	DescriptorSet                           uint64
+	DescriptorSetLayout                     uint64
 	DescriptorSetLayoutCreateFlags          Flags
 	DescriptorType                          int32
+	DescriptorUpdateTemplateCreateFlags     Flags
+	DescriptorUpdateTemplateType            int32
 	DeviceAddress                           uint64
 	DeviceCreateFlags                       Flags
 	DeviceMemory                            uint64

@@ -26,6 +26,9 @@ type job struct {
 	// ints fills a binding with integers in [0, n) instead of random bits
 	// (indices).
 	ints map[uint32]int
+	// as fills a binding with values of this scalar type whatever the
+	// shader declares (flash attention reads bytes and decodes them).
+	as map[uint32]*typ
 	// data gives a binding's exact contents (expert ids and counts).
 	data map[uint32][]byte
 	// check compares the result with a Go reference; nil when none is cheap.
@@ -37,15 +40,20 @@ type job struct {
 type family func(v *Variant) *job
 
 var families = map[string]family{
-	"mul_mm.comp":     matmul,
-	"mul_mm_cm2.comp": matmul,
-	"mul_mmq.comp":    matmul,
-	"unary.comp":      unary,
-	"copy.comp":       unary,
-	"add.comp":        binaryOp,
-	"sub.comp":        binaryOp,
-	"mul.comp":        binaryOp,
-	"div.comp":        binaryOp,
+	"mul_mm.comp":         matmul,
+	"mul_mm_cm2.comp":     matmul,
+	"mul_mmq.comp":        matmul,
+	"unary.comp":          unary,
+	"copy.comp":           unary,
+	"add.comp":            binaryOp,
+	"sub.comp":            binaryOp,
+	"mul.comp":            binaryOp,
+	"div.comp":            binaryOp,
+	"get_rows.comp":       getRows,
+	"get_rows_quant.comp": getRows,
+	"flash_attn.comp":     flashAttn,
+	"flash_attn_cm1.comp": flashAttn,
+	"flash_attn_cm2.comp": flashAttn,
 }
 
 func familyOf(v *Variant) family {
@@ -324,5 +332,81 @@ func binaryOp(v *Variant) *job {
 	n := int(j.push["ne"])
 	j.elems = map[uint32]int{0: n, 1: n, 2: n, 3: n}
 	j.outputs = []uint32{2, 3}
+	return j
+}
+
+// getRows: ggml_get_rows of 5 rows (indices into 8 rows of A) of 256
+// values each, dispatched as {ne00, ne10, 1} over 512-wide workgroups.
+func getRows(v *Variant) *job {
+	const ne00, ne01, ne10 = 256, 8, 5
+	qk := uint32(quantK(v))
+	j := &job{push: map[string]uint32{}, bf16: map[uint32]bool{0: v.Has("DATA_A_BF16")}}
+	for k, x := range map[string]uint32{"ne": ne00 * ne10,
+		"ne00": ne00, "ne01": ne01, "ne02": 1, "ne03": 1, "nb00": 1, "nb01": ne00 / qk, "nb02": ne01 * ne00 / qk, "nb03": ne01 * ne00 / qk,
+		"ne10": ne10, "ne11": 1, "ne12": 1, "ne13": 1, "nb10": 1, "nb11": ne10, "nb12": ne10, "nb13": ne10,
+		"ne20": ne00, "ne21": ne10, "ne22": 1, "ne23": 1, "nb20": 1, "nb21": ne00, "nb22": ne00 * ne10, "nb23": ne00 * ne10} {
+		j.push[k] = x
+	}
+	j.groups = [3]uint32{1, ne10, 1}
+	j.elems = map[uint32]int{0: ne00 * ne01, 1: ne10, 2: ne00 * ne10}
+	j.ints = map[uint32]int{1: ne01}
+	j.outputs = []uint32{2}
+	if qk == 1 && !v.Has("DATA_A_BF16") {
+		j.check = func(b map[uint32][]byte) error {
+			da := decoderFor(firstDef(v, "DATA_A_"), false)
+			dd := decoderFor(firstOf(v, "D_TYPE"), false)
+			for r := range ne10 {
+				row := int(binary.LittleEndian.Uint32(b[1][4*r:]))
+				for i := range ne00 {
+					if got, want := dd(b[2], r*ne00+i), da(b[0], row*ne00+i); math.Abs(got-want) > 1e-3*math.Abs(want) {
+						return fmt.Errorf("row %d (A row %d) element %d = %g, want %g", r, row, i, got, want)
+					}
+				}
+			}
+			return nil
+		}
+	}
+	return j
+}
+
+// Flash attention shape: head size, query rows, keys, heads.
+const faD, faN, faKV, faHeads = 64, 8, 128, 2
+
+// flashAttn: ggml_vk_flash_attn with f16 (or bf16) K and V, a mask, no
+// sinks and no split over KV, with the tuning ggml picks on a 32-wide
+// subgroup NVIDIA device for each code path (scalar, coopmat1, coopmat2).
+func flashAttn(v *Variant) *job {
+	// {WorkGroupSize, Br, Bc, D_split, row_split}
+	tune := [5]uint32{128, 4, 32, 8, 1} // scalar: 8 rows, short KV
+	switch v.Source {
+	case "flash_attn_cm1.comp":
+		tune = [5]uint32{128, 16, 64, 8, 4}
+	case "flash_attn_cm2.comp":
+		tune = [5]uint32{256, 32, 32, 0, 0} // fewer than 32 rows
+	}
+	kvType, kvBytes := uint32(1), uint32(2) // GGML_TYPE_F16
+	bf := v.Has("BFLOAT16")
+	if bf {
+		kvType = 30 // GGML_TYPE_BF16
+	}
+	j := &job{push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	j.spec = map[uint32]uint32{0: tune[0], 1: tune[1], 2: tune[2], 3: faD, 4: faD, 5: 0, 6: tune[3], 7: tune[4],
+		8: 32, 9: 1, 10: 2 /* mask */, 11: 0, 12: kvType, 13: kvType, 14: kvBytes, 15: kvBytes}
+	for k, x := range map[string]uint32{"N": faN, "KV": faKV, "ne1": faHeads, "ne2": faN, "ne3": 1,
+		"neq2": faHeads, "neq3": 1, "nek2": faHeads, "nek3": 1, "nev2": faHeads, "nev3": 1, "nem1": faN, "nem2": 1, "nem3": 1,
+		"nb01": faD, "nb02": faD * faN * 4, "nb03": faD * faN * faHeads * 4,
+		"nb11": faD, "nb12": faD * faKV * kvBytes, "nb13": faD * faKV * faHeads * kvBytes,
+		"nb21": faD, "nb22": faD * faKV * kvBytes, "nb23": faD * faKV * faHeads * kvBytes,
+		"scale": f32bits(0.125), "max_bias": 0, "logit_softcap": 0, "mask_n_head_log2": 2,
+		"m0": f32bits(1), "m1": f32bits(1), "gqa_ratio": 1, "split_kv": faKV, "k_num": 1} {
+		j.push[k] = x
+	}
+	j.groups = [3]uint32{(faN + tune[1] - 1) / tune[1], faHeads, 1}
+	j.elems = map[uint32]int{0: faD * faN * faHeads, 1: faD * faKV * faHeads, 2: faD * faKV * faHeads,
+		3: faKV * faN, 4: faHeads, 5: faD * faN * faHeads, 6: 64}
+	j.outputs = []uint32{5}
+	kvT := &typ{kind: kFloat, width: 16, size: 2, bf16: bf}
+	j.as = map[uint32]*typ{0: {kind: kFloat, width: 32, size: 4}, 1: kvT, 2: kvT, 3: {kind: kFloat, width: 16, size: 2}}
+	j.check = func(b map[uint32][]byte) error { return checkAttention(b, bf) }
 	return j
 }

@@ -88,3 +88,43 @@ func elemSize(v *Variant, which string) int {
 	}
 	return 4
 }
+
+// checkAttention compares O with softmax(scale·QKᵀ + mask)·V per head in
+// float64 (the layouts of flashAttn).
+func checkAttention(b map[uint32][]byte, isBF16 bool) error {
+	kv := decoder(f16)
+	if isBF16 {
+		kv = bf16
+	}
+	for h := range faHeads {
+		for n := range faN {
+			s := make([]float64, faKV)
+			top := math.Inf(-1)
+			for k := range faKV {
+				var dot float64
+				for d := range faD {
+					dot += f32(b[0], (h*faN+n)*faD+d) * kv(b[1], (h*faKV+k)*faD+d)
+				}
+				s[k] = 0.125*dot + f16(b[3], n*faKV+k)
+				top = max(top, s[k])
+			}
+			var sum float64
+			for k := range s {
+				s[k] = math.Exp(s[k] - top)
+				sum += s[k]
+			}
+			for d := range faD {
+				var o float64
+				for k := range faKV {
+					o += s[k] * kv(b[2], (h*faKV+k)*faD+d)
+				}
+				o /= sum
+				got := f32(b[5], (n*faHeads+h)*faD+d)
+				if math.IsNaN(got) || math.Abs(got-o) > 2e-2 {
+					return fmt.Errorf("O[row %d][head %d][%d] = %g, want %g (Go reference)", n, h, d, got, o)
+				}
+			}
+		}
+	}
+	return nil
+}

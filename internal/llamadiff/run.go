@@ -85,6 +85,9 @@ func prepare(v *Variant, f *iface, j *job, seed uint64) inputs {
 			for i := 0; i+4 <= len(buf); i += 4 {
 				binary.LittleEndian.PutUint32(buf[i:], uint32(rng.IntN(j.ints[b])))
 			}
+		case j.as[b] != nil:
+			fl := filler{rng: rng}
+			fl.fill(buf[blk.offset:], j.as[b], j.as[b].size)
 		default:
 			fl := filler{rng: rng, ints16AreBF16: j.bf16[b], masks: j.masks}
 			fl.fill(buf[blk.offset:], blk.elem, blk.stride)

@@ -69,7 +69,7 @@ var wantStructs = []string{
 	"VkShaderModuleCreateInfo", "VkSpecializationMapEntry", "VkSpecializationInfo", "VkPipelineShaderStageCreateInfo",
 	"VkPipelineShaderStageRequiredSubgroupSizeCreateInfo", "VkComputePipelineCreateInfo", "VkPipelineCacheCreateInfo",
 	"VkDescriptorPoolSize", "VkDescriptorPoolCreateInfo", "VkDescriptorSetAllocateInfo", "VkDescriptorBufferInfo", "VkWriteDescriptorSet",
-	"VkCopyDescriptorSet", "VkPushDescriptorSetInfo", "VkPushConstantsInfo", "VkBindDescriptorSetsInfo",
+	"VkCopyDescriptorSet", "VkDescriptorUpdateTemplateCreateInfo", "VkDescriptorUpdateTemplateEntry", "VkPushDescriptorSetInfo", "VkPushConstantsInfo", "VkBindDescriptorSetsInfo",
 	"VkCommandPoolCreateInfo", "VkCommandBufferAllocateInfo", "VkCommandBufferBeginInfo", "VkSubmitInfo", "VkSubmitInfo2",
 	"VkCommandBufferSubmitInfo", "VkSemaphoreSubmitInfo", "VkTimelineSemaphoreSubmitInfo",
 	"VkFenceCreateInfo", "VkSemaphoreCreateInfo", "VkSemaphoreTypeCreateInfo", "VkSemaphoreWaitInfo", "VkSemaphoreSignalInfo", "VkEventCreateInfo",

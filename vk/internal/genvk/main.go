@@ -41,6 +41,9 @@ var wantStructs = []string{
 	"VkDescriptorPoolSize", "VkDescriptorPoolCreateInfo", "VkDescriptorSetAllocateInfo", "VkDescriptorBufferInfo", "VkWriteDescriptorSet",
 	"VkCommandPoolCreateInfo", "VkCommandBufferAllocateInfo", "VkCommandBufferBeginInfo", "VkSubmitInfo", "VkFenceCreateInfo",
 	"VkQueryPoolCreateInfo", "VkBufferCopy", "VkMemoryBarrier",
+	"VkImageCreateInfo", "VkImageViewCreateInfo", "VkSamplerCreateInfo", "VkBufferViewCreateInfo", "VkBufferImageCopy",
+	"VkImageMemoryBarrier", "VkDescriptorImageInfo", "VkFormatProperties",
+	"VkConvertCooperativeVectorMatrixInfoNV",
 }
 
 // Enumerations and flag-bit sets emitted in full (with a String method for
@@ -52,6 +55,9 @@ var wantEnums = []string{
 	"VkShaderStageFlagBits", "VkPipelineBindPoint", "VkCommandBufferLevel", "VkCommandBufferUsageFlagBits",
 	"VkCommandPoolCreateFlagBits", "VkQueryType", "VkQueryResultFlagBits", "VkPipelineStageFlagBits",
 	"VkAccessFlagBits", "VkSharingMode", "VkPipelineShaderStageCreateFlagBits",
+	"VkFormat", "VkImageType", "VkImageTiling", "VkImageUsageFlagBits", "VkImageLayout", "VkImageViewType",
+	"VkFilter", "VkSamplerMipmapMode", "VkSamplerAddressMode", "VkBorderColor", "VkCompareOp", "VkImageAspectFlagBits",
+	"VkComponentSwizzle", "VkSampleCountFlagBits", "VkFormatFeatureFlagBits", "VkCooperativeVectorMatrixLayoutNV",
 }
 
 var wantConstants = []string{"VK_WHOLE_SIZE", "VK_QUEUE_FAMILY_IGNORED", "VK_API_VERSION_1_3"}
@@ -73,6 +79,10 @@ var wantCommands = []string{
 	"vkCmdPipelineBarrier", "vkCmdResetQueryPool", "vkCmdWriteTimestamp",
 	"vkCreateQueryPool", "vkDestroyQueryPool", "vkGetQueryPoolResults",
 	"vkCreateFence", "vkDestroyFence", "vkWaitForFences", "vkQueueSubmit",
+	"vkCmdFillBuffer", "vkCreateImage", "vkDestroyImage", "vkGetImageMemoryRequirements", "vkBindImageMemory",
+	"vkCreateImageView", "vkDestroyImageView", "vkCreateSampler", "vkDestroySampler", "vkCreateBufferView", "vkDestroyBufferView",
+	"vkCmdCopyBufferToImage", "vkCmdCopyImageToBuffer", "vkGetPhysicalDeviceFormatProperties",
+	"vkConvertCooperativeVectorMatrixNV", "vkCmdConvertCooperativeVectorMatrixNV",
 }
 
 // --- registry model -------------------------------------------------------
@@ -427,6 +437,13 @@ func (g *gen) typeOf(c string) (layout, error) {
 		return layout{goName(c), 8, 8}, nil
 	case "funcpointer":
 		return layout{"uintptr", 8, 8}, nil
+	case "union":
+		// Only the address unions are needed: a device address or a host
+		// pointer, 8 bytes either way.
+		if c == "VkDeviceOrHostAddressKHR" || c == "VkDeviceOrHostAddressConstKHR" {
+			g.addNamed(c, "uint64")
+			return layout{goName(c), 8, 8}, nil
+		}
 	case "struct":
 		if err := g.addStruct(c); err != nil {
 			return layout{}, err

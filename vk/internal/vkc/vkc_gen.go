@@ -34,10 +34,14 @@ const (
 	StructureTypeFenceCreateInfo                                   StructureType = 8
 	StructureTypeQueryPoolCreateInfo                               StructureType = 11
 	StructureTypeBufferCreateInfo                                  StructureType = 12
+	StructureTypeBufferViewCreateInfo                              StructureType = 13
+	StructureTypeImageCreateInfo                                   StructureType = 14
+	StructureTypeImageViewCreateInfo                               StructureType = 15
 	StructureTypeShaderModuleCreateInfo                            StructureType = 16
 	StructureTypePipelineShaderStageCreateInfo                     StructureType = 18
 	StructureTypeComputePipelineCreateInfo                         StructureType = 29
 	StructureTypePipelineLayoutCreateInfo                          StructureType = 30
+	StructureTypeSamplerCreateInfo                                 StructureType = 31
 	StructureTypeDescriptorSetLayoutCreateInfo                     StructureType = 32
 	StructureTypeDescriptorPoolCreateInfo                          StructureType = 33
 	StructureTypeDescriptorSetAllocateInfo                         StructureType = 34
@@ -74,6 +78,7 @@ const (
 	StructureTypePhysicalDeviceCooperativeVectorFeaturesNV         StructureType = 1000491000
 	StructureTypePhysicalDeviceCooperativeVectorPropertiesNV       StructureType = 1000491001
 	StructureTypeCooperativeVectorPropertiesNV                     StructureType = 1000491002
+	StructureTypeConvertCooperativeVectorMatrixInfoNV              StructureType = 1000491004
 	StructureTypePhysicalDeviceCooperativeMatrixFeaturesKHR        StructureType = 1000506000
 	StructureTypeCooperativeMatrixPropertiesKHR                    StructureType = 1000506001
 	StructureTypePhysicalDeviceCooperativeMatrixPropertiesKHR      StructureType = 1000506002
@@ -803,6 +808,1455 @@ const (
 	PipelineShaderStageCreateAllowVaryingSubgroupSizeBitEXT PipelineShaderStageCreateFlags = 1
 	PipelineShaderStageCreateRequireFullSubgroupsBitEXT     PipelineShaderStageCreateFlags = 2
 )
+
+// Values of VkFormat.
+const (
+	FormatUndefined                               Format = 0
+	FormatR4g4UnormPack8                          Format = 1
+	FormatR4g4b4a4UnormPack16                     Format = 2
+	FormatB4g4r4a4UnormPack16                     Format = 3
+	FormatR5g6b5UnormPack16                       Format = 4
+	FormatB5g6r5UnormPack16                       Format = 5
+	FormatR5g5b5a1UnormPack16                     Format = 6
+	FormatB5g5r5a1UnormPack16                     Format = 7
+	FormatA1r5g5b5UnormPack16                     Format = 8
+	FormatR8Unorm                                 Format = 9
+	FormatR8Snorm                                 Format = 10
+	FormatR8Uscaled                               Format = 11
+	FormatR8Sscaled                               Format = 12
+	FormatR8Uint                                  Format = 13
+	FormatR8Sint                                  Format = 14
+	FormatR8Srgb                                  Format = 15
+	FormatR8g8Unorm                               Format = 16
+	FormatR8g8Snorm                               Format = 17
+	FormatR8g8Uscaled                             Format = 18
+	FormatR8g8Sscaled                             Format = 19
+	FormatR8g8Uint                                Format = 20
+	FormatR8g8Sint                                Format = 21
+	FormatR8g8Srgb                                Format = 22
+	FormatR8g8b8Unorm                             Format = 23
+	FormatR8g8b8Snorm                             Format = 24
+	FormatR8g8b8Uscaled                           Format = 25
+	FormatR8g8b8Sscaled                           Format = 26
+	FormatR8g8b8Uint                              Format = 27
+	FormatR8g8b8Sint                              Format = 28
+	FormatR8g8b8Srgb                              Format = 29
+	FormatB8g8r8Unorm                             Format = 30
+	FormatB8g8r8Snorm                             Format = 31
+	FormatB8g8r8Uscaled                           Format = 32
+	FormatB8g8r8Sscaled                           Format = 33
+	FormatB8g8r8Uint                              Format = 34
+	FormatB8g8r8Sint                              Format = 35
+	FormatB8g8r8Srgb                              Format = 36
+	FormatR8g8b8a8Unorm                           Format = 37
+	FormatR8g8b8a8Snorm                           Format = 38
+	FormatR8g8b8a8Uscaled                         Format = 39
+	FormatR8g8b8a8Sscaled                         Format = 40
+	FormatR8g8b8a8Uint                            Format = 41
+	FormatR8g8b8a8Sint                            Format = 42
+	FormatR8g8b8a8Srgb                            Format = 43
+	FormatB8g8r8a8Unorm                           Format = 44
+	FormatB8g8r8a8Snorm                           Format = 45
+	FormatB8g8r8a8Uscaled                         Format = 46
+	FormatB8g8r8a8Sscaled                         Format = 47
+	FormatB8g8r8a8Uint                            Format = 48
+	FormatB8g8r8a8Sint                            Format = 49
+	FormatB8g8r8a8Srgb                            Format = 50
+	FormatA8b8g8r8UnormPack32                     Format = 51
+	FormatA8b8g8r8SnormPack32                     Format = 52
+	FormatA8b8g8r8UscaledPack32                   Format = 53
+	FormatA8b8g8r8SscaledPack32                   Format = 54
+	FormatA8b8g8r8UintPack32                      Format = 55
+	FormatA8b8g8r8SintPack32                      Format = 56
+	FormatA8b8g8r8SrgbPack32                      Format = 57
+	FormatA2r10g10b10UnormPack32                  Format = 58
+	FormatA2r10g10b10SnormPack32                  Format = 59
+	FormatA2r10g10b10UscaledPack32                Format = 60
+	FormatA2r10g10b10SscaledPack32                Format = 61
+	FormatA2r10g10b10UintPack32                   Format = 62
+	FormatA2r10g10b10SintPack32                   Format = 63
+	FormatA2b10g10r10UnormPack32                  Format = 64
+	FormatA2b10g10r10SnormPack32                  Format = 65
+	FormatA2b10g10r10UscaledPack32                Format = 66
+	FormatA2b10g10r10SscaledPack32                Format = 67
+	FormatA2b10g10r10UintPack32                   Format = 68
+	FormatA2b10g10r10SintPack32                   Format = 69
+	FormatR16Unorm                                Format = 70
+	FormatR16Snorm                                Format = 71
+	FormatR16Uscaled                              Format = 72
+	FormatR16Sscaled                              Format = 73
+	FormatR16Uint                                 Format = 74
+	FormatR16Sint                                 Format = 75
+	FormatR16Sfloat                               Format = 76
+	FormatR16g16Unorm                             Format = 77
+	FormatR16g16Snorm                             Format = 78
+	FormatR16g16Uscaled                           Format = 79
+	FormatR16g16Sscaled                           Format = 80
+	FormatR16g16Uint                              Format = 81
+	FormatR16g16Sint                              Format = 82
+	FormatR16g16Sfloat                            Format = 83
+	FormatR16g16b16Unorm                          Format = 84
+	FormatR16g16b16Snorm                          Format = 85
+	FormatR16g16b16Uscaled                        Format = 86
+	FormatR16g16b16Sscaled                        Format = 87
+	FormatR16g16b16Uint                           Format = 88
+	FormatR16g16b16Sint                           Format = 89
+	FormatR16g16b16Sfloat                         Format = 90
+	FormatR16g16b16a16Unorm                       Format = 91
+	FormatR16g16b16a16Snorm                       Format = 92
+	FormatR16g16b16a16Uscaled                     Format = 93
+	FormatR16g16b16a16Sscaled                     Format = 94
+	FormatR16g16b16a16Uint                        Format = 95
+	FormatR16g16b16a16Sint                        Format = 96
+	FormatR16g16b16a16Sfloat                      Format = 97
+	FormatR32Uint                                 Format = 98
+	FormatR32Sint                                 Format = 99
+	FormatR32Sfloat                               Format = 100
+	FormatR32g32Uint                              Format = 101
+	FormatR32g32Sint                              Format = 102
+	FormatR32g32Sfloat                            Format = 103
+	FormatR32g32b32Uint                           Format = 104
+	FormatR32g32b32Sint                           Format = 105
+	FormatR32g32b32Sfloat                         Format = 106
+	FormatR32g32b32a32Uint                        Format = 107
+	FormatR32g32b32a32Sint                        Format = 108
+	FormatR32g32b32a32Sfloat                      Format = 109
+	FormatR64Uint                                 Format = 110
+	FormatR64Sint                                 Format = 111
+	FormatR64Sfloat                               Format = 112
+	FormatR64g64Uint                              Format = 113
+	FormatR64g64Sint                              Format = 114
+	FormatR64g64Sfloat                            Format = 115
+	FormatR64g64b64Uint                           Format = 116
+	FormatR64g64b64Sint                           Format = 117
+	FormatR64g64b64Sfloat                         Format = 118
+	FormatR64g64b64a64Uint                        Format = 119
+	FormatR64g64b64a64Sint                        Format = 120
+	FormatR64g64b64a64Sfloat                      Format = 121
+	FormatB10g11r11UfloatPack32                   Format = 122
+	FormatE5b9g9r9UfloatPack32                    Format = 123
+	FormatD16Unorm                                Format = 124
+	FormatX8D24UnormPack32                        Format = 125
+	FormatD32Sfloat                               Format = 126
+	FormatS8Uint                                  Format = 127
+	FormatD16UnormS8Uint                          Format = 128
+	FormatD24UnormS8Uint                          Format = 129
+	FormatD32SfloatS8Uint                         Format = 130
+	FormatBc1RgbUnormBlock                        Format = 131
+	FormatBc1RgbSrgbBlock                         Format = 132
+	FormatBc1RgbaUnormBlock                       Format = 133
+	FormatBc1RgbaSrgbBlock                        Format = 134
+	FormatBc2UnormBlock                           Format = 135
+	FormatBc2SrgbBlock                            Format = 136
+	FormatBc3UnormBlock                           Format = 137
+	FormatBc3SrgbBlock                            Format = 138
+	FormatBc4UnormBlock                           Format = 139
+	FormatBc4SnormBlock                           Format = 140
+	FormatBc5UnormBlock                           Format = 141
+	FormatBc5SnormBlock                           Format = 142
+	FormatBc6hUfloatBlock                         Format = 143
+	FormatBc6hSfloatBlock                         Format = 144
+	FormatBc7UnormBlock                           Format = 145
+	FormatBc7SrgbBlock                            Format = 146
+	FormatEtc2R8g8b8UnormBlock                    Format = 147
+	FormatEtc2R8g8b8SrgbBlock                     Format = 148
+	FormatEtc2R8g8b8a1UnormBlock                  Format = 149
+	FormatEtc2R8g8b8a1SrgbBlock                   Format = 150
+	FormatEtc2R8g8b8a8UnormBlock                  Format = 151
+	FormatEtc2R8g8b8a8SrgbBlock                   Format = 152
+	FormatEacR11UnormBlock                        Format = 153
+	FormatEacR11SnormBlock                        Format = 154
+	FormatEacR11g11UnormBlock                     Format = 155
+	FormatEacR11g11SnormBlock                     Format = 156
+	FormatAstc4x4UnormBlock                       Format = 157
+	FormatAstc4x4SrgbBlock                        Format = 158
+	FormatAstc5x4UnormBlock                       Format = 159
+	FormatAstc5x4SrgbBlock                        Format = 160
+	FormatAstc5x5UnormBlock                       Format = 161
+	FormatAstc5x5SrgbBlock                        Format = 162
+	FormatAstc6x5UnormBlock                       Format = 163
+	FormatAstc6x5SrgbBlock                        Format = 164
+	FormatAstc6x6UnormBlock                       Format = 165
+	FormatAstc6x6SrgbBlock                        Format = 166
+	FormatAstc8x5UnormBlock                       Format = 167
+	FormatAstc8x5SrgbBlock                        Format = 168
+	FormatAstc8x6UnormBlock                       Format = 169
+	FormatAstc8x6SrgbBlock                        Format = 170
+	FormatAstc8x8UnormBlock                       Format = 171
+	FormatAstc8x8SrgbBlock                        Format = 172
+	FormatAstc10x5UnormBlock                      Format = 173
+	FormatAstc10x5SrgbBlock                       Format = 174
+	FormatAstc10x6UnormBlock                      Format = 175
+	FormatAstc10x6SrgbBlock                       Format = 176
+	FormatAstc10x8UnormBlock                      Format = 177
+	FormatAstc10x8SrgbBlock                       Format = 178
+	FormatAstc10x10UnormBlock                     Format = 179
+	FormatAstc10x10SrgbBlock                      Format = 180
+	FormatAstc12x10UnormBlock                     Format = 181
+	FormatAstc12x10SrgbBlock                      Format = 182
+	FormatAstc12x12UnormBlock                     Format = 183
+	FormatAstc12x12SrgbBlock                      Format = 184
+	FormatG8b8g8r8422Unorm                        Format = 1000156000
+	FormatB8g8r8g8422Unorm                        Format = 1000156001
+	FormatG8B8R83plane420Unorm                    Format = 1000156002
+	FormatG8B8r82plane420Unorm                    Format = 1000156003
+	FormatG8B8R83plane422Unorm                    Format = 1000156004
+	FormatG8B8r82plane422Unorm                    Format = 1000156005
+	FormatG8B8R83plane444Unorm                    Format = 1000156006
+	FormatR10x6UnormPack16                        Format = 1000156007
+	FormatR10x6g10x6Unorm2pack16                  Format = 1000156008
+	FormatR10x6g10x6b10x6a10x6Unorm4pack16        Format = 1000156009
+	FormatG10x6b10x6g10x6r10x6422Unorm4pack16     Format = 1000156010
+	FormatB10x6g10x6r10x6g10x6422Unorm4pack16     Format = 1000156011
+	FormatG10x6B10x6R10x63plane420Unorm3pack16    Format = 1000156012
+	FormatG10x6B10x6r10x62plane420Unorm3pack16    Format = 1000156013
+	FormatG10x6B10x6R10x63plane422Unorm3pack16    Format = 1000156014
+	FormatG10x6B10x6r10x62plane422Unorm3pack16    Format = 1000156015
+	FormatG10x6B10x6R10x63plane444Unorm3pack16    Format = 1000156016
+	FormatR12x4UnormPack16                        Format = 1000156017
+	FormatR12x4g12x4Unorm2pack16                  Format = 1000156018
+	FormatR12x4g12x4b12x4a12x4Unorm4pack16        Format = 1000156019
+	FormatG12x4b12x4g12x4r12x4422Unorm4pack16     Format = 1000156020
+	FormatB12x4g12x4r12x4g12x4422Unorm4pack16     Format = 1000156021
+	FormatG12x4B12x4R12x43plane420Unorm3pack16    Format = 1000156022
+	FormatG12x4B12x4r12x42plane420Unorm3pack16    Format = 1000156023
+	FormatG12x4B12x4R12x43plane422Unorm3pack16    Format = 1000156024
+	FormatG12x4B12x4r12x42plane422Unorm3pack16    Format = 1000156025
+	FormatG12x4B12x4R12x43plane444Unorm3pack16    Format = 1000156026
+	FormatG16b16g16r16422Unorm                    Format = 1000156027
+	FormatB16g16r16g16422Unorm                    Format = 1000156028
+	FormatG16B16R163plane420Unorm                 Format = 1000156029
+	FormatG16B16r162plane420Unorm                 Format = 1000156030
+	FormatG16B16R163plane422Unorm                 Format = 1000156031
+	FormatG16B16r162plane422Unorm                 Format = 1000156032
+	FormatG16B16R163plane444Unorm                 Format = 1000156033
+	FormatG8B8r82plane444Unorm                    Format = 1000330000
+	FormatG10x6B10x6r10x62plane444Unorm3pack16    Format = 1000330001
+	FormatG12x4B12x4r12x42plane444Unorm3pack16    Format = 1000330002
+	FormatG16B16r162plane444Unorm                 Format = 1000330003
+	FormatA4r4g4b4UnormPack16                     Format = 1000340000
+	FormatA4b4g4r4UnormPack16                     Format = 1000340001
+	FormatAstc4x4SfloatBlock                      Format = 1000066000
+	FormatAstc5x4SfloatBlock                      Format = 1000066001
+	FormatAstc5x5SfloatBlock                      Format = 1000066002
+	FormatAstc6x5SfloatBlock                      Format = 1000066003
+	FormatAstc6x6SfloatBlock                      Format = 1000066004
+	FormatAstc8x5SfloatBlock                      Format = 1000066005
+	FormatAstc8x6SfloatBlock                      Format = 1000066006
+	FormatAstc8x8SfloatBlock                      Format = 1000066007
+	FormatAstc10x5SfloatBlock                     Format = 1000066008
+	FormatAstc10x6SfloatBlock                     Format = 1000066009
+	FormatAstc10x8SfloatBlock                     Format = 1000066010
+	FormatAstc10x10SfloatBlock                    Format = 1000066011
+	FormatAstc12x10SfloatBlock                    Format = 1000066012
+	FormatAstc12x12SfloatBlock                    Format = 1000066013
+	FormatA1b5g5r5UnormPack16                     Format = 1000470000
+	FormatA8Unorm                                 Format = 1000470001
+	FormatPvrtc12bppUnormBlockIMG                 Format = 1000054000
+	FormatPvrtc14bppUnormBlockIMG                 Format = 1000054001
+	FormatPvrtc22bppUnormBlockIMG                 Format = 1000054002
+	FormatPvrtc24bppUnormBlockIMG                 Format = 1000054003
+	FormatPvrtc12bppSrgbBlockIMG                  Format = 1000054004
+	FormatPvrtc14bppSrgbBlockIMG                  Format = 1000054005
+	FormatPvrtc22bppSrgbBlockIMG                  Format = 1000054006
+	FormatPvrtc24bppSrgbBlockIMG                  Format = 1000054007
+	FormatAstc4x4SfloatBlockEXT                   Format = 1000066000
+	FormatAstc5x4SfloatBlockEXT                   Format = 1000066001
+	FormatAstc5x5SfloatBlockEXT                   Format = 1000066002
+	FormatAstc6x5SfloatBlockEXT                   Format = 1000066003
+	FormatAstc6x6SfloatBlockEXT                   Format = 1000066004
+	FormatAstc8x5SfloatBlockEXT                   Format = 1000066005
+	FormatAstc8x6SfloatBlockEXT                   Format = 1000066006
+	FormatAstc8x8SfloatBlockEXT                   Format = 1000066007
+	FormatAstc10x5SfloatBlockEXT                  Format = 1000066008
+	FormatAstc10x6SfloatBlockEXT                  Format = 1000066009
+	FormatAstc10x8SfloatBlockEXT                  Format = 1000066010
+	FormatAstc10x10SfloatBlockEXT                 Format = 1000066011
+	FormatAstc12x10SfloatBlockEXT                 Format = 1000066012
+	FormatAstc12x12SfloatBlockEXT                 Format = 1000066013
+	FormatG8b8g8r8422UnormKHR                     Format = 1000156000
+	FormatB8g8r8g8422UnormKHR                     Format = 1000156001
+	FormatG8B8R83plane420UnormKHR                 Format = 1000156002
+	FormatG8B8r82plane420UnormKHR                 Format = 1000156003
+	FormatG8B8R83plane422UnormKHR                 Format = 1000156004
+	FormatG8B8r82plane422UnormKHR                 Format = 1000156005
+	FormatG8B8R83plane444UnormKHR                 Format = 1000156006
+	FormatR10x6UnormPack16KHR                     Format = 1000156007
+	FormatR10x6g10x6Unorm2pack16KHR               Format = 1000156008
+	FormatR10x6g10x6b10x6a10x6Unorm4pack16KHR     Format = 1000156009
+	FormatG10x6b10x6g10x6r10x6422Unorm4pack16KHR  Format = 1000156010
+	FormatB10x6g10x6r10x6g10x6422Unorm4pack16KHR  Format = 1000156011
+	FormatG10x6B10x6R10x63plane420Unorm3pack16KHR Format = 1000156012
+	FormatG10x6B10x6r10x62plane420Unorm3pack16KHR Format = 1000156013
+	FormatG10x6B10x6R10x63plane422Unorm3pack16KHR Format = 1000156014
+	FormatG10x6B10x6r10x62plane422Unorm3pack16KHR Format = 1000156015
+	FormatG10x6B10x6R10x63plane444Unorm3pack16KHR Format = 1000156016
+	FormatR12x4UnormPack16KHR                     Format = 1000156017
+	FormatR12x4g12x4Unorm2pack16KHR               Format = 1000156018
+	FormatR12x4g12x4b12x4a12x4Unorm4pack16KHR     Format = 1000156019
+	FormatG12x4b12x4g12x4r12x4422Unorm4pack16KHR  Format = 1000156020
+	FormatB12x4g12x4r12x4g12x4422Unorm4pack16KHR  Format = 1000156021
+	FormatG12x4B12x4R12x43plane420Unorm3pack16KHR Format = 1000156022
+	FormatG12x4B12x4r12x42plane420Unorm3pack16KHR Format = 1000156023
+	FormatG12x4B12x4R12x43plane422Unorm3pack16KHR Format = 1000156024
+	FormatG12x4B12x4r12x42plane422Unorm3pack16KHR Format = 1000156025
+	FormatG12x4B12x4R12x43plane444Unorm3pack16KHR Format = 1000156026
+	FormatG16b16g16r16422UnormKHR                 Format = 1000156027
+	FormatB16g16r16g16422UnormKHR                 Format = 1000156028
+	FormatG16B16R163plane420UnormKHR              Format = 1000156029
+	FormatG16B16r162plane420UnormKHR              Format = 1000156030
+	FormatG16B16R163plane422UnormKHR              Format = 1000156031
+	FormatG16B16r162plane422UnormKHR              Format = 1000156032
+	FormatG16B16R163plane444UnormKHR              Format = 1000156033
+	FormatAstc3x3x3UnormBlockEXT                  Format = 1000288000
+	FormatAstc3x3x3SrgbBlockEXT                   Format = 1000288001
+	FormatAstc3x3x3SfloatBlockEXT                 Format = 1000288002
+	FormatAstc4x3x3UnormBlockEXT                  Format = 1000288003
+	FormatAstc4x3x3SrgbBlockEXT                   Format = 1000288004
+	FormatAstc4x3x3SfloatBlockEXT                 Format = 1000288005
+	FormatAstc4x4x3UnormBlockEXT                  Format = 1000288006
+	FormatAstc4x4x3SrgbBlockEXT                   Format = 1000288007
+	FormatAstc4x4x3SfloatBlockEXT                 Format = 1000288008
+	FormatAstc4x4x4UnormBlockEXT                  Format = 1000288009
+	FormatAstc4x4x4SrgbBlockEXT                   Format = 1000288010
+	FormatAstc4x4x4SfloatBlockEXT                 Format = 1000288011
+	FormatAstc5x4x4UnormBlockEXT                  Format = 1000288012
+	FormatAstc5x4x4SrgbBlockEXT                   Format = 1000288013
+	FormatAstc5x4x4SfloatBlockEXT                 Format = 1000288014
+	FormatAstc5x5x4UnormBlockEXT                  Format = 1000288015
+	FormatAstc5x5x4SrgbBlockEXT                   Format = 1000288016
+	FormatAstc5x5x4SfloatBlockEXT                 Format = 1000288017
+	FormatAstc5x5x5UnormBlockEXT                  Format = 1000288018
+	FormatAstc5x5x5SrgbBlockEXT                   Format = 1000288019
+	FormatAstc5x5x5SfloatBlockEXT                 Format = 1000288020
+	FormatAstc6x5x5UnormBlockEXT                  Format = 1000288021
+	FormatAstc6x5x5SrgbBlockEXT                   Format = 1000288022
+	FormatAstc6x5x5SfloatBlockEXT                 Format = 1000288023
+	FormatAstc6x6x5UnormBlockEXT                  Format = 1000288024
+	FormatAstc6x6x5SrgbBlockEXT                   Format = 1000288025
+	FormatAstc6x6x5SfloatBlockEXT                 Format = 1000288026
+	FormatAstc6x6x6UnormBlockEXT                  Format = 1000288027
+	FormatAstc6x6x6SrgbBlockEXT                   Format = 1000288028
+	FormatAstc6x6x6SfloatBlockEXT                 Format = 1000288029
+	FormatG8B8r82plane444UnormEXT                 Format = 1000330000
+	FormatG10x6B10x6r10x62plane444Unorm3pack16EXT Format = 1000330001
+	FormatG12x4B12x4r12x42plane444Unorm3pack16EXT Format = 1000330002
+	FormatG16B16r162plane444UnormEXT              Format = 1000330003
+	FormatA4r4g4b4UnormPack16EXT                  Format = 1000340000
+	FormatA4b4g4r4UnormPack16EXT                  Format = 1000340001
+	FormatR8BoolARM                               Format = 1000460000
+	FormatR16SfloatFpencodingBfloat16ARM          Format = 1000460001
+	FormatR8SfloatFpencodingFloat8e4m3ARM         Format = 1000460002
+	FormatR8SfloatFpencodingFloat8e5m2ARM         Format = 1000460003
+	FormatR16g16Sfixed5NV                         Format = 1000464000
+	FormatR16g16S105NV                            Format = 1000464000
+	FormatA1b5g5r5UnormPack16KHR                  Format = 1000470000
+	FormatA8UnormKHR                              Format = 1000470001
+	FormatR10x6UintPack16ARM                      Format = 1000609000
+	FormatR10x6g10x6Uint2pack16ARM                Format = 1000609001
+	FormatR10x6g10x6b10x6a10x6Uint4pack16ARM      Format = 1000609002
+	FormatR12x4UintPack16ARM                      Format = 1000609003
+	FormatR12x4g12x4Uint2pack16ARM                Format = 1000609004
+	FormatR12x4g12x4b12x4a12x4Uint4pack16ARM      Format = 1000609005
+	FormatR14x2UintPack16ARM                      Format = 1000609006
+	FormatR14x2g14x2Uint2pack16ARM                Format = 1000609007
+	FormatR14x2g14x2b14x2a14x2Uint4pack16ARM      Format = 1000609008
+	FormatR14x2UnormPack16ARM                     Format = 1000609009
+	FormatR14x2g14x2Unorm2pack16ARM               Format = 1000609010
+	FormatR14x2g14x2b14x2a14x2Unorm4pack16ARM     Format = 1000609011
+	FormatG14x2B14x2r14x22plane420Unorm3pack16ARM Format = 1000609012
+	FormatG14x2B14x2r14x22plane422Unorm3pack16ARM Format = 1000609013
+)
+
+// String returns the registry name of the value.
+func (v Format) String() string {
+	switch v {
+	case FormatUndefined:
+		return "VK_FORMAT_UNDEFINED"
+	case FormatR4g4UnormPack8:
+		return "VK_FORMAT_R4G4_UNORM_PACK8"
+	case FormatR4g4b4a4UnormPack16:
+		return "VK_FORMAT_R4G4B4A4_UNORM_PACK16"
+	case FormatB4g4r4a4UnormPack16:
+		return "VK_FORMAT_B4G4R4A4_UNORM_PACK16"
+	case FormatR5g6b5UnormPack16:
+		return "VK_FORMAT_R5G6B5_UNORM_PACK16"
+	case FormatB5g6r5UnormPack16:
+		return "VK_FORMAT_B5G6R5_UNORM_PACK16"
+	case FormatR5g5b5a1UnormPack16:
+		return "VK_FORMAT_R5G5B5A1_UNORM_PACK16"
+	case FormatB5g5r5a1UnormPack16:
+		return "VK_FORMAT_B5G5R5A1_UNORM_PACK16"
+	case FormatA1r5g5b5UnormPack16:
+		return "VK_FORMAT_A1R5G5B5_UNORM_PACK16"
+	case FormatR8Unorm:
+		return "VK_FORMAT_R8_UNORM"
+	case FormatR8Snorm:
+		return "VK_FORMAT_R8_SNORM"
+	case FormatR8Uscaled:
+		return "VK_FORMAT_R8_USCALED"
+	case FormatR8Sscaled:
+		return "VK_FORMAT_R8_SSCALED"
+	case FormatR8Uint:
+		return "VK_FORMAT_R8_UINT"
+	case FormatR8Sint:
+		return "VK_FORMAT_R8_SINT"
+	case FormatR8Srgb:
+		return "VK_FORMAT_R8_SRGB"
+	case FormatR8g8Unorm:
+		return "VK_FORMAT_R8G8_UNORM"
+	case FormatR8g8Snorm:
+		return "VK_FORMAT_R8G8_SNORM"
+	case FormatR8g8Uscaled:
+		return "VK_FORMAT_R8G8_USCALED"
+	case FormatR8g8Sscaled:
+		return "VK_FORMAT_R8G8_SSCALED"
+	case FormatR8g8Uint:
+		return "VK_FORMAT_R8G8_UINT"
+	case FormatR8g8Sint:
+		return "VK_FORMAT_R8G8_SINT"
+	case FormatR8g8Srgb:
+		return "VK_FORMAT_R8G8_SRGB"
+	case FormatR8g8b8Unorm:
+		return "VK_FORMAT_R8G8B8_UNORM"
+	case FormatR8g8b8Snorm:
+		return "VK_FORMAT_R8G8B8_SNORM"
+	case FormatR8g8b8Uscaled:
+		return "VK_FORMAT_R8G8B8_USCALED"
+	case FormatR8g8b8Sscaled:
+		return "VK_FORMAT_R8G8B8_SSCALED"
+	case FormatR8g8b8Uint:
+		return "VK_FORMAT_R8G8B8_UINT"
+	case FormatR8g8b8Sint:
+		return "VK_FORMAT_R8G8B8_SINT"
+	case FormatR8g8b8Srgb:
+		return "VK_FORMAT_R8G8B8_SRGB"
+	case FormatB8g8r8Unorm:
+		return "VK_FORMAT_B8G8R8_UNORM"
+	case FormatB8g8r8Snorm:
+		return "VK_FORMAT_B8G8R8_SNORM"
+	case FormatB8g8r8Uscaled:
+		return "VK_FORMAT_B8G8R8_USCALED"
+	case FormatB8g8r8Sscaled:
+		return "VK_FORMAT_B8G8R8_SSCALED"
+	case FormatB8g8r8Uint:
+		return "VK_FORMAT_B8G8R8_UINT"
+	case FormatB8g8r8Sint:
+		return "VK_FORMAT_B8G8R8_SINT"
+	case FormatB8g8r8Srgb:
+		return "VK_FORMAT_B8G8R8_SRGB"
+	case FormatR8g8b8a8Unorm:
+		return "VK_FORMAT_R8G8B8A8_UNORM"
+	case FormatR8g8b8a8Snorm:
+		return "VK_FORMAT_R8G8B8A8_SNORM"
+	case FormatR8g8b8a8Uscaled:
+		return "VK_FORMAT_R8G8B8A8_USCALED"
+	case FormatR8g8b8a8Sscaled:
+		return "VK_FORMAT_R8G8B8A8_SSCALED"
+	case FormatR8g8b8a8Uint:
+		return "VK_FORMAT_R8G8B8A8_UINT"
+	case FormatR8g8b8a8Sint:
+		return "VK_FORMAT_R8G8B8A8_SINT"
+	case FormatR8g8b8a8Srgb:
+		return "VK_FORMAT_R8G8B8A8_SRGB"
+	case FormatB8g8r8a8Unorm:
+		return "VK_FORMAT_B8G8R8A8_UNORM"
+	case FormatB8g8r8a8Snorm:
+		return "VK_FORMAT_B8G8R8A8_SNORM"
+	case FormatB8g8r8a8Uscaled:
+		return "VK_FORMAT_B8G8R8A8_USCALED"
+	case FormatB8g8r8a8Sscaled:
+		return "VK_FORMAT_B8G8R8A8_SSCALED"
+	case FormatB8g8r8a8Uint:
+		return "VK_FORMAT_B8G8R8A8_UINT"
+	case FormatB8g8r8a8Sint:
+		return "VK_FORMAT_B8G8R8A8_SINT"
+	case FormatB8g8r8a8Srgb:
+		return "VK_FORMAT_B8G8R8A8_SRGB"
+	case FormatA8b8g8r8UnormPack32:
+		return "VK_FORMAT_A8B8G8R8_UNORM_PACK32"
+	case FormatA8b8g8r8SnormPack32:
+		return "VK_FORMAT_A8B8G8R8_SNORM_PACK32"
+	case FormatA8b8g8r8UscaledPack32:
+		return "VK_FORMAT_A8B8G8R8_USCALED_PACK32"
+	case FormatA8b8g8r8SscaledPack32:
+		return "VK_FORMAT_A8B8G8R8_SSCALED_PACK32"
+	case FormatA8b8g8r8UintPack32:
+		return "VK_FORMAT_A8B8G8R8_UINT_PACK32"
+	case FormatA8b8g8r8SintPack32:
+		return "VK_FORMAT_A8B8G8R8_SINT_PACK32"
+	case FormatA8b8g8r8SrgbPack32:
+		return "VK_FORMAT_A8B8G8R8_SRGB_PACK32"
+	case FormatA2r10g10b10UnormPack32:
+		return "VK_FORMAT_A2R10G10B10_UNORM_PACK32"
+	case FormatA2r10g10b10SnormPack32:
+		return "VK_FORMAT_A2R10G10B10_SNORM_PACK32"
+	case FormatA2r10g10b10UscaledPack32:
+		return "VK_FORMAT_A2R10G10B10_USCALED_PACK32"
+	case FormatA2r10g10b10SscaledPack32:
+		return "VK_FORMAT_A2R10G10B10_SSCALED_PACK32"
+	case FormatA2r10g10b10UintPack32:
+		return "VK_FORMAT_A2R10G10B10_UINT_PACK32"
+	case FormatA2r10g10b10SintPack32:
+		return "VK_FORMAT_A2R10G10B10_SINT_PACK32"
+	case FormatA2b10g10r10UnormPack32:
+		return "VK_FORMAT_A2B10G10R10_UNORM_PACK32"
+	case FormatA2b10g10r10SnormPack32:
+		return "VK_FORMAT_A2B10G10R10_SNORM_PACK32"
+	case FormatA2b10g10r10UscaledPack32:
+		return "VK_FORMAT_A2B10G10R10_USCALED_PACK32"
+	case FormatA2b10g10r10SscaledPack32:
+		return "VK_FORMAT_A2B10G10R10_SSCALED_PACK32"
+	case FormatA2b10g10r10UintPack32:
+		return "VK_FORMAT_A2B10G10R10_UINT_PACK32"
+	case FormatA2b10g10r10SintPack32:
+		return "VK_FORMAT_A2B10G10R10_SINT_PACK32"
+	case FormatR16Unorm:
+		return "VK_FORMAT_R16_UNORM"
+	case FormatR16Snorm:
+		return "VK_FORMAT_R16_SNORM"
+	case FormatR16Uscaled:
+		return "VK_FORMAT_R16_USCALED"
+	case FormatR16Sscaled:
+		return "VK_FORMAT_R16_SSCALED"
+	case FormatR16Uint:
+		return "VK_FORMAT_R16_UINT"
+	case FormatR16Sint:
+		return "VK_FORMAT_R16_SINT"
+	case FormatR16Sfloat:
+		return "VK_FORMAT_R16_SFLOAT"
+	case FormatR16g16Unorm:
+		return "VK_FORMAT_R16G16_UNORM"
+	case FormatR16g16Snorm:
+		return "VK_FORMAT_R16G16_SNORM"
+	case FormatR16g16Uscaled:
+		return "VK_FORMAT_R16G16_USCALED"
+	case FormatR16g16Sscaled:
+		return "VK_FORMAT_R16G16_SSCALED"
+	case FormatR16g16Uint:
+		return "VK_FORMAT_R16G16_UINT"
+	case FormatR16g16Sint:
+		return "VK_FORMAT_R16G16_SINT"
+	case FormatR16g16Sfloat:
+		return "VK_FORMAT_R16G16_SFLOAT"
+	case FormatR16g16b16Unorm:
+		return "VK_FORMAT_R16G16B16_UNORM"
+	case FormatR16g16b16Snorm:
+		return "VK_FORMAT_R16G16B16_SNORM"
+	case FormatR16g16b16Uscaled:
+		return "VK_FORMAT_R16G16B16_USCALED"
+	case FormatR16g16b16Sscaled:
+		return "VK_FORMAT_R16G16B16_SSCALED"
+	case FormatR16g16b16Uint:
+		return "VK_FORMAT_R16G16B16_UINT"
+	case FormatR16g16b16Sint:
+		return "VK_FORMAT_R16G16B16_SINT"
+	case FormatR16g16b16Sfloat:
+		return "VK_FORMAT_R16G16B16_SFLOAT"
+	case FormatR16g16b16a16Unorm:
+		return "VK_FORMAT_R16G16B16A16_UNORM"
+	case FormatR16g16b16a16Snorm:
+		return "VK_FORMAT_R16G16B16A16_SNORM"
+	case FormatR16g16b16a16Uscaled:
+		return "VK_FORMAT_R16G16B16A16_USCALED"
+	case FormatR16g16b16a16Sscaled:
+		return "VK_FORMAT_R16G16B16A16_SSCALED"
+	case FormatR16g16b16a16Uint:
+		return "VK_FORMAT_R16G16B16A16_UINT"
+	case FormatR16g16b16a16Sint:
+		return "VK_FORMAT_R16G16B16A16_SINT"
+	case FormatR16g16b16a16Sfloat:
+		return "VK_FORMAT_R16G16B16A16_SFLOAT"
+	case FormatR32Uint:
+		return "VK_FORMAT_R32_UINT"
+	case FormatR32Sint:
+		return "VK_FORMAT_R32_SINT"
+	case FormatR32Sfloat:
+		return "VK_FORMAT_R32_SFLOAT"
+	case FormatR32g32Uint:
+		return "VK_FORMAT_R32G32_UINT"
+	case FormatR32g32Sint:
+		return "VK_FORMAT_R32G32_SINT"
+	case FormatR32g32Sfloat:
+		return "VK_FORMAT_R32G32_SFLOAT"
+	case FormatR32g32b32Uint:
+		return "VK_FORMAT_R32G32B32_UINT"
+	case FormatR32g32b32Sint:
+		return "VK_FORMAT_R32G32B32_SINT"
+	case FormatR32g32b32Sfloat:
+		return "VK_FORMAT_R32G32B32_SFLOAT"
+	case FormatR32g32b32a32Uint:
+		return "VK_FORMAT_R32G32B32A32_UINT"
+	case FormatR32g32b32a32Sint:
+		return "VK_FORMAT_R32G32B32A32_SINT"
+	case FormatR32g32b32a32Sfloat:
+		return "VK_FORMAT_R32G32B32A32_SFLOAT"
+	case FormatR64Uint:
+		return "VK_FORMAT_R64_UINT"
+	case FormatR64Sint:
+		return "VK_FORMAT_R64_SINT"
+	case FormatR64Sfloat:
+		return "VK_FORMAT_R64_SFLOAT"
+	case FormatR64g64Uint:
+		return "VK_FORMAT_R64G64_UINT"
+	case FormatR64g64Sint:
+		return "VK_FORMAT_R64G64_SINT"
+	case FormatR64g64Sfloat:
+		return "VK_FORMAT_R64G64_SFLOAT"
+	case FormatR64g64b64Uint:
+		return "VK_FORMAT_R64G64B64_UINT"
+	case FormatR64g64b64Sint:
+		return "VK_FORMAT_R64G64B64_SINT"
+	case FormatR64g64b64Sfloat:
+		return "VK_FORMAT_R64G64B64_SFLOAT"
+	case FormatR64g64b64a64Uint:
+		return "VK_FORMAT_R64G64B64A64_UINT"
+	case FormatR64g64b64a64Sint:
+		return "VK_FORMAT_R64G64B64A64_SINT"
+	case FormatR64g64b64a64Sfloat:
+		return "VK_FORMAT_R64G64B64A64_SFLOAT"
+	case FormatB10g11r11UfloatPack32:
+		return "VK_FORMAT_B10G11R11_UFLOAT_PACK32"
+	case FormatE5b9g9r9UfloatPack32:
+		return "VK_FORMAT_E5B9G9R9_UFLOAT_PACK32"
+	case FormatD16Unorm:
+		return "VK_FORMAT_D16_UNORM"
+	case FormatX8D24UnormPack32:
+		return "VK_FORMAT_X8_D24_UNORM_PACK32"
+	case FormatD32Sfloat:
+		return "VK_FORMAT_D32_SFLOAT"
+	case FormatS8Uint:
+		return "VK_FORMAT_S8_UINT"
+	case FormatD16UnormS8Uint:
+		return "VK_FORMAT_D16_UNORM_S8_UINT"
+	case FormatD24UnormS8Uint:
+		return "VK_FORMAT_D24_UNORM_S8_UINT"
+	case FormatD32SfloatS8Uint:
+		return "VK_FORMAT_D32_SFLOAT_S8_UINT"
+	case FormatBc1RgbUnormBlock:
+		return "VK_FORMAT_BC1_RGB_UNORM_BLOCK"
+	case FormatBc1RgbSrgbBlock:
+		return "VK_FORMAT_BC1_RGB_SRGB_BLOCK"
+	case FormatBc1RgbaUnormBlock:
+		return "VK_FORMAT_BC1_RGBA_UNORM_BLOCK"
+	case FormatBc1RgbaSrgbBlock:
+		return "VK_FORMAT_BC1_RGBA_SRGB_BLOCK"
+	case FormatBc2UnormBlock:
+		return "VK_FORMAT_BC2_UNORM_BLOCK"
+	case FormatBc2SrgbBlock:
+		return "VK_FORMAT_BC2_SRGB_BLOCK"
+	case FormatBc3UnormBlock:
+		return "VK_FORMAT_BC3_UNORM_BLOCK"
+	case FormatBc3SrgbBlock:
+		return "VK_FORMAT_BC3_SRGB_BLOCK"
+	case FormatBc4UnormBlock:
+		return "VK_FORMAT_BC4_UNORM_BLOCK"
+	case FormatBc4SnormBlock:
+		return "VK_FORMAT_BC4_SNORM_BLOCK"
+	case FormatBc5UnormBlock:
+		return "VK_FORMAT_BC5_UNORM_BLOCK"
+	case FormatBc5SnormBlock:
+		return "VK_FORMAT_BC5_SNORM_BLOCK"
+	case FormatBc6hUfloatBlock:
+		return "VK_FORMAT_BC6H_UFLOAT_BLOCK"
+	case FormatBc6hSfloatBlock:
+		return "VK_FORMAT_BC6H_SFLOAT_BLOCK"
+	case FormatBc7UnormBlock:
+		return "VK_FORMAT_BC7_UNORM_BLOCK"
+	case FormatBc7SrgbBlock:
+		return "VK_FORMAT_BC7_SRGB_BLOCK"
+	case FormatEtc2R8g8b8UnormBlock:
+		return "VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK"
+	case FormatEtc2R8g8b8SrgbBlock:
+		return "VK_FORMAT_ETC2_R8G8B8_SRGB_BLOCK"
+	case FormatEtc2R8g8b8a1UnormBlock:
+		return "VK_FORMAT_ETC2_R8G8B8A1_UNORM_BLOCK"
+	case FormatEtc2R8g8b8a1SrgbBlock:
+		return "VK_FORMAT_ETC2_R8G8B8A1_SRGB_BLOCK"
+	case FormatEtc2R8g8b8a8UnormBlock:
+		return "VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK"
+	case FormatEtc2R8g8b8a8SrgbBlock:
+		return "VK_FORMAT_ETC2_R8G8B8A8_SRGB_BLOCK"
+	case FormatEacR11UnormBlock:
+		return "VK_FORMAT_EAC_R11_UNORM_BLOCK"
+	case FormatEacR11SnormBlock:
+		return "VK_FORMAT_EAC_R11_SNORM_BLOCK"
+	case FormatEacR11g11UnormBlock:
+		return "VK_FORMAT_EAC_R11G11_UNORM_BLOCK"
+	case FormatEacR11g11SnormBlock:
+		return "VK_FORMAT_EAC_R11G11_SNORM_BLOCK"
+	case FormatAstc4x4UnormBlock:
+		return "VK_FORMAT_ASTC_4x4_UNORM_BLOCK"
+	case FormatAstc4x4SrgbBlock:
+		return "VK_FORMAT_ASTC_4x4_SRGB_BLOCK"
+	case FormatAstc5x4UnormBlock:
+		return "VK_FORMAT_ASTC_5x4_UNORM_BLOCK"
+	case FormatAstc5x4SrgbBlock:
+		return "VK_FORMAT_ASTC_5x4_SRGB_BLOCK"
+	case FormatAstc5x5UnormBlock:
+		return "VK_FORMAT_ASTC_5x5_UNORM_BLOCK"
+	case FormatAstc5x5SrgbBlock:
+		return "VK_FORMAT_ASTC_5x5_SRGB_BLOCK"
+	case FormatAstc6x5UnormBlock:
+		return "VK_FORMAT_ASTC_6x5_UNORM_BLOCK"
+	case FormatAstc6x5SrgbBlock:
+		return "VK_FORMAT_ASTC_6x5_SRGB_BLOCK"
+	case FormatAstc6x6UnormBlock:
+		return "VK_FORMAT_ASTC_6x6_UNORM_BLOCK"
+	case FormatAstc6x6SrgbBlock:
+		return "VK_FORMAT_ASTC_6x6_SRGB_BLOCK"
+	case FormatAstc8x5UnormBlock:
+		return "VK_FORMAT_ASTC_8x5_UNORM_BLOCK"
+	case FormatAstc8x5SrgbBlock:
+		return "VK_FORMAT_ASTC_8x5_SRGB_BLOCK"
+	case FormatAstc8x6UnormBlock:
+		return "VK_FORMAT_ASTC_8x6_UNORM_BLOCK"
+	case FormatAstc8x6SrgbBlock:
+		return "VK_FORMAT_ASTC_8x6_SRGB_BLOCK"
+	case FormatAstc8x8UnormBlock:
+		return "VK_FORMAT_ASTC_8x8_UNORM_BLOCK"
+	case FormatAstc8x8SrgbBlock:
+		return "VK_FORMAT_ASTC_8x8_SRGB_BLOCK"
+	case FormatAstc10x5UnormBlock:
+		return "VK_FORMAT_ASTC_10x5_UNORM_BLOCK"
+	case FormatAstc10x5SrgbBlock:
+		return "VK_FORMAT_ASTC_10x5_SRGB_BLOCK"
+	case FormatAstc10x6UnormBlock:
+		return "VK_FORMAT_ASTC_10x6_UNORM_BLOCK"
+	case FormatAstc10x6SrgbBlock:
+		return "VK_FORMAT_ASTC_10x6_SRGB_BLOCK"
+	case FormatAstc10x8UnormBlock:
+		return "VK_FORMAT_ASTC_10x8_UNORM_BLOCK"
+	case FormatAstc10x8SrgbBlock:
+		return "VK_FORMAT_ASTC_10x8_SRGB_BLOCK"
+	case FormatAstc10x10UnormBlock:
+		return "VK_FORMAT_ASTC_10x10_UNORM_BLOCK"
+	case FormatAstc10x10SrgbBlock:
+		return "VK_FORMAT_ASTC_10x10_SRGB_BLOCK"
+	case FormatAstc12x10UnormBlock:
+		return "VK_FORMAT_ASTC_12x10_UNORM_BLOCK"
+	case FormatAstc12x10SrgbBlock:
+		return "VK_FORMAT_ASTC_12x10_SRGB_BLOCK"
+	case FormatAstc12x12UnormBlock:
+		return "VK_FORMAT_ASTC_12x12_UNORM_BLOCK"
+	case FormatAstc12x12SrgbBlock:
+		return "VK_FORMAT_ASTC_12x12_SRGB_BLOCK"
+	case FormatG8b8g8r8422Unorm:
+		return "VK_FORMAT_G8B8G8R8_422_UNORM"
+	case FormatB8g8r8g8422Unorm:
+		return "VK_FORMAT_B8G8R8G8_422_UNORM"
+	case FormatG8B8R83plane420Unorm:
+		return "VK_FORMAT_G8_B8_R8_3PLANE_420_UNORM"
+	case FormatG8B8r82plane420Unorm:
+		return "VK_FORMAT_G8_B8R8_2PLANE_420_UNORM"
+	case FormatG8B8R83plane422Unorm:
+		return "VK_FORMAT_G8_B8_R8_3PLANE_422_UNORM"
+	case FormatG8B8r82plane422Unorm:
+		return "VK_FORMAT_G8_B8R8_2PLANE_422_UNORM"
+	case FormatG8B8R83plane444Unorm:
+		return "VK_FORMAT_G8_B8_R8_3PLANE_444_UNORM"
+	case FormatR10x6UnormPack16:
+		return "VK_FORMAT_R10X6_UNORM_PACK16"
+	case FormatR10x6g10x6Unorm2pack16:
+		return "VK_FORMAT_R10X6G10X6_UNORM_2PACK16"
+	case FormatR10x6g10x6b10x6a10x6Unorm4pack16:
+		return "VK_FORMAT_R10X6G10X6B10X6A10X6_UNORM_4PACK16"
+	case FormatG10x6b10x6g10x6r10x6422Unorm4pack16:
+		return "VK_FORMAT_G10X6B10X6G10X6R10X6_422_UNORM_4PACK16"
+	case FormatB10x6g10x6r10x6g10x6422Unorm4pack16:
+		return "VK_FORMAT_B10X6G10X6R10X6G10X6_422_UNORM_4PACK16"
+	case FormatG10x6B10x6R10x63plane420Unorm3pack16:
+		return "VK_FORMAT_G10X6_B10X6_R10X6_3PLANE_420_UNORM_3PACK16"
+	case FormatG10x6B10x6r10x62plane420Unorm3pack16:
+		return "VK_FORMAT_G10X6_B10X6R10X6_2PLANE_420_UNORM_3PACK16"
+	case FormatG10x6B10x6R10x63plane422Unorm3pack16:
+		return "VK_FORMAT_G10X6_B10X6_R10X6_3PLANE_422_UNORM_3PACK16"
+	case FormatG10x6B10x6r10x62plane422Unorm3pack16:
+		return "VK_FORMAT_G10X6_B10X6R10X6_2PLANE_422_UNORM_3PACK16"
+	case FormatG10x6B10x6R10x63plane444Unorm3pack16:
+		return "VK_FORMAT_G10X6_B10X6_R10X6_3PLANE_444_UNORM_3PACK16"
+	case FormatR12x4UnormPack16:
+		return "VK_FORMAT_R12X4_UNORM_PACK16"
+	case FormatR12x4g12x4Unorm2pack16:
+		return "VK_FORMAT_R12X4G12X4_UNORM_2PACK16"
+	case FormatR12x4g12x4b12x4a12x4Unorm4pack16:
+		return "VK_FORMAT_R12X4G12X4B12X4A12X4_UNORM_4PACK16"
+	case FormatG12x4b12x4g12x4r12x4422Unorm4pack16:
+		return "VK_FORMAT_G12X4B12X4G12X4R12X4_422_UNORM_4PACK16"
+	case FormatB12x4g12x4r12x4g12x4422Unorm4pack16:
+		return "VK_FORMAT_B12X4G12X4R12X4G12X4_422_UNORM_4PACK16"
+	case FormatG12x4B12x4R12x43plane420Unorm3pack16:
+		return "VK_FORMAT_G12X4_B12X4_R12X4_3PLANE_420_UNORM_3PACK16"
+	case FormatG12x4B12x4r12x42plane420Unorm3pack16:
+		return "VK_FORMAT_G12X4_B12X4R12X4_2PLANE_420_UNORM_3PACK16"
+	case FormatG12x4B12x4R12x43plane422Unorm3pack16:
+		return "VK_FORMAT_G12X4_B12X4_R12X4_3PLANE_422_UNORM_3PACK16"
+	case FormatG12x4B12x4r12x42plane422Unorm3pack16:
+		return "VK_FORMAT_G12X4_B12X4R12X4_2PLANE_422_UNORM_3PACK16"
+	case FormatG12x4B12x4R12x43plane444Unorm3pack16:
+		return "VK_FORMAT_G12X4_B12X4_R12X4_3PLANE_444_UNORM_3PACK16"
+	case FormatG16b16g16r16422Unorm:
+		return "VK_FORMAT_G16B16G16R16_422_UNORM"
+	case FormatB16g16r16g16422Unorm:
+		return "VK_FORMAT_B16G16R16G16_422_UNORM"
+	case FormatG16B16R163plane420Unorm:
+		return "VK_FORMAT_G16_B16_R16_3PLANE_420_UNORM"
+	case FormatG16B16r162plane420Unorm:
+		return "VK_FORMAT_G16_B16R16_2PLANE_420_UNORM"
+	case FormatG16B16R163plane422Unorm:
+		return "VK_FORMAT_G16_B16_R16_3PLANE_422_UNORM"
+	case FormatG16B16r162plane422Unorm:
+		return "VK_FORMAT_G16_B16R16_2PLANE_422_UNORM"
+	case FormatG16B16R163plane444Unorm:
+		return "VK_FORMAT_G16_B16_R16_3PLANE_444_UNORM"
+	case FormatG8B8r82plane444Unorm:
+		return "VK_FORMAT_G8_B8R8_2PLANE_444_UNORM"
+	case FormatG10x6B10x6r10x62plane444Unorm3pack16:
+		return "VK_FORMAT_G10X6_B10X6R10X6_2PLANE_444_UNORM_3PACK16"
+	case FormatG12x4B12x4r12x42plane444Unorm3pack16:
+		return "VK_FORMAT_G12X4_B12X4R12X4_2PLANE_444_UNORM_3PACK16"
+	case FormatG16B16r162plane444Unorm:
+		return "VK_FORMAT_G16_B16R16_2PLANE_444_UNORM"
+	case FormatA4r4g4b4UnormPack16:
+		return "VK_FORMAT_A4R4G4B4_UNORM_PACK16"
+	case FormatA4b4g4r4UnormPack16:
+		return "VK_FORMAT_A4B4G4R4_UNORM_PACK16"
+	case FormatAstc4x4SfloatBlock:
+		return "VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK"
+	case FormatAstc5x4SfloatBlock:
+		return "VK_FORMAT_ASTC_5x4_SFLOAT_BLOCK"
+	case FormatAstc5x5SfloatBlock:
+		return "VK_FORMAT_ASTC_5x5_SFLOAT_BLOCK"
+	case FormatAstc6x5SfloatBlock:
+		return "VK_FORMAT_ASTC_6x5_SFLOAT_BLOCK"
+	case FormatAstc6x6SfloatBlock:
+		return "VK_FORMAT_ASTC_6x6_SFLOAT_BLOCK"
+	case FormatAstc8x5SfloatBlock:
+		return "VK_FORMAT_ASTC_8x5_SFLOAT_BLOCK"
+	case FormatAstc8x6SfloatBlock:
+		return "VK_FORMAT_ASTC_8x6_SFLOAT_BLOCK"
+	case FormatAstc8x8SfloatBlock:
+		return "VK_FORMAT_ASTC_8x8_SFLOAT_BLOCK"
+	case FormatAstc10x5SfloatBlock:
+		return "VK_FORMAT_ASTC_10x5_SFLOAT_BLOCK"
+	case FormatAstc10x6SfloatBlock:
+		return "VK_FORMAT_ASTC_10x6_SFLOAT_BLOCK"
+	case FormatAstc10x8SfloatBlock:
+		return "VK_FORMAT_ASTC_10x8_SFLOAT_BLOCK"
+	case FormatAstc10x10SfloatBlock:
+		return "VK_FORMAT_ASTC_10x10_SFLOAT_BLOCK"
+	case FormatAstc12x10SfloatBlock:
+		return "VK_FORMAT_ASTC_12x10_SFLOAT_BLOCK"
+	case FormatAstc12x12SfloatBlock:
+		return "VK_FORMAT_ASTC_12x12_SFLOAT_BLOCK"
+	case FormatA1b5g5r5UnormPack16:
+		return "VK_FORMAT_A1B5G5R5_UNORM_PACK16"
+	case FormatA8Unorm:
+		return "VK_FORMAT_A8_UNORM"
+	case FormatPvrtc12bppUnormBlockIMG:
+		return "VK_FORMAT_PVRTC1_2BPP_UNORM_BLOCK_IMG"
+	case FormatPvrtc14bppUnormBlockIMG:
+		return "VK_FORMAT_PVRTC1_4BPP_UNORM_BLOCK_IMG"
+	case FormatPvrtc22bppUnormBlockIMG:
+		return "VK_FORMAT_PVRTC2_2BPP_UNORM_BLOCK_IMG"
+	case FormatPvrtc24bppUnormBlockIMG:
+		return "VK_FORMAT_PVRTC2_4BPP_UNORM_BLOCK_IMG"
+	case FormatPvrtc12bppSrgbBlockIMG:
+		return "VK_FORMAT_PVRTC1_2BPP_SRGB_BLOCK_IMG"
+	case FormatPvrtc14bppSrgbBlockIMG:
+		return "VK_FORMAT_PVRTC1_4BPP_SRGB_BLOCK_IMG"
+	case FormatPvrtc22bppSrgbBlockIMG:
+		return "VK_FORMAT_PVRTC2_2BPP_SRGB_BLOCK_IMG"
+	case FormatPvrtc24bppSrgbBlockIMG:
+		return "VK_FORMAT_PVRTC2_4BPP_SRGB_BLOCK_IMG"
+	case FormatAstc3x3x3UnormBlockEXT:
+		return "VK_FORMAT_ASTC_3x3x3_UNORM_BLOCK_EXT"
+	case FormatAstc3x3x3SrgbBlockEXT:
+		return "VK_FORMAT_ASTC_3x3x3_SRGB_BLOCK_EXT"
+	case FormatAstc3x3x3SfloatBlockEXT:
+		return "VK_FORMAT_ASTC_3x3x3_SFLOAT_BLOCK_EXT"
+	case FormatAstc4x3x3UnormBlockEXT:
+		return "VK_FORMAT_ASTC_4x3x3_UNORM_BLOCK_EXT"
+	case FormatAstc4x3x3SrgbBlockEXT:
+		return "VK_FORMAT_ASTC_4x3x3_SRGB_BLOCK_EXT"
+	case FormatAstc4x3x3SfloatBlockEXT:
+		return "VK_FORMAT_ASTC_4x3x3_SFLOAT_BLOCK_EXT"
+	case FormatAstc4x4x3UnormBlockEXT:
+		return "VK_FORMAT_ASTC_4x4x3_UNORM_BLOCK_EXT"
+	case FormatAstc4x4x3SrgbBlockEXT:
+		return "VK_FORMAT_ASTC_4x4x3_SRGB_BLOCK_EXT"
+	case FormatAstc4x4x3SfloatBlockEXT:
+		return "VK_FORMAT_ASTC_4x4x3_SFLOAT_BLOCK_EXT"
+	case FormatAstc4x4x4UnormBlockEXT:
+		return "VK_FORMAT_ASTC_4x4x4_UNORM_BLOCK_EXT"
+	case FormatAstc4x4x4SrgbBlockEXT:
+		return "VK_FORMAT_ASTC_4x4x4_SRGB_BLOCK_EXT"
+	case FormatAstc4x4x4SfloatBlockEXT:
+		return "VK_FORMAT_ASTC_4x4x4_SFLOAT_BLOCK_EXT"
+	case FormatAstc5x4x4UnormBlockEXT:
+		return "VK_FORMAT_ASTC_5x4x4_UNORM_BLOCK_EXT"
+	case FormatAstc5x4x4SrgbBlockEXT:
+		return "VK_FORMAT_ASTC_5x4x4_SRGB_BLOCK_EXT"
+	case FormatAstc5x4x4SfloatBlockEXT:
+		return "VK_FORMAT_ASTC_5x4x4_SFLOAT_BLOCK_EXT"
+	case FormatAstc5x5x4UnormBlockEXT:
+		return "VK_FORMAT_ASTC_5x5x4_UNORM_BLOCK_EXT"
+	case FormatAstc5x5x4SrgbBlockEXT:
+		return "VK_FORMAT_ASTC_5x5x4_SRGB_BLOCK_EXT"
+	case FormatAstc5x5x4SfloatBlockEXT:
+		return "VK_FORMAT_ASTC_5x5x4_SFLOAT_BLOCK_EXT"
+	case FormatAstc5x5x5UnormBlockEXT:
+		return "VK_FORMAT_ASTC_5x5x5_UNORM_BLOCK_EXT"
+	case FormatAstc5x5x5SrgbBlockEXT:
+		return "VK_FORMAT_ASTC_5x5x5_SRGB_BLOCK_EXT"
+	case FormatAstc5x5x5SfloatBlockEXT:
+		return "VK_FORMAT_ASTC_5x5x5_SFLOAT_BLOCK_EXT"
+	case FormatAstc6x5x5UnormBlockEXT:
+		return "VK_FORMAT_ASTC_6x5x5_UNORM_BLOCK_EXT"
+	case FormatAstc6x5x5SrgbBlockEXT:
+		return "VK_FORMAT_ASTC_6x5x5_SRGB_BLOCK_EXT"
+	case FormatAstc6x5x5SfloatBlockEXT:
+		return "VK_FORMAT_ASTC_6x5x5_SFLOAT_BLOCK_EXT"
+	case FormatAstc6x6x5UnormBlockEXT:
+		return "VK_FORMAT_ASTC_6x6x5_UNORM_BLOCK_EXT"
+	case FormatAstc6x6x5SrgbBlockEXT:
+		return "VK_FORMAT_ASTC_6x6x5_SRGB_BLOCK_EXT"
+	case FormatAstc6x6x5SfloatBlockEXT:
+		return "VK_FORMAT_ASTC_6x6x5_SFLOAT_BLOCK_EXT"
+	case FormatAstc6x6x6UnormBlockEXT:
+		return "VK_FORMAT_ASTC_6x6x6_UNORM_BLOCK_EXT"
+	case FormatAstc6x6x6SrgbBlockEXT:
+		return "VK_FORMAT_ASTC_6x6x6_SRGB_BLOCK_EXT"
+	case FormatAstc6x6x6SfloatBlockEXT:
+		return "VK_FORMAT_ASTC_6x6x6_SFLOAT_BLOCK_EXT"
+	case FormatR8BoolARM:
+		return "VK_FORMAT_R8_BOOL_ARM"
+	case FormatR16SfloatFpencodingBfloat16ARM:
+		return "VK_FORMAT_R16_SFLOAT_FPENCODING_BFLOAT16_ARM"
+	case FormatR8SfloatFpencodingFloat8e4m3ARM:
+		return "VK_FORMAT_R8_SFLOAT_FPENCODING_FLOAT8E4M3_ARM"
+	case FormatR8SfloatFpencodingFloat8e5m2ARM:
+		return "VK_FORMAT_R8_SFLOAT_FPENCODING_FLOAT8E5M2_ARM"
+	case FormatR16g16Sfixed5NV:
+		return "VK_FORMAT_R16G16_SFIXED5_NV"
+	case FormatR10x6UintPack16ARM:
+		return "VK_FORMAT_R10X6_UINT_PACK16_ARM"
+	case FormatR10x6g10x6Uint2pack16ARM:
+		return "VK_FORMAT_R10X6G10X6_UINT_2PACK16_ARM"
+	case FormatR10x6g10x6b10x6a10x6Uint4pack16ARM:
+		return "VK_FORMAT_R10X6G10X6B10X6A10X6_UINT_4PACK16_ARM"
+	case FormatR12x4UintPack16ARM:
+		return "VK_FORMAT_R12X4_UINT_PACK16_ARM"
+	case FormatR12x4g12x4Uint2pack16ARM:
+		return "VK_FORMAT_R12X4G12X4_UINT_2PACK16_ARM"
+	case FormatR12x4g12x4b12x4a12x4Uint4pack16ARM:
+		return "VK_FORMAT_R12X4G12X4B12X4A12X4_UINT_4PACK16_ARM"
+	case FormatR14x2UintPack16ARM:
+		return "VK_FORMAT_R14X2_UINT_PACK16_ARM"
+	case FormatR14x2g14x2Uint2pack16ARM:
+		return "VK_FORMAT_R14X2G14X2_UINT_2PACK16_ARM"
+	case FormatR14x2g14x2b14x2a14x2Uint4pack16ARM:
+		return "VK_FORMAT_R14X2G14X2B14X2A14X2_UINT_4PACK16_ARM"
+	case FormatR14x2UnormPack16ARM:
+		return "VK_FORMAT_R14X2_UNORM_PACK16_ARM"
+	case FormatR14x2g14x2Unorm2pack16ARM:
+		return "VK_FORMAT_R14X2G14X2_UNORM_2PACK16_ARM"
+	case FormatR14x2g14x2b14x2a14x2Unorm4pack16ARM:
+		return "VK_FORMAT_R14X2G14X2B14X2A14X2_UNORM_4PACK16_ARM"
+	case FormatG14x2B14x2r14x22plane420Unorm3pack16ARM:
+		return "VK_FORMAT_G14X2_B14X2R14X2_2PLANE_420_UNORM_3PACK16_ARM"
+	case FormatG14x2B14x2r14x22plane422Unorm3pack16ARM:
+		return "VK_FORMAT_G14X2_B14X2R14X2_2PLANE_422_UNORM_3PACK16_ARM"
+	}
+	return "VkFormat(" + itoa(int64(v)) + ")"
+}
+
+// Values of VkImageType.
+const (
+	ImageType1d ImageType = 0
+	ImageType2d ImageType = 1
+	ImageType3d ImageType = 2
+)
+
+// String returns the registry name of the value.
+func (v ImageType) String() string {
+	switch v {
+	case ImageType1d:
+		return "VK_IMAGE_TYPE_1D"
+	case ImageType2d:
+		return "VK_IMAGE_TYPE_2D"
+	case ImageType3d:
+		return "VK_IMAGE_TYPE_3D"
+	}
+	return "VkImageType(" + itoa(int64(v)) + ")"
+}
+
+// Values of VkImageTiling.
+const (
+	ImageTilingOptimal              ImageTiling = 0
+	ImageTilingLinear               ImageTiling = 1
+	ImageTilingDrmFormatModifierEXT ImageTiling = 1000158000
+)
+
+// String returns the registry name of the value.
+func (v ImageTiling) String() string {
+	switch v {
+	case ImageTilingOptimal:
+		return "VK_IMAGE_TILING_OPTIMAL"
+	case ImageTilingLinear:
+		return "VK_IMAGE_TILING_LINEAR"
+	case ImageTilingDrmFormatModifierEXT:
+		return "VK_IMAGE_TILING_DRM_FORMAT_MODIFIER_EXT"
+	}
+	return "VkImageTiling(" + itoa(int64(v)) + ")"
+}
+
+// Values of VkImageUsageFlagBits.
+const (
+	ImageUsageTransferSrcBit                        ImageUsageFlags = 1
+	ImageUsageTransferDstBit                        ImageUsageFlags = 2
+	ImageUsageSampledBit                            ImageUsageFlags = 4
+	ImageUsageStorageBit                            ImageUsageFlags = 8
+	ImageUsageColorAttachmentBit                    ImageUsageFlags = 16
+	ImageUsageDepthStencilAttachmentBit             ImageUsageFlags = 32
+	ImageUsageTransientAttachmentBit                ImageUsageFlags = 64
+	ImageUsageInputAttachmentBit                    ImageUsageFlags = 128
+	ImageUsageHostTransferBit                       ImageUsageFlags = 4194304
+	ImageUsageVideoDecodeDstBitKHR                  ImageUsageFlags = 1024
+	ImageUsageVideoDecodeSrcBitKHR                  ImageUsageFlags = 2048
+	ImageUsageVideoDecodeDpbBitKHR                  ImageUsageFlags = 4096
+	ImageUsageShadingRateImageBitNV                 ImageUsageFlags = 256
+	ImageUsageFragmentDensityMapBitEXT              ImageUsageFlags = 512
+	ImageUsageFragmentShadingRateAttachmentBitKHR   ImageUsageFlags = 256
+	ImageUsageHostTransferBitEXT                    ImageUsageFlags = 4194304
+	ImageUsageVideoEncodeDstBitKHR                  ImageUsageFlags = 8192
+	ImageUsageVideoEncodeSrcBitKHR                  ImageUsageFlags = 16384
+	ImageUsageVideoEncodeDpbBitKHR                  ImageUsageFlags = 32768
+	ImageUsageAttachmentFeedbackLoopBitEXT          ImageUsageFlags = 524288
+	ImageUsageInvocationMaskBitHUAWEI               ImageUsageFlags = 262144
+	ImageUsageSampleWeightBitQCOM                   ImageUsageFlags = 1048576
+	ImageUsageSampleBlockMatchBitQCOM               ImageUsageFlags = 2097152
+	ImageUsageTensorAliasingBitARM                  ImageUsageFlags = 8388608
+	ImageUsageTileMemoryBitQCOM                     ImageUsageFlags = 134217728
+	ImageUsageVideoEncodeQuantizationDeltaMapBitKHR ImageUsageFlags = 33554432
+	ImageUsageVideoEncodeEmphasisMapBitKHR          ImageUsageFlags = 67108864
+)
+
+// Values of VkImageLayout.
+const (
+	ImageLayoutUndefined                                ImageLayout = 0
+	ImageLayoutGeneral                                  ImageLayout = 1
+	ImageLayoutColorAttachmentOptimal                   ImageLayout = 2
+	ImageLayoutDepthStencilAttachmentOptimal            ImageLayout = 3
+	ImageLayoutDepthStencilReadOnlyOptimal              ImageLayout = 4
+	ImageLayoutShaderReadOnlyOptimal                    ImageLayout = 5
+	ImageLayoutTransferSrcOptimal                       ImageLayout = 6
+	ImageLayoutTransferDstOptimal                       ImageLayout = 7
+	ImageLayoutPreinitialized                           ImageLayout = 8
+	ImageLayoutDepthReadOnlyStencilAttachmentOptimal    ImageLayout = 1000117000
+	ImageLayoutDepthAttachmentStencilReadOnlyOptimal    ImageLayout = 1000117001
+	ImageLayoutDepthAttachmentOptimal                   ImageLayout = 1000241000
+	ImageLayoutDepthReadOnlyOptimal                     ImageLayout = 1000241001
+	ImageLayoutStencilAttachmentOptimal                 ImageLayout = 1000241002
+	ImageLayoutStencilReadOnlyOptimal                   ImageLayout = 1000241003
+	ImageLayoutReadOnlyOptimal                          ImageLayout = 1000314000
+	ImageLayoutAttachmentOptimal                        ImageLayout = 1000314001
+	ImageLayoutRenderingLocalRead                       ImageLayout = 1000232000
+	ImageLayoutPresentSrcKHR                            ImageLayout = 1000001002
+	ImageLayoutVideoDecodeDstKHR                        ImageLayout = 1000024000
+	ImageLayoutVideoDecodeSrcKHR                        ImageLayout = 1000024001
+	ImageLayoutVideoDecodeDpbKHR                        ImageLayout = 1000024002
+	ImageLayoutSharedPresentKHR                         ImageLayout = 1000111000
+	ImageLayoutDepthReadOnlyStencilAttachmentOptimalKHR ImageLayout = 1000117000
+	ImageLayoutDepthAttachmentStencilReadOnlyOptimalKHR ImageLayout = 1000117001
+	ImageLayoutShadingRateOptimalNV                     ImageLayout = 1000164003
+	ImageLayoutFragmentDensityMapOptimalEXT             ImageLayout = 1000218000
+	ImageLayoutFragmentShadingRateAttachmentOptimalKHR  ImageLayout = 1000164003
+	ImageLayoutRenderingLocalReadKHR                    ImageLayout = 1000232000
+	ImageLayoutDepthAttachmentOptimalKHR                ImageLayout = 1000241000
+	ImageLayoutDepthReadOnlyOptimalKHR                  ImageLayout = 1000241001
+	ImageLayoutStencilAttachmentOptimalKHR              ImageLayout = 1000241002
+	ImageLayoutStencilReadOnlyOptimalKHR                ImageLayout = 1000241003
+	ImageLayoutVideoEncodeDstKHR                        ImageLayout = 1000299000
+	ImageLayoutVideoEncodeSrcKHR                        ImageLayout = 1000299001
+	ImageLayoutVideoEncodeDpbKHR                        ImageLayout = 1000299002
+	ImageLayoutReadOnlyOptimalKHR                       ImageLayout = 1000314000
+	ImageLayoutAttachmentOptimalKHR                     ImageLayout = 1000314001
+	ImageLayoutAttachmentFeedbackLoopOptimalEXT         ImageLayout = 1000339000
+	ImageLayoutTensorAliasingARM                        ImageLayout = 1000460000
+	ImageLayoutVideoEncodeQuantizationMapKHR            ImageLayout = 1000553000
+	ImageLayoutZeroInitializedEXT                       ImageLayout = 1000620000
+)
+
+// String returns the registry name of the value.
+func (v ImageLayout) String() string {
+	switch v {
+	case ImageLayoutUndefined:
+		return "VK_IMAGE_LAYOUT_UNDEFINED"
+	case ImageLayoutGeneral:
+		return "VK_IMAGE_LAYOUT_GENERAL"
+	case ImageLayoutColorAttachmentOptimal:
+		return "VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL"
+	case ImageLayoutDepthStencilAttachmentOptimal:
+		return "VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL"
+	case ImageLayoutDepthStencilReadOnlyOptimal:
+		return "VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL"
+	case ImageLayoutShaderReadOnlyOptimal:
+		return "VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL"
+	case ImageLayoutTransferSrcOptimal:
+		return "VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL"
+	case ImageLayoutTransferDstOptimal:
+		return "VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL"
+	case ImageLayoutPreinitialized:
+		return "VK_IMAGE_LAYOUT_PREINITIALIZED"
+	case ImageLayoutDepthReadOnlyStencilAttachmentOptimal:
+		return "VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL"
+	case ImageLayoutDepthAttachmentStencilReadOnlyOptimal:
+		return "VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_STENCIL_READ_ONLY_OPTIMAL"
+	case ImageLayoutDepthAttachmentOptimal:
+		return "VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL"
+	case ImageLayoutDepthReadOnlyOptimal:
+		return "VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL"
+	case ImageLayoutStencilAttachmentOptimal:
+		return "VK_IMAGE_LAYOUT_STENCIL_ATTACHMENT_OPTIMAL"
+	case ImageLayoutStencilReadOnlyOptimal:
+		return "VK_IMAGE_LAYOUT_STENCIL_READ_ONLY_OPTIMAL"
+	case ImageLayoutReadOnlyOptimal:
+		return "VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL"
+	case ImageLayoutAttachmentOptimal:
+		return "VK_IMAGE_LAYOUT_ATTACHMENT_OPTIMAL"
+	case ImageLayoutRenderingLocalRead:
+		return "VK_IMAGE_LAYOUT_RENDERING_LOCAL_READ"
+	case ImageLayoutPresentSrcKHR:
+		return "VK_IMAGE_LAYOUT_PRESENT_SRC_KHR"
+	case ImageLayoutVideoDecodeDstKHR:
+		return "VK_IMAGE_LAYOUT_VIDEO_DECODE_DST_KHR"
+	case ImageLayoutVideoDecodeSrcKHR:
+		return "VK_IMAGE_LAYOUT_VIDEO_DECODE_SRC_KHR"
+	case ImageLayoutVideoDecodeDpbKHR:
+		return "VK_IMAGE_LAYOUT_VIDEO_DECODE_DPB_KHR"
+	case ImageLayoutSharedPresentKHR:
+		return "VK_IMAGE_LAYOUT_SHARED_PRESENT_KHR"
+	case ImageLayoutFragmentDensityMapOptimalEXT:
+		return "VK_IMAGE_LAYOUT_FRAGMENT_DENSITY_MAP_OPTIMAL_EXT"
+	case ImageLayoutFragmentShadingRateAttachmentOptimalKHR:
+		return "VK_IMAGE_LAYOUT_FRAGMENT_SHADING_RATE_ATTACHMENT_OPTIMAL_KHR"
+	case ImageLayoutVideoEncodeDstKHR:
+		return "VK_IMAGE_LAYOUT_VIDEO_ENCODE_DST_KHR"
+	case ImageLayoutVideoEncodeSrcKHR:
+		return "VK_IMAGE_LAYOUT_VIDEO_ENCODE_SRC_KHR"
+	case ImageLayoutVideoEncodeDpbKHR:
+		return "VK_IMAGE_LAYOUT_VIDEO_ENCODE_DPB_KHR"
+	case ImageLayoutAttachmentFeedbackLoopOptimalEXT:
+		return "VK_IMAGE_LAYOUT_ATTACHMENT_FEEDBACK_LOOP_OPTIMAL_EXT"
+	case ImageLayoutTensorAliasingARM:
+		return "VK_IMAGE_LAYOUT_TENSOR_ALIASING_ARM"
+	case ImageLayoutVideoEncodeQuantizationMapKHR:
+		return "VK_IMAGE_LAYOUT_VIDEO_ENCODE_QUANTIZATION_MAP_KHR"
+	case ImageLayoutZeroInitializedEXT:
+		return "VK_IMAGE_LAYOUT_ZERO_INITIALIZED_EXT"
+	}
+	return "VkImageLayout(" + itoa(int64(v)) + ")"
+}
+
+// Values of VkImageViewType.
+const (
+	ImageViewType1d        ImageViewType = 0
+	ImageViewType2d        ImageViewType = 1
+	ImageViewType3d        ImageViewType = 2
+	ImageViewTypeCube      ImageViewType = 3
+	ImageViewType1dArray   ImageViewType = 4
+	ImageViewType2dArray   ImageViewType = 5
+	ImageViewTypeCubeArray ImageViewType = 6
+)
+
+// String returns the registry name of the value.
+func (v ImageViewType) String() string {
+	switch v {
+	case ImageViewType1d:
+		return "VK_IMAGE_VIEW_TYPE_1D"
+	case ImageViewType2d:
+		return "VK_IMAGE_VIEW_TYPE_2D"
+	case ImageViewType3d:
+		return "VK_IMAGE_VIEW_TYPE_3D"
+	case ImageViewTypeCube:
+		return "VK_IMAGE_VIEW_TYPE_CUBE"
+	case ImageViewType1dArray:
+		return "VK_IMAGE_VIEW_TYPE_1D_ARRAY"
+	case ImageViewType2dArray:
+		return "VK_IMAGE_VIEW_TYPE_2D_ARRAY"
+	case ImageViewTypeCubeArray:
+		return "VK_IMAGE_VIEW_TYPE_CUBE_ARRAY"
+	}
+	return "VkImageViewType(" + itoa(int64(v)) + ")"
+}
+
+// Values of VkFilter.
+const (
+	FilterNearest  Filter = 0
+	FilterLinear   Filter = 1
+	FilterCubicIMG Filter = 1000015000
+	FilterCubicEXT Filter = 1000015000
+)
+
+// String returns the registry name of the value.
+func (v Filter) String() string {
+	switch v {
+	case FilterNearest:
+		return "VK_FILTER_NEAREST"
+	case FilterLinear:
+		return "VK_FILTER_LINEAR"
+	case FilterCubicEXT:
+		return "VK_FILTER_CUBIC_EXT"
+	}
+	return "VkFilter(" + itoa(int64(v)) + ")"
+}
+
+// Values of VkSamplerMipmapMode.
+const (
+	SamplerMipmapModeNearest SamplerMipmapMode = 0
+	SamplerMipmapModeLinear  SamplerMipmapMode = 1
+)
+
+// String returns the registry name of the value.
+func (v SamplerMipmapMode) String() string {
+	switch v {
+	case SamplerMipmapModeNearest:
+		return "VK_SAMPLER_MIPMAP_MODE_NEAREST"
+	case SamplerMipmapModeLinear:
+		return "VK_SAMPLER_MIPMAP_MODE_LINEAR"
+	}
+	return "VkSamplerMipmapMode(" + itoa(int64(v)) + ")"
+}
+
+// Values of VkSamplerAddressMode.
+const (
+	SamplerAddressModeRepeat               SamplerAddressMode = 0
+	SamplerAddressModeMirroredRepeat       SamplerAddressMode = 1
+	SamplerAddressModeClampToEdge          SamplerAddressMode = 2
+	SamplerAddressModeClampToBorder        SamplerAddressMode = 3
+	SamplerAddressModeMirrorClampToEdge    SamplerAddressMode = 4
+	SamplerAddressModeMirrorClampToEdgeKHR SamplerAddressMode = 4
+)
+
+// String returns the registry name of the value.
+func (v SamplerAddressMode) String() string {
+	switch v {
+	case SamplerAddressModeRepeat:
+		return "VK_SAMPLER_ADDRESS_MODE_REPEAT"
+	case SamplerAddressModeMirroredRepeat:
+		return "VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT"
+	case SamplerAddressModeClampToEdge:
+		return "VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE"
+	case SamplerAddressModeClampToBorder:
+		return "VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER"
+	case SamplerAddressModeMirrorClampToEdge:
+		return "VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE"
+	}
+	return "VkSamplerAddressMode(" + itoa(int64(v)) + ")"
+}
+
+// Values of VkBorderColor.
+const (
+	BorderColorFloatTransparentBlack BorderColor = 0
+	BorderColorIntTransparentBlack   BorderColor = 1
+	BorderColorFloatOpaqueBlack      BorderColor = 2
+	BorderColorIntOpaqueBlack        BorderColor = 3
+	BorderColorFloatOpaqueWhite      BorderColor = 4
+	BorderColorIntOpaqueWhite        BorderColor = 5
+	BorderColorFloatCustomEXT        BorderColor = 1000287003
+	BorderColorIntCustomEXT          BorderColor = 1000287004
+)
+
+// String returns the registry name of the value.
+func (v BorderColor) String() string {
+	switch v {
+	case BorderColorFloatTransparentBlack:
+		return "VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK"
+	case BorderColorIntTransparentBlack:
+		return "VK_BORDER_COLOR_INT_TRANSPARENT_BLACK"
+	case BorderColorFloatOpaqueBlack:
+		return "VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK"
+	case BorderColorIntOpaqueBlack:
+		return "VK_BORDER_COLOR_INT_OPAQUE_BLACK"
+	case BorderColorFloatOpaqueWhite:
+		return "VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE"
+	case BorderColorIntOpaqueWhite:
+		return "VK_BORDER_COLOR_INT_OPAQUE_WHITE"
+	case BorderColorFloatCustomEXT:
+		return "VK_BORDER_COLOR_FLOAT_CUSTOM_EXT"
+	case BorderColorIntCustomEXT:
+		return "VK_BORDER_COLOR_INT_CUSTOM_EXT"
+	}
+	return "VkBorderColor(" + itoa(int64(v)) + ")"
+}
+
+// Values of VkCompareOp.
+const (
+	CompareOpNever          CompareOp = 0
+	CompareOpLess           CompareOp = 1
+	CompareOpEqual          CompareOp = 2
+	CompareOpLessOrEqual    CompareOp = 3
+	CompareOpGreater        CompareOp = 4
+	CompareOpNotEqual       CompareOp = 5
+	CompareOpGreaterOrEqual CompareOp = 6
+	CompareOpAlways         CompareOp = 7
+)
+
+// String returns the registry name of the value.
+func (v CompareOp) String() string {
+	switch v {
+	case CompareOpNever:
+		return "VK_COMPARE_OP_NEVER"
+	case CompareOpLess:
+		return "VK_COMPARE_OP_LESS"
+	case CompareOpEqual:
+		return "VK_COMPARE_OP_EQUAL"
+	case CompareOpLessOrEqual:
+		return "VK_COMPARE_OP_LESS_OR_EQUAL"
+	case CompareOpGreater:
+		return "VK_COMPARE_OP_GREATER"
+	case CompareOpNotEqual:
+		return "VK_COMPARE_OP_NOT_EQUAL"
+	case CompareOpGreaterOrEqual:
+		return "VK_COMPARE_OP_GREATER_OR_EQUAL"
+	case CompareOpAlways:
+		return "VK_COMPARE_OP_ALWAYS"
+	}
+	return "VkCompareOp(" + itoa(int64(v)) + ")"
+}
+
+// Values of VkImageAspectFlagBits.
+const (
+	ImageAspectColorBit           ImageAspectFlags = 1
+	ImageAspectDepthBit           ImageAspectFlags = 2
+	ImageAspectStencilBit         ImageAspectFlags = 4
+	ImageAspectMetadataBit        ImageAspectFlags = 8
+	ImageAspectPlane0Bit          ImageAspectFlags = 16
+	ImageAspectPlane1Bit          ImageAspectFlags = 32
+	ImageAspectPlane2Bit          ImageAspectFlags = 64
+	ImageAspectNone               ImageAspectFlags = 0
+	ImageAspectPlane0BitKHR       ImageAspectFlags = 16
+	ImageAspectPlane1BitKHR       ImageAspectFlags = 32
+	ImageAspectPlane2BitKHR       ImageAspectFlags = 64
+	ImageAspectMemoryPlane0BitEXT ImageAspectFlags = 128
+	ImageAspectMemoryPlane1BitEXT ImageAspectFlags = 256
+	ImageAspectMemoryPlane2BitEXT ImageAspectFlags = 512
+	ImageAspectMemoryPlane3BitEXT ImageAspectFlags = 1024
+	ImageAspectNoneKHR            ImageAspectFlags = 0
+)
+
+// Values of VkComponentSwizzle.
+const (
+	ComponentSwizzleIdentity ComponentSwizzle = 0
+	ComponentSwizzleZero     ComponentSwizzle = 1
+	ComponentSwizzleOne      ComponentSwizzle = 2
+	ComponentSwizzleR        ComponentSwizzle = 3
+	ComponentSwizzleG        ComponentSwizzle = 4
+	ComponentSwizzleB        ComponentSwizzle = 5
+	ComponentSwizzleA        ComponentSwizzle = 6
+)
+
+// String returns the registry name of the value.
+func (v ComponentSwizzle) String() string {
+	switch v {
+	case ComponentSwizzleIdentity:
+		return "VK_COMPONENT_SWIZZLE_IDENTITY"
+	case ComponentSwizzleZero:
+		return "VK_COMPONENT_SWIZZLE_ZERO"
+	case ComponentSwizzleOne:
+		return "VK_COMPONENT_SWIZZLE_ONE"
+	case ComponentSwizzleR:
+		return "VK_COMPONENT_SWIZZLE_R"
+	case ComponentSwizzleG:
+		return "VK_COMPONENT_SWIZZLE_G"
+	case ComponentSwizzleB:
+		return "VK_COMPONENT_SWIZZLE_B"
+	case ComponentSwizzleA:
+		return "VK_COMPONENT_SWIZZLE_A"
+	}
+	return "VkComponentSwizzle(" + itoa(int64(v)) + ")"
+}
+
+// Values of VkSampleCountFlagBits.
+const (
+	SampleCount1Bit  SampleCountFlags = 1
+	SampleCount2Bit  SampleCountFlags = 2
+	SampleCount4Bit  SampleCountFlags = 4
+	SampleCount8Bit  SampleCountFlags = 8
+	SampleCount16Bit SampleCountFlags = 16
+	SampleCount32Bit SampleCountFlags = 32
+	SampleCount64Bit SampleCountFlags = 64
+)
+
+// Values of VkFormatFeatureFlagBits.
+const (
+	FormatFeatureSampledImageBit                                                        FormatFeatureFlags = 1
+	FormatFeatureStorageImageBit                                                        FormatFeatureFlags = 2
+	FormatFeatureStorageImageAtomicBit                                                  FormatFeatureFlags = 4
+	FormatFeatureUniformTexelBufferBit                                                  FormatFeatureFlags = 8
+	FormatFeatureStorageTexelBufferBit                                                  FormatFeatureFlags = 16
+	FormatFeatureStorageTexelBufferAtomicBit                                            FormatFeatureFlags = 32
+	FormatFeatureVertexBufferBit                                                        FormatFeatureFlags = 64
+	FormatFeatureColorAttachmentBit                                                     FormatFeatureFlags = 128
+	FormatFeatureColorAttachmentBlendBit                                                FormatFeatureFlags = 256
+	FormatFeatureDepthStencilAttachmentBit                                              FormatFeatureFlags = 512
+	FormatFeatureBlitSrcBit                                                             FormatFeatureFlags = 1024
+	FormatFeatureBlitDstBit                                                             FormatFeatureFlags = 2048
+	FormatFeatureSampledImageFilterLinearBit                                            FormatFeatureFlags = 4096
+	FormatFeatureTransferSrcBit                                                         FormatFeatureFlags = 16384
+	FormatFeatureTransferDstBit                                                         FormatFeatureFlags = 32768
+	FormatFeatureMidpointChromaSamplesBit                                               FormatFeatureFlags = 131072
+	FormatFeatureSampledImageYcbcrConversionLinearFilterBit                             FormatFeatureFlags = 262144
+	FormatFeatureSampledImageYcbcrConversionSeparateReconstructionFilterBit             FormatFeatureFlags = 524288
+	FormatFeatureSampledImageYcbcrConversionChromaReconstructionExplicitBit             FormatFeatureFlags = 1048576
+	FormatFeatureSampledImageYcbcrConversionChromaReconstructionExplicitForceableBit    FormatFeatureFlags = 2097152
+	FormatFeatureDisjointBit                                                            FormatFeatureFlags = 4194304
+	FormatFeatureCositedChromaSamplesBit                                                FormatFeatureFlags = 8388608
+	FormatFeatureSampledImageFilterMinmaxBit                                            FormatFeatureFlags = 65536
+	FormatFeatureSampledImageFilterCubicBitIMG                                          FormatFeatureFlags = 8192
+	FormatFeatureVideoDecodeOutputBitKHR                                                FormatFeatureFlags = 33554432
+	FormatFeatureVideoDecodeDpbBitKHR                                                   FormatFeatureFlags = 67108864
+	FormatFeatureTransferSrcBitKHR                                                      FormatFeatureFlags = 16384
+	FormatFeatureTransferDstBitKHR                                                      FormatFeatureFlags = 32768
+	FormatFeatureSampledImageFilterMinmaxBitEXT                                         FormatFeatureFlags = 65536
+	FormatFeatureAccelerationStructureVertexBufferBitKHR                                FormatFeatureFlags = 536870912
+	FormatFeatureMidpointChromaSamplesBitKHR                                            FormatFeatureFlags = 131072
+	FormatFeatureSampledImageYcbcrConversionLinearFilterBitKHR                          FormatFeatureFlags = 262144
+	FormatFeatureSampledImageYcbcrConversionSeparateReconstructionFilterBitKHR          FormatFeatureFlags = 524288
+	FormatFeatureSampledImageYcbcrConversionChromaReconstructionExplicitBitKHR          FormatFeatureFlags = 1048576
+	FormatFeatureSampledImageYcbcrConversionChromaReconstructionExplicitForceableBitKHR FormatFeatureFlags = 2097152
+	FormatFeatureDisjointBitKHR                                                         FormatFeatureFlags = 4194304
+	FormatFeatureCositedChromaSamplesBitKHR                                             FormatFeatureFlags = 8388608
+	FormatFeatureSampledImageFilterCubicBitEXT                                          FormatFeatureFlags = 8192
+	FormatFeatureFragmentDensityMapBitEXT                                               FormatFeatureFlags = 16777216
+	FormatFeatureFragmentShadingRateAttachmentBitKHR                                    FormatFeatureFlags = 1073741824
+	FormatFeatureVideoEncodeInputBitKHR                                                 FormatFeatureFlags = 134217728
+	FormatFeatureVideoEncodeDpbBitKHR                                                   FormatFeatureFlags = 268435456
+)
+
+// Values of VkCooperativeVectorMatrixLayoutNV.
+const (
+	CooperativeVectorMatrixLayoutRowMajorNV           CooperativeVectorMatrixLayoutNV = 0
+	CooperativeVectorMatrixLayoutColumnMajorNV        CooperativeVectorMatrixLayoutNV = 1
+	CooperativeVectorMatrixLayoutInferencingOptimalNV CooperativeVectorMatrixLayoutNV = 2
+	CooperativeVectorMatrixLayoutTrainingOptimalNV    CooperativeVectorMatrixLayoutNV = 3
+)
+
+// String returns the registry name of the value.
+func (v CooperativeVectorMatrixLayoutNV) String() string {
+	switch v {
+	case CooperativeVectorMatrixLayoutRowMajorNV:
+		return "VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_ROW_MAJOR_NV"
+	case CooperativeVectorMatrixLayoutColumnMajorNV:
+		return "VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_COLUMN_MAJOR_NV"
+	case CooperativeVectorMatrixLayoutInferencingOptimalNV:
+		return "VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_INFERENCING_OPTIMAL_NV"
+	case CooperativeVectorMatrixLayoutTrainingOptimalNV:
+		return "VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_TRAINING_OPTIMAL_NV"
+	}
+	return "VkCooperativeVectorMatrixLayoutNV(" + itoa(int64(v)) + ")"
+}
 
 // ApplicationInfo mirrors VkApplicationInfo (C size 48, alignment 8).
 type ApplicationInfo struct {
@@ -1781,6 +3235,158 @@ type MemoryBarrier struct {
 	DstAccessMask AccessFlags    // offset 20
 }
 
+// ImageCreateInfo mirrors VkImageCreateInfo (C size 88, alignment 8).
+type ImageCreateInfo struct {
+	SType                 StructureType       // offset 0
+	PNext                 unsafe.Pointer      // offset 8
+	Flags                 ImageCreateFlags    // offset 16
+	ImageType             ImageType           // offset 20
+	Format                Format              // offset 24
+	Extent                Extent3D            // offset 28
+	MipLevels             uint32              // offset 40
+	ArrayLayers           uint32              // offset 44
+	Samples               SampleCountFlagBits // offset 48
+	Tiling                ImageTiling         // offset 52
+	Usage                 ImageUsageFlags     // offset 56
+	SharingMode           SharingMode         // offset 60
+	QueueFamilyIndexCount uint32              // offset 64
+	PQueueFamilyIndices   unsafe.Pointer      // offset 72
+	InitialLayout         ImageLayout         // offset 80
+}
+
+// ComponentMapping mirrors VkComponentMapping (C size 16, alignment 4).
+type ComponentMapping struct {
+	R ComponentSwizzle // offset 0
+	G ComponentSwizzle // offset 4
+	B ComponentSwizzle // offset 8
+	A ComponentSwizzle // offset 12
+}
+
+// ImageSubresourceRange mirrors VkImageSubresourceRange (C size 20, alignment 4).
+type ImageSubresourceRange struct {
+	AspectMask     ImageAspectFlags // offset 0
+	BaseMipLevel   uint32           // offset 4
+	LevelCount     uint32           // offset 8
+	BaseArrayLayer uint32           // offset 12
+	LayerCount     uint32           // offset 16
+}
+
+// ImageViewCreateInfo mirrors VkImageViewCreateInfo (C size 80, alignment 8).
+type ImageViewCreateInfo struct {
+	SType            StructureType         // offset 0
+	PNext            unsafe.Pointer        // offset 8
+	Flags            ImageViewCreateFlags  // offset 16
+	Image            Image                 // offset 24
+	ViewType         ImageViewType         // offset 32
+	Format           Format                // offset 36
+	Components       ComponentMapping      // offset 40
+	SubresourceRange ImageSubresourceRange // offset 56
+}
+
+// SamplerCreateInfo mirrors VkSamplerCreateInfo (C size 80, alignment 8).
+type SamplerCreateInfo struct {
+	SType                   StructureType      // offset 0
+	PNext                   unsafe.Pointer     // offset 8
+	Flags                   SamplerCreateFlags // offset 16
+	MagFilter               Filter             // offset 20
+	MinFilter               Filter             // offset 24
+	MipmapMode              SamplerMipmapMode  // offset 28
+	AddressModeU            SamplerAddressMode // offset 32
+	AddressModeV            SamplerAddressMode // offset 36
+	AddressModeW            SamplerAddressMode // offset 40
+	MipLodBias              float32            // offset 44
+	AnisotropyEnable        Bool32             // offset 48
+	MaxAnisotropy           float32            // offset 52
+	CompareEnable           Bool32             // offset 56
+	CompareOp               CompareOp          // offset 60
+	MinLod                  float32            // offset 64
+	MaxLod                  float32            // offset 68
+	BorderColor             BorderColor        // offset 72
+	UnnormalizedCoordinates Bool32             // offset 76
+}
+
+// BufferViewCreateInfo mirrors VkBufferViewCreateInfo (C size 56, alignment 8).
+type BufferViewCreateInfo struct {
+	SType  StructureType         // offset 0
+	PNext  unsafe.Pointer        // offset 8
+	Flags  BufferViewCreateFlags // offset 16
+	Buffer Buffer                // offset 24
+	Format Format                // offset 32
+	Offset DeviceSize            // offset 40
+	Range  DeviceSize            // offset 48
+}
+
+// ImageSubresourceLayers mirrors VkImageSubresourceLayers (C size 16, alignment 4).
+type ImageSubresourceLayers struct {
+	AspectMask     ImageAspectFlags // offset 0
+	MipLevel       uint32           // offset 4
+	BaseArrayLayer uint32           // offset 8
+	LayerCount     uint32           // offset 12
+}
+
+// Offset3D mirrors VkOffset3D (C size 12, alignment 4).
+type Offset3D struct {
+	X int32 // offset 0
+	Y int32 // offset 4
+	Z int32 // offset 8
+}
+
+// BufferImageCopy mirrors VkBufferImageCopy (C size 56, alignment 8).
+type BufferImageCopy struct {
+	BufferOffset      DeviceSize             // offset 0
+	BufferRowLength   uint32                 // offset 8
+	BufferImageHeight uint32                 // offset 12
+	ImageSubresource  ImageSubresourceLayers // offset 16
+	ImageOffset       Offset3D               // offset 32
+	ImageExtent       Extent3D               // offset 44
+}
+
+// ImageMemoryBarrier mirrors VkImageMemoryBarrier (C size 72, alignment 8).
+type ImageMemoryBarrier struct {
+	SType               StructureType         // offset 0
+	PNext               unsafe.Pointer        // offset 8
+	SrcAccessMask       AccessFlags           // offset 16
+	DstAccessMask       AccessFlags           // offset 20
+	OldLayout           ImageLayout           // offset 24
+	NewLayout           ImageLayout           // offset 28
+	SrcQueueFamilyIndex uint32                // offset 32
+	DstQueueFamilyIndex uint32                // offset 36
+	Image               Image                 // offset 40
+	SubresourceRange    ImageSubresourceRange // offset 48
+}
+
+// DescriptorImageInfo mirrors VkDescriptorImageInfo (C size 24, alignment 8).
+type DescriptorImageInfo struct {
+	Sampler     Sampler     // offset 0
+	ImageView   ImageView   // offset 8
+	ImageLayout ImageLayout // offset 16
+}
+
+// FormatProperties mirrors VkFormatProperties (C size 12, alignment 4).
+type FormatProperties struct {
+	LinearTilingFeatures  FormatFeatureFlags // offset 0
+	OptimalTilingFeatures FormatFeatureFlags // offset 4
+	BufferFeatures        FormatFeatureFlags // offset 8
+}
+
+// ConvertCooperativeVectorMatrixInfoNV mirrors VkConvertCooperativeVectorMatrixInfoNV (C size 96, alignment 8).
+type ConvertCooperativeVectorMatrixInfoNV struct {
+	SType            StructureType                   // offset 0
+	PNext            unsafe.Pointer                  // offset 8
+	SrcSize          uintptr                         // offset 16
+	SrcData          DeviceOrHostAddressConstKHR     // offset 24
+	PDstSize         unsafe.Pointer                  // offset 32
+	DstData          DeviceOrHostAddressKHR          // offset 40
+	SrcComponentType ComponentTypeKHR                // offset 48
+	DstComponentType ComponentTypeKHR                // offset 52
+	NumRows          uint32                          // offset 56
+	NumColumns       uint32                          // offset 60
+	SrcLayout        CooperativeVectorMatrixLayoutNV // offset 64
+	SrcStride        uintptr                         // offset 72
+	DstLayout        CooperativeVectorMatrixLayoutNV // offset 80
+	DstStride        uintptr                         // offset 88
+}
+
 // CopyDescriptorSet mirrors VkCopyDescriptorSet (C size 56, alignment 8).
 type CopyDescriptorSet struct {
 	SType           StructureType  // offset 0
@@ -1807,41 +3413,24 @@ type BufferMemoryBarrier struct {
 	Size                DeviceSize     // offset 48
 }
 
-// ImageSubresourceRange mirrors VkImageSubresourceRange (C size 20, alignment 4).
-type ImageSubresourceRange struct {
-	AspectMask     ImageAspectFlags // offset 0
-	BaseMipLevel   uint32           // offset 4
-	LevelCount     uint32           // offset 8
-	BaseArrayLayer uint32           // offset 12
-	LayerCount     uint32           // offset 16
-}
-
-// ImageMemoryBarrier mirrors VkImageMemoryBarrier (C size 72, alignment 8).
-type ImageMemoryBarrier struct {
-	SType               StructureType         // offset 0
-	PNext               unsafe.Pointer        // offset 8
-	SrcAccessMask       AccessFlags           // offset 16
-	DstAccessMask       AccessFlags           // offset 20
-	OldLayout           ImageLayout           // offset 24
-	NewLayout           ImageLayout           // offset 28
-	SrcQueueFamilyIndex uint32                // offset 32
-	DstQueueFamilyIndex uint32                // offset 36
-	Image               Image                 // offset 40
-	SubresourceRange    ImageSubresourceRange // offset 48
-}
-
 type (
 	AccessFlags                     Flags
 	Bool32                          uint32
+	BorderColor                     int32
 	Buffer                          uint64
 	BufferCreateFlags               Flags
 	BufferUsageFlags                Flags
+	BufferView                      uint64
+	BufferViewCreateFlags           Flags
 	CommandBuffer                   uintptr
 	CommandBufferLevel              int32
 	CommandBufferUsageFlags         Flags
 	CommandPool                     uint64
 	CommandPoolCreateFlags          Flags
+	CompareOp                       int32
+	ComponentSwizzle                int32
 	ComponentTypeKHR                int32
+	CooperativeVectorMatrixLayoutNV int32
 	DependencyFlags                 Flags
 	DescriptorPool                  uint64
 	DescriptorPoolCreateFlags       Flags
@@ -1853,15 +3442,27 @@ type (
 	DeviceAddress                   uint64
 	DeviceCreateFlags               Flags
 	DeviceMemory                    uint64
+	DeviceOrHostAddressConstKHR     uint64
+	DeviceOrHostAddressKHR          uint64
 	DeviceQueueCreateFlags          Flags
 	DeviceSize                      uint64
 	DriverId                        int32
 	Fence                           uint64
 	FenceCreateFlags                Flags
+	Filter                          int32
 	Flags                           uint32
+	Format                          int32
+	FormatFeatureFlags              Flags
 	Image                           uint64
 	ImageAspectFlags                Flags
+	ImageCreateFlags                Flags
 	ImageLayout                     int32
+	ImageTiling                     int32
+	ImageType                       int32
+	ImageUsageFlags                 Flags
+	ImageView                       uint64
+	ImageViewCreateFlags            Flags
+	ImageViewType                   int32
 	Instance                        uintptr
 	InstanceCreateFlags             Flags
 	MemoryAllocateFlags             Flags
@@ -1889,7 +3490,12 @@ type (
 	QueueFlags                      Flags
 	ResolveModeFlags                Flags
 	Result                          int32
+	SampleCountFlagBits             = SampleCountFlags
 	SampleCountFlags                Flags
+	Sampler                         uint64
+	SamplerAddressMode              int32
+	SamplerCreateFlags              Flags
+	SamplerMipmapMode               int32
 	ScopeKHR                        int32
 	ShaderFloatControlsIndependence int32
 	ShaderModule                    uint64
@@ -1963,6 +3569,22 @@ type Procs struct {
 	PFNDestroyFence                                                     uintptr
 	PFNWaitForFences                                                    uintptr
 	PFNQueueSubmit                                                      uintptr
+	PFNCmdFillBuffer                                                    uintptr
+	PFNCreateImage                                                      uintptr
+	PFNDestroyImage                                                     uintptr
+	PFNGetImageMemoryRequirements                                       uintptr
+	PFNBindImageMemory                                                  uintptr
+	PFNCreateImageView                                                  uintptr
+	PFNDestroyImageView                                                 uintptr
+	PFNCreateSampler                                                    uintptr
+	PFNDestroySampler                                                   uintptr
+	PFNCreateBufferView                                                 uintptr
+	PFNDestroyBufferView                                                uintptr
+	PFNCmdCopyBufferToImage                                             uintptr
+	PFNCmdCopyImageToBuffer                                             uintptr
+	PFNGetPhysicalDeviceFormatProperties                                uintptr
+	PFNConvertCooperativeVectorMatrixNV                                 uintptr
+	PFNCmdConvertCooperativeVectorMatrixNV                              uintptr
 }
 
 // Load fills every entry from get, which returns 0 for a missing command.
@@ -2026,6 +3648,22 @@ func (p *Procs) Load(get func(name string) uintptr) {
 	p.PFNDestroyFence = get("vkDestroyFence")
 	p.PFNWaitForFences = get("vkWaitForFences")
 	p.PFNQueueSubmit = get("vkQueueSubmit")
+	p.PFNCmdFillBuffer = get("vkCmdFillBuffer")
+	p.PFNCreateImage = get("vkCreateImage")
+	p.PFNDestroyImage = get("vkDestroyImage")
+	p.PFNGetImageMemoryRequirements = get("vkGetImageMemoryRequirements")
+	p.PFNBindImageMemory = get("vkBindImageMemory")
+	p.PFNCreateImageView = get("vkCreateImageView")
+	p.PFNDestroyImageView = get("vkDestroyImageView")
+	p.PFNCreateSampler = get("vkCreateSampler")
+	p.PFNDestroySampler = get("vkDestroySampler")
+	p.PFNCreateBufferView = get("vkCreateBufferView")
+	p.PFNDestroyBufferView = get("vkDestroyBufferView")
+	p.PFNCmdCopyBufferToImage = get("vkCmdCopyBufferToImage")
+	p.PFNCmdCopyImageToBuffer = get("vkCmdCopyImageToBuffer")
+	p.PFNGetPhysicalDeviceFormatProperties = get("vkGetPhysicalDeviceFormatProperties")
+	p.PFNConvertCooperativeVectorMatrixNV = get("vkConvertCooperativeVectorMatrixNV")
+	p.PFNCmdConvertCooperativeVectorMatrixNV = get("vkCmdConvertCooperativeVectorMatrixNV")
 }
 
 // EnumerateInstanceVersion calls vkEnumerateInstanceVersion.
@@ -2351,4 +3989,90 @@ func (p *Procs) WaitForFences(device Device, fenceCount uint32, pFences *Fence, 
 func (p *Procs) QueueSubmit(queue Queue, submitCount uint32, pSubmits *SubmitInfo, fence Fence) Result {
 	r, _, _ := purego.SyscallN(p.PFNQueueSubmit, uintptr(queue), uintptr(submitCount), uintptr(unsafe.Pointer(pSubmits)), uintptr(fence))
 	return Result(r)
+}
+
+// CmdFillBuffer calls vkCmdFillBuffer.
+func (p *Procs) CmdFillBuffer(commandBuffer CommandBuffer, dstBuffer Buffer, dstOffset DeviceSize, size DeviceSize, data uint32) {
+	purego.SyscallN(p.PFNCmdFillBuffer, uintptr(commandBuffer), uintptr(dstBuffer), uintptr(dstOffset), uintptr(size), uintptr(data))
+}
+
+// CreateImage calls vkCreateImage.
+func (p *Procs) CreateImage(device Device, pCreateInfo *ImageCreateInfo, pAllocator unsafe.Pointer, pImage *Image) Result {
+	r, _, _ := purego.SyscallN(p.PFNCreateImage, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pImage)))
+	return Result(r)
+}
+
+// DestroyImage calls vkDestroyImage.
+func (p *Procs) DestroyImage(device Device, image Image, pAllocator unsafe.Pointer) {
+	purego.SyscallN(p.PFNDestroyImage, uintptr(device), uintptr(image), uintptr(pAllocator))
+}
+
+// GetImageMemoryRequirements calls vkGetImageMemoryRequirements.
+func (p *Procs) GetImageMemoryRequirements(device Device, image Image, pMemoryRequirements *MemoryRequirements) {
+	purego.SyscallN(p.PFNGetImageMemoryRequirements, uintptr(device), uintptr(image), uintptr(unsafe.Pointer(pMemoryRequirements)))
+}
+
+// BindImageMemory calls vkBindImageMemory.
+func (p *Procs) BindImageMemory(device Device, image Image, memory DeviceMemory, memoryOffset DeviceSize) Result {
+	r, _, _ := purego.SyscallN(p.PFNBindImageMemory, uintptr(device), uintptr(image), uintptr(memory), uintptr(memoryOffset))
+	return Result(r)
+}
+
+// CreateImageView calls vkCreateImageView.
+func (p *Procs) CreateImageView(device Device, pCreateInfo *ImageViewCreateInfo, pAllocator unsafe.Pointer, pView *ImageView) Result {
+	r, _, _ := purego.SyscallN(p.PFNCreateImageView, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pView)))
+	return Result(r)
+}
+
+// DestroyImageView calls vkDestroyImageView.
+func (p *Procs) DestroyImageView(device Device, imageView ImageView, pAllocator unsafe.Pointer) {
+	purego.SyscallN(p.PFNDestroyImageView, uintptr(device), uintptr(imageView), uintptr(pAllocator))
+}
+
+// CreateSampler calls vkCreateSampler.
+func (p *Procs) CreateSampler(device Device, pCreateInfo *SamplerCreateInfo, pAllocator unsafe.Pointer, pSampler *Sampler) Result {
+	r, _, _ := purego.SyscallN(p.PFNCreateSampler, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pSampler)))
+	return Result(r)
+}
+
+// DestroySampler calls vkDestroySampler.
+func (p *Procs) DestroySampler(device Device, sampler Sampler, pAllocator unsafe.Pointer) {
+	purego.SyscallN(p.PFNDestroySampler, uintptr(device), uintptr(sampler), uintptr(pAllocator))
+}
+
+// CreateBufferView calls vkCreateBufferView.
+func (p *Procs) CreateBufferView(device Device, pCreateInfo *BufferViewCreateInfo, pAllocator unsafe.Pointer, pView *BufferView) Result {
+	r, _, _ := purego.SyscallN(p.PFNCreateBufferView, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pView)))
+	return Result(r)
+}
+
+// DestroyBufferView calls vkDestroyBufferView.
+func (p *Procs) DestroyBufferView(device Device, bufferView BufferView, pAllocator unsafe.Pointer) {
+	purego.SyscallN(p.PFNDestroyBufferView, uintptr(device), uintptr(bufferView), uintptr(pAllocator))
+}
+
+// CmdCopyBufferToImage calls vkCmdCopyBufferToImage.
+func (p *Procs) CmdCopyBufferToImage(commandBuffer CommandBuffer, srcBuffer Buffer, dstImage Image, dstImageLayout ImageLayout, regionCount uint32, pRegions *BufferImageCopy) {
+	purego.SyscallN(p.PFNCmdCopyBufferToImage, uintptr(commandBuffer), uintptr(srcBuffer), uintptr(dstImage), uintptr(dstImageLayout), uintptr(regionCount), uintptr(unsafe.Pointer(pRegions)))
+}
+
+// CmdCopyImageToBuffer calls vkCmdCopyImageToBuffer.
+func (p *Procs) CmdCopyImageToBuffer(commandBuffer CommandBuffer, srcImage Image, srcImageLayout ImageLayout, dstBuffer Buffer, regionCount uint32, pRegions *BufferImageCopy) {
+	purego.SyscallN(p.PFNCmdCopyImageToBuffer, uintptr(commandBuffer), uintptr(srcImage), uintptr(srcImageLayout), uintptr(dstBuffer), uintptr(regionCount), uintptr(unsafe.Pointer(pRegions)))
+}
+
+// GetPhysicalDeviceFormatProperties calls vkGetPhysicalDeviceFormatProperties.
+func (p *Procs) GetPhysicalDeviceFormatProperties(physicalDevice PhysicalDevice, format Format, pFormatProperties *FormatProperties) {
+	purego.SyscallN(p.PFNGetPhysicalDeviceFormatProperties, uintptr(physicalDevice), uintptr(format), uintptr(unsafe.Pointer(pFormatProperties)))
+}
+
+// ConvertCooperativeVectorMatrixNV calls vkConvertCooperativeVectorMatrixNV.
+func (p *Procs) ConvertCooperativeVectorMatrixNV(device Device, pInfo *ConvertCooperativeVectorMatrixInfoNV) Result {
+	r, _, _ := purego.SyscallN(p.PFNConvertCooperativeVectorMatrixNV, uintptr(device), uintptr(unsafe.Pointer(pInfo)))
+	return Result(r)
+}
+
+// CmdConvertCooperativeVectorMatrixNV calls vkCmdConvertCooperativeVectorMatrixNV.
+func (p *Procs) CmdConvertCooperativeVectorMatrixNV(commandBuffer CommandBuffer, infoCount uint32, pInfos *ConvertCooperativeVectorMatrixInfoNV) {
+	purego.SyscallN(p.PFNCmdConvertCooperativeVectorMatrixNV, uintptr(commandBuffer), uintptr(infoCount), uintptr(unsafe.Pointer(pInfos)))
 }

@@ -1,0 +1,56 @@
+package exec_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coopshader/coop/exec"
+	"github.com/coopshader/coop/glsl/compile"
+	"github.com/coopshader/coop/script"
+)
+
+// BenchmarkScripts runs the workloads of bench/ (the 4096³ ones aside) on
+// the executor with all cores and reports the time of their RUN commands
+// per iteration (ms/run); expectations are checked every time. Compare
+// with lavapipe through `coop bench --compare cpu,vulkan bench/`.
+func BenchmarkScripts(b *testing.B) {
+	paths, _ := filepath.Glob("../bench/*.amber")
+	if len(paths) == 0 {
+		b.Skip("no bench/ scripts")
+	}
+	compilers := script.Compilers{GLSL: func(name string, src []byte, o script.CompileOptions) ([]uint32, error) {
+		return compile.Words(name, src, compile.Options{TargetEnv: "vulkan1.3", IncludeDirs: o.IncludeDirs})
+	}}
+	for _, path := range paths {
+		name := strings.TrimSuffix(filepath.Base(path), ".amber")
+		if strings.Contains(name, "4096") {
+			continue
+		}
+		b.Run(name, func(b *testing.B) {
+			s, err := script.ParseFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			dev := exec.New(exec.Options{})
+			var run time.Duration
+			for range b.N {
+				rep, err := script.Run(context.Background(), s, dev, script.RunOptions{Compilers: compilers, Timed: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if rep.Failed() > 0 {
+					rep.Format(os.Stderr)
+					b.Fatal("expectations failed")
+				}
+				for _, t := range rep.Timings {
+					run += t.Elapsed
+				}
+			}
+			b.ReportMetric(float64(run.Microseconds())/1e3/float64(b.N), "ms/run")
+		})
+	}
+}

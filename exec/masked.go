@@ -1,0 +1,204 @@
+package exec
+
+import "github.com/coopshader/coop/spirv"
+
+// Masked branches. When the invocations of a subgroup in lockstep
+// disagree on a conditional branch whose sides are straight-line code
+// (no control flow, collective or per-invocation exit) meeting again in
+// one block, with no loop entered, left or continued on the way (an if,
+// an if-else), the subgroup stays in lockstep: each side runs for the
+// invocations that take it (the others masked out), and all go on
+// together from the block where the sides meet. Every invocation runs
+// exactly the instructions of its own path, so this is one more valid
+// interleaving of the invocations, like lockstep itself.
+
+// maskedIf is a conditional branch that can run masked: per side (true,
+// false) the phi moves into the side, its code [from, to) and the phi
+// moves into the block where the sides meet (merge).
+type maskedIf struct {
+	side  [2]maskedSide
+	merge int32
+}
+
+type maskedSide struct {
+	pre      []move
+	from, to int32
+	post     []move
+}
+
+// straightTo finds the straight-line code from pc: the OpBranch that ends
+// it and its index, or nil.
+func (p *prog) straightTo(pc int32) (*edge, int32) {
+	for j := pc; int(j) < len(p.code); j++ {
+		c := &p.code[j]
+		if c.op == spirv.OpBranch {
+			e := c.aux.(*edge)
+			if e.enter != 0 || e.back != 0 || e.exit != 0 {
+				return nil, 0
+			}
+			return e, j
+		}
+		if c.coll {
+			return nil, 0
+		}
+		switch c.lk {
+		case lkPure, lkLoad, lkLoadU, lkStore, lkLane:
+		default:
+			return nil, 0
+		}
+	}
+	return nil, 0
+}
+
+// findMasked decides whether the OpBranchConditional in can run masked.
+func (p *prog) findMasked(in *instr) *maskedIf {
+	e := in.aux.([2]*edge)
+	for _, x := range e {
+		if x.enter != 0 || x.back != 0 || x.exit != 0 {
+			return nil
+		}
+	}
+	var end [2]*edge
+	var to [2]int32
+	for k := range e {
+		end[k], to[k] = p.straightTo(e[k].pc)
+	}
+	side := func(k int) maskedSide {
+		return maskedSide{pre: e[k].moves, from: e[k].pc, to: to[k], post: end[k].moves}
+	}
+	empty := func(k int) maskedSide { return maskedSide{post: e[k].moves} }
+	switch {
+	case end[0] != nil && end[0].pc == e[1].pc:
+		return &maskedIf{side: [2]maskedSide{side(0), empty(1)}, merge: e[1].pc}
+	case end[1] != nil && end[1].pc == e[0].pc:
+		return &maskedIf{side: [2]maskedSide{empty(0), side(1)}, merge: e[0].pc}
+	case end[0] != nil && end[1] != nil && end[0].pc == end[1].pc:
+		return &maskedIf{side: [2]maskedSide{side(0), side(1)}, merge: end[0].pc}
+	}
+	return nil
+}
+
+// lockMasked runs the branch in, on which the invocations disagree, with
+// each side masked to the invocations that take it, and leaves the
+// subgroup, in lockstep, at the block where the sides meet.
+func (wg *wgState) lockMasked(in *instr, m *sgMeta, mi *maskedIf) error {
+	sg, st := m.sg, m.st
+	ld := sg[0]
+	c := in.a[0]
+	var sides [2][]*lane
+	sides[0], sides[1] = wg.mact[:0], wg.mrest[:0]
+	for _, l := range sg {
+		if l.regs[c] != 0 {
+			sides[0] = append(sides[0], l)
+		} else {
+			sides[1] = append(sides[1], l)
+		}
+	}
+	wg.mact, wg.mrest = sides[0], sides[1]
+	code := wg.x.p.code
+	for k := range sides {
+		s := &mi.side[k]
+		m.maskedMoves(sides[k], s.pre)
+		for pc := s.from; pc < s.to; pc++ {
+			if err := m.maskedOne(&code[pc], sides[k]); err != nil {
+				return err
+			}
+		}
+	}
+	// The moves into the merge block read values of both sides' paths
+	// only for the invocations that took them.
+	for k := range sides {
+		m.spreadMoves(mi.side[k].post)
+	}
+	for k := range sides {
+		for _, l := range sides[k] {
+			phiMoves(l, mi.side[k].post)
+		}
+	}
+	for _, v := range mi.side[0].post {
+		setSt(st, v.dst, v.n, sVar)
+	}
+	for _, v := range mi.side[1].post {
+		setSt(st, v.dst, v.n, sVar)
+	}
+	ld.pc = mi.merge
+	return nil
+}
+
+// spreadMoves gives every invocation the sources of moves.
+func (m *sgMeta) spreadMoves(moves []move) {
+	for _, v := range moves {
+		m.spread([]int32{v.src, v.n})
+	}
+}
+
+// maskedMoves performs phi moves for the invocations in act.
+func (m *sgMeta) maskedMoves(act []*lane, moves []move) {
+	if len(moves) == 0 {
+		return
+	}
+	m.spreadMoves(moves)
+	for _, v := range moves {
+		m.spread([]int32{v.dst, v.n})
+	}
+	for _, l := range act {
+		phiMoves(l, moves)
+	}
+	for _, v := range moves {
+		setSt(m.st, v.dst, v.n, sVar)
+	}
+}
+
+// maskedOne runs a straight-line instruction for the invocations in act.
+// An instruction with operands the same everywhere still runs once (on
+// the leader, which may be masked out: its result slot is its own, which
+// the others never read, or memory every active invocation would write
+// alike). Slot copies may write variables that live on past the branch,
+// so they go to the active invocations only.
+func (m *sgMeta) maskedOne(in *instr, act []*lane) error {
+	st := m.st
+	ld := m.sg[0]
+	ld.steps--
+	if ld.steps < 0 {
+		return ld.fail(in, "step budget exhausted (runaway loop?)")
+	}
+	n := resN(in)
+	if in.fast == fCopy {
+		d, s, k := in.res, in.a[0], int32(in.m)
+		m.spread([]int32{s, k, d, k})
+		for _, l := range act {
+			copy(l.regs[d:d+k], l.regs[s:s+k])
+		}
+		setSt(st, d, k, sVar)
+		return nil
+	}
+	once := false
+	switch in.lk {
+	case lkPure:
+		once = uniform(st, in.uses)
+	case lkLoad, lkLoadU:
+		a := in.a[0]
+		once = isUni(st[a]) && (in.lk == lkLoadU || ld.regs[a]>>56 != regInv)
+	case lkStore:
+		once = uniform(st, in.uses) && ld.regs[in.a[0]]>>56 != regInv
+	}
+	if once {
+		if in.vec == nil || !in.vec(ld.self[:], in) {
+			if err := ld.one(in); err != nil {
+				return err
+			}
+		}
+		setSt(st, in.res, n, sLead)
+		return nil
+	}
+	m.spread(in.uses)
+	if in.vec == nil || !in.vec(act, in) {
+		for _, l := range act {
+			if err := l.one(in); err != nil {
+				return err
+			}
+		}
+	}
+	setSt(st, in.res, n, sVar)
+	return nil
+}
