@@ -25,6 +25,9 @@ type coop2 struct {
 	// pointee the size of what its pointer parameter points to.
 	want    int
 	pointee int
+	// decode marks a decode function (Options.Check: it must not write
+	// memory).
+	decode bool
 	// res and nres are the slots the function's result is returned
 	// through: slot 0 for scalars, scratch slots for a vector decode
 	// function (vec: SPV_NV_cooperative_matrix_decode_vector).
@@ -154,7 +157,13 @@ func (l *lane) callback(in *instr, c *coop2, args []uint64) (uint64, error) {
 	if len(l.stack) > 64 {
 		return 0, l.fail(in, "call stack deeper than 64")
 	}
+	if c.decode && l.x != nil && l.x.check != nil {
+		l.x.check.decoding++
+	}
 	err := l.run()
+	if c.decode && l.x != nil && l.x.check != nil {
+		l.x.check.decoding--
+	}
 	if err != nil {
 		return 0, err
 	}

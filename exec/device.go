@@ -48,6 +48,11 @@ type Options struct {
 	// the device's numeric choices (profile.Numerics) replace the
 	// executor's defaults where the specifications leave the choice open.
 	Profile *profile.Profile
+	// Check reports undefined behaviour the executor can see (reads of
+	// workgroup memory never written, data races on workgroup and
+	// storage memory) as faults; see check.go. It runs invocations one
+	// by one and workgroups one after another: slowly.
+	Check bool
 	// noLockstep runs every invocation on its own (tests compare).
 	noLockstep bool
 }
@@ -447,6 +452,9 @@ func (d *Device) RunDispatch(pr *Program, dp *backend.Dispatch) error {
 	workers := 1
 	if d.opts.Parallel {
 		workers = d.opts.Workers
+	}
+	if d.opts.Check {
+		x.p, x.noLock, x.check, workers = checkedProg(p), true, newChecker(), 1
 	}
 	err := x.execute(workers)
 	var e *Error

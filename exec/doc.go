@@ -51,7 +51,11 @@
 // push constants, subgroup-uniform built-ins and what is computed from
 // them) computed once. This is one valid interleaving of the invocations
 // (DebugPrintf lines and racing accesses may come in another order than
-// one by one); it ends at a branch they do not agree on. Otherwise the
+// one by one). The commonest instructions have handlers chosen at load
+// time that run them for all the invocations in one call. A branch they
+// do not agree on whose two sides are straight-line code meeting in one
+// block runs masked: each side for the invocations that take it, then all
+// go on together; any other such branch ends lockstep. Otherwise the
 // scheduler runs each invocation of a subgroup until it finishes or
 // reaches a collective instruction (a subgroup operation, a cooperative
 // matrix load, store or multiply-add, a control barrier). It then performs the collective for the invocations
@@ -67,7 +71,8 @@
 // invocations, or the dispatch fails naming the instruction. A workgroup
 // barrier releases when every invocation of the workgroup waits at it; an
 // invocation that finished or waits elsewhere is reported as barrier
-// divergence.
+// divergence. A subgroup that reaches a workgroup barrier in lockstep
+// waits there still in lockstep and goes on in lockstep after it.
 //
 // # Memory
 //
@@ -456,6 +461,20 @@
 //     divided by the rate (rounded up, at least 1 per axis); the dispatch's
 //     group counts still apply. TileOffsetQCOM is (0, 0),
 //     TileDimensionQCOM (16, 16, 1), TileApronSizeQCOM (0, 0).
+//
+// # Checking for undefined behaviour
+//
+// With Options.Check (coop run --check) the executor reports, as faults
+// naming both invocations and instructions, reads of workgroup memory no
+// invocation of the workgroup wrote (and no initializer set) and data
+// races: two invocations accessing a byte of workgroup or storage memory,
+// one writing, with no control barrier between (invocations of different
+// workgroups are never ordered). Atomics never race; cooperative matrix,
+// vector and tensor loads and stores are not checked. It runs invocations
+// one by one and workgroups in order, without the fast paths; storage
+// memory is shadowed per byte touched. A decode function that writes
+// workgroup or storage memory is reported too. The cooperative
+// specifications' out-of-bounds load rules are not checked yet.
 //
 // # Faults
 //

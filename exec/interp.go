@@ -144,6 +144,11 @@ func (l *lane) region(in *instr, addr uint64, n int, write bool) ([]byte, error)
 	if off > uint64(len(b)) || uint64(n) > uint64(len(b))-off {
 		return nil, l.failAddr(in, addr, "out-of-bounds access of %d bytes (region of %d bytes)", n, len(b))
 	}
+	if l.x != nil && l.x.check != nil {
+		if err := l.x.check.access(l, in, addr, n, write); err != nil {
+			return nil, err
+		}
+	}
 	return b[off : off+uint64(n)], nil
 }
 

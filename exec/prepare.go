@@ -37,8 +37,11 @@ type prog struct {
 	invInit []byte
 	wgMem   int
 	wgInit  []byte
-	inputs  []inputVar
-	descs   []descVar
+	// wgInitialized are the byte ranges of workgroup variables with an
+	// initializer (Options.Check: reading them is defined).
+	wgInitialized [][2]int
+	inputs        []inputVar
+	descs         []descVar
 	// imgDescs are the image, sampler and sampled image descriptors.
 	imgDescs []imgDesc
 	strs     map[uint32]string
@@ -821,6 +824,9 @@ func (p *prog) declGlobal(i int) error {
 		}
 		p.wgInit = append(p.wgInit, make([]byte, p.wgMem-len(p.wgInit))...)
 		copy(p.wgInit[off:], init)
+		if init != nil {
+			p.wgInitialized = append(p.wgInitialized, [2]int{off, off + t.size})
+		}
 		p.tmpl[s] = addrOf(regWG, 0, off)
 	case spirv.StorageClassPushConstant:
 		p.tmpl[s] = addrOf(regPush, 0, 0)

@@ -36,6 +36,8 @@ type dispatchRun struct {
 	work    int64
 	worked  atomic.Int64
 	tensors []boundTensor
+	// check, when set, looks for undefined behaviour (Options.Check).
+	check *checker
 	// views and samplers are what image and sampler handles name (handle
 	// k is element k-1); descMem is each image descriptor's memory.
 	views    []*imgView
@@ -90,6 +92,9 @@ func (wg *wgState) reset(id [3]uint32) {
 	x, p := wg.x, wg.x.p
 	wg.id = id
 	copy(wg.mem, p.wgInit)
+	if x.check != nil {
+		x.check.reset(wg)
+	}
 	for i := range wg.meta {
 		wg.meta[i].enter, wg.meta[i].parked = enterFresh, false
 	}
@@ -230,6 +235,9 @@ func isWG(in *instr) bool {
 func collective(in *instr, act, sg []*lane) error {
 	switch {
 	case isBarrier(in.op):
+		if len(act) > 0 && act[0].x != nil && act[0].x.check != nil {
+			act[0].x.check.barrier(act, sg)
+		}
 		return nil
 	case in.op == spirv.OpCooperativeMatrixReduceNV, in.op == spirv.OpCooperativeMatrixTransposeNV:
 		return coop2Exec(in, act)

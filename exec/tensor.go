@@ -247,7 +247,7 @@ func (p *prog) compileTensorMem(i int, ins *instr, ops []uint32) (*instr, error)
 		if len(rest) == 0 || ins.op != spirv.OpCooperativeMatrixLoadTensorNV {
 			return nil, p.errAt(i, "a decode function is only for loads")
 		}
-		tm.decode = &coop2{fn: rest[0], idx: i, want: 3}
+		tm.decode = &coop2{fn: rest[0], idx: i, want: 3, decode: true}
 		p.callbacks = append(p.callbacks, tm.decode)
 		rest = rest[1:]
 	}
@@ -255,7 +255,7 @@ func (p *prog) compileTensorMem(i int, ins *instr, ops []uint32) (*instr, error)
 		if len(rest) == 0 || tm.decode == nil {
 			return nil, p.errAt(i, "a decode vector function needs a decode function")
 		}
-		tm.decodeVec = &coop2{src: tm.mt, fn: rest[0], idx: i, want: 3, vec: true}
+		tm.decodeVec = &coop2{src: tm.mt, fn: rest[0], idx: i, want: 3, vec: true, decode: true}
 		p.callbacks = append(p.callbacks, tm.decodeVec)
 	}
 	ins.aux = tm

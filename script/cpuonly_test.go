@@ -52,3 +52,19 @@ EXPECT out IDX 0 EQ 4 7 10 13
 		}
 	}
 }
+
+// TestInt4VectorScript runs testdata/int4_vectors.amber: script buffers of
+// vec4<int4> and uint4 back a shader's vectors of 4-bit integers.
+func TestInt4VectorScript(t *testing.T) {
+	s, err := ParseFile("testdata/int4_vectors.amber")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), s, cpu.New(cpu.Options{}), RunOptions{Compilers: asmCompiler})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Failed() != 0 || len(rep.Results) != 2 {
+		t.Fatalf("%d results:\n%s", len(rep.Results), format(rep))
+	}
+}

@@ -999,6 +999,9 @@ func (p *parser) expectIdx(ln int, e *Expect, buf *Buffer, w []string) error {
 		}
 	}
 	dt := buf.Type
+	if off >= int64(buf.Size()) {
+		return p.errf(ln, "expected a byte offset inside %s (%d bytes), got %d", buf.Name, buf.Size(), off)
+	}
 	e.Offset = int(off)
 	if dt.Bits == 4 {
 		e.Start = 2 * e.Offset

@@ -48,6 +48,11 @@ type RunOptions struct {
 	// once with done 0 as the RUN starts, then as backend.Dispatch.Progress
 	// is (from several goroutines at once; a GPU tells nothing more).
 	Progress func(r *RunCmd, done, total uint64)
+	// Validate, when set, checks each module once, after it is compiled
+	// and before its first dispatch, for the shader's target environment;
+	// an error stops the script (the CLI injects the validator, so this
+	// package does not depend on it).
+	Validate func(words []uint32, targetEnv string) error
 }
 
 // Result is the outcome of one EXPECT (or, in Compare, of one buffer).
@@ -172,6 +177,15 @@ func Compile(s *Script, opts RunOptions) (map[string][]uint32, error) {
 		w, err := compileShader(s, sh, pl.Entry, env, opts.Compilers)
 		if err != nil {
 			return nil, err
+		}
+		if opts.Validate != nil {
+			shEnv := env
+			if sh.TargetEnv != "" {
+				shEnv = sh.TargetEnv
+			}
+			if err := opts.Validate(w, shEnv); err != nil {
+				return nil, &Error{File: s.Name, Line: sh.Line, Msg: fmt.Sprintf("shader %s: invalid module:\n%v", sh.Name, err), Err: err}
+			}
 		}
 		done[k], out[name] = w, w
 	}

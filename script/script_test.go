@@ -65,6 +65,7 @@ func TestParseErrors(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{"BUFFER b DATA_TYPE float SIZE x FILL 0", `t.amber:1: expected a positive element count after SIZE, got "x"`},
 		{"BUFFER b DATA_TYPE quux SIZE 1 FILL 0", `t.amber:1: expected a data type, got "quux"`},
+		{"BUFFER b DATA_TYPE int4 SIZE 4\nEXPECT b IDX 0x7fffffffffffffff EQ 1", `t.amber:2: expected a byte offset inside b (2 bytes), got 9223372036854775807`},
 		// Sizes are checked in 64 bits: 4611686018427387905*4 wraps to 4.
 		{"BUFFER b DATA_TYPE float WIDTH 4611686018427387905 HEIGHT 4", `t.amber:1: expected a buffer of at most 4294967296 bytes, got WIDTH 4611686018427387905 HEIGHT 4`},
 		{"BUFFER b DATA_TYPE float WIDTH 65536 HEIGHT 65536", `t.amber:1: expected a buffer of at most 4294967296 bytes, got SIZE 4294967296 of float`},

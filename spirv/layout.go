@@ -202,6 +202,10 @@ func (m *Module) Layout() (*Layout, error) {
 	l.Annotations = sec(SecAnnotation)
 	l.Globals = sec(SecGlobal)
 	for i < len(insts) {
+		if op := insts[i].Op; op == OpLine || op == OpNoLine {
+			i++ // debug line information may precede a function
+			continue
+		}
 		f, next, err := parseFunction(insts, i)
 		if err != nil {
 			return nil, err

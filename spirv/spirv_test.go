@@ -173,6 +173,26 @@ func TestLayoutErrors(t *testing.T) {
 	}
 }
 
+// OpLine before a function (between functions, as -g writes it) is part
+// of no function and does not break the layout.
+func TestLayoutLineBetweenFunctions(t *testing.T) {
+	m := buildCopyShader()
+	var insts []Inst
+	for _, in := range m.Insts {
+		if in.Op == OpFunction {
+			insts = append(insts, Inst{Op: OpNoLine})
+		}
+		insts = append(insts, in)
+	}
+	l, err := (&Module{Insts: insts}).Layout()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Functions) != 1 {
+		t.Fatalf("%d functions", len(l.Functions))
+	}
+}
+
 func TestGrammarTables(t *testing.T) {
 	if OpCooperativeMatrixMulAddKHR.Desc().Name != "OpCooperativeMatrixMulAddKHR" {
 		t.Fatal("coopmat muladd missing")

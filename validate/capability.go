@@ -87,9 +87,9 @@ func (s *state) checkCapabilities() {
 		return
 	}
 	switch s.memModel {
-	case spirv.MemoryModelGLSL450, spirv.MemoryModelVulkan:
+	case spirv.MemoryModelGLSL450, spirv.MemoryModelVulkan, spirv.MemoryModelSimple: // spirv-val takes Simple too
 	default:
-		s.fail(mm, "vulkan.memory-model", "Memory model must be VulkanKHR or GLSL450 in the Vulkan environment.")
+		s.fail(mm, "vulkan.memory-model", "Memory model must be VulkanKHR, GLSL450 or Simple in the Vulkan environment.")
 	}
 }
 

@@ -31,20 +31,24 @@ func TestCoopCorpusValid(t *testing.T) {
 		if m0 != nil {
 			env = envForVersion(m0.Version)
 		}
-		m, _ := compile.Compile(path, src, compile.Options{TargetEnv: strings.Replace(env, "vulkan1.1spv1.4", "spirv1.4", 1)})
-		if m == nil {
-			continue
-		}
-		compile.AutoMapBindings(m)
-		if _, err := Validate(m, Options{TargetEnv: env}); err != nil {
-			if ok, out, present := refVal(t, m, env); present && !ok {
-				t.Logf("%s: spirv-val rejects it too: %s", f[0], firstLine(out))
+		// With -g too: debug instructions (OpLine between functions,
+		// OpSource with the text) are part of what must validate.
+		for _, debug := range []bool{false, true} {
+			m, _ := compile.Compile(path, src, compile.Options{TargetEnv: strings.Replace(env, "vulkan1.1spv1.4", "spirv1.4", 1), Debug: debug})
+			if m == nil {
 				continue
 			}
-			t.Errorf("%s (%s): %v", f[0], env, err)
-			continue
+			compile.AutoMapBindings(m)
+			if _, err := Validate(m, Options{TargetEnv: env}); err != nil {
+				if ok, out, present := refVal(t, m, env); present && !ok {
+					t.Logf("%s (-g %v): spirv-val rejects it too: %s", f[0], debug, firstLine(out))
+					continue
+				}
+				t.Errorf("%s (%s, -g %v): %v", f[0], env, debug, err)
+				continue
+			}
+			n++
 		}
-		n++
 	}
 	t.Logf("%d modules coop compiled from the corpus validate", n)
 }

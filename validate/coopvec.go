@@ -234,8 +234,11 @@ func (s *state) checkCoopVecMatMul(i int) {
 	}
 	if len(w) > k+4 {
 		for _, o := range s.operands(i) {
-			if o.Kind == spirv.KindIdRef && o.Offset == k+4 {
-				s.checkInt32(i, "MatrixStride", w[o.Offset])
+			// The multiplies' MatrixStride is a scalar integer (the
+			// extension states no width for it, unlike the training
+			// instructions').
+			if o.Kind == spirv.KindIdRef && o.Offset == k+4 && !s.valueType(w[o.Offset]).is(spirv.OpTypeInt) {
+				s.fail(i, "coopvec.matmul.stride", "%s MatrixStride <id> '%d' must be a scalar integer.", op, w[o.Offset])
 			}
 		}
 	}

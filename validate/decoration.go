@@ -41,6 +41,18 @@ func (s *state) checkDecorations() {
 					return
 				}
 			}
+		case spirv.OpMemberName:
+			// OpMemberName: "'Type' is the <id> of an OpTypeStruct";
+			// 'Member' is one of its members.
+			t := s.types[w[0]]
+			if !t.is(spirv.OpTypeStruct) {
+				s.fail(i, "debug.member-name", "OpMemberName Type <id> '%d' is not a struct type.", w[0])
+				return
+			}
+			if w[1] >= uint32(len(t.Members)) {
+				s.fail(i, "debug.member-name", "OpMemberName Member <id> '%d' index is larger than Type <id> '%d's member count.", w[1], w[0])
+				return
+			}
 		case spirv.OpMemberDecorate, spirv.OpMemberDecorateString:
 			t := s.types[w[0]]
 			if !t.is(spirv.OpTypeStruct) {

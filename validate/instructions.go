@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"strings"
+
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -49,8 +51,24 @@ func (s *state) checkInst(f *Func, i int) {
 		s.fail(i, "result-type", "%s Result Type <id> '%d' is not a type.", in.Op, rt)
 		return
 	}
+	if !takesType(in.Op) {
+		for _, o := range s.operands(i) {
+			if o.Kind == spirv.KindIdRef {
+				if d := s.defInst(in.Words[o.Offset]); d != nil && d.Op.Desc().Class == "Type-Declaration" {
+					s.fail(i, "operand.type", "Operand '%d' cannot be a type", in.Words[o.Offset])
+					return
+				}
+			}
+		}
+	}
 	w := in.Words
 	switch in.Op {
+	case spirv.OpExtInst, spirv.OpExtInstWithForwardRefsKHR:
+		// OpExtInst: "'Set' must be the result of an OpExtInstImport
+		// instruction."
+		if d := s.defInst(w[2]); d == nil || d.Op != spirv.OpExtInstImport {
+			s.fail(i, "extinst.set", "%s set Id %d does not reference an OpExtInstImport result Id", in.Op, w[2])
+		}
 	case spirv.OpFunctionCall:
 		s.checkCall(i)
 	case spirv.OpReturn:
@@ -107,6 +125,30 @@ func (s *state) checkInst(f *Func, i int) {
 	}
 }
 
+// typeOperands marks the opcodes with an operand that names a type (the
+// grammar calls it "Type", "Base Type", "Pointee Type", ...), and the
+// extended instructions (debug information names types).
+var typeOperands = func() map[spirv.Op]bool {
+	m := map[spirv.Op]bool{spirv.OpExtInst: true, spirv.OpExtInstWithForwardRefsKHR: true}
+	for op := spirv.Op(0); op < 0xffff; op++ {
+		d := op.Desc()
+		if d == nil {
+			continue
+		}
+		for _, od := range d.Operands {
+			if od.Kind == spirv.KindIdRef && strings.Contains(od.Name, "Type") {
+				m[op] = true
+			}
+		}
+	}
+	return m
+}()
+
+// takesType reports whether an instruction may name a type as an operand;
+// every other instruction's <id> operands are values ("Operand cannot be
+// a type", as spirv-val says).
+func takesType(op spirv.Op) bool { return typeOperands[op] }
+
 // checkCall: OpFunctionCall names a function, passes one argument of the
 // right type per parameter, and has the function's return type (SPIR-V
 // 3.56.9).
@@ -159,8 +201,11 @@ func (s *state) checkFunctionVariable(f *Func, i int) {
 }
 
 // walkIndex steps from composite type t into index idx (a constant value
-// when known); it returns nil for an index the type does not have.
-func (s *state) walkIndex(t *Type, idx uint64, known bool) (*Type, string) {
+// when known); it returns nil for an index the type does not have. Only
+// literal indices (bounded true) must be within a vector or matrix: an
+// access chain's constant index past the end is not a validation error
+// (spirv-val agrees).
+func (s *state) walkIndex(t *Type, idx uint64, known, bounded bool) (*Type, string) {
 	switch {
 	case t.is(spirv.OpTypeStruct):
 		if !known {
@@ -171,7 +216,7 @@ func (s *state) walkIndex(t *Type, idx uint64, known bool) (*Type, string) {
 		}
 		return s.types[t.Members[idx]], ""
 	case t.is(spirv.OpTypeVector), t.is(spirv.OpTypeMatrix), t.is(spirv.OpTypeArray):
-		if known && t.CountKnown && idx >= t.Count && !t.is(spirv.OpTypeArray) {
+		if bounded && t.CountKnown && idx >= t.Count && !t.is(spirv.OpTypeArray) {
 			return nil, "index out of range"
 		}
 		return s.types[t.Elem], ""
@@ -216,7 +261,7 @@ func (s *state) checkAccessChain(i int) {
 		}
 		v, known := s.constValue(x)
 		var why string
-		if t, why = s.walkIndex(t, v, known); t == nil {
+		if t, why = s.walkIndex(t, v, known, false); t == nil {
 			s.fail(i, "access-chain.index", "%s: %s (index <id> '%d').", in.Op, why, x)
 			return
 		}
@@ -236,7 +281,7 @@ func (s *state) checkCompositeExtract(i int) {
 	}
 	for _, x := range w[3:] {
 		var why string
-		if t, why = s.walkIndex(t, uint64(x), true); t == nil {
+		if t, why = s.walkIndex(t, uint64(x), true, true); t == nil {
 			s.fail(i, "composite.extract", "OpCompositeExtract: %s (index %d).", why, x)
 			return
 		}

@@ -28,6 +28,11 @@ func (s *state) checkHeader() {
 func (s *state) checkOperands() {
 	t := spirv.NewTypes()
 	s.opStart = make([]int32, 0, len(s.m.Insts)+1)
+	n := 0
+	for i := range s.m.Insts {
+		n += len(s.m.Insts[i].Words)
+	}
+	s.ops = make([]spirv.Operand, 0, n) // at most one operand per word
 	for i := range s.m.Insts {
 		in := &s.m.Insts[i]
 		s.opStart = append(s.opStart, int32(len(s.ops)))
@@ -119,7 +124,9 @@ func isIDKind(k spirv.OperandKind) bool {
 // instruction uses is defined, and before its use outside functions
 // (SPIR-V 2.4: forward references only where the specification allows).
 func (s *state) collectDefs() {
-	n := min(s.m.Bound, 1<<22)
+	// The dense table covers the ids a module of this size can define;
+	// a corrupt bound cannot make it large.
+	n := min(s.m.Bound, uint32(min(2*len(s.m.Insts)+1024, 1<<22)))
 	s.def = make([]int32, n)
 	for i := range s.def {
 		s.def[i] = -1

@@ -16,6 +16,7 @@ package validate
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/coopshader/coop/profile"
 	"github.com/coopshader/coop/spirv"
@@ -125,8 +126,8 @@ func (s *state) finish() error {
 }
 
 // disassembleOne prints instruction i with the friendly names the whole
-// module gives it, as spirv-val does. A module whose operands do not fit
-// the grammar is printed with raw ids as far as it goes.
+// module gives it, as spirv-val does. Literal strings may hold newlines,
+// so the instruction's first line is found by counting them.
 func disassembleOne(m *spirv.Module, i int) string {
 	b, err := text.Disassemble(m, text.Options{NoHeader: true, NoIndent: true})
 	if err != nil {
@@ -135,9 +136,25 @@ func disassembleOne(m *spirv.Module, i int) string {
 			return fmt.Sprintf("%s (%d operand words)", m.Insts[i].Op, len(m.Insts[i].Words))
 		}
 	}
-	lines := bytes.Split(b, []byte("\n"))
-	if i < len(lines) {
-		return string(lines[i])
+	line := 0
+	t := spirv.NewTypes()
+	var ops []spirv.Operand
+	for k := 0; k < i; k++ {
+		in := &m.Insts[k]
+		line++
+		if ops, err = t.Operands(in, ops[:0]); err == nil {
+			for _, o := range ops {
+				if o.Kind == spirv.KindLiteralString {
+					str, _, _ := spirv.DecodeString(in.Words[o.Offset : o.Offset+o.Count])
+					line += strings.Count(str, "\n")
+				}
+			}
+		}
+		t.Record(in)
+	}
+	lines := bytes.SplitN(b, []byte("\n"), line+2)
+	if line < len(lines) {
+		return string(lines[line])
 	}
 	return m.Insts[i].Op.String()
 }

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,17 +21,19 @@ import (
 //	; RULE: <name>       the Error.Rule reported (optional)
 //	; VALID              the module must validate
 //	; ENV: <env>         the target environment (default vulkan1.3)
-//	; PROFILE: <file>    a device profile, relative to testdata/
+//	; PROFILE: <name>    a device profile: a built-in name or a .json file
+//	                     relative to testdata/
 //	; SPEC: <text>       the specification text the rule comes from
 //	; FLAGS: <flags>     spirv-val flags (--scalar-block-layout, ...)
+//	; VERSION: <1.x>     the module's SPIR-V version (default: the env's)
 //
 // With spirv-val present the test also runs it on each module and reports
 // which rules coop checks that spirv-val does not.
 type testCase struct {
-	path, env, rule, spec, profile string
-	flags                          []string
-	errRx                          *regexp.Regexp
-	valid                          bool
+	path, env, rule, spec, profile, version string
+	flags                                   []string
+	errRx                                   *regexp.Regexp
+	valid                                   bool
 }
 
 func parseCase(t *testing.T, path string, src []byte) testCase {
@@ -56,6 +59,8 @@ func parseCase(t *testing.T, path string, src []byte) testCase {
 			c.spec = val
 		case key == "PROFILE":
 			c.profile = val
+		case key == "VERSION":
+			c.version = val
 		case key == "FLAGS":
 			c.flags = strings.Fields(val)
 		}
@@ -84,7 +89,11 @@ func (c testCase) options(t *testing.T) Options {
 		}
 	}
 	if c.profile != "" {
-		p, err := profile.Open(filepath.Join("testdata", c.profile))
+		name := c.profile
+		if strings.HasSuffix(name, ".json") {
+			name = filepath.Join("testdata", name)
+		}
+		p, err := profile.Open(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,12 +102,25 @@ func (c testCase) options(t *testing.T) Options {
 	return o
 }
 
+// assembleSeed assembles a test case for the fuzzer's seeds.
+func assembleSeed(src []byte, name string, v spirv.Version) (*spirv.Module, error) {
+	return text.AssembleOptions(src, name, text.AsmOptions{Version: v})
+}
+
 func assembleCase(t *testing.T, c testCase, src []byte) *spirv.Module {
 	e, ok := parseEnv(c.env)
 	if !ok {
 		t.Fatalf("%s: bad ENV %s", c.path, c.env)
 	}
-	m, err := text.AssembleOptions(src, c.path, text.AsmOptions{Version: e.version})
+	v := e.version
+	if c.version != "" {
+		var minor int
+		if _, err := fmt.Sscanf(c.version, "1.%d", &minor); err != nil {
+			t.Fatalf("%s: bad VERSION %s", c.path, c.version)
+		}
+		v = spirv.MakeVersion(1, minor)
+	}
+	m, err := text.AssembleOptions(src, c.path, text.AsmOptions{Version: v})
 	if err != nil {
 		t.Fatalf("%s: %v", c.path, err)
 	}
@@ -188,5 +210,12 @@ OpFunctionEnd
 	want := "error: line 12: Expected arithmetic operands to be of Result Type: OpFAdd operand <id> '6'\n  %8 = OpFAdd %float %int_1 %int_1"
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+	// A literal string with newlines before it does not shift the line shown.
+	src2 := spirv.Inst{Op: spirv.OpSourceExtension, Words: spirv.AppendString(nil, "a\nb\nc")}
+	m.Insts = append(m.Insts[:4], append([]spirv.Inst{src2}, m.Insts[4:]...)...)
+	_, err = Validate(m, Options{})
+	if want := strings.Replace(want, "line 12", "line 13", 1); err == nil || err.Error() != want {
+		t.Errorf("after a multi-line OpSourceExtension: got\n%v\nwant\n%s", err, want)
 	}
 }

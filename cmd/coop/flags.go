@@ -84,18 +84,24 @@ func version() string {
 
 // printVersion writes the --version line of a command.
 func printVersion(w io.Writer, command string) {
-	fmt.Fprintf(w, "%s %s (%s)\n", command, version(), imitates[command])
+	if what, ok := imitates[command]; ok {
+		fmt.Fprintf(w, "%s %s (%s)\n", command, version(), what)
+		return
+	}
+	fmt.Fprintf(w, "%s %s\n", command, version())
 }
 
 // imitates names the tool each command stands in for (docs/TOOLS.md).
 var imitates = map[string]string{
-	"coop compile": "glslangValidator's flags",
-	"coop glslc":   "shaderc glslc's flags",
-	"coop dis":     "spirv-dis's flags and text",
-	"coop as":      "spirv-as's flags",
-	"coop run":     "Amber's scripts",
-	"coop bench":   "timing of Amber-style scripts",
-	"coop devices": "Vulkan devices",
+	"coop compile":  "glslangValidator's flags",
+	"coop glslc":    "shaderc glslc's flags",
+	"coop dis":      "spirv-dis's flags and text",
+	"coop as":       "spirv-as's flags",
+	"coop val":      "spirv-val's flags",
+	"coop run":      "Amber's scripts",
+	"coop bench":    "timing of Amber-style scripts",
+	"coop devices":  "Vulkan devices",
+	"coop gpucheck": "the glslang corpus on the executor and a GPU",
 }
 
 // isTerminal reports whether w is a terminal (a character device), where

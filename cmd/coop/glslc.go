@@ -32,8 +32,8 @@ glslc (llama.cpp's vulkan-shaders-gen --glslc, for one). As in glslc,
   -E                       write the preprocessed source
   -M, -MM                  write the make dependencies instead of compiling
   -MD, -MF FILE, -MT NAME  also write a make dependency file (default OUT.d)
-  -mfmt=bin|num|c          binary output: bytes, hexadecimal words, or a C
-                           initializer list of them
+  -mfmt=bin|num|c          binary output: bytes, hexadecimal words (four to a
+                           line), or a C initializer list of them
   -fshader-stage=compute   shader stage (inferred from the extension otherwise)
   --target-env=ENV         vulkan1.0 (default) .. vulkan1.4, or vulkan (1.0)
   --target-spv=spvX.Y      SPIR-V version of the output
@@ -151,7 +151,13 @@ func parseGlslcArgs(args []string) (*glslcArgs, error) {
 	if a.in == "" {
 		return nil, fmt.Errorf("no input file")
 	}
+	// glslc names outputs after the input's base name, less its
+	// extension unless that names the stage (k.comp gives k.comp.spv,
+	// k.glsl k.spv).
 	base := filepath.Base(a.in)
+	if ext := filepath.Ext(base); ext != ".comp" {
+		base = strings.TrimSuffix(base, ext)
+	}
 	if a.depsOnly {
 		// -M writes the rule for what -c would write, to -MF's file or
 		// standard output.
@@ -286,7 +292,7 @@ func glslcOutput(a *glslcArgs, m *spirv.Module) ([]byte, error) {
 	for i, w := range words {
 		if i > 0 {
 			b.WriteString(",")
-			if i%8 == 0 {
+			if i%4 == 0 { // four words a line, as glslc
 				b.WriteString("\n")
 			}
 		}

@@ -16,15 +16,15 @@ func init() {
 
 func runGPUCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("coop gpucheck", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	corpus := fs.String("corpus", "../shared/corpus/glslang", "the glslang corpus folder (with MANIFEST.tsv)")
 	device := fs.Int("device", 0, "Vulkan device index (see coop devices)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: coop gpucheck [--corpus DIR] [--device N]\n\nRuns every positive compute shader of the glslang corpus whose only\ndescriptors are buffers (coop's module and glslang's) as one workgroup with\nfilled inputs on the executor (as the GPU's profile) and on the GPU, and\ncompares every buffer byte. One line per module, then a summary.\n\nflags:")
-		fs.PrintDefaults()
+	const help = "usage: coop gpucheck [--corpus DIR] [--device N]\n\nRuns every positive compute shader of the glslang corpus whose only\ndescriptors are buffers (coop's module and glslang's) as one workgroup with\nfilled inputs on the executor (as the GPU's profile) and on the GPU, and\ncompares every buffer byte. One line per module, then a summary.\n\nflags:"
+	rest, status, ok := parseFlags(fs, args, help, stdout, stderr)
+	if !ok {
+		return status
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if len(rest) > 0 {
+		return usageError(stderr, fs.Name(), help, "unexpected argument %q", rest[0])
 	}
 	gpu, err := vk.Open(*device)
 	if err != nil {

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,7 +42,7 @@ func TestUsage(t *testing.T) {
 // error with the help to stderr with status 2 for an unknown flag, before
 // or after its arguments.
 func TestHelpVersionAndBadFlags(t *testing.T) {
-	for _, cmd := range []string{"compile", "glslc", "run", "bench", "dis", "as", "devices"} {
+	for _, cmd := range slices.Sorted(maps.Keys(commands)) {
 		for _, h := range []string{"-h", "--help"} {
 			if rc, out, errs := runCLI(cmd, h); rc != 0 || !strings.Contains(out, "usage: coop "+cmd) || errs != "" {
 				t.Errorf("%s %s: rc %d, stdout %q, stderr %q", cmd, h, rc, out, errs)
@@ -239,7 +241,7 @@ func TestDisAs(t *testing.T) {
 const storeScript = `SHADER compute s SPIRV-ASM
                OpCapability Shader
                OpMemoryModel Logical GLSL450
-               OpEntryPoint GLCompute %main "main"
+               OpEntryPoint GLCompute %main "main" %buf
                OpExecutionMode %main LocalSize 1 1 1
                OpDecorate %B Block
                OpMemberDecorate %B 0 Offset 0

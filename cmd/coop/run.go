@@ -129,9 +129,11 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	timed := fs.Bool("time", false, "time each RUN on the device and report it (TFLOPS for matmul scripts)")
 	env := fs.String("target-env", "vulkan1.3", "target environment for GLSL shaders")
 	subgroup := fs.Int("subgroup-size", 32, "CPU executor subgroup size")
+	check := fs.Bool("check", false, "CPU executor: report undefined behaviour (reads of workgroup memory never written, data races on workgroup and storage memory) as failures; slow")
 	timeout := fs.Duration("timeout", 0, "stop after this long (e.g. 30s, 5m; 0: no limit)")
 	work := fs.Int64("work-budget", 0, fmt.Sprintf("CPU executor: instructions one dispatch may execute in all (0: %d, about a minute or two; -1: no limit); a larger dispatch fails naming it", cpu.DefaultWorkBudget))
 	profName := fs.String("profile", "", "make the CPU executor behave as this device: a built-in profile ("+strings.Join(profile.Names(), ", ")+") or a profile file; with --backend both the default is the built-in profile of the GPU, if one ships")
+	noValidate := fs.Bool("no-validate", false, "do not validate each module before its first dispatch")
 	var dump stringList
 	fs.Var(&dump, "dump", "print a buffer's contents after the run (repeatable)")
 	paths, status, ok := parseFlags(fs, args, runHelp, stdout, stderr)
@@ -179,7 +181,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		prof = shippedProfile(gpu.Profile())
 	}
 	if *backendName != "vulkan" {
-		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout, Profile: prof, WorkBudget: *work}))
+		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout, Profile: prof, WorkBudget: *work, Check: *check}))
 	}
 	if gpu != nil {
 		devs = append(devs, gpu)
@@ -189,6 +191,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	prog := newProgress(stderr)
 	defer prog.close()
 	opts := script.RunOptions{Compilers: compilers, TargetEnv: *env, Dump: dump, DumpTo: stdout, Timed: *timed}
+	if !*noValidate {
+		opts.Validate = validateWords
+	}
 	passed, failed, broken := 0, 0, 0
 	for _, path := range paths {
 		s, err := script.ParseFile(path)

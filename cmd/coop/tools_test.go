@@ -272,7 +272,7 @@ func TestGlslcFlags(t *testing.T) {
 		t.Errorf("-c wrote %d bytes", len(b))
 	}
 	rc, out, errs := runCLI("glslc", "-mfmt=num", src, "-o", "-")
-	if ws := wordsOf(out); rc != 0 || len(ws) < 5 || ws[0] != 0x07230203 {
+	if ws := wordsOf(out); rc != 0 || len(ws) < 5 || ws[0] != 0x07230203 || !strings.HasPrefix(out, "0x07230203,0x00010000,0x") || strings.Count(strings.SplitN(out, "\n", 2)[0], "0x") != 4 {
 		t.Errorf("-mfmt=num: rc %d %q %s", rc, out, errs)
 	}
 	if rc, out, _ := runCLI("glslc", "-mfmt=c", src, "-o", "-"); rc != 0 || !strings.HasPrefix(out, "{0x07230203,") || !strings.HasSuffix(out, "}\n") {

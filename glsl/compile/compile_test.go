@@ -17,6 +17,7 @@ import (
 	"github.com/coopshader/coop/internal/reftool"
 	"github.com/coopshader/coop/num"
 	"github.com/coopshader/coop/spirv"
+	coopval "github.com/coopshader/coop/validate"
 )
 
 func refTool(name string) string { return reftool.Path(name) }
@@ -34,9 +35,10 @@ func compileFile(t *testing.T, path string, opts Options) *spirv.Module {
 	return m
 }
 
-// validate runs spirv-val on m when it is available.
+// validate runs coop's validator on m, and spirv-val when it is available.
 func validate(t *testing.T, m *spirv.Module, env string) {
 	t.Helper()
+	coopValidate(t, m, env)
 	val := refTool("spirv-val")
 	if val == "" {
 		return
@@ -50,6 +52,14 @@ func validate(t *testing.T, m *spirv.Module, env string) {
 	// spirv-val names the plain SPIR-V environments spvX.Y.
 	if out, err := exec.Command(val, "--target-env", strings.Replace(env, "spirv", "spv", 1), f).CombinedOutput(); err != nil {
 		t.Errorf("spirv-val --target-env %s: %v\n%s", env, err, out)
+	}
+}
+
+// coopValidate runs coop's validator on m for env.
+func coopValidate(t *testing.T, m *spirv.Module, env string) {
+	t.Helper()
+	if _, err := coopval.Validate(m, coopval.Options{TargetEnv: strings.Replace(env, "spirv", "spv", 1)}); err != nil {
+		t.Errorf("coop val --target-env %s: %v", env, err)
 	}
 }
 

@@ -82,6 +82,7 @@ func TestCorpus(t *testing.T) {
 		// glslang's test harness maps bindings automatically.
 		AutoMapBindings(m)
 		compiled++
+		coopValidate(t, m, env)
 		if val == "" {
 			continue
 		}
@@ -209,6 +210,7 @@ func TestCorpusAllTargets(t *testing.T) {
 			}
 			AutoMapBindings(m)
 			compiled++
+			coopValidate(t, m, env)
 			b, _ := m.Encode()
 			out := filepath.Join(t.TempDir(), "m.spv")
 			os.WriteFile(out, b, 0o644)

@@ -44,7 +44,11 @@ void main() {
 
 // int4Coop multiplies 4-bit A (16x32, row-major) and B (32x16,
 // column-major) cooperative matrices into int32.
-const int4Coop = int4Prelude + `layout(local_size_x = 32) in;
+// int4Coop declares Int4CooperativeMatrixINTEL (5114) with the type:
+// SPV_INTEL_int4 allows a 4-bit Component Type only with it.
+const int4Coop = int4Prelude + `#undef int4_t
+#define int4_t spirv_type(extensions = ["SPV_INTEL_int4"], capabilities = [5112, 5114], id = 21, 4, 1)
+layout(local_size_x = 32) in;
 layout(binding = 0) buffer A { uint8_t a[]; };
 layout(binding = 1) buffer B { int c[]; };
 void main() {

@@ -17,7 +17,7 @@ type job struct {
 	// 4 bytes per element (enough for every ggml type, quantized blocks
 	// included) plus slack.
 	elems map[uint32]int
-	// outputs are bindings the shader writes; they start zeroed.
+	// outputs are bindings the shader writes; they start filled with 0xa5.
 	outputs []uint32
 	// bf16 bindings hold bfloat16 values in 16-bit integer members.
 	bf16 map[uint32]bool
@@ -51,6 +51,7 @@ var families = map[string]family{
 	"div.comp":            binaryOp,
 	"get_rows.comp":       getRows,
 	"get_rows_quant.comp": getRows,
+	"copy_to_quant.comp":  copyToQuant,
 	"flash_attn.comp":     flashAttn,
 	"flash_attn_cm1.comp": flashAttn,
 	"flash_attn_cm2.comp": flashAttn,
@@ -254,6 +255,7 @@ func matvec(v *Variant) *job {
 	}
 	j.groups = [3]uint32{(M + rows - 1) / rows, 1, 1}
 	j.elems = map[uint32]int{0: M * K, 1: K, 2: M, 3: M, 4: M}
+	j.outputs = []uint32{2}
 	if v.Has("MUL_MAT_ID") {
 		// One token (expert_i1 0) of a mul_mat_vec_id: workgroup y is the
 		// expert slot, B broadcast over the slots (ne11 = 1).
@@ -261,14 +263,24 @@ func matvec(v *Variant) *job {
 			"nei0": moeUsed, "ne11": 1, "expert_i1": 0, "nbi1": moeUsed} {
 			j.push[k] = x
 		}
-		ids, _, _ := moeIDs()
+		ids, _, table := moeIDs()
 		j.data = map[uint32][]byte{5: ids}
 		j.groups[1] = moeUsed
 		j.elems[0] = moeExperts * M * K
 		j.elems[2] = M * moeUsed
+		if floatA(v) && !strings.Contains(v.Name, "q8_1") {
+			j.check = func(b map[uint32][]byte) error {
+				for i, e := range table[0] {
+					a := b[0][e*M*K*elemSize(v, "A"):]
+					if err := checkProduct(v, a, b[1], b[2][i*M*elemSize(v, "D"):], M, 1, K); err != nil {
+						return fmt.Errorf("slot %d, expert %d: %v", i, e, err)
+					}
+				}
+				return nil
+			}
+		}
 		return j
 	}
-	j.outputs = []uint32{2}
 	j.bf16[0] = v.Has("DATA_A_BF16")
 	j.bf16[1] = v.Has("DATA_B_BF16")
 	if floatA(v) && !strings.Contains(v.Name, "q8_1") {
@@ -408,5 +420,78 @@ func flashAttn(v *Variant) *job {
 	kvT := &typ{kind: kFloat, width: 16, size: 2, bf16: bf}
 	j.as = map[uint32]*typ{0: {kind: kFloat, width: 32, size: 4}, 1: kvT, 2: kvT, 3: {kind: kFloat, width: 16, size: 2}}
 	j.check = func(b map[uint32][]byte) error { return checkAttention(b, bf) }
+	return j
+}
+
+// copyToQuant: ggml_cpy to a quantized type (4 rows of 256 values) and,
+// with SET_ROWS, ggml_set_rows of 3 rows into distinct rows of an 8-row
+// destination (indices 1, 3, 5; 64-bit indices when B_SIZE is 64).
+func copyToQuant(v *Variant) *job {
+	const ne00, rows, dstRows = 256, 4, 8
+	qk := uint32(quantK(v))
+	j := &job{push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	set := v.Has("SET_ROWS")
+	n := uint32(ne00 * rows)
+	srcRows := uint32(rows)
+	if set {
+		srcRows = 3
+		n = ne00 * srcRows
+	}
+	for k, x := range map[string]uint32{"ne": n,
+		"ne00": ne00, "ne01": srcRows, "ne02": 1, "ne03": 1, "nb00": 1, "nb01": ne00, "nb02": ne00 * srcRows, "nb03": ne00 * srcRows} {
+		j.push[k] = x
+	}
+	dst := "1"
+	if set {
+		dst = "2"
+		for k, x := range map[string]uint32{"ne10": srcRows, "ne11": 1, "ne12": 1, "ne13": 1, "nb10": 1, "nb11": srcRows, "nb12": srcRows, "nb13": srcRows} {
+			j.push[k] = x
+		}
+	}
+	dr := uint32(rows)
+	if set {
+		dr = dstRows
+	}
+	for i, x := range []uint32{ne00, dr, 1, 1} {
+		j.push["ne"+dst+strconv.Itoa(i)] = x
+	}
+	for i, x := range []uint32{1, ne00 / qk, ne00 / qk * dr, ne00 / qk * dr} {
+		j.push["nb"+dst+strconv.Itoa(i)] = x
+	}
+	ls := map[string]uint32{}
+	tensorPush(ls, [4]uint32{ne00, srcRows, 1, 1}, "0")
+	for k, x := range ls {
+		if strings.Contains(k, "mp") || strings.HasSuffix(k, "_Ls") {
+			j.push[k] = x
+		}
+	}
+	if set {
+		// Only the divisors of the index tensor's shape differ from src0's.
+		tensorPush(ls, [4]uint32{srcRows, 1, 1, 1}, "1")
+		for _, k := range []string{"ne1_012mp", "ne1_01mp", "ne1_0mp", "ne1_Ls"} {
+			j.push[k] = ls[k]
+		}
+	}
+	block := uint32(32)
+	if set && qk == 1 {
+		block = 512
+	}
+	j.groups = [3]uint32{(n/qk + block - 1) / block, 1, 1}
+	j.elems = map[uint32]int{0: int(n)}
+	if set {
+		var idx []byte
+		for r := range srcRows {
+			idx = binary.LittleEndian.AppendUint32(idx, 2*r+1)
+			if firstOf(v, "B_SIZE") == "64" {
+				idx = binary.LittleEndian.AppendUint32(idx, 0)
+			}
+		}
+		j.data = map[uint32][]byte{1: idx}
+		j.elems[2] = ne00 * dstRows
+		j.outputs = []uint32{2}
+	} else {
+		j.elems[1] = int(n)
+		j.outputs = []uint32{1}
+	}
 	return j
 }

@@ -1,6 +1,7 @@
 package llamadiff
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"hash/fnv"
@@ -129,6 +130,13 @@ func runVariant(t *testing.T, dev *exec.Device, glslang, dir string, v *Variant)
 	}
 	in := prepare(v, f, j, 1)
 	got, runErr := dispatch(dev, m, f, j, in)
+	if runErr == nil {
+		// A dispatch that writes nothing means the inputs sent every
+		// invocation home early: the harness, not the shader, is wrong.
+		if err := wroteSomething(j, in, got); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var refErr error
 	if runErr == nil && j.check != nil {
 		refErr = j.check(got)
@@ -175,6 +183,15 @@ func runVariant(t *testing.T, dev *exec.Device, glslang, dir string, v *Variant)
 		return "reference differs in both", refErr.Error()
 	}
 	return "identical", ""
+}
+
+func wroteSomething(j *job, in, out map[uint32][]byte) error {
+	for _, b := range j.outputs {
+		if !bytes.Equal(in[b], out[b]) {
+			return nil
+		}
+	}
+	return fmt.Errorf("the dispatch wrote none of its outputs %v", j.outputs)
 }
 
 func TestMain(m *testing.M) {

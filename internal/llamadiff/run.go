@@ -81,6 +81,11 @@ func prepare(v *Variant, f *iface, j *job, seed uint64) inputs {
 		case j.data[b] != nil:
 			copy(buf, j.data[b])
 		case slices.Contains(j.outputs, b):
+			// A sentinel, so that any write shows (a zero result of a
+			// conversion to an integer type would not).
+			for i := range buf {
+				buf[i] = 0xa5
+			}
 		case j.ints[b] > 0:
 			for i := 0; i+4 <= len(buf); i += 4 {
 				binary.LittleEndian.PutUint32(buf[i:], uint32(rng.IntN(j.ints[b])))

@@ -1,0 +1,79 @@
+package validate
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/coopshader/coop/internal/reftool"
+	"github.com/coopshader/coop/spirv"
+)
+
+// corpusBinaries writes the glslang corpus modules as .spv files and
+// returns their paths, bytes and target environments.
+func corpusBinaries(b *testing.B) (paths []string, bins [][]byte, envs []string) {
+	dir := b.TempDir()
+	for _, f := range glslangCorpus(b) {
+		m := loadSpvasm(b, f)
+		env := envForVersion(m.Version)
+		if _, err := Validate(m, Options{TargetEnv: env}); err != nil {
+			continue // the few spirv-val rejects too
+		}
+		bin, err := m.Encode()
+		if err != nil {
+			b.Fatal(err)
+		}
+		p := filepath.Join(dir, filepath.Base(f)+".spv")
+		if err := os.WriteFile(p, bin, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		paths, bins, envs = append(paths, p), append(bins, bin), append(envs, env)
+	}
+	return
+}
+
+// BenchmarkValidate validates the glslang corpus modules (decoding each
+// binary first) in-process, with `coop val` as a process per module, and
+// with spirv-val as a process per module, side by side: ns/op is per
+// corpus; compare the sub-benchmarks for the ratios.
+func BenchmarkValidate(b *testing.B) {
+	paths, bins, envs := corpusBinaries(b)
+	b.Run("in-process", func(b *testing.B) {
+		for b.Loop() {
+			for i, bin := range bins {
+				m, err := spirv.Decode(bin)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := Validate(m, Options{TargetEnv: envs[i]}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(bins)), "ns/module")
+	})
+	coop := filepath.Join(b.TempDir(), "coop")
+	if out, err := exec.Command("go", "build", "-o", coop, "../cmd/coop").CombinedOutput(); err != nil {
+		b.Fatalf("building coop: %v\n%s", err, out)
+	}
+	process := func(tool string, args ...string) func(b *testing.B) {
+		return func(b *testing.B) {
+			for b.Loop() {
+				for i, p := range paths {
+					if out, err := exec.Command(tool, append(args, "--target-env", spirvValEnv(envs[i]), p)...).CombinedOutput(); err != nil {
+						b.Fatalf("%s %s: %v\n%s", tool, p, err, out)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(paths)), "ns/module")
+		}
+	}
+	b.Run("coop-val-process", process(coop, "val"))
+	val := reftool.Path("spirv-val")
+	if val == "" {
+		b.Log("spirv-val not present: no comparison")
+		return
+	}
+	b.Run("spirv-val-process", process(val))
+}
