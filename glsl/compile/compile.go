@@ -77,12 +77,13 @@ func Compile(name string, src []byte, opts Options) (*spirv.Module, *diag.List) 
 		return nil, d
 	}
 	m, err := lower.Lower(prog, lower.Options{
-		TargetEnv:  opts.TargetEnv,
-		EntryPoint: opts.EntryPoint,
-		Debug:      opts.Debug,
-		SourceFile: name,
-		Source:     string(src),
-		Includes:   includeSources(pre),
+		TargetEnv:       opts.TargetEnv,
+		EntryPoint:      opts.EntryPoint,
+		Debug:           opts.Debug,
+		SourceFile:      name,
+		AutoMapBindings: opts.AutoMapBindings,
+		Source:          string(src),
+		Includes:        includeSources(pre),
 	})
 	if err != nil {
 		// A code-generator error carries its source position; reporting it

@@ -28,6 +28,10 @@ type Options struct {
 	Source     string
 	// Includes are the files #include read, with their text, for -g.
 	Includes []SourceFile
+	// AutoMapBindings: descriptors without a binding get one later
+	// (compile.AutoMapBindings); otherwise tensors and acceleration
+	// structures without one get binding 0, as glslang gives them.
+	AutoMapBindings bool
 }
 
 // SourceFile is a file's name and text.

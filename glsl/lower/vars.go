@@ -180,6 +180,11 @@ func (g *gen) global(v *check.Var) {
 			set = 0
 		}
 		g.b.Decorate(id, spirv.DecorationDescriptorSet, uint32(set))
+		// Tensors without a binding get binding 0, as in glslang
+		// (unless bindings are mapped automatically).
+		if binding < 0 && !g.opts.AutoMapBindings && !g.p.HasExtension("GL_EXT_descriptor_heap") && baseOfArrays(v.Type).Kind == check.KTensorARM {
+			binding = 0
+		}
 		if binding >= 0 {
 			g.b.Decorate(id, spirv.DecorationBinding, uint32(binding))
 		}
