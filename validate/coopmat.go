@@ -337,6 +337,10 @@ func (s *state) checkCoopMatConversion(i int) {
 	in := &s.m.Insts[i]
 	w := in.Words
 	r, v := s.types[w[0]], s.valueType(w[2])
+	if s.isCoopVec(r) || s.isCoopVec(v) {
+		s.checkCoopVecConversion(i, r, v)
+		return
+	}
 	if !isCoopMat(r) && !isCoopMat(v) {
 		return
 	}

@@ -292,3 +292,24 @@ func (s *state) checkCoopVecReduceSum(i int) {
 		s.checkInt32(i, "Offset", w[1])
 	}
 }
+
+// checkCoopVecConversion (SPV_NV_cooperative_vector 3.42.11): "The result
+// type and value type must have the same 'Component Count'"; for OpBitcast
+// "the same number of components and same number of bits per component".
+func (s *state) checkCoopVecConversion(i int, r, v *Type) {
+	op := s.m.Insts[i].Op
+	// With SPV_EXT_long_vector too, OpTypeVectorIdEXT may be a long vector,
+	// which converts and bitcasts as vectors do.
+	if !s.isCoopVec(r) || !s.isCoopVec(v) || s.hasCap(spirv.CapabilityLongVectorEXT) {
+		return
+	}
+	if r.CountKnown && v.CountKnown && r.Count != v.Count {
+		s.fail(i, "coopvec.convert", "%s: Result Type and value type must have the same Component Count (%d, %d).", op, r.Count, v.Count)
+		return
+	}
+	if op == spirv.OpBitcast {
+		if rc, vc := s.types[r.Elem], s.types[v.Elem]; rc == nil || vc == nil || rc.Width != vc.Width {
+			s.fail(i, "coopvec.bitcast", "OpBitcast of cooperative vectors needs the same number of bits per component.")
+		}
+	}
+}
