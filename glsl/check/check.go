@@ -83,6 +83,7 @@ type checker struct {
 }
 
 func newChecker(version int, es bool, d *diag.List) *checker {
+	loadTables()
 	if d == nil {
 		d = &diag.List{}
 	}

@@ -1,0 +1,15 @@
+package check
+
+import "sync"
+
+// The name tables of built-in functions, variables, constants and opaque
+// types are filled on the first check rather than at program start, so that
+// commands linking the compiler but not compiling (coop val, coop dis) do not
+// pay for them. The order is the one the init functions had (file order).
+var loadTables = sync.OnceFunc(func() {
+	defineBuiltins()
+	indexBuiltinVars()
+	defineImageFormats()
+	defineOpaqueNames()
+	defineRayQuery()
+})
