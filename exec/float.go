@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math"
+	"sync"
 
 	"github.com/coopshader/coop/num"
 )
@@ -62,15 +63,18 @@ const (
 )
 
 // f16Table holds every half as a float32, for the hot conversions. It is
-// built at start-up by moving bits (every half is exact in float32), since
-// decoding each entry through num took most of coop's start-up time.
-var f16Table = func() []float32 {
+// filled by moving bits (every half is exact in float32) when the first
+// Device or Program is made, not at start-up: commands that never execute
+// (coop val, coop dis) should not pay for 256 KiB of table.
+var f16Table []float32
+
+var loadF16Table = sync.OnceFunc(func() {
 	t := make([]float32, 1<<16)
 	for i := range t {
 		t[i] = halfToF32(uint16(i))
 	}
-	return t
-}()
+	f16Table = t
+})
 
 // halfToF32 widens a half exactly; NaNs take the general decoder so their
 // payloads come out as before.
