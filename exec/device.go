@@ -48,6 +48,10 @@ type Options struct {
 	// the device's numeric choices (profile.Numerics) replace the
 	// executor's defaults where the specifications leave the choice open.
 	Profile *profile.Profile
+	// Numerics, when set, takes only a device's numeric choices (no
+	// rules): what `--backend both` gives the executor, whose partner
+	// checks the rules itself. It overrides Profile's numerics.
+	Numerics *profile.Numerics
 	// Check reports undefined behaviour the executor can see (reads of
 	// workgroup memory never written, data races on workgroup and
 	// storage memory) as faults; see check.go. It runs invocations one
@@ -90,6 +94,9 @@ func New(opts Options) *Device {
 }
 
 func (d *Device) Name() string {
+	if d.opts.Numerics != nil && d.opts.Profile == nil {
+		return "cpu (reference executor)"
+	}
 	if d.opts.Profile != nil {
 		return "cpu (reference executor as " + d.opts.Profile.Name + ")"
 	}
@@ -374,8 +381,8 @@ func (d *Device) Dispatch(dp *backend.Dispatch) (backend.Result, error) {
 		if pr, err = Load(m, dp.Entry, dp.Spec, sg); err != nil {
 			return backend.Result{}, err
 		}
-		if d.opts.Profile != nil {
-			pr.p.setFloatEnv(dp.Entry, d.opts.Profile)
+		if n := d.numerics(); n != nil {
+			pr.p.setFloatEnv(dp.Entry, n)
 		}
 		d.mu.Lock()
 		d.cache[key] = pr
@@ -522,6 +529,17 @@ func (d *Device) checkProfile(m *spirv.Module, dp *backend.Dispatch) error {
 	}
 	if err := devcheck.Check(seen, p, devcheck.Options{Entry: dp.Entry, Spec: dp.Spec}); err != nil {
 		return fmt.Errorf("exec: %s does not support what the module uses:\n%w", p.Name, err)
+	}
+	return nil
+}
+
+// numerics are the numeric choices the executor makes as a device.
+func (d *Device) numerics() *profile.Numerics {
+	if d.opts.Numerics != nil {
+		return d.opts.Numerics
+	}
+	if d.opts.Profile != nil {
+		return &d.opts.Profile.Numerics
 	}
 	return nil
 }

@@ -193,6 +193,11 @@
 //     `--backend both` names such instructions when buffers differ).
 //     Cooperative-matrix and cooperative-vector arithmetic keeps the
 //     executor's defaults.
+//   - Cooperative-vector matrices in the optimal layouts (inferencing and
+//     training) are, in this executor, row-major with rows packed tightly
+//     (MatrixStride ignored; a transposed one is stored K x M the same
+//     way); Device.ConvertMatrix (a script's CONVERT_MATRIX) converts
+//     between that and the row- and column-major layouts.
 //   - The OCP microscaling types (SPV_EXT_ocp_microscaling_types) are
 //     exact as package num defines them: FP4 E2M1 and FP6 E2M3/E3M2 have
 //     neither infinities nor NaNs, so conversions to them round (to

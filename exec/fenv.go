@@ -49,15 +49,15 @@ func widthFormats(w uint32) []ffmt {
 var profileFormats = map[string]ffmt{"float16": f16, "float32": f32, "float64": f64, "bfloat16": bf16}
 
 // setFloatEnv gives p its float environment from the entry point's
-// execution modes and the profile's numerics (nil: none); the modes
-// override the profile, FPRoundingMode decorations override both.
-func (p *prog) setFloatEnv(entry string, prof *profile.Profile) {
+// execution modes and a device's numerics (nil: none); the modes
+// override the device's, FPRoundingMode decorations override both.
+func (p *prog) setFloatEnv(entry string, num *profile.Numerics) {
 	e := &fenv{ins: map[*instr]uint8{}}
 	active := false
 	conv := map[ffmt]rounding{} // default rounding of conversions to a format
 	trunc := map[ffmt]bool{}    // conversions to the format truncate (profile "trunc")
-	if prof != nil {
-		n := prof.Numerics
+	if num != nil {
+		n := *num
 		for t, s := range n.NaN {
 			if f, ok := profileFormats[t]; ok {
 				if v, err := strconv.ParseUint(s, 0, 64); err == nil {

@@ -157,12 +157,14 @@ func Corpus(dir string, a, b backend.Device, report func(Result)) error {
 		m, diags := compile.Compile(path, src, compile.Options{TargetEnv: "vulkan1.3"})
 		if m == nil {
 			report(Result{Name: fs[0] + " (coop)", Outcome: Skipped, Why: "does not compile: " + firstLine(diags)})
-		} else {
-			report(Module(fs[0]+" (coop)", m, a, b))
+		} else if err := lost(Module(fs[0]+" (coop)", m, a, b), report); err != nil {
+			return err
 		}
 		if asm, err := os.ReadFile(path + ".spvasm"); err == nil {
 			if gm, err := text.Assemble(asm, path+".spvasm"); err == nil {
-				report(Module(fs[0]+" (glslang)", gm, a, b))
+				if err := lost(Module(fs[0]+" (glslang)", gm, a, b), report); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -172,4 +174,14 @@ func Corpus(dir string, a, b backend.Device, report func(Result)) error {
 func firstLine(err error) string {
 	s, _, _ := strings.Cut(err.Error(), "\n")
 	return s
+}
+
+// lost reports r and stops the check when the device was lost: nothing
+// after it could run.
+func lost(r Result, report func(Result)) error {
+	report(r)
+	if strings.Contains(r.Why, "DEVICE_LOST") {
+		return fmt.Errorf("the device was lost running %s; the check stops there", r.Name)
+	}
+	return nil
 }

@@ -1,6 +1,8 @@
 package script
 
 import (
+	"github.com/coopshader/coop/backend"
+
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -111,6 +113,11 @@ func (p *parser) block(repeat int) ([]Command, error) {
 			var e *Expect
 			if e, err = p.expect(ln, f); err == nil {
 				cmds = append(cmds, e)
+			}
+		case "CONVERT_MATRIX":
+			var c *ConvertMatrix
+			if c, err = p.convertMatrix(ln, f); err == nil {
+				cmds = append(cmds, c)
 			}
 		case "COPY":
 			var c *Copy
@@ -903,6 +910,55 @@ func (p *parser) copyCmd(ln int, f []string) (*Copy, error) {
 			a.Name, a.Type.Name, a.N, b.Name, b.Type.Name, b.N)
 	}
 	return &Copy{From: f[1], To: f[3], Line: ln}, nil
+}
+
+// matrixTypes names the component types of the scalar buffer types.
+var matrixTypes = map[string]string{"float16": "float16", "float": "float32", "double": "float64", "int8": "sint8", "uint8": "uint8",
+	"int16": "sint16", "uint16": "uint16", "int32": "sint32", "uint32": "uint32"}
+
+// convertMatrix parses CONVERT_MATRIX <from> TO <to> ROWS <r> COLS <c>
+// SRC_LAYOUT <layout> [SRC_STRIDE <bytes>] DST_LAYOUT <layout>
+// [DST_STRIDE <bytes>] [TYPE <component type>].
+func (p *parser) convertMatrix(ln int, f []string) (*ConvertMatrix, error) {
+	form := "CONVERT_MATRIX <from> TO <to> ROWS <r> COLS <c> SRC_LAYOUT <layout> [SRC_STRIDE <n>] DST_LAYOUT <layout> [DST_STRIDE <n>] [TYPE <type>]"
+	if len(f) < 4 || f[2] != "TO" {
+		return nil, p.expected(ln, form, f[1:])
+	}
+	a, b := p.s.Buffer(f[1]), p.s.Buffer(f[3])
+	if a == nil || b == nil || a.Image != nil || b.Image != nil {
+		return nil, p.errf(ln, "expected buffers declared earlier, got %q and %q", f[1], f[3])
+	}
+	c := &ConvertMatrix{From: f[1], To: f[3], Line: ln, Type: matrixTypes[a.Type.Name], SrcLayout: -1, DstLayout: -1}
+	for w := f[4:]; len(w) > 0; w = w[2:] {
+		if len(w) < 2 {
+			return nil, p.expected(ln, form, w)
+		}
+		n, nerr := strconv.Atoi(w[1])
+		var ok bool
+		switch w[0] {
+		case "ROWS":
+			c.Rows, ok = n, nerr == nil && n > 0
+		case "COLS":
+			c.Cols, ok = n, nerr == nil && n > 0
+		case "SRC_STRIDE":
+			c.SrcStride, ok = n, nerr == nil && n >= 0
+		case "DST_STRIDE":
+			c.DstStride, ok = n, nerr == nil && n >= 0
+		case "SRC_LAYOUT":
+			c.SrcLayout, ok = backend.ParseMatrixLayout(w[1])
+		case "DST_LAYOUT":
+			c.DstLayout, ok = backend.ParseMatrixLayout(w[1])
+		case "TYPE":
+			c.Type, ok = w[1], w[1] != ""
+		}
+		if !ok {
+			return nil, p.expected(ln, form, w)
+		}
+	}
+	if c.Rows == 0 || c.Cols == 0 || c.SrcLayout < 0 || c.DstLayout < 0 || c.Type == "" {
+		return nil, p.errf(ln, "expected ROWS, COLS, SRC_LAYOUT, DST_LAYOUT (row_major, column_major, inferencing_optimal, training_optimal) and a TYPE where %s's type %s names none", a.Name, a.Type.Name)
+	}
+	return c, nil
 }
 
 // tolerances parses [TOLERANCE t[%]...] [ULP n] in any order at the start

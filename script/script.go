@@ -122,7 +122,7 @@ type Pipeline struct {
 	Line      int
 }
 
-// Command is a *RunCmd, a *Copy or an *Expect.
+// Command is a *RunCmd, a *Copy, a *ConvertMatrix or an *Expect.
 type Command interface{ line() int }
 
 // RunCmd is RUN [TIMED_EXECUTION] <pipeline> x y z.
@@ -137,6 +137,30 @@ type RunCmd struct {
 type Copy struct {
 	From, To string
 	Line     int
+}
+
+// ConvertMatrix is a CONVERT_MATRIX command: a cooperative-vector matrix
+// copied from one buffer to another, converted between layouts by the
+// device (backend.MatrixConverter).
+type ConvertMatrix struct {
+	From, To             string
+	Rows, Cols           int
+	Type                 string // component type, profile spelling (float16, float32, sint8, ...)
+	SrcLayout, DstLayout backend.MatrixLayout
+	SrcStride, DstStride int
+	Line                 int
+}
+
+// Opaque reports whether buffer name receives a matrix in a device's own
+// optimal layout (CONVERT_MATRIX ... DST_LAYOUT *_optimal): its bytes mean
+// something to that device only, so two devices' are not compared.
+func (s *Script) Opaque(name string) bool {
+	for _, c := range s.Commands {
+		if m, ok := c.(*ConvertMatrix); ok && m.To == name && m.DstLayout.Optimal() {
+			return true
+		}
+	}
+	return false
 }
 
 // Expect is one EXPECT command.
@@ -203,9 +227,10 @@ func (m *Matmul) Flops() float64 {
 	return 2 * float64(m.M) * float64(m.N) * float64(m.K) * float64(m.Batch)
 }
 
-func (r *RunCmd) line() int { return r.Line }
-func (c *Copy) line() int   { return c.Line }
-func (e *Expect) line() int { return e.Line }
+func (r *RunCmd) line() int        { return r.Line }
+func (c *Copy) line() int          { return c.Line }
+func (c *ConvertMatrix) line() int { return c.Line }
+func (e *Expect) line() int        { return e.Line }
 
 // Error is a script error at a line.
 type Error struct {

@@ -948,3 +948,32 @@ EXPECT out IDX 4 EQ 3
 		t.Fatalf("cancelled run: %v", err)
 	}
 }
+
+// TestConvertMatrixOpaque: CONVERT_MATRIX runs on a device, and a buffer
+// holding an optimal-layout matrix is not compared between devices.
+func TestConvertMatrixOpaque(t *testing.T) {
+	s, err := Parse("m.amber", []byte(`BUFFER W DATA_TYPE float16 DATA
+1 2 3 4 5 6
+END
+BUFFER O DATA_TYPE float16 SIZE 16 FILL 0
+BUFFER C DATA_TYPE float16 SIZE 6 FILL 0
+CONVERT_MATRIX W TO O ROWS 2 COLS 3 SRC_LAYOUT row_major DST_LAYOUT inferencing_optimal
+CONVERT_MATRIX W TO C ROWS 2 COLS 3 SRC_LAYOUT row_major DST_LAYOUT column_major
+EXPECT C IDX 0 EQ 1 4 2 5 3 6
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Compare(context.Background(), s, cpu.New(cpu.Options{}), cpu.New(cpu.Options{}), RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	rep.Format(&b)
+	if rep.Failed() != 0 || !strings.Contains(b.String(), "BUFFER O holds a matrix in an optimal layout") {
+		t.Fatalf("%s", b.String())
+	}
+	if _, err := Parse("m.amber", []byte("BUFFER W DATA_TYPE float16 SIZE 4 FILL 0\nCONVERT_MATRIX W TO W ROWS 2\n")); err == nil {
+		t.Error("CONVERT_MATRIX without layouts accepted")
+	}
+}

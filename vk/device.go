@@ -41,12 +41,20 @@ var _ backend.Device = (*Device)(nil)
 // Open opens physical device index (as listed by Devices), or, when index
 // is negative, the first discrete GPU (else the first device) that has a
 // compute queue and Vulkan 1.3.
-func Open(index int) (*Device, error) {
+func Open(index int) (*Device, error) { return openWith(index, false) }
+
+// OpenRobust is Open with robustBufferAccess enabled where the device has
+// it: out-of-bounds buffer accesses read zeros or in-bounds values and
+// drop writes instead of risking the device (slower; for running
+// untrusted shaders, as the GPU check does with the corpus).
+func OpenRobust(index int) (*Device, error) { return openWith(index, true) }
+
+func openWith(index int, robust bool) (*Device, error) {
 	in, err := newInstance()
 	if err != nil {
 		return nil, err
 	}
-	d, err := open(in, index)
+	d, err := open(in, index, robust)
 	if err != nil {
 		in.close()
 		return nil, err
@@ -54,7 +62,7 @@ func Open(index int) (*Device, error) {
 	return d, nil
 }
 
-func open(in *instance, index int) (*Device, error) {
+func open(in *instance, index int, robust bool) (*Device, error) {
 	pds, err := in.physicalDevices()
 	if err != nil {
 		return nil, err
@@ -103,7 +111,7 @@ func open(in *instance, index int) (*Device, error) {
 		return nil, fmt.Errorf("vk: %w: %s has no compute queue", backend.ErrUnavailable, d.info.Name)
 	}
 	in.p.GetPhysicalDeviceMemoryProperties(d.pd, &d.mem)
-	if err := d.create(); err != nil {
+	if err := d.create(robust); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -112,7 +120,7 @@ func open(in *instance, index int) (*Device, error) {
 // create makes the VkDevice with every wanted extension the device has
 // and every known feature it supports, so that any module the device can
 // run needs no second device.
-func (d *Device) create() error {
+func (d *Device) create(robust bool) error {
 	in := d.in
 	var exts []string
 	enabled := map[string]bool{}
@@ -123,7 +131,11 @@ func (d *Device) create() error {
 		}
 	}
 	d.has = enabled
-	d.en = enabledFrom(in.queryFeatures(d.pd, d.has), d.has)
+	sup := in.queryFeatures(d.pd, d.has)
+	d.en = enabledFrom(sup, d.has)
+	if robust {
+		d.en.f2.Features.RobustBufferAccess = sup.f2.Features.RobustBufferAccess
+	}
 
 	var pin runtime.Pinner
 	defer pin.Unpin()

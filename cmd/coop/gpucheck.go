@@ -26,14 +26,16 @@ func runGPUCheck(args []string, stdout, stderr io.Writer) int {
 	if len(rest) > 0 {
 		return usageError(stderr, fs.Name(), help, "unexpected argument %q", rest[0])
 	}
-	gpu, err := vk.Open(*device)
+	// Corpus shaders index buffers with their filled inputs: robust
+	// buffer access keeps a stray access from losing the device.
+	gpu, err := vk.OpenRobust(*device)
 	if err != nil {
 		fmt.Fprintf(stderr, "coop gpucheck: %v\n", err)
 		return 1
 	}
 	defer gpu.Close()
 	vk.DispatchTimeout = 10e9 // a corpus shader looping on filled inputs must not stall the check
-	c := cpu.New(cpu.Options{SubgroupSize: int(gpu.Info().SubgroupSize), StepBudget: 1 << 22, Profile: shippedProfile(gpu.Profile())})
+	c := cpu.New(cpu.Options{SubgroupSize: int(gpu.Info().SubgroupSize), StepBudget: 1 << 22, Numerics: &shippedProfile(gpu.Profile()).Numerics})
 	var n [3]int
 	total := 0
 	err = gpucheck.Corpus(*corpus, c, gpu, func(r gpucheck.Result) {

@@ -132,7 +132,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "CPU executor: report undefined behaviour (reads of workgroup memory never written, data races on workgroup and storage memory) as failures; slow")
 	timeout := fs.Duration("timeout", 0, "stop after this long (e.g. 30s, 5m; 0: no limit)")
 	work := fs.Int64("work-budget", 0, fmt.Sprintf("CPU executor: instructions one dispatch may execute in all (0: %d, about a minute or two; -1: no limit); a larger dispatch fails naming it", cpu.DefaultWorkBudget))
-	profName := fs.String("profile", "", "make the CPU executor behave as this device: a built-in profile ("+strings.Join(profile.Names(), ", ")+") or a profile file; with --backend both the default is the built-in profile of the GPU, if one ships")
+	profName := fs.String("profile", "", "make the CPU executor behave as this device: a built-in profile ("+strings.Join(profile.Names(), ", ")+") or a profile file, refusing what the device refuses and making its numeric choices; with --backend both the executor takes the GPU's numerics (from the built-in profile of the same device, if one ships)")
 	noValidate := fs.Bool("no-validate", false, "do not validate each module before its first dispatch")
 	var dump stringList
 	fs.Var(&dump, "dump", "print a buffer's contents after the run (repeatable)")
@@ -177,11 +177,13 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		gpu = d
 	}
 	var devs []backend.Device
+	var num *profile.Numerics
 	if *backendName == "both" && prof == nil {
-		prof = shippedProfile(gpu.Profile())
+		// The GPU checks its own rules; the executor takes its numerics.
+		num = &shippedProfile(gpu.Profile()).Numerics
 	}
 	if *backendName != "vulkan" {
-		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout, Profile: prof, WorkBudget: *work, Check: *check}))
+		devs = append(devs, cpu.New(cpu.Options{SubgroupSize: *subgroup, Printf: stdout, Profile: prof, Numerics: num, WorkBudget: *work, Check: *check}))
 	}
 	if gpu != nil {
 		devs = append(devs, gpu)

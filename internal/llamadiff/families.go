@@ -40,26 +40,54 @@ type job struct {
 type family func(v *Variant) *job
 
 var families = map[string]family{
-	"mul_mm.comp":         matmul,
-	"mul_mm_cm2.comp":     matmul,
-	"mul_mmq.comp":        matmul,
-	"unary.comp":          unary,
-	"copy.comp":           unary,
-	"add.comp":            binaryOp,
-	"sub.comp":            binaryOp,
-	"mul.comp":            binaryOp,
-	"div.comp":            binaryOp,
-	"get_rows.comp":       getRows,
-	"get_rows_quant.comp": getRows,
-	"copy_to_quant.comp":  copyToQuant,
-	"flash_attn.comp":     flashAttn,
-	"flash_attn_cm1.comp": flashAttn,
-	"flash_attn_cm2.comp": flashAttn,
+	"mul_mm.comp":          matmul,
+	"mul_mm_cm2.comp":      matmul,
+	"mul_mmq.comp":         matmul,
+	"unary.comp":           unary,
+	"copy.comp":            unary,
+	"add.comp":             binaryOp,
+	"sub.comp":             binaryOp,
+	"mul.comp":             binaryOp,
+	"div.comp":             binaryOp,
+	"get_rows.comp":        getRows,
+	"get_rows_quant.comp":  getRows,
+	"copy_to_quant.comp":   copyToQuant,
+	"flash_attn.comp":      flashAttn,
+	"flash_attn_cm1.comp":  flashAttn,
+	"flash_attn_cm2.comp":  flashAttn,
+	"soft_max.comp":        softMax,
+	"norm.comp":            norm,
+	"l2_norm.comp":         l2Norm,
+	"rms_norm.comp":        rmsNorm,
+	"group_norm.comp":      groupNorm,
+	"sum_rows.comp":        sumRows,
+	"copy_from_quant.comp": copyFromQuant,
+	"rope_norm.comp":       rope,
+	"rope_neox.comp":       rope,
+	"rope_multi.comp":      rope,
+	"rope_vision.comp":     rope,
+	"swiglu.comp":          glu,
+	"swiglu_oai.comp":      glu,
+	"geglu.comp":           glu,
+	"geglu_erf.comp":       glu,
+	"geglu_quick.comp":     glu,
+	"reglu.comp":           glu,
+	"concat.comp":          concat,
+	"repeat.comp":          repeat,
+	"scale.comp":           scale,
+	"log.comp":             unary,
+	"add1.comp":            binaryOp,
+	"silu_back.comp":       siluBack,
+	"argsort.comp":         argsort,
+	"quantize_q8_1.comp":   quantizeQ81,
 }
 
 func familyOf(v *Variant) family {
 	if f, ok := families[v.Source]; ok {
 		return f
+	}
+	if strings.HasPrefix(v.Source, "dequant_") && v.Source != "dequant_funcs.comp" {
+		return dequant
 	}
 	if strings.HasPrefix(v.Source, "mul_mat_vec") && v.Source != "mul_mat_vec_nc.comp" && v.Source != "mul_mat_vec_p021.comp" {
 		return matvec
@@ -82,8 +110,10 @@ func quantK(v *Variant) int {
 			return 1
 		case strings.HasSuffix(t, "_K") || strings.HasPrefix(t, "IQ") && t != "IQ4_NL":
 			return 256
-		case t == "NVFP4":
+		case t == "NVFP4" || t == "Q2_0":
 			return 64
+		case t == "Q1_0":
+			return 128
 		default:
 			return 32
 		}
@@ -309,12 +339,8 @@ func tensorPush(push map[string]uint32, ne [4]uint32, srcs ...string) {
 		ds := []uint32{nes[2] * nes[1] * nes[0], nes[1] * nes[0], nes[0]}
 		var L [3]uint32
 		for i, d := range ds {
-			var l uint32
-			for l < 32 && uint32(1)<<l < d {
-				l++
-			}
-			L[i] = l
-			m := uint32((uint64(1)<<32)*((uint64(1)<<l)-uint64(d))/uint64(d) + 1)
+			var m uint32
+			m, L[i] = fastDiv(d)
 			push[prefix+[]string{"_012mp", "_01mp", "_0mp"}[i]] = m
 		}
 		push[prefix+"_Ls"] = L[0] | L[1]<<8 | L[2]<<16

@@ -109,12 +109,36 @@ func pushBytes(f *iface, j *job) ([]byte, error) {
 	}
 	b := make([]byte, f.pushSize)
 	for _, fl := range f.push {
-		if fl.t.size != 4 {
-			return nil, fmt.Errorf("push constant %s is not 32 bits", fl.name)
+		if err := putPush(b, fl.name, fl.offset, fl.t, j.push); err != nil {
+			return nil, err
 		}
-		binary.LittleEndian.PutUint32(b[fl.offset:], j.push[fl.name])
 	}
 	return b, nil
+}
+
+// putPush writes member name of type t at off. A struct's members go by
+// their own names (rope's block holds one struct) and an array's elements
+// as name[i].
+func putPush(b []byte, name string, off int, t *typ, push map[string]uint32) error {
+	switch {
+	case t.kind == kStruct:
+		for _, fl := range t.fields {
+			if err := putPush(b, fl.name, off+fl.offset, fl.t, push); err != nil {
+				return err
+			}
+		}
+	case t.kind == kVector && t.count > 0:
+		for i := range t.count {
+			if err := putPush(b, fmt.Sprintf("%s[%d]", name, i), off+i*t.stride, t.elem, push); err != nil {
+				return err
+			}
+		}
+	case t.size == 4:
+		binary.LittleEndian.PutUint32(b[off:], push[name])
+	default:
+		return fmt.Errorf("push constant %s is not 32 bits", name)
+	}
+	return nil
 }
 
 // dispatch runs module m with a copy of in and returns every buffer after.
