@@ -35,7 +35,7 @@ func BenchmarkScripts(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			dev := exec.New(exec.Options{})
+			dev := exec.New(exec.Options{Parallel: true})
 			var run time.Duration
 			for range b.N {
 				rep, err := script.Run(context.Background(), s, dev, script.RunOptions{Compilers: compilers, Timed: true})

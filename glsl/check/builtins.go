@@ -125,7 +125,7 @@ var (
 	extHalf          = []string{"GL_EXT_shader_explicit_arithmetic_types", "GL_EXT_shader_explicit_arithmetic_types_float16", "GL_AMD_gpu_shader_half_float"}
 )
 
-func init() {
+func defineBuiltins() {
 	// 8.1 Angle and trigonometry.
 	def("radians degrees sin cos tan asin acos sinh cosh tanh asinh acosh atanh", "T T", cF, szAny)
 	def("atan", "T T T", cF, szAny)

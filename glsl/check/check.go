@@ -87,6 +87,7 @@ type checker struct {
 }
 
 func newChecker(version int, es bool, d *diag.List) *checker {
+	loadTables()
 	if d == nil {
 		d = &diag.List{}
 	}

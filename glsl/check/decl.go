@@ -62,7 +62,7 @@ var extDescriptorHeap = []string{"GL_EXT_descriptor_heap"}
 // imageFormats are the format layout qualifiers of images.
 var imageFormats = map[string]bool{}
 
-func init() {
+func defineImageFormats() {
 	for _, f := range strings.Fields(`rgba32f rgba16f rg32f rg16f r11f_g11f_b10f r32f r16f rgba16 rgb10_a2 rgba8 rg16 rg8 r16 r8
 		rgba16_snorm rgba8_snorm rg16_snorm rg8_snorm r16_snorm r8_snorm rgba32i rgba16i rgba8i rg32i rg16i rg8i r32i r16i r8i
 		rgba32ui rgba16ui rgb10_a2ui rgba8ui rg32ui rg16ui rg8ui r32ui r16ui r8ui r64ui r64i`) {

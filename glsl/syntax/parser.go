@@ -40,6 +40,7 @@ type bailout struct{}
 // syntax tree. Errors go to d; the tree holds what could be parsed. The
 // token slice is not modified.
 func Parse(toks []token.Token, d *diag.List) *File {
+	defineKeywords()
 	if len(toks) == 0 || toks[len(toks)-1].Kind != token.EOF {
 		toks = append(toks[:len(toks):len(toks)], token.Token{Kind: token.EOF})
 	}

@@ -160,3 +160,122 @@ func siluBack(v *Variant) *job {
 	}
 	return j
 }
+
+// fill: ggml_fill of 210 values with 0.75.
+func fill(v *Variant) *job {
+	const n = 210
+	j := &job{push: map[string]uint32{"KX": n, "param1": f32bits(0.75)}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{1, 1, 1}
+	j.elems = map[uint32]int{0: n}
+	j.outputs = []uint32{0}
+	dd := decoderFor(firstOf(v, "D_TYPE"), false)
+	j.check = func(b map[uint32][]byte) error {
+		for i := range n {
+			if got := dd(b[0], i); got != 0.75 {
+				return fmt.Errorf("element %d = %g, want 0.75 (Go reference)", i, got)
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// contigCopy: ggml_cpy between contiguous tensors of 600 values, over
+// ggml's {512, 2} elements, so the first workgroup takes the all-in-bounds
+// path and the second the checked one.
+func contigCopy(v *Variant) *job {
+	const n = 600
+	j := &job{push: map[string]uint32{}, bf16: map[uint32]bool{0: v.Has("DATA_A_BF16")}}
+	tensorPush(j.push, [4]uint32{n, 1, 1, 1}, "0", "1")
+	j.groups = [3]uint32{1, 2, 1}
+	j.elems = map[uint32]int{0: n, 1: n}
+	j.outputs = []uint32{1}
+	at, dt := firstOf(v, "A_TYPE"), firstOf(v, "D_TYPE")
+	if v.Has("DATA_A_BF16") || v.Has("DATA_D_BF16") || at == "int" || dt == "int" {
+		return j
+	}
+	da, dd := decoderFor(at, false), decoderFor(dt, false)
+	j.check = func(b map[uint32][]byte) error {
+		for i := range n {
+			if got, want := dd(b[1], i), da(b[0], i); math.Abs(got-want) > 1e-3*math.Abs(want) {
+				return fmt.Errorf("element %d = %g, want %g (Go reference)", i, got, want)
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// tri: ggml_tri keeping the lower triangle with its diagonal (type 2,
+// passed as the bits of param1) over the element shape.
+func tri(v *Variant) *job {
+	j := unary(v)
+	j.push["param1"] = 2 // GGML_TRI_TYPE_LOWER_DIAG
+	dt := decoderFor(firstOf(v, "A_TYPE"), false)
+	j.check = func(b map[uint32][]byte) error {
+		for i := range int(j.push["ne"]) {
+			want := 0.0
+			if i%7 <= i/7%5 {
+				want = dt(b[0], i)
+			}
+			if got := dt(b[1], i); got != want {
+				return fmt.Errorf("element %d = %g, want %g (Go reference)", i, got, want)
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// diag: ggml_diag of {7, 1, 3, 2} into {7, 7, 3, 2}.
+func diag(v *Variant) *job {
+	src, dst := [4]uint32{7, 1, 3, 2}, [4]uint32{7, 7, 3, 2}
+	j := &job{push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	tensorPush(j.push, dst, "1")
+	shapePush(j.push, "0", src)
+	j.groups = [3]uint32{1, 1, 1}
+	j.elems = map[uint32]int{0: 42, 1: 294}
+	j.outputs = []uint32{1}
+	dt := decoderFor(firstOf(v, "A_TYPE"), false)
+	j.check = func(b map[uint32][]byte) error {
+		for i := range 294 {
+			want := 0.0
+			if i%7 == i/7%7 {
+				want = dt(b[0], i/49*7+i%7)
+			}
+			if got := dt(b[1], i); got != want {
+				return fmt.Errorf("element %d = %g, want %g (Go reference)", i, got, want)
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// copyTranspose: ggml_cpy of a transposed view (src dimension 0 has
+// stride 37, dimension 1 stride 1) to a contiguous {40, 37, 2}, in 32×32
+// tiles, partial at both edges.
+func copyTranspose(v *Variant) *job {
+	const ne0, ne1, ne2 = 40, 37, 2
+	j := &job{push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	tensorPush(j.push, [4]uint32{ne0, ne1, ne2, 1}, "0", "1")
+	j.push["nb00"], j.push["nb01"] = ne1, 1
+	j.groups = [3]uint32{(ne0 + 31) / 32, (ne1 + 31) / 32, ne2}
+	j.elems = map[uint32]int{0: ne0 * ne1 * ne2, 1: ne0 * ne1 * ne2}
+	j.outputs = []uint32{1}
+	size := 4
+	if firstOf(v, "A_TYPE") == "uint16_t" {
+		size = 2
+	}
+	j.check = func(b map[uint32][]byte) error {
+		for i := range ne0 * ne1 * ne2 {
+			i0, i1, i2 := i%ne0, i/ne0%ne1, i/(ne0*ne1)
+			k := i0*ne1 + i1 + i2*ne0*ne1
+			if string(b[1][i*size:(i+1)*size]) != string(b[0][k*size:(k+1)*size]) {
+				return fmt.Errorf("dst element %d is not src element %d (Go reference)", i, k)
+			}
+		}
+		return nil
+	}
+	return j
+}

@@ -252,3 +252,70 @@ func argsort(v *Variant) *job {
 	}
 	return j
 }
+
+// softMaxLarge: one pass of ggml's three-pass soft_max for rows over 1024
+// (3 rows of 1100, 3 workgroups of 128×4 per row). ggml chains the passes
+// through two scratch buffers (per-workgroup maxima, then sums); the
+// harness runs each pass alone on random scratch contents, so only the
+// compilers are compared.
+func softMaxLarge(v *Variant) *job {
+	const kx, rows, wgs = 1100, 3, 3
+	j := &job{spec: map[uint32]uint32{0: 128, 1: 4}, push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	for k, x := range map[string]uint32{"KX": kx, "KY": kx, "ne00": kx, "ne01": rows, "ne02": 1,
+		"ne12": 1, "ne13": 1, "nb11": kx, "nb12": kx * rows, "nb13": kx * rows,
+		"scale": f32bits(0.5), "max_bias": 0, "m0": f32bits(1), "m1": f32bits(1), "n_head_log2": 1,
+		"nrows_x": rows, "has_sinks": 0} {
+		j.push[k] = x
+	}
+	j.groups = [3]uint32{wgs, rows, 1}
+	j.elems = map[uint32]int{0: kx * rows, 1: kx * rows, 2: 1, 3: kx * rows, 4: wgs * rows, 5: wgs * rows}
+	j.outputs = map[string][]uint32{"soft_max_large1.comp": {4}, "soft_max_large2.comp": {3, 5}, "soft_max_large3.comp": {3}}[v.Source]
+	return j
+}
+
+// argmax: ggml_argmax of 15 rows of 37 values with a subgroup-wide
+// workgroup (generic head: KX columns, KY rows).
+func argmax(v *Variant) *job {
+	n := int(rowShape[0])
+	j := &job{spec: map[uint32]uint32{0: 32}, push: map[string]uint32{"KX": rowShape[0], "KY": rowCount}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{rowCount, 1, 1}
+	j.elems = map[uint32]int{0: rowCount * n, 1: rowCount}
+	j.outputs = []uint32{1}
+	j.check = func(b map[uint32][]byte) error {
+		for r := range rowCount {
+			best := 0
+			for i := range n {
+				if f32(b[0], r*n+i) > f32(b[0], r*n+best) {
+					best = i
+				}
+			}
+			if got := int(int32(binary.LittleEndian.Uint32(b[1][4*r:]))); got != best {
+				return fmt.Errorf("row %d argmax %d, want %d (Go reference)", r, got, best)
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// cumsum: ggml_cumsum along 37-wide rows on ggml's small pipeline
+// ({128, subgroup size, 1 element per thread}).
+func cumsum(v *Variant) *job {
+	j := sumRows(v)
+	ne00, ne01, ne02 := rowShape[0], rowShape[1], rowShape[2]
+	j.spec = map[uint32]uint32{0: 128, 1: 32, 2: 1}
+	j.push["nb11"], j.push["nb12"], j.push["nb13"] = ne00, ne00*ne01, ne00*ne01*ne02
+	j.elems[1] = rowCount * int(ne00)
+	j.check = func(b map[uint32][]byte) error {
+		return rowCheck(b[0], b[1], func(x []float64) []float64 {
+			y := make([]float64, len(x))
+			var s float64
+			for i, e := range x {
+				s += e
+				y[i] = s
+			}
+			return y
+		})
+	}
+	return j
+}

@@ -68,6 +68,9 @@ func AssembleOptions(src []byte, name string, opts AsmOptions) (*spirv.Module, e
 	if err := a.run(); err != nil {
 		return nil, err
 	}
+	if a.boundErr != nil && !(opts.KeepHeader && a.headerSeen[2]) {
+		return nil, a.boundErr
+	}
 	return a.module(), nil
 }
 
@@ -96,9 +99,11 @@ type asm struct {
 	nbuf, head           int
 	err                  error
 
-	ids         map[string]uint32
-	keep        map[uint32]bool
-	next, bound uint32
+	ids      map[string]uint32
+	keep     map[uint32]bool
+	next     uint32
+	bound    uint64
+	boundErr error // an id past 32 bits of bound, unless the header gives it
 
 	types *spirv.Types
 	words []uint32
@@ -120,7 +125,7 @@ func newAsm(src []byte, name string, opts AsmOptions, keep map[uint32]bool) *asm
 }
 
 func (a *asm) module() *spirv.Module {
-	m := &spirv.Module{Version: a.opts.Version, Generator: Generator, Bound: a.bound}
+	m := &spirv.Module{Version: a.opts.Version, Generator: Generator, Bound: uint32(min(a.bound, 0xffffffff))}
 	if m.Version == 0 {
 		m.Version = spirv.MakeVersion(1, 6)
 	}
@@ -134,6 +139,9 @@ func (a *asm) module() *spirv.Module {
 		}
 		if a.headerSeen[2] {
 			m.Bound = max(m.Bound, h.Bound)
+			if a.bound > 0xffffffff {
+				m.Bound = h.Bound
+			}
 		}
 		if a.headerSeen[3] {
 			m.Schema = h.Schema
@@ -387,11 +395,13 @@ func (a *asm) id(t token) (uint32, error) {
 	}
 	if a.keep != nil {
 		if v, ok := parseUintC(name); ok && v <= 0xffffffff && a.keep[uint32(v)] {
-			// The bound is one more than the largest id, a 32-bit word.
-			if v == 0xffffffff {
-				return 0, a.errAt(t, "id "+quoteTok(t)+" is too large: the module's id bound would be 4294967296, past 32 bits")
+			// The bound is one more than the largest id, a 32-bit word:
+			// id 4294967295 fits only a module whose header (kept) says
+			// its bound.
+			if v == 0xffffffff && a.boundErr == nil {
+				a.boundErr = a.errAt(t, "id "+quoteTok(t)+" is too large: the module's id bound would be 4294967296, past 32 bits")
 			}
-			a.bound = max(a.bound, uint32(v)+1)
+			a.bound = max(a.bound, v+1)
 			return uint32(v), nil
 		}
 	}
@@ -407,7 +417,7 @@ func (a *asm) id(t token) (uint32, error) {
 	}
 	a.next++
 	a.ids[string(name)] = id
-	a.bound = max(a.bound, id+1)
+	a.bound = max(a.bound, uint64(id)+1)
 	return id, nil
 }
 

@@ -15,8 +15,14 @@ func TestIDBoundOverflow(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("got %v, want %q", err, want)
 	}
+	// A kept header that states the bound (a disassembled invalid
+	// module) reads back to that bound, as the binary had it.
+	m, err := AssembleOptions([]byte("; Bound: 12\n"+src), "e", AsmOptions{PreserveIDs: true, KeepHeader: true})
+	if err != nil || m.Bound != 12 {
+		t.Fatalf("kept header: %v, %v", m, err)
+	}
 	// The largest id that fits gives the largest bound.
-	m, err := AssembleOptions([]byte(strings.Replace(src, "4294967295", "4294967294", 1)), "e", AsmOptions{PreserveIDs: true})
+	m, err = AssembleOptions([]byte(strings.Replace(src, "4294967295", "4294967294", 1)), "e", AsmOptions{PreserveIDs: true})
 	if err != nil || m.Bound != 0xffffffff {
 		t.Fatalf("id 4294967294: bound %v, %v", m, err)
 	}

@@ -1,0 +1,162 @@
+package llamadiff
+
+import (
+	"fmt"
+	"math"
+)
+
+// im2col: ggml_im2col (2D) of a batch of 2 images, 3 channels of 7×9,
+// with a 3×3 kernel, stride 2 and padding 1 (so edges read the zero
+// padding), dispatched {min(CHW, max(4096, OW·KH·KW)), OW, OH·batch} over
+// {512, 1, 1}. The buffer-device-address variants write through a
+// pointer the harness does not provide and are not run.
+func im2col(v *Variant) *job {
+	if firstOf(v, "BDA") == "1" {
+		return nil
+	}
+	const ic, ih, iw, kh, kw, s, pad, batch = 3, 7, 9, 3, 3, 2, 1, 2
+	const oh, ow = (ih+2*pad-kh)/s + 1, (iw+2*pad-kw)/s + 1
+	const chw = ic * kh * kw
+	j := &job{spec: map[uint32]uint32{0: 32}, push: map[string]uint32{"batch_offset": ic * ih * iw, "offset_delta": ih * iw,
+		"IC": ic, "IW": iw, "IH": ih, "OW": ow, "OH": oh, "KW": kw, "KH": kh, "OH_batch": oh * batch, "CHW": chw,
+		"s0": s, "s1": s, "p0": pad, "p1": pad, "d0": 1, "d1": 1, "batch_IC": batch * ic}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{1, ow, oh * batch}
+	j.elems = map[uint32]int{0: batch * ic * ih * iw, 1: batch * oh * ow * chw}
+	j.outputs = []uint32{1}
+	dd := decoderFor(firstOf(v, "D_TYPE"), false)
+	j.check = func(b map[uint32][]byte) error {
+		for n := range batch {
+			for y := range oh {
+				for x := range ow {
+					for c := range ic {
+						for ky := range kh {
+							for kx := range kw {
+								var want float64
+								if iy, ix := y*s-pad+ky, x*s-pad+kx; iy >= 0 && iy < ih && ix >= 0 && ix < iw {
+									want = f32(b[0], ((n*ic+c)*ih+iy)*iw+ix)
+								}
+								o := ((n*oh+y)*ow+x)*chw + (c*kh+ky)*kw + kx
+								if got := dd(b[1], o); math.Abs(got-want) > 1e-3*math.Abs(want) {
+									return fmt.Errorf("dst[%d][%d][%d][%d] = %g, want %g (Go reference)", n, y, x, (c*kh+ky)*kw+kx, got, want)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// conv2d: ggml_conv_2d (implicit GEMM, conv2d_mm.comp) of a batch of 2
+// images, 3 channels of 7×9, 20 output channels, a 3×3 kernel, stride 1,
+// padding 1, and ggml_conv_transpose_2d (stride 1) with ggml's small tile
+// (CONV_SHAPE_64x32: BS_K 64, BS_CRS 32 with collectives on a 32-wide
+// subgroup, BS_NPQ 32), unaligned, with each path's workgroup size and
+// shared-memory padding.
+func conv2d(v *Variant) *job {
+	const cout, cin, n, h, w, k = 20, 3, 2, 7, 9, 3
+	tr := v.Has("TRANSPOSE")
+	pad, oh, ow := uint32(1), uint32(h), uint32(w)
+	if tr {
+		pad, oh, ow = 0, h+k-1, w+k-1
+	}
+	wg, shmemPad, csh := uint32(128), uint32(4), uint32(0)
+	switch {
+	case v.Has("COOPMAT"):
+		wg, shmemPad, csh = (64/16)*(32/16)*32, 8, 1
+	case v.Has("COOPMAT2"):
+		shmemPad, csh = 8, 1
+	}
+	j := &job{spec: map[uint32]uint32{0: wg, 1: 64, 2: 32, 3: 32, 4: 4, 5: 1, 6: shmemPad,
+		7: 1, 8: 1, 9: pad, 10: pad, 11: 1, 12: 1, 13: k, 14: k, 15: 0, 16: csh, 17: 16, 18: 16},
+		push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	nb03 := uint32(k * k * cin)
+	if tr {
+		nb03 = k * k * cout
+	}
+	for key, x := range map[string]uint32{"Cout": cout, "Cin": cin, "N": n, "W": w, "H": h, "OW": ow, "OH": oh,
+		"nb01": k, "nb02": k * k, "nb03": nb03, "nb11": w, "nb12": w * h, "nb13": w * h * cin,
+		"nb1": ow, "nb2": ow * oh, "nb3": ow * oh * cout} {
+		j.push[key] = x
+	}
+	j.push["OWmp"], j.push["OWL"] = fastDiv(ow)
+	j.push["OWOHmp"], j.push["OWOHL"] = fastDiv(ow * oh)
+	npq := n * oh * ow
+	j.groups = [3]uint32{(cout + 63) / 64, (npq + 31) / 32, 1}
+	j.elems = map[uint32]int{0: cout * cin * k * k, 1: n * cin * h * w, 2: int(n * cout * oh * ow)}
+	j.outputs = []uint32{2}
+	dk := decoderFor(firstOf(v, "A_TYPE"), false)
+	j.check = func(b map[uint32][]byte) error {
+		for in := range n {
+			for co := range cout {
+				for y := range int(oh) {
+					for x := range int(ow) {
+						var sum, mag float64
+						for ci := range cin {
+							for ky := range k {
+								for kx := range k {
+									iy, ix := y-int(pad)+ky, x-int(pad)+kx
+									kern := ((co*cin+ci)*k+ky)*k + kx
+									if tr {
+										iy, ix = y-ky, x-kx
+										kern = ((ci*cout+co)*k+ky)*k + kx
+									}
+									if iy < 0 || iy >= h || ix < 0 || ix >= w {
+										continue
+									}
+									p := dk(b[0], kern) * f32(b[1], ((in*cin+ci)*h+iy)*w+ix)
+									sum += p
+									mag += math.Abs(p)
+								}
+							}
+						}
+						o := ((in*cout+co)*int(oh)+y)*int(ow) + x
+						if got := f32(b[2], o); math.IsNaN(got) || math.Abs(got-sum) > 1e-2*mag+1e-4 {
+							return fmt.Errorf("dst[%d][%d][%d][%d] = %g, want %g (Go reference)", in, co, y, x, got, sum)
+						}
+					}
+				}
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// conv2dDW: ggml_conv_2d_dw_direct, a depthwise 3×3 convolution of 2
+// images of 3 channels of 7×9, stride 1, padding 1, in ggml's WHCN
+// layout or its channels-first CWHN one.
+func conv2dDW(v *Variant) *job {
+	const n, c, h, w, k = 2, 3, 7, 9, 3
+	const ne = n * c * h * w
+	j := &job{push: map[string]uint32{"ne": ne, "batches": n, "channels": c, "dst_w": w, "dst_h": h, "src_w": w, "src_h": h,
+		"knl_w": k, "knl_h": k, "stride_x": 1, "stride_y": 1, "pad_x": 1, "pad_y": 1, "dilation_x": 1, "dilation_y": 1},
+		bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{1, 1, 1}
+	j.elems = map[uint32]int{0: c * k * k, 1: ne, 2: ne}
+	j.outputs = []uint32{2}
+	if v.Has("WHCN") {
+		dk := decoderFor(firstOf(v, "A_TYPE"), false)
+		j.check = func(b map[uint32][]byte) error {
+			for i := range ne {
+				x, y, ch, im := i%w, i/w%h, i/(w*h)%c, i/(w*h*c)
+				var sum float64
+				for ky := range k {
+					for kx := range k {
+						if sy, sx := y-1+ky, x-1+kx; sy >= 0 && sy < h && sx >= 0 && sx < w {
+							sum += f32(b[1], ((im*c+ch)*h+sy)*w+sx) * dk(b[0], (ch*k+ky)*k+kx)
+						}
+					}
+				}
+				if got := f32(b[2], i); math.IsNaN(got) || math.Abs(got-sum) > 1e-4 {
+					return fmt.Errorf("dst element %d = %g, want %g (Go reference)", i, got, sum)
+				}
+			}
+			return nil
+		}
+	}
+	return j
+}
