@@ -82,6 +82,7 @@ var _ backend.Device = (*Device)(nil)
 
 // New returns a CPU device.
 func New(opts Options) *Device {
+	loadF16Table()
 	if opts.SubgroupSize == 0 {
 		opts.SubgroupSize = 32
 	}
@@ -306,6 +307,7 @@ func (pr *Program) LocalSize() [3]uint32 { return pr.p.local }
 // Load prepares a module. It fails, naming every one of them, when the
 // module uses instructions the executor does not implement.
 func Load(m *spirv.Module, entry string, spec map[uint32][]byte, subgroupSize int) (*Program, error) {
+	loadF16Table()
 	if subgroupSize == 0 {
 		subgroupSize = 32
 	}

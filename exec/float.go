@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math"
+	"sync"
 
 	"github.com/coopshader/coop/num"
 )
@@ -61,14 +62,36 @@ const (
 	rtn
 )
 
-// f16Table holds every half as a float32, for the hot conversions.
-var f16Table = func() []float32 {
+// f16Table holds every half as a float32, for the hot conversions. It is
+// filled by moving bits (every half is exact in float32) when the first
+// Device or Program is made, not at start-up: commands that never execute
+// (coop val, coop dis) should not pay for 256 KiB of table.
+var f16Table []float32
+
+var loadF16Table = sync.OnceFunc(func() {
 	t := make([]float32, 1<<16)
 	for i := range t {
-		t[i] = float32(toF64slow(uint64(i), f16))
+		t[i] = halfToF32(uint16(i))
 	}
-	return t
-}()
+	f16Table = t
+})
+
+// halfToF32 widens a half exactly; NaNs take the general decoder so their
+// payloads come out as before.
+func halfToF32(h uint16) float32 {
+	sign := uint32(h>>15) << 31
+	e, m := uint32(h>>10)&0x1f, uint32(h)&0x3ff
+	switch {
+	case e == 0x1f && m != 0:
+		return float32(toF64slow(uint64(h), f16))
+	case e == 0x1f:
+		return math.Float32frombits(sign | 0xff<<23)
+	case e == 0:
+		// Zero or subnormal: m * 2^-24, exact in float32.
+		return math.Float32frombits(sign | math.Float32bits(float32(m)*(1.0/(1<<24))))
+	}
+	return math.Float32frombits(sign | (e+127-15)<<23 | m<<13)
+}
 
 // toF32 widens formats that float32 holds exactly (not f64).
 func toF32(b uint64, f ffmt) float32 {

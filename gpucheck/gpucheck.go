@@ -11,6 +11,7 @@ package gpucheck
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -136,52 +137,61 @@ func Module(name string, m *spirv.Module, a, b backend.Device) Result {
 	return res
 }
 
+// ErrLost is returned by Corpus when the device was lost: nothing after
+// the module that lost it could run on that device.
+var ErrLost = errors.New("the device was lost")
+
 // Corpus runs every positive compute shader the glslang corpus's
-// MANIFEST.tsv lists in dir: coop's module of the .comp and glslang's
-// .spvasm. Each result goes to report as soon as it is known.
-func Corpus(dir string, a, b backend.Device, report func(Result)) error {
+// MANIFEST.tsv lists in dir, from the from'th on: coop's module of the
+// .comp and glslang's .spvasm. Each result goes to report as soon as it is
+// known. When device b is lost, Corpus returns the index of the next
+// shader and an error wrapping ErrLost, so the caller can open the device
+// again and go on from there.
+func Corpus(dir string, from int, a, b backend.Device, report func(Result)) (int, error) {
 	man, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
 	if err != nil {
-		return err
+		return 0, err
 	}
+	var names []string
 	for _, line := range strings.Split(string(man), "\n") {
-		fs := strings.Fields(line)
-		if len(fs) != 2 || fs[1] != "pos" || !strings.HasSuffix(fs[0], ".comp") {
-			continue
+		if fs := strings.Fields(line); len(fs) == 2 && fs[1] == "pos" && strings.HasSuffix(fs[0], ".comp") {
+			names = append(names, fs[0])
 		}
-		path := filepath.Join(dir, fs[0])
+	}
+	for i := from; i < len(names); i++ {
+		path := filepath.Join(dir, names[i])
 		src, err := os.ReadFile(path)
 		if err != nil {
-			return err
+			return i, err
 		}
+		var rs []Result
 		m, diags := compile.Compile(path, src, compile.Options{TargetEnv: "vulkan1.3"})
 		if m == nil {
-			report(Result{Name: fs[0] + " (coop)", Outcome: Skipped, Why: "does not compile: " + firstLine(diags)})
-		} else if err := lost(Module(fs[0]+" (coop)", m, a, b), report); err != nil {
-			return err
+			rs = append(rs, Result{Name: names[i] + " (coop)", Outcome: Skipped, Why: "does not compile: " + firstLine(diags)})
+		} else {
+			rs = append(rs, Module(names[i]+" (coop)", m, a, b))
 		}
-		if asm, err := os.ReadFile(path + ".spvasm"); err == nil {
-			if gm, err := text.Assemble(asm, path+".spvasm"); err == nil {
-				if err := lost(Module(fs[0]+" (glslang)", gm, a, b), report); err != nil {
-					return err
+		if !lost(rs[0]) {
+			if asm, err := os.ReadFile(path + ".spvasm"); err == nil {
+				if gm, err := text.Assemble(asm, path+".spvasm"); err == nil {
+					rs = append(rs, Module(names[i]+" (glslang)", gm, a, b))
 				}
 			}
 		}
+		for _, r := range rs {
+			report(r)
+			if lost(r) {
+				return i + 1, fmt.Errorf("%w running %s", ErrLost, r.Name)
+			}
+		}
 	}
-	return nil
+	return len(names), nil
 }
+
+// lost reports whether r lost the device.
+func lost(r Result) bool { return strings.Contains(r.Why, "DEVICE_LOST") }
 
 func firstLine(err error) string {
 	s, _, _ := strings.Cut(err.Error(), "\n")
 	return s
-}
-
-// lost reports r and stops the check when the device was lost: nothing
-// after it could run.
-func lost(r Result, report func(Result)) error {
-	report(r)
-	if strings.Contains(r.Why, "DEVICE_LOST") {
-		return fmt.Errorf("the device was lost running %s; the check stops there", r.Name)
-	}
-	return nil
 }

@@ -17,7 +17,7 @@ func TestCorpusOnExecutors(t *testing.T) {
 	}
 	a, b := exec.New(exec.Options{StepBudget: 1 << 20}), exec.New(exec.Options{StepBudget: 1 << 20})
 	same, total := 0, 0
-	err := Corpus(dir, a, b, func(r Result) {
+	_, err := Corpus(dir, 0, a, b, func(r Result) {
 		total++
 		switch r.Outcome {
 		case Differ:

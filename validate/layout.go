@@ -117,11 +117,17 @@ func (s *state) baseAlign(t *Type, rowMajor bool, r layoutRules) uint64 {
 	}
 	switch t.Op {
 	case spirv.OpTypeVector:
-		c := s.scalarAlign(s.types[t.Elem])
+		c, n := s.scalarAlign(s.types[t.Elem]), t.Count
+		if isInt4(s, s.types[t.Elem]) {
+			// SPV_INTEL_int4 packs components in pairs, one byte each
+			// (Memory Layout): the vector lays out as the 8-bit vector of
+			// half as many components.
+			n = (n + 1) / 2
+		}
 		switch {
-		case t.Count == 2:
+		case n == 2:
 			return 2 * c
-		case t.Count == 3 || t.Count == 4:
+		case n == 3 || n == 4:
 			return 4 * c
 		}
 		// Long vectors (SPV_EXT_long_vector) get no layout rule of their

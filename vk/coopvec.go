@@ -22,6 +22,10 @@ var componentByName = func() map[string]vkc.ComponentTypeKHR {
 	return m
 }()
 
+// componentBytes is the size of a matrix component type.
+var componentBytes = map[string]int{"float16": 2, "float32": 4, "float64": 8, "sint8": 1, "uint8": 1, "sint16": 2, "uint16": 2,
+	"sint32": 4, "uint32": 4, "float8_e4m3": 1, "float8_e5m2": 1}
+
 // ConvertMatrix converts a cooperative-vector matrix between layouts with
 // vkConvertCooperativeVectorMatrixNV on host memory, so a matrix in one
 // of the device's optimal layouts is exactly what its driver expects.
@@ -30,8 +34,21 @@ func (d *Device) ConvertMatrix(c *backend.MatrixConversion) (int, error) {
 		return 0, fmt.Errorf("vk: %s has no VK_NV_cooperative_vector to convert matrices with", d.info.Name)
 	}
 	t, ok := componentByName[c.Type]
-	if !ok {
+	if !ok || componentBytes[c.Type] == 0 {
 		return 0, fmt.Errorf("vk: matrix component type %q is not supported", c.Type)
+	}
+	// Vulkan takes the strides as given (0 would repeat the first row):
+	// a packed layout's stride is spelled out.
+	stride := func(l backend.MatrixLayout, st int) int {
+		switch {
+		case st != 0:
+			return st
+		case l == backend.RowMajor:
+			return c.Cols * componentBytes[c.Type]
+		case l == backend.ColumnMajor:
+			return c.Rows * componentBytes[c.Type]
+		}
+		return 0
 	}
 	var pin runtime.Pinner
 	defer pin.Unpin()
@@ -40,8 +57,8 @@ func (d *Device) ConvertMatrix(c *backend.MatrixConversion) (int, error) {
 	info := &vkc.ConvertCooperativeVectorMatrixInfoNV{SType: vkc.StructureTypeConvertCooperativeVectorMatrixInfoNV,
 		SrcSize: uintptr(len(c.Src)), PDstSize: unsafe.Pointer(dstSize), SrcComponentType: t, DstComponentType: t,
 		NumRows: uint32(c.Rows), NumColumns: uint32(c.Cols),
-		SrcLayout: vkc.CooperativeVectorMatrixLayoutNV(c.SrcLayout), SrcStride: uintptr(c.SrcStride),
-		DstLayout: vkc.CooperativeVectorMatrixLayoutNV(c.DstLayout), DstStride: uintptr(c.DstStride)}
+		SrcLayout: vkc.CooperativeVectorMatrixLayoutNV(c.SrcLayout), SrcStride: uintptr(stride(c.SrcLayout, c.SrcStride)),
+		DstLayout: vkc.CooperativeVectorMatrixLayoutNV(c.DstLayout), DstStride: uintptr(stride(c.DstLayout, c.DstStride))}
 	if len(c.Src) > 0 {
 		pin.Pin(&c.Src[0])
 		info.SrcData = vkc.DeviceOrHostAddressConstKHR(uintptr(unsafe.Pointer(&c.Src[0])))

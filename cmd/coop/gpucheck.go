@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,7 +19,7 @@ func runGPUCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("coop gpucheck", flag.ContinueOnError)
 	corpus := fs.String("corpus", "../shared/corpus/glslang", "the glslang corpus folder (with MANIFEST.tsv)")
 	device := fs.Int("device", 0, "Vulkan device index (see coop devices)")
-	const help = "usage: coop gpucheck [--corpus DIR] [--device N]\n\nRuns every positive compute shader of the glslang corpus whose only\ndescriptors are buffers (coop's module and glslang's) as one workgroup with\nfilled inputs on the executor (as the GPU's profile) and on the GPU, and\ncompares every buffer byte. One line per module, then a summary.\n\nflags:"
+	const help = "usage: coop gpucheck [--corpus DIR] [--device N]\n\nRuns every positive compute shader of the glslang corpus whose only\ndescriptors are buffers (coop's module and glslang's) as one workgroup with\nfilled inputs on the executor (with the GPU's numerics) and on the GPU, and\ncompares every buffer byte. One line per module, then a summary.\n\nflags:"
 	rest, status, ok := parseFlags(fs, args, help, stdout, stderr)
 	if !ok {
 		return status
@@ -27,18 +28,12 @@ func runGPUCheck(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, fs.Name(), help, "unexpected argument %q", rest[0])
 	}
 	// Corpus shaders index buffers with their filled inputs: robust
-	// buffer access keeps a stray access from losing the device.
-	gpu, err := vk.OpenRobust(*device)
-	if err != nil {
-		fmt.Fprintf(stderr, "coop gpucheck: %v\n", err)
-		return 1
-	}
-	defer gpu.Close()
+	// buffer access keeps most stray accesses from losing the device, and
+	// when one does the device is opened again and the check goes on.
 	vk.DispatchTimeout = 10e9 // a corpus shader looping on filled inputs must not stall the check
-	c := cpu.New(cpu.Options{SubgroupSize: int(gpu.Info().SubgroupSize), StepBudget: 1 << 22, Numerics: &shippedProfile(gpu.Profile()).Numerics})
 	var n [3]int
-	total := 0
-	err = gpucheck.Corpus(*corpus, c, gpu, func(r gpucheck.Result) {
+	total, lostN := 0, 0
+	report := func(r gpucheck.Result) {
 		n[r.Outcome]++
 		total++
 		word := [...]string{"SAME", "DIFFER", "SKIP"}[r.Outcome]
@@ -47,12 +42,28 @@ func runGPUCheck(args []string, stdout, stderr io.Writer) int {
 		} else {
 			fmt.Fprintf(stdout, "%s %s\n", word, r.Name)
 		}
-	})
-	if err != nil {
-		fmt.Fprintf(stderr, "coop gpucheck: %v\n", err)
-		return 1
 	}
-	fmt.Fprintf(stdout, "corpus: %d same, %d differ, %d skipped of %d modules\n", n[gpucheck.Same], n[gpucheck.Differ], n[gpucheck.Skipped], total)
+	for from := 0; ; {
+		gpu, err := vk.OpenRobust(*device)
+		if err != nil {
+			fmt.Fprintf(stderr, "coop gpucheck: %v\n", err)
+			return 1
+		}
+		c := cpu.New(cpu.Options{SubgroupSize: int(gpu.Info().SubgroupSize), StepBudget: 1 << 22, Numerics: &shippedProfile(gpu.Profile()).Numerics})
+		from, err = gpucheck.Corpus(*corpus, from, c, gpu, report)
+		gpu.Close()
+		if errors.Is(err, gpucheck.ErrLost) && lostN < 5 {
+			lostN++
+			fmt.Fprintf(stdout, "LOST %v; opening the device again\n", err)
+			continue
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "coop gpucheck: %v\n", err)
+			return 1
+		}
+		break
+	}
+	fmt.Fprintf(stdout, "corpus: %d same, %d differ, %d skipped of %d modules (the device was lost %d times)\n", n[gpucheck.Same], n[gpucheck.Differ], n[gpucheck.Skipped], total, lostN)
 	if n[gpucheck.Differ] > 0 {
 		return 1
 	}

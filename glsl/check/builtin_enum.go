@@ -892,12 +892,14 @@ var builtinNames = [...]string{
 
 func (b Builtin) String() string { return builtinNames[b] }
 
-var builtinByName = func() map[string]Builtin {
-	m := make(map[string]Builtin, len(builtinNames))
+// builtinByName is filled with the other name tables (tables.go).
+var builtinByName map[string]Builtin
+
+func indexBuiltinNames() {
+	builtinByName = make(map[string]Builtin, len(builtinNames))
 	for i, n := range builtinNames {
 		if n != "" {
-			m[n] = Builtin(i)
+			builtinByName[n] = Builtin(i)
 		}
 	}
-	return m
-}()
+}

@@ -90,7 +90,7 @@ var arbBallot = []string{"GL_ARB_shader_ballot"}
 
 func (b BuiltinVar) String() string { return builtinVarTable[b].name }
 
-func init() {
+func indexBuiltinVars() {
 	for i, v := range builtinVarTable {
 		if v.name != "" {
 			builtinVars[v.name] = BuiltinVar(i)

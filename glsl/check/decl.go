@@ -62,7 +62,7 @@ var extDescriptorHeap = []string{"GL_EXT_descriptor_heap"}
 // imageFormats are the format layout qualifiers of images.
 var imageFormats = map[string]bool{}
 
-func init() {
+func defineImageFormats() {
 	for _, f := range strings.Fields(`rgba32f rgba16f rg32f rg16f r11f_g11f_b10f r32f r16f rgba16 rgb10_a2 rgba8 rg16 rg8 r16 r8
 		rgba16_snorm rgba8_snorm rg16_snorm rg8_snorm r16_snorm r8_snorm rgba32i rgba16i rgba8i rg32i rg16i rg8i r32i r16i r8i
 		rgba32ui rgba16ui rgb10_a2ui rgba8ui rg32ui rg16ui rg8ui r32ui r16ui r8ui r64ui r64i`) {
@@ -277,6 +277,16 @@ func (c *checker) declareLayoutIn(q quals) {
 	}
 }
 
+// requireBinding reports a descriptor declared without
+// layout(binding=), which glslang refuses for Vulkan (its module would have
+// no Binding decoration) unless bindings are mapped automatically or the
+// shader uses descriptor heaps.
+func (c *checker) requireBinding(li layoutInfo, pos Pos, msg string) {
+	if c.opts.Vulkan && !c.opts.AutoMapBindings && li.Binding < 0 && !c.extOn("GL_EXT_descriptor_heap") {
+		c.errorf(pos, "binding", "%s", msg)
+	}
+}
+
 // maxWorkGroupSize is gl_MaxComputeWorkGroupSize in glslang's default
 // resource limits. Like glslang, the checker leaves the product
 // (gl_MaxComputeWorkGroupInvocations) to the device.
@@ -345,6 +355,9 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 			c.errorf(pos, "uniform", "non-opaque uniforms outside a block : not allowed when using GLSL for Vulkan")
 		}
 		c.descriptorHeapDecl(v, li, pos)
+		if baseOfArrays(t).isResource() && !li.TileAttachment {
+			c.requireBinding(li, pos, "sampler/texture/image requires layout(binding=X)")
+		}
 	case "buffer":
 		v.Storage = StorageBuffer
 		c.errorf(pos, "buffer", "buffers can only be declared as blocks")
@@ -417,7 +430,11 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 		v.Storage = StorageFunction
 		v.Memory |= ReadOnly
 	case StorageShared, StorageUniform:
-		if init != nil {
+		if _, null := init.(*NullInit); null && v.Storage == StorageShared {
+			// Shared memory starts zeroed (an OpVariable initializer).
+			v.Init = init
+			init = nil
+		} else if init != nil {
 			c.errorf(pos, name, "cannot initialize this type of qualifier ")
 			init = nil
 		}
@@ -563,6 +580,7 @@ func (c *checker) declareBlock(q quals, blockName string, members []blockMember,
 		SpirvDecorations: c.intrinsics(q, "spirv_decorate").decorations}
 	if storage == StorageUniform || storage == StorageBuffer {
 		c.descriptorHeapDecl(v, li, pos)
+		c.requireBinding(li, pos, "uniform/buffer blocks require layout(binding=X)")
 	}
 	c.prog.Globals = append(c.prog.Globals, v)
 	c.declare(blockName, pos, &symbol{typ: bt})

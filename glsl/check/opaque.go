@@ -74,7 +74,7 @@ var opaqueNames = map[string]*Type{}
 // (GL_EXT_shader_image_int64).
 var int64Images = map[string]bool{}
 
-func init() {
+func defineOpaqueNames() {
 	dims := []string{"1D", "2D", "3D", "Cube", "Buffer", "2DRect", "1DArray", "2DArray", "CubeArray", "2DMS", "2DMSArray"}
 	kinds := []struct {
 		kw   string

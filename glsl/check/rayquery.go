@@ -12,7 +12,7 @@ const (
 	opacity2StateName   = "gl_RayFlagsForceOpacityMicromap2StateEXT"
 )
 
-func init() {
+func defineRayQuery() {
 	const q = "inout:rayQueryEXT"
 	def("rayQueryInitializeEXT", "void "+q+" accelerationStructureEXT uint uint vec3 float vec3 float", 0, sz1, extRayQuery...)
 	def("rayQueryProceedEXT", "bool "+q, 0, sz1, extRayQuery...)

@@ -3,6 +3,7 @@ package syntax
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // kwFlags classifies an identifier's spelling; the parser looks each
@@ -49,7 +50,9 @@ var punctNames = map[string]string{
 	"&=": "AND_ASSIGN", "^=": "XOR_ASSIGN", "|=": "OR_ASSIGN", "-=": "SUB_ASSIGN", "<<": "LEFT_OP", ">>": "RIGHT_OP",
 }
 
-func init() {
+// defineKeywords fills keywords on the first Parse rather than at program
+// start, so that commands which never parse GLSL do not pay for it.
+var defineKeywords = sync.OnceFunc(func() {
 	add := func(f kwFlags, s string) {
 		for _, w := range strings.Fields(s) {
 			keywords[w] |= f
@@ -120,7 +123,7 @@ func init() {
 	add(kJump, `break continue discard`)
 	add(kJump|kGatedJump, `terminateInvocation terminateRayEXT ignoreIntersectionEXT demote`)
 	add(kStmt, `if else for while do switch case default return struct true false precision`)
-}
+})
 
 // keywordName is glslang's name for a keyword token.
 func keywordName(s string) string {

@@ -40,6 +40,7 @@ type bailout struct{}
 // syntax tree. Errors go to d; the tree holds what could be parsed. The
 // token slice is not modified.
 func Parse(toks []token.Token, d *diag.List) *File {
+	defineKeywords()
 	if len(toks) == 0 || toks[len(toks)-1].Kind != token.EOF {
 		toks = append(toks[:len(toks):len(toks)], token.Token{Kind: token.EOF})
 	}
@@ -770,7 +771,9 @@ func (p *parser) typeSpec(quals []*Qualifier) *TypeSpec {
 	case p.isTypeAt(0):
 		p.i++
 		ts.Name = t.Text
-		if p.fl[p.i-1]&kParam != 0 && p.is("<") {
+		// Any type may carry a parameter list here; the checker rejects
+		// it on types that take none, as glslang does, and goes on.
+		if p.is("<") {
 			ts.Params = p.typeParams()
 		}
 		if t.Text == "spirv_type" {
