@@ -1,6 +1,7 @@
 package llamadiff
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
@@ -318,6 +319,32 @@ func roll(v *Variant) *job {
 			k := (i23*5+(i1+1)%5)*7 + (i0+5)%7
 			if got, want := f32(b[1], i), f32(b[0], k); got != want {
 				return fmt.Errorf("dst element %d = %g, want src element %d = %g (Go reference)", i, got, k, want)
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// addID: ggml_add_id, the expert bias of each (token, slot) added to its
+// row: 5 tokens, 2 slots, rows of 37, expert ids below 4; dispatched
+// {ne01, ne02}.
+func addID(v *Variant) *job {
+	const ne0, used, tokens, experts = 37, 2, 5, 4
+	j := &job{push: map[string]uint32{"ne0": ne0, "ne1": used, "s01": ne0, "s02": ne0 * used, "s11": ne0, "s21": used},
+		bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{used, tokens, 1}
+	j.elems = map[uint32]int{0: ne0 * used * tokens, 1: ne0 * experts, 2: used * tokens, 3: ne0 * used * tokens}
+	j.ints = map[uint32]int{2: experts}
+	j.outputs = []uint32{3}
+	j.check = func(b map[uint32][]byte) error {
+		for r := range used * tokens {
+			e := int(int32(binary.LittleEndian.Uint32(b[2][4*r:])))
+			for i := range ne0 {
+				want := float64(float32(f32(b[0], r*ne0+i) + f32(b[1], e*ne0+i)))
+				if got := f32(b[3], r*ne0+i); got != want {
+					return fmt.Errorf("row %d (expert %d) element %d = %g, want %g (Go reference)", r, e, i, got, want)
+				}
 			}
 		}
 		return nil

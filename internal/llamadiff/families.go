@@ -98,6 +98,7 @@ var families = map[string]family{
 	"pad.comp":              pad,
 	"roll.comp":             roll,
 	"conv3d_mm.comp":        conv3d,
+	"add_id.comp":           addID,
 }
 
 func familyOf(v *Variant) family {
