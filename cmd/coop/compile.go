@@ -51,7 +51,6 @@ file cannot be read or written, 2 for bad flags.`
 
 type compileArgs struct {
 	opts       compile.Options
-	amb        bool
 	out        string
 	stage      string
 	quiet      bool
@@ -106,7 +105,7 @@ func parseCompileArgs(args []string) (*compileArgs, error) {
 			a.opts.TargetEnv = strings.TrimPrefix(arg, "--target-env=")
 			a.envGiven = true
 		case arg == "--amb" || arg == "--auto-map-bindings" || arg == "--auto-map-binding":
-			a.amb = true
+			a.opts.AutoMapBindings = true
 		case compile.DebugFlag(arg, &a.opts):
 		case arg == "--quiet" || arg == "-w" || arg == "--suppress-warnings":
 			a.quiet = true
@@ -288,9 +287,6 @@ func compileOne(a *compileArgs, in string) compiled {
 			r.hint = targetEnvHint(name, src, a.opts)
 		}
 		return r
-	}
-	if a.amb {
-		compile.AutoMapBindings(m)
 	}
 	if a.validate {
 		env := opts.TargetEnv

@@ -54,7 +54,7 @@ written, 2 for bad flags.`
 type glslcArgs struct {
 	opts               compile.Options
 	in, out            string
-	amb, quiet, werror bool
+	quiet, werror      bool
 	deps               bool // -MD
 	depsOnly           bool // -M, -MM
 	compileOnly        bool // -c
@@ -125,7 +125,7 @@ func parseGlslcArgs(args []string) (*glslcArgs, error) {
 		case strings.HasPrefix(arg, "-fentry-point="):
 			a.opts.EntryPoint = strings.TrimPrefix(arg, "-fentry-point=")
 		case arg == "-fauto-bind-uniforms":
-			a.amb = true
+			a.opts.AutoMapBindings = true
 		case arg == "-g":
 			a.opts.Debug = true
 		case arg == "-w":
@@ -258,9 +258,6 @@ func runGlslc(args []string, stdout, stderr io.Writer) int {
 	if a.werror && len(d.Diags) > 0 {
 		fmt.Fprintf(stderr, "coop glslc: %d warnings treated as errors (-Werror)\n", len(d.Diags))
 		return 1
-	}
-	if a.amb {
-		compile.AutoMapBindings(m)
 	}
 	out, err := glslcOutput(a, m)
 	if err == nil {

@@ -106,7 +106,7 @@ func TestCompileFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(a.defines) != 2 || a.defines[0].Value != "2" || a.defines[1].Value != "" || a.opts.Undefs[0] != "C" ||
-		a.opts.IncludeDirs[0] != "inc" || !a.amb || !a.opts.Debug || a.opts.EntryPoint != "go" {
+		a.opts.IncludeDirs[0] != "inc" || !a.opts.AutoMapBindings || !a.opts.Debug || a.opts.EntryPoint != "go" {
 		t.Fatalf("%+v", a)
 	}
 	if _, err := parseCompileArgs([]string{"--bogus", "x.comp"}); err == nil {

@@ -259,13 +259,19 @@ func defineBuiltins() {
 	def("uaddCarry usubBorrow", "T T T out:T", cU32, szAny)
 	def("umulExtended", "void T T out:T out:T", cU32, szAny)
 	def("imulExtended", "void T T out:T out:T", cI32, szAny)
+	// On long vectors (GL_EXT_long_vector) they take every integer width.
+	def("uaddCarry usubBorrow", "T T T out:T", comps(Uint8, Uint16, Uint64), szLong)
+	def("umulExtended", "void T T out:T out:T", comps(Uint8, Uint16, Uint64), szLong)
+	def("imulExtended", "void T T out:T out:T", comps(Int8, Int16, Int64), szLong)
 	// As in glslang: extract and insert exist for 32-bit integers only (8-
 	// and 16-bit arguments widen, as Vulkan needs 32-bit bases), reverse
 	// for all but 64-bit ones.
 	def("bitfieldExtract", "T T int int", cIU32, szAny)
 	def("bitfieldInsert", "T T T int int", cIU32, szAny)
+	def("bitfieldExtract", "T T int int", comps(Int8, Int16, Int64, Uint8, Uint16, Uint64), szLong)
+	def("bitfieldInsert", "T T T int int", comps(Int8, Int16, Int64, Uint8, Uint16, Uint64), szLong)
 	def("bitfieldReverse", "T T", comps(Int8, Int16, Int32, Uint8, Uint16, Uint32), szAny)
-	def("bitCount findLSB findMSB", "I T", cIU, szAny)
+	def("bitCount findLSB findMSB", "Is T", cIU, szAny) // the signed type of T's width, as glslang
 	// 8.11 Atomic memory functions.
 	def("atomicAdd atomicMin atomicMax atomicExchange", "S inout:S S", cAtomic, sz1)
 	def("atomicAnd atomicOr atomicXor", "S inout:S S", cIU, sz1)
@@ -326,6 +332,7 @@ func defineBuiltins() {
 	def("mbcntAMD", "uint uint64_t", 0, sz1, "GL_AMD_shader_ballot")
 	// GL_EXT_split_barrier.
 	def("controlBarrierArrive controlBarrierWait", "void", 0, sz1, "GL_EXT_split_barrier")
+	def("controlBarrierArrive controlBarrierWait", "void int int int int", 0, sz1, "GL_EXT_split_barrier")
 	// GL_EXT_expect_assume.
 	def("expectEXT", "T T T", cIU|cB, szAny, extExpect...)
 	def("assumeEXT", "void bool", 0, sz1, extExpect...)

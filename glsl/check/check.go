@@ -16,6 +16,10 @@ type Options struct {
 	// TargetEnv names the target environment, e.g. "vulkan1.3": some
 	// extensions need a minimum SPIR-V version.
 	TargetEnv string
+	// AutoMapBindings accepts descriptors without layout(binding=)
+	// (glslangValidator's --auto-map-bindings); otherwise, for Vulkan,
+	// they are errors, as in glslang.
+	AutoMapBindings bool
 }
 
 // Check type-checks a preprocessed and parsed compute shader, adding its

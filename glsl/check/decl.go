@@ -277,6 +277,16 @@ func (c *checker) declareLayoutIn(q quals) {
 	}
 }
 
+// requireBinding reports a descriptor declared without
+// layout(binding=), which glslang refuses for Vulkan (its module would have
+// no Binding decoration) unless bindings are mapped automatically or the
+// shader uses descriptor heaps.
+func (c *checker) requireBinding(li layoutInfo, pos Pos, msg string) {
+	if c.opts.Vulkan && !c.opts.AutoMapBindings && li.Binding < 0 && !c.extOn("GL_EXT_descriptor_heap") {
+		c.errorf(pos, "binding", "%s", msg)
+	}
+}
+
 // maxWorkGroupSize is gl_MaxComputeWorkGroupSize in glslang's default
 // resource limits. Like glslang, the checker leaves the product
 // (gl_MaxComputeWorkGroupInvocations) to the device.
@@ -345,6 +355,9 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 			c.errorf(pos, "uniform", "non-opaque uniforms outside a block : not allowed when using GLSL for Vulkan")
 		}
 		c.descriptorHeapDecl(v, li, pos)
+		if baseOfArrays(t).isResource() && !li.TileAttachment {
+			c.requireBinding(li, pos, "sampler/texture/image requires layout(binding=X)")
+		}
 	case "buffer":
 		v.Storage = StorageBuffer
 		c.errorf(pos, "buffer", "buffers can only be declared as blocks")
@@ -417,7 +430,11 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 		v.Storage = StorageFunction
 		v.Memory |= ReadOnly
 	case StorageShared, StorageUniform:
-		if init != nil {
+		if _, null := init.(*NullInit); null && v.Storage == StorageShared {
+			// Shared memory starts zeroed (an OpVariable initializer).
+			v.Init = init
+			init = nil
+		} else if init != nil {
 			c.errorf(pos, name, "cannot initialize this type of qualifier ")
 			init = nil
 		}
@@ -563,6 +580,7 @@ func (c *checker) declareBlock(q quals, blockName string, members []blockMember,
 		SpirvDecorations: c.intrinsics(q, "spirv_decorate").decorations}
 	if storage == StorageUniform || storage == StorageBuffer {
 		c.descriptorHeapDecl(v, li, pos)
+		c.requireBinding(li, pos, "uniform/buffer blocks require layout(binding=X)")
 	}
 	c.prog.Globals = append(c.prog.Globals, v)
 	c.declare(blockName, pos, &symbol{typ: bt})

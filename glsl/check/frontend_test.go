@@ -18,5 +18,5 @@ func frontEnd(name string, src []byte) (*Program, *diag.List) {
 	if d.HasErrors() {
 		return nil, d
 	}
-	return Check(pre, f, Options{Vulkan: true, TargetEnv: "vulkan1.3"}, d), d
+	return Check(pre, f, Options{Vulkan: true, TargetEnv: "vulkan1.3", AutoMapBindings: true}, d), d
 }

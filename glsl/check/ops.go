@@ -232,8 +232,13 @@ func (c *checker) arith(op BinaryOp, x, y Expr) (Expr, Expr, *Type, bool) {
 		if op != Mul {
 			return x, y, nil, false
 		}
-		// The scalar converts implicitly to the component type (int
-		// constants for uint components), never the other way.
+		// A cooperative matrix's scalar is exactly its component type, as
+		// in glslang; a cooperative vector's scalar converts implicitly to
+		// the component type (int constants for uint components), never
+		// the other way.
+		if tx.IsCoopMat() && !Identical(ty, ScalarType(tx.Scalar)) || ty.IsCoopMat() && !Identical(tx, ScalarType(ty.Scalar)) {
+			return x, y, nil, false
+		}
 		if tx.Kind == KScalar && c.implicitRank(tx, ScalarType(ty.Scalar)) != rankNone {
 			return c.convert(x, ScalarType(ty.Scalar)), y, ty, true
 		}
@@ -316,7 +321,7 @@ func (c *checker) incDec(op UnaryOp, x Expr, pos Pos, tok string) Expr {
 		return bad(pos)
 	}
 	t := x.Type()
-	if !(t.Kind == KScalar || t.Kind == KVector || t.Kind == KMatrix) || !t.Scalar.IsNumeric() {
+	if !(t.Kind == KScalar || t.Kind == KVector || t.Kind == KMatrix) || !arithScalar(t.Scalar) {
 		c.errorf(pos, tok, " wrong operand type no operation '%s' exists that takes an operand of type %s (or there is no acceptable conversion)", tok, c.typeDesc(x))
 		return bad(pos)
 	}

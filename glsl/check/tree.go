@@ -436,6 +436,12 @@ type Length struct {
 	X Expr
 }
 
+// NullInit is the null initializer "{}" (GL_EXT_null_initializer): the
+// zero value of T, for a variable's initializer only.
+type NullInit struct {
+	exprBase
+}
+
 // Sequence is the comma operator: the value of the last expression.
 type Sequence struct {
 	exprBase

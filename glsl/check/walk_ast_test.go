@@ -35,7 +35,7 @@ func TestWalkHandBuiltAST(t *testing.T) {
 		}}},
 	}}
 	var d diag.List
-	prog := Check(&pp.Result{Version: 450}, f, Options{Vulkan: true}, &d)
+	prog := Check(&pp.Result{Version: 450}, f, Options{Vulkan: true, AutoMapBindings: true}, &d)
 	if len(d.Diags) != 1 || d.Diags[0].Error() != "ERROR: 0:7: 'break' : break statement only allowed in switch and loops" {
 		t.Fatalf("diagnostics:\n%v", d.Error())
 	}

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/coopshader/coop/glsl/syntax"
@@ -258,6 +259,17 @@ func (c *checker) initExpr(e syntax.Expr, t *Type) Expr {
 		}
 		return bad(il.Pos)
 	}
+	if len(il.Elems) == 0 {
+		if !c.extOn("GL_EXT_null_initializer") {
+			c.errorf(il.Pos, "empty { } initializer", "not supported for this version or the enabled extensions")
+			return bad(il.Pos)
+		}
+		if t.Contains(func(t *Type) bool { return t.IsOpaque() || t.IsUnsizedArray() }) {
+			c.errorf(il.Pos, "{", "initializer list cannot initialize this type: %s", t)
+			return bad(il.Pos)
+		}
+		return &NullInit{exprBase{T: t, Pos: il.Pos}}
+	}
 	var elemType func(i int) *Type
 	n := -1
 	switch t.Kind {
@@ -485,6 +497,31 @@ func (c *checker) globalScope() *scope {
 	return s
 }
 
+// checkSharedMix reports shared variables declared both inside and
+// outside blocks (GL_EXT_shared_memory_block): SPIR-V's explicitly laid
+// out workgroup memory takes all of them as blocks or none (glslang
+// refuses the mix when linking).
+func (c *checker) checkSharedMix() {
+	var block, plain *Var
+	for _, v := range c.prog.Globals {
+		if v.Storage != StorageShared {
+			continue
+		}
+		if bt := baseOfArrays(v.Type); bt.Kind == KStruct && bt.Struct.Block {
+			block = cmp.Or(block, v)
+		} else {
+			plain = cmp.Or(plain, v)
+		}
+	}
+	if block != nil && plain != nil {
+		later := block
+		if plain.Pos.Line > block.Pos.Line {
+			later = plain
+		}
+		c.errorf(later.Pos, "shared", "cannot mix use of shared variables inside and outside blocks")
+	}
+}
+
 // finish applies the whole-program rules: an entry point, a body for
 // every called function, no recursion.
 func (c *checker) finish() {
@@ -495,6 +532,7 @@ func (c *checker) finish() {
 		c.errorf(Pos{}, "", "Missing entry point: Each stage requires one entry point")
 	}
 	c.checkDerivativeGroup()
+	c.checkSharedMix()
 	for t, n := range c.implicitArrays {
 		t.N = int(max(n, 0)) + 1
 	}

@@ -34,6 +34,10 @@ type Options struct {
 	// IncludeDirective enables #include without an #extension line, as
 	// glslc does.
 	IncludeDirective bool
+	// AutoMapBindings gives descriptors without layout(binding=) one
+	// (glslangValidator's --auto-map-bindings, see AutoMapBindings);
+	// without it they are errors, as in glslang.
+	AutoMapBindings bool
 }
 
 // TargetEnvs lists the accepted --target-env values.
@@ -68,17 +72,18 @@ func Compile(name string, src []byte, opts Options) (*spirv.Module, *diag.List) 
 	if d.HasErrors() {
 		return nil, d
 	}
-	prog := check.Check(pre, f, check.Options{Vulkan: true, TargetEnv: opts.TargetEnv}, d)
+	prog := check.Check(pre, f, check.Options{Vulkan: true, TargetEnv: opts.TargetEnv, AutoMapBindings: opts.AutoMapBindings}, d)
 	if d.HasErrors() {
 		return nil, d
 	}
 	m, err := lower.Lower(prog, lower.Options{
-		TargetEnv:  opts.TargetEnv,
-		EntryPoint: opts.EntryPoint,
-		Debug:      opts.Debug,
-		SourceFile: name,
-		Source:     string(src),
-		Includes:   includeSources(pre),
+		TargetEnv:       opts.TargetEnv,
+		EntryPoint:      opts.EntryPoint,
+		Debug:           opts.Debug,
+		SourceFile:      name,
+		AutoMapBindings: opts.AutoMapBindings,
+		Source:          string(src),
+		Includes:        includeSources(pre),
 	})
 	if err != nil {
 		// A code-generator error carries its source position; reporting it
@@ -89,6 +94,9 @@ func Compile(name string, src []byte, opts Options) (*spirv.Module, *diag.List) 
 			d.Errorf(diagPos(name), "", "%v", err)
 		}
 		return nil, d
+	}
+	if opts.AutoMapBindings {
+		AutoMapBindings(m)
 	}
 	if opts.StripDebug {
 		stripDebug(m)

@@ -48,7 +48,7 @@ func TestCorpusDeterministic(t *testing.T) {
 		wg.Go(func() {
 			for w := range work {
 				j := jobs[w[0]]
-				m, d := Compile(j.name, j.src, Options{TargetEnv: j.env})
+				m, d := Compile(j.name, j.src, Options{TargetEnv: j.env, AutoMapBindings: true})
 				var b []byte
 				if m != nil {
 					b, _ = m.Encode()

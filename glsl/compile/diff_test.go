@@ -185,7 +185,7 @@ func TestDifferentialCorpus(t *testing.T) {
 		path := filepath.Join(dir, f[0])
 		env := corpusEnv(path + ".spvasm")
 		src, _ := os.ReadFile(path)
-		ours, _ := Compile(path, src, Options{TargetEnv: env})
+		ours, _ := Compile(path, src, Options{TargetEnv: env, AutoMapBindings: true})
 		if ours == nil {
 			continue
 		}

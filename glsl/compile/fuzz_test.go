@@ -11,7 +11,7 @@ import (
 // fine, but no input may reach the code generator's internal-error
 // recovery, and a module that comes out must encode.
 func FuzzCompile(f *testing.F) {
-	for _, dir := range []string{filepath.Join("..", "..", "examples", "shaders"), filepath.Join("..", "..", "..", "shared", "corpus", "glslang")} {
+	for _, dir := range []string{filepath.Join("..", "..", "examples", "shaders"), filepath.Join("testdata", "shaders"), filepath.Join("..", "..", "..", "shared", "corpus", "glslang")} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.comp"))
 		for _, p := range files {
 			if src, err := os.ReadFile(p); err == nil {

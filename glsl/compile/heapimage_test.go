@@ -23,7 +23,7 @@ func corpusPair(t *testing.T, name string) []*spirv.Module {
 	if err != nil {
 		t.Skip("corpus not present")
 	}
-	ours, d := Compile(path, src, Options{TargetEnv: corpusEnv(path + ".spvasm")})
+	ours, d := Compile(path, src, Options{TargetEnv: corpusEnv(path + ".spvasm"), AutoMapBindings: true})
 	if ours == nil {
 		t.Fatalf("%s: %v", name, d)
 	}

@@ -65,3 +65,27 @@ void main() {
 		}
 	}
 }
+
+// TestNullInitializerRuns reads null-initialized (GL_EXT_null_initializer)
+// shared, private and local variables on the executor.
+func TestNullInitializerRuns(t *testing.T) {
+	src := `#version 460
+#extension GL_EXT_null_initializer : enable
+layout(local_size_x = 4) in;
+struct S { vec2 v; int a; };
+shared int s = {};
+shared S ss = {};
+S g = {};
+layout(std430, binding = 0) buffer B { int o[4]; };
+void main() {
+	S l = {};
+	o[gl_LocalInvocationIndex] = s + ss.a + int(ss.v.y) + g.a + l.a + 7;
+}
+`
+	out := runShader(t, src, 1, []uint32{1, 2, 3, 4}, nil)
+	for i, v := range out {
+		if v != 7 {
+			t.Errorf("o[%d] = %d, want 7", i, v)
+		}
+	}
+}

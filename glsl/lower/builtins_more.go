@@ -104,12 +104,19 @@ func (g *gen) moreBuiltin(e *check.BuiltinCall, tid uint32) (uint32, bool) {
 		// arrive releasing and the wait acquiring workgroup memory.
 		g.b.Capability(spirv.CapabilitySplitBarrierEXT)
 		g.b.Extension("SPV_EXT_split_barrier")
-		wg := g.u32(uint32(spirv.ScopeWorkgroup))
-		if e.Fn == check.BControlBarrierArrive {
-			g.b.Emit(spirv.OpControlBarrierArriveEXT, wg, wg, g.u32(uint32(spirv.MemorySemanticsRelease)|semWorkgroup))
-		} else {
-			g.b.Emit(spirv.OpControlBarrierWaitEXT, wg, wg, g.u32(uint32(spirv.MemorySemanticsAcquire)|semWorkgroup))
+		op := pick(e.Fn == check.BControlBarrierArrive, spirv.OpControlBarrierArriveEXT, spirv.OpControlBarrierWaitEXT)
+		if len(e.Args) == 4 {
+			// The GL_KHR_memory_scope_semantics form, as controlBarrier.
+			g.checkScope(g.constArg(e.Args[0], "the execution scope"))
+			g.checkScope(g.constArg(e.Args[1], "the memory scope"))
+			sem := g.constArg(e.Args[2], "the storage semantics") | g.constArg(e.Args[3], "the memory semantics")
+			g.checkSemantics(sem)
+			g.b.Emit(op, g.rvalue(e.Args[0]), g.rvalue(e.Args[1]), g.u32(sem))
+			return 0, true
 		}
+		wg := g.u32(uint32(spirv.ScopeWorkgroup))
+		sem := pick(e.Fn == check.BControlBarrierArrive, spirv.MemorySemanticsRelease, spirv.MemorySemanticsAcquire)
+		g.b.Emit(op, wg, wg, g.u32(uint32(sem)|semWorkgroup))
 		return 0, true
 	case check.BExpectEXT:
 		g.b.Capability(spirv.CapabilityExpectAssumeKHR)

@@ -343,6 +343,11 @@ func (g *gen) coopVecConstruct(e *check.Construct, vals []uint32) uint32 {
 			args = append(args, g.b.EmitResult(spirv.OpCompositeExtract, g.scalarType(at.Scalar), vals[i], uint32(c)))
 		}
 	}
+	// Components past the vector's length are dropped, as for vector
+	// constructors (glslang does the same).
+	if n := t.Params[0]; n.Spec == nil && int64(len(args)) > n.Val {
+		args = args[:n.Val]
+	}
 	all := true
 	for _, a := range args {
 		all = all && g.isConst(a)

@@ -568,6 +568,8 @@ func (g *gen) rvalue(e check.Expr) uint32 {
 		return g.convert(g.rvalue(e.X), e.X.Type(), e.T, e.Pos)
 	case *check.Length:
 		return g.length(e)
+	case *check.NullInit:
+		return g.b.Const(spirv.OpConstantNull, g.typeID(e.T, check.PackNone))
 	case *check.Sequence:
 		var v uint32
 		for _, x := range e.List {

@@ -28,6 +28,10 @@ type Options struct {
 	Source     string
 	// Includes are the files #include read, with their text, for -g.
 	Includes []SourceFile
+	// AutoMapBindings: descriptors without a binding get one later
+	// (compile.AutoMapBindings); otherwise tensors and acceleration
+	// structures without one get binding 0, as glslang gives them.
+	AutoMapBindings bool
 }
 
 // SourceFile is a file's name and text.
@@ -192,6 +196,7 @@ func (g *gen) run() {
 	for _, v := range g.p.Globals {
 		g.global(v)
 	}
+	g.aliasSharedBlocks()
 	for _, v := range g.p.Globals {
 		if vi := g.vars[v]; vi != nil && len(v.SpirvDecorations) > 0 {
 			g.spirvDecorate(vi.id, v.SpirvDecorations)
@@ -215,6 +220,23 @@ func (g *gen) run() {
 	g.rayModes(mainID)
 	g.memoryModel()
 	g.checkVersionNeeds()
+}
+
+// aliasSharedBlocks decorates shared blocks (GL_EXT_shared_memory_block)
+// Aliased when there are several: they overlay the same workgroup memory
+// (WorkgroupMemoryExplicitLayoutKHR), as glslang marks them.
+func (g *gen) aliasSharedBlocks() {
+	var ids []uint32
+	for _, v := range g.p.Globals {
+		if vi := g.vars[v]; vi != nil && v.Storage == check.StorageShared && baseOfArrays(v.Type).Kind == check.KStruct && baseOfArrays(v.Type).Struct.Block {
+			ids = append(ids, vi.id)
+		}
+	}
+	if len(ids) > 1 {
+		for _, id := range ids {
+			g.b.Decorate(id, spirv.DecorationAliased)
+		}
+	}
 }
 
 // pragmaModes declares what glslang's pragmas use_variable_pointers and

@@ -108,6 +108,11 @@ func (g *gen) rayVar(v *check.Var) bool {
 			set = 0
 		}
 		g.b.Decorate(id, spirv.DecorationDescriptorSet, uint32(set))
+		// Without a binding glslang gives binding 0 (unless bindings
+		// are mapped automatically).
+		if binding < 0 && !g.opts.AutoMapBindings && !g.p.HasExtension("GL_EXT_descriptor_heap") {
+			binding = 0
+		}
 		if binding >= 0 {
 			g.b.Decorate(id, spirv.DecorationBinding, uint32(binding))
 		}

@@ -161,7 +161,9 @@ func (g *gen) global(v *check.Var) {
 	}
 	g.memoryCaps(v.Type, sc, v.Storage == check.StorageBuffer)
 	var init []uint32
-	if v.Init != nil && sc == spirv.StorageClassPrivate {
+	if _, ok := v.Init.(*check.NullInit); ok {
+		init = []uint32{g.b.Const(spirv.OpConstantNull, g.typeID(v.Type, pk))}
+	} else if v.Init != nil && sc == spirv.StorageClassPrivate {
 		if c, ok := v.Init.(*check.Const); ok {
 			init = []uint32{g.constValue(c.Val)}
 		}
@@ -178,6 +180,11 @@ func (g *gen) global(v *check.Var) {
 			set = 0
 		}
 		g.b.Decorate(id, spirv.DecorationDescriptorSet, uint32(set))
+		// Tensors without a binding get binding 0, as in glslang
+		// (unless bindings are mapped automatically).
+		if binding < 0 && !g.opts.AutoMapBindings && !g.p.HasExtension("GL_EXT_descriptor_heap") && baseOfArrays(v.Type).Kind == check.KTensorARM {
+			binding = 0
+		}
 		if binding >= 0 {
 			g.b.Decorate(id, spirv.DecorationBinding, uint32(binding))
 		}

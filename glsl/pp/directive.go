@@ -377,6 +377,13 @@ func (p *pp) version(dir ptok, args []ptok, eol token.Pos) {
 			p.defineText(e, "1")
 		}
 	}
+	only := desktopOnly
+	if p.res.Profile == "es" {
+		only = esOnly
+	}
+	for e := range only {
+		p.defineText(e, "1")
+	}
 }
 
 var behaviors = map[string]Behavior{"require": Require, "enable": Enable, "warn": Warn, "disable": Disable}

@@ -771,7 +771,9 @@ func (p *parser) typeSpec(quals []*Qualifier) *TypeSpec {
 	case p.isTypeAt(0):
 		p.i++
 		ts.Name = t.Text
-		if p.fl[p.i-1]&kParam != 0 && p.is("<") {
+		// Any type may carry a parameter list here; the checker rejects
+		// it on types that take none, as glslang does, and goes on.
+		if p.is("<") {
 			ts.Params = p.typeParams()
 		}
 		if t.Text == "spirv_type" {

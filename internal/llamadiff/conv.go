@@ -160,3 +160,59 @@ func conv2dDW(v *Variant) *job {
 	}
 	return j
 }
+
+// conv3d: ggml_conv_3d (conv3d_mm.comp) of 2 batches of 2 channels of
+// 3×5×7, 20 output channels, a 3×3×3 kernel, stride 1, padding 1, with
+// the same small tile and per-path settings as conv2d (no collectives).
+func conv3d(v *Variant) *job {
+	const oc, ic, n, id, ih, iw, k = 20, 2, 2, 3, 5, 7, 3
+	wg, shmemPad, csh := uint32(128), uint32(4), uint32(0)
+	switch {
+	case v.Has("COOPMAT"):
+		wg, shmemPad, csh = (64/16)*(32/16)*32, 8, 1
+	case v.Has("COOPMAT2"):
+		shmemPad, csh = 8, 1
+	}
+	j := &job{spec: map[uint32]uint32{0: wg, 1: 64, 2: 32, 3: 32, 4: 4, 5: shmemPad,
+		6: 1, 7: 1, 8: 1, 9: 1, 10: 1, 11: 1, 12: 1, 13: 1, 14: 1, 15: k, 16: k, 17: k, 18: 0, 19: csh, 20: 16, 21: 16},
+		push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	for key, x := range map[string]uint32{"OC": oc, "IC": ic, "N": n, "IW": iw, "IH": ih, "ID": id, "OW": iw, "OH": ih, "OD": id,
+		"nb01": k, "nb02": k * k, "nb03": k * k * k, "nb11": iw, "nb12": iw * ih, "nb13": iw * ih * id,
+		"nb1": iw, "nb2": iw * ih, "nb3": iw * ih * id} {
+		j.push[key] = x
+	}
+	j.push["OWmp"], j.push["OWL"] = fastDiv(iw)
+	j.push["OWOHmp"], j.push["OWOHL"] = fastDiv(iw * ih)
+	j.push["OWOHODmp"], j.push["OWOHODL"] = fastDiv(iw * ih * id)
+	const npq = n * id * ih * iw
+	j.groups = [3]uint32{(oc + 63) / 64, (npq + 31) / 32, 1}
+	j.elems = map[uint32]int{0: oc * ic * k * k * k, 1: n * ic * id * ih * iw, 2: n * oc * id * ih * iw}
+	j.outputs = []uint32{2}
+	dk := decoderFor(firstOf(v, "A_TYPE"), false)
+	j.check = func(b map[uint32][]byte) error {
+		for o := range n * oc * id * ih * iw {
+			x, y, z, co, in := o%iw, o/iw%ih, o/(iw*ih)%id, o/(iw*ih*id)%oc, o/(iw*ih*id*oc)
+			var sum, mag float64
+			for ci := range ic {
+				for kz := range k {
+					for ky := range k {
+						for kx := range k {
+							sz, sy, sx := z-1+kz, y-1+ky, x-1+kx
+							if sz < 0 || sz >= id || sy < 0 || sy >= ih || sx < 0 || sx >= iw {
+								continue
+							}
+							p := dk(b[0], (((co*ic+ci)*k+kz)*k+ky)*k+kx) * f32(b[1], (((in*ic+ci)*id+sz)*ih+sy)*iw+sx)
+							sum += p
+							mag += math.Abs(p)
+						}
+					}
+				}
+			}
+			if got := f32(b[2], o); math.IsNaN(got) || math.Abs(got-sum) > 1e-2*mag+1e-4 {
+				return fmt.Errorf("dst element %d = %g, want %g (Go reference)", o, got, sum)
+			}
+		}
+		return nil
+	}
+	return j
+}

@@ -279,3 +279,48 @@ func copyTranspose(v *Variant) *job {
 	}
 	return j
 }
+
+// pad: ggml_pad_ext of {7, 5, 3, 2} by 1 before and 2 after dimension 0
+// and 1 after dimension 1, zero filled.
+func pad(v *Variant) *job {
+	src, dst := [4]uint32{7, 5, 3, 2}, [4]uint32{10, 6, 3, 2}
+	j := &job{push: map[string]uint32{"lp0": 1, "rp0": 2, "rp1": 1}, bf16: map[uint32]bool{}}
+	tensorPush(j.push, dst, "1")
+	shapePush(j.push, "0", src)
+	j.groups = [3]uint32{1, 1, 1}
+	j.elems = map[uint32]int{0: 210, 1: 360}
+	j.outputs = []uint32{1}
+	j.check = func(b map[uint32][]byte) error {
+		for i := range 360 {
+			i0, i1, i23 := i%10, i/10%6, i/60
+			want := 0.0
+			if i0 >= 1 && i0 < 8 && i1 < 5 {
+				want = f32(b[0], (i23*5+i1)*7+i0-1)
+			}
+			if got := f32(b[1], i); got != want {
+				return fmt.Errorf("dst element %d = %g, want %g (Go reference)", i, got, want)
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// roll: ggml_roll of the element shape by 2 along dimension 0 and -1
+// along dimension 1 (shifts biased by 0x8000, packed in param1's bits).
+func roll(v *Variant) *job {
+	j := unary(v)
+	j.push["param1"] = (2+0x8000)<<16 | (0x8000 - 1)
+	j.push["param2"] = 0x8000<<16 | 0x8000
+	j.check = func(b map[uint32][]byte) error {
+		for i := range int(j.push["ne"]) {
+			i0, i1, i23 := i%7, i/7%5, i/35
+			k := (i23*5+(i1+1)%5)*7 + (i0+5)%7
+			if got, want := f32(b[1], i), f32(b[0], k); got != want {
+				return fmt.Errorf("dst element %d = %g, want src element %d = %g (Go reference)", i, got, k, want)
+			}
+		}
+		return nil
+	}
+	return j
+}

@@ -95,6 +95,9 @@ var families = map[string]family{
 	"tri.comp":              tri,
 	"diag.comp":             diag,
 	"copy_transpose.comp":   copyTranspose,
+	"pad.comp":              pad,
+	"roll.comp":             roll,
+	"conv3d_mm.comp":        conv3d,
 }
 
 func familyOf(v *Variant) family {
