@@ -126,6 +126,16 @@ func init() {
 	}
 }
 
+// Ops yields every opcode the grammar knows (range over it), sparing
+// callers a walk over all 65536 opcode values.
+func Ops(yield func(Op) bool) {
+	for i := range instDescs {
+		if !yield(instDescs[i].Op) {
+			return
+		}
+	}
+}
+
 // Desc returns the grammar's description of op, or nil for an opcode the
 // grammar does not know.
 func (op Op) Desc() *InstDesc {

@@ -130,12 +130,8 @@ func (s *state) checkInst(f *Func, i int) {
 // extended instructions (debug information names types).
 var typeOperands = func() map[spirv.Op]bool {
 	m := map[spirv.Op]bool{spirv.OpExtInst: true, spirv.OpExtInstWithForwardRefsKHR: true}
-	for op := spirv.Op(0); op < 0xffff; op++ {
-		d := op.Desc()
-		if d == nil {
-			continue
-		}
-		for _, od := range d.Operands {
+	for op := range spirv.Ops {
+		for _, od := range op.Desc().Operands {
 			if od.Kind == spirv.KindIdRef && strings.Contains(od.Name, "Type") {
 				m[op] = true
 			}
