@@ -72,6 +72,7 @@ type extSet struct {
 var extSets = []extSet{
 	{"extinst.glsl.std.450.grammar.json", "GLSL.std.450", "GLSLstd450"},
 	{"extinst.nonsemantic.debugprintf.grammar.json", "NonSemantic.DebugPrintf", "DebugPrintf"},
+	{"extinst.nonsemantic.shader.debuginfo.100.grammar.json", "NonSemantic.Shader.DebugInfo.100", "ShaderDebugInfo"},
 }
 
 func main() {
