@@ -37,7 +37,7 @@ func (g *gen) function(f *check.Func) {
 	g.at(f.Pos)
 	g.functionLine(f)
 	g.b.BeginFunctionID(id, ret, spirv.FunctionControlNone, fnType)
-	g.b.Name(id, f.Name+g.mangle(f))
+	g.b.Name(id, g.funcName(f))
 	for i, p := range f.Params {
 		pid := g.b.ID()
 		g.b.Emit(spirv.OpFunctionParameter, params[i], pid)
@@ -80,6 +80,15 @@ func (g *gen) function(f *check.Func) {
 	}
 	g.b.EndFunction()
 	g.fn = nil
+}
+
+// funcName is a function's OpName: glslang's mangled name, except the
+// entry function's, which glslang names plainly "main".
+func (g *gen) funcName(f *check.Func) string {
+	if f == g.p.Main {
+		return f.Name
+	}
+	return f.Name + g.mangle(f)
 }
 
 // mangle is glslang's name suffix: "(" then one code per parameter type.
