@@ -27,7 +27,7 @@ func sourceLine(m *spirv.Module, index int) string {
 				strs[w[0]] = s
 			}
 		case spirv.OpExtInstImport:
-			if s, _, ok := in.String(1); ok && len(w) > 0 && s == "NonSemantic.Shader.DebugInfo.100" {
+			if s, _, ok := in.String(1); ok && len(w) > 0 && (s == "NonSemantic.Shader.DebugInfo.100" || s == "NonSemantic.Shader.DebugInfo.101") {
 				debugSets[w[0]] = true
 			}
 		case spirv.OpConstant:
