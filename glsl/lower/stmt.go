@@ -63,6 +63,7 @@ func (g *gen) function(f *check.Func) {
 	}
 	g.fn = f
 	g.label(g.b.ID())
+	g.diFunctionStart(f, id)
 	if f == g.p.Main {
 		for _, v := range g.privateInits {
 			g.store(g.vars[v], nil, g.rvalue(v.Init), v.Type)
@@ -131,6 +132,7 @@ func (g *gen) block(b *check.Block) {
 func (g *gen) stmt(s check.Stmt) {
 	switch s := s.(type) {
 	case *check.Block:
+		defer g.diBlockScope(s)()
 		g.block(s)
 	case *check.DeclStmt:
 		g.live()
@@ -143,6 +145,7 @@ func (g *gen) stmt(s check.Stmt) {
 		g.spirvDecorate(id, v.SpirvDecorations)
 		vi := &varInfo{id: id, sc: spirv.StorageClassFunction, t: v.Type}
 		g.vars[v] = vi
+		g.diLocal(v, id)
 		if s.Init != nil {
 			g.store(vi, nil, g.rvalue(s.Init), v.Type)
 		}
@@ -176,15 +179,18 @@ func (g *gen) stmt(s check.Stmt) {
 		g.label(merge)
 	case *check.For:
 		g.live()
+		defer g.diLoopScope(s, s.Body)()
 		if s.Init != nil {
 			g.stmt(s.Init)
 		}
 		g.loop(s.Cond, s.Body, s.Post, false, s.Hints)
 	case *check.While:
 		g.live()
+		defer g.diLoopScope(s, s.Body)()
 		g.loop(s.Cond, s.Body, nil, false, s.Hints)
 	case *check.DoWhile:
 		g.live()
+		defer g.diLoopScope(s, nil)()
 		g.loop(s.Cond, s.Body, nil, true, s.Hints)
 	case *check.Switch:
 		g.live()
