@@ -260,12 +260,11 @@ func coopExec(in *instr, io matIO, same bool) error {
 		// multiply-add wants.
 		t := io.m.newTile(mt)
 		t.raw, t.f, t.has = grow(t.raw, R*C), growF(t.f, R*C), hasRaw|hasF
-		for r := 0; r < R; r++ {
-			src := b[r*ls : r*ls+2*C]
-			raw, f := t.raw[r*C:r*C+C], t.f[r*C:r*C+C]
-			for c := range raw {
-				h := uint16(src[2*c]) | uint16(src[2*c+1])<<8
-				raw[c], f[c] = uint64(h), f16Table[h]
+		if ls == 2*C {
+			loadHalves(b[:2*R*C], t.raw, t.f)
+		} else {
+			for r := 0; r < R; r++ {
+				loadHalves(b[r*ls:r*ls+2*C], t.raw[r*C:r*C+C], t.f[r*C:r*C+C])
 			}
 		}
 		io.m.tiles[in.res] = t
@@ -297,6 +296,16 @@ func coopExec(in *instr, io matIO, same bool) error {
 		case load:
 			for c := range row {
 				row[c] = rdScalar(ct, b[off+c*csd:])
+			}
+		case cs == 4 && csd == 4:
+			dst := b[off : off+4*C]
+			for c, v := range row {
+				binary.LittleEndian.PutUint32(dst[4*c:], uint32(v))
+			}
+		case cs == 2 && csd == 2:
+			dst := b[off : off+2*C]
+			for c, v := range row {
+				binary.LittleEndian.PutUint16(dst[2*c:], uint16(v))
 			}
 		default:
 			for c := range row {

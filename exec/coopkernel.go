@@ -363,3 +363,13 @@ func extInts(dst []int64, src []uint64, t *typ, signed bool) {
 		}
 	}
 }
+
+func loadHalvesGo(src []byte, raw []uint64, f []float32) {
+	t := f16Table
+	f = f[:len(raw)]
+	src = src[:2*len(raw)]
+	for c := range raw {
+		h := uint16(src[2*c]) | uint16(src[2*c+1])<<8
+		raw[c], f[c] = uint64(h), t[h]
+	}
+}

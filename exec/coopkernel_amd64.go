@@ -7,7 +7,10 @@ package exec
 // multiplications and additions, each rounded as the scalar one is, so
 // they give the same bits (no fused multiply-add).
 
-func cpuHasAVX() bool
+func cpuFeatures() (avx, avx2f16c bool)
+
+//go:noescape
+func halvesF16C(src *byte, raw *uint64, f *float32, n int)
 
 //go:noescape
 func kernF32x4x16(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
@@ -15,7 +18,7 @@ func kernF32x4x16(a *float32, lda int, b *float32, ldb int, c *float32, ldc int,
 //go:noescape
 func kernF32x4x8(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
 
-var hasAVX = cpuHasAVX()
+var hasAVX, hasF16C = cpuFeatures()
 
 // panelsF32 runs the AVX kernels over rows [0, M&^3) and columns
 // [0, N&^7) of acc for k in [k0, k1), and reports the rows and columns
@@ -44,4 +47,20 @@ func panelsF32(a, b, acc []float32, M, N, K, k0, k1 int) (int, int) {
 		}
 	}
 	return m4, n8
+}
+
+// loadHalves reads len(raw) little-endian halves from src: bits into raw,
+// values into f. Only the values of NaNs (which no result keeps: NaN
+// results are made canonical) may differ from f16Table's.
+func loadHalves(src []byte, raw []uint64, f []float32) {
+	n := len(raw)
+	_, _ = src[2*n-1], f[n-1]
+	v := 0
+	if hasF16C {
+		v = n &^ 7
+		if v > 0 {
+			halvesF16C(&src[0], &raw[0], &f[0], v)
+		}
+	}
+	loadHalvesGo(src[2*v:], raw[v:], f[v:n])
 }

@@ -2,26 +2,62 @@
 
 #include "textflag.h"
 
-// func cpuHasAVX() bool
-// AVX in the processor (CPUID.1:ECX bits 27 OSXSAVE and 28 AVX) and the
-// YMM state enabled by the OS (XCR0 bits 1 and 2).
-TEXT ·cpuHasAVX(SB), NOSPLIT, $0-1
+// func cpuFeatures() (avx, avx2f16c bool)
+// AVX in the processor (CPUID.1:ECX bits 27 OSXSAVE and 28 AVX) with the
+// YMM state enabled by the OS (XCR0 bits 1 and 2); then F16C (CPUID.1:ECX
+// bit 29) and AVX2 (CPUID.7.0:EBX bit 5).
+TEXT ·cpuFeatures(SB), NOSPLIT, $0-2
+	MOVB $0, avx+0(FP)
+	MOVB $0, avx2f16c+1(FP)
 	MOVL $1, AX
 	XORL CX, CX
 	CPUID
-	MOVL CX, BX
-	ANDL $0x18000000, BX
-	CMPL BX, $0x18000000
-	JNE  no
+	MOVL CX, R8
+	ANDL $0x18000000, CX
+	CMPL CX, $0x18000000
+	JNE  done
 	XORL CX, CX
 	XGETBV
 	ANDL $6, AX
 	CMPL AX, $6
-	JNE  no
-	MOVB $1, ret+0(FP)
+	JNE  done
+	MOVB $1, avx+0(FP)
+	ANDL $0x20000000, R8
+	JZ   done
+	MOVL $7, AX
+	XORL CX, CX
+	CPUID
+	ANDL $0x20, BX
+	JZ   done
+	MOVB $1, avx2f16c+1(FP)
+done:
 	RET
-no:
-	MOVB $0, ret+0(FP)
+
+// func halvesF16C(src *byte, raw *uint64, f *float32, n int)
+// Reads n (a multiple of 8) little-endian halves: their bits into raw and
+// their values into f (VCVTPH2PS widens exactly).
+TEXT ·halvesF16C(SB), NOSPLIT, $0-32
+	MOVQ src+0(FP), SI
+	MOVQ raw+8(FP), DI
+	MOVQ f+16(FP), DX
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+	JZ   hdone
+hloop:
+	VMOVDQU (SI), X0
+	VCVTPH2PS X0, Y1
+	VMOVUPS Y1, (DX)
+	VPMOVZXWQ (SI), Y2
+	VPMOVZXWQ 8(SI), Y3
+	VMOVDQU Y2, (DI)
+	VMOVDQU Y3, 32(DI)
+	ADDQ $16, SI
+	ADDQ $64, DI
+	ADDQ $32, DX
+	DECQ CX
+	JNZ  hloop
+	VZEROUPPER
+hdone:
 	RET
 
 // func kernF32x4x16(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)

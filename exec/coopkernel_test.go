@@ -295,3 +295,27 @@ func BenchmarkMulAdd(b *testing.B) {
 		})
 	}
 }
+
+// TestLoadHalves checks the bulk half loader against the table on every
+// half, at every alignment of the vector part.
+func TestLoadHalves(t *testing.T) {
+	loadF16Table()
+	const n = 1 << 16
+	src := make([]byte, 2*n+2)
+	for h := 0; h < n; h++ {
+		src[2*h], src[2*h+1] = byte(h), byte(h>>8)
+	}
+	for _, skip := range []int{0, 1} {
+		for _, cnt := range []int{n - skip, 13, 8, 7} {
+			raw, f := make([]uint64, cnt), make([]float32, cnt)
+			loadHalves(src[2*skip:], raw, f)
+			for k := range raw {
+				h := uint16(k + skip)
+				want := f16Table[h]
+				if raw[k] != uint64(h) || math.Float32bits(f[k]) != math.Float32bits(want) && !(f[k] != f[k] && want != want) {
+					t.Fatalf("half %#04x: bits %#x, value %v (want %v)", h, raw[k], f[k], want)
+				}
+			}
+		}
+	}
+}
