@@ -7,15 +7,23 @@ import (
 )
 
 // instChecks holds the checks of the instruction families, by opcode;
-// each family file adds its own in an init function.
-var instChecks = map[spirv.Op]func(*state, int){}
+// each family file adds its own in an init function. Families sharing an
+// opcode (a conversion of scalars and of cooperative matrices) each add
+// theirs; they run in the order the files' init functions ran.
+var instChecks = map[spirv.Op][]func(*state, int){}
 
 func addChecks(m map[spirv.Op]func(*state, int)) {
 	for op, f := range m {
-		if instChecks[op] != nil {
-			panic("validate: two checks for " + op.String())
+		instChecks[op] = append(instChecks[op], f)
+	}
+}
+
+// runChecks runs the family checks of instruction i until one fails.
+func (s *state) runChecks(i int) {
+	for _, h := range instChecks[s.m.Insts[i].Op] {
+		if h(s, i); s.err != nil {
+			return
 		}
-		instChecks[op] = f
 	}
 }
 
@@ -36,11 +44,8 @@ func (s *state) checkInstructions() {
 		end = s.funcs[0].Index
 	}
 	for i := 0; i < end; i++ {
-		if h := instChecks[s.m.Insts[i].Op]; h != nil {
-			h(s, i)
-			if s.err != nil {
-				return
-			}
+		if s.runChecks(i); s.err != nil {
+			return
 		}
 	}
 }
@@ -110,18 +115,9 @@ func (s *state) checkInst(f *Func, i int) {
 		}
 	case spirv.OpCompositeExtract:
 		s.checkCompositeExtract(i)
-	case spirv.OpFAdd, spirv.OpFSub, spirv.OpFMul, spirv.OpFDiv, spirv.OpFRem, spirv.OpFMod:
-		for _, v := range w[2:4] {
-			if s.typeOf(v) != w[0] {
-				s.fail(i, "arith.operand", "Expected arithmetic operands to be of Result Type: %s operand <id> '%d'", in.Op, v)
-				return
-			}
-		}
 	}
 	if s.err == nil {
-		if h := instChecks[in.Op]; h != nil {
-			h(s, i)
-		}
+		s.runChecks(i)
 	}
 }
 
