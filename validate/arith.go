@@ -520,18 +520,24 @@ func (s *state) checkSpecConstantOp(i int) {
 			return
 		}
 	}
-	if r := arithRules[inner]; r != nil {
+	r := arithRules[inner]
+	if r == nil {
+		r = compositeRules[inner]
+	}
+	if r != nil {
 		r(&op{s: s, i: i, name: "SpecConstantOp", rt: w[0], args: w[3:]})
 	}
 }
 
 func init() {
 	m := map[spirv.Op]func(*state, int){spirv.OpSpecConstantOp: (*state).checkSpecConstantOp}
-	for o, r := range arithRules {
-		name := o.String()[2:]
-		m[o] = func(s *state, i int) {
-			w := s.m.Insts[i].Words
-			r(&op{s: s, i: i, name: name, rt: w[0], args: w[2:]})
+	for _, rules := range []map[spirv.Op]func(*op){arithRules, compositeRules} {
+		for o, r := range rules {
+			name := o.String()[2:]
+			m[o] = func(s *state, i int) {
+				w := s.m.Insts[i].Words
+				r(&op{s: s, i: i, name: name, rt: w[0], args: w[2:]})
+			}
 		}
 	}
 	addChecks(m)

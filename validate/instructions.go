@@ -113,8 +113,6 @@ func (s *state) checkInst(f *Func, i int) {
 		if rt := s.types[w[0]]; rt != nil {
 			s.checkComposite(i, in.Op, rt, w[2:], false)
 		}
-	case spirv.OpCompositeExtract:
-		s.checkCompositeExtract(i)
 	}
 	if s.err == nil {
 		s.runChecks(i)
@@ -194,9 +192,9 @@ func (s *state) checkFunctionVariable(f *Func, i int) {
 
 // walkIndex steps from composite type t into index idx (a constant value
 // when known); it returns nil for an index the type does not have. Only
-// literal indices (bounded true) must be within a vector or matrix: an
-// access chain's constant index past the end is not a validation error
-// (spirv-val agrees).
+// literal indices (bounded true) must be within a vector, matrix or array
+// of known length: an access chain's constant index past the end is not a
+// validation error (spirv-val agrees).
 func (s *state) walkIndex(t *Type, idx uint64, known, bounded bool) (*Type, string) {
 	switch {
 	case t.is(spirv.OpTypeStruct):
@@ -208,7 +206,7 @@ func (s *state) walkIndex(t *Type, idx uint64, known, bounded bool) (*Type, stri
 		}
 		return s.types[t.Members[idx]], ""
 	case t.is(spirv.OpTypeVector), t.is(spirv.OpTypeMatrix), t.is(spirv.OpTypeArray):
-		if bounded && t.CountKnown && idx >= t.Count && !t.is(spirv.OpTypeArray) {
+		if bounded && t.CountKnown && idx >= t.Count {
 			return nil, "index out of range"
 		}
 		return s.types[t.Elem], ""
@@ -264,22 +262,3 @@ func (s *state) checkAccessChain(i int) {
 	}
 }
 
-func (s *state) checkCompositeExtract(i int) {
-	w := s.m.Insts[i].Words
-	t := s.valueType(w[2])
-	if t == nil {
-		s.fail(i, "composite.extract", "OpCompositeExtract Composite <id> '%d' is not a composite object.", w[2])
-		return
-	}
-	for _, x := range w[3:] {
-		var why string
-		if t, why = s.walkIndex(t, uint64(x), true, true); t == nil {
-			s.fail(i, "composite.extract", "OpCompositeExtract: %s (index %d).", why, x)
-			return
-		}
-	}
-	if t.ID != w[0] {
-		s.fail(i, "composite.extract", "OpCompositeExtract result type (Op%s) does not match the type that results from indexing into the composite (Op%s).",
-			s.types[w[0]].Op.String()[2:], t.Op.String()[2:])
-	}
-}
