@@ -209,8 +209,7 @@ func (s *state) checkStructured() {
 // refersToFunctions reports whether op may name a function: calls, the
 // cooperative matrix instructions taking functions (reduce, per-element
 // operations, the tensor addressing operands naming decode functions) and
-// the extended
-// instructions (debug information).
+// the extended instructions (debug information).
 func refersToFunctions(op spirv.Op) bool {
 	switch op {
 	case spirv.OpFunctionCall, spirv.OpCooperativeMatrixReduceEXT, spirv.OpCooperativeMatrixPerElementOpEXT,
