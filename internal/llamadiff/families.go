@@ -142,6 +142,13 @@ func quantK(v *Variant) int {
 
 func floatA(v *Variant) bool { return quantK(v) == 1 }
 
+// bf16AB marks the A and B bindings of a matrix product whose 16-bit
+// members hold bfloat16 values, so the filler writes finite bf16 numbers
+// there (the ID variants included).
+func bf16AB(v *Variant) map[uint32]bool {
+	return map[uint32]bool{0: v.Has("DATA_A_BF16"), 1: v.Has("DATA_B_BF16")}
+}
+
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
 // matmul: mul_mm (scalar, dot2 and coopmat1), mul_mm_cm2 and mul_mmq with
@@ -153,7 +160,7 @@ func matmul(v *Variant) *job {
 	if aligned(v) == 1 {
 		N = 64
 	}
-	j := &job{spec: map[uint32]uint32{}, push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	j := &job{spec: map[uint32]uint32{}, push: map[string]uint32{}, bf16: bf16AB(v)}
 	var bm, bn uint32
 	switch {
 	case v.Source == "mul_mm_cm2.comp":
@@ -211,8 +218,6 @@ func matmul(v *Variant) *job {
 	j.groups = [3]uint32{(M + bm - 1) / bm, (N + bn - 1) / bn, 1}
 	j.elems = map[uint32]int{0: int(M * K), 1: int(N * K), 2: int(M * N)}
 	j.outputs = []uint32{2}
-	j.bf16[0] = v.Has("DATA_A_BF16")
-	j.bf16[1] = v.Has("DATA_B_BF16")
 	// The coopmat2 shader loads A as the matrix's component type (fp16), so
 	// ggml converts fp32 A before it; the raw fp32 data gives no product.
 	cm2F32 := v.Source == "mul_mm_cm2.comp" && v.Has("DATA_A_F32")
@@ -296,7 +301,7 @@ func matvec(v *Variant) *job {
 	case v.Has("DATA_A_F32") || strings.Contains(v.Name, "q8_1"):
 		rows = 1
 	}
-	j := &job{spec: map[uint32]uint32{0: 32, 1: rows, 2: 1}, push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	j := &job{spec: map[uint32]uint32{0: 32, 1: rows, 2: 1}, push: map[string]uint32{}, bf16: bf16AB(v)}
 	for k, x := range map[string]uint32{"ncols": K, "stride_a": K, "stride_b": K, "stride_d": M,
 		"batch_stride_a": M * K, "batch_stride_b": K, "batch_stride_d": M, "fusion_flags": 0, "base_work_group_y": 0,
 		"ne02": 1, "ne12": 1, "broadcast2": 1, "broadcast3": 1} {
@@ -330,8 +335,6 @@ func matvec(v *Variant) *job {
 		}
 		return j
 	}
-	j.bf16[0] = v.Has("DATA_A_BF16")
-	j.bf16[1] = v.Has("DATA_B_BF16")
 	if floatA(v) && !strings.Contains(v.Name, "q8_1") {
 		j.check = func(b map[uint32][]byte) error {
 			return checkProduct(v, b[0], b[1], b[2], M, 1, K)
