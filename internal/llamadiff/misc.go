@@ -1,0 +1,287 @@
+package llamadiff
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// The smaller ops of ggml-vulkan: training steps, index generators and
+// reductions. Shapes are ggml's own push constants for small tensors, with
+// more than one workgroup where the shader has a bounds check.
+
+// floats returns n float32 values uniform in [lo, hi), from a fixed seed,
+// for buffers the shader both reads and writes (the Go reference needs
+// their initial contents).
+func floats(n int, seed uint64, lo, hi float64) []byte {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	b := make([]byte, 4*n)
+	for i := range n {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(lo+(hi-lo)*rng.Float64())))
+	}
+	return b
+}
+
+// near reports whether got is want within a relative (and, near zero,
+// absolute) tolerance.
+func near(got, want, tol float64) bool {
+	return got == want || math.Abs(got-want) <= tol*math.Max(1, math.Abs(want))
+}
+
+func checkEach(n int, name string, got func(i int) float64, want func(i int) float64, tol float64) error {
+	for i := range n {
+		if g, w := got(i), want(i); !near(g, w, tol) || math.IsNaN(g) != math.IsNaN(w) {
+			return fmt.Errorf("%s %d = %g, want %g (Go reference)", name, i, g, w)
+		}
+	}
+	return nil
+}
+
+// arange: ggml_arange of 700 values from 1.5 in steps of -0.25.
+func arange(v *Variant) *job {
+	const n = 700
+	j := &job{push: map[string]uint32{"KX": n, "param1": f32bits(1.5), "param2": f32bits(-0.25)}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{2, 1, 1}
+	j.elems = map[uint32]int{0: n}
+	j.outputs = []uint32{0}
+	j.check = func(b map[uint32][]byte) error {
+		return checkEach(n, "element", func(i int) float64 { return f32(b[0], i) },
+			func(i int) float64 { return float64(float32(1.5) + float32(-0.25)*float32(i)) }, 0)
+	}
+	return j
+}
+
+// acc: ggml_acc of a {4, 3, 2} tensor into a {7, 5, 3, 2} one at element
+// offset 8 (ggml's acc pipeline specializes norepeat false, ACC true).
+func acc(v *Variant) *job {
+	src0, src1 := [4]uint32{7, 5, 3, 2}, [4]uint32{4, 3, 2, 1}
+	const offset = 8
+	j := &job{spec: map[uint32]uint32{0: 0, 1: 1}, push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	tensorPush(j.push, src1, "1")
+	tensorPush(j.push, src0, "0", "2")
+	j.push["param3"] = offset
+	n := int(j.push["ne"])
+	j.groups = [3]uint32{1, 1, 1}
+	j.elems = map[uint32]int{0: n, 1: 24, 2: n}
+	j.outputs = []uint32{2}
+	j.check = func(b map[uint32][]byte) error {
+		want := func(idx int) float64 {
+			s := uint32(idx) - offset
+			i3 := s / 105
+			r := s - i3*105
+			i2 := r / 35
+			r -= i2 * 35
+			i1, i0 := r/7, r%7
+			if i0 < 4 && i1 < 3 && i2 < 2 && i3 < 1 {
+				return float64(float32(f32(b[0], idx)) + float32(f32(b[1], int(i0+4*i1+12*i2))))
+			}
+			return f32(b[0], idx)
+		}
+		return checkEach(n, "element", func(i int) float64 { return f32(b[2], i) }, want, 0)
+	}
+	return j
+}
+
+// countEqual: ggml_count_equal of 1500 integers in [0, 3), three chunks
+// of 512 atomically added into a zeroed count (ggml clears it first).
+func countEqual(v *Variant) *job {
+	const n = 1500
+	j := &job{spec: map[uint32]uint32{0: 32}, push: map[string]uint32{"KX": n}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{3, 1, 1}
+	j.elems = map[uint32]int{0: n, 1: n, 2: 1}
+	j.ints = map[uint32]int{0: 3, 1: 3}
+	j.data = map[uint32][]byte{2: make([]byte, 4)}
+	j.outputs = []uint32{2}
+	j.check = func(b map[uint32][]byte) error {
+		want := uint32(0)
+		for i := range n {
+			if binary.LittleEndian.Uint32(b[0][4*i:]) == binary.LittleEndian.Uint32(b[1][4*i:]) {
+				want++
+			}
+		}
+		if got := binary.LittleEndian.Uint32(b[2]); got != want {
+			return fmt.Errorf("count %d, want %d (Go reference)", got, want)
+		}
+		return nil
+	}
+	return j
+}
+
+// diagMaskInf: ggml_diag_mask_inf of 6 rows of 40 columns, 3 rows per
+// channel, 10 past tokens.
+func diagMaskInf(v *Variant) *job {
+	const ncols, nrows, perChannel, past = 40, 6, 3, 10
+	j := &job{push: map[string]uint32{"ncols": ncols, "rows_per_channel": perChannel, "n_past": past}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{nrows, 1, 1}
+	j.elems = map[uint32]int{0: ncols * nrows, 1: ncols * nrows}
+	j.outputs = []uint32{1}
+	j.check = func(b map[uint32][]byte) error {
+		want := func(i int) float64 {
+			if row, col := i/ncols, i%ncols; col > past+row%perChannel {
+				return math.Inf(-1)
+			}
+			return f32(b[0], i)
+		}
+		return checkEach(ncols*nrows, "element", func(i int) float64 { return f32(b[1], i) }, want, 0)
+	}
+	return j
+}
+
+// optStepSGD: ggml_opt_step_sgd over 700 parameters, learning rate 0.1,
+// weight decay 0.01.
+func optStepSGD(v *Variant) *job {
+	const n = 700
+	x := floats(n, 11, -1, 1)
+	params := floats(2, 0, 0, 0)
+	binary.LittleEndian.PutUint32(params, math.Float32bits(0.1))
+	binary.LittleEndian.PutUint32(params[4:], math.Float32bits(0.01))
+	j := &job{push: map[string]uint32{"KX": n}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{2, 1, 1}
+	j.elems = map[uint32]int{0: n, 1: n, 2: 2}
+	j.data = map[uint32][]byte{0: x, 2: params}
+	j.outputs = []uint32{0}
+	j.check = func(b map[uint32][]byte) error {
+		keep := float32(1) - float32(0.1)*float32(0.01)
+		return checkEach(n, "parameter", func(i int) float64 { return f32(b[0], i) }, func(i int) float64 {
+			return float64(float32(f32(x, i))*keep - float32(0.1)*float32(f32(b[1], i)))
+		}, 1e-6)
+	}
+	return j
+}
+
+// optStepAdamW: ggml_opt_step_adamw over 700 parameters with its seven
+// hyper-parameters (alpha, beta1, beta2, eps, wd, beta1h, beta2h).
+func optStepAdamW(v *Variant) *job {
+	const n = 700
+	hp := []float32{0.001, 0.9, 0.999, 1e-8, 0.01, 1 / (1 - 0.9), 1 / (1 - 0.999)}
+	params := make([]byte, 4*len(hp))
+	for i, h := range hp {
+		binary.LittleEndian.PutUint32(params[4*i:], math.Float32bits(h))
+	}
+	x, m, vv := floats(n, 21, -1, 1), floats(n, 22, -0.1, 0.1), floats(n, 23, 0, 0.01)
+	j := &job{push: map[string]uint32{"KX": n}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{2, 1, 1}
+	j.elems = map[uint32]int{0: n, 1: n, 2: n, 3: n, 4: len(hp)}
+	j.data = map[uint32][]byte{0: x, 2: m, 3: vv, 4: params}
+	j.outputs = []uint32{0, 2, 3}
+	j.check = func(b map[uint32][]byte) error {
+		for i := range n {
+			g := f32(b[1], i)
+			gm := f32(m, i)*float64(hp[1]) + g*(1-float64(hp[1]))
+			gv := f32(vv, i)*float64(hp[2]) + g*g*(1-float64(hp[2]))
+			mh, vh := gm*float64(hp[5]), math.Sqrt(gv*float64(hp[6]))+float64(hp[3])
+			want := f32(x, i)*(1-float64(hp[0])*float64(hp[4])) - float64(hp[0])*mh/vh
+			for _, c := range []struct {
+				name      string
+				got, want float64
+			}{{"m", f32(b[2], i), gm}, {"v", f32(b[3], i), gv}, {"x", f32(b[0], i), want}} {
+				if !near(c.got, c.want, 1e-5) {
+					return fmt.Errorf("%s[%d] = %g, want %g (Go reference)", c.name, i, c.got, c.want)
+				}
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// timestepEmbedding: ggml_timestep_embedding of 3 timesteps into 21
+// dimensions (odd, so the last column is zeroed), rows 22 floats apart.
+func timestepEmbedding(v *Variant) *job {
+	const rows, dim, nb1, period = 3, 21, 22, 10000
+	j := &job{push: map[string]uint32{"nb1": nb1, "dim": dim, "max_period": period}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{1, rows, 1}
+	j.elems = map[uint32]int{0: rows, 1: rows * nb1}
+	j.outputs = []uint32{1}
+	j.check = func(b map[uint32][]byte) error {
+		const half = dim / 2
+		for r := range rows {
+			t := f32(b[0], r)
+			for k := range half {
+				arg := t * math.Exp(-math.Log(period)*float64(k)/half)
+				if got := f32(b[1], r*nb1+k); !near(got, math.Cos(arg), 1e-5) {
+					return fmt.Errorf("row %d cos %d = %g, want %g (Go reference)", r, k, got, math.Cos(arg))
+				}
+				if got := f32(b[1], r*nb1+k+half); !near(got, math.Sin(arg), 1e-5) {
+					return fmt.Errorf("row %d sin %d = %g, want %g (Go reference)", r, k, got, math.Sin(arg))
+				}
+			}
+			if got := f32(b[1], r*nb1+2*half); got != 0 {
+				return fmt.Errorf("row %d: last column %g, want 0", r, got)
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// splitKReduce: the split-k matmul's reduction of 3 partial results of
+// 300 values (a multiple of 4: the vec4 path).
+func splitKReduce(v *Variant) *job {
+	const ne, k = 300, 3
+	j := &job{push: map[string]uint32{"ne": ne, "k_num": k}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{1, 1, 1}
+	j.elems = map[uint32]int{0: ne * k, 1: ne}
+	j.outputs = []uint32{1}
+	j.check = func(b map[uint32][]byte) error {
+		return checkEach(ne, "element", func(i int) float64 { return f32(b[1], i) }, func(i int) float64 {
+			var s float32
+			for p := range k {
+				s += float32(f32(b[0], p*ne+i))
+			}
+			return float64(s)
+		}, 0)
+	}
+	return j
+}
+
+// snake: the fused snake activation x + sin(a x)² / b over 3 channels of
+// 100 values.
+func snake(v *Variant) *job {
+	const ne0, ne1 = 100, 3
+	bf := v.Has("DATA_A_BF16")
+	j := &job{push: map[string]uint32{"ne0": ne0, "ne1": ne1}, bf16: map[uint32]bool{0: bf}}
+	j.groups = [3]uint32{1, ne1, 1}
+	j.elems = map[uint32]int{0: ne0 * ne1, 1: ne1, 2: ne1, 3: ne0 * ne1}
+	j.outputs = []uint32{3}
+	dec := decoderFor(firstOf(v, "A_TYPE"), bf)
+	tol := map[bool]float64{false: 1e-3, true: 1e-2}[bf]
+	if firstOf(v, "A_TYPE") == "float" {
+		tol = 1e-6
+	}
+	j.check = func(b map[uint32][]byte) error {
+		return checkEach(ne0*ne1, "element", func(i int) float64 { return dec(b[3], i) }, func(i int) float64 {
+			x := dec(b[0], i)
+			s := math.Sin(f32(b[1], i/ne0) * x)
+			return x + s*s*f32(b[2], i/ne0)
+		}, tol)
+	}
+	return j
+}
+
+// repeatBack: ggml_repeat_back of a {6, 4, 2} tensor onto {3, 2}: each
+// destination element sums the source elements it was repeated to.
+func repeatBack(v *Variant) *job {
+	src, dst := [4]uint32{6, 4, 2, 1}, [4]uint32{3, 2, 1, 1}
+	j := &job{push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	shapePush(j.push, "0", src)
+	tensorPush(j.push, dst, "1")
+	j.groups = [3]uint32{1, 1, 1}
+	j.elems = map[uint32]int{0: 48, 1: 6}
+	j.outputs = []uint32{1}
+	j.check = func(b map[uint32][]byte) error {
+		return checkEach(6, "element", func(i int) float64 { return f32(b[1], i) }, func(i int) float64 {
+			var s float32
+			for i2 := range 2 {
+				for i1 := i / 3; i1 < 4; i1 += 2 {
+					for i0 := i % 3; i0 < 6; i0 += 3 {
+						s += float32(f32(b[0], (i2*4+i1)*6+i0))
+					}
+				}
+			}
+			return float64(s)
+		}, 0)
+	}
+	return j
+}
