@@ -109,6 +109,10 @@ var families = map[string]family{
 	"mul_mat_split_k_reduce.comp": splitKReduce,
 	"snake.comp":                  snake,
 	"repeat_back.comp":            repeatBack,
+	"get_rows_back.comp":          getRowsBack,
+	"soft_max_back.comp":          softMaxBack,
+	"rms_norm_back.comp":          rmsNormBack,
+	"pool2d.comp":                 pool2d,
 }
 
 func familyOf(v *Variant) family {

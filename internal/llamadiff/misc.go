@@ -285,3 +285,97 @@ func repeatBack(v *Variant) *job {
 	}
 	return j
 }
+
+// getRowsBack: ggml_get_rows_back: 8 gradient rows of 37 columns summed
+// into the 5 rows their ids name, two workgroup rows striding over them.
+func getRowsBack(v *Variant) *job {
+	const cols, grads, rows = 37, 8, 5
+	j := &job{push: map[string]uint32{"ne00": cols, "ne01": grads, "nb00": 1, "nb01": cols,
+		"ne10": grads, "nb10": 1, "ne20": cols, "ne21": rows, "nb20": 1, "nb21": cols}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{1, 2, 1}
+	j.elems = map[uint32]int{0: cols * grads, 1: grads, 2: cols * rows}
+	j.ints = map[uint32]int{1: rows}
+	j.outputs = []uint32{2}
+	j.check = func(b map[uint32][]byte) error {
+		return checkEach(cols*rows, "element", func(i int) float64 { return f32(b[2], i) }, func(i int) float64 {
+			var s float32
+			for g := range grads {
+				if int(binary.LittleEndian.Uint32(b[1][4*g:])) == i/cols {
+					s += float32(f32(b[0], g*cols+i%cols))
+				}
+			}
+			return float64(s)
+		}, 0)
+	}
+	return j
+}
+
+// softMaxBack: ggml_soft_max_ext_back of 4 rows of 37 values, scale 0.7,
+// with a 32-wide workgroup (ggml's BLOCK_SIZE specialization).
+func softMaxBack(v *Variant) *job {
+	const cols, rows = 37, 4
+	j := &job{spec: map[uint32]uint32{0: 32}, push: map[string]uint32{"KX": cols, "KY": rows, "param1": f32bits(0.7)}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{rows, 1, 1}
+	j.elems = map[uint32]int{0: cols * rows, 1: cols * rows, 2: cols * rows}
+	j.outputs = []uint32{2}
+	j.check = func(b map[uint32][]byte) error {
+		return checkEach(cols*rows, "element", func(i int) float64 { return f32(b[2], i) }, func(i int) float64 {
+			r := i / cols
+			var dot float64
+			for c := range cols {
+				dot += f32(b[0], r*cols+c) * f32(b[1], r*cols+c)
+			}
+			return 0.7 * (f32(b[0], i) - dot) * f32(b[1], i)
+		}, 1e-5)
+	}
+	return j
+}
+
+// rmsNormBack: ggml_rms_norm_back of 3 rows of 600 values (more than the
+// 512-wide workgroup), eps 1e-5.
+func rmsNormBack(v *Variant) *job {
+	const cols, rows, eps = 600, 3, 1e-5
+	j := &job{push: map[string]uint32{"KX": cols, "KY": rows, "param1": f32bits(eps)}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{rows, 1, 1}
+	j.elems = map[uint32]int{0: cols * rows, 1: cols * rows, 2: cols * rows}
+	j.outputs = []uint32{2}
+	j.check = func(b map[uint32][]byte) error {
+		return checkEach(cols*rows, "element", func(i int) float64 { return f32(b[2], i) }, func(i int) float64 {
+			r := i / cols
+			var xx, xg float64
+			for c := range cols {
+				x, g := f32(b[1], r*cols+c), f32(b[0], r*cols+c)
+				xx += x * x
+				xg += x * g
+			}
+			sg := 1 / math.Sqrt(xx/cols+float64(float32(eps)))
+			sx := -sg * xg / (xx + cols*float64(float32(eps)))
+			return sg*f32(b[0], i) + sx*f32(b[1], i)
+		}, 1e-4)
+	}
+	return j
+}
+
+// pool2d: ggml_pool_2d, max over 3x3 windows with stride 2 and padding 1,
+// 2 channels of 9x7 into 5x4.
+func pool2d(v *Variant) *job {
+	const iw, ih, ow, oh, oc, k, s, pad = 9, 7, 5, 4, 2, 3, 2, 1
+	j := &job{push: map[string]uint32{"IW": iw, "IH": ih, "OW": ow, "OH": oh, "OC": oc, "pelements": oc * oh * ow,
+		"op": 0, "k0": k, "k1": k, "s0": s, "s1": s, "p0": pad, "p1": pad}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{1, 1, 1}
+	j.elems = map[uint32]int{0: oc * ih * iw, 1: oc * oh * ow}
+	j.outputs = []uint32{1}
+	j.check = func(b map[uint32][]byte) error {
+		return checkEach(oc*oh*ow, "element", func(i int) float64 { return f32(b[1], i) }, func(i int) float64 {
+			c, y, x := i/(oh*ow), i%(oh*ow)/ow, i%ow
+			m := -math.MaxFloat32
+			for h := max(y*s-pad, 0); h < min(y*s-pad+k, ih); h++ {
+				for w := max(x*s-pad, 0); w < min(x*s-pad+k, iw); w++ {
+					m = math.Max(m, f32(b[0], (c*ih+h)*iw+w))
+				}
+			}
+			return m
+		}, 0)
+	}
+	return j
+}
