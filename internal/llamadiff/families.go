@@ -113,6 +113,9 @@ var families = map[string]family{
 	"soft_max_back.comp":          softMaxBack,
 	"rms_norm_back.comp":          rmsNormBack,
 	"pool2d.comp":                 pool2d,
+	"pool1d.comp":                 pool1d,
+	"out_prod.comp":               outProd,
+	"upscale.comp":                upscale,
 }
 
 func familyOf(v *Variant) family {

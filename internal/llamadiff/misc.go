@@ -379,3 +379,71 @@ func pool2d(v *Variant) *job {
 	}
 	return j
 }
+
+// pool1d: ggml_pool_1d, the average over windows of 3 with stride 2 and
+// padding 1, 3 channels of 11 into 6.
+func pool1d(v *Variant) *job {
+	const il, ol, oc, k, s, pad = 11, 6, 3, 3, 2, 1
+	j := &job{push: map[string]uint32{"IL": il, "OL": ol, "OC": oc, "pelements": oc * ol, "op": 1, "k0": k, "s0": s, "p0": pad}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{1, 1, 1}
+	j.elems = map[uint32]int{0: oc * il, 1: oc * ol}
+	j.outputs = []uint32{1}
+	j.check = func(b map[uint32][]byte) error {
+		return checkEach(oc*ol, "element", func(i int) float64 { return f32(b[1], i) }, func(i int) float64 {
+			c, x := i/ol, i%ol
+			lo, hi := max(x*s-pad, 0), min(x*s-pad+k, il)
+			var sum float64
+			for w := lo; w < hi; w++ {
+				sum += f32(b[0], c*il+w)
+			}
+			return sum / float64(hi-lo)
+		}, 1e-6)
+	}
+	return j
+}
+
+// outProd: ggml_out_prod of a 5x6 and a 4x6 matrix (K = 6) into 5x4.
+func outProd(v *Variant) *job {
+	const m, n, k = 5, 4, 6
+	j := &job{push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	tensorPush(j.push, [4]uint32{n, k, 1, 1}, "1")
+	tensorPush(j.push, [4]uint32{m, k, 1, 1}, "0")
+	tensorPush(j.push, [4]uint32{m, n, 1, 1}, "2")
+	j.groups = [3]uint32{1, 1, 1}
+	j.elems = map[uint32]int{0: m * k, 1: n * k, 2: m * n}
+	j.outputs = []uint32{2}
+	j.check = func(b map[uint32][]byte) error {
+		return checkEach(m*n, "element", func(i int) float64 { return f32(b[2], i) }, func(i int) float64 {
+			var s float32
+			for p := range k {
+				s += float32(f32(b[0], p*m+i%m)) * float32(f32(b[1], p*n+i/m))
+			}
+			return float64(s)
+		}, 1e-6)
+	}
+	return j
+}
+
+// upscale: ggml_upscale of a 4x3 image to 8x6, bilinear with half-pixel
+// centres (ggml's pipeline specializes the scale mode).
+func upscale(v *Variant) *job {
+	const iw, ih, ow, oh = 4, 3, 8, 6
+	j := &job{spec: map[uint32]uint32{0: 1}, push: map[string]uint32{"ne": ow * oh, "ne00": iw, "ne01": ih,
+		"nb00": 1, "nb01": iw, "nb02": iw * ih, "nb03": iw * ih, "ne10": ow, "ne11": oh, "ne12": 1, "ne13": 1,
+		"sf0": f32bits(2), "sf1": f32bits(2), "sf2": f32bits(1), "sf3": f32bits(1), "pixel_offset": f32bits(0.5)}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{1, 1, 1}
+	j.elems = map[uint32]int{0: iw * ih, 1: ow * oh}
+	j.outputs = []uint32{1}
+	j.check = func(b map[uint32][]byte) error {
+		return checkEach(ow*oh, "element", func(i int) float64 { return f32(b[1], i) }, func(i int) float64 {
+			cx, cy := (float64(i%ow)+0.5)/2-0.5, (float64(i/ow)+0.5)/2-0.5
+			fx, fy := math.Floor(cx), math.Floor(cy)
+			dx, dy := cx-fx, cy-fy
+			x0, y0 := max(int(fx), 0), max(int(fy), 0)
+			x1, y1 := min(int(fx)+1, iw-1), min(int(fy)+1, ih-1)
+			a := func(x, y int) float64 { return f32(b[0], y*iw+x) }
+			return a(x0, y0)*(1-dx)*(1-dy) + a(x1, y0)*dx*(1-dy) + a(x0, y1)*(1-dx)*dy + a(x1, y1)*dx*dy
+		}, 1e-6)
+	}
+	return j
+}
