@@ -31,6 +31,9 @@ type job struct {
 	as map[uint32]*typ
 	// data gives a binding's exact contents (expert ids and counts).
 	data map[uint32][]byte
+	// addrs puts the device address of a binding into a 64-bit push
+	// constant (buffer-device-address variants write through it).
+	addrs map[string]uint32
 	// check compares the result with a Go reference; nil when none is cheap.
 	check func(bufs map[uint32][]byte) error
 }
