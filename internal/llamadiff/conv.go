@@ -216,3 +216,48 @@ func conv3d(v *Variant) *job {
 	}
 	return j
 }
+
+// im2col3d: ggml_im2col_3d of one batch of 2 channels of 6x5x4 with a
+// 2x2x2 kernel, stride 1, padding 1: the output is 7x6x5 patches of 16,
+// z striding over depth and rows in 4 workgroups.
+func im2col3d(v *Variant) *job {
+	const ic, id, ih, iw, k, pad = 2, 4, 5, 6, 2, 1
+	const od, oh, ow = id + 2*pad - k + 1, ih + 2*pad - k + 1, iw + 2*pad - k + 1
+	const patch = ic * k * k * k
+	j := &job{spec: map[uint32]uint32{0: 32}, push: map[string]uint32{"nb10": 1, "nb11": iw, "nb12": iw * ih, "nb13": iw * ih * id,
+		"s0": 1, "s1": 1, "s2": 1, "p0": pad, "p1": pad, "p2": pad, "d0": 1, "d1": 1, "d2": 1,
+		"IW": iw, "IH": ih, "ID": id, "IC": ic, "KW": k, "OH": oh, "KD_KH_KW": k * k * k, "KH_KW": k * k,
+		"IC_KD_KH_KW": patch, "N_OD_OH": od * oh, "OD_OH": od * oh, "OD_OH_OW_IC_KD_KH_KW": od * oh * ow * patch,
+		"OH_OW_IC_KD_KH_KW": oh * ow * patch, "OW_IC_KD_KH_KW": ow * patch}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{1, ow, 4}
+	j.elems = map[uint32]int{0: ic * id * ih * iw, 1: od * oh * ow * patch}
+	j.outputs = []uint32{1}
+	if firstOf(v, "BDA") == "1" {
+		j.addrs = map[string]uint32{"dst_addr": 1}
+	}
+	dd := decoderFor(firstOf(v, "D_TYPE"), false)
+	tol := 0.0
+	if firstOf(v, "D_TYPE") != "float" {
+		tol = 1e-3
+	}
+	j.check = func(b map[uint32][]byte) error {
+		for i := range od * oh * ow * patch {
+			r, ikw := i/k, i%k
+			r, ikh := r/k, r%k
+			r, ikd := r/k, r%k
+			r, iic := r/ic, r%ic
+			r, iow := r/ow, r%ow
+			iod, ioh := r/oh, r%oh
+			x, y, z := iow+ikw-pad, ioh+ikh-pad, iod+ikd-pad
+			want := 0.0
+			if x >= 0 && x < iw && y >= 0 && y < ih && z >= 0 && z < id {
+				want = f32(b[0], ((iic*id+z)*ih+y)*iw+x)
+			}
+			if got := dd(b[1], i); math.Abs(got-want) > tol {
+				return fmt.Errorf("element %d = %g, want %g (Go reference)", i, got, want)
+			}
+		}
+		return nil
+	}
+	return j
+}

@@ -119,6 +119,7 @@ var families = map[string]family{
 	"pool1d.comp":                 pool1d,
 	"out_prod.comp":               outProd,
 	"upscale.comp":                upscale,
+	"im2col_3d.comp":              im2col3d,
 }
 
 func familyOf(v *Variant) family {
