@@ -120,6 +120,7 @@ var families = map[string]family{
 	"out_prod.comp":               outProd,
 	"upscale.comp":                upscale,
 	"im2col_3d.comp":              im2col3d,
+	"multi_add.comp":              multiAdd,
 }
 
 func familyOf(v *Variant) family {

@@ -447,3 +447,42 @@ func upscale(v *Variant) *job {
 	}
 	return j
 }
+
+// multiAdd: the fused sum of 3 tensors of {37, 5, 2} (ggml specializes
+// the source count; the destination is binding 3, the RMS variant's
+// sum of squares binding 4), in one workgroup of 512 elements.
+func multiAdd(v *Variant) *job {
+	const srcs, n = 3, 37 * 5 * 2
+	j := &job{spec: map[uint32]uint32{0: srcs}, push: map[string]uint32{"ne20": 37, "ne21": 5, "ne22": 2, "ne23": 1}, bf16: map[uint32]bool{}}
+	for t := range srcs + 1 {
+		for i, s := range []uint32{1, 37, 185, n} {
+			j.push[fmt.Sprintf("nb[%d][%d]", t, i)] = s
+		}
+	}
+	rms := firstOf(v, "ADD_RMS") == "1"
+	j.groups = [3]uint32{1, 1, 1}
+	j.elems = map[uint32]int{0: n, 1: n, 2: n, 3: n, 4: 1}
+	j.outputs = []uint32{3}
+	if rms {
+		j.push["rms_partials"] = 1
+		j.outputs = append(j.outputs, 4)
+	}
+	j.check = func(b map[uint32][]byte) error {
+		var sq float64
+		for i := range n {
+			s := float32(0)
+			for t := range srcs {
+				s += float32(f32(b[uint32(t)], i))
+			}
+			sq += float64(s) * float64(s)
+			if got := f32(b[3], i); got != float64(s) {
+				return fmt.Errorf("element %d = %g, want %g (Go reference)", i, got, s)
+			}
+		}
+		if got := f32(b[4], 0); rms && !near(got, sq, 1e-5) {
+			return fmt.Errorf("sum of squares %g, want %g (Go reference)", got, sq)
+		}
+		return nil
+	}
+	return j
+}
