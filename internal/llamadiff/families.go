@@ -121,6 +121,10 @@ var families = map[string]family{
 	"upscale.comp":                upscale,
 	"im2col_3d.comp":              im2col3d,
 	"multi_add.comp":              multiAdd,
+	"count_experts.comp":          countExperts,
+	"ssm_conv.comp":               ssmConv,
+	"copy_transpose_02.comp":      copyTranspose02,
+	"fwht.comp":                   fwht,
 }
 
 func familyOf(v *Variant) family {

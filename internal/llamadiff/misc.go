@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -483,6 +484,109 @@ func multiAdd(v *Variant) *job {
 			return fmt.Errorf("sum of squares %g, want %g (Go reference)", got, sq)
 		}
 		return nil
+	}
+	return j
+}
+
+// countExperts: the MoE expert histogram of 50 tokens choosing 6 of 8
+// experts, one workgroup per expert.
+func countExperts(v *Variant) *job {
+	const used, tokens, experts = 6, 50, 8
+	j := &job{push: map[string]uint32{"ne00": used, "ne01": tokens, "nb00": 1, "nb01": used}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{experts, 1, 1}
+	j.elems = map[uint32]int{0: used * tokens, 1: experts}
+	j.ints = map[uint32]int{0: experts}
+	j.outputs = []uint32{1}
+	j.check = func(b map[uint32][]byte) error {
+		var want [experts]uint32
+		for i := range used * tokens {
+			want[binary.LittleEndian.Uint32(b[0][4*i:])]++
+		}
+		for e, w := range want {
+			if got := binary.LittleEndian.Uint32(b[1][4*e:]); got != w {
+				return fmt.Errorf("expert %d: %d tokens, want %d (Go reference)", e, got, w)
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// ssmConv: Mamba's ggml_ssm_conv with bias and SiLU (ggml's
+// ssm_conv_bias_silu pipeline), width 4, 40 channels, 20 tokens, 2
+// sequences: two workgroups along channels and along tokens.
+func ssmConv(v *Variant) *job {
+	const nc, nr, nt, ns = 4, 40, 20, 2
+	const row = nc - 1 + nt
+	j := &job{spec: map[uint32]uint32{0: 32, 1: 16, 2: 1, 3: 1}, push: map[string]uint32{"nb01": 4 * row, "nb02": 4 * row * nr,
+		"nb11": 4 * nc, "dst_nb0": 4, "dst_nb1": 4 * nr, "dst_nb2": 4 * nr * nt, "nc": nc, "ncs": row, "nr": nr, "n_t": nt, "n_s": ns}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{2, 2, ns}
+	j.elems = map[uint32]int{0: row * nr * ns, 1: nc * nr, 2: nr, 3: nr * nt * ns}
+	j.outputs = []uint32{3}
+	j.check = func(b map[uint32][]byte) error {
+		return checkEach(nr*nt*ns, "element", func(i int) float64 { return f32(b[3], i) }, func(i int) float64 {
+			c, t, s := i%nr, i/nr%nt, i/(nr*nt)
+			sum := f32(b[2], c)
+			for k := range nc {
+				sum += f32(b[0], (s*nr+c)*row+t+k) * f32(b[1], c*nc+k)
+			}
+			return sum / (1 + math.Exp(-sum))
+		}, 1e-5)
+	}
+	return j
+}
+
+// copyTranspose02: ggml_cpy of a {40, 3, 35} tensor whose dimensions 0
+// and 2 are permuted in memory into a contiguous one, through 32x32
+// shared-memory tiles, workgroups striding over tiles.
+func copyTranspose02(v *Variant) *job {
+	ne := [4]uint32{40, 3, 35, 1}
+	n := int(ne[0] * ne[1] * ne[2])
+	j := &job{push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	tensorPush(j.push, ne, "0", "1")
+	j.push["nb00"], j.push["nb01"], j.push["nb02"] = ne[1]*ne[2], ne[2], 1
+	j.groups = [3]uint32{2, 1, 2}
+	j.elems = map[uint32]int{0: n, 1: n}
+	j.outputs = []uint32{1}
+	size := 4
+	if firstOf(v, "A_TYPE") == "uint16_t" {
+		size = 2
+	}
+	j.check = func(b map[uint32][]byte) error {
+		for i := range n {
+			i0, i1, i2 := i%40, i/40%3, i/120
+			src := (i0*3+i1)*35 + i2
+			if got, want := b[1][size*i:size*i+size], b[0][size*src:size*src+size]; string(got) != string(want) {
+				return fmt.Errorf("element (%d, %d, %d) = %x, want %x (Go reference)", i0, i1, i2, got, want)
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// fwht: the fast Walsh-Hadamard transform of 10 rows of 128 values,
+// scale 0.5, over subgroup shuffles (or shared memory) of 32 lanes, 4
+// rows a workgroup, two workgroups striding over the rows.
+func fwht(v *Variant) *job {
+	const n, rows = 128, 10
+	j := &job{spec: map[uint32]uint32{0: 32, 1: n}, push: map[string]uint32{"n_rows": rows, "scale": f32bits(0.5)}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{2, 1, 1}
+	j.elems = map[uint32]int{0: n * rows, 1: n * rows}
+	j.outputs = []uint32{1}
+	j.check = func(b map[uint32][]byte) error {
+		return checkEach(n*rows, "element", func(i int) float64 { return f32(b[1], i) }, func(i int) float64 {
+			r, k := i/n, i%n
+			var s float64
+			for x := range n {
+				sign := 1.0
+				if bits.OnesCount(uint(x&k))%2 == 1 {
+					sign = -1
+				}
+				s += sign * f32(b[0], r*n+x) * 0.5
+			}
+			return s
+		}, 1e-5)
 	}
 	return j
 }
