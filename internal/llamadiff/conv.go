@@ -261,3 +261,64 @@ func im2col3d(v *Variant) *job {
 	}
 	return j
 }
+
+// col2im1d: ggml_col2im_1d (the scatter half of a transposed 1D
+// convolution): columns of 3 channels × kernel 4 over 11 inputs, stride
+// 2, cropped by 1, into 20 outputs per channel.
+func col2im1d(v *Variant) *job {
+	const tout, oc, k, tin, stride, p0 = 20, 3, 4, 11, 2, 1
+	bf := v.Has("DATA_A_BF16")
+	j := &job{push: map[string]uint32{"T_out": tout, "OC": oc, "K_OC": k * oc, "T_in": tin, "K": k, "stride": stride, "p0": p0},
+		bf16: map[uint32]bool{0: bf}}
+	j.groups = [3]uint32{1, oc, 1}
+	j.elems = map[uint32]int{0: k * oc * tin, 1: tout * oc}
+	j.outputs = []uint32{1}
+	dec := decoderFor(firstOf(v, "A_TYPE"), bf)
+	tol := map[string]float64{"float": 0, "float16_t": 1e-3}[firstOf(v, "A_TYPE")]
+	if bf {
+		tol = 1e-2
+	}
+	j.check = func(b map[uint32][]byte) error {
+		return checkEach(tout*oc, "element", func(i int) float64 { return dec(b[1], i) }, func(i int) float64 {
+			t, c := i%tout+p0, i/tout
+			var s float32
+			for ti := max(0, (t-k+stride)/stride); ti <= min(t/stride, tin-1); ti++ {
+				s += float32(dec(b[0], c*k+t-ti*stride+ti*k*oc))
+			}
+			return float64(s)
+		}, tol)
+	}
+	return j
+}
+
+// convTranspose1d: ggml_conv_transpose_1d of 2 input channels of 150
+// values (two 128-wide blocks) with a 3-wide kernel to 3 output
+// channels, stride 2: 301 outputs each.
+func convTranspose1d(v *Variant) *job {
+	const cout, cin, k, l, s = 3, 2, 3, 150, 2
+	const kl = (l-1)*s + k
+	j := &job{push: map[string]uint32{"Cout": cout, "Cin": cin, "K": k, "L": l, "KL": kl, "nb01": k, "nb02": k * cout,
+		"nb11": l, "nb1": kl, "s0": s}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{cout, 1, 1}
+	j.elems = map[uint32]int{0: k * cout * cin, 1: l * cin, 2: kl * cout}
+	j.outputs = []uint32{2}
+	j.check = func(b map[uint32][]byte) error {
+		want := make([]float64, kl*cout)
+		for co := range cout {
+			for x := range l {
+				for kk := range k {
+					for ci := range cin {
+						want[co*kl+x*s+kk] += f32(b[0], kk+co*k+ci*k*cout) * f32(b[1], x+ci*l)
+					}
+				}
+			}
+		}
+		for i, w := range want {
+			if got := f32(b[2], i); math.Abs(got-w) > 1e-5*math.Max(1, math.Abs(w)) {
+				return fmt.Errorf("element %d = %g, want %g (Go reference)", i, got, w)
+			}
+		}
+		return nil
+	}
+	return j
+}

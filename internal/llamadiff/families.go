@@ -125,6 +125,8 @@ var families = map[string]family{
 	"ssm_conv.comp":               ssmConv,
 	"copy_transpose_02.comp":      copyTranspose02,
 	"fwht.comp":                   fwht,
+	"col2im_1d.comp":              col2im1d,
+	"conv_transpose_1d.comp":      convTranspose1d,
 }
 
 func familyOf(v *Variant) family {
