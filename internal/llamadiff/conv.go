@@ -224,7 +224,7 @@ func im2col3d(v *Variant) *job {
 	const ic, id, ih, iw, k, pad = 2, 4, 5, 6, 2, 1
 	const od, oh, ow = id + 2*pad - k + 1, ih + 2*pad - k + 1, iw + 2*pad - k + 1
 	const patch = ic * k * k * k
-	j := &job{spec: map[uint32]uint32{0: 32}, push: map[string]uint32{"nb10": 1, "nb11": iw, "nb12": iw * ih, "nb13": iw * ih * id,
+	j := &job{spec: map[uint32]uint32{0: 512}, push: map[string]uint32{"nb10": 1, "nb11": iw, "nb12": iw * ih, "nb13": iw * ih * id,
 		"s0": 1, "s1": 1, "s2": 1, "p0": pad, "p1": pad, "p2": pad, "d0": 1, "d1": 1, "d2": 1,
 		"IW": iw, "IH": ih, "ID": id, "IC": ic, "KW": k, "OH": oh, "KD_KH_KW": k * k * k, "KH_KW": k * k,
 		"IC_KD_KH_KW": patch, "N_OD_OH": od * oh, "OD_OH": od * oh, "OD_OH_OW_IC_KD_KH_KW": od * oh * ow * patch,

@@ -127,6 +127,7 @@ var families = map[string]family{
 	"fwht.comp":                   fwht,
 	"col2im_1d.comp":              col2im1d,
 	"conv_transpose_1d.comp":      convTranspose1d,
+	"solve_tri.comp":              solveTri,
 }
 
 func familyOf(v *Variant) family {

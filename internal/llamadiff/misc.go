@@ -590,3 +590,45 @@ func fwht(v *Variant) *job {
 	}
 	return j
 }
+
+// solveTri: ggml_solve_tri, forward substitution of 2 lower-triangular
+// 12x12 systems with 5 right-hand sides, rows loaded 8 at a time (ggml
+// sizes the batch by shared memory) by 128 invocations.
+func solveTri(v *Variant) *job {
+	const n, k, batches = 12, 5, 2
+	j := &job{spec: map[uint32]uint32{0: 0, 1: n, 2: k, 3: 8, 4: 128}, push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	tensorPush(j.push, [4]uint32{k, n, batches, 1}, "1", "2")
+	tensorPush(j.push, [4]uint32{n, n, batches, 1}, "0")
+	j.groups = [3]uint32{batches, 1, 1}
+	j.elems = map[uint32]int{0: n * n * batches, 1: k * n * batches, 2: k * n * batches}
+	j.outputs = []uint32{2}
+	// A well-conditioned lower triangle: small entries below a diagonal
+	// of at least 1.
+	a := floats(n*n*batches, 31, -0.3, 0.3)
+	for m := range batches {
+		for r := range n {
+			i := m*n*n + r*n + r
+			binary.LittleEndian.PutUint32(a[4*i:], math.Float32bits(float32(1+math.Abs(f32(a, i)))))
+		}
+	}
+	j.data = map[uint32][]byte{0: a}
+	j.check = func(b map[uint32][]byte) error {
+		for m := range batches {
+			for c := range k {
+				x := make([]float64, n)
+				for r := range n {
+					s := f32(b[1], m*n*k+r*k+c)
+					for q := range r {
+						s -= f32(a, m*n*n+r*n+q) * x[q]
+					}
+					x[r] = s / f32(a, m*n*n+r*n+r)
+					if got := f32(b[2], m*n*k+r*k+c); !near(got, x[r], 1e-4) {
+						return fmt.Errorf("system %d: x[%d][%d] = %g, want %g (Go reference)", m, r, c, got, x[r])
+					}
+				}
+			}
+		}
+		return nil
+	}
+	return j
+}
