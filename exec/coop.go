@@ -544,6 +544,8 @@ type coopScratch struct {
 	f [3][]float32
 	d [3][]float64
 	i [4][]int64
+	// cvecIn holds a cooperative vector multiply's input.
+	cvecIn []numVal
 }
 
 func (s *coopScratch) f64s(k, n int) []float64 {
