@@ -216,14 +216,34 @@ func TestMulAddKernels(t *testing.T) {
 
 // TestRoundBinary checks the fast roundings against the general encoder.
 func TestRoundBinary(t *testing.T) {
+	loadF16Table()
+	for h := 0; h < 1<<16; h++ {
+		x := toF64(uint64(h), f16)
+		if x != x {
+			continue
+		}
+		if got := halfBits(x); got != uint64(h) {
+			t.Fatalf("half %#04x: halfBits gives %#04x", h, got)
+		}
+		if got, want := halfBits(roundF16(x)), fmtDescs[f16].nf.Encode(x, 0, false); got != want {
+			t.Fatalf("half %#04x: rounds to %#04x, want %#04x", h, got, want)
+		}
+	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, f := range []ffmt{f16, bf16} {
 		rnd := rounder(f)
 		check := func(x float64) {
-			want := toF64(fround(x, f), f)
+			wantBits := fmtDescs[f].nf.Encode(x, 0, false)
+			if x != x {
+				wantBits = fmtDescs[f].nan
+			}
+			want := toF64(wantBits, f)
 			got := rnd(x)
 			if math.Float64bits(got) != math.Float64bits(want) && !(got != got && want != want) {
 				t.Fatalf("format %d: %v (%#x) rounds to %v, want %v", f, x, math.Float64bits(x), got, want)
+			}
+			if f == f16 && fromF64(x, f16, rne, false) != wantBits {
+				t.Fatalf("fromF64(%v) = %#x, want %#x", x, fromF64(x, f16, rne, false), wantBits)
 			}
 		}
 		for k := 0; k < 200000; k++ {
