@@ -562,8 +562,13 @@ type coopScratch struct {
 	f [3][]float32
 	d [3][]float64
 	i [4][]int64
-	// cvecIn holds a cooperative vector multiply's input.
-	cvecIn []numVal
+	// cvecIn holds a cooperative vector multiply's input; peRes and args
+	// the results and arguments of a per-element function, which may run
+	// while a collective's callbacks hold the tiles above.
+	cvecIn      []numVal
+	peRes, args []uint64
+	// perElement is set while a per-element operation uses peRes and args.
+	perElement bool
 }
 
 func (s *coopScratch) f64s(k, n int) []float64 {
