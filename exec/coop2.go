@@ -268,7 +268,7 @@ func coop2Exec(in *instr, act []*lane) error {
 		for r := 0; r < rt.rows; r++ {
 			for c := 0; c < rt.cols; c++ {
 				quad := [4]uint64{src[2*r*C+2*c], src[(2*r+1)*C+2*c], src[2*r*C+2*c+1], src[(2*r+1)*C+2*c+1]}
-			v, err := reduce(quad[:])
+				v, err := reduce(quad[:])
 				if err != nil {
 					return err
 				}
