@@ -280,11 +280,18 @@ func GetFenceStatus(device uintptr, fence uint64) int32 {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.signaled {
+	// The queue runs on the application's CPU, so an application that
+	// polls in a loop (llama.cpp's backend spins on vkGetFenceStatus)
+	// would take a core from the executor: a poll of an unsignaled fence
+	// waits a little for it instead of answering at once.
+	if waitUntil(f.cond, func() bool { return f.signaled }, uint64(fencePollWait)) {
 		return success
 	}
 	return notReady
 }
+
+// fencePollWait is how long vkGetFenceStatus waits for an unsignaled fence.
+const fencePollWait = time.Millisecond
 
 // waitUntil waits on cond (whose lock is held) until done() or the
 // deadline; it reports done().
