@@ -1,6 +1,7 @@
 package icd
 
 import (
+	"runtime/debug"
 	"sync"
 	"time"
 	"unsafe"
@@ -88,11 +89,12 @@ func (q *Queue) execute(s *submission) {
 }
 
 // safeReplay replays a command buffer, a panic becoming an error that
-// loses the device rather than ending the application.
+// loses the device rather than ending the application; the error carries
+// the stack, as a panic here is the driver's bug.
 func (cb *CommandBuffer) safeReplay() (err error) {
 	defer func() {
 		if e := recover(); e != nil {
-			err = errorf("internal error running a command buffer: %v", e)
+			err = errorf("internal error running a command buffer: %v\n%s", e, debug.Stack())
 		}
 	}()
 	return cb.replay()
