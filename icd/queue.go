@@ -72,12 +72,14 @@ func (q *Queue) execute(s *submission) {
 			break
 		}
 		if err := cb.safeReplay(); err != nil {
+			// Reported before the device is marked lost: an application
+			// that sees the loss may exit at once.
+			q.dev.inst.report(severityError, "device lost: %v", err)
 			q.dev.mu.Lock()
 			if q.dev.lost == nil {
 				q.dev.lost = err
 			}
 			q.dev.mu.Unlock()
-			q.dev.inst.report(severityError, "device lost: %v", err)
 		}
 	}
 	for _, sg := range s.signals {
