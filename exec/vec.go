@@ -35,6 +35,7 @@ func (p *prog) pickVecs() {
 			in.vec = pickVec(in)
 		}
 	}
+	p.int4Pointers()
 }
 
 // plainWidth reports the integer and float widths the handlers cover.
