@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/coopshader/coop/spirv"
@@ -261,6 +262,34 @@ func (c *checker) subgroupRules(fn Builtin, args []Expr, pos Pos) bool {
 	}
 	if !c.requireSPIRV(pos, "subgroup op", spirv.MakeVersion(1, 3)) {
 		return false
+	}
+	if len(args) > 0 {
+		// 8-, 16- and 64-bit operands need GL_EXT_shader_subgroup_extended_types_*.
+		var ext string
+		switch s := args[0].Type().Scalar; {
+		case s == Float16:
+			ext = "GL_EXT_shader_subgroup_extended_types_float16"
+		case s.IsInt() && s.Bits() != 32:
+			ext = fmt.Sprintf("GL_EXT_shader_subgroup_extended_types_int%d", s.Bits())
+		}
+		if k := args[0].Type().Kind; ext != "" && (k == KScalar || k == KVector) && !c.requireExt(pos, " "+c.typeDesc(args[0]), ext) {
+			return false
+		}
+	}
+	if name := builtinNames[fn]; strings.HasPrefix(name, "subgroupClustered") && name != "subgroupClusteredRotate" {
+		// The cluster size is a constant integral power of 2.
+		k, ok := args[1].(*Const)
+		switch {
+		case !ok:
+			c.errorf(pos, "cluster size", "argument must be compile-time constant")
+			return false
+		case int32(k.Val.Bits) < 1:
+			c.errorf(pos, "cluster size", "argument must be at least 1")
+			return false
+		case k.Val.Bits&(k.Val.Bits-1) != 0:
+			c.errorf(pos, "cluster size", "argument must be a power of 2")
+			return false
+		}
 	}
 	if fn == BSubgroupBroadcast || fn == BSubgroupQuadBroadcast {
 		if v, ok := spirv.TargetVersion(c.opts.TargetEnv); ok && v < spirv.MakeVersion(1, 5) {
