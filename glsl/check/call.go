@@ -93,6 +93,9 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 	if best.user != nil {
 		return &Call{exprBase: exprBase{T: best.ret, Pos: pos}, Func: best.user, Args: conv}
 	}
+	if sems := scopedSemantics(name, conv); sems != nil && !c.memorySemantics(name, sems, pos) {
+		return bad(pos)
+	}
 	if !c.constantOperands(best.fn, conv, pos) || !c.rayQueryCommitted(best.fn, conv, pos) || !c.subgroupRules(best.fn, conv, pos) {
 		return bad(pos)
 	}
