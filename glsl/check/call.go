@@ -93,6 +93,10 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 	if best.user != nil {
 		return &Call{exprBase: exprBase{T: best.ret, Pos: pos}, Func: best.user, Args: conv}
 	}
+	if derivativeFuncs[name] && c.extOn("GL_KHR_compute_shader_derivatives") && c.prog.DerivativeGroup == "" {
+		c.errorf(pos, name, "requires a derivative_group_quads* or derivative_group_linear* layout qualifier")
+		return bad(pos)
+	}
 	if sems := scopedSemantics(name, conv); sems != nil && !c.memorySemantics(name, sems, pos) {
 		return bad(pos)
 	}
@@ -303,4 +307,12 @@ func (c *checker) subgroupRules(fn Builtin, args []Expr, pos Pos) bool {
 		}
 	}
 	return true
+}
+
+// derivativeFuncs are the derivative built-ins; in a compute shader
+// GL_KHR_compute_shader_derivatives lets them run only in a derivative
+// group declared before.
+var derivativeFuncs = map[string]bool{
+	"dFdx": true, "dFdy": true, "fwidth": true, "dFdxFine": true, "dFdyFine": true, "fwidthFine": true,
+	"dFdxCoarse": true, "dFdyCoarse": true, "fwidthCoarse": true,
 }

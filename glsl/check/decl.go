@@ -175,7 +175,11 @@ func (c *checker) parseLayout(items []layoutItem) layoutInfo {
 		case name == "tile_attachmentqcom":
 			li.TileAttachment = c.requireExt(it.pos, it.name, tileShadingExt...)
 		case name == "derivative_group_quadsnv", name == "derivative_group_linearnv", name == "derivative_group_quadskhr", name == "derivative_group_linearkhr":
+			if li.derivativeGroup != "" && derivativeQuads(li.derivativeGroup) != derivativeQuads(name) {
+				c.errorf(it.pos, "derivative_group_quads* and derivative_group_linear*", "cannot be both specified")
+			}
 			li.derivativeGroup = name
+			c.khrDerivativeLayout = c.khrDerivativeLayout || strings.HasSuffix(name, "khr")
 		case name == "primitive_culling":
 			li.primitiveCulling = c.requireExt(it.pos, "primitive culling", extPrimitiveCulling)
 		default:
@@ -254,6 +258,9 @@ func (c *checker) declareLayoutIn(q quals) {
 	}
 	c.defaultInLayout(q)
 	if li.derivativeGroup != "" {
+		if g := c.prog.DerivativeGroup; g != "" && derivativeQuads(g) != derivativeQuads(li.derivativeGroup) {
+			c.errorf(q.pos, "derivative_group_quads* and derivative_group_linear*", "cannot be both specified")
+		}
 		c.prog.DerivativeGroup = li.derivativeGroup
 		c.derivativePos = q.pos
 	}
@@ -651,3 +658,7 @@ func (c *checker) declareStruct(name string, members []blockMember, pos Pos) *Ty
 	}
 	return t
 }
+
+// derivativeQuads tells a derivative_group_quads* layout from a
+// derivative_group_linear* one.
+func derivativeQuads(name string) bool { return strings.HasPrefix(name, "derivative_group_quads") }
