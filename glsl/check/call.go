@@ -93,6 +93,12 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 	if best.user != nil {
 		return &Call{exprBase: exprBase{T: best.ret, Pos: pos}, Func: best.user, Args: conv}
 	}
+	if atomicFuncs[name] {
+		if v, _ := lvalueRoot(args[0]); v != nil && v.Storage != StorageBuffer && v.Storage != StorageShared && v.Storage != StorageResourceHeap {
+			c.errorf(pos, name, "Only l-values corresponding to shader block storage or shared variables can be used with atomic memory functions.")
+			return bad(pos)
+		}
+	}
 	if derivativeFuncs[name] && c.extOn("GL_KHR_compute_shader_derivatives") && c.prog.DerivativeGroup == "" {
 		c.errorf(pos, name, "requires a derivative_group_quads* or derivative_group_linear* layout qualifier")
 		return bad(pos)
@@ -315,4 +321,11 @@ func (c *checker) subgroupRules(fn Builtin, args []Expr, pos Pos) bool {
 var derivativeFuncs = map[string]bool{
 	"dFdx": true, "dFdy": true, "fwidth": true, "dFdxFine": true, "dFdyFine": true, "fwidthFine": true,
 	"dFdxCoarse": true, "dFdyCoarse": true, "fwidthCoarse": true,
+}
+
+// atomicFuncs are the atomic built-ins on memory; their first operand
+// must be in a buffer or shared memory.
+var atomicFuncs = map[string]bool{
+	"atomicAdd": true, "atomicMin": true, "atomicMax": true, "atomicAnd": true, "atomicOr": true, "atomicXor": true,
+	"atomicExchange": true, "atomicCompSwap": true, "atomicLoad": true, "atomicStore": true,
 }
