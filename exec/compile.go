@@ -237,6 +237,9 @@ func (p *prog) compileFunctions(first int) error {
 					return p.errAt(k, "missing operands")
 				}
 				s, t := p.slotOf(in.Words[1])
+				if t == nil {
+					return p.errAt(k, "OpPhi result %%%d has no value type", in.Words[1])
+				}
 				phis[label] = append(phis[label], phi{s, int32(t.slots), in.Words[2:]})
 			}
 		}
