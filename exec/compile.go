@@ -38,6 +38,8 @@ type instr struct {
 	// masked is set on conditional branches lockstep can run with each
 	// side masked (masked.go).
 	masked *maskedIf
+	// w is the instruction's work beyond one step (limits.go: weigh).
+	w int64
 }
 
 const (
@@ -454,6 +456,7 @@ func (p *prog) compileFunctions(first int) error {
 	p.halt = int32(len(p.code))
 	p.code = append(p.code, instr{op: opHalt, idx: int32(len(insts) - 1), res: -1})
 	p.classify()
+	p.weigh()
 	p.pickVecs()
 	if err := p.resolveCallbacks(); err != nil {
 		return err
