@@ -269,6 +269,9 @@ func (c *checker) declareLayoutIn(q quals) {
 			c.prog.TileShadingRate[i] = n
 		}
 	}
+	if li.hasLocalSize && !c.prog.ES && c.prog.Version < 430 && !c.arbComputeBefore(q.pos) {
+		c.errorf(q.pos, "gl_WorkGroupSize", "not supported for this version or the enabled extensions")
+	}
 	if li.hasLocalSize {
 		for i := range 3 {
 			if li.localSize[i] > maxWorkGroupSize[i] {
@@ -662,3 +665,10 @@ func (c *checker) declareStruct(name string, members []blockMember, pos Pos) *Ty
 // derivativeQuads tells a derivative_group_quads* layout from a
 // derivative_group_linear* one.
 func derivativeQuads(name string) bool { return strings.HasPrefix(name, "derivative_group_quads") }
+
+// arbComputeBefore reports whether GL_ARB_compute_shader was turned on
+// before pos (in another file, an included one, counts as before).
+func (c *checker) arbComputeBefore(pos Pos) bool {
+	e := c.arbCompute
+	return e != nil && (e.File != pos.File || e.Line < pos.Line || e.Line == pos.Line && e.Col < pos.Col)
+}
