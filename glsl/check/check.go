@@ -96,6 +96,8 @@ type checker struct {
 	// arbCompute is where #extension GL_ARB_compute_shader first turns
 	// the extension on (a 420 shader needs it before its local size).
 	arbCompute *Pos
+	// localSizeSet: a local_size_* layout has been declared so far.
+	localSizeSet bool
 	// implicitArrays are unsized arrays that take their size from the
 	// largest constant index used (-1: none yet), fixed by finish.
 	implicitArrays map[*Type]int64

@@ -273,6 +273,7 @@ func (c *checker) declareLayoutIn(q quals) {
 		c.errorf(q.pos, "gl_WorkGroupSize", "not supported for this version or the enabled extensions")
 	}
 	if li.hasLocalSize {
+		c.localSizeSet = true
 		for i := range 3 {
 			if li.localSize[i] > maxWorkGroupSize[i] {
 				c.errorf(q.pos, "local_size", "too large; see gl_MaxComputeWorkGroupSize")
