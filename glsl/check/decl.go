@@ -388,7 +388,10 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 	if li.constantID >= 0 {
 		if q.storage != "const" || t.Kind != KScalar {
 			c.errorf(pos, "constant_id", "can only be applied to 'const'-qualified scalar")
-		} else {
+		}
+		if t.Kind == KScalar && (q.storage == "const" || q.storage == "" && init != nil) {
+			// Without const, glslang reports the error and goes on with a
+			// specialization constant: so do later diagnostics here.
 			v.Storage = StorageSpecConst
 			v.SpecID = li.constantID
 		}
