@@ -68,7 +68,7 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 		return bad(pos)
 	}
 	long := slices.ContainsFunc(args, func(a Expr) bool { return a.Type().Kind == KVector && (a.Type().Long || a.Type().N > 4) })
-	if long && (best == nil && builtinTable[name] != nil || best != nil && best.user == nil && !longVectorArgs(best, args)) {
+	if long && (best == nil && hasLongOverload(name) || best != nil && best.user == nil && !longVectorArgs(best, args)) {
 		// glslang resolves built-ins on long vectors without implicit
 		// conversions: the operands are of one type.
 		c.errorf(pos, name, "can't resolve types (ambiguous long vector overload)")
@@ -372,4 +372,14 @@ func (c *checker) longFrexp(name string, args []Expr, sym *symbol, pos Pos) Expr
 		return bad(pos)
 	}
 	return &BuiltinCall{exprBase: exprBase{T: x, Pos: pos}, Fn: builtinByName[name], Params: []*Type{x, e}, Args: args}
+}
+
+// hasLongOverload reports whether a built-in has overloads on long vectors.
+func hasLongOverload(name string) bool {
+	for _, ov := range builtinTable[name] {
+		if ov.sizes&szLong != 0 {
+			return true
+		}
+	}
+	return false
 }
