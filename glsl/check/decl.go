@@ -269,7 +269,7 @@ func (c *checker) declareLayoutIn(q quals) {
 			c.prog.TileShadingRate[i] = n
 		}
 	}
-	if li.hasLocalSize && !c.prog.ES && c.prog.Version < 430 && !c.arbComputeBefore(q.pos) {
+	if li.hasLocalSize && !c.prog.ES && c.prog.Version >= 420 && c.prog.Version < 430 && !c.arbComputeBefore(q.pos) {
 		c.errorf(q.pos, "gl_WorkGroupSize", "not supported for this version or the enabled extensions")
 	}
 	if li.hasLocalSize {
