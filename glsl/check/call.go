@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/coopshader/coop/spirv"
@@ -46,6 +47,9 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 			}
 		}
 	}
+	if e := c.longFrexp(name, args, sym, pos); e != nil {
+		return e
+	}
 	var cands []*candidate
 	if sym != nil {
 		for _, f := range sym.funcs {
@@ -61,6 +65,13 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 	best, amb := c.pickBest(cands, args)
 	if amb {
 		c.errorf(pos, name, " ambiguous best function under implicit type conversion")
+		return bad(pos)
+	}
+	long := slices.ContainsFunc(args, func(a Expr) bool { return a.Type().Kind == KVector && (a.Type().Long || a.Type().N > 4) })
+	if long && (best == nil && hasLongOverload(name) || best != nil && best.user == nil && !longVectorArgs(best, args)) {
+		// glslang resolves built-ins on long vectors without implicit
+		// conversions: the operands are of one type.
+		c.errorf(pos, name, "can't resolve types (ambiguous long vector overload)")
 		return bad(pos)
 	}
 	if best == nil {
@@ -328,4 +339,47 @@ var derivativeFuncs = map[string]bool{
 var atomicFuncs = map[string]bool{
 	"atomicAdd": true, "atomicMin": true, "atomicMax": true, "atomicAnd": true, "atomicOr": true, "atomicXor": true,
 	"atomicExchange": true, "atomicCompSwap": true, "atomicLoad": true, "atomicStore": true,
+}
+
+// longVectorArgs reports whether a built-in's arguments of its component
+// type (long vectors, and scalars standing for one) are of the
+// candidate's parameter types, needing no implicit conversion; other
+// parameters (offsets, bit counts, cluster sizes) convert as usual.
+func longVectorArgs(cd *candidate, args []Expr) bool {
+	for i, a := range args {
+		if i < len(cd.generic) && cd.generic[i] && !Identical(a.Type(), cd.params[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// longFrexp resolves frexp and ldexp on long vectors whose exponent is a
+// signed integer vector of another width than 32 bits (the table's
+// overloads take int): GL_EXT_long_vector allows any signed integer
+// component there, of the same shape as the value. It returns nil for
+// other calls.
+func (c *checker) longFrexp(name string, args []Expr, sym *symbol, pos Pos) Expr {
+	if name != "frexp" && name != "ldexp" || len(args) != 2 || sym != nil && len(sym.funcs) > 0 {
+		return nil
+	}
+	x, e := args[0].Type(), args[1].Type()
+	if x.Kind != KVector || e.Kind != KVector || !x.Long && x.N <= 4 || !x.Scalar.IsFloat() || !e.Scalar.IsSigned() || e.Scalar.Bits() == 32 ||
+		x.N != e.N || !sameSpec(x.SpecLen, e.SpecLen) {
+		return nil
+	}
+	if name == "frexp" && !c.checkLValue(args[1], name, pos) {
+		return bad(pos)
+	}
+	return &BuiltinCall{exprBase: exprBase{T: x, Pos: pos}, Fn: builtinByName[name], Params: []*Type{x, e}, Args: args}
+}
+
+// hasLongOverload reports whether a built-in has overloads on long vectors.
+func hasLongOverload(name string) bool {
+	for _, ov := range builtinTable[name] {
+		if ov.sizes&szLong != 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -1,5 +1,7 @@
 package check
 
+import "slices"
+
 // construct checks a constructor call T(args).
 func (c *checker) construct(t *Type, args []Expr, pos Pos) Expr {
 	for _, a := range args {
@@ -23,6 +25,17 @@ func (c *checker) construct(t *Type, args []Expr, pos Pos) Expr {
 	if len(args) == 1 && args[0].Type().Kind == KReference {
 		if Identical(t, TUint64) || Identical(t, VectorType(Uint32, 2)) && c.extOn("GL_EXT_buffer_reference_uvec2") {
 			return &Convert{exprBase: exprBase{T: t, Pos: pos}, X: args[0]}
+		}
+	}
+	if (t.Kind == KScalar || t.Kind == KVector) && t.Scalar >= E2M1 {
+		// Vulkan has no conversion to the microscaling types (SPIR-V's
+		// OpFConvert may not produce one there): only constants convert,
+		// folded here.
+		for _, a := range args {
+			if a.Type().Scalar != t.Scalar && slices.ContainsFunc(args, func(a Expr) bool { return constOf(a) == nil }) {
+				c.errorf(pos, "constructor", "constructor argument must be a non-spec constant")
+				return bad(pos)
+			}
 		}
 	}
 	switch t.Kind {

@@ -269,7 +269,11 @@ func (c *checker) declareLayoutIn(q quals) {
 			c.prog.TileShadingRate[i] = n
 		}
 	}
+	if li.hasLocalSize && !c.prog.ES && c.prog.Version >= 420 && c.prog.Version < 430 && !c.arbComputeBefore(q.pos) {
+		c.errorf(q.pos, "gl_WorkGroupSize", "not supported for this version or the enabled extensions")
+	}
 	if li.hasLocalSize {
+		c.localSizeSet = true
 		for i := range 3 {
 			if li.localSize[i] > maxWorkGroupSize[i] {
 				c.errorf(q.pos, "local_size", "too large; see gl_MaxComputeWorkGroupSize")
@@ -384,7 +388,10 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 	if li.constantID >= 0 {
 		if q.storage != "const" || t.Kind != KScalar {
 			c.errorf(pos, "constant_id", "can only be applied to 'const'-qualified scalar")
-		} else {
+		}
+		if t.Kind == KScalar && (q.storage == "const" || q.storage == "" && init != nil) {
+			// Without const, glslang reports the error and goes on with a
+			// specialization constant: so do later diagnostics here.
 			v.Storage = StorageSpecConst
 			v.SpecID = li.constantID
 		}
@@ -662,3 +669,10 @@ func (c *checker) declareStruct(name string, members []blockMember, pos Pos) *Ty
 // derivativeQuads tells a derivative_group_quads* layout from a
 // derivative_group_linear* one.
 func derivativeQuads(name string) bool { return strings.HasPrefix(name, "derivative_group_quads") }
+
+// arbComputeBefore reports whether GL_ARB_compute_shader was turned on
+// before pos (in another file, an included one, counts as before).
+func (c *checker) arbComputeBefore(pos Pos) bool {
+	e := c.arbCompute
+	return e != nil && (e.File != pos.File || e.Line < pos.Line || e.Line == pos.Line && e.Col < pos.Col)
+}
