@@ -360,6 +360,9 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 		if containsSubByte(t) {
 			c.errorf(pos, "qualifier", "sub-byte sized types not allowed in storage class")
 		}
+		if looseInt4(t) {
+			c.errorf(pos, name, "%s", looseInt4Msg)
+		}
 	case "uniform":
 		v.Storage = StorageUniform
 		if !t.Contains((*Type).IsOpaque) {
@@ -536,6 +539,9 @@ func (c *checker) declareBlock(q quals, blockName string, members []blockMember,
 		if containsSubByte(m.t) {
 			c.errorf(m.pos, m.name, "member of block cannot be or contain a sub-byte type")
 		}
+		if looseInt4(m.t) {
+			c.errorf(m.pos, m.name, "%s", looseInt4Msg)
+		}
 		f := &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor || li.RowMajor && !hasColumnMajor(m.q.layout), Memory: m.q.memory,
 			Spirv: c.intrinsics(m.q, "spirv_decorate").memberDecorations(c)}
 		for _, other := range st.Fields {
@@ -675,4 +681,37 @@ func derivativeQuads(name string) bool { return strings.HasPrefix(name, "derivat
 func (c *checker) arbComputeBefore(pos Pos) bool {
 	e := c.arbCompute
 	return e != nil && (e.File != pos.File || e.Line < pos.Line || e.Line == pos.Line && e.Col < pos.Col)
+}
+
+// looseInt4Msg is SPV_INTEL_int4's memory rule, which glslang does not check.
+const looseInt4Msg = "4-bit integers outside Function and Private memory must be in vectors of an even component count (SPV_INTEL_int4)"
+
+// looseInt4 reports whether t holds a spirv_type 4-bit integer that is not
+// a component of a vector of an even component count: SPV_INTEL_int4
+// allows such scalars (and odd vectors) only in Function and Private
+// memory, as a pair in a byte is the smallest unit elsewhere.
+func looseInt4(t *Type) bool {
+	switch t.Kind {
+	case KSpirv:
+		if bits, _, ok := t.SpirvInt(); ok {
+			return bits == 4
+		}
+		const opTypeVector = 23
+		st := t.Spirv
+		if st.Op == opTypeVector && len(st.Params) == 2 && st.Params[0].Type != nil && len(st.Params[1].Words) == 1 {
+			if bits, _, ok := st.Params[0].Type.SpirvInt(); ok && bits == 4 {
+				return st.Params[1].Words[0]%2 != 0
+			}
+		}
+		return false
+	case KArray:
+		return looseInt4(t.Elem)
+	case KStruct:
+		for _, f := range t.Struct.Fields {
+			if looseInt4(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
