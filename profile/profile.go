@@ -52,6 +52,9 @@ type Profile struct {
 	CoopMat2      *CoopMat2Limits    `json:"coopMat2,omitempty"`
 	CoopVec       []CoopVecCombo     `json:"coopVec,omitempty"` // vkGetPhysicalDeviceCooperativeVectorPropertiesNV
 	CoopVecLimits *CoopVecLimits     `json:"coopVecLimits,omitempty"`
+	// Limits are the VkPhysicalDeviceLimits the runtime rules compare a
+	// module and a dispatch against; nil when unknown (nothing is checked).
+	Limits *Limits `json:"limits,omitempty"`
 
 	// Numerics records the device's choices where the specifications leave
 	// one to the implementation; the zero value is the executor's default.
@@ -110,6 +113,15 @@ type CoopVecLimits struct {
 	TrainingFloat16Accumulation    bool   `json:"trainingFloat16Accumulation,omitempty"`
 	TrainingFloat32Accumulation    bool   `json:"trainingFloat32Accumulation,omitempty"`
 	MaxCooperativeVectorComponents uint32 `json:"maxCooperativeVectorComponents"`
+}
+
+// Limits are the compute limits of VkPhysicalDeviceLimits.
+type Limits struct {
+	MaxComputeWorkGroupSize        [3]uint32 `json:"maxComputeWorkGroupSize"`
+	MaxComputeWorkGroupInvocations uint32    `json:"maxComputeWorkGroupInvocations"`
+	MaxComputeWorkGroupCount       [3]uint32 `json:"maxComputeWorkGroupCount"`
+	MaxComputeSharedMemorySize     uint32    `json:"maxComputeSharedMemorySize"`
+	MaxPushConstantsSize           uint32    `json:"maxPushConstantsSize"`
 }
 
 // Numerics are a device's implementation-defined floating-point choices.

@@ -15,6 +15,8 @@ var wantedExtensions = []string{
 	"VK_NV_cooperative_vector",
 	"VK_KHR_shader_bfloat16",
 	"VK_EXT_shader_float8",
+	// No features: enabling it is what allows SPV_NV_shader_subgroup_partitioned.
+	"VK_NV_shader_subgroup_partitioned",
 }
 
 // features is every feature structure the backend queries or enables, in

@@ -58,6 +58,7 @@ var wantEnums = []string{
 	"VkFormat", "VkImageType", "VkImageTiling", "VkImageUsageFlagBits", "VkImageLayout", "VkImageViewType",
 	"VkFilter", "VkSamplerMipmapMode", "VkSamplerAddressMode", "VkBorderColor", "VkCompareOp", "VkImageAspectFlagBits",
 	"VkComponentSwizzle", "VkSampleCountFlagBits", "VkFormatFeatureFlagBits", "VkCooperativeVectorMatrixLayoutNV",
+	"VkSubgroupFeatureFlagBits",
 }
 
 var wantConstants = []string{"VK_WHOLE_SIZE", "VK_QUEUE_FAMILY_IGNORED", "VK_API_VERSION_1_3"}
@@ -96,6 +97,24 @@ type registry struct {
 	Tags       []struct {
 		Name string `xml:"name,attr"`
 	} `xml:"tags>tag"`
+	SPIRVExtensions   []xSPIRV `xml:"spirvextensions>spirvextension"`
+	SPIRVCapabilities []xSPIRV `xml:"spirvcapabilities>spirvcapability"`
+}
+
+// xSPIRV is one row of the SPIR-V environment's tables: a SPIR-V
+// extension or capability and the conditions under which Vulkan allows it.
+type xSPIRV struct {
+	Name    string `xml:"name,attr"`
+	Enables []struct {
+		Version   string `xml:"version,attr"`
+		Extension string `xml:"extension,attr"`
+		Struct    string `xml:"struct,attr"`
+		Feature   string `xml:"feature,attr"`
+		Property  string `xml:"property,attr"`
+		Member    string `xml:"member,attr"`
+		Value     string `xml:"value,attr"`
+		Requires  string `xml:"requires,attr"`
+	} `xml:"enable"`
 }
 
 type xType struct {
@@ -247,6 +266,7 @@ func parseDecl(inner string) (decl, error) {
 // --- generator ------------------------------------------------------------
 
 type gen struct {
+	r        *registry
 	types    map[string]*xType
 	enumSets map[string]*xEnums
 	extra    map[string][]xEnum // enum values added by features and extensions
@@ -265,7 +285,7 @@ type gen struct {
 
 func newGen(r *registry) *gen {
 	g := &gen{
-		types: map[string]*xType{}, enumSets: map[string]*xEnums{}, extra: map[string][]xEnum{},
+		r: r, types: map[string]*xType{}, enumSets: map[string]*xEnums{}, extra: map[string][]xEnum{},
 		consts: map[string]xEnum{}, commands: map[string]*xCommand{}, seen: map[string]bool{},
 		named: map[string]string{}, arrConsts: map[string]bool{},
 	}
@@ -801,6 +821,7 @@ func (g *gen) run(xmlPath string) ([]byte, []byte, error) {
 	}
 	fmt.Fprintf(&b, ")\n\n")
 	b.Write(cmds.Bytes())
+	g.spirvTables(&b)
 
 	src, err := format.Source(b.Bytes())
 	if err != nil {
@@ -811,6 +832,43 @@ func (g *gen) run(xmlPath string) ([]byte, []byte, error) {
 		return nil, test.Bytes(), fmt.Errorf("gofmt test: %v", err)
 	}
 	return src, tsrc, nil
+}
+
+// spirvTables writes the SPIR-V environment's tables (the appendix's
+// lists of the SPIR-V extensions and capabilities Vulkan allows, and when),
+// sorted by name.
+func (g *gen) spirvTables(b *bytes.Buffer) {
+	fmt.Fprintf(b, "// SPIRVEnable is one condition under which Vulkan allows a SPIR-V\n")
+	fmt.Fprintf(b, "// extension or capability: a core version, a device extension, a\n")
+	fmt.Fprintf(b, "// feature (Struct, Feature) or a property value (Property, Member,\n")
+	fmt.Fprintf(b, "// Value), the latter two needing Requires (a version or extension).\n")
+	fmt.Fprintf(b, "type SPIRVEnable struct{ Version, Extension, Struct, Feature, Property, Member, Value, Requires string }\n\n")
+	for _, t := range []struct {
+		name, doc string
+		rows      []xSPIRV
+	}{
+		{"SPIRVExtensions", "the SPIR-V extensions a module may declare", g.r.SPIRVExtensions},
+		{"SPIRVCapabilities", "the SPIR-V capabilities a module may declare", g.r.SPIRVCapabilities},
+	} {
+		rows := append([]xSPIRV(nil), t.rows...)
+		sort.Slice(rows, func(i, j int) bool { return rows[i].Name < rows[j].Name })
+		fmt.Fprintf(b, "// %s lists %s (vk.xml's tables of the SPIR-V environment\n// appendix) with the conditions that allow each; one listed nowhere is never allowed.\nvar %s = map[string][]SPIRVEnable{\n", t.name, t.doc, t.name)
+		for _, r := range rows {
+			var es []string
+			for _, e := range r.Enables {
+				var fs []string
+				for _, kv := range [][2]string{{"Version", e.Version}, {"Extension", e.Extension}, {"Struct", e.Struct}, {"Feature", e.Feature},
+					{"Property", e.Property}, {"Member", e.Member}, {"Value", e.Value}, {"Requires", e.Requires}} {
+					if kv[1] != "" {
+						fs = append(fs, fmt.Sprintf("%s: %q", kv[0], kv[1]))
+					}
+				}
+				es = append(es, "{"+strings.Join(fs, ", ")+"}")
+			}
+			fmt.Fprintf(b, "\t%q: {%s},\n", r.Name, strings.Join(es, ", "))
+		}
+		fmt.Fprintf(b, "}\n\n")
+	}
 }
 
 func main() {
