@@ -141,6 +141,17 @@ type Numerics struct {
 	// NaN gives the bit pattern of a NaN produced by arithmetic, per type
 	// ("float16": "0x7fff"); a missing key is the executor's canonical quiet NaN.
 	NaN map[string]string `json:"nan,omitempty"`
+	// Accumulation says how cooperative matrix and vector multiplies add
+	// up their products, by instruction family and result type
+	// ("coopmat/float32", "coopmat/float16", "coopvec/float16"):
+	// "sequential" (the executor's: each exact product added in k order,
+	// rounding to the result type after each addition), or "blockN-rte" /
+	// "blockN-rtz": the exact sum of N consecutive products (in k order,
+	// within one MulAdd) plus the running value, rounded once per block to
+	// nearest even or toward zero. Measured with scripts/accum_probe.amber;
+	// recorded for comparisons to explain, not yet reproduced by the
+	// executor (which keeps "sequential"). A missing key is unmeasured.
+	Accumulation map[string]string `json:"accumulation,omitempty"`
 }
 
 // Has reports whether the profile lists extension ext.
