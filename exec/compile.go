@@ -34,6 +34,8 @@ type instr struct {
 	// vec runs the instruction for a list of invocations at once, where
 	// it has such a handler (vec.go).
 	vec vecOp
+	// row runs it for a subgroup in lockstep on rows of values (rows.go).
+	row rowOp
 	fam uint8
 	// masked is set on conditional branches lockstep can run with each
 	// side masked (masked.go).

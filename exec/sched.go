@@ -83,6 +83,7 @@ func newWG(x *dispatchRun) *wgState {
 	for i := 0; i < n; i += p.sgSize {
 		wg.sgs = append(wg.sgs, wg.lanes[i:min(i+p.sgSize, n)])
 		wg.meta = append(wg.meta, sgMeta{sg: wg.sgs[len(wg.sgs)-1], st: make([]uint8, len(x.tmpl)), tiles: make([]*tile, len(x.tmpl))})
+		wg.meta[len(wg.meta)-1].initRows(len(x.tmpl))
 	}
 	return wg
 }

@@ -8,12 +8,9 @@ import (
 // im2col: ggml_im2col (2D) of a batch of 2 images, 3 channels of 7×9,
 // with a 3×3 kernel, stride 2 and padding 1 (so edges read the zero
 // padding), dispatched {min(CHW, max(4096, OW·KH·KW)), OW, OH·batch} over
-// {512, 1, 1}. The buffer-device-address variants write through a
-// pointer the harness does not provide and are not run.
+// {512, 1, 1}. The buffer-device-address variants write through a pointer
+// to binding 1 in the push constants.
 func im2col(v *Variant) *job {
-	if firstOf(v, "BDA") == "1" {
-		return nil
-	}
 	const ic, ih, iw, kh, kw, s, pad, batch = 3, 7, 9, 3, 3, 2, 1, 2
 	const oh, ow = (ih+2*pad-kh)/s + 1, (iw+2*pad-kw)/s + 1
 	const chw = ic * kh * kw
@@ -23,6 +20,9 @@ func im2col(v *Variant) *job {
 	j.groups = [3]uint32{1, ow, oh * batch}
 	j.elems = map[uint32]int{0: batch * ic * ih * iw, 1: batch * oh * ow * chw}
 	j.outputs = []uint32{1}
+	if firstOf(v, "BDA") == "1" {
+		j.addrs = map[string]uint32{"dst_addr": 1}
+	}
 	dd := decoderFor(firstOf(v, "D_TYPE"), false)
 	j.check = func(b map[uint32][]byte) error {
 		for n := range batch {
@@ -210,6 +210,112 @@ func conv3d(v *Variant) *job {
 			}
 			if got := f32(b[2], o); math.IsNaN(got) || math.Abs(got-sum) > 1e-2*mag+1e-4 {
 				return fmt.Errorf("dst element %d = %g, want %g (Go reference)", o, got, sum)
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// im2col3d: ggml_im2col_3d of one batch of 2 channels of 6x5x4 with a
+// 2x2x2 kernel, stride 1, padding 1: the output is 7x6x5 patches of 16,
+// z striding over depth and rows in 4 workgroups.
+func im2col3d(v *Variant) *job {
+	const ic, id, ih, iw, k, pad = 2, 4, 5, 6, 2, 1
+	const od, oh, ow = id + 2*pad - k + 1, ih + 2*pad - k + 1, iw + 2*pad - k + 1
+	const patch = ic * k * k * k
+	j := &job{spec: map[uint32]uint32{0: 512}, push: map[string]uint32{"nb10": 1, "nb11": iw, "nb12": iw * ih, "nb13": iw * ih * id,
+		"s0": 1, "s1": 1, "s2": 1, "p0": pad, "p1": pad, "p2": pad, "d0": 1, "d1": 1, "d2": 1,
+		"IW": iw, "IH": ih, "ID": id, "IC": ic, "KW": k, "OH": oh, "KD_KH_KW": k * k * k, "KH_KW": k * k,
+		"IC_KD_KH_KW": patch, "N_OD_OH": od * oh, "OD_OH": od * oh, "OD_OH_OW_IC_KD_KH_KW": od * oh * ow * patch,
+		"OH_OW_IC_KD_KH_KW": oh * ow * patch, "OW_IC_KD_KH_KW": ow * patch}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{1, ow, 4}
+	j.elems = map[uint32]int{0: ic * id * ih * iw, 1: od * oh * ow * patch}
+	j.outputs = []uint32{1}
+	if firstOf(v, "BDA") == "1" {
+		j.addrs = map[string]uint32{"dst_addr": 1}
+	}
+	dd := decoderFor(firstOf(v, "D_TYPE"), false)
+	tol := 0.0
+	if firstOf(v, "D_TYPE") != "float" {
+		tol = 1e-3
+	}
+	j.check = func(b map[uint32][]byte) error {
+		for i := range od * oh * ow * patch {
+			r, ikw := i/k, i%k
+			r, ikh := r/k, r%k
+			r, ikd := r/k, r%k
+			r, iic := r/ic, r%ic
+			r, iow := r/ow, r%ow
+			iod, ioh := r/oh, r%oh
+			x, y, z := iow+ikw-pad, ioh+ikh-pad, iod+ikd-pad
+			want := 0.0
+			if x >= 0 && x < iw && y >= 0 && y < ih && z >= 0 && z < id {
+				want = f32(b[0], ((iic*id+z)*ih+y)*iw+x)
+			}
+			if got := dd(b[1], i); math.Abs(got-want) > tol {
+				return fmt.Errorf("element %d = %g, want %g (Go reference)", i, got, want)
+			}
+		}
+		return nil
+	}
+	return j
+}
+
+// col2im1d: ggml_col2im_1d (the scatter half of a transposed 1D
+// convolution): columns of 3 channels × kernel 4 over 11 inputs, stride
+// 2, cropped by 1, into 20 outputs per channel.
+func col2im1d(v *Variant) *job {
+	const tout, oc, k, tin, stride, p0 = 20, 3, 4, 11, 2, 1
+	bf := v.Has("DATA_A_BF16")
+	j := &job{push: map[string]uint32{"T_out": tout, "OC": oc, "K_OC": k * oc, "T_in": tin, "K": k, "stride": stride, "p0": p0},
+		bf16: map[uint32]bool{0: bf}}
+	j.groups = [3]uint32{1, oc, 1}
+	j.elems = map[uint32]int{0: k * oc * tin, 1: tout * oc}
+	j.outputs = []uint32{1}
+	dec := decoderFor(firstOf(v, "A_TYPE"), bf)
+	tol := map[string]float64{"float": 0, "float16_t": 1e-3}[firstOf(v, "A_TYPE")]
+	if bf {
+		tol = 1e-2
+	}
+	j.check = func(b map[uint32][]byte) error {
+		return checkEach(tout*oc, "element", func(i int) float64 { return dec(b[1], i) }, func(i int) float64 {
+			t, c := i%tout+p0, i/tout
+			var s float32
+			for ti := max(0, (t-k+stride)/stride); ti <= min(t/stride, tin-1); ti++ {
+				s += float32(dec(b[0], c*k+t-ti*stride+ti*k*oc))
+			}
+			return float64(s)
+		}, tol)
+	}
+	return j
+}
+
+// convTranspose1d: ggml_conv_transpose_1d of 2 input channels of 150
+// values (two 128-wide blocks) with a 3-wide kernel to 3 output
+// channels, stride 2: 301 outputs each.
+func convTranspose1d(v *Variant) *job {
+	const cout, cin, k, l, s = 3, 2, 3, 150, 2
+	const kl = (l-1)*s + k
+	j := &job{push: map[string]uint32{"Cout": cout, "Cin": cin, "K": k, "L": l, "KL": kl, "nb01": k, "nb02": k * cout,
+		"nb11": l, "nb1": kl, "s0": s}, bf16: map[uint32]bool{}}
+	j.groups = [3]uint32{cout, 1, 1}
+	j.elems = map[uint32]int{0: k * cout * cin, 1: l * cin, 2: kl * cout}
+	j.outputs = []uint32{2}
+	j.check = func(b map[uint32][]byte) error {
+		want := make([]float64, kl*cout)
+		for co := range cout {
+			for x := range l {
+				for kk := range k {
+					for ci := range cin {
+						want[co*kl+x*s+kk] += f32(b[0], kk+co*k+ci*k*cout) * f32(b[1], x+ci*l)
+					}
+				}
+			}
+		}
+		for i, w := range want {
+			if got := f32(b[2], i); math.Abs(got-w) > 1e-5*math.Max(1, math.Abs(w)) {
+				return fmt.Errorf("element %d = %g, want %g (Go reference)", i, got, w)
 			}
 		}
 		return nil

@@ -31,6 +31,9 @@ type job struct {
 	as map[uint32]*typ
 	// data gives a binding's exact contents (expert ids and counts).
 	data map[uint32][]byte
+	// addrs puts the device address of a binding into a 64-bit push
+	// constant (buffer-device-address variants write through it).
+	addrs map[string]uint32
 	// check compares the result with a Go reference; nil when none is cheap.
 	check func(bufs map[uint32][]byte) error
 }
@@ -40,65 +43,91 @@ type job struct {
 type family func(v *Variant) *job
 
 var families = map[string]family{
-	"mul_mm.comp":           matmul,
-	"mul_mm_cm2.comp":       matmul,
-	"mul_mmq.comp":          matmul,
-	"unary.comp":            unary,
-	"copy.comp":             unary,
-	"add.comp":              binaryOp,
-	"sub.comp":              binaryOp,
-	"mul.comp":              binaryOp,
-	"div.comp":              binaryOp,
-	"get_rows.comp":         getRows,
-	"get_rows_quant.comp":   getRows,
-	"copy_to_quant.comp":    copyToQuant,
-	"flash_attn.comp":       flashAttn,
-	"flash_attn_cm1.comp":   flashAttn,
-	"flash_attn_cm2.comp":   flashAttn,
-	"soft_max.comp":         softMax,
-	"norm.comp":             norm,
-	"l2_norm.comp":          l2Norm,
-	"rms_norm.comp":         rmsNorm,
-	"group_norm.comp":       groupNorm,
-	"sum_rows.comp":         sumRows,
-	"copy_from_quant.comp":  copyFromQuant,
-	"rope_norm.comp":        rope,
-	"rope_neox.comp":        rope,
-	"rope_multi.comp":       rope,
-	"rope_vision.comp":      rope,
-	"swiglu.comp":           glu,
-	"swiglu_oai.comp":       glu,
-	"geglu.comp":            glu,
-	"geglu_erf.comp":        glu,
-	"geglu_quick.comp":      glu,
-	"reglu.comp":            glu,
-	"concat.comp":           concat,
-	"repeat.comp":           repeat,
-	"scale.comp":            scale,
-	"log.comp":              unary,
-	"add1.comp":             binaryOp,
-	"silu_back.comp":        siluBack,
-	"argsort.comp":          argsort,
-	"quantize_q8_1.comp":    quantizeQ81,
-	"mul_mat_vec_nc.comp":   matvecNC,
-	"mul_mat_vec_p021.comp": matvecP021,
-	"soft_max_large1.comp":  softMaxLarge,
-	"soft_max_large2.comp":  softMaxLarge,
-	"soft_max_large3.comp":  softMaxLarge,
-	"im2col.comp":           im2col,
-	"conv2d_mm.comp":        conv2d,
-	"conv2d_dw.comp":        conv2dDW,
-	"argmax.comp":           argmax,
-	"cumsum.comp":           cumsum,
-	"fill.comp":             fill,
-	"contig_copy.comp":      contigCopy,
-	"tri.comp":              tri,
-	"diag.comp":             diag,
-	"copy_transpose.comp":   copyTranspose,
-	"pad.comp":              pad,
-	"roll.comp":             roll,
-	"conv3d_mm.comp":        conv3d,
-	"add_id.comp":           addID,
+	"mul_mm.comp":                 matmul,
+	"mul_mm_cm2.comp":             matmul,
+	"mul_mmq.comp":                matmul,
+	"unary.comp":                  unary,
+	"copy.comp":                   unary,
+	"add.comp":                    binaryOp,
+	"sub.comp":                    binaryOp,
+	"mul.comp":                    binaryOp,
+	"div.comp":                    binaryOp,
+	"get_rows.comp":               getRows,
+	"get_rows_quant.comp":         getRows,
+	"copy_to_quant.comp":          copyToQuant,
+	"flash_attn.comp":             flashAttn,
+	"flash_attn_cm1.comp":         flashAttn,
+	"flash_attn_cm2.comp":         flashAttn,
+	"soft_max.comp":               softMax,
+	"norm.comp":                   norm,
+	"l2_norm.comp":                l2Norm,
+	"rms_norm.comp":               rmsNorm,
+	"group_norm.comp":             groupNorm,
+	"sum_rows.comp":               sumRows,
+	"copy_from_quant.comp":        copyFromQuant,
+	"rope_norm.comp":              rope,
+	"rope_neox.comp":              rope,
+	"rope_multi.comp":             rope,
+	"rope_vision.comp":            rope,
+	"swiglu.comp":                 glu,
+	"swiglu_oai.comp":             glu,
+	"geglu.comp":                  glu,
+	"geglu_erf.comp":              glu,
+	"geglu_quick.comp":            glu,
+	"reglu.comp":                  glu,
+	"concat.comp":                 concat,
+	"repeat.comp":                 repeat,
+	"scale.comp":                  scale,
+	"log.comp":                    unary,
+	"add1.comp":                   binaryOp,
+	"silu_back.comp":              siluBack,
+	"argsort.comp":                argsort,
+	"quantize_q8_1.comp":          quantizeQ81,
+	"mul_mat_vec_nc.comp":         matvecNC,
+	"mul_mat_vec_p021.comp":       matvecP021,
+	"soft_max_large1.comp":        softMaxLarge,
+	"soft_max_large2.comp":        softMaxLarge,
+	"soft_max_large3.comp":        softMaxLarge,
+	"im2col.comp":                 im2col,
+	"conv2d_mm.comp":              conv2d,
+	"conv2d_dw.comp":              conv2dDW,
+	"argmax.comp":                 argmax,
+	"cumsum.comp":                 cumsum,
+	"fill.comp":                   fill,
+	"contig_copy.comp":            contigCopy,
+	"tri.comp":                    tri,
+	"diag.comp":                   diag,
+	"copy_transpose.comp":         copyTranspose,
+	"pad.comp":                    pad,
+	"roll.comp":                   roll,
+	"conv3d_mm.comp":              conv3d,
+	"add_id.comp":                 addID,
+	"arange.comp":                 arange,
+	"acc.comp":                    acc,
+	"count_equal.comp":            countEqual,
+	"diag_mask_inf.comp":          diagMaskInf,
+	"opt_step_sgd.comp":           optStepSGD,
+	"opt_step_adamw.comp":         optStepAdamW,
+	"timestep_embedding.comp":     timestepEmbedding,
+	"mul_mat_split_k_reduce.comp": splitKReduce,
+	"snake.comp":                  snake,
+	"repeat_back.comp":            repeatBack,
+	"get_rows_back.comp":          getRowsBack,
+	"soft_max_back.comp":          softMaxBack,
+	"rms_norm_back.comp":          rmsNormBack,
+	"pool2d.comp":                 pool2d,
+	"pool1d.comp":                 pool1d,
+	"out_prod.comp":               outProd,
+	"upscale.comp":                upscale,
+	"im2col_3d.comp":              im2col3d,
+	"multi_add.comp":              multiAdd,
+	"count_experts.comp":          countExperts,
+	"ssm_conv.comp":               ssmConv,
+	"copy_transpose_02.comp":      copyTranspose02,
+	"fwht.comp":                   fwht,
+	"col2im_1d.comp":              col2im1d,
+	"conv_transpose_1d.comp":      convTranspose1d,
+	"solve_tri.comp":              solveTri,
 }
 
 func familyOf(v *Variant) family {
@@ -142,6 +171,13 @@ func quantK(v *Variant) int {
 
 func floatA(v *Variant) bool { return quantK(v) == 1 }
 
+// bf16AB marks the A and B bindings of a matrix product whose 16-bit
+// members hold bfloat16 values, so the filler writes finite bf16 numbers
+// there (the ID variants included).
+func bf16AB(v *Variant) map[uint32]bool {
+	return map[uint32]bool{0: v.Has("DATA_A_BF16"), 1: v.Has("DATA_B_BF16")}
+}
+
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
 // matmul: mul_mm (scalar, dot2 and coopmat1), mul_mm_cm2 and mul_mmq with
@@ -153,7 +189,7 @@ func matmul(v *Variant) *job {
 	if aligned(v) == 1 {
 		N = 64
 	}
-	j := &job{spec: map[uint32]uint32{}, push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	j := &job{spec: map[uint32]uint32{}, push: map[string]uint32{}, bf16: bf16AB(v)}
 	var bm, bn uint32
 	switch {
 	case v.Source == "mul_mm_cm2.comp":
@@ -211,8 +247,6 @@ func matmul(v *Variant) *job {
 	j.groups = [3]uint32{(M + bm - 1) / bm, (N + bn - 1) / bn, 1}
 	j.elems = map[uint32]int{0: int(M * K), 1: int(N * K), 2: int(M * N)}
 	j.outputs = []uint32{2}
-	j.bf16[0] = v.Has("DATA_A_BF16")
-	j.bf16[1] = v.Has("DATA_B_BF16")
 	// The coopmat2 shader loads A as the matrix's component type (fp16), so
 	// ggml converts fp32 A before it; the raw fp32 data gives no product.
 	cm2F32 := v.Source == "mul_mm_cm2.comp" && v.Has("DATA_A_F32")
@@ -296,7 +330,7 @@ func matvec(v *Variant) *job {
 	case v.Has("DATA_A_F32") || strings.Contains(v.Name, "q8_1"):
 		rows = 1
 	}
-	j := &job{spec: map[uint32]uint32{0: 32, 1: rows, 2: 1}, push: map[string]uint32{}, bf16: map[uint32]bool{}}
+	j := &job{spec: map[uint32]uint32{0: 32, 1: rows, 2: 1}, push: map[string]uint32{}, bf16: bf16AB(v)}
 	for k, x := range map[string]uint32{"ncols": K, "stride_a": K, "stride_b": K, "stride_d": M,
 		"batch_stride_a": M * K, "batch_stride_b": K, "batch_stride_d": M, "fusion_flags": 0, "base_work_group_y": 0,
 		"ne02": 1, "ne12": 1, "broadcast2": 1, "broadcast3": 1} {
@@ -330,8 +364,6 @@ func matvec(v *Variant) *job {
 		}
 		return j
 	}
-	j.bf16[0] = v.Has("DATA_A_BF16")
-	j.bf16[1] = v.Has("DATA_B_BF16")
 	if floatA(v) && !strings.Contains(v.Name, "q8_1") {
 		j.check = func(b map[uint32][]byte) error {
 			return checkProduct(v, b[0], b[1], b[2], M, 1, K)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -103,13 +104,14 @@ func prepare(v *Variant, f *iface, j *job, seed uint64) inputs {
 }
 
 // pushBytes lays the job's push constants out as f's block declares them.
-func pushBytes(f *iface, j *job) ([]byte, error) {
+// addrs are the device addresses of the members j.addrs names.
+func pushBytes(f *iface, j *job, addrs map[string]uint64) ([]byte, error) {
 	if f.pushSize == 0 {
 		return nil, nil
 	}
 	b := make([]byte, f.pushSize)
 	for _, fl := range f.push {
-		if err := putPush(b, fl.name, fl.offset, fl.t, j.push); err != nil {
+		if err := putPush(b, fl.name, fl.offset, fl.t, j.push, addrs); err != nil {
 			return nil, err
 		}
 	}
@@ -119,22 +121,28 @@ func pushBytes(f *iface, j *job) ([]byte, error) {
 // putPush writes member name of type t at off. A struct's members go by
 // their own names (rope's block holds one struct) and an array's elements
 // as name[i].
-func putPush(b []byte, name string, off int, t *typ, push map[string]uint32) error {
+func putPush(b []byte, name string, off int, t *typ, push map[string]uint32, addrs map[string]uint64) error {
 	switch {
 	case t.kind == kStruct:
 		for _, fl := range t.fields {
-			if err := putPush(b, fl.name, off+fl.offset, fl.t, push); err != nil {
+			if err := putPush(b, fl.name, off+fl.offset, fl.t, push, addrs); err != nil {
 				return err
 			}
 		}
 	case t.kind == kVector && t.count > 0:
 		for i := range t.count {
-			if err := putPush(b, fmt.Sprintf("%s[%d]", name, i), off+i*t.stride, t.elem, push); err != nil {
+			if err := putPush(b, fmt.Sprintf("%s[%d]", name, i), off+i*t.stride, t.elem, push, addrs); err != nil {
 				return err
 			}
 		}
 	case t.size == 4:
 		binary.LittleEndian.PutUint32(b[off:], push[name])
+	case t.size == 8 && t.kind == kInt:
+		a, ok := addrs[name]
+		if !ok {
+			return fmt.Errorf("push constant %s: 64 bits, and no binding's address named for it", name)
+		}
+		binary.LittleEndian.PutUint64(b[off:], a)
 	default:
 		return fmt.Errorf("push constant %s is not 32 bits", name)
 	}
@@ -143,10 +151,6 @@ func putPush(b []byte, name string, off int, t *typ, push map[string]uint32) err
 
 // dispatch runs module m with a copy of in and returns every buffer after.
 func dispatch(dev backend.Device, m *spirv.Module, f *iface, j *job, in inputs) (map[uint32][]byte, error) {
-	pc, err := pushBytes(f, j)
-	if err != nil {
-		return nil, err
-	}
 	spec := map[uint32][]byte{}
 	for id := range f.specs {
 		if x, ok := j.spec[id]; ok {
@@ -157,7 +161,7 @@ func dispatch(dev backend.Device, m *spirv.Module, f *iface, j *job, in inputs) 
 	if err != nil {
 		return nil, err
 	}
-	d := &backend.Dispatch{Code: code, Entry: "main", Groups: j.groups, PushConstants: pc, Spec: spec, SubgroupSize: 32}
+	d := &backend.Dispatch{Code: code, Entry: "main", Groups: j.groups, Spec: spec, SubgroupSize: 32}
 	var bufs []backend.Buffer
 	defer func() {
 		for _, b := range bufs {
@@ -165,7 +169,11 @@ func dispatch(dev backend.Device, m *spirv.Module, f *iface, j *job, in inputs) 
 		}
 	}()
 	for _, b := range sortedKeys(in) {
-		buf, err := dev.NewBuffer(len(in[b]), backend.UsageStorage)
+		usage := backend.UsageStorage
+		if slices.Contains(slices.Collect(maps.Values(j.addrs)), b) {
+			usage |= backend.UsageAddress
+		}
+		buf, err := dev.NewBuffer(len(in[b]), usage)
 		if err != nil {
 			return nil, err
 		}
@@ -175,6 +183,19 @@ func dispatch(dev backend.Device, m *spirv.Module, f *iface, j *job, in inputs) 
 		}
 		d.Bindings = append(d.Bindings, backend.Binding{Binding: b, Buffer: buf})
 	}
+	addrs := map[string]uint64{}
+	for name, b := range j.addrs {
+		for i, k := range sortedKeys(in) {
+			if k == b {
+				addrs[name] = bufs[i].Address()
+			}
+		}
+	}
+	pc, err := pushBytes(f, j, addrs)
+	if err != nil {
+		return nil, err
+	}
+	d.PushConstants = pc
 	if _, err := dev.Dispatch(d); err != nil {
 		return nil, err
 	}

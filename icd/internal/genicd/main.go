@@ -20,7 +20,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/xml"
 	"flag"
 	"fmt"
 	"go/ast"
@@ -34,6 +33,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/coopshader/coop/internal/vkxml"
 )
 
 // Structures the driver reads or fills.
@@ -109,6 +110,11 @@ var deviceExtensions = []string{
 	"VK_NV_cooperative_matrix", "VK_NV_cooperative_matrix2", "VK_NV_cooperative_matrix_decode_vector", "VK_NV_cooperative_vector",
 }
 
+// gen writes the driver's files from the registry.
+type gen struct {
+	*vkxml.Emitter
+}
+
 // Go keywords a parameter may be named.
 var keywords = map[string]bool{"type": true, "range": true, "func": true, "select": true, "map": true}
 
@@ -128,21 +134,21 @@ type param struct {
 
 // cType maps a command parameter or result to the Go type that has its C
 // calling convention.
-func (g *gen) cType(d decl) (string, error) {
-	if d.ptr > 0 {
+func (g *gen) cType(d vkxml.Decl) (string, error) {
+	if d.Ptr > 0 {
 		return "unsafe.Pointer", nil
 	}
-	return g.scalarGo(d.typ)
+	return g.scalarGo(d.Type)
 }
 
 func (g *gen) scalarGo(c string) (string, error) {
-	if s, ok := scalars[c]; ok {
-		return s.goT, nil
+	if s, ok := vkxml.Scalars[c]; ok {
+		return s.GoT, nil
 	}
 	if strings.HasPrefix(c, "PFN_") {
 		return "unsafe.Pointer", nil
 	}
-	t, ok := g.types[c]
+	t, ok := g.Types[c]
 	if !ok {
 		return "", fmt.Errorf("unknown type %s", c)
 	}
@@ -155,7 +161,7 @@ func (g *gen) scalarGo(c string) (string, error) {
 	case "bitmask":
 		return g.scalarGo(t.Type)
 	case "enum":
-		if f, ok := g.flagsOf[c]; ok {
+		if f, ok := g.FlagsOf[c]; ok {
 			return g.scalarGo(f)
 		}
 		return "int32", nil
@@ -172,10 +178,10 @@ func (g *gen) scalarGo(c string) (string, error) {
 
 // exposed lists the commands of core Vulkan 1.0 to 1.3 and of the
 // advertised extensions, sorted by name.
-func (g *gen) exposed(r *registry) ([]string, error) {
+func (g *gen) exposed(r *vkxml.Registry) ([]string, error) {
 	set := map[string]bool{}
 	for _, f := range r.Features {
-		if !forVulkan(f.API) {
+		if !vkxml.ForVulkan(f.API) {
 			continue
 		}
 		v, err := strconv.ParseFloat(f.Number, 64)
@@ -193,7 +199,7 @@ func (g *gen) exposed(r *registry) ([]string, error) {
 			continue
 		}
 		for _, rq := range x.Requires {
-			if !forVulkan(rq.API) {
+			if !vkxml.ForVulkan(rq.API) {
 				continue
 			}
 			for _, c := range rq.Commands {
@@ -210,32 +216,32 @@ func (g *gen) exposed(r *registry) ([]string, error) {
 }
 
 func (g *gen) command(name string) (*command, error) {
-	xc, ok := g.commands[name]
+	xc, ok := g.Commands[name]
 	if !ok {
 		return nil, fmt.Errorf("command %s not found", name)
 	}
 	c := &command{name: name, target: name}
 	if xc.Alias != "" {
 		c.target = xc.Alias
-		if xc, ok = g.commands[xc.Alias]; !ok {
+		if xc, ok = g.Commands[xc.Alias]; !ok {
 			return nil, fmt.Errorf("alias target %s not found", c.target)
 		}
 	}
-	ret, err := parseDecl(xc.Proto.Inner)
+	ret, err := vkxml.ParseDecl(xc.Proto.Inner)
 	if err != nil {
 		return nil, err
 	}
-	if ret.typ != "void" || ret.ptr != 0 {
+	if ret.Type != "void" || ret.Ptr != 0 {
 		if c.ret, err = g.cType(ret); err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
 		}
-		c.retVK = ret.typ
+		c.retVK = ret.Type
 	}
 	for i, p := range xc.Params {
-		if !forVulkan(p.API) {
+		if !vkxml.ForVulkan(p.API) {
 			continue
 		}
-		d, err := parseDecl(p.Inner)
+		d, err := vkxml.ParseDecl(p.Inner)
 		if err != nil {
 			return nil, err
 		}
@@ -243,14 +249,14 @@ func (g *gen) command(name string) (*command, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
 		}
-		n := d.name
+		n := d.Name
 		if keywords[n] {
 			n += "_"
 		}
-		if i == 0 && d.typ == "VkPhysicalDevice" && d.ptr == 0 {
+		if i == 0 && d.Type == "VkPhysicalDevice" && d.Ptr == 0 {
 			c.physdev = true
 		}
-		out := d.ptr == 1 && (d.typ == "uint32_t" || d.typ == "size_t") && strings.HasSuffix(d.name, "Count") && !strings.Contains(p.Inner, "const")
+		out := d.Ptr == 1 && (d.Type == "uint32_t" || d.Type == "size_t") && strings.HasSuffix(d.Name, "Count") && !strings.Contains(p.Inner, "const")
 		c.params = append(c.params, param{n, gt, out})
 	}
 	if xc.Errors != "" {
@@ -267,7 +273,7 @@ var preferredErrors = []string{
 }
 
 func (g *gen) defaultError(c *command) (int64, error) {
-	_, byName := g.enumerants("VkResult")
+	_, byName := g.Enumerants("VkResult")
 	pick := ""
 	for _, e := range preferredErrors {
 		if slices.Contains(c.errors, e) {
@@ -285,7 +291,7 @@ func (g *gen) defaultError(c *command) (int64, error) {
 	if !ok {
 		return 0, fmt.Errorf("%s: unknown result %s", c.name, pick)
 	}
-	return enumValue(e, byName)
+	return vkxml.EnumValue(e, byName)
 }
 
 // implemented lists the exported functions of package icd's hand-written
@@ -318,7 +324,7 @@ func implemented(dir string) (map[string]bool, error) {
 // function pointers from the table).
 var cProcs = map[string]bool{"vkGetInstanceProcAddr": true, "vkGetDeviceProcAddr": true}
 
-func (g *gen) exports(r *registry, impl map[string]bool, xmlName string) ([]byte, []byte, error) {
+func (g *gen) exports(r *vkxml.Registry, impl map[string]bool, xmlName string) ([]byte, []byte, error) {
 	names, err := g.exposed(r)
 	if err != nil {
 		return nil, nil, err
@@ -409,19 +415,19 @@ func (g *gen) exports(r *registry, impl map[string]bool, xmlName string) ([]byte
 
 // isSizeT reports whether count parameter p of c is a size_t.
 func isSizeT(g *gen, c *command, p param) bool {
-	xc := g.commands[c.target]
+	xc := g.Commands[c.target]
 	for _, xp := range xc.Params {
-		d, err := parseDecl(xp.Inner)
-		if err == nil && (d.name == p.name || d.name+"_" == p.name) {
-			return d.typ == "size_t"
+		d, err := vkxml.ParseDecl(xp.Inner)
+		if err == nil && (d.Name == p.name || d.Name+"_" == p.name) {
+			return d.Type == "size_t"
 		}
 	}
 	return false
 }
 
-func (g *gen) types_(r *registry, xmlName string) ([]byte, []byte, error) {
+func (g *gen) types_(r *vkxml.Registry, xmlName string) ([]byte, []byte, error) {
 	for _, s := range wantStructs {
-		if err := g.addStruct(s); err != nil {
+		if err := g.AddStruct(s); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -429,86 +435,21 @@ func (g *gen) types_(r *registry, xmlName string) ([]byte, []byte, error) {
 	fmt.Fprintf(&b, "// Code generated by genicd from %s; DO NOT EDIT.\n// Regenerate with: go generate ./icd\n\n", xmlName)
 	fmt.Fprintf(&b, "package vkt\n\nimport \"unsafe\"\n\n")
 
-	var cnames []string
-	for c := range g.arrConsts {
-		cnames = append(cnames, c)
+	if err := g.WriteConsts(&b, wantConstants, nil); err != nil {
+		return nil, nil, err
 	}
-	cnames = append(cnames, wantConstants...)
-	sort.Strings(cnames)
-	fmt.Fprintf(&b, "const (\n")
-	for _, c := range cnames {
-		e, ok := g.consts[c]
-		if !ok {
-			return nil, nil, fmt.Errorf("constant %s not found", c)
-		}
-		v := e.Value
-		switch v {
-		case "(~0U)":
-			v = "0xFFFFFFFF"
-		case "(~0ULL)":
-			v = "0xFFFFFFFFFFFFFFFF"
-		}
-		fmt.Fprintf(&b, "\t%s = %s\n", g.constName(c), v)
-	}
-	fmt.Fprintf(&b, ")\n\n")
-
 	for _, set := range append([]string{"VkStructureType"}, wantEnums...) {
-		ty := set
-		if f, ok := g.flagsOf[set]; ok {
-			if _, err := g.typeOf(f); err != nil {
-				return nil, nil, err
-			}
-			ty = f
-		} else {
-			g.addNamed(set, "int32")
+		if _, _, err := g.WriteEnum(&b, set); err != nil {
+			return nil, nil, err
 		}
-		vals, byName := g.enumerants(set)
-		if len(vals) == 0 {
-			return nil, nil, fmt.Errorf("enum %s not found", set)
-		}
-		keep := map[string]bool{}
-		for _, s := range g.sTypes {
-			keep[s] = true
-		}
-		fmt.Fprintf(&b, "// Values of %s.\nconst (\n", set)
-		for _, e := range vals {
-			if set == "VkStructureType" && !keep[e.Name] {
-				continue
-			}
-			if strings.HasSuffix(e.Name, "_MAX_ENUM") {
-				continue
-			}
-			v, err := enumValue(e, byName)
-			if err != nil {
-				return nil, nil, err
-			}
-			fmt.Fprintf(&b, "\t%s %s = %d\n", g.constName(e.Name), goName(ty), v)
-		}
-		fmt.Fprintf(&b, ")\n\n")
 	}
 
 	var test bytes.Buffer
 	fmt.Fprintf(&test, "// Code generated by genicd from %s; DO NOT EDIT.\n\npackage vkt\n\nimport \"unsafe\"\n\n", xmlName)
-	fmt.Fprintf(&test, "// cLayouts holds each structure's size and member offsets as computed\n// from the registry by C rules for 64-bit Linux.\nvar cLayouts = []cLayout{\n")
-	for _, s := range g.structs {
-		fs, size, align, _ := g.fields(s)
-		fmt.Fprintf(&b, "// %s mirrors %s (C size %d, alignment %d).\ntype %s struct {\n", goName(s), s, size, align, goName(s))
-		var offs []string
-		for _, f := range fs {
-			fmt.Fprintf(&b, "\t%s %s // offset %d\n", f.name, f.goT, f.offset)
-			offs = append(offs, fmt.Sprintf("{%q, %d, unsafe.Offsetof(%s{}.%s)}", f.name, f.offset, goName(s), f.name))
-		}
-		fmt.Fprintf(&b, "}\n\n")
-		fmt.Fprintf(&test, "\t{%q, %d, unsafe.Sizeof(%s{}), []fieldOffset{%s}},\n", s, size, goName(s), strings.Join(offs, ", "))
+	if err := g.WriteStructs(&b, &test); err != nil {
+		return nil, nil, err
 	}
-	fmt.Fprintf(&test, "}\n")
-
-	sort.Strings(g.namedList)
-	fmt.Fprintf(&b, "type (\n")
-	for _, n := range g.namedList {
-		fmt.Fprintf(&b, "\t%s %s\n", goName(n), g.named[n])
-	}
-	fmt.Fprintf(&b, ")\n\n")
+	g.WriteNamed(&b)
 
 	// Advertised extensions with the registry's specification versions.
 	ext := func(varName string, list []string) error {
@@ -561,16 +502,12 @@ func main() {
 	vktDir := flag.String("vkt", "vkt", "directory of package vkt")
 	entryDir := flag.String("entry", "../cmd/coop-icd", "directory of the entry package")
 	flag.Parse()
-	data, err := os.ReadFile(*in)
+	r, err := vkxml.Load(*in)
 	if err != nil {
 		log.Fatal(err)
 	}
-	var r registry
-	if err := xml.Unmarshal(data, &r); err != nil {
-		log.Fatal(err)
-	}
-	g := newGen(&r)
-	vsrc, vtest, err := g.types_(&r, *name)
+	g := &gen{vkxml.NewEmitter(vkxml.NewIndex(r))}
+	vsrc, vtest, err := g.types_(r, *name)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -578,7 +515,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	gsrc, csrc, err := g.exports(&r, impl, *name)
+	gsrc, csrc, err := g.exports(r, impl, *name)
 	if err != nil {
 		log.Fatal(err)
 	}
