@@ -77,7 +77,10 @@ func slots(m *spirv.Module, ds []exec.Descriptor) ([]slot, error) {
 	uniform := uniformBlocks(m)
 	var out []slot
 	for _, d := range ds {
-		if d.Kind != backend.StorageBuffer && d.Kind != backend.UniformBuffer || d.Tensor {
+		if d.Tensor {
+			return nil, fmt.Errorf("it binds a tensor (set %d, binding %d)", d.Set, d.Binding)
+		}
+		if d.Kind != backend.StorageBuffer && d.Kind != backend.UniformBuffer {
 			return nil, fmt.Errorf("it binds a %v (set %d, binding %d)", d.Kind, d.Set, d.Binding)
 		}
 		kind := backend.StorageBuffer

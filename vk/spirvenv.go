@@ -73,7 +73,7 @@ func (d *Device) allows(e vkc.SPIRVEnable) bool {
 	case e.Extension != "":
 		return d.has[e.Extension]
 	case e.Feature != "":
-		return d.requires(e.Requires) && d.enabled(e.Feature)
+		return d.requires(e.Requires) && d.featureEnabled(e)
 	case e.Property != "":
 		return d.requires(e.Requires) && d.hasProperty(e)
 	}
@@ -95,6 +95,25 @@ func (d *Device) requires(list string) bool {
 	}
 	for _, r := range strings.Split(list, ",") {
 		if versionAtMost13(r) || d.has[r] {
+			return true
+		}
+	}
+	return false
+}
+
+// featureEnabled reports whether the feature of a condition is enabled:
+// the feature bit of that member name provided by core Vulkan (when the
+// condition accepts a core version) or by an extension the condition
+// names (CooperativeMatrixNV's cooperativeMatrix is
+// VK_NV_cooperative_matrix's, not VK_KHR_cooperative_matrix's).
+func (d *Device) featureEnabled(e vkc.SPIRVEnable) bool {
+	req := strings.Split(e.Requires, ",")
+	for i := range featureBits {
+		b := &featureBits[i]
+		if b.name != e.Feature || *b.field(d.en) == 0 {
+			continue
+		}
+		if b.ext == "" && (e.Requires == "" || slices.ContainsFunc(req, versionAtMost13)) || b.ext != "" && slices.Contains(req, b.ext) {
 			return true
 		}
 	}

@@ -152,6 +152,21 @@ func TestSPIRVEnvironment(t *testing.T) {
 			t.Errorf("%v %s: got %v, want %q", c.caps, c.ext, err, c.want)
 		}
 	}
+	// CooperativeMatrixNV's feature is VK_NV_cooperative_matrix's, not
+	// the KHR extension's feature of the same member name.
+	d.has["VK_NV_cooperative_matrix"], d.has["VK_KHR_cooperative_matrix"] = true, true
+	d.en.cmK.CooperativeMatrix = 1
+	var nv words
+	nv = append(nv, spirvMagic, 0x00010600, 0, 10, 0)
+	nv.op(sOpCapability, 5357)
+	mnv, _ := scanModule(nv)
+	if err := d.spirvEnv(mnv); err == nil || !strings.Contains(err.Error(), "VkPhysicalDeviceCooperativeMatrixFeaturesNV") {
+		t.Errorf("CooperativeMatrixNV with only the KHR feature: %v", err)
+	}
+	d.en.cmN.CooperativeMatrix = 1
+	if err := d.spirvEnv(mnv); err != nil {
+		t.Errorf("CooperativeMatrixNV: %v", err)
+	}
 	d.props = new(properties)
 	d.props.v11.SubgroupSupportedOperations = vkc.SubgroupFeatureBasicBit
 	d.props.v11.SubgroupSupportedStages = vkc.ShaderStageComputeBit
