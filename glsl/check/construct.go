@@ -1,6 +1,9 @@
 package check
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // construct checks a constructor call T(args).
 func (c *checker) construct(t *Type, args []Expr, pos Pos) Expr {
@@ -27,10 +30,10 @@ func (c *checker) construct(t *Type, args []Expr, pos Pos) Expr {
 			return &Convert{exprBase: exprBase{T: t, Pos: pos}, X: args[0]}
 		}
 	}
-	if (t.Kind == KScalar || t.Kind == KVector) && t.Scalar >= E2M1 {
+	if (t.Kind == KScalar || t.Kind == KVector) && t.Scalar >= E2M1 && strings.HasPrefix(c.opts.TargetEnv, "vulkan") {
 		// Vulkan has no conversion to the microscaling types (SPIR-V's
 		// OpFConvert may not produce one there): only constants convert,
-		// folded here.
+		// folded here, as glslang requires in any environment.
 		for _, a := range args {
 			if a.Type().Scalar != t.Scalar && slices.ContainsFunc(args, func(a Expr) bool { return constOf(a) == nil }) {
 				c.errorf(pos, "constructor", "constructor argument must be a non-spec constant")

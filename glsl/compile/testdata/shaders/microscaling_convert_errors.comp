@@ -1,6 +1,6 @@
 #version 450
-// Only constants convert to the OCP microscaling types: Vulkan has no
-// conversion to them (OpFConvert may not produce one there).
+// Targeting Vulkan, only constants convert to the OCP microscaling types:
+// Vulkan has no conversion to them (OpFConvert may not produce one there).
 #extension GL_EXT_float_ue8m0 : require
 #extension GL_EXT_float_mxint8 : require
 layout(local_size_x = 1) in;
