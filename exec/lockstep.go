@@ -57,6 +57,11 @@ type sgMeta struct {
 	// parked: the subgroup waits at a workgroup barrier in lockstep, its
 	// slot states and tiles kept for when it goes on.
 	parked bool
+	// rows holds the sVec slots, slot-major, w values each; bc is scratch
+	// for operands broadcast to rows (rows.go).
+	rows []uint64
+	w    int
+	bc   [3][]uint64
 }
 
 const (
@@ -64,6 +69,7 @@ const (
 	sAll
 	sLead
 	sTile
+	sVec // in the subgroup's row of the slot (rows.go)
 )
 
 // tile is a whole cooperative matrix value, row-major: the elements' bits,
@@ -240,22 +246,28 @@ func (m *sgMeta) spread(uses []int32) {
 				m.st[s] = sAll
 			case sTile:
 				m.handOut(s)
+			case sVec:
+				m.scatterRow(s)
 			}
 		}
 	}
 }
 
-// spreadLead copies the sLead slots of uses from the leader to the others.
+// spreadLead copies the sLead slots of uses from the leader to the others
+// and scatters their rows.
 func (m *sgMeta) spreadLead(uses []int32) {
 	ld, rest := m.sg[0], m.sg[1:]
 	for k := 0; k+1 < len(uses); k += 2 {
 		for s := uses[k]; s < uses[k]+uses[k+1]; s++ {
-			if m.st[s] == sLead {
+			switch m.st[s] {
+			case sLead:
 				v := ld.regs[s]
 				for _, l := range rest {
 					l.regs[s] = v
 				}
 				m.st[s] = sAll
+			case sVec:
+				m.scatterRow(s)
 			}
 		}
 	}
@@ -360,6 +372,8 @@ func (m *sgMeta) release() {
 			m.st[s] = sAll
 		case sTile:
 			m.handOut(int32(s))
+		case sVec:
+			m.scatterRow(int32(s))
 		}
 	}
 	m.used = 0
@@ -495,6 +509,8 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			setSt(st, in.res, n, sLead)
 		case in.fast == fCopy:
 			m.copySlots(in.res, in.a[0], int32(in.m))
+		case in.row != nil && m.rows != nil && in.row(m, in):
+			setSt(st, in.res, n, sVec)
 		default:
 			m.spread(in.uses)
 			if in.vec == nil || !in.vec(sg, in) {
@@ -532,6 +548,9 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
 		}
 		return nil
 	}
+	if err := chargeColl(in, sg); err != nil {
+		return err
+	}
 	if len(sg) != wg.x.p.sgSize {
 		return ld.fail(in, "cooperative matrices need a full subgroup of %d invocations; this one has %d", wg.x.p.sgSize, len(sg))
 	}
@@ -561,6 +580,9 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 		return wg.lockTake(in.aux.(*edge), m)
 	case spirv.OpBranchConditional:
 		c := in.a[0]
+		if st[c] == sVec {
+			return wg.lockCondRow(in, m)
+		}
 		v := r[c] != 0
 		if !isUni(st[c]) {
 			for _, l := range rest {
@@ -580,6 +602,9 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 	case spirv.OpSwitch:
 		sw := in.aux.(*switchT)
 		c := in.a[0]
+		if st[c] == sVec {
+			m.scatterRow(c)
+		}
 		e := sw.pick(r[c])
 		if !isUni(st[c]) {
 			for _, l := range rest {
@@ -636,6 +661,10 @@ func (m *sgMeta) copySlots(dst, src, n int32) {
 	case uniform(st, []int32{src, n}):
 		copy(sg[0].regs[dst:dst+n], sg[0].regs[src:src+n])
 		setSt(st, dst, n, sLead)
+	case m.rows != nil && allSt(st[src:src+n], sVec):
+		w := int32(m.w)
+		copy(m.rows[dst*w:(dst+n)*w], m.rows[src*w:(src+n)*w])
+		setSt(st, dst, n, sVec)
 	default:
 		m.spread([]int32{src, n})
 		for _, l := range sg {
@@ -756,4 +785,36 @@ func (p *prog) markUniformLoad(in *spirv.Inst, ins *instr, uvars map[uint32]bool
 	case spirv.OpLoad:
 		ins.lk = lkLoadU
 	}
+}
+
+// allSt reports whether every state of st is v.
+func allSt(st []uint8, v uint8) bool {
+	for _, x := range st {
+		if x != v {
+			return false
+		}
+	}
+	return true
+}
+
+// lockCondRow performs a conditional branch on a condition held in its
+// row.
+func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
+	c := in.a[0]
+	r := m.row(c)
+	v := r[0] != 0
+	for _, x := range r[1:] {
+		if (x != 0) != v {
+			m.scatterRow(c)
+			if in.masked != nil {
+				return false, wg.lockMasked(in, m, in.masked)
+			}
+			return m.diverge(), nil
+		}
+	}
+	e := in.aux.([2]*edge)
+	if v {
+		return wg.lockTake(e[0], m)
+	}
+	return wg.lockTake(e[1], m)
 }

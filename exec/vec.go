@@ -30,11 +30,13 @@ func (p *prog) pickVecs() {
 		if in.op == spirv.OpBranchConditional {
 			in.masked = p.findMasked(in)
 		}
-		in.vec = nil
+		in.vec, in.row = nil, nil
 		if p.fe == nil || p.fe.ins[in] == 0 {
-			in.vec = pickVec(in)
+			in.vec = charged(in, pickVec(in))
+			in.row = pickRow(in)
 		}
 	}
+	p.int4Pointers()
 }
 
 // plainWidth reports the integer and float widths the handlers cover.
@@ -68,8 +70,23 @@ func pickVec(in *instr) vecOp {
 		}
 		return nil
 	}
+	f := elemFunc(in)
+	if f == nil {
+		return nil
+	}
 	n := int32(in.t.slots)
-	if in.at == nil || int32(in.at.slots) != n || n < 1 || n > 4 {
+	if len(in.a) == 2 {
+		return bin(n, f)
+	}
+	return un(n, f)
+}
+
+// elemFunc gives the function of one component (of one operand, or of
+// two) of the arithmetic, comparisons and conversions the handlers cover,
+// or nil.
+func elemFunc(in *instr) func(x, y uint64) uint64 {
+	n := in.t.slots
+	if in.at == nil || in.at.slots != n || n < 1 || n > 4 {
 		return nil
 	}
 	ct, act := in.t.comp(), in.at.comp()
@@ -77,18 +94,18 @@ func pickVec(in *instr) vecOp {
 	case 2:
 		switch {
 		case ct.kind == kInt && act.kind == kInt && plainWidth(ct.width):
-			return pickIntBin(in.op, ct.width, n)
+			return pickIntBin(in.op, ct.width)
 		case ct.kind == kBool && act.kind == kInt && plainWidth(act.width):
-			return pickIntCmp(in.op, act.width, n)
+			return pickIntCmp(in.op, act.width)
 		case ct.kind == kBool && act.kind == kBool:
-			return pickBoolBin(in.op, n)
+			return pickBoolBin(in.op)
 		case ct.kind == kFloat && ct.ff == f32 && act.kind == kFloat && act.ff == f32 && in.sub == 0:
-			return pickF32Bin(in.op, n)
+			return pickF32Bin(in.op)
 		case ct.kind == kBool && act.kind == kFloat && act.ff == f32:
-			return pickF32Cmp(in.op, n)
+			return pickF32Cmp(in.op)
 		}
 	case 1:
-		return pickConv(in, ct, act, n)
+		return pickConv(in, ct, act)
 	}
 	return nil
 }
@@ -348,96 +365,97 @@ func bin(n int32, f func(x, y uint64) uint64) vecOp {
 	}
 }
 
-// un makes a handler applying f to n components of one operand.
-func un(n int32, f func(x uint64) uint64) vecOp {
+// un makes a handler applying f (its second operand unused) to n
+// components of one operand.
+func un(n int32, f func(x, y uint64) uint64) vecOp {
 	return func(sg []*lane, in *instr) bool {
 		d, a := in.res, in.a[0]
 		for _, l := range sg {
 			r := l.regs
 			for k := int32(0); k < n; k++ {
-				r[d+k] = f(r[a+k])
+				r[d+k] = f(r[a+k], 0)
 			}
 		}
 		return true
 	}
 }
 
-func pickIntBin(op spirv.Op, w int, n int32) vecOp {
+func pickIntBin(op spirv.Op, w int) func(x, y uint64) uint64 {
 	m := mask(w)
 	sh := uint64(w - 1)
 	switch op {
 	case spirv.OpIAdd:
-		return bin(n, func(x, y uint64) uint64 { return (x + y) & m })
+		return func(x, y uint64) uint64 { return (x + y) & m }
 	case spirv.OpISub:
-		return bin(n, func(x, y uint64) uint64 { return (x - y) & m })
+		return func(x, y uint64) uint64 { return (x - y) & m }
 	case spirv.OpIMul:
-		return bin(n, func(x, y uint64) uint64 { return x * y & m })
+		return func(x, y uint64) uint64 { return x * y & m }
 	case spirv.OpBitwiseAnd:
-		return bin(n, func(x, y uint64) uint64 { return (x & y) & m })
+		return func(x, y uint64) uint64 { return (x & y) & m }
 	case spirv.OpBitwiseOr:
-		return bin(n, func(x, y uint64) uint64 { return (x | y) & m })
+		return func(x, y uint64) uint64 { return (x | y) & m }
 	case spirv.OpBitwiseXor:
-		return bin(n, func(x, y uint64) uint64 { return (x ^ y) & m })
+		return func(x, y uint64) uint64 { return (x ^ y) & m }
 	case spirv.OpShiftLeftLogical:
-		return bin(n, func(x, y uint64) uint64 { return x << (y & sh) & m })
+		return func(x, y uint64) uint64 { return x << (y & sh) & m }
 	case spirv.OpShiftRightLogical:
-		return bin(n, func(x, y uint64) uint64 { return x >> (y & sh) & m })
+		return func(x, y uint64) uint64 { return x >> (y & sh) & m }
 	case spirv.OpShiftRightArithmetic:
-		return bin(n, func(x, y uint64) uint64 { return uint64(sext(x, w)>>(y&sh)) & m })
+		return func(x, y uint64) uint64 { return uint64(sext(x, w)>>(y&sh)) & m }
 	case spirv.OpUDiv:
-		return bin(n, func(x, y uint64) uint64 {
+		return func(x, y uint64) uint64 {
 			if y == 0 {
 				return m
 			}
 			return x / y & m
-		})
+		}
 	case spirv.OpUMod:
-		return bin(n, func(x, y uint64) uint64 {
+		return func(x, y uint64) uint64 {
 			if y == 0 {
 				return 0
 			}
 			return x % y & m
-		})
+		}
 	}
 	return nil
 }
 
-func pickIntCmp(op spirv.Op, w int, n int32) vecOp {
+func pickIntCmp(op spirv.Op, w int) func(x, y uint64) uint64 {
 	switch op {
 	case spirv.OpIEqual:
-		return bin(n, func(x, y uint64) uint64 { return b2u(x == y) })
+		return func(x, y uint64) uint64 { return b2u(x == y) }
 	case spirv.OpINotEqual:
-		return bin(n, func(x, y uint64) uint64 { return b2u(x != y) })
+		return func(x, y uint64) uint64 { return b2u(x != y) }
 	case spirv.OpULessThan:
-		return bin(n, func(x, y uint64) uint64 { return b2u(x < y) })
+		return func(x, y uint64) uint64 { return b2u(x < y) }
 	case spirv.OpULessThanEqual:
-		return bin(n, func(x, y uint64) uint64 { return b2u(x <= y) })
+		return func(x, y uint64) uint64 { return b2u(x <= y) }
 	case spirv.OpUGreaterThan:
-		return bin(n, func(x, y uint64) uint64 { return b2u(x > y) })
+		return func(x, y uint64) uint64 { return b2u(x > y) }
 	case spirv.OpUGreaterThanEqual:
-		return bin(n, func(x, y uint64) uint64 { return b2u(x >= y) })
+		return func(x, y uint64) uint64 { return b2u(x >= y) }
 	case spirv.OpSLessThan:
-		return bin(n, func(x, y uint64) uint64 { return b2u(sext(x, w) < sext(y, w)) })
+		return func(x, y uint64) uint64 { return b2u(sext(x, w) < sext(y, w)) }
 	case spirv.OpSLessThanEqual:
-		return bin(n, func(x, y uint64) uint64 { return b2u(sext(x, w) <= sext(y, w)) })
+		return func(x, y uint64) uint64 { return b2u(sext(x, w) <= sext(y, w)) }
 	case spirv.OpSGreaterThan:
-		return bin(n, func(x, y uint64) uint64 { return b2u(sext(x, w) > sext(y, w)) })
+		return func(x, y uint64) uint64 { return b2u(sext(x, w) > sext(y, w)) }
 	case spirv.OpSGreaterThanEqual:
-		return bin(n, func(x, y uint64) uint64 { return b2u(sext(x, w) >= sext(y, w)) })
+		return func(x, y uint64) uint64 { return b2u(sext(x, w) >= sext(y, w)) }
 	}
 	return nil
 }
 
-func pickBoolBin(op spirv.Op, n int32) vecOp {
+func pickBoolBin(op spirv.Op) func(x, y uint64) uint64 {
 	switch op {
 	case spirv.OpLogicalAnd:
-		return bin(n, func(x, y uint64) uint64 { return b2u(x&y != 0) })
+		return func(x, y uint64) uint64 { return b2u(x&y != 0) }
 	case spirv.OpLogicalOr:
-		return bin(n, func(x, y uint64) uint64 { return b2u(x|y != 0) })
+		return func(x, y uint64) uint64 { return b2u(x|y != 0) }
 	case spirv.OpLogicalEqual:
-		return bin(n, func(x, y uint64) uint64 { return b2u(x == y) })
+		return func(x, y uint64) uint64 { return b2u(x == y) }
 	case spirv.OpLogicalNotEqual:
-		return bin(n, func(x, y uint64) uint64 { return b2u(x != y) })
+		return func(x, y uint64) uint64 { return b2u(x != y) }
 	}
 	return nil
 }
@@ -454,47 +472,47 @@ func f32bits(x float64) uint64 {
 	return uint64(math.Float32bits(float32(x)))
 }
 
-func pickF32Bin(op spirv.Op, n int32) vecOp {
+func pickF32Bin(op spirv.Op) func(x, y uint64) uint64 {
 	switch op {
 	case spirv.OpFAdd:
-		return bin(n, func(x, y uint64) uint64 { return f32bits(f32wide(x) + f32wide(y)) })
+		return func(x, y uint64) uint64 { return f32bits(f32wide(x) + f32wide(y)) }
 	case spirv.OpFSub:
-		return bin(n, func(x, y uint64) uint64 { return f32bits(f32wide(x) - f32wide(y)) })
+		return func(x, y uint64) uint64 { return f32bits(f32wide(x) - f32wide(y)) }
 	case spirv.OpFMul:
-		return bin(n, func(x, y uint64) uint64 { return f32bits(f32wide(x) * f32wide(y)) })
+		return func(x, y uint64) uint64 { return f32bits(f32wide(x) * f32wide(y)) }
 	case spirv.OpFDiv:
-		return bin(n, func(x, y uint64) uint64 { return f32bits(f32wide(x) / f32wide(y)) })
+		return func(x, y uint64) uint64 { return f32bits(f32wide(x) / f32wide(y)) }
 	}
 	return nil
 }
 
 // fcmp makes a float32 comparison: unord is the result when an operand
 // is NaN.
-func fcmp(n int32, unord bool, f func(a, b float64) bool) vecOp {
+func fcmp(unord bool, f func(a, b float64) bool) func(x, y uint64) uint64 {
 	u := b2u(unord)
-	return bin(n, func(x, y uint64) uint64 {
+	return func(x, y uint64) uint64 {
 		a, b := f32wide(x), f32wide(y)
 		if a != a || b != b {
 			return u
 		}
 		return b2u(f(a, b))
-	})
+	}
 }
 
-func pickF32Cmp(op spirv.Op, n int32) vecOp {
+func pickF32Cmp(op spirv.Op) func(x, y uint64) uint64 {
 	switch op {
 	case spirv.OpFOrdEqual, spirv.OpFUnordEqual:
-		return fcmp(n, op == spirv.OpFUnordEqual, func(a, b float64) bool { return a == b })
+		return fcmp(op == spirv.OpFUnordEqual, func(a, b float64) bool { return a == b })
 	case spirv.OpFOrdNotEqual, spirv.OpFUnordNotEqual:
-		return fcmp(n, op == spirv.OpFUnordNotEqual, func(a, b float64) bool { return a != b })
+		return fcmp(op == spirv.OpFUnordNotEqual, func(a, b float64) bool { return a != b })
 	case spirv.OpFOrdLessThan, spirv.OpFUnordLessThan:
-		return fcmp(n, op == spirv.OpFUnordLessThan, func(a, b float64) bool { return a < b })
+		return fcmp(op == spirv.OpFUnordLessThan, func(a, b float64) bool { return a < b })
 	case spirv.OpFOrdGreaterThan, spirv.OpFUnordGreaterThan:
-		return fcmp(n, op == spirv.OpFUnordGreaterThan, func(a, b float64) bool { return a > b })
+		return fcmp(op == spirv.OpFUnordGreaterThan, func(a, b float64) bool { return a > b })
 	case spirv.OpFOrdLessThanEqual, spirv.OpFUnordLessThanEqual:
-		return fcmp(n, op == spirv.OpFUnordLessThanEqual, func(a, b float64) bool { return a <= b })
+		return fcmp(op == spirv.OpFUnordLessThanEqual, func(a, b float64) bool { return a <= b })
 	case spirv.OpFOrdGreaterThanEqual, spirv.OpFUnordGreaterThanEqual:
-		return fcmp(n, op == spirv.OpFUnordGreaterThanEqual, func(a, b float64) bool { return a >= b })
+		return fcmp(op == spirv.OpFUnordGreaterThanEqual, func(a, b float64) bool { return a >= b })
 	}
 	return nil
 }
@@ -502,7 +520,7 @@ func pickF32Cmp(op spirv.Op, n int32) vecOp {
 // pickConv covers conversions between plain ints and floats, with the
 // rounding mode and saturation the instruction carries, by the functions
 // evalConv uses.
-func pickConv(in *instr, ct, act *typ, n int32) vecOp {
+func pickConv(in *instr, ct, act *typ) func(x, y uint64) uint64 {
 	rm := rounding(in.sub & 3)
 	sat := in.sub&256 != 0
 	intOK := func(t *typ) bool { return t.kind == kInt && plainWidth(t.width) }
@@ -516,59 +534,59 @@ func pickConv(in *instr, ct, act *typ, n int32) vecOp {
 			return nil
 		}
 		signed, ff := in.op == spirv.OpConvertFToS, act.ff
-		return un(n, func(x uint64) uint64 { return fToInt(toF64(x, ff), w, signed) })
+		return func(x, _ uint64) uint64 { return fToInt(toF64(x, ff), w, signed) }
 	case spirv.OpConvertSToF, spirv.OpConvertUToF:
 		if !floatOK(ct) || !intOK(act) {
 			return nil
 		}
 		signed, ff := in.op == spirv.OpConvertSToF, ct.ff
-		return un(n, func(x uint64) uint64 { return intToF(x, signed, aw, ff, rm) })
+		return func(x, _ uint64) uint64 { return intToF(x, signed, aw, ff, rm) }
 	case spirv.OpUConvert:
 		if !intOK(ct) || !intOK(act) {
 			return nil
 		}
 		m := mask(w)
-		return un(n, func(x uint64) uint64 { return x & m })
+		return func(x, _ uint64) uint64 { return x & m }
 	case spirv.OpSConvert:
 		if !intOK(ct) || !intOK(act) {
 			return nil
 		}
 		m := mask(w)
-		return un(n, func(x uint64) uint64 { return uint64(sext(x, aw)) & m })
+		return func(x, _ uint64) uint64 { return uint64(sext(x, aw)) & m }
 	case spirv.OpFConvert:
 		if !floatOK(ct) || !floatOK(act) {
 			return nil
 		}
 		ff, aff := ct.ff, act.ff
-		return un(n, func(x uint64) uint64 { return fromF64(toF64(x, aff), ff, rm, sat) })
+		return func(x, _ uint64) uint64 { return fromF64(toF64(x, aff), ff, rm, sat) }
 	case spirv.OpFNegate:
 		if !floatOK(ct) {
 			return nil
 		}
 		sign := uint64(1) << (w - 1)
-		return un(n, func(x uint64) uint64 { return x ^ sign })
+		return func(x, _ uint64) uint64 { return x ^ sign }
 	case spirv.OpNot:
 		if !intOK(ct) {
 			return nil
 		}
 		m := mask(w)
-		return un(n, func(x uint64) uint64 { return ^x & m })
+		return func(x, _ uint64) uint64 { return ^x & m }
 	case spirv.OpSNegate:
 		if !intOK(ct) {
 			return nil
 		}
 		m := mask(w)
-		return un(n, func(x uint64) uint64 { return -x & m })
+		return func(x, _ uint64) uint64 { return -x & m }
 	case spirv.OpBitcast:
 		if !(intOK(ct) || floatOK(ct)) || !(intOK(act) || floatOK(act)) || w != aw {
 			return nil
 		}
-		return un(n, func(x uint64) uint64 { return x })
+		return func(x, _ uint64) uint64 { return x }
 	case spirv.OpLogicalNot:
 		if ct.kind != kBool {
 			return nil
 		}
-		return un(n, func(x uint64) uint64 { return x ^ 1 })
+		return func(x, _ uint64) uint64 { return x ^ 1 }
 	}
 	return nil
 }

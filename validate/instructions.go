@@ -7,15 +7,23 @@ import (
 )
 
 // instChecks holds the checks of the instruction families, by opcode;
-// each family file adds its own in an init function.
-var instChecks = map[spirv.Op]func(*state, int){}
+// each family file adds its own in an init function. Families sharing an
+// opcode (a conversion of scalars and of cooperative matrices) each add
+// theirs; they run in the order the files' init functions ran.
+var instChecks = map[spirv.Op][]func(*state, int){}
 
 func addChecks(m map[spirv.Op]func(*state, int)) {
 	for op, f := range m {
-		if instChecks[op] != nil {
-			panic("validate: two checks for " + op.String())
+		instChecks[op] = append(instChecks[op], f)
+	}
+}
+
+// runChecks runs the family checks of instruction i until one fails.
+func (s *state) runChecks(i int) {
+	for _, h := range instChecks[s.m.Insts[i].Op] {
+		if h(s, i); s.err != nil {
+			return
 		}
-		instChecks[op] = f
 	}
 }
 
@@ -36,11 +44,8 @@ func (s *state) checkInstructions() {
 		end = s.funcs[0].Index
 	}
 	for i := 0; i < end; i++ {
-		if h := instChecks[s.m.Insts[i].Op]; h != nil {
-			h(s, i)
-			if s.err != nil {
-				return
-			}
+		if s.runChecks(i); s.err != nil {
+			return
 		}
 	}
 }
@@ -108,20 +113,9 @@ func (s *state) checkInst(f *Func, i int) {
 		if rt := s.types[w[0]]; rt != nil {
 			s.checkComposite(i, in.Op, rt, w[2:], false)
 		}
-	case spirv.OpCompositeExtract:
-		s.checkCompositeExtract(i)
-	case spirv.OpFAdd, spirv.OpFSub, spirv.OpFMul, spirv.OpFDiv, spirv.OpFRem, spirv.OpFMod:
-		for _, v := range w[2:4] {
-			if s.typeOf(v) != w[0] {
-				s.fail(i, "arith.operand", "Expected arithmetic operands to be of Result Type: %s operand <id> '%d'", in.Op, v)
-				return
-			}
-		}
 	}
 	if s.err == nil {
-		if h := instChecks[in.Op]; h != nil {
-			h(s, i)
-		}
+		s.runChecks(i)
 	}
 }
 
@@ -198,9 +192,9 @@ func (s *state) checkFunctionVariable(f *Func, i int) {
 
 // walkIndex steps from composite type t into index idx (a constant value
 // when known); it returns nil for an index the type does not have. Only
-// literal indices (bounded true) must be within a vector or matrix: an
-// access chain's constant index past the end is not a validation error
-// (spirv-val agrees).
+// literal indices (bounded true) must be within a vector, matrix or array
+// of known length: an access chain's constant index past the end is not a
+// validation error (spirv-val agrees).
 func (s *state) walkIndex(t *Type, idx uint64, known, bounded bool) (*Type, string) {
 	switch {
 	case t.is(spirv.OpTypeStruct):
@@ -212,7 +206,7 @@ func (s *state) walkIndex(t *Type, idx uint64, known, bounded bool) (*Type, stri
 		}
 		return s.types[t.Members[idx]], ""
 	case t.is(spirv.OpTypeVector), t.is(spirv.OpTypeMatrix), t.is(spirv.OpTypeArray):
-		if bounded && t.CountKnown && idx >= t.Count && !t.is(spirv.OpTypeArray) {
+		if bounded && t.CountKnown && idx >= t.Count {
 			return nil, "index out of range"
 		}
 		return s.types[t.Elem], ""
@@ -268,22 +262,3 @@ func (s *state) checkAccessChain(i int) {
 	}
 }
 
-func (s *state) checkCompositeExtract(i int) {
-	w := s.m.Insts[i].Words
-	t := s.valueType(w[2])
-	if t == nil {
-		s.fail(i, "composite.extract", "OpCompositeExtract Composite <id> '%d' is not a composite object.", w[2])
-		return
-	}
-	for _, x := range w[3:] {
-		var why string
-		if t, why = s.walkIndex(t, uint64(x), true, true); t == nil {
-			s.fail(i, "composite.extract", "OpCompositeExtract: %s (index %d).", why, x)
-			return
-		}
-	}
-	if t.ID != w[0] {
-		s.fail(i, "composite.extract", "OpCompositeExtract result type (Op%s) does not match the type that results from indexing into the composite (Op%s).",
-			s.types[w[0]].Op.String()[2:], t.Op.String()[2:])
-	}
-}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/coopshader/coop/spirv"
@@ -16,7 +17,9 @@ import (
 // COOP_VAL_MUTATIONS=N makes N mutants. It logs the modules coop rejects
 // and spirv-val accepts (to be read: a false error, or a rule spirv-val
 // does not check), and the spirv-val messages of the modules only
-// spirv-val rejects (the rules spirv-val checks that coop does not).
+// spirv-val rejects (the rules spirv-val checks that coop does not);
+// COOP_VAL_MUTATIONS_VERBOSE=1 also logs each of those with spirv-val's
+// whole message and the mutated instruction.
 func TestMutations(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("COOP_VAL_MUTATIONS"))
 	if n == 0 {
@@ -29,6 +32,7 @@ func TestMutations(t *testing.T) {
 			mods = append(mods, m)
 		}
 	}
+	verbose := os.Getenv("COOP_VAL_MUTATIONS_VERBOSE") != ""
 	r := rand.New(rand.NewPCG(1, 2))
 	both, onlyRef, onlyCoop, neither := 0, 0, 0, 0
 	missed := map[string]int{}
@@ -74,6 +78,9 @@ func TestMutations(t *testing.T) {
 		case cerr == nil:
 			onlyRef++
 			missed[digits.ReplaceAllString(firstLine(out), "#")]++
+			if verbose {
+				t.Logf("spirv-val only: %s\n  mutated: %s", strings.TrimSpace(out), disassembleOne(mc, i))
+			}
 		default:
 			onlyCoop++
 			t.Logf("coop rejects, spirv-val accepts: %v", cerr)

@@ -36,6 +36,16 @@ func (s *state) checkSSA() {
 // checkUse checks one use of id by instruction i in block ub of f.
 func (s *state) checkUse(f *Func, i int, id uint32, ub *Block) bool {
 	d := s.defIndex(id)
+	if d == i {
+		// An instruction's own result is not defined yet where it is
+		// used (OpPhi's operands are checked at their parent block).
+		s.fail(i, "id.defined", "ID '%d' has not been defined", id)
+		return false
+	}
+	if d >= 0 && s.m.Insts[d].Op == spirv.OpFunction && !refersToFunctions(s.m.Insts[i].Op) {
+		s.fail(i, "id.function", "Invalid use of function result id '%d'.", id)
+		return false
+	}
 	if d < f.Index || d > f.End {
 		// A global, or a function of the module; a value or label of
 		// another function is not.
@@ -194,4 +204,21 @@ func (s *state) checkStructured() {
 			}
 		}
 	}
+}
+
+// refersToFunctions reports whether op may name a function: calls, the
+// cooperative matrix instructions taking functions (reduce, per-element
+// operations, the tensor addressing operands naming decode functions) and
+// the extended instructions (debug information).
+func refersToFunctions(op spirv.Op) bool {
+	switch op {
+	case spirv.OpFunctionCall, spirv.OpCooperativeMatrixReduceEXT, spirv.OpCooperativeMatrixPerElementOpEXT,
+		spirv.OpCooperativeMatrixLoadTensorNV, spirv.OpCooperativeMatrixStoreTensorNV, spirv.OpExtInst, spirv.OpExtInstWithForwardRefsKHR,
+		spirv.OpConstantFunctionPointerINTEL, spirv.OpEnqueueKernel, spirv.OpGetKernelNDrangeSubGroupCount,
+		spirv.OpGetKernelNDrangeMaxSubGroupSize, spirv.OpGetKernelWorkGroupSize,
+		spirv.OpGetKernelPreferredWorkGroupSizeMultiple, spirv.OpGetKernelLocalSizeForSubgroupCount,
+		spirv.OpGetKernelMaxNumSubgroups:
+		return true
+	}
+	return false
 }

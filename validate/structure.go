@@ -181,7 +181,7 @@ func (s *state) collectDefs() {
 					s.fail(i, "id.defined", "ID '%d' has not been defined", id)
 					return
 				}
-				if i < firstFunc && d > i && !forwardOK(in.Op, s.fwdPtr[id]) {
+				if i < firstFunc && d >= i && !forwardOK(in.Op, s.fwdPtr[id]) {
 					s.fail(i, "id.forward", "Operand <id> '%d' of %s is used before it is defined", id, in.Op)
 					return
 				}

@@ -67,6 +67,10 @@ func (s *state) checkTypes() {
 					s.fail(i, "type.struct.member", "OpTypeStruct Member %d may not be void.", k)
 					return
 				}
+				if mt.is(spirv.OpTypeFunction) {
+					s.fail(i, "type.function.use", "Invalid use of function type result id '%d'.", m)
+					return
+				}
 			}
 		case spirv.OpTypePointer:
 			t.Storage, t.Elem = spirv.StorageClass(w[1]), w[2]
@@ -213,6 +217,9 @@ func (s *state) checkElemType(i int, t *Type, what string) {
 	}
 	if et.is(spirv.OpTypeVoid) {
 		s.fail(i, "type.element", "%s %s <id> '%d' is a void type.", t.Op, what, t.Elem)
+	}
+	if et.is(spirv.OpTypeFunction) {
+		s.fail(i, "type.function.use", "Invalid use of function type result id '%d'.", t.Elem)
 	}
 }
 

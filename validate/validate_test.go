@@ -207,7 +207,7 @@ OpFunctionEnd
 		t.Fatal(err)
 	}
 	_, err = Validate(m, Options{})
-	want := "error: line 12: Expected arithmetic operands to be of Result Type: OpFAdd operand <id> '6'\n  %8 = OpFAdd %float %int_1 %int_1"
+	want := "error: line 12: Expected arithmetic operands to be of Result Type: FAdd operand index 2\n  %8 = OpFAdd %float %int_1 %int_1"
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}

@@ -1,0 +1,466 @@
+package exec
+
+import (
+	"encoding/binary"
+
+	"github.com/coopshader/coop/spirv"
+)
+
+// Row handlers. A subgroup in lockstep keeps the values that vary
+// between its invocations in rows: slot s of invocation k at
+// rows[s*w+k] (w the subgroup's size), so an instruction runs as one
+// tight loop over contiguous memory instead of visiting every
+// invocation's registers. Such a slot has the state sVec: the row holds
+// its values and the invocations' registers are stale until spread
+// (or release) scatters the row back, which every path that reads
+// registers does first. Row handlers compute exactly what the vector
+// handlers (vec.go) compute, in the same invocation order; one that
+// declines (an operand held as a tile, an address outside the regions
+// it knows, an index out of range) leaves the instruction to the general
+// path, which redoes it identically and faults where it must.
+type rowOp func(m *sgMeta, in *instr) bool
+
+// maxRowSlots bounds the slots a subgroup keeps rows for; a module with
+// more runs on the invocations' registers alone.
+const maxRowSlots = 1 << 16
+
+// initRows gives the subgroup its rows and broadcast scratch.
+func (m *sgMeta) initRows(slots int) {
+	m.w = len(m.sg)
+	if slots > maxRowSlots {
+		return
+	}
+	m.rows = make([]uint64, slots*m.w)
+	for k := range m.bc {
+		m.bc[k] = make([]uint64, m.w)
+	}
+}
+
+// row is slot s's row.
+func (m *sgMeta) row(s int32) []uint64 {
+	o := int(s) * m.w
+	return m.rows[o : o+m.w : o+m.w]
+}
+
+// arg returns the values of slot s as a row: its own row when the values
+// live there, the invocations' registers gathered into it when they vary
+// (the slot then lives in its row), the value broadcast into scratch row
+// k when it is the same everywhere; nil for a tile.
+func (m *sgMeta) arg(s int32, k int) []uint64 {
+	switch m.st[s] {
+	case sVec:
+		return m.row(s)
+	case sVar:
+		r := m.row(s)
+		for i, l := range m.sg {
+			r[i] = l.regs[s]
+		}
+		m.st[s] = sVec
+		return r
+	case sAll, sLead:
+		b := m.bc[k]
+		v := m.sg[0].regs[s]
+		for i := range b {
+			b[i] = v
+		}
+		return b
+	}
+	return nil
+}
+
+// scatter hands slot s's row to the invocations' registers.
+func (m *sgMeta) scatterRow(s int32) {
+	r := m.row(s)
+	for i, l := range m.sg {
+		l.regs[s] = r[i]
+	}
+	m.st[s] = sVar
+}
+
+// pickRow chooses the row handler of an instruction that has a vector
+// handler, or nil.
+func pickRow(in *instr) rowOp {
+	if in.vec == nil {
+		return nil
+	}
+	switch in.fast {
+	case fExtract:
+		return rExtract
+	case fCopy:
+		return nil // copySlots moves rows itself
+	case fChain:
+		return rChain(in.aux.(*chain))
+	}
+	switch in.op {
+	case spirv.OpLoad:
+		return pickRowLoad(in)
+	case spirv.OpStore:
+		return pickRowStore(in)
+	case spirv.OpSelect:
+		return rSelect
+	}
+	n := int32(in.t.slots)
+	ct, act := in.t.comp(), in.at.comp()
+	switch len(in.a) {
+	case 2:
+		switch {
+		case ct.kind == kInt && act.kind == kInt:
+			if f := rowIntBin(in.op, ct.width); f != nil {
+				return rBin(n, f)
+			}
+		case ct.kind == kBool && act.kind == kInt:
+			if f := rowIntCmp(in.op, act.width); f != nil {
+				return rBin(n, f)
+			}
+		case ct.kind == kFloat && ct.ff == f32 && act.kind == kFloat:
+			if f := rowF32Bin(in.op); f != nil {
+				return rBin(n, f)
+			}
+		}
+	}
+	// The rest apply the vector handler's element function row by row.
+	if f := elemFunc(in); f != nil {
+		return rElem(n, len(in.a), f)
+	}
+	return nil
+}
+
+func rExtract(m *sgMeta, in *instr) bool {
+	a := m.arg(in.a[0]+int32(in.sub), 0)
+	if a == nil {
+		return false
+	}
+	copy(m.row(in.res), a)
+	return true
+}
+
+func rSelect(m *sgMeta, in *instr) bool {
+	c, a, b := m.arg(in.a[0], 0), m.arg(in.a[1], 1), m.arg(in.a[2], 2)
+	if c == nil || a == nil || b == nil {
+		return false
+	}
+	d := m.row(in.res)
+	a, b, c = a[:len(d)], b[:len(d)], c[:len(d)]
+	for i := range d {
+		if c[i] != 0 {
+			d[i] = a[i]
+		} else {
+			d[i] = b[i]
+		}
+	}
+	return true
+}
+
+// rChain computes an access chain without a descriptor table.
+func rChain(c *chain) rowOp {
+	off := uint64(c.off)
+	return func(m *sgMeta, in *instr) bool {
+		b := m.arg(in.a[0], 0)
+		if b == nil {
+			return false
+		}
+		d := m.row(in.res)
+		b = b[:len(d)]
+		for i := range d {
+			d[i] = b[i] + off
+		}
+		for _, s := range c.steps {
+			x := m.arg(s.slot, 1)
+			if x == nil {
+				return false
+			}
+			x = x[:len(d)]
+			stride, bound := int64(s.stride), uint64(s.bound)
+			if s.w == 32 {
+				for i := range d {
+					k := int64(int32(x[i]))
+					if bound > 0 && uint64(k) >= bound {
+						return false
+					}
+					d[i] += uint64(k * stride)
+				}
+				continue
+			}
+			for i := range d {
+				k := sext(x[i], s.w)
+				if bound > 0 && uint64(k) >= bound {
+					return false
+				}
+				d[i] += uint64(k * stride)
+			}
+		}
+		return true
+	}
+}
+
+// span finds the bytes of the buffer or workgroup memory address a
+// points into, and the bits (region and index) all of its addresses
+// share, or nil.
+func (m *sgMeta) span(a uint64) ([]byte, uint64) {
+	tag := a &^ (1<<offBits - 1)
+	switch a >> 56 {
+	case regBuf:
+		idx := (a >> offBits) & 0xffff
+		bufs := m.sg[0].x.bufs
+		if idx >= uint64(len(bufs)) || bufs[idx] == nil {
+			return nil, 0
+		}
+		return bufs[idx].data, tag
+	case regWG:
+		if tag != regWG<<56 || m.sg[0].wg == nil {
+			return nil, 0
+		}
+		return m.sg[0].wg.mem, tag
+	}
+	return nil, 0
+}
+
+// memRow runs ld for every invocation's address in a: on the shared
+// region's bytes directly while the addresses stay in it, through the
+// invocation's plainMem otherwise. It reports false where an access
+// needs the general path.
+func (m *sgMeta) memRow(a []uint64, n uint64, f func(i int, b []byte)) bool {
+	buf, tag := m.span(a[0])
+	size := uint64(len(buf))
+	for i, x := range a {
+		if x&^(1<<offBits-1) == tag && buf != nil {
+			off := x & (1<<offBits - 1)
+			if off > size || n > size-off {
+				return false
+			}
+			f(i, buf[off:off+n])
+			continue
+		}
+		b := m.sg[i].plainMem(x, n)
+		if b == nil {
+			return false
+		}
+		f(i, b)
+	}
+	return true
+}
+
+func pickRowLoad(in *instr) rowOp {
+	switch in.t.width {
+	case 8:
+		return func(m *sgMeta, in *instr) bool {
+			a := m.arg(in.a[0], 0)
+			d := m.row(in.res)
+			return a != nil && m.memRow(a, 1, func(i int, b []byte) { d[i] = uint64(b[0]) })
+		}
+	case 16:
+		return func(m *sgMeta, in *instr) bool {
+			a := m.arg(in.a[0], 0)
+			d := m.row(in.res)
+			return a != nil && m.memRow(a, 2, func(i int, b []byte) { d[i] = uint64(binary.LittleEndian.Uint16(b)) })
+		}
+	case 32:
+		return rLoad32
+	}
+	return func(m *sgMeta, in *instr) bool {
+		a := m.arg(in.a[0], 0)
+		d := m.row(in.res)
+		return a != nil && m.memRow(a, 8, func(i int, b []byte) { d[i] = binary.LittleEndian.Uint64(b) })
+	}
+}
+
+// rLoad32 is the commonest load, with the shared region's loop inlined.
+func rLoad32(m *sgMeta, in *instr) bool {
+	a := m.arg(in.a[0], 0)
+	if a == nil {
+		return false
+	}
+	d := m.row(in.res)
+	a = a[:len(d)]
+	buf, tag := m.span(a[0])
+	if buf == nil {
+		return m.memRow(a, 4, func(i int, b []byte) { d[i] = uint64(binary.LittleEndian.Uint32(b)) })
+	}
+	size := uint64(len(buf))
+	for i, x := range a {
+		off := x & (1<<offBits - 1)
+		if x&^(1<<offBits-1) != tag || off > size || 4 > size-off {
+			b := m.sg[i].plainMem(x, 4)
+			if b == nil {
+				return false
+			}
+			d[i] = uint64(binary.LittleEndian.Uint32(b))
+			continue
+		}
+		d[i] = uint64(binary.LittleEndian.Uint32(buf[off:]))
+	}
+	return true
+}
+
+func pickRowStore(in *instr) rowOp {
+	var n uint64
+	var put func(b []byte, v uint64)
+	switch in.at.width {
+	case 8:
+		n, put = 1, func(b []byte, v uint64) { b[0] = byte(v) }
+	case 16:
+		n, put = 2, func(b []byte, v uint64) { binary.LittleEndian.PutUint16(b, uint16(v)) }
+	case 32:
+		return rStore32
+	default:
+		n, put = 8, func(b []byte, v uint64) { binary.LittleEndian.PutUint64(b, v) }
+	}
+	return func(m *sgMeta, in *instr) bool {
+		a, v := m.arg(in.a[0], 0), m.arg(in.a[1], 1)
+		return a != nil && v != nil && m.memRow(a, n, func(i int, b []byte) { put(b, v[i]) })
+	}
+}
+
+func rStore32(m *sgMeta, in *instr) bool {
+	a, v := m.arg(in.a[0], 0), m.arg(in.a[1], 1)
+	if a == nil || v == nil {
+		return false
+	}
+	v = v[:len(a)]
+	buf, tag := m.span(a[0])
+	if buf == nil {
+		return m.memRow(a, 4, func(i int, b []byte) { binary.LittleEndian.PutUint32(b, uint32(v[i])) })
+	}
+	size := uint64(len(buf))
+	for i, x := range a {
+		off := x & (1<<offBits - 1)
+		if x&^(1<<offBits-1) != tag || off > size || 4 > size-off {
+			b := m.sg[i].plainMem(x, 4)
+			if b == nil {
+				return false
+			}
+			binary.LittleEndian.PutUint32(b, uint32(v[i]))
+			continue
+		}
+		binary.LittleEndian.PutUint32(buf[off:], uint32(v[i]))
+	}
+	return true
+}
+
+// rBin makes a handler applying the row function f to n components of
+// two operands.
+func rBin(n int32, f func(d, a, b []uint64)) rowOp {
+	return func(m *sgMeta, in *instr) bool {
+		for k := int32(0); k < n; k++ {
+			a, b := m.arg(in.a[0]+k, 0), m.arg(in.a[1]+k, 1)
+			if a == nil || b == nil {
+				return false
+			}
+			f(m.row(in.res+k), a, b)
+		}
+		return true
+	}
+}
+
+// rElem makes a handler applying an element function (one or two
+// operands) to n components.
+func rElem(n int32, args int, f func(x, y uint64) uint64) rowOp {
+	return func(m *sgMeta, in *instr) bool {
+		for k := int32(0); k < n; k++ {
+			a := m.arg(in.a[0]+k, 0)
+			b := a
+			if args == 2 {
+				b = m.arg(in.a[1]+k, 1)
+			}
+			if a == nil || b == nil {
+				return false
+			}
+			d := m.row(in.res + k)
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = f(a[i], b[i])
+			}
+		}
+		return true
+	}
+}
+
+// rowIntBin gives the loops of the commonest integer operations.
+func rowIntBin(op spirv.Op, w int) func(d, a, b []uint64) {
+	m := mask(w)
+	switch op {
+	case spirv.OpIAdd:
+		return func(d, a, b []uint64) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = (a[i] + b[i]) & m
+			}
+		}
+	case spirv.OpISub:
+		return func(d, a, b []uint64) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = (a[i] - b[i]) & m
+			}
+		}
+	case spirv.OpIMul:
+		return func(d, a, b []uint64) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] * b[i] & m
+			}
+		}
+	case spirv.OpBitwiseAnd:
+		return func(d, a, b []uint64) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] & b[i] & m
+			}
+		}
+	}
+	return nil
+}
+
+func rowIntCmp(op spirv.Op, w int) func(d, a, b []uint64) {
+	switch op {
+	case spirv.OpULessThan:
+		return func(d, a, b []uint64) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = b2u(a[i] < b[i])
+			}
+		}
+	case spirv.OpIEqual:
+		return func(d, a, b []uint64) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = b2u(a[i] == b[i])
+			}
+		}
+	case spirv.OpSLessThan:
+		return func(d, a, b []uint64) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = b2u(sext(a[i], w) < sext(b[i], w))
+			}
+		}
+	}
+	return nil
+}
+
+func rowF32Bin(op spirv.Op) func(d, a, b []uint64) {
+	switch op {
+	case spirv.OpFAdd:
+		return func(d, a, b []uint64) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = f32bits(f32wide(a[i]) + f32wide(b[i]))
+			}
+		}
+	case spirv.OpFMul:
+		return func(d, a, b []uint64) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = f32bits(f32wide(a[i]) * f32wide(b[i]))
+			}
+		}
+	case spirv.OpFSub:
+		return func(d, a, b []uint64) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = f32bits(f32wide(a[i]) - f32wide(b[i]))
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,544 @@
+package validate
+
+import (
+	"strings"
+
+	"github.com/coopshader/coop/spirv"
+)
+
+// The arithmetic, bit, relational and logical, and conversion instructions
+// on scalars and vectors (long vectors included), from the SPIR-V
+// specification's text of each instruction (3.56.11 Conversion, 3.56.13
+// Arithmetic, 3.56.14 Bit, 3.56.15 Relational and Logical). Cooperative
+// matrices and vectors have their families' rules (coopmat.go, coopvec.go):
+// a rule here stops when the result is one. The same rules check the
+// operation of an OpSpecConstantOp.
+
+// num is the shape of a scalar or vector type.
+type num struct {
+	t     *Type  // the scalar component type
+	n     uint64 // 1 for a scalar
+	known bool   // n is known (a long vector's count may be a spec constant)
+	vec   bool
+}
+
+// numOf returns the shape of the type id. ok is false when it is not a
+// scalar or vector; coop is true for a cooperative matrix or vector.
+func (s *state) numOf(id uint32) (v num, ok, coop bool) {
+	t := s.types[id]
+	switch {
+	case t == nil:
+	case isCoopMat(t) || s.isCoopVec(t):
+		return v, false, true
+	case t.Op == spirv.OpTypeInt || t.Op == spirv.OpTypeFloat || t.Op == spirv.OpTypeBool:
+		return num{t: t, n: 1, known: true}, true, false
+	case t.Op == spirv.OpTypeVector || t.Op == spirv.OpTypeVectorIdEXT:
+		if c := s.scalar(t.Elem); c != nil {
+			return num{t: c, n: t.Count, known: t.CountKnown, vec: true}, true, false
+		}
+	}
+	return v, false, false
+}
+
+func (v num) is(op spirv.Op) bool { return v.t != nil && v.t.Op == op }
+
+// sameDim: both scalars, or vectors of one count (an unknown count is
+// not compared).
+func (v num) sameDim(u num) bool {
+	if v.vec != u.vec {
+		return false
+	}
+	return !v.known || !u.known || v.n == u.n
+}
+
+// op is one arithmetic-family operation: the instruction's index, the
+// name spirv-val prints ("IAdd", or "SpecConstantOp"), its result type
+// and operands.
+type op struct {
+	s    *state
+	i    int
+	name string
+	rt   uint32
+	args []uint32
+}
+
+func (c *op) fail(rule, format string, args ...any) { c.s.fail(c.i, rule, format, args...) }
+
+// result returns the result type's shape; done is true when the rule
+// stops here (a cooperative result, or a failure).
+func (c *op) result(want spirv.Op, unsigned bool, what string) (r num, done bool) {
+	r, ok, coop := c.s.numOf(c.rt)
+	if coop {
+		return r, true
+	}
+	if !ok || !r.is(want) || unsigned && r.t.Signed {
+		c.fail("arith.result", "Expected %s scalar or vector type as Result Type: %s", what, c.name)
+		return r, true
+	}
+	return r, false
+}
+
+// operand returns operand k's shape, or fails with msg when it is not a
+// scalar or vector of want.
+func (c *op) operand(k int, want spirv.Op, msg string) (num, bool) {
+	if k >= len(c.args) {
+		return num{}, false
+	}
+	v, ok, _ := c.s.numOf(c.s.typeOf(c.args[k]))
+	if !ok || !v.is(want) {
+		c.fail("arith.operand", msg, c.name, k+2)
+		return v, false
+	}
+	return v, true
+}
+
+func (c *op) sameAsResult(k int, msg string) bool {
+	if k < len(c.args) && c.s.typeOf(c.args[k]) != c.rt {
+		c.fail("arith.operand", msg, c.name, k+2)
+		return false
+	}
+	return true
+}
+
+// floatArith: "Result Type must be a scalar or vector of floating-point
+// type. The types of Operand 1 and Operand 2 both must be the same as
+// Result Type." (OpFAdd ... OpFMod, OpFNegate)
+func floatArith(c *op) {
+	if _, done := c.result(spirv.OpTypeFloat, false, "floating"); done {
+		return
+	}
+	for k := range c.args {
+		if !c.sameAsResult(k, "Expected arithmetic operands to be of Result Type: %s operand index %d") {
+			return
+		}
+	}
+}
+
+// uintArith: "Result Type must be a scalar or vector of integer type,
+// whose Signedness operand is 0. The types of Operand 1 and Operand 2
+// both must be the same as Result Type." (OpUDiv, OpUMod)
+func uintArith(c *op) {
+	if _, done := c.result(spirv.OpTypeInt, true, "unsigned int"); done {
+		return
+	}
+	for k := range c.args {
+		if !c.sameAsResult(k, "Expected arithmetic operands to be of Result Type: %s operand index %d") {
+			return
+		}
+	}
+}
+
+// intArith: "Result Type must be a scalar or vector of integer type. The
+// type of Operand 1 and Operand 2 must be a scalar or vector of integer
+// type. They must have the same number of components as Result Type.
+// They must have the same component width as Result Type." (OpIAdd,
+// OpISub, OpIMul, OpSDiv, OpSRem, OpSMod, OpSNegate, and the bitwise
+// instructions)
+func intArith(c *op) {
+	r, done := c.result(spirv.OpTypeInt, false, "int")
+	if done {
+		return
+	}
+	for k := range c.args {
+		v, ok := c.operand(k, spirv.OpTypeInt, "Expected int scalar or vector type as operand: %s operand index %d")
+		if !ok {
+			return
+		}
+		if !v.sameDim(r) {
+			c.fail("arith.operand", "Expected arithmetic operands to have the same dimension as Result Type: %s operand index %d", c.name, k+2)
+			return
+		}
+		if v.t.Width != r.t.Width {
+			c.fail("arith.operand", "Expected arithmetic operands to have the same bit width as Result Type: %s operand index %d", c.name, k+2)
+			return
+		}
+	}
+}
+
+// shift: "Result Type must be a scalar or vector of integer type. The
+// type of each Base and Shift must be a scalar or vector of integer type.
+// Base and Shift must have the same number of components. The number of
+// components and bit width of the type of Base must be the same as in
+// Result Type." (OpShiftRightLogical, OpShiftRightArithmetic,
+// OpShiftLeftLogical)
+func shift(c *op) {
+	r, done := c.result(spirv.OpTypeInt, false, "int")
+	if done || len(c.args) != 2 {
+		return
+	}
+	b, ok := c.operand(0, spirv.OpTypeInt, "Expected Base to be int scalar or vector: %s (operand index %d)")
+	if !ok {
+		return
+	}
+	if !b.sameDim(r) || b.t.Width != r.t.Width {
+		c.fail("bit.shift", "Expected Base to have the same dimension and bit width as Result Type: %s", c.name)
+		return
+	}
+	sh, ok := c.operand(1, spirv.OpTypeInt, "Expected Shift to be int scalar or vector: %s (operand index %d)")
+	if ok && !sh.sameDim(r) {
+		c.fail("bit.shift", "Expected Shift to have the same dimension as Result Type: %s", c.name)
+	}
+}
+
+// bitField: "The type of Base (and Insert) must be the same as Result
+// Type. Offset and Count must be integer type scalars." (OpBitFieldInsert,
+// OpBitFieldSExtract, OpBitFieldUExtract, OpBitReverse)
+func bitField(c *op) {
+	if _, done := c.result(spirv.OpTypeInt, false, "int"); done {
+		return
+	}
+	nSame := len(c.args)
+	switch len(c.args) {
+	case 4: // Base, Insert, Offset, Count
+		nSame = 2
+	case 3: // Base, Offset, Count
+		nSame = 1
+	}
+	for k := 0; k < nSame; k++ {
+		if !c.sameAsResult(k, "Expected Base and Insert types to be equal to Result Type: %s (operand index %d)") {
+			return
+		}
+	}
+	for k := nSame; k < len(c.args); k++ {
+		v, ok, _ := c.s.numOf(c.s.typeOf(c.args[k]))
+		if !ok || v.vec || !v.is(spirv.OpTypeInt) {
+			what := "Offset"
+			if k == len(c.args)-1 {
+				what = "Count"
+			}
+			c.fail("bit.field", "Expected %s Type to be int scalar: %s", what, c.name)
+			return
+		}
+	}
+}
+
+// bitCount: "Result Type must be a scalar or vector of integer type ...
+// Base must be a scalar or vector of integer type. It must have the same
+// number of components as Result Type."
+func bitCount(c *op) {
+	r, done := c.result(spirv.OpTypeInt, false, "int")
+	if done || len(c.args) != 1 {
+		return
+	}
+	b, ok, _ := c.s.numOf(c.s.typeOf(c.args[0]))
+	if !ok || !b.is(spirv.OpTypeInt) {
+		c.fail("bit.count", "Expected int scalar or vector type for Base operand: %s", c.name)
+		return
+	}
+	if !b.sameDim(r) {
+		c.fail("bit.count", "Expected Base dimension to be equal to Result Type dimension: %s", c.name)
+	}
+}
+
+// anyAll: "Result Type must be a Boolean type scalar. Vector must be a
+// vector of Boolean type." (OpAny, OpAll)
+func anyAll(c *op) {
+	r, ok, _ := c.s.numOf(c.rt)
+	if !ok || r.vec || !r.is(spirv.OpTypeBool) {
+		c.fail("logical.result", "Expected bool scalar type as Result Type: %s", c.name)
+		return
+	}
+	if v, ok, _ := c.s.numOf(c.s.typeOf(c.args[0])); !ok || !v.vec || !v.is(spirv.OpTypeBool) {
+		c.fail("logical.operand", "Expected operand to be vector bool: %s", c.name)
+	}
+}
+
+// boolResult checks a scalar or vector Boolean result.
+func (c *op) boolResult() (num, bool) {
+	r, ok, coop := c.s.numOf(c.rt)
+	if coop {
+		return r, true
+	}
+	if !ok || !r.is(spirv.OpTypeBool) {
+		c.fail("logical.result", "Expected bool scalar or vector type as Result Type: %s", c.name)
+		return r, true
+	}
+	return r, false
+}
+
+// floatCompare: "Result Type must be a scalar or vector of Boolean type.
+// x (Operand 1 and Operand 2) must be a scalar or vector of floating-point
+// type. They must have the same type, and they must have the same number
+// of components as Result Type." (OpFOrdEqual ... OpFUnordGreaterThanEqual,
+// OpIsNan, OpIsInf, OpIsFinite, OpIsNormal, OpSignBitSet,
+// OpLessOrGreater, OpOrdered, OpUnordered)
+func floatCompare(c *op) {
+	r, done := c.boolResult()
+	if done || len(c.args) == 0 {
+		return
+	}
+	v, ok, coop := c.s.numOf(c.s.typeOf(c.args[0]))
+	if coop {
+		return
+	}
+	if !ok || !v.is(spirv.OpTypeFloat) {
+		c.fail("logical.operand", "Expected operand to be scalar or vector float: %s", c.name)
+		return
+	}
+	if !v.sameDim(r) {
+		c.fail("logical.operand", "Expected vector sizes of Result Type and the operand to be equal: %s", c.name)
+		return
+	}
+	for _, a := range c.args[1:] {
+		if c.s.typeOf(a) != c.s.typeOf(c.args[0]) {
+			c.fail("logical.operand", "Expected left and right operands to have the same type: %s", c.name)
+			return
+		}
+	}
+}
+
+// intCompare: "Result Type must be a scalar or vector of Boolean type.
+// The type of Operand 1 and Operand 2 must be a scalar or vector of
+// integer type. They must have the same component width, and they must
+// have the same number of components as Result Type." (OpIEqual ...
+// OpSLessThanEqual)
+func intCompare(c *op) {
+	r, done := c.boolResult()
+	if done {
+		return
+	}
+	var first num
+	for k := range c.args {
+		v, ok, coop := c.s.numOf(c.s.typeOf(c.args[k]))
+		if coop {
+			return
+		}
+		if !ok || !v.is(spirv.OpTypeInt) {
+			c.fail("logical.operand", "Expected operands to be scalar or vector int: %s", c.name)
+			return
+		}
+		if !v.sameDim(r) {
+			c.fail("logical.operand", "Expected vector sizes of Result Type and the operands to be equal: %s", c.name)
+			return
+		}
+		if k == 0 {
+			first = v
+		} else if v.t.Width != first.t.Width {
+			c.fail("logical.operand", "Expected both operands to have the same component bit width: %s", c.name)
+			return
+		}
+	}
+}
+
+// logical: "Result Type must be a scalar or vector of Boolean type. The
+// type of Operand 1 (and Operand 2) must be the same as Result Type."
+// (OpLogicalEqual, OpLogicalNotEqual, OpLogicalOr, OpLogicalAnd,
+// OpLogicalNot)
+func logical(c *op) {
+	if _, done := c.boolResult(); done {
+		return
+	}
+	for k := range c.args {
+		if !c.sameAsResult(k, "Expected both operands to be of Result Type: %s (operand index %d)") {
+			return
+		}
+	}
+}
+
+// selectRule (OpSelect): "Condition must be a scalar or vector of Boolean
+// type. It must have the same number of components as Result Type. The
+// type of Object 1 must be the same as Result Type. The type of Object 2
+// must be the same as Result Type."
+func selectRule(c *op) {
+	if len(c.args) != 3 {
+		return
+	}
+	if _, _, coop := c.s.numOf(c.rt); coop {
+		return
+	}
+	cond, ok, coop := c.s.numOf(c.s.typeOf(c.args[0]))
+	if coop {
+		return
+	}
+	if !ok || !cond.is(spirv.OpTypeBool) {
+		c.fail("select.condition", "Expected bool scalar or vector type as condition: %s", c.name)
+		return
+	}
+	if cond.vec {
+		if r, ok, _ := c.s.numOf(c.rt); !ok || !r.sameDim(cond) {
+			c.fail("select.condition", "Expected vector sizes of Result Type and the condition to be equal: %s", c.name)
+			return
+		}
+	}
+	for _, a := range c.args[1:] {
+		if c.s.typeOf(a) != c.rt {
+			c.fail("select.object", "Expected both objects to be of Result Type: %s", c.name)
+			return
+		}
+	}
+}
+
+// convert returns a conversion rule: "Result Type must be a scalar or
+// vector of <to> type (whose Signedness operand is 0 for OpConvertFToU and
+// OpUConvert). <Value> must be a scalar or vector of <from> type. It must
+// have the same number of components as Result Type." OpUConvert,
+// OpSConvert and OpFConvert add: "The component width cannot equal the
+// component width in Result Type" (a float's encoding may differ instead:
+// SPV_KHR_bfloat16, SPV_EXT_float8).
+func convert(to, from spirv.Op, unsigned, widen bool) func(*op) {
+	names := map[spirv.Op]string{spirv.OpTypeInt: "int", spirv.OpTypeFloat: "float"}
+	return func(c *op) {
+		what := names[to]
+		if unsigned {
+			what = "unsigned int"
+		}
+		r, done := c.result(to, unsigned, what)
+		if done || len(c.args) != 1 {
+			return
+		}
+		v, ok, coop := c.s.numOf(c.s.typeOf(c.args[0]))
+		if coop {
+			return
+		}
+		if !ok || !v.is(from) {
+			c.fail("convert.input", "Expected input to be %s scalar or vector: %s", names[from], c.name)
+			return
+		}
+		if !v.sameDim(r) {
+			c.fail("convert.input", "Expected input to have the same dimension as Result Type: %s", c.name)
+			return
+		}
+		if widen && v.t.Width == r.t.Width && v.t.Encoding == r.t.Encoding {
+			c.fail("convert.width", "Expected input to have different bit width from Result Type: %s", c.name)
+		}
+	}
+}
+
+// quantize (OpQuantizeToF16): "Result Type must be a scalar or vector of
+// floating-point type. The component width must be 32 bits. The type of
+// Value must be the same as Result Type."
+func quantize(c *op) {
+	r, done := c.result(spirv.OpTypeFloat, false, "float")
+	if done {
+		return
+	}
+	if r.t.Width != 32 {
+		c.fail("convert.quantize", "Expected 32-bit float scalar or vector type as Result Type: %s", c.name)
+		return
+	}
+	c.sameAsResult(0, "Expected input type to be equal to Result Type: %s (operand index %d)")
+}
+
+// bitcast (OpBitcast) of scalars and vectors: "The total number of bits
+// in Operand must equal the total number of bits in Result Type."
+// Pointers and cooperative types are left to their rules.
+func bitcast(c *op) {
+	r, ok, _ := c.s.numOf(c.rt)
+	if !ok || len(c.args) != 1 {
+		return
+	}
+	v, ok, _ := c.s.numOf(c.s.typeOf(c.args[0]))
+	if !ok || !r.known || !v.known || r.is(spirv.OpTypeBool) || v.is(spirv.OpTypeBool) {
+		return
+	}
+	if r.n*uint64(r.t.Width) != v.n*uint64(v.t.Width) {
+		c.fail("convert.bitcast", "Expected input to have the same total bit width as Result Type: %s", c.name)
+	}
+}
+
+var arithRules = map[spirv.Op]func(*op){
+	spirv.OpFAdd: floatArith, spirv.OpFSub: floatArith, spirv.OpFMul: floatArith, spirv.OpFDiv: floatArith,
+	spirv.OpFRem: floatArith, spirv.OpFMod: floatArith, spirv.OpFNegate: floatArith,
+	spirv.OpUDiv: uintArith, spirv.OpUMod: uintArith,
+	spirv.OpIAdd: intArith, spirv.OpISub: intArith, spirv.OpIMul: intArith, spirv.OpSDiv: intArith,
+	spirv.OpSRem: intArith, spirv.OpSMod: intArith, spirv.OpSNegate: intArith,
+	spirv.OpBitwiseOr: intArith, spirv.OpBitwiseXor: intArith, spirv.OpBitwiseAnd: intArith, spirv.OpNot: intArith,
+	spirv.OpShiftRightLogical: shift, spirv.OpShiftRightArithmetic: shift, spirv.OpShiftLeftLogical: shift,
+	spirv.OpBitFieldInsert: bitField, spirv.OpBitFieldSExtract: bitField, spirv.OpBitFieldUExtract: bitField,
+	spirv.OpBitReverse: bitField, spirv.OpBitCount: bitCount,
+	spirv.OpAny: anyAll, spirv.OpAll: anyAll,
+	spirv.OpIsNan: floatCompare, spirv.OpIsInf: floatCompare, spirv.OpIsFinite: floatCompare, spirv.OpIsNormal: floatCompare,
+	spirv.OpSignBitSet: floatCompare, spirv.OpLessOrGreater: floatCompare, spirv.OpOrdered: floatCompare, spirv.OpUnordered: floatCompare,
+	spirv.OpFOrdEqual: floatCompare, spirv.OpFUnordEqual: floatCompare, spirv.OpFOrdNotEqual: floatCompare,
+	spirv.OpFUnordNotEqual: floatCompare, spirv.OpFOrdLessThan: floatCompare, spirv.OpFUnordLessThan: floatCompare,
+	spirv.OpFOrdGreaterThan: floatCompare, spirv.OpFUnordGreaterThan: floatCompare, spirv.OpFOrdLessThanEqual: floatCompare,
+	spirv.OpFUnordLessThanEqual: floatCompare, spirv.OpFOrdGreaterThanEqual: floatCompare, spirv.OpFUnordGreaterThanEqual: floatCompare,
+	spirv.OpIEqual: intCompare, spirv.OpINotEqual: intCompare, spirv.OpUGreaterThan: intCompare, spirv.OpSGreaterThan: intCompare,
+	spirv.OpUGreaterThanEqual: intCompare, spirv.OpSGreaterThanEqual: intCompare, spirv.OpULessThan: intCompare,
+	spirv.OpSLessThan: intCompare, spirv.OpULessThanEqual: intCompare, spirv.OpSLessThanEqual: intCompare,
+	spirv.OpLogicalEqual: logical, spirv.OpLogicalNotEqual: logical, spirv.OpLogicalOr: logical,
+	spirv.OpLogicalAnd: logical, spirv.OpLogicalNot: logical,
+	spirv.OpSelect:        selectRule,
+	spirv.OpConvertFToU:   convert(spirv.OpTypeInt, spirv.OpTypeFloat, true, false),
+	spirv.OpConvertFToS:   convert(spirv.OpTypeInt, spirv.OpTypeFloat, false, false),
+	spirv.OpConvertSToF:   convert(spirv.OpTypeFloat, spirv.OpTypeInt, false, false),
+	spirv.OpConvertUToF:   convert(spirv.OpTypeFloat, spirv.OpTypeInt, false, false),
+	spirv.OpUConvert:      convert(spirv.OpTypeInt, spirv.OpTypeInt, true, true),
+	spirv.OpSConvert:      convert(spirv.OpTypeInt, spirv.OpTypeInt, false, true),
+	spirv.OpFConvert:      convert(spirv.OpTypeFloat, spirv.OpTypeFloat, false, true),
+	spirv.OpQuantizeToF16: quantize,
+	spirv.OpBitcast:       bitcast,
+}
+
+// specConstantOps are the operations OpSpecConstantOp may perform (SPIR-V
+// 3.56.7 OpSpecConstantOp: the Shader and Kernel lists), with
+// OpCooperativeMatrixLengthNV (SPV_NV_cooperative_matrix: "the following
+// opcode is also valid") and its KHR successor.
+var specConstantOps = map[spirv.Op]bool{
+	spirv.OpSConvert: true, spirv.OpUConvert: true, spirv.OpFConvert: true, spirv.OpSNegate: true, spirv.OpNot: true,
+	spirv.OpIAdd: true, spirv.OpISub: true, spirv.OpIMul: true, spirv.OpUDiv: true, spirv.OpSDiv: true, spirv.OpUMod: true,
+	spirv.OpSRem: true, spirv.OpSMod: true, spirv.OpShiftRightLogical: true, spirv.OpShiftRightArithmetic: true,
+	spirv.OpShiftLeftLogical: true, spirv.OpBitwiseOr: true, spirv.OpBitwiseXor: true, spirv.OpBitwiseAnd: true,
+	spirv.OpVectorShuffle: true, spirv.OpCompositeExtract: true, spirv.OpCompositeInsert: true,
+	spirv.OpLogicalOr: true, spirv.OpLogicalAnd: true, spirv.OpLogicalNot: true, spirv.OpLogicalEqual: true,
+	spirv.OpLogicalNotEqual: true, spirv.OpSelect: true, spirv.OpIEqual: true, spirv.OpINotEqual: true,
+	spirv.OpULessThan: true, spirv.OpSLessThan: true, spirv.OpUGreaterThan: true, spirv.OpSGreaterThan: true,
+	spirv.OpULessThanEqual: true, spirv.OpSLessThanEqual: true, spirv.OpUGreaterThanEqual: true,
+	spirv.OpSGreaterThanEqual: true, spirv.OpQuantizeToF16: true,
+	spirv.OpConvertFToS: true, spirv.OpConvertSToF: true, spirv.OpConvertFToU: true, spirv.OpConvertUToF: true,
+	spirv.OpConvertPtrToU: true, spirv.OpConvertUToPtr: true, spirv.OpGenericCastToPtr: true, spirv.OpPtrCastToGeneric: true,
+	spirv.OpBitcast: true, spirv.OpFNegate: true, spirv.OpFAdd: true, spirv.OpFSub: true, spirv.OpFMul: true,
+	spirv.OpFDiv: true, spirv.OpFRem: true, spirv.OpFMod: true, spirv.OpAccessChain: true, spirv.OpInBoundsAccessChain: true,
+	spirv.OpPtrAccessChain: true, spirv.OpInBoundsPtrAccessChain: true,
+	spirv.OpCooperativeMatrixLengthNV: true, spirv.OpCooperativeMatrixLengthKHR: true,
+}
+
+// checkSpecConstantOp: the operation is one OpSpecConstantOp may perform,
+// its <id> operands are values, and it follows the operation's own rules.
+func (s *state) checkSpecConstantOp(i int) {
+	w := s.m.Insts[i].Words
+	inner := spirv.Op(w[2])
+	if !specConstantOps[inner] {
+		s.fail(i, "spec-constant-op.opcode", "Invalid OpSpecConstantOp opcode: %d", w[2])
+		return
+	}
+	d := inner.Desc()
+	if d == nil {
+		return
+	}
+	// The operation's operands after its result: <id>s first, then
+	// literals (OpVectorShuffle's components, OpCompositeExtract's indices).
+	for k, a := range w[3:] {
+		if k+2 < len(d.Operands) && d.Operands[k+2].Kind != spirv.KindIdRef {
+			break
+		}
+		if k+2 < len(d.Operands) && strings.Contains(d.Operands[k+2].Name, "Type") {
+			continue // OpCooperativeMatrixLength* names a type
+		}
+		if di := s.defInst(a); di != nil && di.Op.Desc().Class == "Type-Declaration" {
+			s.fail(i, "operand.type", "Operand '%d' cannot be a type", a)
+			return
+		}
+	}
+	r := arithRules[inner]
+	if r == nil {
+		r = compositeRules[inner]
+	}
+	if r != nil {
+		r(&op{s: s, i: i, name: "SpecConstantOp", rt: w[0], args: w[3:]})
+	}
+}
+
+func init() {
+	m := map[spirv.Op]func(*state, int){spirv.OpSpecConstantOp: (*state).checkSpecConstantOp}
+	for _, rules := range []map[spirv.Op]func(*op){arithRules, compositeRules} {
+		for o, r := range rules {
+			name := o.String()[2:]
+			m[o] = func(s *state, i int) {
+				w := s.m.Insts[i].Words
+				r(&op{s: s, i: i, name: name, rt: w[0], args: w[2:]})
+			}
+		}
+	}
+	addChecks(m)
+}
