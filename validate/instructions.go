@@ -261,4 +261,3 @@ func (s *state) checkAccessChain(i int) {
 			in.Op, s.types[rt.Elem].Op.String()[2:], t.Op.String()[2:])
 	}
 }
-
