@@ -100,10 +100,36 @@ func (c *op) sameAsResult(k int, msg string) bool {
 	return true
 }
 
+// coopArith: arithmetic on cooperative matrices and vectors
+// (SPV_KHR_cooperative_matrix, SPV_NV_cooperative_vector): "OpF
+// instructions can be used with cooperative matrix types whose 'Component
+// Type' is a floating-point type. OpI, OpS, and OpU instructions ... an
+// integer type." and "Binary arithmetic instructions operate on the
+// individual elements of a pair of cooperative matrices whose type must
+// match." It reports whether the result is cooperative.
+func coopArith(c *op, kind spirv.Op) bool {
+	if _, _, coop := c.s.numOf(c.rt); !coop {
+		return false
+	}
+	if comp := c.s.types[c.s.types[c.rt].Elem]; !comp.is(kind) {
+		c.fail("arith.coop", "%s: the cooperative Result Type's Component Type must be of %s type", c.name, kindName(kind))
+		return true
+	}
+	for k := range c.args {
+		if !c.sameAsResult(k, "Expected arithmetic operands to be of Result Type: %s operand index %d") {
+			break
+		}
+	}
+	return true
+}
+
 // floatArith: "Result Type must be a scalar or vector of floating-point
 // type. The types of Operand 1 and Operand 2 both must be the same as
 // Result Type." (OpFAdd ... OpFMod, OpFNegate)
 func floatArith(c *op) {
+	if coopArith(c, spirv.OpTypeFloat) {
+		return
+	}
 	if _, done := c.result(spirv.OpTypeFloat, false, "floating"); done {
 		return
 	}
@@ -118,6 +144,9 @@ func floatArith(c *op) {
 // whose Signedness operand is 0. The types of Operand 1 and Operand 2
 // both must be the same as Result Type." (OpUDiv, OpUMod)
 func uintArith(c *op) {
+	if coopArith(c, spirv.OpTypeInt) {
+		return
+	}
 	if _, done := c.result(spirv.OpTypeInt, true, "unsigned int"); done {
 		return
 	}
@@ -135,6 +164,9 @@ func uintArith(c *op) {
 // OpISub, OpIMul, OpSDiv, OpSRem, OpSMod, OpSNegate, and the bitwise
 // instructions)
 func intArith(c *op) {
+	if coopArith(c, spirv.OpTypeInt) {
+		return
+	}
 	r, done := c.result(spirv.OpTypeInt, false, "int")
 	if done {
 		return

@@ -18,13 +18,10 @@ var knownExtInstSets = []string{"GLSL.std.450", "OpenCL.std", "DebugInfo", "Open
 	"SPV_AMD_shader_ballot", "SPV_AMD_shader_explicit_vertex_parameter", "SPV_AMD_shader_trinary_minmax",
 	"SPV_AMD_gcn_shader"}
 
-// checkExtInstImport: the name is a registered set, as a literal string:
-// "nul-terminated ... padded with 0-valued bytes" (SPIR-V 2.2.1 Literal).
+// checkExtInstImport: the name is a registered set.
 func (s *state) checkExtInstImport(i int) {
-	w := s.m.Insts[i].Words
-	name, n, _ := spirv.DecodeString(w[1:])
-	padded := slices.Equal(spirv.AppendString(nil, name), w[1:1+n])
-	if !padded || !slices.Contains(knownExtInstSets, name) && !strings.HasPrefix(name, "NonSemantic.") && spirv.LookupExtInstSet(name) == nil {
+	name, _, _ := spirv.DecodeString(s.m.Insts[i].Words[1:])
+	if !slices.Contains(knownExtInstSets, name) && !strings.HasPrefix(name, "NonSemantic.") && spirv.LookupExtInstSet(name) == nil {
 		s.fail(i, "extinst.import", "Invalid extended instruction import '%s'", name)
 	}
 }
