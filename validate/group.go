@@ -16,7 +16,7 @@ var groupArith = map[spirv.Op]spirv.Op{
 	spirv.OpGroupNonUniformSMax: spirv.OpTypeInt, spirv.OpGroupNonUniformUMax: spirv.OpTypeInt,
 	spirv.OpGroupNonUniformBitwiseAnd: spirv.OpTypeInt, spirv.OpGroupNonUniformBitwiseOr: spirv.OpTypeInt,
 	spirv.OpGroupNonUniformBitwiseXor: spirv.OpTypeInt,
-	spirv.OpGroupNonUniformFAdd: spirv.OpTypeFloat, spirv.OpGroupNonUniformFMul: spirv.OpTypeFloat,
+	spirv.OpGroupNonUniformFAdd:       spirv.OpTypeFloat, spirv.OpGroupNonUniformFMul: spirv.OpTypeFloat,
 	spirv.OpGroupNonUniformFMin: spirv.OpTypeFloat, spirv.OpGroupNonUniformFMax: spirv.OpTypeFloat,
 	spirv.OpGroupNonUniformLogicalAnd: spirv.OpTypeBool, spirv.OpGroupNonUniformLogicalOr: spirv.OpTypeBool,
 	spirv.OpGroupNonUniformLogicalXor: spirv.OpTypeBool,
