@@ -37,6 +37,15 @@ func (s *state) checkMemory() {
 				s.checkScope(i, in.Words[o.Offset])
 			case spirv.KindIdMemorySemantics:
 				s.checkSemantics(i, in.Words[o.Offset])
+			case spirv.KindMemoryAccess:
+				// "Aligned ... followed by a literal ... which must be a
+				// power of two" (SPIR-V 3.31 Memory Operands); Volatile,
+				// the only bit before it, takes no operand.
+				if m := in.Words[o.Offset]; m&uint32(spirv.MemoryAccessAligned) != 0 && o.Offset+1 < len(in.Words) {
+					if a := in.Words[o.Offset+1]; a == 0 || a&(a-1) != 0 {
+						s.fail(i, "memory.aligned", "Memory accesses Aligned operand value %d is not a power of two.", a)
+					}
+				}
 			}
 			if s.err != nil {
 				return

@@ -93,6 +93,7 @@ type state struct {
 	def        []int32
 	defMap     map[uint32]int32
 	types      map[uint32]*Type
+	typeKeys   map[string]uint32 // non-aggregate types by opcode and operands
 	consts     map[uint32]constant
 	caps       map[spirv.Capability]bool
 	exts       map[string]bool

@@ -26,6 +26,9 @@ func (s *state) checkTypes() {
 			continue
 		}
 		w := in.Words
+		if s.duplicateType(i) {
+			return
+		}
 		t := &Type{ID: w[0], Op: in.Op, Encoding: -1}
 		s.types[t.ID] = t
 		switch in.Op {
@@ -109,6 +112,32 @@ func (s *state) checkTypes() {
 			return
 		}
 	}
+}
+
+// duplicateType: "It is invalid to declare multiple nonaggregate,
+// nonpointer type <id>s having the same opcode and operands" (SPIR-V 2.8
+// Types and Variables).
+func (s *state) duplicateType(i int) bool {
+	in := &s.m.Insts[i]
+	switch in.Op {
+	case spirv.OpTypeStruct, spirv.OpTypeArray, spirv.OpTypeRuntimeArray, spirv.OpTypePointer, spirv.OpTypeUntypedPointerKHR,
+		spirv.OpTypeForwardPointer, spirv.OpTypeFunction:
+		return false
+	}
+	if s.typeKeys == nil {
+		s.typeKeys = map[string]uint32{}
+	}
+	key := make([]byte, 0, 4*len(in.Words))
+	key = append(key, byte(in.Op), byte(in.Op>>8))
+	for _, x := range in.Words[1:] {
+		key = append(key, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+	}
+	if first, ok := s.typeKeys[string(key)]; ok {
+		s.fail(i, "type.duplicate", "Duplicate non-aggregate type declarations are not allowed. Opcode: %s id: %d (the same as <id> '%d')", in.Op.String()[2:], in.Words[0], first)
+		return true
+	}
+	s.typeKeys[string(key)] = in.Words[0]
+	return false
 }
 
 func (s *state) checkIntType(i int, t *Type, signedness uint32) {
