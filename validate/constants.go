@@ -34,6 +34,16 @@ func (s *state) recordConst(in *spirv.Inst) {
 	default:
 		return
 	}
+	if c.spec && s.opts.Spec != nil {
+		// A specialized module: the constant has its pipeline's value.
+		t := s.types[w[0]]
+		switch {
+		case in.Op == spirv.OpSpecConstantOp:
+			c.value, c.known = s.specOp(in, t)
+		case in.Op != spirv.OpSpecConstantComposite && (t.is(spirv.OpTypeInt) || t.is(spirv.OpTypeBool)):
+			c.value, c.known = s.specValue(in, t)
+		}
+	}
 	s.consts[w[1]] = c
 }
 

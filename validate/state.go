@@ -94,6 +94,7 @@ type state struct {
 	defMap     map[uint32]int32
 	types      map[uint32]*Type
 	typeKeys   map[string]uint32 // non-aggregate types by opcode and operands
+	specIDs    map[uint32]uint32 // SpecId by constant, with Options.Spec
 	consts     map[uint32]constant
 	caps       map[spirv.Capability]bool
 	exts       map[string]bool

@@ -270,12 +270,16 @@ func (s *state) checkArrayType(i int, t *Type, length uint32) {
 	}
 	if t.CountKnown {
 		v := t.Count
+		what := "default value"
+		if s.opts.Spec != nil {
+			what = "specialized value"
+		}
 		if lt.Signed && lt.Width < 64 && v>>(lt.Width-1)&1 != 0 || lt.Signed && lt.Width == 64 && int64(v) < 0 {
-			s.fail(i, "type.array.length", "OpTypeArray Length <id> '%d' default value must be at least 1: found a negative value", length)
+			s.fail(i, "type.array.length", "OpTypeArray Length <id> '%d' %s must be at least 1: found a negative value", length, what)
 			return
 		}
 		if v == 0 {
-			s.fail(i, "type.array.length", "OpTypeArray Length <id> '%d' default value must be at least 1: found 0", length)
+			s.fail(i, "type.array.length", "OpTypeArray Length <id> '%d' %s must be at least 1: found 0", length, what)
 		}
 	}
 }
