@@ -51,9 +51,6 @@ func (s *state) checkOperands() {
 			return
 		}
 		t.Record(in)
-		if !s.checkStringPadding(i) {
-			return
-		}
 		if id := in.ResultID(); in.Op.Desc().HasResult() {
 			if id == 0 {
 				s.fail(i, "id.zero", "%s: result <id> is 0", in.Op)
@@ -66,29 +63,6 @@ func (s *state) checkOperands() {
 		}
 	}
 	s.opStart = append(s.opStart, int32(len(s.ops)))
-}
-
-// checkStringPadding: "The final word contains the string's
-// nul-termination character (0), and all contents past the end of the
-// string in the final word are padded with 0" (SPIR-V 2.2.1, Literal).
-func (s *state) checkStringPadding(i int) bool {
-	in := &s.m.Insts[i]
-	for _, o := range s.ops[s.opStart[i]:] {
-		if o.Kind != spirv.KindLiteralString || o.Count == 0 {
-			continue
-		}
-		last := in.Words[o.Offset+o.Count-1]
-		for k := 0; k < 4; k++ {
-			if byte(last>>(8*k)) == 0 {
-				if last>>(8*k) != 0 {
-					s.fail(i, "grammar.string", "%s: a literal string's final word is not padded with 0 after its nul.", in.Op)
-					return false
-				}
-				break
-			}
-		}
-	}
-	return true
 }
 
 // checkLayout checks the logical layout (SPIR-V 2.4) and keeps the

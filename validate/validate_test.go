@@ -233,24 +233,3 @@ OpFunctionEnd
 	}
 }
 
-// TestStringPadding: a literal string's final word is padded with 0 after
-// its nul (text cannot say otherwise, so the case is built here).
-func TestStringPadding(t *testing.T) {
-	m, err := text.Assemble([]byte(`OpCapability Shader
-%1 = OpExtInstImport "GLSL.std.450"
-OpMemoryModel Logical GLSL450
-`), "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Validate(m, Options{TargetEnv: "spv1.6"}); err != nil {
-		t.Fatal(err)
-	}
-	w := m.Insts[1].Words
-	w[len(w)-1] = 0x0500 // "GLSL.std.450" fills three words; the nul word gets a byte after it
-	_, err = Validate(m, Options{TargetEnv: "spv1.6"})
-	var e *Error
-	if !errors.As(err, &e) || e.Rule != "grammar.string" {
-		t.Errorf("got %v, want the grammar.string rule", err)
-	}
-}
