@@ -232,4 +232,3 @@ OpFunctionEnd
 		t.Errorf("after a multi-line OpSourceExtension: got\n%v\nwant\n%s", err, want)
 	}
 }
-
