@@ -118,6 +118,7 @@ var passes = []func(*state){
 	(*state).checkSSA,
 	(*state).checkStructured,
 	(*state).checkEntryPoints,
+	(*state).checkExecutionModes,
 	(*state).checkInstructions,
 	(*state).checkMemory,
 	(*state).checkBlockLayouts,
