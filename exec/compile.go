@@ -40,6 +40,8 @@ type instr struct {
 	// masked is set on conditional branches lockstep can run with each
 	// side masked (masked.go).
 	masked *maskedIf
+	// w is the instruction's work beyond one step (limits.go: weigh).
+	w int64
 }
 
 const (
@@ -239,6 +241,9 @@ func (p *prog) compileFunctions(first int) error {
 					return p.errAt(k, "missing operands")
 				}
 				s, t := p.slotOf(in.Words[1])
+				if t == nil {
+					return p.errAt(k, "OpPhi result %%%d has no value type", in.Words[1])
+				}
 				phis[label] = append(phis[label], phi{s, int32(t.slots), in.Words[2:]})
 			}
 		}
@@ -453,6 +458,7 @@ func (p *prog) compileFunctions(first int) error {
 	p.halt = int32(len(p.code))
 	p.code = append(p.code, instr{op: opHalt, idx: int32(len(insts) - 1), res: -1})
 	p.classify()
+	p.weigh()
 	p.pickVecs()
 	if err := p.resolveCallbacks(); err != nil {
 		return err

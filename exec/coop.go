@@ -260,12 +260,11 @@ func coopExec(in *instr, io matIO, same bool) error {
 		// multiply-add wants.
 		t := io.m.newTile(mt)
 		t.raw, t.f, t.has = grow(t.raw, R*C), growF(t.f, R*C), hasRaw|hasF
-		for r := 0; r < R; r++ {
-			src := b[r*ls : r*ls+2*C]
-			raw, f := t.raw[r*C:r*C+C], t.f[r*C:r*C+C]
-			for c := range raw {
-				h := uint16(src[2*c]) | uint16(src[2*c+1])<<8
-				raw[c], f[c] = uint64(h), f16Table[h]
+		if ls == 2*C {
+			loadHalves(b[:2*R*C], t.raw, t.f)
+		} else {
+			for r := 0; r < R; r++ {
+				loadHalves(b[r*ls:r*ls+2*C], t.raw[r*C:r*C+C], t.f[r*C:r*C+C])
 			}
 		}
 		io.m.tiles[in.res] = t
@@ -297,6 +296,16 @@ func coopExec(in *instr, io matIO, same bool) error {
 		case load:
 			for c := range row {
 				row[c] = rdScalar(ct, b[off+c*csd:])
+			}
+		case cs == 4 && csd == 4:
+			dst := b[off : off+4*C]
+			for c, v := range row {
+				binary.LittleEndian.PutUint32(dst[4*c:], uint32(v))
+			}
+		case cs == 2 && csd == 2:
+			dst := b[off : off+2*C]
+			for c, v := range row {
+				binary.LittleEndian.PutUint16(dst[2*c:], uint16(v))
 			}
 		default:
 			for c := range row {
@@ -337,7 +346,12 @@ func (io matIO) raw(slot int32, dst []uint64) []uint64 {
 // f32 is raw for formats float32 holds exactly, as float32 values.
 func (io matIO) f32(slot int32, f ffmt, dst []float32) []float32 {
 	if t := io.tileAt(slot); t != nil {
-		return t.floats()
+		if t.has&hasF == 0 {
+			t.f = growF(t.f, len(t.raw))
+			toF32s(t.f, t.raw, t.mt.elem.ff)
+			t.has |= hasF
+		}
+		return t.f
 	}
 	gatherF32(io.act, slot, f, dst)
 	return dst
@@ -448,7 +462,7 @@ func scatter(act []*lane, slot int32, src []uint64) {
 // accumulator in increasing k, starting from C, rounding to the result
 // type after each addition. Integer products and sums wrap at the result
 // width; with SaturatingAccumulation the sum of products is exact and its
-// addition to C saturates.
+// addition to C saturates. The kernels are in coopkernel.go.
 func coopMulAdd(in *instr, io matIO) error {
 	l0 := io.act[0]
 	cm := in.aux.(*coopMul)
@@ -456,52 +470,18 @@ func coopMulAdd(in *instr, io matIO) error {
 	sc := &l0.wg.scratch
 	rt := in.t.elem
 	at, bt, ctp := cm.a.elem, cm.b.elem, cm.c.elem
-	A := sc.u64(0, M*K)
-	B := sc.u64(1, K*N)
-	Cm := sc.u64(2, M*N)
-	D := sc.u64(3, M*N)
-	switch {
-	case rt.kind == kFloat && rt.ff == f32 && at.kind == kFloat && bt.kind == kFloat && at.width <= 16 && bt.width <= 16 && ctp.kind == kFloat:
+	if rt.kind == kFloat && rt.ff == f32 && at.kind == kFloat && bt.kind == kFloat && at.width <= 16 && bt.width <= 16 && ctp.kind == kFloat {
 		mulAddF32(sc, io, in, cm, M, N, K)
 		return nil
-	case rt.kind == kFloat:
-		A, B, Cm = io.raw(cm.slotA, A), io.raw(cm.slotB, B), io.raw(cm.slotC, Cm)
-		for i := 0; i < M; i++ {
-			for j := 0; j < N; j++ {
-				acc := fround(toF64(Cm[i*N+j], ctp.ff), rt.ff)
-				for k := 0; k < K; k++ {
-					prod := toF64(A[i*K+k], at.ff) * toF64(B[k*N+j], bt.ff)
-					acc = fround(toF64(acc, rt.ff)+prod, rt.ff)
-				}
-				D[i*N+j] = acc
-			}
-		}
-	default:
-		A, B, Cm = io.raw(cm.slotA, A), io.raw(cm.slotB, B), io.raw(cm.slotC, Cm)
-		w := rt.width
-		ext := func(v uint64, t *typ, signed bool) int64 {
-			if t.kind == kFloat {
-				return int64(toF64(v, t.ff))
-			}
-			if signed {
-				return sext(v, t.width)
-			}
-			return int64(v & mask(t.width))
-		}
-		for i := 0; i < M; i++ {
-			for j := 0; j < N; j++ {
-				sum := int64(0)
-				for k := 0; k < K; k++ {
-					sum += ext(A[i*K+k], at, cm.sa) * ext(B[k*N+j], bt, cm.sb)
-				}
-				c := ext(Cm[i*N+j], ctp, cm.sc)
-				if !cm.sat {
-					D[i*N+j] = uint64(c+sum) & mask(w)
-					continue
-				}
-				D[i*N+j] = satAdd(c, sum, w, cm.sr)
-			}
-		}
+	}
+	A := io.raw(cm.slotA, sc.u64(0, M*K))
+	B := io.raw(cm.slotB, sc.u64(1, K*N))
+	Cm := io.raw(cm.slotC, sc.u64(2, M*N))
+	D := sc.u64(3, M*N)
+	if rt.kind == kFloat {
+		mulAddFloat(sc, cm, rt.ff, A, B, Cm, D, M, N, K)
+	} else {
+		mulAddInt(sc, cm, rt, A, B, Cm, D, M, N, K)
 	}
 	io.putRaw(in.res, in.t, D)
 	return nil
@@ -533,37 +513,15 @@ func satAdd(c, sum int64, w int, signed bool) uint64 {
 	return uint64(exact)
 }
 
-// mulAddF32 is the float32-accumulator kernel: products of 16-bit (or
-// narrower) floats are exact in float32, so fusing them would not change
-// the result.
+// mulAddF32 is the float32-accumulator case: products of 16-bit (or
+// narrower) floats are exact in float32, so float32 arithmetic gives the
+// rounding of the definition.
 func mulAddF32(sc *coopScratch, io matIO, in *instr, cm *coopMul, M, N, K int) {
 	a := io.f32(cm.slotA, cm.a.elem.ff, sc.f32(0, M*K))
 	b := io.f32(cm.slotB, cm.b.elem.ff, sc.f32(1, K*N))
 	acc := sc.f32(2, M*N)
 	copy(acc, io.f32(cm.slotC, cm.c.elem.ff, acc))
-	if N == 16 {
-		kernel16(a, b, acc, M, K)
-		M = 0
-	}
-	for i := 0; i < M; i++ {
-		row := acc[i*N : i*N+N]
-		for k := 0; k < K; k++ {
-			aik := a[i*K+k]
-			brow := b[k*N : k*N+N]
-			j := 0
-			for ; j+4 <= len(row) && j+4 <= len(brow); j += 4 {
-				r4 := row[j : j+4 : j+4]
-				b4 := brow[j : j+4 : j+4]
-				r4[0] += aik * b4[0]
-				r4[1] += aik * b4[1]
-				r4[2] += aik * b4[2]
-				r4[3] += aik * b4[3]
-			}
-			for ; j < len(row); j++ {
-				row[j] += aik * brow[j]
-			}
-		}
-	}
+	mulAddF32Blocked(a, b, acc, M, N, K)
 	io.putF32(in.res, in.t, acc)
 }
 
@@ -576,21 +534,7 @@ func gatherF32(act []*lane, slot int32, f ffmt, dst []float32) {
 			break
 		}
 		d := dst[lo:min(lo+n, len(dst))]
-		regs := l.regs[slot : slot+int32(len(d))]
-		switch f {
-		case f16:
-			for k, v := range regs {
-				d[k] = f16Table[uint16(v)]
-			}
-		case f32:
-			for k, v := range regs {
-				d[k] = math.Float32frombits(uint32(v))
-			}
-		default:
-			for k, v := range regs {
-				d[k] = toF32(v, f)
-			}
-		}
+		toF32s(d, l.regs[slot:slot+int32(len(d))], f)
 	}
 }
 
@@ -598,6 +542,22 @@ func gatherF32(act []*lane, slot int32, f ffmt, dst []float32) {
 type coopScratch struct {
 	u [4][]uint64
 	f [3][]float32
+	d [3][]float64
+	i [4][]int64
+}
+
+func (s *coopScratch) f64s(k, n int) []float64 {
+	if cap(s.d[k]) < n {
+		s.d[k] = make([]float64, n)
+	}
+	return s.d[k][:n]
+}
+
+func (s *coopScratch) i64s(k, n int) []int64 {
+	if cap(s.i[k]) < n {
+		s.i[k] = make([]int64, n)
+	}
+	return s.i[k][:n]
 }
 
 func (s *coopScratch) u64(k, n int) []uint64 {
@@ -612,36 +572,4 @@ func (s *coopScratch) f32(k, n int) []float32 {
 		s.f[k] = make([]float32, n)
 	}
 	return s.f[k][:n]
-}
-
-// kernel16 is the 16-column case of mulAddF32 with the accumulator row in
-// registers; the order of additions is the same (increasing k).
-func kernel16(a, b, acc []float32, M, K int) {
-	for i := 0; i < M; i++ {
-		row := (*[16]float32)(acc[i*16 : i*16+16])
-		r0, r1, r2, r3, r4, r5, r6, r7 := row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]
-		r8, r9, r10, r11, r12, r13, r14, r15 := row[8], row[9], row[10], row[11], row[12], row[13], row[14], row[15]
-		ar := a[i*K : i*K+K]
-		for k, x := range ar {
-			br := (*[16]float32)(b[k*16 : k*16+16])
-			r0 += x * br[0]
-			r1 += x * br[1]
-			r2 += x * br[2]
-			r3 += x * br[3]
-			r4 += x * br[4]
-			r5 += x * br[5]
-			r6 += x * br[6]
-			r7 += x * br[7]
-			r8 += x * br[8]
-			r9 += x * br[9]
-			r10 += x * br[10]
-			r11 += x * br[11]
-			r12 += x * br[12]
-			r13 += x * br[13]
-			r14 += x * br[14]
-			r15 += x * br[15]
-		}
-		row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7] = r0, r1, r2, r3, r4, r5, r6, r7
-		row[8], row[9], row[10], row[11], row[12], row[13], row[14], row[15] = r8, r9, r10, r11, r12, r13, r14, r15
-	}
 }

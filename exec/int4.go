@@ -159,7 +159,7 @@ func coopNibbles(in *instr, io matIO, cm *coopMem, addr uint64, stride int, load
 	if !load {
 		tile = io.raw(cm.obj, tile)
 	}
-	line := make([]uint64, per)
+	line := l0.wg.scratch.u64(1, per)
 	for n := 0; n < lines; n++ {
 		at := func(k int) *uint64 {
 			if cm.colMajor {

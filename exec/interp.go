@@ -522,6 +522,11 @@ func (l *lane) one(in *instr) error {
 
 // exec runs one non-control instruction.
 func (l *lane) exec(in *instr) error {
+	if in.w > 0 {
+		if err := l.charge(in); err != nil {
+			return err
+		}
+	}
 	r := l.regs
 	switch in.op {
 	case spirv.OpLoad:

@@ -548,6 +548,9 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
 		}
 		return nil
 	}
+	if err := chargeColl(in, sg); err != nil {
+		return err
+	}
 	if len(sg) != wg.x.p.sgSize {
 		return ld.fail(in, "cooperative matrices need a full subgroup of %d invocations; this one has %d", wg.x.p.sgSize, len(sg))
 	}

@@ -376,10 +376,10 @@ func tensorExec(in *instr, act []*lane) error {
 	}
 	base := l0.regs[tm.ptr]
 	load := in.op == spirv.OpCooperativeMatrixLoadTensorNV
-	tile := make([]uint64, R*C)
+	tile := l0.wg.scratch.u64(0, R*C)
 	gather(act, tm.obj, tile)
-	S := len(act)
-	owner := func(e int) *lane { return act[e/((len(tile)+S-1)/S)] }
+	per := (len(tile) + len(act) - 1) / len(act)
+	owner := func(e int) *lane { return act[e/per] }
 	var done []bool
 	if load && tm.decodeVec != nil {
 		var err error
@@ -388,6 +388,7 @@ func tensorExec(in *instr, act []*lane) error {
 		}
 	}
 	var bc, ib [5]uint64
+	var args [11]uint64
 	for e := 0; e < R*C; e++ {
 		if done != nil && done[e] {
 			continue
@@ -404,7 +405,7 @@ func tensorExec(in *instr, act []*lane) error {
 			continue
 		}
 		if load && tm.decode != nil {
-			v, err := owner(e).callback(in, tm.decode, decodeArgs(tm, base, idx, bc[:], ib[:]))
+			v, err := owner(e).callback(in, tm.decode, decodeArgs(args[:0], tm, base, idx, bc[:], ib[:]))
 			if err != nil {
 				return err
 			}
@@ -428,11 +429,12 @@ func tensorExec(in *instr, act []*lane) error {
 	return nil
 }
 
-// decodeArgs are a decode function's arguments: a pointer to the block
-// (blocks are the size of the scalar decode function's pointee), then the
-// block coordinates and the coordinates within the block.
-func decodeArgs(tm *tensorMem, base, idx uint64, bc, ib []uint64) []uint64 {
-	args := []uint64{base + idx*uint64(tm.decode.pointee)}
+// decodeArgs appends to args a decode function's arguments: a pointer to
+// the block (blocks are the size of the scalar decode function's
+// pointee), then the block coordinates and the coordinates within the
+// block.
+func decodeArgs(args []uint64, tm *tensorMem, base, idx uint64, bc, ib []uint64) []uint64 {
+	args = append(args, base+idx*uint64(tm.decode.pointee))
 	args = append(args, bc[:tm.lt.dim]...)
 	return append(args, ib[:tm.lt.dim]...)
 }
@@ -493,7 +495,7 @@ func decodeVectors(in *instr, tm *tensorMem, L, V []uint64, base uint64, tile []
 			continue
 		}
 		l := owner(g.elem[0])
-		args := decodeArgs(tm, base, g.idx, k.bc[:], k.ib[:])
+		args := decodeArgs(nil, tm, base, g.idx, k.bc[:], k.ib[:])
 		if _, err := l.callback(in, tm.decodeVec, args); err != nil {
 			return nil, err
 		}
@@ -502,7 +504,7 @@ func decodeVectors(in *instr, tm *tensorMem, L, V []uint64, base uint64, tile []
 		for i, e := range g.elem[:nv] {
 			ib := k.ib
 			ib[D-1] += uint64(i)
-			s, err := owner(e).callback(in, tm.decode, decodeArgs(tm, base, g.idx, k.bc[:], ib[:]))
+			s, err := owner(e).callback(in, tm.decode, decodeArgs(nil, tm, base, g.idx, k.bc[:], ib[:]))
 			if err != nil {
 				return nil, err
 			}

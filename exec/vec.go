@@ -32,7 +32,7 @@ func (p *prog) pickVecs() {
 		}
 		in.vec, in.row = nil, nil
 		if p.fe == nil || p.fe.ins[in] == 0 {
-			in.vec = pickVec(in)
+			in.vec = charged(in, pickVec(in))
 			in.row = pickRow(in)
 		}
 	}

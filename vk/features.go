@@ -15,6 +15,8 @@ var wantedExtensions = []string{
 	"VK_NV_cooperative_vector",
 	"VK_KHR_shader_bfloat16",
 	"VK_EXT_shader_float8",
+	// No features: enabling it is what allows SPV_NV_shader_subgroup_partitioned.
+	"VK_NV_shader_subgroup_partitioned",
 }
 
 // features is every feature structure the backend queries or enables, in
@@ -109,6 +111,8 @@ var featureBits = []featureBit{
 	{"storagePushConstant8", "storagePushConstant8", "Vulkan 1.2", "", func(f *features) *vkc.Bool32 { return &f.v12.StoragePushConstant8 }},
 	{"shaderFloat16", "shaderFloat16", "Vulkan 1.2", "", func(f *features) *vkc.Bool32 { return &f.v12.ShaderFloat16 }},
 	{"shaderInt8", "shaderInt8", "Vulkan 1.2", "", func(f *features) *vkc.Bool32 { return &f.v12.ShaderInt8 }},
+	{"shaderBufferInt64Atomics", "shaderBufferInt64Atomics", "Vulkan 1.2", "", func(f *features) *vkc.Bool32 { return &f.v12.ShaderBufferInt64Atomics }},
+	{"shaderSharedInt64Atomics", "shaderSharedInt64Atomics", "Vulkan 1.2", "", func(f *features) *vkc.Bool32 { return &f.v12.ShaderSharedInt64Atomics }},
 	{"bufferDeviceAddress", "bufferDeviceAddress", "Vulkan 1.2", "", func(f *features) *vkc.Bool32 { return &f.v12.BufferDeviceAddress }},
 	{"vulkanMemoryModel", "vulkanMemoryModel", "Vulkan 1.2", "", func(f *features) *vkc.Bool32 { return &f.v12.VulkanMemoryModel }},
 	{"vulkanMemoryModelDeviceScope", "vulkanMemoryModelDeviceScope", "Vulkan 1.2", "", func(f *features) *vkc.Bool32 { return &f.v12.VulkanMemoryModelDeviceScope }},

@@ -1,0 +1,375 @@
+package exec
+
+import (
+	"math"
+	"sync"
+)
+
+// Blocked kernels of the cooperative multiply-adds. Each keeps the
+// arithmetic of the element-by-element definition exactly: for floats,
+// every element's accumulator takes its products in increasing k, rounded
+// after each addition, so blocking only reorders work between elements
+// (and splits k into chunks whose partial sums stay in the accumulator,
+// in order); integer sums wrap in 64 bits, where order does not matter.
+// Operands are converted once per call, in bulk, not once per product.
+
+// kBlock is how much of k one pass takes: a 16-column panel of B of that
+// many rows (16 KiB of float32) stays in the first-level cache.
+const kBlock = 256
+
+// mulAddF32Blocked adds a*b to acc (M x K, K x N, M x N, row-major):
+// acc[i][j] += a[i][k]*b[k][j] for k in increasing order, each product and
+// sum rounded to float32.
+func mulAddF32Blocked(a, b, acc []float32, M, N, K int) {
+	for k0 := 0; k0 < K; k0 += kBlock {
+		k1 := min(k0+kBlock, K)
+		mv, nv := panelsF32(a, b, acc, M, N, K, k0, k1)
+		// Rows below the vector panels, then the columns right of them.
+		mulAddF32Rows(a, b, acc, mv, M, 0, N, N, K, k0, k1)
+		mulAddF32Rows(a, b, acc, 0, mv, nv, N, N, K, k0, k1)
+	}
+}
+
+// mulAddF32Rows is mulAddF32Blocked for rows [i0, i1), columns [j0, j1)
+// and k in [k0, k1).
+func mulAddF32Rows(a, b, acc []float32, i0, i1, j0, j1, N, K, k0, k1 int) {
+	for i := i0; i < i1; i++ {
+		j := j0
+		for ; j+16 <= j1; j += 16 {
+			row16F32(a[i*K+k0:i*K+k1], b[k0*N+j:], acc[i*N+j:i*N+j+16], N)
+		}
+		if j == j1 {
+			continue
+		}
+		row := acc[i*N+j : i*N+j1]
+		for k := k0; k < k1; k++ {
+			aik := a[i*K+k]
+			brow := b[k*N+j : k*N+j1]
+			for c := range row {
+				row[c] += aik * brow[c]
+			}
+		}
+	}
+}
+
+// row16F32 is one row of 16 accumulators held in registers.
+func row16F32(ar, b, acc []float32, N int) {
+	row := (*[16]float32)(acc)
+	r0, r1, r2, r3, r4, r5, r6, r7 := row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]
+	r8, r9, r10, r11, r12, r13, r14, r15 := row[8], row[9], row[10], row[11], row[12], row[13], row[14], row[15]
+	for k, x := range ar {
+		br := (*[16]float32)(b[k*N : k*N+16])
+		r0 += x * br[0]
+		r1 += x * br[1]
+		r2 += x * br[2]
+		r3 += x * br[3]
+		r4 += x * br[4]
+		r5 += x * br[5]
+		r6 += x * br[6]
+		r7 += x * br[7]
+		r8 += x * br[8]
+		r9 += x * br[9]
+		r10 += x * br[10]
+		r11 += x * br[11]
+		r12 += x * br[12]
+		r13 += x * br[13]
+		r14 += x * br[14]
+		r15 += x * br[15]
+	}
+	row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7] = r0, r1, r2, r3, r4, r5, r6, r7
+	row[8], row[9], row[10], row[11], row[12], row[13], row[14], row[15] = r8, r9, r10, r11, r12, r13, r14, r15
+}
+
+// toF32s widens src (bits of format f, which float32 holds exactly) into
+// dst.
+func toF32s(dst []float32, src []uint64, f ffmt) {
+	dst = dst[:len(src)]
+	switch f {
+	case f16:
+		t := f16Table
+		for k, v := range src {
+			dst[k] = t[uint16(v)]
+		}
+	case f32:
+		for k, v := range src {
+			dst[k] = math.Float32frombits(uint32(v))
+		}
+	case bf16:
+		for k, v := range src {
+			dst[k] = math.Float32frombits(uint32(v) << 16)
+		}
+	case e4m3, e5m2:
+		t := fp8Table(f)
+		for k, v := range src {
+			dst[k] = t[uint8(v)]
+		}
+	default:
+		for k, v := range src {
+			dst[k] = toF32(v, f)
+		}
+	}
+}
+
+// toF64s widens src (bits of format f) into dst, exactly.
+func toF64s(dst []float64, src []uint64, f ffmt) {
+	dst = dst[:len(src)]
+	switch f {
+	case f64:
+		for k, v := range src {
+			dst[k] = math.Float64frombits(v)
+		}
+	case f16:
+		t := f16Table
+		for k, v := range src {
+			dst[k] = float64(t[uint16(v)])
+		}
+	case f32:
+		for k, v := range src {
+			dst[k] = float64(math.Float32frombits(uint32(v)))
+		}
+	case bf16:
+		for k, v := range src {
+			dst[k] = float64(math.Float32frombits(uint32(v) << 16))
+		}
+	case e4m3, e5m2:
+		t := fp8Table(f)
+		for k, v := range src {
+			dst[k] = float64(t[uint8(v)])
+		}
+	default:
+		for k, v := range src {
+			dst[k] = toF64(v, f)
+		}
+	}
+}
+
+// fp8Table returns the 256 values of an 8-bit float format as float32
+// (every one exact), built on first use.
+func fp8Table(f ffmt) *[256]float32 {
+	if f == e4m3 {
+		return e4m3Table()
+	}
+	return e5m2Table()
+}
+
+var (
+	e4m3Table = sync.OnceValue(func() *[256]float32 { return fp8Values(e4m3) })
+	e5m2Table = sync.OnceValue(func() *[256]float32 { return fp8Values(e5m2) })
+)
+
+func fp8Values(f ffmt) *[256]float32 {
+	t := new([256]float32)
+	for v := range t {
+		t[v] = float32(toF64slow(uint64(v), f))
+	}
+	return t
+}
+
+// mulAddFloat computes D = A*B + C for a float result of any format, as
+// the definition says: products formed in float64 (exact for inputs of 32
+// bits or fewer), each added to the accumulator in float64 and rounded to
+// the result format.
+func mulAddFloat(sc *coopScratch, cm *coopMul, rt ffmt, A, B, C, D []uint64, M, N, K int) {
+	af := sc.f64s(0, M*K)
+	bf := sc.f64s(1, K*N)
+	acc := sc.f64s(2, M*N)
+	toF64s(af, A, cm.a.elem.ff)
+	toF64s(bf, B, cm.b.elem.ff)
+	toF64s(acc, C, cm.c.elem.ff)
+	switch rt {
+	case f32, f64, f16, bf16:
+	default:
+		// Formats whose encoding of a result (a signed NaN for an
+		// overflow) carries more than its value: the bits are kept.
+		for e, v := range acc {
+			D[e] = fround(v, rt)
+			acc[e] = toF64(D[e], rt)
+		}
+		for i := 0; i < M; i++ {
+			for k := 0; k < K; k++ {
+				x := af[i*K+k]
+				for j, y := range bf[k*N : k*N+N] {
+					e := i*N + j
+					D[e] = fround(acc[e]+float64(x*y), rt)
+					acc[e] = toF64(D[e], rt)
+				}
+			}
+		}
+		return
+	}
+	rnd := rounder(rt)
+	for e, v := range acc {
+		acc[e] = rnd(v)
+	}
+	for i := 0; i < M; i++ {
+		row := acc[i*N : i*N+N]
+		for k := 0; k < K; k++ {
+			x := af[i*K+k]
+			brow := bf[k*N : k*N+N]
+			switch rt {
+			case f32:
+				for j, y := range brow {
+					row[j] = float64(float32(row[j] + float64(x*y)))
+				}
+			case f64:
+				for j, y := range brow {
+					row[j] += float64(x * y)
+				}
+			case f16:
+				for j, y := range brow {
+					row[j] = roundF16(row[j] + float64(x*y))
+				}
+			default:
+				for j, y := range brow {
+					row[j] = roundBF16(row[j] + float64(x*y))
+				}
+			}
+		}
+	}
+	switch rt {
+	case f16:
+		for e, v := range acc {
+			D[e] = halfBits(v)
+		}
+	case bf16:
+		for e, v := range acc {
+			D[e] = uint64(math.Float32bits(float32(v)) >> 16)
+			if v != v {
+				D[e] = fmtDescs[bf16].nan
+			}
+		}
+	default:
+		for e, v := range acc {
+			D[e] = fround(v, rt)
+		}
+	}
+}
+
+// halfBits encodes a float64 holding a half's value exactly (or a NaN).
+func halfBits(v float64) uint64 {
+	if v != v {
+		return fmtDescs[f16].nan
+	}
+	b := math.Float32bits(float32(v))
+	sign := uint64(b>>16) & 0x8000
+	e := int(b>>23&0xff) - 127
+	switch {
+	case e == 128:
+		return sign | 0x7c00
+	case e >= -14:
+		return sign | uint64(e+15)<<10 | uint64(b>>13&0x3ff)
+	}
+	// A subnormal half (or zero): a multiple of 2^-24.
+	return sign | uint64(math.Abs(v)*(1<<24))
+}
+
+// rounder returns the function rounding a float64 to the nearest value of
+// format f (ties to even), as a float64: toF64(fround(x, f), f), for the
+// IEEE formats f16, bf16, f32 and f64.
+func rounder(f ffmt) func(float64) float64 {
+	switch f {
+	case f32:
+		return func(x float64) float64 { return float64(float32(x)) }
+	case f16:
+		return roundF16
+	case bf16:
+		return roundBF16
+	}
+	return func(x float64) float64 { return x }
+}
+
+func roundF16(x float64) float64  { return roundBinary(x, 10, -14, 15, 65504) }
+func roundBF16(x float64) float64 { return roundBinary(x, 7, -126, 127, 0x1.fep127) }
+
+// roundBinary rounds x to an IEEE binary format with man fraction bits,
+// normal exponents emin to emax and largest finite value maxv, ties to
+// even; past maxv it overflows to infinity.
+func roundBinary(x float64, man, emin, emax int, maxv float64) float64 {
+	e := max(int(math.Float64bits(x)>>52&0x7ff)-1023, emin)
+	if e > emax {
+		if x != x {
+			return x
+		}
+		return math.Copysign(math.Inf(1), x)
+	}
+	// The format's spacing at x's exponent is q = 2^(e-man); adding and
+	// taking away 1.5*2^52*q rounds x to a multiple of q, ties to even,
+	// in the hardware's rounding. Rounding keeps the sign (of a zero too).
+	c := math.Float64frombits(uint64(e-man+52+1023)<<52 | 1<<51)
+	y := math.Copysign((x+c)-c, x)
+	if math.Abs(y) > maxv {
+		return math.Copysign(math.Inf(1), x)
+	}
+	return y
+}
+
+// mulAddInt computes D = A*B + C for an integer result: inputs extended
+// to 64 bits by their signedness (float inputs truncated), the sum of
+// products wrapping in 64 bits, then added to C wrapping at the result
+// width, or with sat saturating to the result's range.
+func mulAddInt(sc *coopScratch, cm *coopMul, rt *typ, A, B, C, D []uint64, M, N, K int) {
+	ae := sc.i64s(0, M*K)
+	be := sc.i64s(1, K*N)
+	ce := sc.i64s(2, M*N)
+	sum := sc.i64s(3, M*N)
+	extInts(ae, A, cm.a.elem, cm.sa)
+	extInts(be, B, cm.b.elem, cm.sb)
+	extInts(ce, C, cm.c.elem, cm.sc)
+	clear(sum)
+	for i := 0; i < M; i++ {
+		row := sum[i*N : i*N+N]
+		for k := 0; k < K; k++ {
+			x := ae[i*K+k]
+			if x == 0 {
+				continue
+			}
+			brow := be[k*N : k*N+N]
+			for j, y := range brow {
+				row[j] += x * y
+			}
+		}
+	}
+	w := rt.width
+	for e, s := range sum {
+		if cm.sat {
+			D[e] = satAdd(ce[e], s, w, cm.sr)
+		} else {
+			D[e] = uint64(ce[e]+s) & mask(w)
+		}
+	}
+}
+
+// extInts extends the elements of a matrix of type t to 64 bits.
+func extInts(dst []int64, src []uint64, t *typ, signed bool) {
+	dst = dst[:len(src)]
+	switch {
+	case t.kind == kFloat:
+		for k, v := range src {
+			dst[k] = int64(toF64(v, t.ff))
+		}
+	case signed && t.width < 64:
+		sh := 64 - t.width
+		for k, v := range src {
+			dst[k] = int64(v<<sh) >> sh
+		}
+	case signed:
+		for k, v := range src {
+			dst[k] = int64(v)
+		}
+	default:
+		m := mask(t.width)
+		for k, v := range src {
+			dst[k] = int64(v & m)
+		}
+	}
+}
+
+func loadHalvesGo(src []byte, raw []uint64, f []float32) {
+	t := f16Table
+	f = f[:len(raw)]
+	src = src[:2*len(raw)]
+	for c := range raw {
+		h := uint16(src[2*c]) | uint16(src[2*c+1])<<8
+		raw[c], f[c] = uint64(h), t[h]
+	}
+}

@@ -1,0 +1,66 @@
+//go:build amd64 && !purego
+
+package exec
+
+// The AVX micro-kernels of the float32 multiply-add (coopkernel_amd64.s):
+// eight lanes of VMULPS then VADDPS are eight of the scalar loop's
+// multiplications and additions, each rounded as the scalar one is, so
+// they give the same bits (no fused multiply-add).
+
+func cpuFeatures() (avx, avx2f16c bool)
+
+//go:noescape
+func halvesF16C(src *byte, raw *uint64, f *float32, n int)
+
+//go:noescape
+func kernF32x4x16(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
+
+//go:noescape
+func kernF32x4x8(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
+
+var hasAVX, hasF16C = cpuFeatures()
+
+// panelsF32 runs the AVX kernels over rows [0, M&^3) and columns
+// [0, N&^7) of acc for k in [k0, k1), and reports the rows and columns
+// it covered (0, 0 without AVX).
+func panelsF32(a, b, acc []float32, M, N, K, k0, k1 int) (int, int) {
+	if !hasAVX || k1 <= k0 {
+		return 0, 0
+	}
+	m4, n8 := M&^3, N&^7
+	if m4 == 0 || n8 == 0 {
+		return 0, 0
+	}
+	// The last element each kernel touches, checked once for all.
+	_ = a[(m4-1)*K+k1-1]
+	_ = b[(k1-1)*N+n8-1]
+	_ = acc[(m4-1)*N+n8-1]
+	for j := 0; j < n8; j += 16 {
+		if j+16 > n8 {
+			for i := 0; i < m4; i += 4 {
+				kernF32x4x8(&a[i*K+k0], K, &b[k0*N+j], N, &acc[i*N+j], N, k1-k0)
+			}
+			break
+		}
+		for i := 0; i < m4; i += 4 {
+			kernF32x4x16(&a[i*K+k0], K, &b[k0*N+j], N, &acc[i*N+j], N, k1-k0)
+		}
+	}
+	return m4, n8
+}
+
+// loadHalves reads len(raw) little-endian halves from src: bits into raw,
+// values into f. Only the values of NaNs (which no result keeps: NaN
+// results are made canonical) may differ from f16Table's.
+func loadHalves(src []byte, raw []uint64, f []float32) {
+	n := len(raw)
+	_, _ = src[2*n-1], f[n-1]
+	v := 0
+	if hasF16C {
+		v = n &^ 7
+		if v > 0 {
+			halvesF16C(&src[0], &raw[0], &f[0], v)
+		}
+	}
+	loadHalvesGo(src[2*v:], raw[v:], f[v:n])
+}

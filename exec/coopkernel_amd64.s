@@ -1,0 +1,192 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// func cpuFeatures() (avx, avx2f16c bool)
+// AVX in the processor (CPUID.1:ECX bits 27 OSXSAVE and 28 AVX) with the
+// YMM state enabled by the OS (XCR0 bits 1 and 2); then F16C (CPUID.1:ECX
+// bit 29) and AVX2 (CPUID.7.0:EBX bit 5).
+TEXT ·cpuFeatures(SB), NOSPLIT, $0-2
+	MOVB $0, avx+0(FP)
+	MOVB $0, avx2f16c+1(FP)
+	MOVL $1, AX
+	XORL CX, CX
+	CPUID
+	MOVL CX, R8
+	ANDL $0x18000000, CX
+	CMPL CX, $0x18000000
+	JNE  done
+	XORL CX, CX
+	XGETBV
+	ANDL $6, AX
+	CMPL AX, $6
+	JNE  done
+	MOVB $1, avx+0(FP)
+	ANDL $0x20000000, R8
+	JZ   done
+	MOVL $7, AX
+	XORL CX, CX
+	CPUID
+	ANDL $0x20, BX
+	JZ   done
+	MOVB $1, avx2f16c+1(FP)
+done:
+	RET
+
+// func halvesF16C(src *byte, raw *uint64, f *float32, n int)
+// Reads n (a multiple of 8) little-endian halves: their bits into raw and
+// their values into f (VCVTPH2PS widens exactly).
+TEXT ·halvesF16C(SB), NOSPLIT, $0-32
+	MOVQ src+0(FP), SI
+	MOVQ raw+8(FP), DI
+	MOVQ f+16(FP), DX
+	MOVQ n+24(FP), CX
+	SHRQ $3, CX
+	JZ   hdone
+hloop:
+	VMOVDQU (SI), X0
+	VCVTPH2PS X0, Y1
+	VMOVUPS Y1, (DX)
+	VPMOVZXWQ (SI), Y2
+	VPMOVZXWQ 8(SI), Y3
+	VMOVDQU Y2, (DI)
+	VMOVDQU Y3, 32(DI)
+	ADDQ $16, SI
+	ADDQ $64, DI
+	ADDQ $32, DX
+	DECQ CX
+	JNZ  hloop
+	VZEROUPPER
+hdone:
+	RET
+
+// func kernF32x4x16(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
+// c[r][0:16] += a[r][t] * b[t][0:16] for r in 0..3, t in 0..k-1 in
+// increasing t: each product rounded (exact for the narrow inputs the
+// callers pass), then added and rounded, as the scalar loop does.
+TEXT ·kernF32x4x16(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), SI
+	MOVQ lda+8(FP), R8
+	MOVQ b+16(FP), DI
+	MOVQ ldb+24(FP), R9
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R10
+	MOVQ k+48(FP), CX
+	SHLQ $2, R8
+	SHLQ $2, R9
+	SHLQ $2, R10
+	MOVQ DX, R11
+	VMOVUPS (R11), Y0
+	VMOVUPS 32(R11), Y1
+	ADDQ R10, R11
+	VMOVUPS (R11), Y2
+	VMOVUPS 32(R11), Y3
+	ADDQ R10, R11
+	VMOVUPS (R11), Y4
+	VMOVUPS 32(R11), Y5
+	ADDQ R10, R11
+	VMOVUPS (R11), Y6
+	VMOVUPS 32(R11), Y7
+	LEAQ (SI)(R8*1), R12
+	LEAQ (R12)(R8*1), R13
+	LEAQ (R13)(R8*1), R14
+loop16:
+	VMOVUPS (DI), Y8
+	VMOVUPS 32(DI), Y9
+	VBROADCASTSS (SI), Y10
+	VMULPS Y8, Y10, Y11
+	VADDPS Y11, Y0, Y0
+	VMULPS Y9, Y10, Y12
+	VADDPS Y12, Y1, Y1
+	VBROADCASTSS (R12), Y10
+	VMULPS Y8, Y10, Y11
+	VADDPS Y11, Y2, Y2
+	VMULPS Y9, Y10, Y12
+	VADDPS Y12, Y3, Y3
+	VBROADCASTSS (R13), Y10
+	VMULPS Y8, Y10, Y11
+	VADDPS Y11, Y4, Y4
+	VMULPS Y9, Y10, Y12
+	VADDPS Y12, Y5, Y5
+	VBROADCASTSS (R14), Y10
+	VMULPS Y8, Y10, Y11
+	VADDPS Y11, Y6, Y6
+	VMULPS Y9, Y10, Y12
+	VADDPS Y12, Y7, Y7
+	ADDQ $4, SI
+	ADDQ $4, R12
+	ADDQ $4, R13
+	ADDQ $4, R14
+	ADDQ R9, DI
+	DECQ CX
+	JNZ  loop16
+	MOVQ DX, R11
+	VMOVUPS Y0, (R11)
+	VMOVUPS Y1, 32(R11)
+	ADDQ R10, R11
+	VMOVUPS Y2, (R11)
+	VMOVUPS Y3, 32(R11)
+	ADDQ R10, R11
+	VMOVUPS Y4, (R11)
+	VMOVUPS Y5, 32(R11)
+	ADDQ R10, R11
+	VMOVUPS Y6, (R11)
+	VMOVUPS Y7, 32(R11)
+	VZEROUPPER
+	RET
+
+// func kernF32x4x8(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
+// kernF32x4x16 for 8 columns.
+TEXT ·kernF32x4x8(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), SI
+	MOVQ lda+8(FP), R8
+	MOVQ b+16(FP), DI
+	MOVQ ldb+24(FP), R9
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R10
+	MOVQ k+48(FP), CX
+	SHLQ $2, R8
+	SHLQ $2, R9
+	SHLQ $2, R10
+	MOVQ DX, R11
+	VMOVUPS (R11), Y0
+	ADDQ R10, R11
+	VMOVUPS (R11), Y2
+	ADDQ R10, R11
+	VMOVUPS (R11), Y4
+	ADDQ R10, R11
+	VMOVUPS (R11), Y6
+	LEAQ (SI)(R8*1), R12
+	LEAQ (R12)(R8*1), R13
+	LEAQ (R13)(R8*1), R14
+loop8:
+	VMOVUPS (DI), Y8
+	VBROADCASTSS (SI), Y10
+	VMULPS Y8, Y10, Y11
+	VADDPS Y11, Y0, Y0
+	VBROADCASTSS (R12), Y10
+	VMULPS Y8, Y10, Y11
+	VADDPS Y11, Y2, Y2
+	VBROADCASTSS (R13), Y10
+	VMULPS Y8, Y10, Y11
+	VADDPS Y11, Y4, Y4
+	VBROADCASTSS (R14), Y10
+	VMULPS Y8, Y10, Y11
+	VADDPS Y11, Y6, Y6
+	ADDQ $4, SI
+	ADDQ $4, R12
+	ADDQ $4, R13
+	ADDQ $4, R14
+	ADDQ R9, DI
+	DECQ CX
+	JNZ  loop8
+	MOVQ DX, R11
+	VMOVUPS Y0, (R11)
+	ADDQ R10, R11
+	VMOVUPS Y2, (R11)
+	ADDQ R10, R11
+	VMOVUPS Y4, (R11)
+	ADDQ R10, R11
+	VMOVUPS Y6, (R11)
+	VZEROUPPER
+	RET
