@@ -6,10 +6,11 @@ import (
 	"github.com/coopshader/coop/spirv"
 )
 
-// The arithmetic, bit, relational and logical, and conversion instructions
-// on scalars and vectors (long vectors included), from the SPIR-V
-// specification's text of each instruction (3.56.11 Conversion, 3.56.13
-// Arithmetic, 3.56.14 Bit, 3.56.15 Relational and Logical). Cooperative
+// The arithmetic, bit, relational and logical, conversion and derivative
+// instructions on scalars and vectors (long vectors included), from the
+// SPIR-V specification's text of each instruction (3.56.11 Conversion,
+// 3.56.13 Arithmetic, 3.56.14 Bit, 3.56.15 Relational and Logical, 3.56.16
+// Derivative). Cooperative
 // matrices and vectors have their families' rules (coopmat.go, coopvec.go):
 // a rule here stops when the result is one. The same rules check the
 // operation of an OpSpecConstantOp.
@@ -468,7 +469,22 @@ func bitcast(c *op) {
 	}
 }
 
+// derivative: "Result Type must be a scalar or vector of floating-point
+// type ... The type of P must be the same as Result Type." (OpDPdx ...
+// OpFwidthCoarse)
+func derivative(c *op) {
+	if _, done := c.result(spirv.OpTypeFloat, false, "float"); done {
+		return
+	}
+	if len(c.args) == 1 && c.s.typeOf(c.args[0]) != c.rt {
+		c.fail("derivative.operand", "Expected P type and Result Type to be the same: %s", c.name)
+	}
+}
+
 var arithRules = map[spirv.Op]func(*op){
+	spirv.OpDPdx: derivative, spirv.OpDPdy: derivative, spirv.OpFwidth: derivative, spirv.OpDPdxFine: derivative,
+	spirv.OpDPdyFine: derivative, spirv.OpFwidthFine: derivative, spirv.OpDPdxCoarse: derivative,
+	spirv.OpDPdyCoarse: derivative, spirv.OpFwidthCoarse: derivative,
 	spirv.OpFAdd: floatArith, spirv.OpFSub: floatArith, spirv.OpFMul: floatArith, spirv.OpFDiv: floatArith,
 	spirv.OpFRem: floatArith, spirv.OpFMod: floatArith, spirv.OpFNegate: floatArith,
 	spirv.OpUDiv: uintArith, spirv.OpUMod: uintArith,
