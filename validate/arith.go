@@ -409,9 +409,14 @@ func selectRule(c *op) {
 // component width in Result Type" (a float's encoding may differ instead:
 // SPV_KHR_bfloat16, SPV_EXT_float8).
 func convert(to, from spirv.Op, unsigned, widen bool) func(*op) {
-	names := map[spirv.Op]string{spirv.OpTypeInt: "int", spirv.OpTypeFloat: "float"}
+	names := func(op spirv.Op) string {
+		if op == spirv.OpTypeInt {
+			return "int"
+		}
+		return "float"
+	}
 	return func(c *op) {
-		what := names[to]
+		what := names(to)
 		if unsigned {
 			what = "unsigned int"
 		}
@@ -424,7 +429,7 @@ func convert(to, from spirv.Op, unsigned, widen bool) func(*op) {
 			return
 		}
 		if !ok || !v.is(from) {
-			c.fail("convert.input", "Expected input to be %s scalar or vector: %s", names[from], c.name)
+			c.fail("convert.input", "Expected input to be %s scalar or vector: %s", names(from), c.name)
 			return
 		}
 		if !v.sameDim(r) {
@@ -577,15 +582,22 @@ func (s *state) checkSpecConstantOp(i int) {
 	}
 }
 
+// checkValueOp runs the arithmetic-family or composite rule of
+// instruction i.
+func (s *state) checkValueOp(i int) {
+	in := &s.m.Insts[i]
+	r := arithRules[in.Op]
+	if r == nil {
+		r = compositeRules[in.Op]
+	}
+	r(&op{s: s, i: i, name: in.Op.String()[2:], rt: in.Words[0], args: in.Words[2:]})
+}
+
 func init() {
 	m := map[spirv.Op]func(*state, int){spirv.OpSpecConstantOp: (*state).checkSpecConstantOp}
 	for _, rules := range []map[spirv.Op]func(*op){arithRules, compositeRules} {
-		for o, r := range rules {
-			name := o.String()[2:]
-			m[o] = func(s *state, i int) {
-				w := s.m.Insts[i].Words
-				r(&op{s: s, i: i, name: name, rt: w[0], args: w[2:]})
-			}
+		for o := range rules {
+			m[o] = (*state).checkValueOp
 		}
 	}
 	addChecks(m)

@@ -3,6 +3,7 @@ package validate
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -34,7 +35,8 @@ const (
 	glslInt                       // integer scalar or vector; operands of Result Type's width and components
 )
 
-var glslRules = func() map[uint32]glslRule {
+// glslRules is built on first use: every command pays for package init.
+var glslRules = sync.OnceValue(func() map[uint32]glslRule {
 	m := map[uint32]glslRule{}
 	set := spirv.LookupExtInstSet("GLSL.std.450")
 	for _, n := range []string{"Round", "RoundEven", "Trunc", "FAbs", "FSign", "Floor", "Ceil", "Fract", "Radians",
@@ -47,7 +49,7 @@ var glslRules = func() map[uint32]glslRule {
 		m[set.Lookup(n).Number] = glslInt
 	}
 	return m
-}()
+})
 
 // checkGLSLInst checks a GLSL.std.450 instruction's operand types:
 // "Result Type and the type of x must both be floating-point scalar or
@@ -64,7 +66,7 @@ func (s *state) checkGLSLInst(i int) {
 	if name, _, _ := spirv.DecodeString(set.Words[1:]); name != "GLSL.std.450" {
 		return
 	}
-	rule := glslRules[w[3]]
+	rule := glslRules()[w[3]]
 	if rule == 0 {
 		return
 	}
