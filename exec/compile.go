@@ -1036,7 +1036,7 @@ func (p *prog) chainFrom(i int, ins *instr, base uint32, bt, t *typ, ptrChain bo
 			t = col
 		case kVector, kCoopMat:
 			if t.nibbles() {
-				return p.int4Component(i, ins, c)
+				return p.int4Component(i, ins, c, t, idx[k:])
 			}
 			stride := t.elem.size
 			if vstride != 0 {

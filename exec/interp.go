@@ -594,6 +594,8 @@ func (l *lane) exec(in *instr) error {
 		r[in.res] = uint64(max(n, 0))
 	case opDebugPrintf:
 		return l.printf(in)
+	case opInt4Chain, opInt4Load, opInt4Store, opInt4Copy:
+		return l.int4Mem(in)
 	case spirv.OpAbortKHR:
 		return l.fail(in, "the shader aborted: %q", l.abortMessage(in))
 	case spirv.OpBufferPointerEXT:

@@ -428,6 +428,8 @@ func (p *prog) declType(i int) (*typ, error) {
 			t.ff = e2m1
 		case len(w) >= 3 && spirv.FPEncoding(w[2]) == spirv.FPEncodingMXInt8EXT && t.width == 8:
 			t.ff = mxint8
+		case len(w) >= 3 && spirv.FPEncoding(w[2]) == spirv.FPEncodingFloat8UnsignedE8M0EXT && t.width == 8:
+			t.ff = ue8m0
 		case len(w) >= 3:
 			p.unsupport(i, fmt.Sprintf("float encoding %d", w[2]))
 			t.ff, t.width = f32, 32

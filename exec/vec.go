@@ -36,6 +36,7 @@ func (p *prog) pickVecs() {
 			in.row = pickRow(in)
 		}
 	}
+	p.int4Pointers()
 }
 
 // plainWidth reports the integer and float widths the handlers cover.
