@@ -147,8 +147,15 @@ func fromF64(x float64, f ffmt, rm rounding, sat bool) uint64 {
 	if x != x {
 		return fmtDescs[f].nan
 	}
-	if f == f32 && rm == rne && !sat {
-		return uint64(math.Float32bits(float32(x)))
+	if rm == rne && !sat {
+		switch f {
+		case f32:
+			return uint64(math.Float32bits(float32(x)))
+		case f16:
+			// The hot case of half arithmetic (coopkernel.go's rounding,
+			// checked against the general encoder by TestRoundBinary).
+			return halfBits(roundF16(x))
+		}
 	}
 	switch f {
 	case mxint8:

@@ -480,7 +480,7 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 					l.state = stBlocked
 				}
 				return nil
-			case isCoop2Coll(in.op):
+			case isCoop2Coll(in.op) && !coopInLockstep(in):
 				// Their callbacks run on each invocation's own control state.
 				ld.steps++
 				m.release()
