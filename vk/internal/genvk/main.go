@@ -44,6 +44,8 @@ var wantStructs = []string{
 	"VkImageCreateInfo", "VkImageViewCreateInfo", "VkSamplerCreateInfo", "VkBufferViewCreateInfo", "VkBufferImageCopy",
 	"VkImageMemoryBarrier", "VkDescriptorImageInfo", "VkFormatProperties",
 	"VkConvertCooperativeVectorMatrixInfoNV",
+	"VkPhysicalDeviceComputeShaderDerivativesFeaturesKHR", "VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR",
+	"VkPhysicalDeviceShaderReplicatedCompositesFeaturesEXT", "VkPhysicalDeviceShaderExpectAssumeFeatures",
 }
 
 // Enumerations and flag-bit sets emitted in full (with a String method for

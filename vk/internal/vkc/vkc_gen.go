@@ -25,67 +25,71 @@ const (
 
 // Values of VkStructureType.
 const (
-	StructureTypeApplicationInfo                                   StructureType = 0
-	StructureTypeInstanceCreateInfo                                StructureType = 1
-	StructureTypeDeviceQueueCreateInfo                             StructureType = 2
-	StructureTypeDeviceCreateInfo                                  StructureType = 3
-	StructureTypeSubmitInfo                                        StructureType = 4
-	StructureTypeMemoryAllocateInfo                                StructureType = 5
-	StructureTypeFenceCreateInfo                                   StructureType = 8
-	StructureTypeQueryPoolCreateInfo                               StructureType = 11
-	StructureTypeBufferCreateInfo                                  StructureType = 12
-	StructureTypeBufferViewCreateInfo                              StructureType = 13
-	StructureTypeImageCreateInfo                                   StructureType = 14
-	StructureTypeImageViewCreateInfo                               StructureType = 15
-	StructureTypeShaderModuleCreateInfo                            StructureType = 16
-	StructureTypePipelineShaderStageCreateInfo                     StructureType = 18
-	StructureTypeComputePipelineCreateInfo                         StructureType = 29
-	StructureTypePipelineLayoutCreateInfo                          StructureType = 30
-	StructureTypeSamplerCreateInfo                                 StructureType = 31
-	StructureTypeDescriptorSetLayoutCreateInfo                     StructureType = 32
-	StructureTypeDescriptorPoolCreateInfo                          StructureType = 33
-	StructureTypeDescriptorSetAllocateInfo                         StructureType = 34
-	StructureTypeWriteDescriptorSet                                StructureType = 35
-	StructureTypeCopyDescriptorSet                                 StructureType = 36
-	StructureTypeCommandPoolCreateInfo                             StructureType = 39
-	StructureTypeCommandBufferAllocateInfo                         StructureType = 40
-	StructureTypeCommandBufferBeginInfo                            StructureType = 42
-	StructureTypeBufferMemoryBarrier                               StructureType = 44
-	StructureTypeImageMemoryBarrier                                StructureType = 45
-	StructureTypeMemoryBarrier                                     StructureType = 46
-	StructureTypeMemoryAllocateFlagsInfo                           StructureType = 1000060000
-	StructureTypePhysicalDeviceFeatures2                           StructureType = 1000059000
-	StructureTypePhysicalDeviceProperties2                         StructureType = 1000059001
-	StructureTypePhysicalDevice16bitStorageFeatures                StructureType = 1000083000
-	StructureTypePhysicalDeviceVulkan11Features                    StructureType = 49
-	StructureTypePhysicalDeviceVulkan11Properties                  StructureType = 50
-	StructureTypePhysicalDeviceVulkan12Features                    StructureType = 51
-	StructureTypePhysicalDeviceVulkan12Properties                  StructureType = 52
-	StructureTypePhysicalDeviceVulkanMemoryModelFeatures           StructureType = 1000211000
-	StructureTypePhysicalDeviceBufferDeviceAddressFeatures         StructureType = 1000257000
-	StructureTypeBufferDeviceAddressInfo                           StructureType = 1000244001
-	StructureTypePhysicalDevice8bitStorageFeatures                 StructureType = 1000177000
-	StructureTypePhysicalDeviceShaderFloat16Int8Features           StructureType = 1000082000
-	StructureTypePhysicalDeviceVulkan13Features                    StructureType = 53
-	StructureTypePhysicalDeviceVulkan13Properties                  StructureType = 54
-	StructureTypePhysicalDeviceSubgroupSizeControlProperties       StructureType = 1000225000
-	StructureTypePipelineShaderStageRequiredSubgroupSizeCreateInfo StructureType = 1000225001
-	StructureTypePhysicalDeviceSubgroupSizeControlFeatures         StructureType = 1000225002
-	StructureTypePhysicalDeviceShaderBfloat16FeaturesKHR           StructureType = 1000141000
-	StructureTypePhysicalDeviceCooperativeMatrixFeaturesNV         StructureType = 1000249000
-	StructureTypeCooperativeMatrixPropertiesNV                     StructureType = 1000249001
-	StructureTypePhysicalDeviceCooperativeMatrixPropertiesNV       StructureType = 1000249002
-	StructureTypePhysicalDeviceCooperativeVectorFeaturesNV         StructureType = 1000491000
-	StructureTypePhysicalDeviceCooperativeVectorPropertiesNV       StructureType = 1000491001
-	StructureTypeCooperativeVectorPropertiesNV                     StructureType = 1000491002
-	StructureTypeConvertCooperativeVectorMatrixInfoNV              StructureType = 1000491004
-	StructureTypePhysicalDeviceCooperativeMatrixFeaturesKHR        StructureType = 1000506000
-	StructureTypeCooperativeMatrixPropertiesKHR                    StructureType = 1000506001
-	StructureTypePhysicalDeviceCooperativeMatrixPropertiesKHR      StructureType = 1000506002
-	StructureTypePhysicalDeviceShaderFloat8FeaturesEXT             StructureType = 1000567000
-	StructureTypePhysicalDeviceCooperativeMatrix2FeaturesNV        StructureType = 1000593000
-	StructureTypeCooperativeMatrixFlexibleDimensionsPropertiesNV   StructureType = 1000593001
-	StructureTypePhysicalDeviceCooperativeMatrix2PropertiesNV      StructureType = 1000593002
+	StructureTypeApplicationInfo                                        StructureType = 0
+	StructureTypeInstanceCreateInfo                                     StructureType = 1
+	StructureTypeDeviceQueueCreateInfo                                  StructureType = 2
+	StructureTypeDeviceCreateInfo                                       StructureType = 3
+	StructureTypeSubmitInfo                                             StructureType = 4
+	StructureTypeMemoryAllocateInfo                                     StructureType = 5
+	StructureTypeFenceCreateInfo                                        StructureType = 8
+	StructureTypeQueryPoolCreateInfo                                    StructureType = 11
+	StructureTypeBufferCreateInfo                                       StructureType = 12
+	StructureTypeBufferViewCreateInfo                                   StructureType = 13
+	StructureTypeImageCreateInfo                                        StructureType = 14
+	StructureTypeImageViewCreateInfo                                    StructureType = 15
+	StructureTypeShaderModuleCreateInfo                                 StructureType = 16
+	StructureTypePipelineShaderStageCreateInfo                          StructureType = 18
+	StructureTypeComputePipelineCreateInfo                              StructureType = 29
+	StructureTypePipelineLayoutCreateInfo                               StructureType = 30
+	StructureTypeSamplerCreateInfo                                      StructureType = 31
+	StructureTypeDescriptorSetLayoutCreateInfo                          StructureType = 32
+	StructureTypeDescriptorPoolCreateInfo                               StructureType = 33
+	StructureTypeDescriptorSetAllocateInfo                              StructureType = 34
+	StructureTypeWriteDescriptorSet                                     StructureType = 35
+	StructureTypeCopyDescriptorSet                                      StructureType = 36
+	StructureTypeCommandPoolCreateInfo                                  StructureType = 39
+	StructureTypeCommandBufferAllocateInfo                              StructureType = 40
+	StructureTypeCommandBufferBeginInfo                                 StructureType = 42
+	StructureTypeBufferMemoryBarrier                                    StructureType = 44
+	StructureTypeImageMemoryBarrier                                     StructureType = 45
+	StructureTypeMemoryBarrier                                          StructureType = 46
+	StructureTypeMemoryAllocateFlagsInfo                                StructureType = 1000060000
+	StructureTypePhysicalDeviceFeatures2                                StructureType = 1000059000
+	StructureTypePhysicalDeviceProperties2                              StructureType = 1000059001
+	StructureTypePhysicalDevice16bitStorageFeatures                     StructureType = 1000083000
+	StructureTypePhysicalDeviceVulkan11Features                         StructureType = 49
+	StructureTypePhysicalDeviceVulkan11Properties                       StructureType = 50
+	StructureTypePhysicalDeviceVulkan12Features                         StructureType = 51
+	StructureTypePhysicalDeviceVulkan12Properties                       StructureType = 52
+	StructureTypePhysicalDeviceVulkanMemoryModelFeatures                StructureType = 1000211000
+	StructureTypePhysicalDeviceBufferDeviceAddressFeatures              StructureType = 1000257000
+	StructureTypeBufferDeviceAddressInfo                                StructureType = 1000244001
+	StructureTypePhysicalDevice8bitStorageFeatures                      StructureType = 1000177000
+	StructureTypePhysicalDeviceShaderFloat16Int8Features                StructureType = 1000082000
+	StructureTypePhysicalDeviceVulkan13Features                         StructureType = 53
+	StructureTypePhysicalDeviceVulkan13Properties                       StructureType = 54
+	StructureTypePhysicalDeviceSubgroupSizeControlProperties            StructureType = 1000225000
+	StructureTypePipelineShaderStageRequiredSubgroupSizeCreateInfo      StructureType = 1000225001
+	StructureTypePhysicalDeviceSubgroupSizeControlFeatures              StructureType = 1000225002
+	StructureTypePhysicalDeviceShaderExpectAssumeFeatures               StructureType = 1000544000
+	StructureTypePhysicalDeviceShaderBfloat16FeaturesKHR                StructureType = 1000141000
+	StructureTypePhysicalDeviceCooperativeMatrixFeaturesNV              StructureType = 1000249000
+	StructureTypeCooperativeMatrixPropertiesNV                          StructureType = 1000249001
+	StructureTypePhysicalDeviceCooperativeMatrixPropertiesNV            StructureType = 1000249002
+	StructureTypePhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR StructureType = 1000336000
+	StructureTypePhysicalDeviceCooperativeVectorFeaturesNV              StructureType = 1000491000
+	StructureTypePhysicalDeviceCooperativeVectorPropertiesNV            StructureType = 1000491001
+	StructureTypeCooperativeVectorPropertiesNV                          StructureType = 1000491002
+	StructureTypeConvertCooperativeVectorMatrixInfoNV                   StructureType = 1000491004
+	StructureTypePhysicalDeviceCooperativeMatrixFeaturesKHR             StructureType = 1000506000
+	StructureTypeCooperativeMatrixPropertiesKHR                         StructureType = 1000506001
+	StructureTypePhysicalDeviceCooperativeMatrixPropertiesKHR           StructureType = 1000506002
+	StructureTypePhysicalDeviceComputeShaderDerivativesFeaturesKHR      StructureType = 1000201000
+	StructureTypePhysicalDeviceShaderReplicatedCompositesFeaturesEXT    StructureType = 1000564000
+	StructureTypePhysicalDeviceShaderFloat8FeaturesEXT                  StructureType = 1000567000
+	StructureTypePhysicalDeviceCooperativeMatrix2FeaturesNV             StructureType = 1000593000
+	StructureTypeCooperativeMatrixFlexibleDimensionsPropertiesNV        StructureType = 1000593001
+	StructureTypePhysicalDeviceCooperativeMatrix2PropertiesNV           StructureType = 1000593002
 )
 
 // Values of VkResult.
@@ -3403,6 +3407,38 @@ type ConvertCooperativeVectorMatrixInfoNV struct {
 	SrcStride        uintptr                         // offset 72
 	DstLayout        CooperativeVectorMatrixLayoutNV // offset 80
 	DstStride        uintptr                         // offset 88
+}
+
+// PhysicalDeviceComputeShaderDerivativesFeaturesKHR mirrors VkPhysicalDeviceComputeShaderDerivativesFeaturesKHR (C size 24, alignment 8).
+type PhysicalDeviceComputeShaderDerivativesFeaturesKHR struct {
+	SType                        StructureType  // offset 0
+	PNext                        unsafe.Pointer // offset 8
+	ComputeDerivativeGroupQuads  Bool32         // offset 16
+	ComputeDerivativeGroupLinear Bool32         // offset 20
+}
+
+// PhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR mirrors VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR (C size 32, alignment 8).
+type PhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR struct {
+	SType                                          StructureType  // offset 0
+	PNext                                          unsafe.Pointer // offset 8
+	WorkgroupMemoryExplicitLayout                  Bool32         // offset 16
+	WorkgroupMemoryExplicitLayoutScalarBlockLayout Bool32         // offset 20
+	WorkgroupMemoryExplicitLayout8BitAccess        Bool32         // offset 24
+	WorkgroupMemoryExplicitLayout16BitAccess       Bool32         // offset 28
+}
+
+// PhysicalDeviceShaderReplicatedCompositesFeaturesEXT mirrors VkPhysicalDeviceShaderReplicatedCompositesFeaturesEXT (C size 24, alignment 8).
+type PhysicalDeviceShaderReplicatedCompositesFeaturesEXT struct {
+	SType                      StructureType  // offset 0
+	PNext                      unsafe.Pointer // offset 8
+	ShaderReplicatedComposites Bool32         // offset 16
+}
+
+// PhysicalDeviceShaderExpectAssumeFeatures mirrors VkPhysicalDeviceShaderExpectAssumeFeatures (C size 24, alignment 8).
+type PhysicalDeviceShaderExpectAssumeFeatures struct {
+	SType              StructureType  // offset 0
+	PNext              unsafe.Pointer // offset 8
+	ShaderExpectAssume Bool32         // offset 16
 }
 
 // CopyDescriptorSet mirrors VkCopyDescriptorSet (C size 56, alignment 8).
