@@ -28,9 +28,15 @@ func workBudget(dev, dispatch int64) int64 {
 	return DefaultWorkBudget
 }
 
+// wgSteps is what starting a workgroup costs, in budget steps, on top
+// of its instructions (its invocations' registers and memory are reset):
+// a dispatch of many tiny workgroups is bounded too.
+const wgSteps = 256
+
 // checkCounts returns the number of workgroups of the dispatch, checked
-// in 64 bits, and refuses a dispatch whose invocations alone exceed the
-// work budget (each executes at least one instruction).
+// in 64 bits, and refuses a dispatch whose invocations and workgroups
+// alone exceed the work budget (each invocation executes at least one
+// instruction, each workgroup costs wgSteps).
 func (x *dispatchRun) checkCounts() (uint64, error) {
 	g, l := x.groups, x.p.local
 	hi, total := bits.Mul64(uint64(g[0])*uint64(g[1]), uint64(g[2]))
@@ -38,13 +44,15 @@ func (x *dispatchRun) checkCounts() (uint64, error) {
 		return 0, fmt.Errorf("dispatch of %d x %d x %d workgroups: the workgroup count does not fit in 64 bits", g[0], g[1], g[2])
 	}
 	hi, inv := bits.Mul64(total, uint64(l[0])*uint64(l[1])*uint64(l[2]))
-	if x.work >= 0 && (hi != 0 || inv > uint64(x.work)) {
+	hi2, start := bits.Mul64(total, wgSteps)
+	cost, carry := bits.Add64(inv, start, 0)
+	if x.work >= 0 && (hi != 0 || hi2 != 0 || carry != 0 || cost > uint64(x.work)) {
 		what := fmt.Sprint(inv)
 		if hi != 0 {
 			what = "more than 2^64"
 		}
-		return 0, fmt.Errorf("dispatch of %d x %d x %d workgroups of %d x %d x %d invocations (%s invocations) exceeds the work budget of %d instructions per dispatch (exec.Options.WorkBudget, backend.Dispatch.WorkBudget)",
-			g[0], g[1], g[2], l[0], l[1], l[2], what, x.work)
+		return 0, fmt.Errorf("dispatch of %d x %d x %d workgroups of %d x %d x %d invocations (%s invocations) exceeds the work budget of %d instructions per dispatch (an invocation costs at least 1, a workgroup %d; exec.Options.WorkBudget, backend.Dispatch.WorkBudget)",
+			g[0], g[1], g[2], l[0], l[1], l[2], what, x.work, wgSteps)
 	}
 	// A workgroup's invocations may not together exceed the budget
 	// either: each gets its share at most, so one workgroup, whatever
@@ -71,7 +79,7 @@ func (x *dispatchRun) spend(wg *wgState, err error, done, total uint64) error {
 	if err != nil || x.work < 0 {
 		return err
 	}
-	var n int64
+	n := int64(wgSteps)
 	for _, l := range wg.lanes {
 		n += x.budget - l.steps
 	}

@@ -640,6 +640,9 @@ func (p *prog) declConst(i int) error {
 		}
 		dst[0] = v & mask(t.width)
 	case spirv.OpConstantTrue, spirv.OpConstantFalse, spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse:
+		if t.kind != kBool {
+			return p.errAt(i, "%s needs a bool result type", in.Op)
+		}
 		v := in.Op == spirv.OpConstantTrue || in.Op == spirv.OpSpecConstantTrue
 		if hasSpec {
 			v = false

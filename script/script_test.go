@@ -17,6 +17,7 @@ import (
 
 	"github.com/coopshader/coop/backend"
 	cpu "github.com/coopshader/coop/exec"
+	"github.com/coopshader/coop/internal/fuzzwatch"
 )
 
 func mustParse(t *testing.T, src string) *Script {
@@ -859,6 +860,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("BUFFER A DATA_TYPE int4 DATA 1 2 3 4 END\nBUFFER C DATA_TYPE int8 SIZE 4\nEXPECT C EQ_MATMUL A A M 2 N 2 K 1 TRANSPOSE B STRIDE A 1 SATURATE SAMPLE 3\n")
 	f.Add("SHADER compute s SPIRV-HEX\n03 02 23 07\nEND\nBUFFER p DATA_TYPE uint64 SIZE 2\nPIPELINE compute q\nATTACH s SPECIALIZE 1 AS bool true\nBIND BUFFER_ADDRESS p INTO p OFFSET 8\nBIND BUFFER p AS push_constant\nEND\nREPEAT 3\nRUN q 1 1 1\nCOPY p TO p\nEND\nEXPECT p RMSE_BUFFER p TOLERANCE 0\n")
 	f.Fuzz(func(t *testing.T, src string) {
+		defer fuzzwatch.Start()()
 		if longNumber.MatchString(src) {
 			t.Skip("large sizes only cost memory")
 		}
