@@ -8,7 +8,9 @@ import (
 )
 
 // refMulAdd is the element-by-element multiply-add the blocked kernels
-// replaced, kept as the definition they must match bit for bit.
+// replaced, kept as the definition they must match bit for bit. The
+// conversions of the products keep them unfused, as the default amd64
+// build (GOAMD64=v1) ran the old code; with v3 the compiler would fuse.
 func refMulAdd(cm *coopMul, rt *typ, A, B, C []uint64, M, N, K int) []uint64 {
 	at, bt, ctp := cm.a.elem, cm.b.elem, cm.c.elem
 	D := make([]uint64, M*N)
@@ -18,7 +20,7 @@ func refMulAdd(cm *coopMul, rt *typ, A, B, C []uint64, M, N, K int) []uint64 {
 			for j := 0; j < N; j++ {
 				acc := toF32(C[i*N+j], ctp.ff)
 				for k := 0; k < K; k++ {
-					acc += toF32(A[i*K+k], at.ff) * toF32(B[k*N+j], bt.ff)
+					acc += float32(toF32(A[i*K+k], at.ff) * toF32(B[k*N+j], bt.ff))
 				}
 				D[i*N+j] = uint64(math.Float32bits(acc))
 				if acc != acc {
@@ -31,7 +33,7 @@ func refMulAdd(cm *coopMul, rt *typ, A, B, C []uint64, M, N, K int) []uint64 {
 			for j := 0; j < N; j++ {
 				acc := fround(toF64(C[i*N+j], ctp.ff), rt.ff)
 				for k := 0; k < K; k++ {
-					prod := toF64(A[i*K+k], at.ff) * toF64(B[k*N+j], bt.ff)
+					prod := float64(toF64(A[i*K+k], at.ff) * toF64(B[k*N+j], bt.ff))
 					acc = fround(toF64(acc, rt.ff)+prod, rt.ff)
 				}
 				D[i*N+j] = acc

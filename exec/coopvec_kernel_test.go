@@ -8,7 +8,8 @@ import (
 )
 
 // refCvec is the element-by-element matrix-vector product cvecKernel
-// replaced, kept as the definition it must match bit for bit.
+// replaced, kept as the definition it must match bit for bit (products
+// unfused, as in refMulAdd).
 func refCvec(cv *cvecOp, rt *typ, x []numVal, mb, bb []byte, stride int) []uint64 {
 	mt := cv.mat
 	es := mt.bytes()
@@ -30,7 +31,7 @@ func refCvec(cv *cvecOp, rt *typ, x []numVal, mb, bb []byte, stride int) []uint6
 			}
 			mv := readNum(mt, rdScalar(mt, mb[cv.matOffset(rr, cc, R, C, es, stride):]))
 			if rt.kind == kFloat {
-				acc = fround(toF64(acc, rt.ff)+numF(mv)*numF(x[k]), rt.ff)
+				acc = fround(toF64(acc, rt.ff)+float64(numF(mv)*numF(x[k])), rt.ff)
 			} else {
 				acc = (acc + uint64(numI(mv)*numI(x[k]))) & mask(rt.width)
 			}
