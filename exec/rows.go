@@ -2,6 +2,7 @@ package exec
 
 import (
 	"encoding/binary"
+	"math"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -116,6 +117,10 @@ func pickRow(in *instr) rowOp {
 			if f := rowF32Bin(in.op); f != nil {
 				return rBin(n, f)
 			}
+		}
+	case 1:
+		if f := rowConv(in, ct, act); f != nil {
+			return rUn(n, f)
 		}
 	}
 	// The rest apply the vector handler's element function row by row.
@@ -407,8 +412,75 @@ func rowIntBin(op spirv.Op, w int) func(d, a, b []uint64) {
 				d[i] = a[i] & b[i] & m
 			}
 		}
+	case spirv.OpShiftLeftLogical:
+		sh := uint64(w - 1)
+		return func(d, a, b []uint64) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] << (b[i] & sh) & m
+			}
+		}
+	case spirv.OpShiftRightLogical:
+		sh := uint64(w - 1)
+		return func(d, a, b []uint64) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] >> (b[i] & sh) & m
+			}
+		}
+	case spirv.OpShiftRightArithmetic:
+		if w != 32 {
+			return nil
+		}
+		return func(d, a, b []uint64) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = uint64(uint32(int32(a[i]) >> (b[i] & 31)))
+			}
+		}
 	}
 	return nil
+}
+
+// rowConv gives the loops of the commonest conversions, or nil.
+func rowConv(in *instr, ct, act *typ) func(d, a []uint64) {
+	switch {
+	case in.op == spirv.OpConvertSToF && ct.ff == f32 && act.width == 32 && in.sub&3 == uint32(rne):
+		// An int32 is exact in float64; one rounding to float32 is
+		// what intToF does.
+		return func(d, a []uint64) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = uint64(math.Float32bits(float32(int32(a[i]))))
+			}
+		}
+	case in.op == spirv.OpUConvert && act.kind == kInt:
+		m := mask(ct.width)
+		return func(d, a []uint64) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = a[i] & m
+			}
+		}
+	case in.op == spirv.OpBitcast:
+		return func(d, a []uint64) { copy(d, a) }
+	}
+	return nil
+}
+
+// rUn makes a handler applying the row function f to n components of
+// one operand.
+func rUn(n int32, f func(d, a []uint64)) rowOp {
+	return func(m *sgMeta, in *instr) bool {
+		for k := int32(0); k < n; k++ {
+			a := m.arg(in.a[0]+k, 0)
+			if a == nil {
+				return false
+			}
+			f(m.row(in.res+k), a)
+		}
+		return true
+	}
 }
 
 func rowIntCmp(op spirv.Op, w int) func(d, a, b []uint64) {
