@@ -510,29 +510,42 @@ func rowIntCmp(op spirv.Op, w int) func(d, a, b []uint64) {
 	return nil
 }
 
+// rowF32Bin gives float32 arithmetic done in float32: the same results
+// as vec.go's rounding of the float64 result, since float64 carries more
+// than twice float32's precision (double rounding is harmless for +, -
+// and *).
 func rowF32Bin(op spirv.Op) func(d, a, b []uint64) {
 	switch op {
 	case spirv.OpFAdd:
 		return func(d, a, b []uint64) {
 			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
-				d[i] = f32bits(f32wide(a[i]) + f32wide(b[i]))
+				d[i] = f32out(math.Float32frombits(uint32(a[i])) + math.Float32frombits(uint32(b[i])))
 			}
 		}
 	case spirv.OpFMul:
 		return func(d, a, b []uint64) {
 			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
-				d[i] = f32bits(f32wide(a[i]) * f32wide(b[i]))
+				d[i] = f32out(math.Float32frombits(uint32(a[i])) * math.Float32frombits(uint32(b[i])))
 			}
 		}
 	case spirv.OpFSub:
 		return func(d, a, b []uint64) {
 			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
-				d[i] = f32bits(f32wide(a[i]) - f32wide(b[i]))
+				d[i] = f32out(math.Float32frombits(uint32(a[i])) - math.Float32frombits(uint32(b[i])))
 			}
 		}
 	}
 	return nil
+}
+
+// f32out is the bits of a float32 result, NaN canonical (as fround
+// makes it).
+func f32out(x float32) uint64 {
+	if x != x {
+		return fmtDescs[f32].nan
+	}
+	return uint64(math.Float32bits(x))
 }
