@@ -16,6 +16,19 @@ type instr struct {
 	a   []int32
 	lit []uint32
 	sub uint32 // extended instruction number, scope, or a slot offset
+	// The core's operands, by kind of instruction: branch edges (e[0]
+	// for OpBranch), switch table, callee, access chain, memory layout of
+	// a load or store's pointer, OpArrayLength's member offset and
+	// stride, DebugPrintf's format.
+	e      [2]*edge
+	sw     *switchT
+	call   *callT
+	ch     *chain
+	ml     matLayout
+	alen   [2]int
+	printf *printfT
+	// aux is what a feature family (images, cooperative operations,
+	// tensors, ...) or an operand-type list ([]*typ) needs.
 	aux any
 	idx int32 // index in Module.Insts
 	id  uint32
@@ -89,12 +102,12 @@ func setFast(in *instr) {
 	case in.op == spirv.OpCopyObject && t != nil && len(in.a) == 1:
 		in.fast, in.m = fCopy, uint64(t.slots)
 	case isChain(in.op):
-		if c := in.aux.(*chain); c.desc < 0 {
+		if c := in.ch; c.desc < 0 {
 			in.fast = fChain
 		}
-	case in.op == spirv.OpLoad && t != nil && t.kind == kInt && t.width == 32 && in.aux.(matLayout).stride == 0:
+	case in.op == spirv.OpLoad && t != nil && t.kind == kInt && t.width == 32 && in.ml.stride == 0:
 		in.fast = fLoad32
-	case in.op == spirv.OpStore && in.at != nil && in.at.kind == kInt && in.at.width == 32 && in.aux.(matLayout).stride == 0:
+	case in.op == spirv.OpStore && in.at != nil && in.at.kind == kInt && in.at.width == 32 && in.ml.stride == 0:
 		in.fast = fStore32
 	}
 }
@@ -321,7 +334,7 @@ func (p *prog) compileFunctions(first int) error {
 					return err
 				}
 				if init != 0 {
-					ins := instr{op: spirv.OpStore, a: []int32{p.slot[w[1]], p.slot[init]}, at: p.tyOf[init], idx: int32(k), aux: matLayout{}}
+					ins := instr{op: spirv.OpStore, a: []int32{p.slot[w[1]], p.slot[init]}, at: p.tyOf[init], idx: int32(k)}
 					if ins.a[1] < 0 {
 						return p.errAt(k, "initializer %%%d has no value", init)
 					}
@@ -362,7 +375,7 @@ func (p *prog) compileFunctions(first int) error {
 				if err != nil {
 					return err
 				}
-				p.code = append(p.code, instr{op: in.Op, aux: e, idx: int32(k)})
+				p.code = append(p.code, instr{op: in.Op, e: [2]*edge{e}, idx: int32(k)})
 				continue
 			case spirv.OpBranchConditional:
 				e1, err := mkEdge(k, w[1])
@@ -377,7 +390,7 @@ func (p *prog) compileFunctions(first int) error {
 				if err != nil {
 					return err
 				}
-				p.code = append(p.code, instr{op: in.Op, a: c, aux: [2]*edge{e1, e2}, idx: int32(k)})
+				p.code = append(p.code, instr{op: in.Op, a: c, e: [2]*edge{e1, e2}, idx: int32(k)})
 				continue
 			case spirv.OpSwitch:
 				c, err := p.valSlots(k, w[:1])
@@ -405,7 +418,7 @@ func (p *prog) compileFunctions(first int) error {
 					st.vals = append(st.vals, v&mask(sel.width))
 					st.edges = append(st.edges, e)
 				}
-				p.code = append(p.code, instr{op: in.Op, a: c, at: sel, aux: st, idx: int32(k)})
+				p.code = append(p.code, instr{op: in.Op, a: c, at: sel, sw: st, idx: int32(k)})
 				continue
 			}
 			d := in.Op.Desc()
@@ -458,7 +471,7 @@ func (p *prog) compileFunctions(first int) error {
 		return err
 	}
 	for _, c := range calls {
-		ct := c.aux.(*callT)
+		ct := c.call
 		pc, ok := p.fnPC[ct.fn]
 		if !ok {
 			return p.errAt(int(c.idx), "call of %%%d, not a function", ct.fn)
@@ -599,7 +612,7 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 			for _, id := range ops[3:] {
 				pt.tys = append(pt.tys, p.tyOf[id])
 			}
-			ins.aux = pt
+			ins.printf = pt
 			return ins, nil
 		case set == "SPV_AMD_shader_ballot":
 			if ops[1] < amdSwizzleInvocations || ops[1] > amdMbcnt {
@@ -641,7 +654,7 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 			ins.op = spirv.OpCopyObject
 			return ins, vals(ops[:1])
 		}
-		ins.aux = p.ptrLay[ops[0]]
+		ins.ml = p.ptrLay[ops[0]]
 		if err := vals(ops[:1]); err != nil {
 			return nil, err
 		}
@@ -651,7 +664,7 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 		if err := need(2); err != nil {
 			return nil, err
 		}
-		ins.aux = p.ptrLay[ops[0]]
+		ins.ml = p.ptrLay[ops[0]]
 		if err := vals(ops[:2]); err != nil {
 			return nil, err
 		}
@@ -694,13 +707,13 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 		if st == nil || st.kind != kStruct || m >= len(st.mem) || st.mem[m].kind != kRuntimeArray {
 			return nil, p.errAt(i, "member %d is not a runtime array", m)
 		}
-		ins.aux = [2]int{st.offs[m], st.mem[m].stride}
+		ins.alen = [2]int{st.offs[m], st.mem[m].stride}
 		return ins, nil
 	case spirv.OpFunctionCall:
 		if err := need(1); err != nil {
 			return nil, err
 		}
-		ins.aux = &callT{fn: ops[0]}
+		ins.call = &callT{fn: ops[0]}
 		if err := vals(ops[1:]); err != nil {
 			return nil, err
 		}
@@ -1056,7 +1069,7 @@ func (p *prog) chainFrom(i int, ins *instr, base uint32, bt, t *typ, ptrChain bo
 	if ins.t == nil || ins.t.kind != kPointer {
 		return p.errAt(i, "access chain result is not a pointer")
 	}
-	ins.aux = c
+	ins.ch = c
 	return nil
 }
 

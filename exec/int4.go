@@ -127,7 +127,7 @@ func (p *prog) checkInt4Use(i int, op spirv.Op, t *typ, ops []uint32) error {
 // has no address for it.
 func (p *prog) int4Component(i int, ins *instr, c *chain) error {
 	if ins.t != nil && ins.t.kind == kPointer && (ins.t.sc == spirv.StorageClassFunction || ins.t.sc == spirv.StorageClassPrivate) {
-		ins.aux = c
+		ins.ch = c
 		p.unsupport(i, "a pointer to one component of a vector of 4-bit integers (the executor packs them in pairs in every storage class)")
 		return nil
 	}

@@ -90,7 +90,7 @@ func pickRow(in *instr) rowOp {
 	case fCopy:
 		return nil // copySlots moves rows itself
 	case fChain:
-		return rChain(in.aux.(*chain))
+		return rChain(in.ch)
 	}
 	switch in.op {
 	case spirv.OpLoad:

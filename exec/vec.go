@@ -56,7 +56,7 @@ func pickVec(in *instr) vecOp {
 	case fCopy:
 		return vCopy
 	case fChain:
-		return vChain(in.aux.(*chain))
+		return vChain(in.ch)
 	}
 	switch in.op {
 	case spirv.OpLoad:
@@ -215,7 +215,7 @@ func memScalar(t *typ) bool {
 }
 
 func pickLoad(in *instr) vecOp {
-	if !memScalar(in.t) || in.aux.(matLayout).stride != 0 {
+	if !memScalar(in.t) || in.ml.stride != 0 {
 		return nil
 	}
 	switch in.t.width {
@@ -278,7 +278,7 @@ func vLoad64(sg []*lane, in *instr) bool {
 }
 
 func pickStore(in *instr) vecOp {
-	if !memScalar(in.at) || in.aux.(matLayout).stride != 0 {
+	if !memScalar(in.at) || in.ml.stride != 0 {
 		return nil
 	}
 	switch in.at.width {
