@@ -158,55 +158,16 @@ type phi struct {
 	pairs []uint32 // value, parent label, ...
 }
 
+// compileFunctions turns the function section into code, pass by pass:
+// value slots for every result (allocSlots), then each function's body
+// (fnBuild: its blocks' shape, then its instructions, then its branch
+// targets), then the load-time choices over all code (classify,
+// pickVecs), the callbacks, and the calls' targets (linkCalls).
 func (p *prog) compileFunctions(first int) error {
 	insts := p.m.Insts
-	promo := p.promotable(first)
-	pslot := map[uint32]int32{}
-	// Pass 1: a slot for every result; Function variables get invocation
-	// memory, or value slots when promoted.
-	for i := first; i < len(insts); i++ {
-		in := &insts[i]
-		ty := in.TypeID()
-		id := in.ResultID()
-		if id == 0 || ty == 0 || in.Op == spirv.OpFunction {
-			continue
-		}
-		if id >= uint32(len(p.slot)) {
-			return p.errAt(i, "id %d beyond the bound", id)
-		}
-		t := p.types[ty]
-		if t == nil {
-			return p.errAt(i, "result type %%%d is not a type", ty)
-		}
-		s, err := p.newSlots(i, id, t)
-		if err != nil {
-			return err
-		}
-		if in.Op == spirv.OpVariable || in.Op == spirv.OpUntypedVariableKHR {
-			vt, _, err := p.localVar(i, t)
-			if err != nil {
-				return err
-			}
-			if promo[id] {
-				if len(p.tmpl)+t.elem.slots > maxSlots {
-					return fmt.Errorf("%w: instruction %d: values need more than %d slots per invocation", ErrUnsupported, i, maxSlots)
-				}
-				pslot[id] = int32(len(p.tmpl))
-				p.tmpl = append(p.tmpl, make([]uint64, t.elem.slots)...)
-				continue
-			}
-			off := roundUp(p.invMem, 8)
-			p.invMem = off + vt.size
-			if p.invMem > maxMem {
-				return fmt.Errorf("%w: instruction %d: more than %d bytes of memory per invocation", ErrUnsupported, i, maxMem)
-			}
-			p.tmpl[s] = addrOf(regInv, 0, off)
-		}
-	}
-	p.invInit = append(p.invInit, make([]byte, p.invMem-len(p.invInit))...)
-	type fixup struct {
-		e   *edge
-		idx int
+	pslot, err := p.allocSlots(first, p.promotable(first))
+	if err != nil {
+		return err
 	}
 	var calls []*instr
 	uvars := p.uniformInputs(first)
@@ -215,10 +176,6 @@ func (p *prog) compileFunctions(first int) error {
 			i++
 			continue
 		}
-		fnID := insts[i].ResultID()
-		if w := insts[i].Words; len(w) > 0 {
-			p.fnRet[fnID] = p.types[w[0]]
-		}
 		end := i
 		for end < len(insts) && insts[end].Op != spirv.OpFunctionEnd {
 			end++
@@ -226,240 +183,9 @@ func (p *prog) compileFunctions(first int) error {
 		if end == len(insts) {
 			return p.errAt(i, "function has no OpFunctionEnd")
 		}
-		phis := map[uint32][]phi{}
-		label := uint32(0)
-		// Loop structure, for telling dynamic instances apart: headers
-		// (blocks with OpLoopMerge), their merge blocks, block order.
-		loopHeader := map[uint32]bool{}
-		mergeOf := map[uint32]uint32{}
-		blockAt := map[uint32]int{}
-		for k := i; k < end; k++ {
-			in := &insts[k]
-			switch in.Op {
-			case spirv.OpLabel:
-				if len(in.Words) == 0 {
-					return p.errAt(k, "missing label id")
-				}
-				label = in.Words[0]
-				blockAt[label] = len(blockAt)
-			case spirv.OpLoopMerge:
-				if len(in.Words) > 0 {
-					loopHeader[label] = true
-					mergeOf[in.Words[0]] = label
-				}
-			case spirv.OpPhi:
-				if len(in.Words) < 2 {
-					return p.errAt(k, "missing operands")
-				}
-				s, t := p.slotOf(in.Words[1])
-				phis[label] = append(phis[label], phi{s, int32(t.slots), in.Words[2:]})
-			}
-		}
-		labelPC := map[uint32]int32{}
-		var fix []fixup
-		p.fnPC[fnID] = int32(len(p.code))
-		label = 0
-		mkEdge := func(k int, target uint32) (*edge, error) {
-			e := &edge{label: target}
-			if loopHeader[target] {
-				if blockAt[label] >= blockAt[target] {
-					e.back = target
-				} else {
-					e.enter = target
-				}
-			}
-			e.exit = mergeOf[target]
-			for _, ph := range phis[target] {
-				found := false
-				for j := 0; j+1 < len(ph.pairs); j += 2 {
-					if ph.pairs[j+1] == label {
-						s, _ := p.slotOf(ph.pairs[j])
-						if s < 0 {
-							return nil, p.errAt(k, "OpPhi value %%%d has no value", ph.pairs[j])
-						}
-						e.moves = append(e.moves, move{s, ph.res, ph.n})
-						found = true
-						break
-					}
-				}
-				if !found {
-					return nil, p.errAt(k, "OpPhi in block %%%d has no value for predecessor %%%d", target, label)
-				}
-			}
-			fix = append(fix, fixup{e, k})
-			return e, nil
-		}
-		var params []int32
-		var paramIDs []uint32
-		inBlock := false
-		for k := i + 1; k < end; k++ {
-			in := &insts[k]
-			w := in.Words
-			if len(w) == 0 && in.Op != spirv.OpReturn && in.Op != spirv.OpUnreachable && in.Op != spirv.OpKill &&
-				in.Op != spirv.OpTerminateInvocation && in.Op != spirv.OpNop && in.Op != spirv.OpNoLine {
-				return p.errAt(k, "missing operands")
-			}
-			if !inBlock && in.Op != spirv.OpFunctionParameter && in.Op != spirv.OpLabel && in.Op != spirv.OpLine && in.Op != spirv.OpNoLine {
-				return p.errAt(k, "instruction outside a block")
-			}
-			if spirv.IsTerminator(in.Op) {
-				if !inBlock {
-					return p.errAt(k, "terminator outside a block")
-				}
-				inBlock = false
-			}
-			switch in.Op {
-			case spirv.OpFunctionParameter:
-				if len(w) < 2 || p.slot[w[1]] < 0 {
-					return p.errAt(k, "malformed parameter")
-				}
-				params = append(params, p.slot[w[1]])
-				paramIDs = append(paramIDs, w[1])
-				p.paramN[fnID] = append(p.paramN[fnID], int32(p.tyOf[w[1]].slots))
-				continue
-			case spirv.OpLabel:
-				if inBlock {
-					return p.errAt(k, "block has no terminator before the next OpLabel")
-				}
-				inBlock = true
-				label = w[0]
-				labelPC[label] = int32(len(p.code))
-				continue
-			case spirv.OpPhi, spirv.OpLine, spirv.OpNoLine, spirv.OpSelectionMerge, spirv.OpLoopMerge,
-				spirv.OpNop, spirv.OpMemoryBarrier, spirv.OpUndef, spirv.OpAssumeTrueKHR, spirv.OpMemoryNamedBarrier:
-				continue
-			case spirv.OpVariable, spirv.OpUntypedVariableKHR:
-				_, init, err := p.localVar(k, p.tyOf[w[1]])
-				if err != nil {
-					return err
-				}
-				if init != 0 {
-					ins := instr{op: spirv.OpStore, a: []int32{p.slot[w[1]], p.slot[init]}, at: p.tyOf[init], idx: int32(k)}
-					if ins.a[1] < 0 {
-						return p.errAt(k, "initializer %%%d has no value", init)
-					}
-					if s, ok := pslot[w[1]]; ok {
-						ins = p.promotedCopy(k, s, ins.a[1], p.tyOf[w[1]].elem, 0)
-					}
-					p.code = append(p.code, ins)
-				}
-				continue
-			case spirv.OpLoad, spirv.OpStore:
-				v, ptr := w[0], w[0]
-				if in.Op == spirv.OpLoad {
-					if len(w) < 3 {
-						break
-					}
-					v, ptr = w[1], w[2]
-				} else if len(w) < 2 {
-					break
-				} else {
-					v = w[1]
-				}
-				s, ok := pslot[ptr]
-				if !ok {
-					break
-				}
-				vs, vt := p.slotOf(v)
-				if vs < 0 || vt != p.tyOf[ptr].elem && vt.slots != p.tyOf[ptr].elem.slots {
-					return p.errAt(k, "%%%d does not fit variable %%%d", v, ptr)
-				}
-				if in.Op == spirv.OpLoad {
-					p.code = append(p.code, p.promotedCopy(k, vs, s, vt, v))
-				} else {
-					p.code = append(p.code, p.promotedCopy(k, s, vs, vt, 0))
-				}
-				continue
-			case spirv.OpBranch:
-				e, err := mkEdge(k, w[0])
-				if err != nil {
-					return err
-				}
-				p.code = append(p.code, instr{op: in.Op, e: [2]*edge{e}, idx: int32(k)})
-				continue
-			case spirv.OpBranchConditional:
-				e1, err := mkEdge(k, w[1])
-				if err != nil {
-					return err
-				}
-				e2, err := mkEdge(k, w[2])
-				if err != nil {
-					return err
-				}
-				c, err := p.valSlots(k, w[:1])
-				if err != nil {
-					return err
-				}
-				p.code = append(p.code, instr{op: in.Op, a: c, e: [2]*edge{e1, e2}, idx: int32(k)})
-				continue
-			case spirv.OpSwitch:
-				c, err := p.valSlots(k, w[:1])
-				if err != nil {
-					return err
-				}
-				st := &switchT{}
-				if st.def, err = mkEdge(k, w[1]); err != nil {
-					return err
-				}
-				sel := p.tyOf[w[0]]
-				step := 1
-				if sel.width > 32 {
-					step = 2
-				}
-				for j := 2; j+step < len(w)+1 && j < len(w); j += step + 1 {
-					v := uint64(w[j])
-					if step == 2 {
-						v |= uint64(w[j+1]) << 32
-					}
-					e, err := mkEdge(k, w[j+step])
-					if err != nil {
-						return err
-					}
-					st.vals = append(st.vals, v&mask(sel.width))
-					st.edges = append(st.edges, e)
-				}
-				p.code = append(p.code, instr{op: in.Op, a: c, at: sel, sw: st, idx: int32(k)})
-				continue
-			}
-			d := in.Op.Desc()
-			var ty, id uint32
-			ops := w
-			if d != nil && d.HasType() && len(w) >= 2 {
-				ty, id, ops = w[0], w[1], w[2:]
-				if ty == 0 {
-					return p.errAt(k, "result type %%0 is not a type")
-				}
-			} else if d != nil && d.HasResult() && len(w) >= 1 {
-				id, ops = w[0], w[1:]
-			}
-			ins, err := p.compileOp(k, in.Op, ty, id, ops)
-			if err != nil {
-				return err
-			}
-			if ins == nil {
-				continue
-			}
-			if ins.op == spirv.OpFunctionCall {
-				calls = append(calls, ins)
-			}
-			p.markUniformLoad(in, ins, uvars)
-			setFast(ins)
-			p.code = append(p.code, *ins)
-		}
-		if inBlock {
-			return p.errAt(end, "block has no terminator before OpFunctionEnd")
-		}
-		if len(labelPC) == 0 {
-			return p.errAt(i, "function has no body")
-		}
-		p.params[fnID] = params
-		p.paramIDs[fnID] = paramIDs
-		for _, f := range fix {
-			pc, ok := labelPC[f.e.label]
-			if !ok {
-				return p.errAt(f.idx, "branch to %%%d, not a block of this function", f.e.label)
-			}
-			f.e.pc = pc
+		b := &fnBuild{p: p, fn: insts[i].ResultID(), pslot: pslot, uvars: uvars, calls: &calls}
+		if err := b.compile(i, end); err != nil {
+			return err
 		}
 		i = end + 1
 	}
@@ -470,6 +196,59 @@ func (p *prog) compileFunctions(first int) error {
 	if err := p.resolveCallbacks(); err != nil {
 		return err
 	}
+	return p.linkCalls(calls)
+}
+
+// allocSlots gives every result a slot; Function variables get
+// invocation memory, or value slots when promoted (returned by id).
+func (p *prog) allocSlots(first int, promo map[uint32]bool) (map[uint32]int32, error) {
+	insts := p.m.Insts
+	pslot := map[uint32]int32{}
+	for i := first; i < len(insts); i++ {
+		in := &insts[i]
+		ty := in.TypeID()
+		id := in.ResultID()
+		if id == 0 || ty == 0 || in.Op == spirv.OpFunction {
+			continue
+		}
+		if id >= uint32(len(p.slot)) {
+			return nil, p.errAt(i, "id %d beyond the bound", id)
+		}
+		t := p.types[ty]
+		if t == nil {
+			return nil, p.errAt(i, "result type %%%d is not a type", ty)
+		}
+		s, err := p.newSlots(i, id, t)
+		if err != nil {
+			return nil, err
+		}
+		if in.Op == spirv.OpVariable || in.Op == spirv.OpUntypedVariableKHR {
+			vt, _, err := p.localVar(i, t)
+			if err != nil {
+				return nil, err
+			}
+			if promo[id] {
+				if len(p.tmpl)+t.elem.slots > maxSlots {
+					return nil, fmt.Errorf("%w: instruction %d: values need more than %d slots per invocation", ErrUnsupported, i, maxSlots)
+				}
+				pslot[id] = int32(len(p.tmpl))
+				p.tmpl = append(p.tmpl, make([]uint64, t.elem.slots)...)
+				continue
+			}
+			off := roundUp(p.invMem, 8)
+			p.invMem = off + vt.size
+			if p.invMem > maxMem {
+				return nil, fmt.Errorf("%w: instruction %d: more than %d bytes of memory per invocation", ErrUnsupported, i, maxMem)
+			}
+			p.tmpl[s] = addrOf(regInv, 0, off)
+		}
+	}
+	p.invInit = append(p.invInit, make([]byte, p.invMem-len(p.invInit))...)
+	return pslot, nil
+}
+
+// linkCalls points every call at its function's code and parameters.
+func (p *prog) linkCalls(calls []*instr) error {
 	for _, c := range calls {
 		ct := c.call
 		pc, ok := p.fnPC[ct.fn]
@@ -482,6 +261,336 @@ func (p *prog) compileFunctions(first int) error {
 			return p.errAt(int(c.idx), "call passes %d arguments to a function of %d parameters", len(c.a), len(ct.params))
 		}
 	}
+	return nil
+}
+
+// fnBuild compiles one function.
+type fnBuild struct {
+	p     *prog
+	fn    uint32
+	pslot map[uint32]int32 // promoted variables' value slots
+	uvars map[uint32]bool  // pointers into subgroup-uniform built-ins
+	calls *[]*instr
+	// The blocks' shape (scan): phis by block, loop headers, the header
+	// whose merge block a block is, each block's order.
+	phis       map[uint32][]phi
+	loopHeader map[uint32]bool
+	mergeOf    map[uint32]uint32
+	blockAt    map[uint32]int
+	// label is the block being compiled; labelPC where each block's code
+	// starts; fix the edges whose target pc link fills in.
+	label   uint32
+	labelPC map[uint32]int32
+	fix     []fixup
+}
+
+type fixup struct {
+	e   *edge
+	idx int
+}
+
+// compile compiles the function at insts[i:end] (end: its
+// OpFunctionEnd).
+func (b *fnBuild) compile(i, end int) error {
+	p := b.p
+	if w := p.m.Insts[i].Words; len(w) > 0 {
+		p.fnRet[b.fn] = p.types[w[0]]
+	}
+	if err := b.scan(i, end); err != nil {
+		return err
+	}
+	p.fnPC[b.fn] = int32(len(p.code))
+	if err := b.body(i, end); err != nil {
+		return err
+	}
+	if len(b.labelPC) == 0 {
+		return p.errAt(i, "function has no body")
+	}
+	return b.link()
+}
+
+// scan records the function's blocks, loop headers and merge blocks (for
+// telling dynamic instances apart) and phis.
+func (b *fnBuild) scan(i, end int) error {
+	p := b.p
+	b.phis = map[uint32][]phi{}
+	b.loopHeader = map[uint32]bool{}
+	b.mergeOf = map[uint32]uint32{}
+	b.blockAt = map[uint32]int{}
+	b.labelPC = map[uint32]int32{}
+	label := uint32(0)
+	for k := i; k < end; k++ {
+		in := &p.m.Insts[k]
+		switch in.Op {
+		case spirv.OpLabel:
+			if len(in.Words) == 0 {
+				return p.errAt(k, "missing label id")
+			}
+			label = in.Words[0]
+			b.blockAt[label] = len(b.blockAt)
+		case spirv.OpLoopMerge:
+			if len(in.Words) > 0 {
+				b.loopHeader[label] = true
+				b.mergeOf[in.Words[0]] = label
+			}
+		case spirv.OpPhi:
+			if len(in.Words) < 2 {
+				return p.errAt(k, "missing operands")
+			}
+			s, t := p.slotOf(in.Words[1])
+			b.phis[label] = append(b.phis[label], phi{s, int32(t.slots), in.Words[2:]})
+		}
+	}
+	return nil
+}
+
+// edge makes the edge of instruction k from the current block to target:
+// its loop bookkeeping and phi moves; link fills in its pc.
+func (b *fnBuild) edge(k int, target uint32) (*edge, error) {
+	p := b.p
+	e := &edge{label: target}
+	if b.loopHeader[target] {
+		if b.blockAt[b.label] >= b.blockAt[target] {
+			e.back = target
+		} else {
+			e.enter = target
+		}
+	}
+	e.exit = b.mergeOf[target]
+	for _, ph := range b.phis[target] {
+		found := false
+		for j := 0; j+1 < len(ph.pairs); j += 2 {
+			if ph.pairs[j+1] == b.label {
+				s, _ := p.slotOf(ph.pairs[j])
+				if s < 0 {
+					return nil, p.errAt(k, "OpPhi value %%%d has no value", ph.pairs[j])
+				}
+				e.moves = append(e.moves, move{s, ph.res, ph.n})
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, p.errAt(k, "OpPhi in block %%%d has no value for predecessor %%%d", target, b.label)
+		}
+	}
+	b.fix = append(b.fix, fixup{e, k})
+	return e, nil
+}
+
+// link fills in the edges' target pcs.
+func (b *fnBuild) link() error {
+	for _, f := range b.fix {
+		pc, ok := b.labelPC[f.e.label]
+		if !ok {
+			return b.p.errAt(f.idx, "branch to %%%d, not a block of this function", f.e.label)
+		}
+		f.e.pc = pc
+	}
+	return nil
+}
+
+// body compiles the function's instructions, checking that each lies in
+// a block.
+func (b *fnBuild) body(i, end int) error {
+	p := b.p
+	insts := p.m.Insts
+	var params []int32
+	var paramIDs []uint32
+	inBlock := false
+	for k := i + 1; k < end; k++ {
+		in := &insts[k]
+		w := in.Words
+		if len(w) == 0 && in.Op != spirv.OpReturn && in.Op != spirv.OpUnreachable && in.Op != spirv.OpKill &&
+			in.Op != spirv.OpTerminateInvocation && in.Op != spirv.OpNop && in.Op != spirv.OpNoLine {
+			return p.errAt(k, "missing operands")
+		}
+		if !inBlock && in.Op != spirv.OpFunctionParameter && in.Op != spirv.OpLabel && in.Op != spirv.OpLine && in.Op != spirv.OpNoLine {
+			return p.errAt(k, "instruction outside a block")
+		}
+		if spirv.IsTerminator(in.Op) {
+			if !inBlock {
+				return p.errAt(k, "terminator outside a block")
+			}
+			inBlock = false
+		}
+		switch in.Op {
+		case spirv.OpFunctionParameter:
+			if len(w) < 2 || p.slot[w[1]] < 0 {
+				return p.errAt(k, "malformed parameter")
+			}
+			params = append(params, p.slot[w[1]])
+			paramIDs = append(paramIDs, w[1])
+			p.paramN[b.fn] = append(p.paramN[b.fn], int32(p.tyOf[w[1]].slots))
+			continue
+		case spirv.OpLabel:
+			if inBlock {
+				return p.errAt(k, "block has no terminator before the next OpLabel")
+			}
+			inBlock = true
+			b.label = w[0]
+			b.labelPC[b.label] = int32(len(p.code))
+			continue
+		case spirv.OpPhi, spirv.OpLine, spirv.OpNoLine, spirv.OpSelectionMerge, spirv.OpLoopMerge,
+			spirv.OpNop, spirv.OpMemoryBarrier, spirv.OpUndef, spirv.OpAssumeTrueKHR, spirv.OpMemoryNamedBarrier:
+			continue
+		}
+		if err := b.inst(k, in); err != nil {
+			return err
+		}
+	}
+	if inBlock {
+		return p.errAt(end, "block has no terminator before OpFunctionEnd")
+	}
+	p.params[b.fn] = params
+	p.paramIDs[b.fn] = paramIDs
+	return nil
+}
+
+// inst compiles instruction k of a block.
+func (b *fnBuild) inst(k int, in *spirv.Inst) error {
+	p := b.p
+	w := in.Words
+	switch in.Op {
+	case spirv.OpVariable, spirv.OpUntypedVariableKHR:
+		return b.varInit(k, w)
+	case spirv.OpLoad, spirv.OpStore:
+		if ok, err := b.promotedAccess(k, in); ok || err != nil {
+			return err
+		}
+	case spirv.OpBranch:
+		e, err := b.edge(k, w[0])
+		if err != nil {
+			return err
+		}
+		p.code = append(p.code, instr{op: in.Op, e: [2]*edge{e}, idx: int32(k)})
+		return nil
+	case spirv.OpBranchConditional:
+		return b.branchConditional(k, w)
+	case spirv.OpSwitch:
+		return b.switchOp(k, w)
+	}
+	d := in.Op.Desc()
+	var ty, id uint32
+	ops := w
+	if d != nil && d.HasType() && len(w) >= 2 {
+		ty, id, ops = w[0], w[1], w[2:]
+		if ty == 0 {
+			return p.errAt(k, "result type %%0 is not a type")
+		}
+	} else if d != nil && d.HasResult() && len(w) >= 1 {
+		id, ops = w[0], w[1:]
+	}
+	ins, err := p.compileOp(k, in.Op, ty, id, ops)
+	if err != nil || ins == nil {
+		return err
+	}
+	if ins.op == spirv.OpFunctionCall {
+		*b.calls = append(*b.calls, ins)
+	}
+	p.markUniformLoad(in, ins, b.uvars)
+	setFast(ins)
+	p.code = append(p.code, *ins)
+	return nil
+}
+
+// varInit compiles a Function variable's initializer as a store (a slot
+// copy when the variable is promoted).
+func (b *fnBuild) varInit(k int, w []uint32) error {
+	p := b.p
+	_, init, err := p.localVar(k, p.tyOf[w[1]])
+	if err != nil || init == 0 {
+		return err
+	}
+	ins := instr{op: spirv.OpStore, a: []int32{p.slot[w[1]], p.slot[init]}, at: p.tyOf[init], idx: int32(k)}
+	if ins.a[1] < 0 {
+		return p.errAt(k, "initializer %%%d has no value", init)
+	}
+	if s, ok := b.pslot[w[1]]; ok {
+		ins = p.promotedCopy(k, s, ins.a[1], p.tyOf[w[1]].elem, 0)
+	}
+	p.code = append(p.code, ins)
+	return nil
+}
+
+// promotedAccess compiles a load or store of a promoted variable as a
+// slot copy; it reports false for other loads and stores.
+func (b *fnBuild) promotedAccess(k int, in *spirv.Inst) (bool, error) {
+	p := b.p
+	w := in.Words
+	v, ptr := w[0], w[0]
+	if in.Op == spirv.OpLoad {
+		if len(w) < 3 {
+			return false, nil
+		}
+		v, ptr = w[1], w[2]
+	} else if len(w) < 2 {
+		return false, nil
+	} else {
+		v = w[1]
+	}
+	s, ok := b.pslot[ptr]
+	if !ok {
+		return false, nil
+	}
+	vs, vt := p.slotOf(v)
+	if vs < 0 || vt != p.tyOf[ptr].elem && vt.slots != p.tyOf[ptr].elem.slots {
+		return true, p.errAt(k, "%%%d does not fit variable %%%d", v, ptr)
+	}
+	if in.Op == spirv.OpLoad {
+		p.code = append(p.code, p.promotedCopy(k, vs, s, vt, v))
+	} else {
+		p.code = append(p.code, p.promotedCopy(k, s, vs, vt, 0))
+	}
+	return true, nil
+}
+
+func (b *fnBuild) branchConditional(k int, w []uint32) error {
+	p := b.p
+	e1, err := b.edge(k, w[1])
+	if err != nil {
+		return err
+	}
+	e2, err := b.edge(k, w[2])
+	if err != nil {
+		return err
+	}
+	c, err := p.valSlots(k, w[:1])
+	if err != nil {
+		return err
+	}
+	p.code = append(p.code, instr{op: spirv.OpBranchConditional, a: c, e: [2]*edge{e1, e2}, idx: int32(k)})
+	return nil
+}
+
+func (b *fnBuild) switchOp(k int, w []uint32) error {
+	p := b.p
+	c, err := p.valSlots(k, w[:1])
+	if err != nil {
+		return err
+	}
+	st := &switchT{}
+	if st.def, err = b.edge(k, w[1]); err != nil {
+		return err
+	}
+	sel := p.tyOf[w[0]]
+	step := 1
+	if sel.width > 32 {
+		step = 2
+	}
+	for j := 2; j+step < len(w)+1 && j < len(w); j += step + 1 {
+		v := uint64(w[j])
+		if step == 2 {
+			v |= uint64(w[j+1]) << 32
+		}
+		e, err := b.edge(k, w[j+step])
+		if err != nil {
+			return err
+		}
+		st.vals = append(st.vals, v&mask(sel.width))
+		st.edges = append(st.edges, e)
+	}
+	p.code = append(p.code, instr{op: spirv.OpSwitch, a: c, at: sel, sw: st, idx: int32(k)})
 	return nil
 }
 
