@@ -608,7 +608,10 @@ func (p *prog) valSlots(i int, ids []uint32) ([]int32, error) {
 }
 
 // compileOp decodes one instruction with its result type and id stripped
-// from ops. It returns nil for instructions with nothing to run.
+// from ops. It returns nil for instructions with nothing to run. Each
+// kind of instruction the core runs has its own method of opBuild; the
+// feature families (images, groups, cooperative matrices and vectors,
+// tensors, ray queries) compile in their own files.
 func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*instr, error) {
 	ins := &instr{op: op, idx: int32(i), id: id, res: -1}
 	if ty != 0 {
@@ -621,182 +624,22 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 	if err := p.checkInt4Use(i, op, ins.t, ops); err != nil {
 		return nil, err
 	}
-	vals := func(ids []uint32) error {
-		var err error
-		ins.a, err = p.valSlots(i, ids)
-		if err == nil && len(ids) > 0 {
-			ins.at = p.tyOf[ids[0]]
-		}
-		return err
-	}
-	need := func(n int) error {
-		if len(ops) < n {
-			return p.errAt(i, "%s needs %d operands, has %d", op, n, len(ops))
-		}
-		return nil
-	}
-	constOp := func(k int) (uint32, error) {
-		if k >= len(ops) {
-			return 0, p.errAt(i, "missing operand")
-		}
-		v, ok := p.constU(ops[k])
-		if !ok {
-			return 0, p.errAt(i, "operand %%%d must be a constant", ops[k])
-		}
-		return uint32(v), nil
-	}
-	var err error
+	o := &opBuild{p: p, i: i, op: op, id: id, ins: ins, ops: ops}
 	switch op {
 	case spirv.OpCompositeExtract, spirv.OpCompositeInsert:
-		nv := 1
-		if op == spirv.OpCompositeInsert {
-			nv = 2
-		}
-		if err := need(nv); err != nil {
-			return nil, err
-		}
-		if err := vals(ops[:nv]); err != nil {
-			return nil, err
-		}
-		ct := p.tyOf[ops[nv-1]]
-		off, _, err := p.walk(i, ct, ops[nv:])
-		if err != nil {
-			return nil, err
-		}
-		if off < 0 {
-			if op == spirv.OpCompositeExtract {
-				ins.op, ins.lit = opConstU, []uint32{0}
-				return ins, nil
-			}
-			ins.op, ins.a, ins.at = spirv.OpCopyObject, ins.a[1:], ct
-			return ins, nil
-		}
-		ins.sub = uint32(off)
-		ins.at = ct
-		if op == spirv.OpCompositeInsert {
-			ins.lit = []uint32{uint32(p.tyOf[ops[0]].slots)}
-			if off+p.tyOf[ops[0]].slots > ct.slots || ins.t.slots != ct.slots {
-				return nil, p.errAt(i, "inserted object does not fit the composite")
-			}
-		} else if off+ins.t.slots > ct.slots {
-			return nil, p.errAt(i, "extracted part does not fit the composite")
-		}
-		return ins, nil
+		return o.composite()
 	case spirv.OpVectorShuffle:
-		if err := need(2); err != nil {
-			return nil, err
-		}
-		if err := vals(ops[:2]); err != nil {
-			return nil, err
-		}
-		ins.lit = ops[2:]
-		n1 := p.tyOf[ops[0]].slots
-		for _, c := range ins.lit {
-			if c != 0xffffffff && int(c) >= n1+p.tyOf[ops[1]].slots {
-				return nil, p.errAt(i, "shuffle component %d out of range", c)
-			}
-		}
-		return ins, nil
+		return o.shuffle()
 	case spirv.OpExtInst:
-		if err := need(2); err != nil {
-			return nil, err
-		}
-		set := p.extSets[ops[0]]
-		ins.sub = ops[1]
-		switch {
-		case set == "GLSL.std.450":
-			if !glslSupported(ops[1]) {
-				p.unsupport(i, fmt.Sprintf("GLSL.std.450 instruction %d", ops[1]))
-				return nil, nil
-			}
-		case set == "NonSemantic.DebugPrintf":
-			if len(ops) < 3 {
-				return nil, p.errAt(i, "DebugPrintf needs a format")
-			}
-			ins.op = opDebugPrintf
-			if err := vals(ops[3:]); err != nil {
-				return nil, err
-			}
-			pt := &printfT{format: p.strs[ops[2]]}
-			for _, id := range ops[3:] {
-				pt.tys = append(pt.tys, p.tyOf[id])
-			}
-			ins.printf = pt
-			return ins, nil
-		case set == "SPV_AMD_shader_ballot":
-			if ops[1] < amdSwizzleInvocations || ops[1] > amdMbcnt {
-				p.unsupport(i, fmt.Sprintf("SPV_AMD_shader_ballot instruction %d", ops[1]))
-				return nil, nil
-			}
-			ins.op, ins.coll = opAMDBallot, true
-			if err := vals(ops[2:]); err != nil {
-				return nil, err
-			}
-			if ins.t == nil || len(ins.a) != []int{0, 2, 2, 3, 1}[ops[1]] || !amdOperandsFit(ins, p.tyOf, ops[2:]) {
-				return nil, p.errAt(i, "SPV_AMD_shader_ballot instruction %d has the wrong operands", ops[1])
-			}
-			return ins, nil
-		case strings.HasPrefix(set, "NonSemantic."):
-			return nil, nil
-		default:
-			p.unsupport(i, fmt.Sprintf("extended instruction set %q", set))
-			return nil, nil
-		}
-		if err := vals(ops[2:]); err != nil {
-			return nil, err
-		}
-		if ins.t == nil {
-			return nil, p.errAt(i, "OpExtInst has no result type")
-		}
-		tys := make([]*typ, len(ops)-2)
-		for k, id := range ops[2:] {
-			tys[k] = p.tyOf[id]
-		}
-		ins.aux = tys
-		return ins, nil
+		return o.extInst()
 	case spirv.OpLoad:
-		if err := need(1); err != nil {
-			return nil, err
-		}
-		if ins.t != nil && ins.t.kind == kTensorARM {
-			// The pointer to a tensor is its handle.
-			ins.op = spirv.OpCopyObject
-			return ins, vals(ops[:1])
-		}
-		ins.ml = p.ptrLay[ops[0]]
-		if err := vals(ops[:1]); err != nil {
-			return nil, err
-		}
-		accelLoad(ins)
-		return ins, nil
+		return o.load()
 	case spirv.OpStore:
-		if err := need(2); err != nil {
-			return nil, err
-		}
-		ins.ml = p.ptrLay[ops[0]]
-		if err := vals(ops[:2]); err != nil {
-			return nil, err
-		}
-		ins.at = p.tyOf[ops[1]]
-		return ins, nil
+		return o.store()
 	case spirv.OpCopyMemory:
-		if err := need(2); err != nil {
-			return nil, err
-		}
-		if err := vals(ops[:2]); err != nil {
-			return nil, err
-		}
-		// An untyped pointer takes the type the other one points to.
-		ins.at = p.tyOf[ops[1]].elem
-		if ins.at == nil {
-			ins.at = p.tyOf[ops[0]].elem
-		}
-		if ins.at == nil {
-			return nil, p.errAt(i, "OpCopyMemory needs a typed target or source")
-		}
-		return ins, nil
+		return o.copyMemory()
 	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpPtrAccessChain, spirv.OpInBoundsPtrAccessChain:
-		if err := need(1); err != nil {
+		if err := o.need(1); err != nil {
 			return nil, err
 		}
 		return ins, p.compileChain(i, ins, ops)
@@ -805,89 +648,374 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 	case spirv.OpBufferPointerEXT:
 		return p.compileBufferPointer(i, ins, ops)
 	case spirv.OpArrayLength:
-		if err := need(2); err != nil {
-			return nil, err
-		}
-		if err := vals(ops[:1]); err != nil {
-			return nil, err
-		}
-		st := p.tyOf[ops[0]].elem
-		m := int(ops[1])
-		if st == nil || st.kind != kStruct || m >= len(st.mem) || st.mem[m].kind != kRuntimeArray {
-			return nil, p.errAt(i, "member %d is not a runtime array", m)
-		}
-		ins.alen = [2]int{st.offs[m], st.mem[m].stride}
-		return ins, nil
+		return o.arrayLength()
 	case spirv.OpFunctionCall:
-		if err := need(1); err != nil {
-			return nil, err
-		}
-		ins.call = &callT{fn: ops[0]}
-		if err := vals(ops[1:]); err != nil {
-			return nil, err
-		}
-		for _, a := range ops[1:] {
-			ins.lit = append(ins.lit, uint32(p.tyOf[a].slots))
-		}
-		return ins, nil
+		return o.call()
 	case spirv.OpReturn, spirv.OpUnreachable, spirv.OpKill, spirv.OpTerminateInvocation:
 		return ins, nil
 	case spirv.OpReturnValue:
-		if err := vals(ops); err != nil {
+		if err := o.vals(ops); err != nil {
 			return nil, err
 		}
-		return ins, need(1)
+		return ins, o.need(1)
 	case spirv.OpControlBarrierArriveEXT:
 		// A split barrier waits where it waits: arriving does nothing here.
 		return nil, nil
 	case spirv.OpAbortKHR:
-		if err := need(2); err != nil {
+		if err := o.need(2); err != nil {
 			return nil, err
 		}
-		if err := vals(ops[1:2]); err != nil {
+		if err := o.vals(ops[1:2]); err != nil {
 			return nil, err
 		}
 		return ins, nil
 	case spirv.OpControlBarrier, spirv.OpControlBarrierWaitEXT:
-		sc, err := constOp(0)
-		if err != nil {
-			return nil, err
-		}
-		ins.sub = sc
-		ins.coll = true
-		if spirv.Scope(sc) != spirv.ScopeWorkgroup && spirv.Scope(sc) != spirv.ScopeSubgroup {
-			p.unsupport(i, fmt.Sprintf("barrier of scope %d", sc))
-		}
-		return ins, nil
+		return o.barrier()
 	case spirv.OpAtomicLoad, spirv.OpAtomicStore, spirv.OpAtomicExchange, spirv.OpAtomicCompareExchange,
 		spirv.OpAtomicIIncrement, spirv.OpAtomicIDecrement, spirv.OpAtomicIAdd, spirv.OpAtomicISub,
 		spirv.OpAtomicSMin, spirv.OpAtomicUMin, spirv.OpAtomicSMax, spirv.OpAtomicUMax,
 		spirv.OpAtomicAnd, spirv.OpAtomicOr, spirv.OpAtomicXor, spirv.OpAtomicFAddEXT,
 		spirv.OpAtomicFMinEXT, spirv.OpAtomicFMaxEXT:
-		if err := vals(ops); err != nil {
-			return nil, err
+		return o.atomic()
+	case spirv.OpSampledImage, spirv.OpImage:
+		return o.imageHandle()
+	}
+	if ins, ok, err := p.compileFamily(i, ins, ops); ok {
+		return ins, err
+	}
+	switch {
+	case op == spirv.OpSDot, op == spirv.OpUDot, op == spirv.OpSUDot, op == spirv.OpSDotAccSat, op == spirv.OpUDotAccSat, op == spirv.OpSUDotAccSat:
+		return o.dot()
+	case isDerivative(op):
+		return o.derivative()
+	}
+	return o.pure()
+}
+
+// compileFamily hands an instruction of a feature family to its file's
+// compiler; ok is false for the core's own instructions.
+func (p *prog) compileFamily(i int, ins *instr, ops []uint32) (_ *instr, ok bool, err error) {
+	switch op := ins.op; {
+	case isImageOp(op):
+		ins, err = p.compileImage(i, ins, ops)
+	case isGroupOp(op):
+		ins, err = p.compileGroup(i, ins, ops)
+	case op == spirv.OpCooperativeMatrixLoadTensorNV, op == spirv.OpCooperativeMatrixStoreTensorNV:
+		ins, err = p.compileTensorMem(i, ins, ops)
+	case op == spirv.OpCooperativeMatrixReduceNV, op == spirv.OpCooperativeMatrixPerElementOpNV,
+		op == spirv.OpCooperativeMatrixTransposeNV, op == spirv.OpCooperativeMatrixConvertNV:
+		ins, err = p.compileCoop2(i, ins, ops)
+	case isCoopOp(op):
+		ins, err = p.compileCoop(i, ins, ops)
+	case isQCOMColl(op):
+		ins, err = p.compileQCOM(i, ins, ops)
+	case isCvecOp(op):
+		ins, err = p.compileCvec(i, ins, ops)
+	case isTensorOp(op):
+		ins, err = p.compileTensor(i, ins, ops)
+	case isTensorARMOp(op):
+		ins, err = p.compileTensorARM(i, ins, ops)
+	case isRayOp(op):
+		ins, err = p.compileRay(i, ins, ops)
+	default:
+		return nil, false, nil
+	}
+	return ins, true, err
+}
+
+// opBuild is one instruction being compiled: its index, opcode, result
+// id, the instr made so far and its operand words.
+type opBuild struct {
+	p   *prog
+	i   int
+	op  spirv.Op
+	id  uint32
+	ins *instr
+	ops []uint32
+}
+
+// vals maps the value operands' ids to slots; the first one's type is
+// the instruction's operand type.
+func (o *opBuild) vals(ids []uint32) error {
+	var err error
+	o.ins.a, err = o.p.valSlots(o.i, ids)
+	if err == nil && len(ids) > 0 {
+		o.ins.at = o.p.tyOf[ids[0]]
+	}
+	return err
+}
+
+// need requires n operands.
+func (o *opBuild) need(n int) error {
+	if len(o.ops) < n {
+		return o.p.errAt(o.i, "%s needs %d operands, has %d", o.op, n, len(o.ops))
+	}
+	return nil
+}
+
+// constOp is operand k, which must be a constant.
+func (o *opBuild) constOp(k int) (uint32, error) {
+	if k >= len(o.ops) {
+		return 0, o.p.errAt(o.i, "missing operand")
+	}
+	v, ok := o.p.constU(o.ops[k])
+	if !ok {
+		return 0, o.p.errAt(o.i, "operand %%%d must be a constant", o.ops[k])
+	}
+	return uint32(v), nil
+}
+
+// composite compiles composite extracts and inserts: a slot offset into the composite.
+func (o *opBuild) composite() (*instr, error) {
+	p, i, op, ins, ops := o.p, o.i, o.op, o.ins, o.ops
+	nv := 1
+	if op == spirv.OpCompositeInsert {
+		nv = 2
+	}
+	if err := o.need(nv); err != nil {
+		return nil, err
+	}
+	if err := o.vals(ops[:nv]); err != nil {
+		return nil, err
+	}
+	ct := p.tyOf[ops[nv-1]]
+	off, _, err := p.walk(i, ct, ops[nv:])
+	if err != nil {
+		return nil, err
+	}
+	if off < 0 {
+		if op == spirv.OpCompositeExtract {
+			ins.op, ins.lit = opConstU, []uint32{0}
+			return ins, nil
 		}
-		ins.at = p.tyOf[ops[0]].elem
-		if pt := p.tyOf[ops[0]]; ins.at == nil && pt.kind == kPointer {
-			// Through an untyped pointer: the result or stored value's type.
-			ins.at = ins.t
-			if op == spirv.OpAtomicStore && len(ops) > 3 {
-				ins.at = p.tyOf[ops[3]]
-			}
-		}
-		if ins.at == nil || !ins.at.scalar() {
-			p.unsupport(i, "atomic through a pointer to a non-scalar (an image texel?)")
-			return nil, nil
-		}
+		ins.op, ins.a, ins.at = spirv.OpCopyObject, ins.a[1:], ct
 		return ins, nil
 	}
-	switch op {
-	case spirv.OpSampledImage:
-		// A sampled image is its image and sampler handles.
-		if err := need(2); err != nil {
+	ins.sub = uint32(off)
+	ins.at = ct
+	if op == spirv.OpCompositeInsert {
+		ins.lit = []uint32{uint32(p.tyOf[ops[0]].slots)}
+		if off+p.tyOf[ops[0]].slots > ct.slots || ins.t.slots != ct.slots {
+			return nil, p.errAt(i, "inserted object does not fit the composite")
+		}
+	} else if off+ins.t.slots > ct.slots {
+		return nil, p.errAt(i, "extracted part does not fit the composite")
+	}
+	return ins, nil
+}
+
+// shuffle compiles vector shuffles: the components as literals.
+func (o *opBuild) shuffle() (*instr, error) {
+	p, i, ins, ops := o.p, o.i, o.ins, o.ops
+	if err := o.need(2); err != nil {
+		return nil, err
+	}
+	if err := o.vals(ops[:2]); err != nil {
+		return nil, err
+	}
+	ins.lit = ops[2:]
+	n1 := p.tyOf[ops[0]].slots
+	for _, c := range ins.lit {
+		if c != 0xffffffff && int(c) >= n1+p.tyOf[ops[1]].slots {
+			return nil, p.errAt(i, "shuffle component %d out of range", c)
+		}
+	}
+	return ins, nil
+}
+
+// extInst compiles extended instructions: GLSL.std.450, DebugPrintf, AMD ballots; other non-semantic sets do nothing.
+func (o *opBuild) extInst() (*instr, error) {
+	p, i, ins, ops := o.p, o.i, o.ins, o.ops
+	if err := o.need(2); err != nil {
+		return nil, err
+	}
+	set := p.extSets[ops[0]]
+	ins.sub = ops[1]
+	switch {
+	case set == "GLSL.std.450":
+		if !glslSupported(ops[1]) {
+			p.unsupport(i, fmt.Sprintf("GLSL.std.450 instruction %d", ops[1]))
+			return nil, nil
+		}
+	case set == "NonSemantic.DebugPrintf":
+		if len(ops) < 3 {
+			return nil, p.errAt(i, "DebugPrintf needs a format")
+		}
+		ins.op = opDebugPrintf
+		if err := o.vals(ops[3:]); err != nil {
 			return nil, err
 		}
-		if err := vals(ops[:2]); err != nil {
+		pt := &printfT{format: p.strs[ops[2]]}
+		for _, id := range ops[3:] {
+			pt.tys = append(pt.tys, p.tyOf[id])
+		}
+		ins.printf = pt
+		return ins, nil
+	case set == "SPV_AMD_shader_ballot":
+		if ops[1] < amdSwizzleInvocations || ops[1] > amdMbcnt {
+			p.unsupport(i, fmt.Sprintf("SPV_AMD_shader_ballot instruction %d", ops[1]))
+			return nil, nil
+		}
+		ins.op, ins.coll = opAMDBallot, true
+		if err := o.vals(ops[2:]); err != nil {
+			return nil, err
+		}
+		if ins.t == nil || len(ins.a) != []int{0, 2, 2, 3, 1}[ops[1]] || !amdOperandsFit(ins, p.tyOf, ops[2:]) {
+			return nil, p.errAt(i, "SPV_AMD_shader_ballot instruction %d has the wrong operands", ops[1])
+		}
+		return ins, nil
+	case strings.HasPrefix(set, "NonSemantic."):
+		return nil, nil
+	default:
+		p.unsupport(i, fmt.Sprintf("extended instruction set %q", set))
+		return nil, nil
+	}
+	if err := o.vals(ops[2:]); err != nil {
+		return nil, err
+	}
+	if ins.t == nil {
+		return nil, p.errAt(i, "OpExtInst has no result type")
+	}
+	tys := make([]*typ, len(ops)-2)
+	for k, id := range ops[2:] {
+		tys[k] = p.tyOf[id]
+	}
+	ins.aux = tys
+	return ins, nil
+}
+
+// load compiles loads: the pointer's matrix layout (a tensor pointer is its handle).
+func (o *opBuild) load() (*instr, error) {
+	p, ins, ops := o.p, o.ins, o.ops
+	if err := o.need(1); err != nil {
+		return nil, err
+	}
+	if ins.t != nil && ins.t.kind == kTensorARM {
+		// The pointer to a tensor is its handle.
+		ins.op = spirv.OpCopyObject
+		return ins, o.vals(ops[:1])
+	}
+	ins.ml = p.ptrLay[ops[0]]
+	if err := o.vals(ops[:1]); err != nil {
+		return nil, err
+	}
+	accelLoad(ins)
+	return ins, nil
+}
+
+// store compiles stores: the pointer's matrix layout.
+func (o *opBuild) store() (*instr, error) {
+	p, ins, ops := o.p, o.ins, o.ops
+	if err := o.need(2); err != nil {
+		return nil, err
+	}
+	ins.ml = p.ptrLay[ops[0]]
+	if err := o.vals(ops[:2]); err != nil {
+		return nil, err
+	}
+	ins.at = p.tyOf[ops[1]]
+	return ins, nil
+}
+
+// copyMemory compiles OpCopyMemory: the type copied.
+func (o *opBuild) copyMemory() (*instr, error) {
+	p, i, ins, ops := o.p, o.i, o.ins, o.ops
+	if err := o.need(2); err != nil {
+		return nil, err
+	}
+	if err := o.vals(ops[:2]); err != nil {
+		return nil, err
+	}
+	// An untyped pointer takes the type the other one points to.
+	ins.at = p.tyOf[ops[1]].elem
+	if ins.at == nil {
+		ins.at = p.tyOf[ops[0]].elem
+	}
+	if ins.at == nil {
+		return nil, p.errAt(i, "OpCopyMemory needs a typed target or source")
+	}
+	return ins, nil
+}
+
+// arrayLength compiles OpArrayLength: the runtime array member's offset and stride.
+func (o *opBuild) arrayLength() (*instr, error) {
+	p, i, ins, ops := o.p, o.i, o.ins, o.ops
+	if err := o.need(2); err != nil {
+		return nil, err
+	}
+	if err := o.vals(ops[:1]); err != nil {
+		return nil, err
+	}
+	st := p.tyOf[ops[0]].elem
+	m := int(ops[1])
+	if st == nil || st.kind != kStruct || m >= len(st.mem) || st.mem[m].kind != kRuntimeArray {
+		return nil, p.errAt(i, "member %d is not a runtime array", m)
+	}
+	ins.alen = [2]int{st.offs[m], st.mem[m].stride}
+	return ins, nil
+}
+
+// call compiles calls: the callee (linkCalls finds its code) and the arguments' sizes.
+func (o *opBuild) call() (*instr, error) {
+	p, ins, ops := o.p, o.ins, o.ops
+	if err := o.need(1); err != nil {
+		return nil, err
+	}
+	ins.call = &callT{fn: ops[0]}
+	if err := o.vals(ops[1:]); err != nil {
+		return nil, err
+	}
+	for _, a := range ops[1:] {
+		ins.lit = append(ins.lit, uint32(p.tyOf[a].slots))
+	}
+	return ins, nil
+}
+
+// barrier compiles control barriers: the scope, run as collectives.
+func (o *opBuild) barrier() (*instr, error) {
+	p, i, ins := o.p, o.i, o.ins
+	sc, err := o.constOp(0)
+	if err != nil {
+		return nil, err
+	}
+	ins.sub = sc
+	ins.coll = true
+	if spirv.Scope(sc) != spirv.ScopeWorkgroup && spirv.Scope(sc) != spirv.ScopeSubgroup {
+		p.unsupport(i, fmt.Sprintf("barrier of scope %d", sc))
+	}
+	return ins, nil
+}
+
+// atomic compiles atomics: the type in memory.
+func (o *opBuild) atomic() (*instr, error) {
+	p, i, op, ins, ops := o.p, o.i, o.op, o.ins, o.ops
+	if err := o.vals(ops); err != nil {
+		return nil, err
+	}
+	ins.at = p.tyOf[ops[0]].elem
+	if pt := p.tyOf[ops[0]]; ins.at == nil && pt.kind == kPointer {
+		// Through an untyped pointer: the result or stored value's type.
+		ins.at = ins.t
+		if op == spirv.OpAtomicStore && len(ops) > 3 {
+			ins.at = p.tyOf[ops[3]]
+		}
+	}
+	if ins.at == nil || !ins.at.scalar() {
+		p.unsupport(i, "atomic through a pointer to a non-scalar (an image texel?)")
+		return nil, nil
+	}
+	return ins, nil
+}
+
+// imageHandle compiles OpSampledImage and OpImage as slot copies of the handles.
+func (o *opBuild) imageHandle() (*instr, error) {
+	p, i, op, ins, ops := o.p, o.i, o.op, o.ins, o.ops
+	if op == spirv.OpSampledImage {
+		// A sampled image is its image and sampler handles.
+		if err := o.need(2); err != nil {
+			return nil, err
+		}
+		if err := o.vals(ops[:2]); err != nil {
 			return nil, err
 		}
 		if ins.t == nil || ins.t.kind != kSampledImage || p.tyOf[ops[0]].kind != kImage || p.tyOf[ops[1]].kind != kSampler {
@@ -895,92 +1023,70 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 		}
 		ins.op, ins.lit = spirv.OpCompositeConstruct, []uint32{1, 1}
 		return ins, nil
-	case spirv.OpImage:
-		if err := need(1); err != nil {
-			return nil, err
+	}
+	if err := o.need(1); err != nil {
+		return nil, err
+	}
+	if err := o.vals(ops[:1]); err != nil {
+		return nil, err
+	}
+	if ins.t == nil || ins.t.kind != kImage || ins.at.kind != kSampledImage {
+		return nil, p.errAt(i, "OpImage needs a sampled image")
+	}
+	ins.op, ins.sub = spirv.OpCompositeExtract, 0
+	return ins, nil
+}
+
+// dot compiles integer dot products; sub marks the packed 4x8-bit format.
+func (o *opBuild) dot() (*instr, error) {
+	p, i, op, ins, ops := o.p, o.i, o.op, o.ins, o.ops
+	n := 2
+	if op == spirv.OpSDotAccSat || op == spirv.OpUDotAccSat || op == spirv.OpSUDotAccSat {
+		n = 3
+	}
+	if len(ops) < n || ins.t == nil || ins.t.kind != kInt {
+		return nil, p.errAt(i, "%s needs %d operands and an integer result", op, n)
+	}
+	if err := o.vals(ops[:n]); err != nil {
+		return nil, err
+	}
+	if len(ops) > n {
+		ins.sub = 1 // PackedVectorFormat4x8Bit
+	}
+	return ins, nil
+}
+
+// derivative compiles derivatives: zero without derivative groups, else collectives of the workgroup.
+func (o *opBuild) derivative() (*instr, error) {
+	p, i, op, ins, ops := o.p, o.i, o.op, o.ins, o.ops
+	if !p.derivQuads && !p.derivLinear {
+		// No derivative groups: derivatives are zero, as
+		// GL_NV_compute_shader_derivatives defines without a layout.
+		if ins.t == nil {
+			return nil, p.errAt(i, "%s has no result type", op)
 		}
-		if err := vals(ops[:1]); err != nil {
-			return nil, err
-		}
-		if ins.t == nil || ins.t.kind != kImage || ins.at.kind != kSampledImage {
-			return nil, p.errAt(i, "OpImage needs a sampled image")
-		}
-		ins.op, ins.sub = spirv.OpCompositeExtract, 0
+		ins.op, ins.lit = opConstU, []uint32{0}
 		return ins, nil
 	}
-	if isImageOp(op) {
-		return p.compileImage(i, ins, ops)
+	var err error
+	if ins.a, err = p.valSlots(i, ops); err != nil {
+		return nil, err
 	}
-	if isGroupOp(op) {
-		return p.compileGroup(i, ins, ops)
+	if len(ins.a) != 1 || ins.t == nil {
+		return nil, p.errAt(i, "%s needs one operand", op)
 	}
-	switch op {
-	case spirv.OpCooperativeMatrixLoadTensorNV, spirv.OpCooperativeMatrixStoreTensorNV:
-		return p.compileTensorMem(i, ins, ops)
-	case spirv.OpCooperativeMatrixReduceNV, spirv.OpCooperativeMatrixPerElementOpNV,
-		spirv.OpCooperativeMatrixTransposeNV, spirv.OpCooperativeMatrixConvertNV:
-		return p.compileCoop2(i, ins, ops)
-	}
-	if isCoopOp(op) {
-		return p.compileCoop(i, ins, ops)
-	}
-	if isQCOMColl(op) {
-		return p.compileQCOM(i, ins, ops)
-	}
-	if isCvecOp(op) {
-		return p.compileCvec(i, ins, ops)
-	}
-	if isTensorOp(op) {
-		return p.compileTensor(i, ins, ops)
-	}
-	if isTensorARMOp(op) {
-		return p.compileTensorARM(i, ins, ops)
-	}
-	if isRayOp(op) {
-		return p.compileRay(i, ins, ops)
-	}
-	switch op {
-	case spirv.OpSDot, spirv.OpUDot, spirv.OpSUDot, spirv.OpSDotAccSat, spirv.OpUDotAccSat, spirv.OpSUDotAccSat:
-		n := 2
-		if op == spirv.OpSDotAccSat || op == spirv.OpUDotAccSat || op == spirv.OpSUDotAccSat {
-			n = 3
-		}
-		if len(ops) < n || ins.t == nil || ins.t.kind != kInt {
-			return nil, p.errAt(i, "%s needs %d operands and an integer result", op, n)
-		}
-		if err := vals(ops[:n]); err != nil {
-			return nil, err
-		}
-		if len(ops) > n {
-			ins.sub = 1 // PackedVectorFormat4x8Bit
-		}
-		return ins, nil
-	}
-	if isDerivative(op) {
-		if !p.derivQuads && !p.derivLinear {
-			// No derivative groups: derivatives are zero, as
-			// GL_NV_compute_shader_derivatives defines without a layout.
-			if ins.t == nil {
-				return nil, p.errAt(i, "%s has no result type", op)
-			}
-			ins.op, ins.lit = opConstU, []uint32{0}
-			return ins, nil
-		}
-		var err error
-		if ins.a, err = p.valSlots(i, ops); err != nil {
-			return nil, err
-		}
-		if len(ins.a) != 1 || ins.t == nil {
-			return nil, p.errAt(i, "%s needs one operand", op)
-		}
-		ins.coll, ins.wg = true, true
-		return ins, nil
-	}
+	ins.coll, ins.wg = true, true
+	return ins, nil
+}
+
+// pure compiles the instructions that compute a value from their operands: operand types, rounding and saturation decorations, checks (checkPure).
+func (o *opBuild) pure() (*instr, error) {
+	p, i, op, ins, ops, id := o.p, o.i, o.op, o.ins, o.ops, o.id
 	if !pureOps[op] {
 		p.unsupport(i, "")
 		return nil, nil
 	}
-	if err = vals(ops); err != nil {
+	if err := o.vals(ops); err != nil {
 		return nil, err
 	}
 	if ins.t == nil {
