@@ -254,11 +254,7 @@ func pickRowLoad(in *instr) rowOp {
 			return a != nil && m.memRow(a, 1, func(i int, b []byte) { d[i] = uint64(b[0]) })
 		}
 	case 16:
-		return func(m *sgMeta, in *instr) bool {
-			a := m.arg(in.a[0], 0)
-			d := m.row(in.res)
-			return a != nil && m.memRow(a, 2, func(i int, b []byte) { d[i] = uint64(binary.LittleEndian.Uint16(b)) })
-		}
+		return rLoad16
 	case 32:
 		return rLoad32
 	}
@@ -293,6 +289,34 @@ func rLoad32(m *sgMeta, in *instr) bool {
 			continue
 		}
 		d[i] = uint64(binary.LittleEndian.Uint32(buf[off:]))
+	}
+	return true
+}
+
+// rLoad16 is rLoad32 for 16-bit values (quantized weights, halves).
+func rLoad16(m *sgMeta, in *instr) bool {
+	a := m.arg(in.a[0], 0)
+	if a == nil {
+		return false
+	}
+	d := m.row(in.res)
+	a = a[:len(d)]
+	buf, tag := m.span(a[0])
+	if buf == nil {
+		return m.memRow(a, 2, func(i int, b []byte) { d[i] = uint64(binary.LittleEndian.Uint16(b)) })
+	}
+	size := uint64(len(buf))
+	for i, x := range a {
+		off := x & (1<<offBits - 1)
+		if x&^(1<<offBits-1) != tag || off > size || 2 > size-off {
+			b := m.sg[i].plainMem(x, 2)
+			if b == nil {
+				return false
+			}
+			d[i] = uint64(binary.LittleEndian.Uint16(b))
+			continue
+		}
+		d[i] = uint64(binary.LittleEndian.Uint16(buf[off:]))
 	}
 	return true
 }
