@@ -70,6 +70,7 @@ func Check(m *spirv.Module, p *profile.Profile, opts Options) error {
 	c := &checker{m: m, p: p, f: f}
 	c.coopMat()
 	c.coopVec()
+	c.limits()
 	if len(c.errs) == 0 {
 		return nil
 	}
@@ -100,6 +101,7 @@ type facts struct {
 	specID   map[uint32]uint32 // id -> SpecId
 	local    [3]uint64         // the entry point's local size; 0 when unknown
 	hasLocal bool
+	localAt  int // the instruction that sets the local size
 }
 
 func gather(m *spirv.Module, opts Options) *facts {
@@ -129,11 +131,11 @@ func gather(m *spirv.Module, opts Options) *facts {
 			}
 		case spirv.OpExecutionMode:
 			if len(w) >= 5 && w[0] == entry && w[1] == uint32(spirv.ExecutionModeLocalSize) {
-				f.local, f.hasLocal = [3]uint64{uint64(w[2]), uint64(w[3]), uint64(w[4])}, true
+				f.local, f.hasLocal, f.localAt = [3]uint64{uint64(w[2]), uint64(w[3]), uint64(w[4])}, true, i
 			}
 		case spirv.OpExecutionModeId:
 			if len(w) >= 5 && w[0] == entry && w[1] == uint32(spirv.ExecutionModeLocalSizeId) {
-				localIDs = w[2:5]
+				localIDs, f.localAt = w[2:5], i
 			}
 		case spirv.OpConstant, spirv.OpSpecConstant:
 			if len(w) >= 3 {
@@ -167,7 +169,7 @@ func gather(m *spirv.Module, opts Options) *facts {
 	}
 	if wgSize != 0 {
 		if i, ok := f.defs[wgSize]; ok && len(m.Insts[i].Words) == 5 {
-			f.hasLocal = true
+			f.hasLocal, f.localAt = true, i
 			for k, id := range m.Insts[i].Words[2:5] {
 				v, ok := f.consts[id]
 				f.local[k] = v

@@ -14,8 +14,9 @@ import "slices"
 //     the same byte, at least one writing, with no control barrier
 //     between them (invocations of different workgroups are never
 //     ordered). Atomic instructions do not race; cooperative matrix,
-//     vector and tensor loads and stores are not checked (they name a
-//     strided extent, not the bytes they touch).
+//     vector and tensor loads and stores are not checked for races (they
+//     name a strided extent, not the bytes they touch); their own rules
+//     (bounds, alignment, clamping) are in checkcoop.go.
 //
 // Checking runs the invocations one by one (no lockstep, no fast memory
 // paths) and the workgroups one after another, so it is slow; the

@@ -53,6 +53,8 @@ type instr struct {
 	// masked is set on conditional branches lockstep can run with each
 	// side masked (masked.go).
 	masked *maskedIf
+	// w is the instruction's work beyond one step (limits.go: weigh).
+	w int64
 }
 
 const (
@@ -192,6 +194,7 @@ func (p *prog) compileFunctions(first int) error {
 	p.halt = int32(len(p.code))
 	p.code = append(p.code, instr{op: opHalt, idx: int32(len(insts) - 1), res: -1})
 	p.classify()
+	p.weigh()
 	p.pickVecs()
 	if err := p.resolveCallbacks(); err != nil {
 		return err
@@ -338,6 +341,9 @@ func (b *fnBuild) scan(i, end int) error {
 				return p.errAt(k, "missing operands")
 			}
 			s, t := p.slotOf(in.Words[1])
+			if t == nil {
+				return p.errAt(k, "OpPhi result %%%d has no value type", in.Words[1])
+			}
 			b.phis[label] = append(b.phis[label], phi{s, int32(t.slots), in.Words[2:]})
 		}
 	}
@@ -1258,7 +1264,7 @@ func (p *prog) chainFrom(i int, ins *instr, base uint32, bt, t *typ, ptrChain bo
 			t = col
 		case kVector, kCoopMat:
 			if t.nibbles() {
-				return p.int4Component(i, ins, c)
+				return p.int4Component(i, ins, c, t, idx[k:])
 			}
 			stride := t.elem.size
 			if vstride != 0 {

@@ -23,10 +23,25 @@ func isCoopOp(op spirv.Op) bool {
 	switch op {
 	case spirv.OpCooperativeMatrixLoadKHR, spirv.OpCooperativeMatrixStoreKHR, spirv.OpCooperativeMatrixMulAddKHR,
 		spirv.OpCooperativeMatrixLoadNV, spirv.OpCooperativeMatrixStoreNV, spirv.OpCooperativeMatrixMulAddNV,
-		spirv.OpCooperativeMatrixLengthKHR, spirv.OpCooperativeMatrixLengthNV:
+		spirv.OpCooperativeMatrixLengthKHR, spirv.OpCooperativeMatrixLengthNV,
+		spirv.OpCooperativeMatrixLoadTensorNV, spirv.OpCooperativeMatrixStoreTensorNV:
 		return true
 	}
 	return false
+}
+
+// coopInLockstep reports the collective cooperative instructions a
+// lockstep subgroup runs without leaving lockstep: all but those calling
+// a function of the module for elements (reductions, and tensor loads with
+// a decode function), whose calls run on each invocation's own state.
+func coopInLockstep(in *instr) bool {
+	switch in.op {
+	case spirv.OpCooperativeMatrixReduceNV:
+		return false
+	case spirv.OpCooperativeMatrixLoadTensorNV:
+		return in.aux.(*tensorMem).decode == nil
+	}
+	return true
 }
 
 // coopMem describes a cooperative load or store.
@@ -194,8 +209,11 @@ func (p *prog) compileCoop(i int, ins *instr, ops []uint32) (*instr, error) {
 // every lane, in lane order). With same set, the caller knows pointer and
 // stride are the same in every lane, and only the first lane's are read.
 func coopExec(in *instr, io matIO, same bool) error {
-	if in.op == spirv.OpCooperativeMatrixMulAddKHR || in.op == spirv.OpCooperativeMatrixMulAddNV {
+	switch in.op {
+	case spirv.OpCooperativeMatrixMulAddKHR, spirv.OpCooperativeMatrixMulAddNV:
 		return coopMulAdd(in, io)
+	case spirv.OpCooperativeMatrixLoadTensorNV, spirv.OpCooperativeMatrixStoreTensorNV:
+		return tensorMemExec(in, io)
 	}
 	act := io.act
 	l0 := act[0]
@@ -544,6 +562,13 @@ type coopScratch struct {
 	f [3][]float32
 	d [3][]float64
 	i [4][]int64
+	// cvecIn holds a cooperative vector multiply's input; peRes and args
+	// the results and arguments of a per-element function, which may run
+	// while a collective's callbacks hold the tiles above.
+	cvecIn      []numVal
+	peRes, args []uint64
+	// perElement is set while a per-element operation uses peRes and args.
+	perElement bool
 }
 
 func (s *coopScratch) f64s(k, n int) []float64 {

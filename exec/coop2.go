@@ -189,8 +189,20 @@ func (l *lane) perElement(in *instr) error {
 	if spirv.Scope(mt.scope) == spirv.ScopeWorkgroup {
 		me = l.lid
 	}
-	res := make([]uint64, mt.count)
-	var args []uint64
+	// The buffers are the worker's, unless a per-element function runs
+	// another per-element operation inside.
+	sc := &l.wg.scratch
+	var res, args []uint64
+	if sc.perElement {
+		res = make([]uint64, mt.count)
+	} else {
+		sc.perElement = true
+		defer func() { sc.perElement = false }()
+		if cap(sc.peRes) < mt.count {
+			sc.peRes = make([]uint64, mt.count)
+		}
+		res, args = sc.peRes[:mt.count], sc.args[:0]
+	}
 	for pos := 0; pos < mt.count; pos++ {
 		e := me*mt.count + pos
 		if e >= mt.rows*mt.cols {
@@ -210,6 +222,9 @@ func (l *lane) perElement(in *instr) error {
 		}
 		res[pos] = v
 	}
+	if cap(args) > cap(sc.args) {
+		sc.args = args
+	}
 	copy(l.regs[in.res:], res)
 	return nil
 }
@@ -219,10 +234,11 @@ func coop2Exec(in *instr, act []*lane) error {
 	l0 := act[0]
 	mt := in.at
 	R, C := mt.rows, mt.cols
-	src := make([]uint64, R*C)
+	sc := &l0.wg.scratch
+	src := sc.u64(0, R*C)
 	gather(act, in.a[0], src)
 	rt := in.t
-	dst := make([]uint64, rt.rows*rt.cols)
+	dst := sc.u64(1, rt.rows*rt.cols)
 	if in.op == spirv.OpCooperativeMatrixTransposeNV {
 		for r := 0; r < R; r++ {
 			for c := 0; c < C; c++ {
@@ -233,7 +249,10 @@ func coop2Exec(in *instr, act []*lane) error {
 		return nil
 	}
 	cb := in.aux.(*coop2)
-	combine := func(a, b uint64) (uint64, error) { return l0.callback(in, cb, []uint64{a, b}) }
+	combine := func(a, b uint64) (uint64, error) {
+		pair := [2]uint64{a, b}
+		return l0.callback(in, cb, pair[:])
+	}
 	reduce := func(vals []uint64) (uint64, error) {
 		acc := vals[0]
 		for _, v := range vals[1:] {
@@ -248,7 +267,8 @@ func coop2Exec(in *instr, act []*lane) error {
 	case spirv.CooperativeMatrixReduce2x2:
 		for r := 0; r < rt.rows; r++ {
 			for c := 0; c < rt.cols; c++ {
-				v, err := reduce([]uint64{src[2*r*C+2*c], src[(2*r+1)*C+2*c], src[2*r*C+2*c+1], src[(2*r+1)*C+2*c+1]})
+				quad := [4]uint64{src[2*r*C+2*c], src[(2*r+1)*C+2*c], src[2*r*C+2*c+1], src[(2*r+1)*C+2*c+1]}
+				v, err := reduce(quad[:])
 				if err != nil {
 					return err
 				}
@@ -266,7 +286,7 @@ func coop2Exec(in *instr, act []*lane) error {
 			}
 		}
 	case spirv.CooperativeMatrixReduceColumn:
-		col := make([]uint64, R)
+		col := sc.u64(2, R)
 		for c := 0; c < C; c++ {
 			for r := range col {
 				col[r] = src[r*C+c]

@@ -19,7 +19,7 @@ const kBlock = 256
 
 // mulAddF32Blocked adds a*b to acc (M x K, K x N, M x N, row-major):
 // acc[i][j] += a[i][k]*b[k][j] for k in increasing order, each product and
-// sum rounded to float32.
+// sum rounded to float32 (never fused: row16F32 says why).
 func mulAddF32Blocked(a, b, acc []float32, M, N, K int) {
 	for k0 := 0; k0 < K; k0 += kBlock {
 		k1 := min(k0+kBlock, K)
@@ -46,35 +46,39 @@ func mulAddF32Rows(a, b, acc []float32, i0, i1, j0, j1, N, K, k0, k1 int) {
 			aik := a[i*K+k]
 			brow := b[k*N+j : k*N+j1]
 			for c := range row {
-				row[c] += aik * brow[c]
+				row[c] += float32(aik * brow[c])
 			}
 		}
 	}
 }
 
-// row16F32 is one row of 16 accumulators held in registers.
+// row16F32 is one row of 16 accumulators held in registers. The
+// conversions of the products keep the compiler from fusing them with the
+// additions (which GOAMD64=v3 would otherwise do): a product of bfloat16
+// values can overflow or underflow float32, and the fused sum would then
+// differ from the definition's.
 func row16F32(ar, b, acc []float32, N int) {
 	row := (*[16]float32)(acc)
 	r0, r1, r2, r3, r4, r5, r6, r7 := row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]
 	r8, r9, r10, r11, r12, r13, r14, r15 := row[8], row[9], row[10], row[11], row[12], row[13], row[14], row[15]
 	for k, x := range ar {
 		br := (*[16]float32)(b[k*N : k*N+16])
-		r0 += x * br[0]
-		r1 += x * br[1]
-		r2 += x * br[2]
-		r3 += x * br[3]
-		r4 += x * br[4]
-		r5 += x * br[5]
-		r6 += x * br[6]
-		r7 += x * br[7]
-		r8 += x * br[8]
-		r9 += x * br[9]
-		r10 += x * br[10]
-		r11 += x * br[11]
-		r12 += x * br[12]
-		r13 += x * br[13]
-		r14 += x * br[14]
-		r15 += x * br[15]
+		r0 += float32(x * br[0])
+		r1 += float32(x * br[1])
+		r2 += float32(x * br[2])
+		r3 += float32(x * br[3])
+		r4 += float32(x * br[4])
+		r5 += float32(x * br[5])
+		r6 += float32(x * br[6])
+		r7 += float32(x * br[7])
+		r8 += float32(x * br[8])
+		r9 += float32(x * br[9])
+		r10 += float32(x * br[10])
+		r11 += float32(x * br[11])
+		r12 += float32(x * br[12])
+		r13 += float32(x * br[13])
+		r14 += float32(x * br[14])
+		r15 += float32(x * br[15])
 	}
 	row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7] = r0, r1, r2, r3, r4, r5, r6, r7
 	row[8], row[9], row[10], row[11], row[12], row[13], row[14], row[15] = r8, r9, r10, r11, r12, r13, r14, r15

@@ -8,7 +8,9 @@ import (
 )
 
 // refMulAdd is the element-by-element multiply-add the blocked kernels
-// replaced, kept as the definition they must match bit for bit.
+// replaced, kept as the definition they must match bit for bit. The
+// conversions of the products keep them unfused, as the default amd64
+// build (GOAMD64=v1) ran the old code; with v3 the compiler would fuse.
 func refMulAdd(cm *coopMul, rt *typ, A, B, C []uint64, M, N, K int) []uint64 {
 	at, bt, ctp := cm.a.elem, cm.b.elem, cm.c.elem
 	D := make([]uint64, M*N)
@@ -18,7 +20,7 @@ func refMulAdd(cm *coopMul, rt *typ, A, B, C []uint64, M, N, K int) []uint64 {
 			for j := 0; j < N; j++ {
 				acc := toF32(C[i*N+j], ctp.ff)
 				for k := 0; k < K; k++ {
-					acc += toF32(A[i*K+k], at.ff) * toF32(B[k*N+j], bt.ff)
+					acc += float32(toF32(A[i*K+k], at.ff) * toF32(B[k*N+j], bt.ff))
 				}
 				D[i*N+j] = uint64(math.Float32bits(acc))
 				if acc != acc {
@@ -31,7 +33,7 @@ func refMulAdd(cm *coopMul, rt *typ, A, B, C []uint64, M, N, K int) []uint64 {
 			for j := 0; j < N; j++ {
 				acc := fround(toF64(C[i*N+j], ctp.ff), rt.ff)
 				for k := 0; k < K; k++ {
-					prod := toF64(A[i*K+k], at.ff) * toF64(B[k*N+j], bt.ff)
+					prod := float64(toF64(A[i*K+k], at.ff) * toF64(B[k*N+j], bt.ff))
 					acc = fround(toF64(acc, rt.ff)+prod, rt.ff)
 				}
 				D[i*N+j] = acc
@@ -216,14 +218,34 @@ func TestMulAddKernels(t *testing.T) {
 
 // TestRoundBinary checks the fast roundings against the general encoder.
 func TestRoundBinary(t *testing.T) {
+	loadF16Table()
+	for h := 0; h < 1<<16; h++ {
+		x := toF64(uint64(h), f16)
+		if x != x {
+			continue
+		}
+		if got := halfBits(x); got != uint64(h) {
+			t.Fatalf("half %#04x: halfBits gives %#04x", h, got)
+		}
+		if got, want := halfBits(roundF16(x)), fmtDescs[f16].nf.Encode(x, 0, false); got != want {
+			t.Fatalf("half %#04x: rounds to %#04x, want %#04x", h, got, want)
+		}
+	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, f := range []ffmt{f16, bf16} {
 		rnd := rounder(f)
 		check := func(x float64) {
-			want := toF64(fround(x, f), f)
+			wantBits := fmtDescs[f].nf.Encode(x, 0, false)
+			if x != x {
+				wantBits = fmtDescs[f].nan
+			}
+			want := toF64(wantBits, f)
 			got := rnd(x)
 			if math.Float64bits(got) != math.Float64bits(want) && !(got != got && want != want) {
 				t.Fatalf("format %d: %v (%#x) rounds to %v, want %v", f, x, math.Float64bits(x), got, want)
+			}
+			if f == f16 && fromF64(x, f16, rne, false) != wantBits {
+				t.Fatalf("fromF64(%v) = %#x, want %#x", x, fromF64(x, f16, rne, false), wantBits)
 			}
 		}
 		for k := 0; k < 200000; k++ {
@@ -246,7 +268,9 @@ func TestRoundBinary(t *testing.T) {
 }
 
 // BenchmarkMulAdd times one subgroup multiply-add of each common kind
-// through coopMulAdd, operands and result in tiles (lockstep).
+// through coopMulAdd, operands and result in tiles (lockstep). cpu-ns/op
+// is the process's CPU time per operation, which other processes sharing
+// the machine do not inflate as they do ns/op.
 func BenchmarkMulAdd(b *testing.B) {
 	loadF16Table()
 	for _, c := range []struct {
@@ -277,13 +301,25 @@ func BenchmarkMulAdd(b *testing.B) {
 			for i := range lanes {
 				lanes[i] = &lane{regs: make([]uint64, nslots), wg: wg}
 			}
-			scatter(lanes, cm.slotA, A)
-			scatter(lanes, cm.slotB, B)
-			scatter(lanes, cm.slotC, C)
 			in := &instr{t: rt.t, res: res, aux: cm}
 			m := &sgMeta{sg: lanes, st: make([]uint8, nslots), tiles: make([]*tile, nslots)}
 			io := matIO{act: lanes, m: m}
+			// The operands as a lockstep subgroup holds them after loads:
+			// whole tiles, their float32 values made once.
+			for _, op := range []struct {
+				slot int32
+				t    *typ
+				v    []uint64
+			}{{cm.slotA, cm.a, A}, {cm.slotB, cm.b, B}, {cm.slotC, cm.c, C}} {
+				tl := &tile{mt: op.t, raw: op.v, has: hasRaw}
+				m.tiles[op.slot] = tl
+				setSt(m.st, op.slot, int32(op.t.slots), sTile)
+				if op.t.elem.kind == kFloat && op.t.elem.width <= 32 {
+					io.f32(op.slot, op.t.elem.ff, nil)
+				}
+			}
 			b.ReportAllocs()
+			cpu0 := cpuTime()
 			for b.Loop() {
 				m.used = 0
 				setSt(m.st, res, int32(rt.t.slots), sVar)
@@ -292,6 +328,9 @@ func BenchmarkMulAdd(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(2*M*N*K)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
+			if cpu0 >= 0 {
+				b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			}
 		})
 	}
 }

@@ -352,12 +352,16 @@ func (l *lane) atomicAdd(addr uint64, t *typ, b []byte, v uint64) {
 }
 
 // cvecMul: result[m] = bias[m] + sum over k of matrix[m][k] * input[k],
-// each product exact and added in increasing k, rounding to the result
-// type after each addition; integers wrap at the result width.
+// each product formed in float64 and added in increasing k, rounding to
+// the result type after each addition; integers wrap at the result width
+// (cvecKernel, coopvec_kernel.go).
 func (l *lane) cvecMul(in *instr) error {
 	r := l.regs
 	cv := in.aux.(*cvecOp)
-	x := make([]numVal, cv.K)
+	if cap(l.wg.scratch.cvecIn) < cv.K {
+		l.wg.scratch.cvecIn = make([]numVal, cv.K)
+	}
+	x := l.wg.scratch.cvecIn[:cv.K]
 	inT := cv.inTy.elem
 	if cv.packed {
 		for k := range x {
@@ -403,27 +407,7 @@ func (l *lane) cvecMul(in *instr) error {
 			return err
 		}
 	}
-	rt := in.t.elem
-	for m := 0; m < cv.M; m++ {
-		var acc uint64
-		if bb != nil {
-			bv := readNum(cv.bias, rdScalar(cv.bias, bb[m*cv.bias.bytes():]))
-			acc = numTo(bv, rt)
-		}
-		for k := 0; k < cv.K; k++ {
-			rr, cc := m, k
-			if cv.transpose {
-				rr, cc = k, m
-			}
-			mv := readNum(mt, rdScalar(mt, mb[cv.matOffset(rr, cc, R, C, es, stride):]))
-			if rt.kind == kFloat {
-				acc = fround(toF64(acc, rt.ff)+numF(mv)*numF(x[k]), rt.ff)
-			} else {
-				acc = (acc + uint64(numI(mv)*numI(x[k]))) & mask(rt.width)
-			}
-		}
-		r[in.res+int32(m)] = acc
-	}
+	cvecKernel(cv, in.t.elem, x, mb, bb, stride, r[in.res:in.res+int32(cv.M)], &l.wg.scratch)
 	return nil
 }
 

@@ -22,6 +22,7 @@ const (
 	e2m3   // OCP FP6 E2M3 (Float6E2M3EXT)
 	e2m1   // OCP FP4 E2M1 (Float4E2M1EXT)
 	mxint8 // OCP MXINT8: a two's complement integer times 2^-6 (MXInt8EXT)
+	ue8m0  // OCP E8M0 scale: 2^(e-127), 0xff NaN (Float8UnsignedE8M0EXT)
 	// uf11 and uf10 are the unsigned 11- and 10-bit floats of packed
 	// image formats (no sign bit; only image texels use them, never with
 	// negative values).
@@ -48,6 +49,7 @@ var fmtDescs = [...]fmtDesc{
 	e2m3:   {num.E2M3, 0},
 	e2m1:   {num.E2M1, 0},
 	mxint8: {},
+	ue8m0:  {nan: 0xff},
 	uf11:   {num.Format{Exp: 5, Man: 6}, 0x7e0},
 	uf10:   {num.Format{Exp: 5, Man: 5}, 0x3f0},
 }
@@ -122,8 +124,11 @@ func toF64(b uint64, f ffmt) float64 {
 }
 
 func toF64slow(b uint64, f ffmt) float64 {
-	if f == mxint8 {
+	switch f {
+	case mxint8:
 		return num.DecodeMXInt8(b)
+	case ue8m0:
+		return num.DecodeE8M0(b)
 	}
 	return fmtDescs[f].nf.Decode(b)
 }
@@ -142,11 +147,24 @@ func fromF64(x float64, f ffmt, rm rounding, sat bool) uint64 {
 	if x != x {
 		return fmtDescs[f].nan
 	}
-	if f == f32 && rm == rne && !sat {
-		return uint64(math.Float32bits(float32(x)))
+	if rm == rne && !sat {
+		switch f {
+		case f32:
+			return uint64(math.Float32bits(float32(x)))
+		case f16:
+			// The hot case of half arithmetic (coopkernel.go's rounding,
+			// checked against the general encoder by TestRoundBinary).
+			return halfBits(roundF16(x))
+		}
 	}
-	if f == mxint8 {
+	switch f {
+	case mxint8:
 		return num.EncodeMXInt8(x, num.Rounding(rm))
+	case ue8m0:
+		// Rounded as glslang folds constants (toward zero, to a power of
+		// two), whatever the rounding mode: the Vulkan environment
+		// leaves it to the implementation.
+		return num.EncodeE8M0(x)
 	}
 	return fmtDescs[f].nf.Encode(x, num.Rounding(rm), sat)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/coopshader/coop/internal/fuzzwatch"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -28,6 +29,7 @@ func FuzzLoadRun(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		defer fuzzwatch.Start()()
 		m, err := spirv.Decode(b)
 		if err != nil {
 			return

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/coopshader/coop/internal/fuzzwatch"
 	"github.com/coopshader/coop/spirv/text"
 )
 
@@ -28,6 +29,7 @@ func FuzzAsmRun(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, src string) {
+		defer fuzzwatch.Start()()
 		m, err := text.Assemble([]byte(src), "fuzz.spvasm")
 		if err != nil {
 			return

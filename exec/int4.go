@@ -10,7 +10,9 @@ import (
 // vector (or cooperative matrix) of them is packed two to a byte, the
 // first of each pair in bits 0-3 and the second in bits 4-7, in every
 // storage class; a scalar one in memory (a Function or Private variable,
-// a member or an array element there) takes a byte, its value in bits 0-3.
+// a member or an array element there) takes a byte, its value in bits 0-3,
+// and a pointer to one component of a vector there names a half of its
+// pair's byte (int4Component).
 
 // isInt4 reports whether t is a 4-bit integer scalar.
 func (t *typ) isInt4() bool { return t != nil && t.kind == kInt && t.width == 4 }
@@ -122,16 +124,151 @@ func (p *prog) checkInt4Use(i int, op spirv.Op, t *typ, ops []uint32) error {
 }
 
 // int4Component handles an access chain that selects one component of a
-// vector of 4-bit integers. In memory other than Function and Private
-// such a scalar cannot exist; in those two the executor's packed layout
-// has no address for it.
-func (p *prog) int4Component(i int, ins *instr, c *chain) error {
-	if ins.t != nil && ins.t.kind == kPointer && (ins.t.sc == spirv.StorageClassFunction || ins.t.sc == spirv.StorageClassPrivate) {
-		ins.ch = c
-		p.unsupport(i, "a pointer to one component of a vector of 4-bit integers (the executor packs them in pairs in every storage class)")
-		return nil
+// vector of 4-bit integers (rest is that index, then any further ones).
+// Outside Function and Private memory such a scalar cannot exist; in
+// those two the pointer names the byte of the component's pair and, in
+// bit 0 of the address's region index (always 0 for invocation memory),
+// which half: loads and stores of a 4-bit scalar then go through
+// int4Mem, which reads and writes only that half.
+func (p *prog) int4Component(i int, ins *instr, c *chain, vt *typ, rest []uint32) error {
+	if ins.t == nil || ins.t.kind != kPointer || ins.t.sc != spirv.StorageClassFunction && ins.t.sc != spirv.StorageClassPrivate {
+		return p.errAt(i, "an access chain cannot select one component of a vector of 4-bit integers: outside Function and Private memory a pair, packed in a byte, is the smallest addressable unit (SPV_INTEL_int4)")
 	}
-	return p.errAt(i, "an access chain cannot select one component of a vector of 4-bit integers: outside Function and Private memory a pair, packed in a byte, is the smallest addressable unit (SPV_INTEL_int4)")
+	if len(rest) != 1 {
+		return p.errAt(i, "index into a non-composite")
+	}
+	s, it := p.slotOf(rest[0])
+	if s < 0 || it.kind != kInt {
+		return p.errAt(i, "index %%%d is not an integer", rest[0])
+	}
+	ins.aux = &int4Chain{op: ins.op, c: c, slot: s, w: it.width, n: vt.count}
+	ins.op = opInt4Chain
+	return nil
+}
+
+// Pseudo-opcodes of the instructions int4Mem runs.
+const (
+	opInt4Chain spirv.Op = 0xfff0 + iota
+	opInt4Load
+	opInt4Store
+	opInt4Copy
+)
+
+// int4Chain is an access chain ending in one component of a vector of
+// 4-bit integers: the chain to the vector, then the component's index.
+type int4Chain struct {
+	op   spirv.Op
+	c    *chain
+	slot int32
+	w, n int
+}
+
+// int4Half marks the high half of a byte in an invocation-memory address.
+const int4Half = 1 << offBits
+
+// int4Pointers routes the loads, stores and copies of 4-bit scalars to
+// int4Mem, and keeps vector handlers off them. It runs after the lockstep
+// kinds are set (each time the handlers are picked), so these keep the
+// memory kinds of the instructions they stand for.
+func (p *prog) int4Pointers() {
+	for k := range p.code {
+		in := &p.code[k]
+		var op spirv.Op
+		switch {
+		case in.op == spirv.OpLoad && in.t.isInt4():
+			op = opInt4Load
+		case in.op == spirv.OpStore && in.at.isInt4():
+			op = opInt4Store
+		case in.op == spirv.OpCopyMemory && in.at.isInt4():
+			op = opInt4Copy
+		case in.op >= opInt4Chain && in.op <= opInt4Copy:
+			op = in.op
+		default:
+			continue
+		}
+		in.op, in.vec, in.fast = op, nil, fNoFast
+	}
+}
+
+// int4Mem runs an instruction int4Pointers routed here; its faults name
+// the opcode it stands for.
+func (l *lane) int4Mem(in *instr) error {
+	err := l.int4Run(in)
+	if e, ok := err.(*Error); ok {
+		e.Op = [...]spirv.Op{spirv.OpAccessChain, spirv.OpLoad, spirv.OpStore, spirv.OpCopyMemory}[in.op-opInt4Chain]
+		if in.op == opInt4Chain {
+			e.Op = in.aux.(*int4Chain).op
+		}
+	}
+	return err
+}
+
+func (l *lane) int4Run(in *instr) error {
+	r := l.regs
+	switch in.op {
+	case opInt4Chain:
+		ic := in.aux.(*int4Chain)
+		addr := r[in.a[0]] + uint64(ic.c.off)
+		for _, s := range ic.c.steps {
+			k := sext(r[s.slot], s.w)
+			if s.bound > 0 && (k < 0 || k >= int64(s.bound)) {
+				return l.fail(in, "index %d out of range for %d elements", k, s.bound)
+			}
+			addr += uint64(k * int64(s.stride))
+		}
+		k := sext(r[ic.slot], ic.w)
+		if k < 0 || k >= int64(ic.n) {
+			return l.fail(in, "index %d out of range for %d elements", k, ic.n)
+		}
+		r[in.res] = addr + uint64(k/2) + uint64(k&1)*int4Half
+	case opInt4Load:
+		v, err := l.int4Read(in, r[in.a[0]])
+		if err != nil {
+			return err
+		}
+		r[in.res] = v
+	case opInt4Store:
+		return l.int4Write(in, r[in.a[0]], r[in.a[1]])
+	case opInt4Copy:
+		v, err := l.int4Read(in, r[in.a[1]])
+		if err != nil {
+			return err
+		}
+		return l.int4Write(in, r[in.a[0]], v)
+	}
+	return nil
+}
+
+// int4Byte is the byte a 4-bit scalar's address names and the shift of
+// its half.
+func (l *lane) int4Byte(in *instr, addr uint64, write bool) (*byte, uint, error) {
+	sh := uint(0)
+	if addr>>56 == regInv && addr&int4Half != 0 {
+		addr &^= int4Half
+		sh = 4
+	}
+	b, err := l.region(in, addr, 1, write)
+	if err != nil {
+		return nil, 0, err
+	}
+	return &b[0], sh, nil
+}
+
+func (l *lane) int4Read(in *instr, addr uint64) (uint64, error) {
+	b, sh, err := l.int4Byte(in, addr, false)
+	if err != nil {
+		return 0, err
+	}
+	return uint64(*b>>sh) & 0xf, nil
+}
+
+func (l *lane) int4Write(in *instr, addr, v uint64) error {
+	b, sh, err := l.int4Byte(in, addr, true)
+	if err != nil {
+		return err
+	}
+	*b = *b&^(0xf<<sh) | byte(v&0xf)<<sh
+	return nil
 }
 
 // coopNibbles loads or stores a cooperative matrix of 4-bit integers: each

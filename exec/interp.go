@@ -522,6 +522,11 @@ func (l *lane) one(in *instr) error {
 
 // exec runs one non-control instruction.
 func (l *lane) exec(in *instr) error {
+	if in.w > 0 {
+		if err := l.charge(in); err != nil {
+			return err
+		}
+	}
 	r := l.regs
 	switch in.op {
 	case spirv.OpLoad:
@@ -589,6 +594,8 @@ func (l *lane) exec(in *instr) error {
 		r[in.res] = uint64(max(n, 0))
 	case opDebugPrintf:
 		return l.printf(in)
+	case opInt4Chain, opInt4Load, opInt4Store, opInt4Copy:
+		return l.int4Mem(in)
 	case spirv.OpAbortKHR:
 		return l.fail(in, "the shader aborted: %q", l.abortMessage(in))
 	case spirv.OpBufferPointerEXT:

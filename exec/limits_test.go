@@ -33,6 +33,9 @@ func TestDispatchCounts(t *testing.T) {
 		{[3]uint32{4194304, 2097152, 2097152}, "dispatch of 4194304 x 2097152 x 2097152 workgroups: the workgroup count does not fit in 64 bits"},
 		{[3]uint32{65535, 65535, 64}, "dispatch of 65535 x 65535 x 64 workgroups of 1 x 1 x 1 invocations (274869518400 invocations) exceeds the work budget of 68719476736 instructions per dispatch"},
 		{[3]uint32{0xffffffff, 0xffffffff, 1}, "(18446744065119617025 invocations) exceeds the work budget"},
+		// 2^32 one-invocation workgroups: few instructions, but starting
+		// each workgroup costs (it took half an hour).
+		{[3]uint32{65535, 65535, 1}, "(4294836225 invocations) exceeds the work budget of 68719476736 instructions per dispatch (an invocation costs at least 1, a workgroup 256"},
 	} {
 		start := time.Now()
 		_, err := dev.Dispatch(&backend.Dispatch{Code: code, Entry: "main", Groups: c.groups, Bindings: []backend.Binding{{Buffer: out}}})

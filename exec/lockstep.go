@@ -480,7 +480,7 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 					l.state = stBlocked
 				}
 				return nil
-			case isCoop2Coll(in.op):
+			case isCoop2Coll(in.op) && !coopInLockstep(in):
 				// Their callbacks run on each invocation's own control state.
 				ld.steps++
 				m.release()
@@ -547,6 +547,9 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
 			st[s] = u
 		}
 		return nil
+	}
+	if err := chargeColl(in, sg); err != nil {
+		return err
 	}
 	if len(sg) != wg.x.p.sgSize {
 		return ld.fail(in, "cooperative matrices need a full subgroup of %d invocations; this one has %d", wg.x.p.sgSize, len(sg))

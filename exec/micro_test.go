@@ -289,3 +289,44 @@ func TestOCPBitLayout(t *testing.T) {
 		}
 	}
 }
+
+// E8M0 (Float8UnsignedE8M0EXT), the microscaling scale: pattern e is
+// 2^(e-127) and 0xff NaN, widened exactly; conversions to it go toward
+// zero to a power of two (as glslang folds constants; the Vulkan
+// environment leaves the rounding to the implementation and allows none at
+// run time), zero and negatives to 2^-127, overflow and NaN to NaN.
+func TestE8M0Conversions(t *testing.T) {
+	dev := New(Options{})
+	k := newKernel(t, 64)
+	k.b.Capability(spirv.CapabilityInt8)
+	k.b.Capability(spirv.CapabilityFloat8UnsignedE8M0EXT)
+	ft := k.b.TypeFloatEncoded(8, spirv.FPEncodingFloat8UnsignedE8M0EXT)
+	u8 := k.b.TypeInt(8, false)
+	in := k.buffer(0, k.f32, 4)
+	out := k.buffer(1, k.u32, 4)
+	base := k.op(spirv.OpIMul, k.u32, k.x, k.c32(2))
+	v := k.op(spirv.OpBitcast, ft, k.op(spirv.OpUConvert, u8, k.x))
+	k.store(out, k.u32, base, k.op(spirv.OpBitcast, k.u32, k.op(spirv.OpFConvert, k.f32, v)))
+	e := k.op(spirv.OpFConvert, ft, k.load(in, k.f32, k.x))
+	k.store(out, k.u32, k.op(spirv.OpIAdd, k.u32, base, k.c32(1)), k.op(spirv.OpUConvert, k.u32, k.op(spirv.OpBitcast, u8, e)))
+	xs := []float32{1, 3, 0.75, 1e-39, -2, 0, 1e38, float32(math.Inf(1)), float32(math.NaN()), 1.5, 0x1p-126, 0x1p127}
+	wants := []uint32{127, 128, 126, 0, 0, 0, 253, 0xff, 0xff, 127, 1, 254}
+	ins := make([]uint32, 256)
+	for i, x := range xs {
+		ins[i] = math.Float32bits(x)
+	}
+	bi, bo := u32buf(t, dev, ins), u32buf(t, dev, make([]uint32, 512))
+	mustRun(t, dev, k.words(), 4, bi, bo)
+	got := u32s(bo)
+	for p := range 256 {
+		want := float32(math.Ldexp(1, p-127))
+		if g := math.Float32frombits(got[2*p]); g != want && !(p == 0xff && g != g) {
+			t.Errorf("pattern %#x widens to %v, want %v", p, g, want)
+		}
+	}
+	for i, x := range xs {
+		if g := got[2*i+1]; g != wants[i] {
+			t.Errorf("%v converts to %#x, want %#x", x, g, wants[i])
+		}
+	}
+}

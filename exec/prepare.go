@@ -428,6 +428,8 @@ func (p *prog) declType(i int) (*typ, error) {
 			t.ff = e2m1
 		case len(w) >= 3 && spirv.FPEncoding(w[2]) == spirv.FPEncodingMXInt8EXT && t.width == 8:
 			t.ff = mxint8
+		case len(w) >= 3 && spirv.FPEncoding(w[2]) == spirv.FPEncodingFloat8UnsignedE8M0EXT && t.width == 8:
+			t.ff = ue8m0
 		case len(w) >= 3:
 			p.unsupport(i, fmt.Sprintf("float encoding %d", w[2]))
 			t.ff, t.width = f32, 32
@@ -638,6 +640,9 @@ func (p *prog) declConst(i int) error {
 		}
 		dst[0] = v & mask(t.width)
 	case spirv.OpConstantTrue, spirv.OpConstantFalse, spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse:
+		if t.kind != kBool {
+			return p.errAt(i, "%s needs a bool result type", in.Op)
+		}
 		v := in.Op == spirv.OpConstantTrue || in.Op == spirv.OpSpecConstantTrue
 		if hasSpec {
 			v = false

@@ -78,6 +78,22 @@ func (m *sgMeta) scatterRow(s int32) {
 	m.st[s] = sVar
 }
 
+// chargedRow wraps the row handler of an instruction that has work of
+// its own (limits.go: weigh) so that running it spends the work, as
+// charged does for vector handlers.
+func chargedRow(in *instr, r rowOp) rowOp {
+	if r == nil || in.w <= 0 || in.coll {
+		return r
+	}
+	w := in.w
+	return func(m *sgMeta, in *instr) bool {
+		for _, l := range m.sg {
+			l.steps -= w
+		}
+		return r(m, in)
+	}
+}
+
 // pickRow chooses the row handler of an instruction that has a vector
 // handler, or nil.
 func pickRow(in *instr) rowOp {

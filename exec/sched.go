@@ -35,6 +35,7 @@ type dispatchRun struct {
 	// invocations; negative: none) and worked what has been used.
 	work    int64
 	worked  atomic.Int64
+	capped  bool // budget was cut to the work budget's share (checkCounts)
 	tensors []boundTensor
 	// check, when set, looks for undefined behaviour (Options.Check).
 	check *checker
@@ -235,6 +236,9 @@ func isWG(in *instr) bool {
 // collective performs a subgroup- or workgroup-wide instruction for the
 // lanes in act (sg: the lanes of the subgroup, by lane id).
 func collective(in *instr, act, sg []*lane) error {
+	if err := chargeColl(in, act); err != nil {
+		return err
+	}
 	switch {
 	case isBarrier(in.op):
 		if len(act) > 0 && act[0].x != nil && act[0].x.check != nil {
@@ -447,10 +451,7 @@ func (x *dispatchRun) execute(workers int) error {
 					return
 				}
 				id := [3]uint32{x.base[0] + uint32(i%uint64(g[0])), x.base[1] + uint32(i/uint64(g[0])%uint64(g[1])), x.base[2] + uint32(i/(uint64(g[0])*uint64(g[1])))}
-				err := wg.safeRun(id)
-				if err == nil {
-					err = x.spend(wg, done.Load(), total)
-				}
+				err := x.spend(wg, wg.safeRun(id), done.Load(), total)
 				if err != nil && err != errStopped {
 					mu.Lock()
 					if i < firstIdx {

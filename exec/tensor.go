@@ -362,13 +362,17 @@ func smod(a, b int64) int64 {
 }
 
 // tensorExec runs a tensor load or store for a whole scope.
-func tensorExec(in *instr, act []*lane) error {
+func tensorExec(in *instr, act []*lane) error { return tensorMemExec(in, matIO{act: act}) }
+
+// tensorMemExec runs a tensor load or store for a whole subgroup (or
+// scope), reading the layout, view and pointer of the first invocation.
+func tensorMemExec(in *instr, io matIO) error {
+	act := io.act
 	l0 := act[0]
 	tm := in.aux.(*tensorMem)
 	mt := tm.mt
 	R, C := mt.rows, mt.cols
 	ct := mt.elem
-	es := ct.bytes()
 	L := l0.regs[tm.tl : tm.tl+int32(5*tm.lt.dim+1)]
 	var V []uint64
 	if tm.view >= 0 {
@@ -376,8 +380,18 @@ func tensorExec(in *instr, act []*lane) error {
 	}
 	base := l0.regs[tm.ptr]
 	load := in.op == spirv.OpCooperativeMatrixLoadTensorNV
-	tile := l0.wg.scratch.u64(0, R*C)
-	gather(act, tm.obj, tile)
+	sc := &l0.wg.scratch
+	tile := sc.u64(0, R*C)
+	copy(tile, io.raw(tm.obj, tile))
+	if tm.decode == nil {
+		if err := tensorPlain(in, l0, tm, L, V, base, tile, load); err != nil {
+			return err
+		}
+		if load {
+			io.putRaw(in.res, mt, tile)
+		}
+		return nil
+	}
 	per := (len(tile) + len(act) - 1) / len(act)
 	owner := func(e int) *lane { return act[e/per] }
 	var done []bool
@@ -399,32 +413,81 @@ func tensorExec(in *instr, act []*lane) error {
 		case skip:
 			continue
 		case clamped:
+			tile[e] = L[tm.lt.clampV()] & mask(ct.width)
+			continue
+		}
+		v, err := owner(e).callback(in, tm.decode, decodeArgs(args[:0], tm, base, idx, bc[:], ib[:]))
+		if err != nil {
+			return err
+		}
+		tile[e] = v
+	}
+	io.putRaw(in.res, mt, tile)
+	return nil
+}
+
+// Element states of a tensor load or store without a decode function.
+const (
+	tensorSkip    = -1 // clipped by the view: untouched
+	tensorClamped = -2 // outside the tensor in Constant mode: clampValue, or not stored
+)
+
+// tensorPlain loads or stores the elements of tile (row-major) without a
+// decode function: every element's index first, then, when all the
+// addressed elements are in one region, one bounds check for them all.
+// A region the check refuses is walked element by element, so the fault
+// names the first element out of bounds, as an element-wise walk would.
+func tensorPlain(in *instr, l0 *lane, tm *tensorMem, L, V []uint64, base uint64, tile []uint64, load bool) error {
+	mt := tm.mt
+	R, C := mt.rows, mt.cols
+	ct := mt.elem
+	es := uint64(ct.bytes())
+	idxs := l0.wg.scratch.i64s(0, R*C)
+	var bc, ib [5]uint64
+	lo, hi := uint64(math.MaxUint64), uint64(0)
+	for e := range idxs {
+		idx, skip, clamped := tensorElement(tm.lt, L, tm.vt, V, uint64(e/C), uint64(e%C), uint64(C), !load, bc[:], ib[:])
+		switch {
+		case skip:
+			idxs[e] = tensorSkip
+		case clamped:
+			idxs[e] = tensorClamped
+		default:
+			idxs[e] = int64(idx)
+			lo, hi = min(lo, idx), max(hi, idx)
+		}
+	}
+	var b []byte
+	if lo <= hi {
+		var err error
+		if b, err = l0.region(in, base+lo*es, int((hi-lo+1)*es), !load); err != nil {
+			b = nil
+		}
+	}
+	for e, idx := range idxs {
+		switch {
+		case idx == tensorSkip:
+			continue
+		case idx == tensorClamped:
 			if load {
 				tile[e] = L[tm.lt.clampV()] & mask(ct.width)
 			}
 			continue
 		}
-		if load && tm.decode != nil {
-			v, err := owner(e).callback(in, tm.decode, decodeArgs(args[:0], tm, base, idx, bc[:], ib[:]))
-			if err != nil {
+		var eb []byte
+		if b != nil {
+			eb = b[(uint64(idx)-lo)*es:]
+		} else {
+			var err error
+			if eb, err = l0.region(in, base+uint64(idx)*es, int(es), !load); err != nil {
 				return err
 			}
-			tile[e] = v
-			continue
-		}
-		addr := base + idx*uint64(es)
-		b, err := l0.region(in, addr, es, !load)
-		if err != nil {
-			return err
 		}
 		if load {
-			tile[e] = rdScalar(ct, b)
+			tile[e] = rdScalar(ct, eb)
 		} else {
-			wrScalar(ct, b, tile[e])
+			wrScalar(ct, eb, tile[e])
 		}
-	}
-	if load {
-		scatter(act, in.res, tile)
 	}
 	return nil
 }

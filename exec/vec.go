@@ -20,9 +20,10 @@ import (
 // redone identically.
 type vecOp func(sg []*lane, in *instr) bool
 
-// pickVecs chooses the family (interp.go) and the vector handler of
-// every instruction; those a
-// float environment touches (fenv.go) keep the general path.
+// pickVecs chooses the family (interp.go), the vector handler and the
+// row handler (rows.go) of every instruction; those a float environment
+// touches (fenv.go) keep the general path, and an instruction without a
+// vector handler has no row handler either.
 func (p *prog) pickVecs() {
 	for k := range p.code {
 		in := &p.code[k]
@@ -32,8 +33,14 @@ func (p *prog) pickVecs() {
 		}
 		in.vec, in.row = nil, nil
 		if p.fe == nil || p.fe.ins[in] == 0 {
-			in.vec = pickVec(in)
-			in.row = pickRow(in)
+			in.vec = charged(in, pickVec(in))
+			in.row = chargedRow(in, pickRow(in))
+		}
+	}
+	p.int4Pointers()
+	for k := range p.code {
+		if in := &p.code[k]; in.vec == nil {
+			in.row = nil
 		}
 	}
 }

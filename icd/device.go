@@ -197,8 +197,11 @@ type Buffer struct {
 	mem    *Memory
 	offset uint64
 	mu     sync.Mutex
-	views  map[[2]uint64]backend.Buffer
+	views  map[[2]uint64]backend.Buffer // nil once destroyed
 }
+
+// errDestroyed is view's error for a destroyed buffer.
+var errDestroyed = errorf("the buffer was destroyed")
 
 func CreateBuffer(device uintptr, pInfo, pAllocator, pBuffer unsafe.Pointer) int32 {
 	d := lookupD[Device](device)
@@ -299,6 +302,9 @@ func BindBufferMemory2(device uintptr, count uint32, pInfos unsafe.Pointer) int3
 func (b *Buffer) view(off, size uint64) (backend.Buffer, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.views == nil {
+		return nil, errDestroyed
+	}
 	if b.mem == nil {
 		return nil, errorf("the buffer is not bound to memory")
 	}

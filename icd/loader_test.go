@@ -145,7 +145,8 @@ void main() { v[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 3u + add; }
 // TestCApplication compiles a C Vulkan application (testdata/app.c)
 // against the system's headers and loader and runs it on the driver: the
 // C calling convention of every command it uses, debug messages, a feature
-// refused, a pipeline refused, dispatch base, a timeline wait signaled from
+// refused, a pipeline refused, a destroyed buffer left in a binding the
+// pipeline does not use, dispatch base, a timeline wait signaled from
 // the host after submission, timestamps.
 func TestCApplication(t *testing.T) {
 	needDriver(t)

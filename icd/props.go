@@ -107,6 +107,16 @@ var properties = map[string]any{
 var unsupportedFeatures = map[string]bool{}
 
 func init() {
+	// Integer dot products: the executor runs OpSDot and its kin as one
+	// instruction each, faster than the emulation by shifts, multiplies and
+	// adds that "accelerated" is measured against, so every form is
+	// accelerated (llama.cpp takes its integer-dot paths only then).
+	t := reflect.TypeFor[vkt.PhysicalDeviceShaderIntegerDotProductProperties]()
+	for i := range t.NumField() {
+		if n := t.Field(i).Name; strings.HasPrefix(n, "IntegerDotProduct") {
+			properties[n] = uint32(1)
+		}
+	}
 	for _, n := range strings.Fields(`RobustBufferAccess FullDrawIndexUint32 ImageCubeArray IndependentBlend
 	GeometryShader TessellationShader SampleRateShading DualSrcBlend LogicOp MultiDrawIndirect
 	DrawIndirectFirstInstance DepthClamp DepthBiasClamp FillModeNonSolid DepthBounds WideLines LargePoints

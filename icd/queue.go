@@ -1,6 +1,7 @@
 package icd
 
 import (
+	"runtime/debug"
 	"sync"
 	"time"
 	"unsafe"
@@ -71,12 +72,14 @@ func (q *Queue) execute(s *submission) {
 			break
 		}
 		if err := cb.safeReplay(); err != nil {
+			// Reported before the device is marked lost: an application
+			// that sees the loss may exit at once.
+			q.dev.inst.report(severityError, "device lost: %v", err)
 			q.dev.mu.Lock()
 			if q.dev.lost == nil {
 				q.dev.lost = err
 			}
 			q.dev.mu.Unlock()
-			q.dev.inst.report(severityError, "device lost: %v", err)
 		}
 	}
 	for _, sg := range s.signals {
@@ -88,11 +91,12 @@ func (q *Queue) execute(s *submission) {
 }
 
 // safeReplay replays a command buffer, a panic becoming an error that
-// loses the device rather than ending the application.
+// loses the device rather than ending the application; the error carries
+// the stack, as a panic here is the driver's bug.
 func (cb *CommandBuffer) safeReplay() (err error) {
 	defer func() {
 		if e := recover(); e != nil {
-			err = errorf("internal error running a command buffer: %v", e)
+			err = errorf("internal error running a command buffer: %v\n%s", e, debug.Stack())
 		}
 	}()
 	return cb.replay()
@@ -280,11 +284,18 @@ func GetFenceStatus(device uintptr, fence uint64) int32 {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.signaled {
+	// The queue runs on the application's CPU, so an application that
+	// polls in a loop (llama.cpp's backend spins on vkGetFenceStatus)
+	// would take a core from the executor: a poll of an unsignaled fence
+	// waits a little for it instead of answering at once.
+	if waitUntil(f.cond, func() bool { return f.signaled }, uint64(fencePollWait)) {
 		return success
 	}
 	return notReady
 }
+
+// fencePollWait is how long vkGetFenceStatus waits for an unsignaled fence.
+const fencePollWait = time.Millisecond
 
 // waitUntil waits on cond (whose lock is held) until done() or the
 // deadline; it reports done().

@@ -181,6 +181,33 @@ func (f Format) Round(x float64) float64 { return f.Decode(f.Encode(x, NearestEv
 // MXInt8 is the OCP MXINT8 element: an 8-bit two's complement integer
 // scaled by 2^-6 (so -2 to 127/64 in steps of 1/64).
 
+// E8M0 is the OCP microscaling scale (Float8UnsignedE8M0EXT): no sign,
+// 8 exponent bits with bias 127 and no fraction, so encoding e is 2^(e-127)
+// and 0xff is NaN; there is no zero or infinity.
+
+// DecodeE8M0 returns the value of an E8M0 encoding.
+func DecodeE8M0(bits uint64) float64 {
+	if bits&0xff == 0xff {
+		return math.NaN()
+	}
+	return math.Ldexp(1, int(bits&0xff)-127)
+}
+
+// EncodeE8M0 converts x to E8M0 as glslang writes such constants: x rounded
+// to float32, then that float's exponent field, so values round toward
+// zero to a power of two; zero, negatives and float32 subnormals give the
+// smallest (2^-127), values past float32's range and NaN give NaN.
+func EncodeE8M0(x float64) uint64 {
+	f := float32(x)
+	if f != f {
+		return 0xff
+	}
+	if f <= 0 {
+		return 0
+	}
+	return uint64(math.Float32bits(f) >> 23)
+}
+
 // DecodeMXInt8 returns the value of an MXINT8 encoding.
 func DecodeMXInt8(bits uint64) float64 { return float64(int8(bits)) / 64 }
 

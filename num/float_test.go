@@ -260,3 +260,25 @@ func TestMXInt8(t *testing.T) {
 		}
 	}
 }
+
+// TestE8M0: every encoding decodes to 2^(e-127) (0xff NaN) and encodes
+// back; other values go toward zero to a power of two, as glslang folds.
+func TestE8M0(t *testing.T) {
+	for e := range uint64(255) {
+		v := DecodeE8M0(e)
+		if v != math.Ldexp(1, int(e)-127) || EncodeE8M0(v) != e {
+			t.Fatalf("encoding %#x: %v, back %#x", e, v, EncodeE8M0(v))
+		}
+	}
+	if !math.IsNaN(DecodeE8M0(0xff)) {
+		t.Error("0xff is not NaN")
+	}
+	for _, c := range []struct {
+		x    float64
+		want uint64
+	}{{3, 128}, {0.75, 126}, {0, 0}, {-5, 0}, {1e-40, 0}, {math.Inf(1), 0xff}, {math.NaN(), 0xff}, {1e39, 0xff}, {math.Ldexp(1, 127) * 1.99, 254}} {
+		if got := EncodeE8M0(c.x); got != c.want {
+			t.Errorf("EncodeE8M0(%v) = %#x, want %#x", c.x, got, c.want)
+		}
+	}
+}

@@ -52,6 +52,9 @@ type Profile struct {
 	CoopMat2      *CoopMat2Limits    `json:"coopMat2,omitempty"`
 	CoopVec       []CoopVecCombo     `json:"coopVec,omitempty"` // vkGetPhysicalDeviceCooperativeVectorPropertiesNV
 	CoopVecLimits *CoopVecLimits     `json:"coopVecLimits,omitempty"`
+	// Limits are the VkPhysicalDeviceLimits the runtime rules compare a
+	// module and a dispatch against; nil when unknown (nothing is checked).
+	Limits *Limits `json:"limits,omitempty"`
 
 	// Numerics records the device's choices where the specifications leave
 	// one to the implementation; the zero value is the executor's default.
@@ -112,6 +115,15 @@ type CoopVecLimits struct {
 	MaxCooperativeVectorComponents uint32 `json:"maxCooperativeVectorComponents"`
 }
 
+// Limits are the compute limits of VkPhysicalDeviceLimits.
+type Limits struct {
+	MaxComputeWorkGroupSize        [3]uint32 `json:"maxComputeWorkGroupSize"`
+	MaxComputeWorkGroupInvocations uint32    `json:"maxComputeWorkGroupInvocations"`
+	MaxComputeWorkGroupCount       [3]uint32 `json:"maxComputeWorkGroupCount"`
+	MaxComputeSharedMemorySize     uint32    `json:"maxComputeSharedMemorySize"`
+	MaxPushConstantsSize           uint32    `json:"maxPushConstantsSize"`
+}
+
 // Numerics are a device's implementation-defined floating-point choices.
 // Each string field is empty for the executor's documented default.
 type Numerics struct {
@@ -129,6 +141,17 @@ type Numerics struct {
 	// NaN gives the bit pattern of a NaN produced by arithmetic, per type
 	// ("float16": "0x7fff"); a missing key is the executor's canonical quiet NaN.
 	NaN map[string]string `json:"nan,omitempty"`
+	// Accumulation says how cooperative matrix and vector multiplies add
+	// up their products, by instruction family and result type
+	// ("coopmat/float32", "coopmat/float16", "coopvec/float16"):
+	// "sequential" (the executor's: each exact product added in k order,
+	// rounding to the result type after each addition), or "blockN-rte" /
+	// "blockN-rtz": the exact sum of N consecutive products (in k order,
+	// within one MulAdd) plus the running value, rounded once per block to
+	// nearest even or toward zero. Measured with scripts/accum_probe.amber;
+	// recorded for comparisons to explain, not yet reproduced by the
+	// executor (which keeps "sequential"). A missing key is unmeasured.
+	Accumulation map[string]string `json:"accumulation,omitempty"`
 }
 
 // Has reports whether the profile lists extension ext.

@@ -1,6 +1,7 @@
 package script
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"runtime"
@@ -418,6 +419,52 @@ func compareBuffer(sa, sb *state, buf *Buffer, skip []int) Result {
 	}
 	res.Msg = err.Error()
 	return res
+}
+
+// compareOpaque compares a buffer holding a matrix in the devices'
+// optimal layouts (cm put it there): each device converts its bytes back
+// to row-major, and the two matrices are compared element by element,
+// within the tolerance of the EXPECTs on the buffer, as values of the
+// buffer's type when its elements are the matrix's, else bit for bit.
+func compareOpaque(sa, sb *state, buf *Buffer, cm *ConvertMatrix) Result {
+	what := fmt.Sprintf("BUFFER %s (a %d x %d %s matrix in each device's %v layout) same on both devices after converting it to row_major", buf.Name, cm.Rows, cm.Cols, cm.Type, cm.DstLayout)
+	res := Result{Line: buf.Line, What: what, Device: sa.dev.Name() + " vs " + sb.dev.Name()}
+	pa, err := sa.plainMatrix(buf.Name, cm)
+	if err != nil {
+		res.Msg = err.Error()
+		return res
+	}
+	pb, err := sb.plainMatrix(buf.Name, cm)
+	if err != nil {
+		res.Msg = err.Error()
+		return res
+	}
+	n := cm.Rows * cm.Cols
+	if len(pa) != len(pb) || len(pa)%n != 0 {
+		res.Msg = fmt.Sprintf("the row-major matrices take %d bytes on %s and %d on %s", len(pa), sa.dev.Name(), len(pb), sb.dev.Name())
+		return res
+	}
+	t, es := buf.Type, len(pa)/n
+	typed := t.Comps() == 1 && t.Bits == es*8
+	tols, _ := bufferTolerance(sa.s, buf.Name)
+	m := mismatch{max: sa.opts.MaxDiffs}
+	va, vb := newValues(t, pa, n, 0), newValues(t, pb, n, 0)
+	for i := range n {
+		at := fmt.Sprintf("(%d, %d)", i/cm.Cols, i%cm.Cols)
+		if typed {
+			if a, b := va.at(i), vb.at(i); !within(t, a, b, tolFor(tols, 0)) {
+				m.add(i, at, t.String(a)+" on "+sa.dev.Name(), t.String(b)+" on "+sb.dev.Name())
+			}
+		} else if x, y := pa[i*es:(i+1)*es], pb[i*es:(i+1)*es]; !bytes.Equal(x, y) {
+			m.add(i, at, fmt.Sprintf("%x on %s", x, sa.dev.Name()), fmt.Sprintf("%x on %s", y, sb.dev.Name()))
+		}
+	}
+	r := m.result(buf.Line, what, n)
+	r.Device = res.Device
+	if !r.Pass {
+		r.Msg = strings.Replace(r.Msg, "values differ:", "values differ between the devices:", 1)
+	}
+	return r
 }
 
 // isAddress reports whether component i overlaps an 8-byte address slot.

@@ -10,6 +10,7 @@ import (
 
 	cpu "github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/glsl/compile"
+	"github.com/coopshader/coop/internal/fuzzwatch"
 	"github.com/coopshader/coop/spirv/text"
 )
 
@@ -43,6 +44,7 @@ func FuzzRunCPU(f *testing.F) {
 		"BUFFER b DATA_TYPE uint32 SIZE 9 FILL 0\nPIPELINE compute p\n  ATTACH s\n  BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\n" +
 		"RUN p 2 1 1\nEXPECT b IDX 0 EQ 8\n")
 	f.Fuzz(func(t *testing.T, src string) {
+		defer fuzzwatch.Start()()
 		if longNumber.MatchString(src) {
 			t.Skip("large sizes only cost memory")
 		}

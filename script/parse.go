@@ -386,6 +386,9 @@ func (p *parser) buffer(ln int, f []string) error {
 		rest = rest[1:]
 	}
 	b := &Buffer{Name: f[1], Type: dt, Line: ln}
+	if at(rest, 0) == "HOST" {
+		b.Host, rest = true, rest[1:]
+	}
 	if err := p.initBuffer(ln, b, rest); err != nil {
 		return err
 	}

@@ -314,6 +314,9 @@ func start(s *Script, dev backend.Device, code map[string][]uint32, opts RunOpti
 			if b.Address {
 				usage |= backend.UsageAddress
 			}
+			if b.Host {
+				usage |= backend.UsageHost
+			}
 			// Devices want non-empty buffers of whole words.
 			size := max((b.Size()+3)&^3, 4)
 			var buf backend.Buffer
@@ -556,12 +559,12 @@ func Compare(ctx context.Context, s *Script, a, b backend.Device, opts RunOption
 	skip := addressSlots(s)
 	var notes string
 	for _, buf := range s.Buffers {
-		if s.Opaque(buf.Name) {
-			rep.Results = append(rep.Results, Result{Line: buf.Line, Pass: true, Device: a.Name() + " vs " + b.Name(),
-				What: fmt.Sprintf("BUFFER %s holds a matrix in an optimal layout: each device's own, not compared", buf.Name)})
-			continue
+		var r Result
+		if cm := s.Opaque(buf.Name); cm != nil {
+			r = compareOpaque(sa, sb, buf, cm)
+		} else {
+			r = compareBuffer(sa, sb, buf, skip[buf.Name])
 		}
-		r := compareBuffer(sa, sb, buf, skip[buf.Name])
 		if !r.Pass {
 			if notes == "" {
 				notes = deviations(s, code)
@@ -610,6 +613,30 @@ func deviations(s *Script, code map[string][]uint32) string {
 		return ""
 	}
 	return b.String()
+}
+
+// plainMatrix reads the matrix a CONVERT_MATRIX put into buffer name in
+// an optimal layout and has the device convert it back to tightly packed
+// row-major.
+func (st *state) plainMatrix(name string, cm *ConvertMatrix) ([]byte, error) {
+	mc, ok := st.dev.(backend.MatrixConverter)
+	if !ok {
+		return nil, fmt.Errorf("%s cannot convert cooperative-vector matrices", st.dev.Name())
+	}
+	src := make([]byte, st.s.Buffer(name).Size())
+	if err := st.bufs[name].Read(0, src); err != nil {
+		return nil, err
+	}
+	conv := &backend.MatrixConversion{Src: src, Rows: cm.Rows, Cols: cm.Cols, Type: cm.Type, SrcLayout: cm.DstLayout, DstLayout: backend.RowMajor}
+	n, err := mc.ConvertMatrix(conv)
+	if err != nil {
+		return nil, err
+	}
+	conv.Dst = make([]byte, n)
+	if _, err := mc.ConvertMatrix(conv); err != nil {
+		return nil, err
+	}
+	return conv.Dst, nil
 }
 
 // convertMatrix runs a CONVERT_MATRIX: the source's bytes converted by

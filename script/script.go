@@ -80,6 +80,11 @@ type Buffer struct {
 	gen  *generator
 	// Address is set when some pipeline takes the buffer's device address.
 	Address bool
+	// Host (BUFFER ... HOST) asks for memory the host maps
+	// (backend.UsageHost): on a GPU, host-visible memory the shader
+	// reaches over the bus, instead of device-local memory with staging
+	// copies.
+	Host bool
 	// Image describes an IMAGE (nil for a buffer): its values are its
 	// texels in the image's memory order (backend.ImageDesc).
 	Image *backend.ImageDesc
@@ -151,16 +156,18 @@ type ConvertMatrix struct {
 	Line                 int
 }
 
-// Opaque reports whether buffer name receives a matrix in a device's own
-// optimal layout (CONVERT_MATRIX ... DST_LAYOUT *_optimal): its bytes mean
-// something to that device only, so two devices' are not compared.
-func (s *Script) Opaque(name string) bool {
+// Opaque returns the last CONVERT_MATRIX that gives buffer name a matrix
+// in a device's own optimal layout (DST_LAYOUT *_optimal), nil when none:
+// such bytes mean something to that device only, so two devices' are
+// compared after each converts them back to row-major.
+func (s *Script) Opaque(name string) *ConvertMatrix {
+	var last *ConvertMatrix
 	for _, c := range s.Commands {
 		if m, ok := c.(*ConvertMatrix); ok && m.To == name && m.DstLayout.Optimal() {
-			return true
+			last = m
 		}
 	}
-	return false
+	return last
 }
 
 // Expect is one EXPECT command.

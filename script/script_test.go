@@ -17,6 +17,7 @@ import (
 
 	"github.com/coopshader/coop/backend"
 	cpu "github.com/coopshader/coop/exec"
+	"github.com/coopshader/coop/internal/fuzzwatch"
 )
 
 func mustParse(t *testing.T, src string) *Script {
@@ -859,6 +860,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("BUFFER A DATA_TYPE int4 DATA 1 2 3 4 END\nBUFFER C DATA_TYPE int8 SIZE 4\nEXPECT C EQ_MATMUL A A M 2 N 2 K 1 TRANSPOSE B STRIDE A 1 SATURATE SAMPLE 3\n")
 	f.Add("SHADER compute s SPIRV-HEX\n03 02 23 07\nEND\nBUFFER p DATA_TYPE uint64 SIZE 2\nPIPELINE compute q\nATTACH s SPECIALIZE 1 AS bool true\nBIND BUFFER_ADDRESS p INTO p OFFSET 8\nBIND BUFFER p AS push_constant\nEND\nREPEAT 3\nRUN q 1 1 1\nCOPY p TO p\nEND\nEXPECT p RMSE_BUFFER p TOLERANCE 0\n")
 	f.Fuzz(func(t *testing.T, src string) {
+		defer fuzzwatch.Start()()
 		if longNumber.MatchString(src) {
 			t.Skip("large sizes only cost memory")
 		}
@@ -950,9 +952,10 @@ EXPECT out IDX 4 EQ 3
 }
 
 // TestConvertMatrixOpaque: CONVERT_MATRIX runs on a device, and a buffer
-// holding an optimal-layout matrix is not compared between devices.
+// holding an optimal-layout matrix is compared between devices after each
+// converts it back to row-major, whatever its own optimal layout is.
 func TestConvertMatrixOpaque(t *testing.T) {
-	s, err := Parse("m.amber", []byte(`BUFFER W DATA_TYPE float16 DATA
+	src := `BUFFER W DATA_TYPE float16 DATA
 1 2 3 4 5 6
 END
 BUFFER O DATA_TYPE float16 SIZE 16 FILL 0
@@ -960,20 +963,67 @@ BUFFER C DATA_TYPE float16 SIZE 6 FILL 0
 CONVERT_MATRIX W TO O ROWS 2 COLS 3 SRC_LAYOUT row_major DST_LAYOUT inferencing_optimal
 CONVERT_MATRIX W TO C ROWS 2 COLS 3 SRC_LAYOUT row_major DST_LAYOUT column_major
 EXPECT C IDX 0 EQ 1 4 2 5 3 6
-`))
+`
+	s, err := Parse("m.amber", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Compare(context.Background(), s, cpu.New(cpu.Options{}), cpu.New(cpu.Options{}), RunOptions{})
+	for _, b := range []backend.Device{cpu.New(cpu.Options{}), &transposingDevice{Device: cpu.New(cpu.Options{})}} {
+		rep, err := Compare(context.Background(), s, cpu.New(cpu.Options{}), b, RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		rep.Format(&out)
+		if rep.Failed() != 0 || !strings.Contains(out.String(), "PASS m.amber:4 BUFFER O (a 2 x 3 float16 matrix in each device's inferencing_optimal layout) same on both devices after converting it to row_major") {
+			t.Fatalf("%s", out.String())
+		}
+	}
+	// A device whose optimal layout loses a value is caught.
+	rep, err := Compare(context.Background(), s, cpu.New(cpu.Options{}), &transposingDevice{Device: cpu.New(cpu.Options{}), spoil: true}, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	rep.Format(&b)
-	if rep.Failed() != 0 || !strings.Contains(b.String(), "BUFFER O holds a matrix in an optimal layout") {
-		t.Fatalf("%s", b.String())
+	var out strings.Builder
+	rep.Format(&out)
+	if rep.Failed() != 1 || !strings.Contains(out.String(), "(1, 2) got 6 on cpu (reference executor), want 0") {
+		t.Fatalf("%s", out.String())
 	}
 	if _, err := Parse("m.amber", []byte("BUFFER W DATA_TYPE float16 SIZE 4 FILL 0\nCONVERT_MATRIX W TO W ROWS 2\n")); err == nil {
 		t.Error("CONVERT_MATRIX without layouts accepted")
+	}
+}
+
+// transposingDevice is an executor whose optimal layouts are column-major
+// (so its bytes differ from the executor's); spoil zeroes the last
+// element on the way back to a plain layout.
+type transposingDevice struct {
+	*cpu.Device
+	spoil bool
+}
+
+func (d *transposingDevice) ConvertMatrix(c *backend.MatrixConversion) (int, error) {
+	cc := *c
+	if cc.SrcLayout.Optimal() {
+		cc.SrcLayout, cc.SrcStride = backend.ColumnMajor, 0
+	}
+	if cc.DstLayout.Optimal() {
+		cc.DstLayout, cc.DstStride = backend.ColumnMajor, 0
+	}
+	n, err := d.Device.ConvertMatrix(&cc)
+	if err == nil && d.spoil && c.Dst != nil && c.SrcLayout.Optimal() {
+		clear(c.Dst[n-2 : n])
+	}
+	return n, err
+}
+
+// TestHostBuffer: BUFFER ... HOST asks the device for host memory.
+func TestHostBuffer(t *testing.T) {
+	s := mustParse(t, "BUFFER a DATA_TYPE float STD430 HOST SIZE 4 FILL 1\nBUFFER b DATA_TYPE float SIZE 4 FILL 1\nBUFFER c FORMAT R32_SFLOAT HOST DATA\n1 2\nEND\n")
+	if !s.Buffer("a").Host || s.Buffer("b").Host || !s.Buffer("c").Host {
+		t.Errorf("Host: a %v, b %v, c %v", s.Buffer("a").Host, s.Buffer("b").Host, s.Buffer("c").Host)
+	}
+	if _, err := Parse("t.amber", []byte("BUFFER a DATA_TYPE float HOST HOST SIZE 4\n")); err == nil {
+		t.Error("HOST twice accepted")
 	}
 }

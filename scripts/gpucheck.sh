@@ -44,11 +44,11 @@ done
 corpus="corpus: not run ($CORPUS absent)"
 cfail=0
 if [ -f "$CORPUS/MANIFEST.tsv" ]; then
-	"$COOP" gpucheck --corpus "$CORPUS" >"${TMPDIR:-/tmp}/gpucheck.$$" 2>&1
+	"$COOP" gpucheck --detail --corpus "$CORPUS" >"${TMPDIR:-/tmp}/gpucheck.$$" 2>&1
 	grep -v '^SAME ' "${TMPDIR:-/tmp}/gpucheck.$$"
 	corpus=$(grep '^corpus:' "${TMPDIR:-/tmp}/gpucheck.$$" ||
 		echo "corpus: stopped after $(grep -c '^SAME ' "${TMPDIR:-/tmp}/gpucheck.$$") same modules: $(tail -1 "${TMPDIR:-/tmp}/gpucheck.$$")")
-	cfail=$(echo "$corpus" | sed -n 's/.* \([0-9]*\) differ.*/\1/p')
+	cfail=$(echo "$corpus" | sed -n 's/^corpus: [0-9]* same, \([0-9]*\) differ,.*/\1/p')
 	case $corpus in "corpus: stopped"*) cfail=1 ;; esac
 	rm -f "${TMPDIR:-/tmp}/gpucheck.$$"
 fi

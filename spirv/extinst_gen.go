@@ -183,4 +183,200 @@ var DebugPrintfSet = ExtInstSet{Name: "NonSemantic.DebugPrintf", Insts: []ExtIns
 	{Name: "DebugPrintf", Number: 1, Operands: []OperandDesc{{KindIdRef, QuantOne, "Format"}, {KindIdRef, QuantMany, ""}}, Capabilities: nil},
 }}
 
-var extInstSets = []*ExtInstSet{&GLSLstd450Set, &DebugPrintfSet}
+// Instruction numbers of the NonSemantic.Shader.DebugInfo.100 extended instruction set.
+const (
+	ShaderDebugInfoDebugInfoNone                      = 0
+	ShaderDebugInfoDebugCompilationUnit               = 1
+	ShaderDebugInfoDebugTypeBasic                     = 2
+	ShaderDebugInfoDebugTypePointer                   = 3
+	ShaderDebugInfoDebugTypeQualifier                 = 4
+	ShaderDebugInfoDebugTypeArray                     = 5
+	ShaderDebugInfoDebugTypeVector                    = 6
+	ShaderDebugInfoDebugTypedef                       = 7
+	ShaderDebugInfoDebugTypeFunction                  = 8
+	ShaderDebugInfoDebugTypeEnum                      = 9
+	ShaderDebugInfoDebugTypeComposite                 = 10
+	ShaderDebugInfoDebugTypeMember                    = 11
+	ShaderDebugInfoDebugTypeInheritance               = 12
+	ShaderDebugInfoDebugTypePtrToMember               = 13
+	ShaderDebugInfoDebugTypeTemplate                  = 14
+	ShaderDebugInfoDebugTypeTemplateParameter         = 15
+	ShaderDebugInfoDebugTypeTemplateTemplateParameter = 16
+	ShaderDebugInfoDebugTypeTemplateParameterPack     = 17
+	ShaderDebugInfoDebugGlobalVariable                = 18
+	ShaderDebugInfoDebugFunctionDeclaration           = 19
+	ShaderDebugInfoDebugFunction                      = 20
+	ShaderDebugInfoDebugLexicalBlock                  = 21
+	ShaderDebugInfoDebugLexicalBlockDiscriminator     = 22
+	ShaderDebugInfoDebugScope                         = 23
+	ShaderDebugInfoDebugNoScope                       = 24
+	ShaderDebugInfoDebugInlinedAt                     = 25
+	ShaderDebugInfoDebugLocalVariable                 = 26
+	ShaderDebugInfoDebugInlinedVariable               = 27
+	ShaderDebugInfoDebugDeclare                       = 28
+	ShaderDebugInfoDebugValue                         = 29
+	ShaderDebugInfoDebugOperation                     = 30
+	ShaderDebugInfoDebugExpression                    = 31
+	ShaderDebugInfoDebugMacroDef                      = 32
+	ShaderDebugInfoDebugMacroUndef                    = 33
+	ShaderDebugInfoDebugImportedEntity                = 34
+	ShaderDebugInfoDebugSource                        = 35
+	ShaderDebugInfoDebugFunctionDefinition            = 101
+	ShaderDebugInfoDebugSourceContinued               = 102
+	ShaderDebugInfoDebugLine                          = 103
+	ShaderDebugInfoDebugNoLine                        = 104
+	ShaderDebugInfoDebugBuildIdentifier               = 105
+	ShaderDebugInfoDebugStoragePath                   = 106
+	ShaderDebugInfoDebugEntryPoint                    = 107
+	ShaderDebugInfoDebugTypeMatrix                    = 108
+)
+
+// ShaderDebugInfoSet is the NonSemantic.Shader.DebugInfo.100 extended instruction set grammar.
+var ShaderDebugInfoSet = ExtInstSet{Name: "NonSemantic.Shader.DebugInfo.100", Insts: []ExtInstDesc{
+	{Name: "DebugInfoNone", Number: 0, Operands: nil, Capabilities: nil},
+	{Name: "DebugCompilationUnit", Number: 1, Operands: []OperandDesc{{KindIdRef, QuantOne, "Version"}, {KindIdRef, QuantOne, "DWARF Version"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Language"}}, Capabilities: nil},
+	{Name: "DebugTypeBasic", Number: 2, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Size"}, {KindIdRef, QuantOne, "Encoding"}, {KindIdRef, QuantOne, "Flags"}}, Capabilities: nil},
+	{Name: "DebugTypePointer", Number: 3, Operands: []OperandDesc{{KindIdRef, QuantOne, "Base Type"}, {KindIdRef, QuantOne, "Storage Class"}, {KindIdRef, QuantOne, "Flags"}}, Capabilities: nil},
+	{Name: "DebugTypeQualifier", Number: 4, Operands: []OperandDesc{{KindIdRef, QuantOne, "Base Type"}, {KindIdRef, QuantOne, "Type Qualifier"}}, Capabilities: nil},
+	{Name: "DebugTypeArray", Number: 5, Operands: []OperandDesc{{KindIdRef, QuantOne, "Base Type"}, {KindIdRef, QuantMany, "Component Counts"}}, Capabilities: nil},
+	{Name: "DebugTypeVector", Number: 6, Operands: []OperandDesc{{KindIdRef, QuantOne, "Base Type"}, {KindIdRef, QuantOne, "Component Count"}}, Capabilities: nil},
+	{Name: "DebugTypedef", Number: 7, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Base Type"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}}, Capabilities: nil},
+	{Name: "DebugTypeFunction", Number: 8, Operands: []OperandDesc{{KindIdRef, QuantOne, "Flags"}, {KindIdRef, QuantOne, "Return Type"}, {KindIdRef, QuantMany, "Parameter Types"}}, Capabilities: nil},
+	{Name: "DebugTypeEnum", Number: 9, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Underlying Type"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}, {KindIdRef, QuantOne, "Size"}, {KindIdRef, QuantOne, "Flags"}, {KindPairIdRefIdRef, QuantMany, "Value, Name, Value, Name, ..."}}, Capabilities: nil},
+	{Name: "DebugTypeComposite", Number: 10, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Tag"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}, {KindIdRef, QuantOne, "Linkage Name"}, {KindIdRef, QuantOne, "Size"}, {KindIdRef, QuantOne, "Flags"}, {KindIdRef, QuantMany, "Members"}}, Capabilities: nil},
+	{Name: "DebugTypeMember", Number: 11, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Type"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Offset"}, {KindIdRef, QuantOne, "Size"}, {KindIdRef, QuantOne, "Flags"}, {KindIdRef, QuantOptional, "Value"}}, Capabilities: nil},
+	{Name: "DebugTypeInheritance", Number: 12, Operands: []OperandDesc{{KindIdRef, QuantOne, "Parent"}, {KindIdRef, QuantOne, "Offset"}, {KindIdRef, QuantOne, "Size"}, {KindIdRef, QuantOne, "Flags"}}, Capabilities: nil},
+	{Name: "DebugTypePtrToMember", Number: 13, Operands: []OperandDesc{{KindIdRef, QuantOne, "Member Type"}, {KindIdRef, QuantOne, "Parent"}}, Capabilities: nil},
+	{Name: "DebugTypeTemplate", Number: 14, Operands: []OperandDesc{{KindIdRef, QuantOne, "Target"}, {KindIdRef, QuantMany, "Parameters"}}, Capabilities: nil},
+	{Name: "DebugTypeTemplateParameter", Number: 15, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Actual Type"}, {KindIdRef, QuantOne, "Value"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}}, Capabilities: nil},
+	{Name: "DebugTypeTemplateTemplateParameter", Number: 16, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Template Name"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}}, Capabilities: nil},
+	{Name: "DebugTypeTemplateParameterPack", Number: 17, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantMany, "Template Parameters"}}, Capabilities: nil},
+	{Name: "DebugGlobalVariable", Number: 18, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Type"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}, {KindIdRef, QuantOne, "Linkage Name"}, {KindIdRef, QuantOne, "Variable"}, {KindIdRef, QuantOne, "Flags"}, {KindIdRef, QuantOptional, "Static Member Declaration"}}, Capabilities: nil},
+	{Name: "DebugFunctionDeclaration", Number: 19, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Type"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}, {KindIdRef, QuantOne, "Linkage Name"}, {KindIdRef, QuantOne, "Flags"}}, Capabilities: nil},
+	{Name: "DebugFunction", Number: 20, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Type"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}, {KindIdRef, QuantOne, "Linkage Name"}, {KindIdRef, QuantOne, "Flags"}, {KindIdRef, QuantOne, "Scope Line"}, {KindIdRef, QuantOptional, "Declaration"}}, Capabilities: nil},
+	{Name: "DebugLexicalBlock", Number: 21, Operands: []OperandDesc{{KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}, {KindIdRef, QuantOptional, "Name"}}, Capabilities: nil},
+	{Name: "DebugLexicalBlockDiscriminator", Number: 22, Operands: []OperandDesc{{KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Discriminator"}, {KindIdRef, QuantOne, "Parent"}}, Capabilities: nil},
+	{Name: "DebugScope", Number: 23, Operands: []OperandDesc{{KindIdRef, QuantOne, "Scope"}, {KindIdRef, QuantOptional, "Inlined At"}}, Capabilities: nil},
+	{Name: "DebugNoScope", Number: 24, Operands: nil, Capabilities: nil},
+	{Name: "DebugInlinedAt", Number: 25, Operands: []OperandDesc{{KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Scope"}, {KindIdRef, QuantOptional, "Inlined"}}, Capabilities: nil},
+	{Name: "DebugLocalVariable", Number: 26, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Type"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}, {KindIdRef, QuantOne, "Flags"}, {KindIdRef, QuantOptional, "Arg Number"}}, Capabilities: nil},
+	{Name: "DebugInlinedVariable", Number: 27, Operands: []OperandDesc{{KindIdRef, QuantOne, "Variable"}, {KindIdRef, QuantOne, "Inlined"}}, Capabilities: nil},
+	{Name: "DebugDeclare", Number: 28, Operands: []OperandDesc{{KindIdRef, QuantOne, "Local Variable"}, {KindIdRef, QuantOne, "Variable"}, {KindIdRef, QuantOne, "Expression"}, {KindIdRef, QuantMany, "Indexes"}}, Capabilities: nil},
+	{Name: "DebugValue", Number: 29, Operands: []OperandDesc{{KindIdRef, QuantOne, "Local Variable"}, {KindIdRef, QuantOne, "Value"}, {KindIdRef, QuantOne, "Expression"}, {KindIdRef, QuantMany, "Indexes"}}, Capabilities: nil},
+	{Name: "DebugOperation", Number: 30, Operands: []OperandDesc{{KindIdRef, QuantOne, "OpCode"}, {KindIdRef, QuantMany, "Operands ..."}}, Capabilities: nil},
+	{Name: "DebugExpression", Number: 31, Operands: []OperandDesc{{KindIdRef, QuantMany, "Operands ..."}}, Capabilities: nil},
+	{Name: "DebugMacroDef", Number: 32, Operands: []OperandDesc{{KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOptional, "Value"}}, Capabilities: nil},
+	{Name: "DebugMacroUndef", Number: 33, Operands: []OperandDesc{{KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Macro"}}, Capabilities: nil},
+	{Name: "DebugImportedEntity", Number: 34, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Tag"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Entity"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}}, Capabilities: nil},
+	{Name: "DebugSource", Number: 35, Operands: []OperandDesc{{KindIdRef, QuantOne, "File"}, {KindIdRef, QuantOptional, "Text"}}, Capabilities: nil},
+	{Name: "DebugFunctionDefinition", Number: 101, Operands: []OperandDesc{{KindIdRef, QuantOne, "Function"}, {KindIdRef, QuantOne, "Definition"}}, Capabilities: nil},
+	{Name: "DebugSourceContinued", Number: 102, Operands: []OperandDesc{{KindIdRef, QuantOne, "Text"}}, Capabilities: nil},
+	{Name: "DebugLine", Number: 103, Operands: []OperandDesc{{KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line Start"}, {KindIdRef, QuantOne, "Line End"}, {KindIdRef, QuantOne, "Column Start"}, {KindIdRef, QuantOne, "Column End"}}, Capabilities: nil},
+	{Name: "DebugNoLine", Number: 104, Operands: nil, Capabilities: nil},
+	{Name: "DebugBuildIdentifier", Number: 105, Operands: []OperandDesc{{KindIdRef, QuantOne, "Identifier"}, {KindIdRef, QuantOne, "Flags"}}, Capabilities: nil},
+	{Name: "DebugStoragePath", Number: 106, Operands: []OperandDesc{{KindIdRef, QuantOne, "Path"}}, Capabilities: nil},
+	{Name: "DebugEntryPoint", Number: 107, Operands: []OperandDesc{{KindIdRef, QuantOne, "Entry Point"}, {KindIdRef, QuantOne, "Compilation Unit"}, {KindIdRef, QuantOne, "Compiler Signature"}, {KindIdRef, QuantOne, "Command-line Arguments"}}, Capabilities: nil},
+	{Name: "DebugTypeMatrix", Number: 108, Operands: []OperandDesc{{KindIdRef, QuantOne, "Vector Type"}, {KindIdRef, QuantOne, "Vector Count"}, {KindIdRef, QuantOne, "Column Major"}}, Capabilities: nil},
+}}
+
+// Instruction numbers of the NonSemantic.Shader.DebugInfo.101 extended instruction set.
+const (
+	ShaderDebugInfo101DebugInfoNone                      = 0
+	ShaderDebugInfo101DebugCompilationUnit               = 1
+	ShaderDebugInfo101DebugTypeBasic                     = 2
+	ShaderDebugInfo101DebugTypePointer                   = 3
+	ShaderDebugInfo101DebugTypeQualifier                 = 4
+	ShaderDebugInfo101DebugTypeArray                     = 5
+	ShaderDebugInfo101DebugTypeVector                    = 6
+	ShaderDebugInfo101DebugTypedef                       = 7
+	ShaderDebugInfo101DebugTypeFunction                  = 8
+	ShaderDebugInfo101DebugTypeEnum                      = 9
+	ShaderDebugInfo101DebugTypeComposite                 = 10
+	ShaderDebugInfo101DebugTypeMember                    = 11
+	ShaderDebugInfo101DebugTypeInheritance               = 12
+	ShaderDebugInfo101DebugTypePtrToMember               = 13
+	ShaderDebugInfo101DebugTypeTemplate                  = 14
+	ShaderDebugInfo101DebugTypeTemplateParameter         = 15
+	ShaderDebugInfo101DebugTypeTemplateTemplateParameter = 16
+	ShaderDebugInfo101DebugTypeTemplateParameterPack     = 17
+	ShaderDebugInfo101DebugGlobalVariable                = 18
+	ShaderDebugInfo101DebugFunctionDeclaration           = 19
+	ShaderDebugInfo101DebugFunction                      = 20
+	ShaderDebugInfo101DebugLexicalBlock                  = 21
+	ShaderDebugInfo101DebugLexicalBlockDiscriminator     = 22
+	ShaderDebugInfo101DebugScope                         = 23
+	ShaderDebugInfo101DebugNoScope                       = 24
+	ShaderDebugInfo101DebugInlinedAt                     = 25
+	ShaderDebugInfo101DebugLocalVariable                 = 26
+	ShaderDebugInfo101DebugInlinedVariable               = 27
+	ShaderDebugInfo101DebugDeclare                       = 28
+	ShaderDebugInfo101DebugValue                         = 29
+	ShaderDebugInfo101DebugOperation                     = 30
+	ShaderDebugInfo101DebugExpression                    = 31
+	ShaderDebugInfo101DebugMacroDef                      = 32
+	ShaderDebugInfo101DebugMacroUndef                    = 33
+	ShaderDebugInfo101DebugImportedEntity                = 34
+	ShaderDebugInfo101DebugSource                        = 35
+	ShaderDebugInfo101DebugFunctionDefinition            = 101
+	ShaderDebugInfo101DebugSourceContinued               = 102
+	ShaderDebugInfo101DebugLine                          = 103
+	ShaderDebugInfo101DebugNoLine                        = 104
+	ShaderDebugInfo101DebugBuildIdentifier               = 105
+	ShaderDebugInfo101DebugStoragePath                   = 106
+	ShaderDebugInfo101DebugEntryPoint                    = 107
+	ShaderDebugInfo101DebugTypeMatrix                    = 108
+	ShaderDebugInfo101DebugTypeVectorIdEXT               = 109
+	ShaderDebugInfo101DebugTypeCooperativeMatrixKHR      = 110
+)
+
+// ShaderDebugInfo101Set is the NonSemantic.Shader.DebugInfo.101 extended instruction set grammar.
+var ShaderDebugInfo101Set = ExtInstSet{Name: "NonSemantic.Shader.DebugInfo.101", Insts: []ExtInstDesc{
+	{Name: "DebugInfoNone", Number: 0, Operands: nil, Capabilities: nil},
+	{Name: "DebugCompilationUnit", Number: 1, Operands: []OperandDesc{{KindIdRef, QuantOne, "Version"}, {KindIdRef, QuantOne, "DWARF Version"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Language"}}, Capabilities: nil},
+	{Name: "DebugTypeBasic", Number: 2, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Size"}, {KindIdRef, QuantOne, "Encoding"}, {KindIdRef, QuantOne, "Flags"}, {KindIdRef, QuantOptional, "FPEncoding"}}, Capabilities: nil},
+	{Name: "DebugTypePointer", Number: 3, Operands: []OperandDesc{{KindIdRef, QuantOne, "Base Type"}, {KindIdRef, QuantOne, "Storage Class"}, {KindIdRef, QuantOne, "Flags"}}, Capabilities: nil},
+	{Name: "DebugTypeQualifier", Number: 4, Operands: []OperandDesc{{KindIdRef, QuantOne, "Base Type"}, {KindIdRef, QuantOne, "Type Qualifier"}}, Capabilities: nil},
+	{Name: "DebugTypeArray", Number: 5, Operands: []OperandDesc{{KindIdRef, QuantOne, "Base Type"}, {KindIdRef, QuantMany, "Component Counts"}}, Capabilities: nil},
+	{Name: "DebugTypeVector", Number: 6, Operands: []OperandDesc{{KindIdRef, QuantOne, "Base Type"}, {KindIdRef, QuantOne, "Component Count"}}, Capabilities: nil},
+	{Name: "DebugTypedef", Number: 7, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Base Type"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}}, Capabilities: nil},
+	{Name: "DebugTypeFunction", Number: 8, Operands: []OperandDesc{{KindIdRef, QuantOne, "Flags"}, {KindIdRef, QuantOne, "Return Type"}, {KindIdRef, QuantMany, "Parameter Types"}}, Capabilities: nil},
+	{Name: "DebugTypeEnum", Number: 9, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Underlying Type"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}, {KindIdRef, QuantOne, "Size"}, {KindIdRef, QuantOne, "Flags"}, {KindPairIdRefIdRef, QuantMany, "Value, Name, Value, Name, ..."}}, Capabilities: nil},
+	{Name: "DebugTypeComposite", Number: 10, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Tag"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}, {KindIdRef, QuantOne, "Linkage Name"}, {KindIdRef, QuantOne, "Size"}, {KindIdRef, QuantOne, "Flags"}, {KindIdRef, QuantMany, "Members"}}, Capabilities: nil},
+	{Name: "DebugTypeMember", Number: 11, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Type"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Offset"}, {KindIdRef, QuantOne, "Size"}, {KindIdRef, QuantOne, "Flags"}, {KindIdRef, QuantOptional, "Value"}}, Capabilities: nil},
+	{Name: "DebugTypeInheritance", Number: 12, Operands: []OperandDesc{{KindIdRef, QuantOne, "Parent"}, {KindIdRef, QuantOne, "Offset"}, {KindIdRef, QuantOne, "Size"}, {KindIdRef, QuantOne, "Flags"}}, Capabilities: nil},
+	{Name: "DebugTypePtrToMember", Number: 13, Operands: []OperandDesc{{KindIdRef, QuantOne, "Member Type"}, {KindIdRef, QuantOne, "Parent"}}, Capabilities: nil},
+	{Name: "DebugTypeTemplate", Number: 14, Operands: []OperandDesc{{KindIdRef, QuantOne, "Target"}, {KindIdRef, QuantMany, "Parameters"}}, Capabilities: nil},
+	{Name: "DebugTypeTemplateParameter", Number: 15, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Actual Type"}, {KindIdRef, QuantOne, "Value"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}}, Capabilities: nil},
+	{Name: "DebugTypeTemplateTemplateParameter", Number: 16, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Template Name"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}}, Capabilities: nil},
+	{Name: "DebugTypeTemplateParameterPack", Number: 17, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantMany, "Template Parameters"}}, Capabilities: nil},
+	{Name: "DebugGlobalVariable", Number: 18, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Type"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}, {KindIdRef, QuantOne, "Linkage Name"}, {KindIdRef, QuantOne, "Variable"}, {KindIdRef, QuantOne, "Flags"}, {KindIdRef, QuantOptional, "Static Member Declaration"}}, Capabilities: nil},
+	{Name: "DebugFunctionDeclaration", Number: 19, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Type"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}, {KindIdRef, QuantOne, "Linkage Name"}, {KindIdRef, QuantOne, "Flags"}}, Capabilities: nil},
+	{Name: "DebugFunction", Number: 20, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Type"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}, {KindIdRef, QuantOne, "Linkage Name"}, {KindIdRef, QuantOne, "Flags"}, {KindIdRef, QuantOne, "Scope Line"}, {KindIdRef, QuantOptional, "Declaration"}}, Capabilities: nil},
+	{Name: "DebugLexicalBlock", Number: 21, Operands: []OperandDesc{{KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}, {KindIdRef, QuantOptional, "Name"}}, Capabilities: nil},
+	{Name: "DebugLexicalBlockDiscriminator", Number: 22, Operands: []OperandDesc{{KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Discriminator"}, {KindIdRef, QuantOne, "Parent"}}, Capabilities: nil},
+	{Name: "DebugScope", Number: 23, Operands: []OperandDesc{{KindIdRef, QuantOne, "Scope"}, {KindIdRef, QuantOptional, "Inlined At"}}, Capabilities: nil},
+	{Name: "DebugNoScope", Number: 24, Operands: nil, Capabilities: nil},
+	{Name: "DebugInlinedAt", Number: 25, Operands: []OperandDesc{{KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Scope"}, {KindIdRef, QuantOptional, "Inlined"}}, Capabilities: nil},
+	{Name: "DebugLocalVariable", Number: 26, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Type"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}, {KindIdRef, QuantOne, "Flags"}, {KindIdRef, QuantOptional, "Arg Number"}}, Capabilities: nil},
+	{Name: "DebugInlinedVariable", Number: 27, Operands: []OperandDesc{{KindIdRef, QuantOne, "Variable"}, {KindIdRef, QuantOne, "Inlined"}}, Capabilities: nil},
+	{Name: "DebugDeclare", Number: 28, Operands: []OperandDesc{{KindIdRef, QuantOne, "Local Variable"}, {KindIdRef, QuantOne, "Variable"}, {KindIdRef, QuantOne, "Expression"}, {KindIdRef, QuantMany, "Indexes"}}, Capabilities: nil},
+	{Name: "DebugValue", Number: 29, Operands: []OperandDesc{{KindIdRef, QuantOne, "Local Variable"}, {KindIdRef, QuantOne, "Value"}, {KindIdRef, QuantOne, "Expression"}, {KindIdRef, QuantMany, "Indexes"}}, Capabilities: nil},
+	{Name: "DebugOperation", Number: 30, Operands: []OperandDesc{{KindIdRef, QuantOne, "OpCode"}, {KindIdRef, QuantMany, "Operands ..."}}, Capabilities: nil},
+	{Name: "DebugExpression", Number: 31, Operands: []OperandDesc{{KindIdRef, QuantMany, "Operands ..."}}, Capabilities: nil},
+	{Name: "DebugMacroDef", Number: 32, Operands: []OperandDesc{{KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOptional, "Value"}}, Capabilities: nil},
+	{Name: "DebugMacroUndef", Number: 33, Operands: []OperandDesc{{KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Macro"}}, Capabilities: nil},
+	{Name: "DebugImportedEntity", Number: 34, Operands: []OperandDesc{{KindIdRef, QuantOne, "Name"}, {KindIdRef, QuantOne, "Tag"}, {KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Entity"}, {KindIdRef, QuantOne, "Line"}, {KindIdRef, QuantOne, "Column"}, {KindIdRef, QuantOne, "Parent"}}, Capabilities: nil},
+	{Name: "DebugSource", Number: 35, Operands: []OperandDesc{{KindIdRef, QuantOne, "File"}, {KindIdRef, QuantOptional, "Text"}}, Capabilities: nil},
+	{Name: "DebugFunctionDefinition", Number: 101, Operands: []OperandDesc{{KindIdRef, QuantOne, "Function"}, {KindIdRef, QuantOne, "Definition"}}, Capabilities: nil},
+	{Name: "DebugSourceContinued", Number: 102, Operands: []OperandDesc{{KindIdRef, QuantOne, "Text"}}, Capabilities: nil},
+	{Name: "DebugLine", Number: 103, Operands: []OperandDesc{{KindIdRef, QuantOne, "Source"}, {KindIdRef, QuantOne, "Line Start"}, {KindIdRef, QuantOne, "Line End"}, {KindIdRef, QuantOne, "Column Start"}, {KindIdRef, QuantOne, "Column End"}}, Capabilities: nil},
+	{Name: "DebugNoLine", Number: 104, Operands: nil, Capabilities: nil},
+	{Name: "DebugBuildIdentifier", Number: 105, Operands: []OperandDesc{{KindIdRef, QuantOne, "Identifier"}, {KindIdRef, QuantOne, "Flags"}}, Capabilities: nil},
+	{Name: "DebugStoragePath", Number: 106, Operands: []OperandDesc{{KindIdRef, QuantOne, "Path"}}, Capabilities: nil},
+	{Name: "DebugEntryPoint", Number: 107, Operands: []OperandDesc{{KindIdRef, QuantOne, "Entry Point"}, {KindIdRef, QuantOne, "Compilation Unit"}, {KindIdRef, QuantOne, "Compiler Signature"}, {KindIdRef, QuantOne, "Command-line Arguments"}}, Capabilities: nil},
+	{Name: "DebugTypeMatrix", Number: 108, Operands: []OperandDesc{{KindIdRef, QuantOne, "Vector Type"}, {KindIdRef, QuantOne, "Vector Count"}, {KindIdRef, QuantOne, "Column Major"}}, Capabilities: nil},
+	{Name: "DebugTypeVectorIdEXT", Number: 109, Operands: []OperandDesc{{KindIdRef, QuantOne, "Component Type"}, {KindIdRef, QuantOne, "Component Count"}}, Capabilities: nil},
+	{Name: "DebugTypeCooperativeMatrixKHR", Number: 110, Operands: []OperandDesc{{KindIdRef, QuantOne, "Component Type"}, {KindIdRef, QuantOne, "Scope"}, {KindIdRef, QuantOne, "Rows"}, {KindIdRef, QuantOne, "Columns"}, {KindIdRef, QuantOne, "Use"}}, Capabilities: nil},
+}}
+
+var extInstSets = []*ExtInstSet{&GLSLstd450Set, &DebugPrintfSet, &ShaderDebugInfoSet, &ShaderDebugInfo101Set}

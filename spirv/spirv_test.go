@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/coopshader/coop/internal/fuzzwatch"
 )
 
 // buildCopyShader builds a small compute module: out[i] = in[i] + 1.
@@ -229,6 +231,7 @@ func FuzzDecode(f *testing.F) {
 	bin, _ := buildCopyShader().Encode()
 	f.Add(bin)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer fuzzwatch.Start()()
 		m, err := Decode(data)
 		if err != nil {
 			return

@@ -6,10 +6,11 @@ import (
 	"github.com/coopshader/coop/spirv"
 )
 
-// The arithmetic, bit, relational and logical, and conversion instructions
-// on scalars and vectors (long vectors included), from the SPIR-V
-// specification's text of each instruction (3.56.11 Conversion, 3.56.13
-// Arithmetic, 3.56.14 Bit, 3.56.15 Relational and Logical). Cooperative
+// The arithmetic, bit, relational and logical, conversion and derivative
+// instructions on scalars and vectors (long vectors included), from the
+// SPIR-V specification's text of each instruction (3.56.11 Conversion,
+// 3.56.13 Arithmetic, 3.56.14 Bit, 3.56.15 Relational and Logical, 3.56.16
+// Derivative). Cooperative
 // matrices and vectors have their families' rules (coopmat.go, coopvec.go):
 // a rule here stops when the result is one. The same rules check the
 // operation of an OpSpecConstantOp.
@@ -100,10 +101,36 @@ func (c *op) sameAsResult(k int, msg string) bool {
 	return true
 }
 
+// coopArith: arithmetic on cooperative matrices and vectors
+// (SPV_KHR_cooperative_matrix, SPV_NV_cooperative_vector): "OpF
+// instructions can be used with cooperative matrix types whose 'Component
+// Type' is a floating-point type. OpI, OpS, and OpU instructions ... an
+// integer type." and "Binary arithmetic instructions operate on the
+// individual elements of a pair of cooperative matrices whose type must
+// match." It reports whether the result is cooperative.
+func coopArith(c *op, kind spirv.Op) bool {
+	if _, _, coop := c.s.numOf(c.rt); !coop {
+		return false
+	}
+	if comp := c.s.types[c.s.types[c.rt].Elem]; !comp.is(kind) {
+		c.fail("arith.coop", "%s: the cooperative Result Type's Component Type must be of %s type", c.name, kindName(kind))
+		return true
+	}
+	for k := range c.args {
+		if !c.sameAsResult(k, "Expected arithmetic operands to be of Result Type: %s operand index %d") {
+			break
+		}
+	}
+	return true
+}
+
 // floatArith: "Result Type must be a scalar or vector of floating-point
 // type. The types of Operand 1 and Operand 2 both must be the same as
 // Result Type." (OpFAdd ... OpFMod, OpFNegate)
 func floatArith(c *op) {
+	if coopArith(c, spirv.OpTypeFloat) {
+		return
+	}
 	if _, done := c.result(spirv.OpTypeFloat, false, "floating"); done {
 		return
 	}
@@ -118,6 +145,9 @@ func floatArith(c *op) {
 // whose Signedness operand is 0. The types of Operand 1 and Operand 2
 // both must be the same as Result Type." (OpUDiv, OpUMod)
 func uintArith(c *op) {
+	if coopArith(c, spirv.OpTypeInt) {
+		return
+	}
 	if _, done := c.result(spirv.OpTypeInt, true, "unsigned int"); done {
 		return
 	}
@@ -135,6 +165,9 @@ func uintArith(c *op) {
 // OpISub, OpIMul, OpSDiv, OpSRem, OpSMod, OpSNegate, and the bitwise
 // instructions)
 func intArith(c *op) {
+	if coopArith(c, spirv.OpTypeInt) {
+		return
+	}
 	r, done := c.result(spirv.OpTypeInt, false, "int")
 	if done {
 		return
@@ -376,9 +409,14 @@ func selectRule(c *op) {
 // component width in Result Type" (a float's encoding may differ instead:
 // SPV_KHR_bfloat16, SPV_EXT_float8).
 func convert(to, from spirv.Op, unsigned, widen bool) func(*op) {
-	names := map[spirv.Op]string{spirv.OpTypeInt: "int", spirv.OpTypeFloat: "float"}
+	names := func(op spirv.Op) string {
+		if op == spirv.OpTypeInt {
+			return "int"
+		}
+		return "float"
+	}
 	return func(c *op) {
-		what := names[to]
+		what := names(to)
 		if unsigned {
 			what = "unsigned int"
 		}
@@ -391,7 +429,7 @@ func convert(to, from spirv.Op, unsigned, widen bool) func(*op) {
 			return
 		}
 		if !ok || !v.is(from) {
-			c.fail("convert.input", "Expected input to be %s scalar or vector: %s", names[from], c.name)
+			c.fail("convert.input", "Expected input to be %s scalar or vector: %s", names(from), c.name)
 			return
 		}
 		if !v.sameDim(r) {
@@ -436,7 +474,22 @@ func bitcast(c *op) {
 	}
 }
 
+// derivative: "Result Type must be a scalar or vector of floating-point
+// type ... The type of P must be the same as Result Type." (OpDPdx ...
+// OpFwidthCoarse)
+func derivative(c *op) {
+	if _, done := c.result(spirv.OpTypeFloat, false, "float"); done {
+		return
+	}
+	if len(c.args) == 1 && c.s.typeOf(c.args[0]) != c.rt {
+		c.fail("derivative.operand", "Expected P type and Result Type to be the same: %s", c.name)
+	}
+}
+
 var arithRules = map[spirv.Op]func(*op){
+	spirv.OpDPdx: derivative, spirv.OpDPdy: derivative, spirv.OpFwidth: derivative, spirv.OpDPdxFine: derivative,
+	spirv.OpDPdyFine: derivative, spirv.OpFwidthFine: derivative, spirv.OpDPdxCoarse: derivative,
+	spirv.OpDPdyCoarse: derivative, spirv.OpFwidthCoarse: derivative,
 	spirv.OpFAdd: floatArith, spirv.OpFSub: floatArith, spirv.OpFMul: floatArith, spirv.OpFDiv: floatArith,
 	spirv.OpFRem: floatArith, spirv.OpFMod: floatArith, spirv.OpFNegate: floatArith,
 	spirv.OpUDiv: uintArith, spirv.OpUMod: uintArith,
@@ -529,15 +582,22 @@ func (s *state) checkSpecConstantOp(i int) {
 	}
 }
 
+// checkValueOp runs the arithmetic-family or composite rule of
+// instruction i.
+func (s *state) checkValueOp(i int) {
+	in := &s.m.Insts[i]
+	r := arithRules[in.Op]
+	if r == nil {
+		r = compositeRules[in.Op]
+	}
+	r(&op{s: s, i: i, name: in.Op.String()[2:], rt: in.Words[0], args: in.Words[2:]})
+}
+
 func init() {
 	m := map[spirv.Op]func(*state, int){spirv.OpSpecConstantOp: (*state).checkSpecConstantOp}
 	for _, rules := range []map[spirv.Op]func(*op){arithRules, compositeRules} {
-		for o, r := range rules {
-			name := o.String()[2:]
-			m[o] = func(s *state, i int) {
-				w := s.m.Insts[i].Words
-				r(&op{s: s, i: i, name: name, rt: w[0], args: w[2:]})
-			}
+		for o := range rules {
+			m[o] = (*state).checkValueOp
 		}
 	}
 	addChecks(m)

@@ -12,9 +12,9 @@ import (
 // says it needs (SPIR-V 2.16.1: "the capability ... must be declared").
 // A capability operand's own capabilities are the ones it implicitly
 // declares, not requirements, so only its version and extensions count.
-// A Vulkan module must also declare Shader and use a Logical or
-// PhysicalStorageBuffer64 addressing model with the GLSL450 or Vulkan
-// memory model (Vulkan 1.x, "Validation Rules within a Module").
+// A Vulkan module declares only the capabilities Vulkan lists, among them
+// Shader, and uses the GLSL450 or Vulkan memory model (Vulkan 1.x,
+// "Validation Rules within a Module").
 func (s *state) checkCapabilities() {
 	for i := range s.m.Insts {
 		in := &s.m.Insts[i]
@@ -25,6 +25,10 @@ func (s *state) checkCapabilities() {
 		}
 		if !s.versionOK(d.Version, d.Extensions) {
 			s.fail(i, "extension.opcode", "%s requires %s", d.Name, s.needs(d.Version, d.Extensions))
+			return
+		}
+		if d.LastVersion != 0 && s.m.Version > d.LastVersion {
+			s.fail(i, "version.opcode", "%s requires SPIR-V version %s or earlier", d.Name, d.LastVersion)
 			return
 		}
 		for _, o := range s.operands(i) {
@@ -43,6 +47,12 @@ func (s *state) checkCapabilities() {
 				}
 				if !s.versionOK(e.Version, e.Extensions) {
 					s.fail(i, "extension.operand", "%s %s requires %s", kd.Name, e.Name, s.needs(e.Version, e.Extensions))
+					return false
+				}
+				// The grammar's lastVersion: BufferBlock was replaced by
+				// the StorageBuffer storage class in SPIR-V 1.4.
+				if e.LastVersion != 0 && s.m.Version > e.LastVersion {
+					s.fail(i, "version.operand", "Operand %d of %s: %s %s requires SPIR-V version %s or earlier", o.Offset+1, in.Op, kd.Name, e.Name, e.LastVersion)
 					return false
 				}
 				return true
@@ -75,17 +85,20 @@ func (s *state) checkCapabilities() {
 	if !s.env.vulkan {
 		return
 	}
+	for i := range s.m.Insts {
+		if in := &s.m.Insts[i]; in.Op == spirv.OpCapability && vulkanForbidden[spirv.Capability(in.Words[0])] {
+			s.fail(i, "vulkan.capability", "Capability %s is not allowed by Vulkan 1.%d specification (or requires extension)",
+				capNames([]spirv.Capability{spirv.Capability(in.Words[0])}), s.env.vkMinor)
+			return
+		}
+	}
 	if !s.hasCap(spirv.CapabilityShader) {
 		s.fail(-1, "vulkan.shader", "Vulkan requires the Shader capability")
 		return
 	}
+	// The Physical addressing models need Addresses, which Vulkan does
+	// not take, so Logical and PhysicalStorageBuffer64 remain.
 	mm := s.indexOf(spirv.OpMemoryModel)
-	switch s.addressing {
-	case spirv.AddressingModelLogical, spirv.AddressingModelPhysicalStorageBuffer64:
-	default:
-		s.fail(mm, "vulkan.addressing", "Addressing model must be Logical or PhysicalStorageBuffer64 in the Vulkan environment.")
-		return
-	}
 	switch s.memModel {
 	case spirv.MemoryModelGLSL450, spirv.MemoryModelVulkan, spirv.MemoryModelSimple: // spirv-val takes Simple too
 	default:
@@ -170,4 +183,19 @@ func capNames(cs []spirv.Capability) string {
 		}
 	}
 	return strings.Join(b, " ")
+}
+
+// vulkanForbidden are the capabilities Vulkan's table of SPIR-V
+// capabilities (the "Capabilities" appendix; vk.xml <spirvcapabilities>)
+// does not list and no SPIR-V extension enables: "The application must
+// not pass a SPIR-V module containing any of the following to
+// vkCreateShaderModule: any OpCapability not listed above".
+var vulkanForbidden = map[spirv.Capability]bool{
+	spirv.CapabilityAddresses: true, spirv.CapabilityLinkage: true, spirv.CapabilityKernel: true,
+	spirv.CapabilityVector16: true, spirv.CapabilityFloat16Buffer: true, spirv.CapabilityImageBasic: true,
+	spirv.CapabilityImageReadWrite: true, spirv.CapabilityImageMipmap: true, spirv.CapabilityPipes: true,
+	spirv.CapabilityDeviceEnqueue: true, spirv.CapabilityLiteralSampler: true, spirv.CapabilityAtomicStorage: true,
+	spirv.CapabilityImageRect: true, spirv.CapabilitySampledRect: true, spirv.CapabilityGenericPointer: true,
+	spirv.CapabilitySubgroupDispatch: true, spirv.CapabilityNamedBarrier: true, spirv.CapabilityPipeStorage: true,
+	spirv.CapabilityUniformDecoration: true,
 }

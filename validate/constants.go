@@ -34,6 +34,16 @@ func (s *state) recordConst(in *spirv.Inst) {
 	default:
 		return
 	}
+	if c.spec && s.opts.Spec != nil {
+		// A specialized module: the constant has its pipeline's value.
+		t := s.types[w[0]]
+		switch {
+		case in.Op == spirv.OpSpecConstantOp:
+			c.value, c.known = s.specOp(in, t)
+		case in.Op != spirv.OpSpecConstantComposite && (t.is(spirv.OpTypeInt) || t.is(spirv.OpTypeBool)):
+			c.value, c.known = s.specValue(in, t)
+		}
+	}
 	s.consts[w[1]] = c
 }
 
@@ -64,6 +74,8 @@ func (s *state) checkConstants() {
 		case spirv.OpConstant, spirv.OpSpecConstant:
 			if !rt.is(spirv.OpTypeInt) && !rt.is(spirv.OpTypeFloat) {
 				s.fail(i, "constant.scalar", "%s Result Type <id> '%d' is not a scalar integer or floating-point type.", in.Op, rt.ID)
+			} else {
+				s.checkNarrowLiteral(i, rt)
 			}
 		case spirv.OpConstantComposite, spirv.OpSpecConstantComposite:
 			s.checkComposite(i, in.Op, rt, in.Words[2:], true)
@@ -145,5 +157,24 @@ func (s *state) checkComposite(i int, op spirv.Op, rt *Type, parts []uint32, con
 		}
 	default:
 		s.fail(i, "composite.type", "%s Result Type <id> '%d' is not a composite type.", op, rt.ID)
+	}
+}
+
+// checkNarrowLiteral: a literal narrower than its word "must be 0 for a
+// floating-point type, or 0 for an integer type with Signedness of 0, or
+// sign extended when Signedness is 1" in the high-order bits (SPIR-V
+// 2.2.1, Literal).
+func (s *state) checkNarrowLiteral(i int, t *Type) {
+	w := s.m.Insts[i].Words
+	if t.Width >= 32 || t.Width == 0 || len(w) != 3 {
+		return
+	}
+	v, high := w[2], w[2]>>t.Width
+	ok := high == 0
+	if t.is(spirv.OpTypeInt) && t.Signed && v>>(t.Width-1)&1 != 0 {
+		ok = high == 1<<(32-t.Width)-1
+	}
+	if !ok {
+		s.fail(i, "constant.literal", "The high-order bits of a literal number in instruction <id> %d must be 0 for a floating-point type, or 0 for an integer type with Signedness of 0, or sign extended when Signedness is 1", w[1])
 	}
 }

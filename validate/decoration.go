@@ -5,7 +5,8 @@ import "github.com/coopshader/coop/spirv"
 // checkDecorations collects the decorations by target and checks their
 // forms (SPIR-V 3.56.5 Annotation Instructions): OpMemberDecorate names a
 // structure type and one of its members; Block and BufferBlock decorate
-// structure types; decoration groups are expanded.
+// structure types; each decoration applies to its kind of target, once;
+// decoration groups are expanded.
 func (s *state) checkDecorations() {
 	groups := map[uint32][]decoration{}
 	for i := range s.m.Insts {
@@ -18,7 +19,17 @@ func (s *state) checkDecorations() {
 				groups[w[0]] = append(groups[w[0]], d)
 				continue
 			}
+			if !repeatable(d.dec) && s.hasDecoration(w[0], d.dec) {
+				s.fail(i, "decoration.duplicate", "ID '%d' decorated with %s multiple times is not allowed.", w[0], decName(d.dec))
+				return
+			}
 			s.decor[w[0]] = append(s.decor[w[0]], d)
+			if s.checkDecorationTarget(i, w[0], d.dec); s.err != nil {
+				return
+			}
+			if s.checkIdDecoration(i, d.dec, d.args); s.err != nil {
+				return
+			}
 			switch d.dec {
 			case spirv.DecorationBlock, spirv.DecorationBufferBlock:
 				if !s.types[w[0]].is(spirv.OpTypeStruct) {
@@ -53,7 +64,7 @@ func (s *state) checkDecorations() {
 				s.fail(i, "debug.member-name", "OpMemberName Member <id> '%d' index is larger than Type <id> '%d's member count.", w[1], w[0])
 				return
 			}
-		case spirv.OpMemberDecorate, spirv.OpMemberDecorateString:
+		case spirv.OpMemberDecorate, spirv.OpMemberDecorateString, spirv.OpMemberDecorateIdEXT:
 			t := s.types[w[0]]
 			if !t.is(spirv.OpTypeStruct) {
 				s.fail(i, "decoration.member", "%s Structure type <id> '%d' is not a struct type.", in.Op, w[0])
@@ -64,7 +75,15 @@ func (s *state) checkDecorations() {
 					w[1], in.Op, w[0], len(t.Members), len(t.Members)-1)
 				return
 			}
-			s.memberDec[w[0]] = append(s.memberDec[w[0]], memberDecoration{member: w[1], dec: spirv.Decoration(w[2]), args: w[3:], inst: i})
+			d := spirv.Decoration(w[2])
+			if !repeatable(d) && s.memberHasDecoration(w[0], w[1], d) {
+				s.fail(i, "decoration.duplicate", "ID '%d', member '%d' decorated with %s multiple times is not allowed.", w[0], w[1], decName(d))
+				return
+			}
+			if s.checkIdDecoration(i, d, w[3:]); s.err != nil {
+				return
+			}
+			s.memberDec[w[0]] = append(s.memberDec[w[0]], memberDecoration{member: w[1], dec: d, args: w[3:], inst: i})
 		case spirv.OpGroupDecorate:
 			for _, t := range w[1:] {
 				s.decor[t] = append(s.decor[t], groups[w[0]]...)
@@ -124,4 +143,71 @@ func (s *state) memberHasDecoration(id, m uint32, d spirv.Decoration) bool {
 		}
 	}
 	return false
+}
+
+// checkDecorationTarget: what a decoration applied with OpDecorate may
+// decorate (SPIR-V 3.20 Decoration, each decoration's "Apply to"), and
+// the decorations the Vulkan environment does not take.
+func (s *state) checkDecorationTarget(i int, target uint32, d spirv.Decoration) {
+	ti := s.defInst(target)
+	if ti == nil {
+		return
+	}
+	variable := ti.Op == spirv.OpVariable || ti.Op == spirv.OpUntypedVariableKHR
+	name := decName(d)
+	switch d {
+	case spirv.DecorationRowMajor, spirv.DecorationColMajor, spirv.DecorationMatrixStride:
+		// "Applies only to a member of a structure type."
+		s.fail(i, "decoration.target", "%s can only be applied to structure members", name)
+	case spirv.DecorationBinding, spirv.DecorationDescriptorSet:
+		if !variable {
+			s.fail(i, "decoration.target", "%s decoration on target <id> '%d' must be a variable", name, target)
+		}
+	case spirv.DecorationNonReadable, spirv.DecorationNonWritable:
+		if !variable && ti.Op != spirv.OpFunctionParameter {
+			s.fail(i, "decoration.target", "%s decoration on target <id> '%d' must be a memory object declaration", name, target)
+		}
+	case spirv.DecorationSpecId:
+		switch ti.Op {
+		case spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse, spirv.OpSpecConstant, spirv.OpSpecConstantDataKHR:
+		default:
+			s.fail(i, "decoration.target", "SpecId decoration on target <id> '%d' must be OpSpecConstantTrue, OpSpecConstantFalse, OpSpecConstant, or OpSpecConstantDataKHR", target)
+		}
+	case spirv.DecorationBuiltIn:
+		if !variable && !isConstInst(ti.Op) {
+			s.fail(i, "decoration.target", "BuiltIns can only target variables, structure members or constants")
+		}
+	case spirv.DecorationRelaxedPrecision:
+		if ti.Op.Desc().Class == "Type-Declaration" {
+			s.fail(i, "decoration.target", "RelaxPrecision decoration cannot be applied to a type")
+		}
+	case spirv.DecorationGLSLShared, spirv.DecorationGLSLPacked:
+		if s.env.vulkan {
+			// Vulkan "Validation Rules within a Module": "The GLSLShared
+			// and GLSLPacked decorations must not be used."
+			s.fail(i, "vulkan.decoration", "[VUID-StandaloneSpirv-GLSLShared-04669] OpDecorate decoration '%s' is not valid for the Vulkan execution environment.", name)
+		} else if !s.types[target].is(spirv.OpTypeStruct) {
+			s.fail(i, "decoration.target", "%s decoration on target <id> '%d' must be a structure type", name, target)
+		}
+	}
+}
+
+// checkIdDecoration: the <id> operands of ArrayStrideIdEXT and OffsetIdEXT
+// (SPV_EXT_descriptor_heap) are 32-bit integer scalars.
+func (s *state) checkIdDecoration(i int, d spirv.Decoration, args []uint32) {
+	switch d {
+	case spirv.DecorationArrayStrideIdEXT, spirv.DecorationOffsetIdEXT:
+		if len(args) > 0 && !s.isInt32Scalar(s.typeOf(args[0])) {
+			s.fail(i, "decoration.id-operand", "%s extra operand must be a 32-bit int scalar type.", decName(d))
+		}
+	}
+}
+
+// repeatable reports whether a decoration may decorate one target more
+// than once (SPIR-V 2.16.1: "It is invalid to decorate any given <id> or
+// structure member more than one time with the same decoration, unless
+// explicitly allowed below for a specific decoration": UserSemantic and
+// UserTypeGOOGLE).
+func repeatable(d spirv.Decoration) bool {
+	return d == spirv.DecorationUserSemantic || d == spirv.DecorationUserTypeGOOGLE
 }

@@ -169,3 +169,67 @@ func (s *state) globalsUsed(fid uint32) []uint32 {
 	}
 	return out
 }
+
+// checkExecutionModes: the workgroup-size modes belong to the models that
+// have workgroups (SPIR-V 3.6 Execution Mode: LocalSize, LocalSizeId
+// "Kernel, GLCompute, MeshEXT, TaskEXT" and their NV forms), and in Vulkan
+// the compute derivative groups fit the workgroup: "the first two
+// dimensions of the local workgroup size must be a multiple of two"
+// (VUID-StandaloneSpirv-DerivativeGroupQuadsKHR-10151), "the product of
+// the dimensions of the local workgroup size must be a multiple of four"
+// (VUID-StandaloneSpirv-DerivativeGroupLinearKHR-10152).
+func (s *state) checkExecutionModes() {
+	models := map[uint32][]spirv.ExecutionModel{}
+	for _, in := range s.layout.EntryPoints {
+		models[in.Words[1]] = append(models[in.Words[1]], spirv.ExecutionModel(in.Words[0]))
+	}
+	local := map[uint32][]uint32{}
+	for i := range s.m.Insts {
+		in := &s.m.Insts[i]
+		if in.Op != spirv.OpExecutionMode && in.Op != spirv.OpExecutionModeId {
+			continue
+		}
+		fn, mode := in.Words[0], spirv.ExecutionMode(in.Words[1])
+		switch mode {
+		case spirv.ExecutionModeLocalSize, spirv.ExecutionModeLocalSizeId,
+			spirv.ExecutionModeDerivativeGroupQuadsKHR, spirv.ExecutionModeDerivativeGroupLinearKHR:
+			for _, m := range models[fn] {
+				switch m {
+				case spirv.ExecutionModelKernel, spirv.ExecutionModelGLCompute, spirv.ExecutionModelTaskNV,
+					spirv.ExecutionModelMeshNV, spirv.ExecutionModelTaskEXT, spirv.ExecutionModelMeshEXT:
+				default:
+					s.fail(i, "entry.mode.model", "Execution mode can only be used with a Kernel, GLCompute, MeshNV, MeshEXT, TaskNV or TaskEXT execution model.")
+					return
+				}
+			}
+		}
+		if mode == spirv.ExecutionModeLocalSize && len(in.Words) >= 5 {
+			local[fn] = in.Words[2:5]
+		}
+	}
+	if !s.env.vulkan {
+		return
+	}
+	for i := range s.m.Insts {
+		in := &s.m.Insts[i]
+		if in.Op != spirv.OpExecutionMode {
+			continue
+		}
+		l := local[in.Words[0]]
+		if l == nil {
+			continue
+		}
+		switch spirv.ExecutionMode(in.Words[1]) {
+		case spirv.ExecutionModeDerivativeGroupQuadsKHR:
+			if l[0]%2 != 0 || l[1]%2 != 0 {
+				s.fail(i, "vulkan.derivative-group", "[VUID-StandaloneSpirv-DerivativeGroupQuadsKHR-10151] Local Size execution mode dimensions is (X = %d, Y = %d) but Entry Point id %d also has an DerivativeGroupQuadsKHR execution mode, so both dimensions must be a multiple of 2", l[0], l[1], in.Words[0])
+				return
+			}
+		case spirv.ExecutionModeDerivativeGroupLinearKHR:
+			if p := uint64(l[0]) * uint64(l[1]) * uint64(l[2]); p%4 != 0 {
+				s.fail(i, "vulkan.derivative-group", "[VUID-StandaloneSpirv-DerivativeGroupLinearKHR-10152] Local Size execution mode dimensions is (X = %d, Y = %d, Z = %d) but Entry Point id %d also has an DerivativeGroupLinearKHR execution mode, so the product (%d) must be a multiple of 4", l[0], l[1], l[2], in.Words[0], p)
+				return
+			}
+		}
+	}
+}

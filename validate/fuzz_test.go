@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/coopshader/coop/exec"
+	"github.com/coopshader/coop/internal/fuzzwatch"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -36,6 +37,7 @@ func FuzzValidate(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		defer fuzzwatch.Start()()
 		// The module as the binary reader gives it, and the same words
 		// split into instructions without the grammar's checks, so the
 		// validator's own operand pass sees malformed instructions too.

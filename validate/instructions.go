@@ -9,21 +9,28 @@ import (
 // instChecks holds the checks of the instruction families, by opcode;
 // each family file adds its own in an init function. Families sharing an
 // opcode (a conversion of scalars and of cooperative matrices) each add
-// theirs; they run in the order the files' init functions ran.
-var instChecks = map[spirv.Op][]func(*state, int){}
+// theirs: they run in the order the files' init functions ran, until one
+// fails.
+var instChecks = map[spirv.Op]func(*state, int){}
 
 func addChecks(m map[spirv.Op]func(*state, int)) {
 	for op, f := range m {
-		instChecks[op] = append(instChecks[op], f)
+		if g := instChecks[op]; g != nil {
+			h := f
+			f = func(s *state, i int) {
+				if g(s, i); s.err == nil {
+					h(s, i)
+				}
+			}
+		}
+		instChecks[op] = f
 	}
 }
 
-// runChecks runs the family checks of instruction i until one fails.
+// runChecks runs the family checks of instruction i.
 func (s *state) runChecks(i int) {
-	for _, h := range instChecks[s.m.Insts[i].Op] {
-		if h(s, i); s.err != nil {
-			return
-		}
+	if h := instChecks[s.m.Insts[i].Op]; h != nil {
+		h(s, i)
 	}
 }
 
@@ -261,4 +268,3 @@ func (s *state) checkAccessChain(i int) {
 			in.Op, s.types[rt.Elem].Op.String()[2:], t.Op.String()[2:])
 	}
 }
-

@@ -57,6 +57,10 @@ func (s *state) checkBlockLayouts() {
 			pt = s.types[in.Words[0]]
 		case in.Op == spirv.OpTypePointer && spirv.StorageClass(in.Words[1]) == spirv.StorageClassPhysicalStorageBuffer:
 			pt = s.types[in.Words[0]]
+		case in.Op == spirv.OpBufferPointerEXT:
+			// A descriptor heap's buffer (SPV_EXT_descriptor_heap) is a
+			// block the pointer's storage class lays out.
+			pt = s.types[in.Words[0]]
 		default:
 			continue
 		}

@@ -11,17 +11,23 @@ func (s *state) checkMemory() {
 	if len(s.funcs) > 0 {
 		end = s.funcs[0].Index
 	}
+	used := s.entryPointGlobals()
 	for i := 0; i < end; i++ {
 		if s.m.Insts[i].Op == spirv.OpVariable {
 			if spirv.StorageClass(s.m.Insts[i].Words[2]) == spirv.StorageClassFunction {
 				s.fail(i, "variable.storage", "OpVariable Storage Class must not be Function outside a function.")
 				return
 			}
-			s.checkVariable(i)
-			if s.err != nil {
+			if s.checkVariable(i); s.err != nil {
+				return
+			}
+			if s.checkResourceVariable(i, used); s.err != nil {
 				return
 			}
 		}
+	}
+	if s.checkBuiltIns(); s.err != nil {
+		return
 	}
 	for i := range s.m.Insts {
 		in := &s.m.Insts[i]
@@ -31,6 +37,15 @@ func (s *state) checkMemory() {
 				s.checkScope(i, in.Words[o.Offset])
 			case spirv.KindIdMemorySemantics:
 				s.checkSemantics(i, in.Words[o.Offset])
+			case spirv.KindMemoryAccess:
+				// "Aligned ... followed by a literal ... which must be a
+				// power of two" (SPIR-V 3.31 Memory Operands); Volatile,
+				// the only bit before it, takes no operand.
+				if m := in.Words[o.Offset]; m&uint32(spirv.MemoryAccessAligned) != 0 && o.Offset+1 < len(in.Words) {
+					if a := in.Words[o.Offset+1]; a == 0 || a&(a-1) != 0 {
+						s.fail(i, "memory.aligned", "Memory accesses Aligned operand value %d is not a power of two.", a)
+					}
+				}
 			}
 			if s.err != nil {
 				return
@@ -194,4 +209,64 @@ func (s *state) checkSemantics(i int, id uint32) {
 	if s.memModel == spirv.MemoryModelVulkan && spirv.MemorySemantics(v)&spirv.MemorySemanticsSequentiallyConsistent != 0 {
 		s.fail(i, "semantics.vulkan", "%s: SequentiallyConsistent memory semantics cannot be used with the VulkanKHR memory model.", op)
 	}
+}
+
+// checkResourceVariable: the Vulkan interface rules of one global
+// variable (Vulkan 15.6 "Shader Resource Interface", 15.8 "Push Constant
+// Interface"): a storage buffer's, uniform buffer's or push constant's
+// struct is a Block (a uniform one a Block or BufferBlock); a resource an
+// entry point uses has a DescriptorSet and a Binding. Outside Vulkan, a
+// Workgroup Block needs WorkgroupMemoryExplicitLayoutKHR
+// (SPV_KHR_workgroup_memory_explicit_layout).
+func (s *state) checkResourceVariable(i int, used map[uint32]bool) {
+	w := s.m.Insts[i].Words
+	id, sc := w[1], spirv.StorageClass(w[2])
+	elem := s.types[s.types[w[0]].Elem]
+	for elem.is(spirv.OpTypeArray) || elem.is(spirv.OpTypeRuntimeArray) {
+		elem = s.types[elem.Elem]
+	}
+	block := elem != nil && s.hasDecoration(elem.ID, spirv.DecorationBlock)
+	if sc == spirv.StorageClassWorkgroup && block && !s.hasCap(spirv.CapabilityWorkgroupMemoryExplicitLayoutKHR) {
+		s.fail(i, "memory.workgroup-block", "Workgroup Storage Class variables can't be decorated with Block unless declaring the WorkgroupMemoryExplicitLayoutKHR capability.")
+		return
+	}
+	if !s.env.vulkan || s.hasDecoration(id, spirv.DecorationBuiltIn) {
+		return
+	}
+	switch sc {
+	case spirv.StorageClassStorageBuffer, spirv.StorageClassPushConstant:
+		if elem.is(spirv.OpTypeStruct) && !block {
+			s.fail(i, "vulkan.block", "[VUID-StandaloneSpirv-PushConstant-06675] %s id '%d' is missing Block decoration.", scName(sc), id)
+			return
+		}
+	case spirv.StorageClassUniform:
+		if elem.is(spirv.OpTypeStruct) && !block && !s.hasDecoration(elem.ID, spirv.DecorationBufferBlock) {
+			s.fail(i, "vulkan.block", "[VUID-StandaloneSpirv-Uniform-06676] Uniform id '%d' is missing Block or BufferBlock decoration.", id)
+			return
+		}
+	}
+	switch sc {
+	case spirv.StorageClassStorageBuffer, spirv.StorageClassUniform, spirv.StorageClassUniformConstant:
+		if !used[id] {
+			return
+		}
+		for _, d := range []spirv.Decoration{spirv.DecorationDescriptorSet, spirv.DecorationBinding} {
+			if !s.hasDecoration(id, d) {
+				s.fail(i, "vulkan.binding", "[VUID-StandaloneSpirv-UniformConstant-06677] %s id '%d' is missing %s decoration.", scName(sc), id, decName(d))
+				return
+			}
+		}
+	}
+}
+
+// entryPointGlobals returns the global variables some entry point's call
+// tree uses.
+func (s *state) entryPointGlobals() map[uint32]bool {
+	used := map[uint32]bool{}
+	for _, ep := range s.entry {
+		for _, v := range s.globalsUsed(ep) {
+			used[v] = true
+		}
+	}
+	return used
 }

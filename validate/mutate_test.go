@@ -19,7 +19,9 @@ import (
 // does not check), and the spirv-val messages of the modules only
 // spirv-val rejects (the rules spirv-val checks that coop does not);
 // COOP_VAL_MUTATIONS_VERBOSE=1 also logs each of those with spirv-val's
-// whole message and the mutated instruction.
+// whole message and the mutated instruction; COOP_VAL_MUTATIONS_SEED=S
+// draws another sample (0, the default, is the one the figures in the
+// notes use).
 func TestMutations(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("COOP_VAL_MUTATIONS"))
 	if n == 0 {
@@ -33,7 +35,8 @@ func TestMutations(t *testing.T) {
 		}
 	}
 	verbose := os.Getenv("COOP_VAL_MUTATIONS_VERBOSE") != ""
-	r := rand.New(rand.NewPCG(1, 2))
+	seed, _ := strconv.ParseUint(os.Getenv("COOP_VAL_MUTATIONS_SEED"), 10, 64)
+	r := rand.New(rand.NewPCG(1+seed, 2))
 	both, onlyRef, onlyCoop, neither := 0, 0, 0, 0
 	missed := map[string]int{}
 	digits := regexp.MustCompile(`[0-9]+|'[^']*'|%[A-Za-z0-9_]+`)

@@ -93,6 +93,8 @@ type state struct {
 	def        []int32
 	defMap     map[uint32]int32
 	types      map[uint32]*Type
+	typeKeys   map[string]uint32 // non-aggregate types by opcode and operands
+	specIDs    map[uint32]uint32 // SpecId by constant, with Options.Spec
 	consts     map[uint32]constant
 	caps       map[spirv.Capability]bool
 	exts       map[string]bool

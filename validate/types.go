@@ -26,6 +26,9 @@ func (s *state) checkTypes() {
 			continue
 		}
 		w := in.Words
+		if s.duplicateType(i) {
+			return
+		}
 		t := &Type{ID: w[0], Op: in.Op, Encoding: -1}
 		s.types[t.ID] = t
 		switch in.Op {
@@ -109,6 +112,32 @@ func (s *state) checkTypes() {
 			return
 		}
 	}
+}
+
+// duplicateType: "It is invalid to declare multiple nonaggregate,
+// nonpointer type <id>s having the same opcode and operands" (SPIR-V 2.8
+// Types and Variables).
+func (s *state) duplicateType(i int) bool {
+	in := &s.m.Insts[i]
+	switch in.Op {
+	case spirv.OpTypeStruct, spirv.OpTypeArray, spirv.OpTypeRuntimeArray, spirv.OpTypePointer, spirv.OpTypeUntypedPointerKHR,
+		spirv.OpTypeForwardPointer, spirv.OpTypeFunction:
+		return false
+	}
+	if s.typeKeys == nil {
+		s.typeKeys = map[string]uint32{}
+	}
+	key := make([]byte, 0, 4*len(in.Words))
+	key = append(key, byte(in.Op), byte(in.Op>>8))
+	for _, x := range in.Words[1:] {
+		key = append(key, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+	}
+	if first, ok := s.typeKeys[string(key)]; ok {
+		s.fail(i, "type.duplicate", "Duplicate non-aggregate type declarations are not allowed. Opcode: %s id: %d (the same as <id> '%d')", in.Op.String()[2:], in.Words[0], first)
+		return true
+	}
+	s.typeKeys[string(key)] = in.Words[0]
+	return false
 }
 
 func (s *state) checkIntType(i int, t *Type, signedness uint32) {
@@ -241,12 +270,16 @@ func (s *state) checkArrayType(i int, t *Type, length uint32) {
 	}
 	if t.CountKnown {
 		v := t.Count
+		what := "default value"
+		if s.opts.Spec != nil {
+			what = "specialized value"
+		}
 		if lt.Signed && lt.Width < 64 && v>>(lt.Width-1)&1 != 0 || lt.Signed && lt.Width == 64 && int64(v) < 0 {
-			s.fail(i, "type.array.length", "OpTypeArray Length <id> '%d' default value must be at least 1: found a negative value", length)
+			s.fail(i, "type.array.length", "OpTypeArray Length <id> '%d' %s must be at least 1: found a negative value", length, what)
 			return
 		}
 		if v == 0 {
-			s.fail(i, "type.array.length", "OpTypeArray Length <id> '%d' default value must be at least 1: found 0", length)
+			s.fail(i, "type.array.length", "OpTypeArray Length <id> '%d' %s must be at least 1: found 0", length, what)
 		}
 	}
 }

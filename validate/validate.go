@@ -42,6 +42,14 @@ type Options struct {
 	// BeforeHLSLLegalization is accepted for spirv-val compatibility; it
 	// relaxes nothing coop checks.
 	BeforeHLSLLegalization bool
+	// Spec, when not nil, validates the module as a pipeline specializes
+	// it: each specialization constant has the value Spec gives its SpecId
+	// (little-endian bytes, as backend.Dispatch.Spec) or else its default,
+	// so the rules reading constants (workgroup size, cooperative matrix
+	// and vector dimensions, array lengths, scopes) and the device rules
+	// see those values, OpSpecConstantOp's integer and Boolean results
+	// included. With Spec nil a specialization constant matches any value.
+	Spec map[uint32][]byte
 }
 
 // Error is one broken rule.
@@ -101,6 +109,7 @@ var passes = []func(*state){
 	(*state).checkLayout,
 	(*state).collectDefs,
 	(*state).checkCapabilities,
+	(*state).collectSpecIDs,
 	(*state).checkTypes,
 	(*state).checkConstants,
 	(*state).checkDecorations,
@@ -109,6 +118,7 @@ var passes = []func(*state){
 	(*state).checkSSA,
 	(*state).checkStructured,
 	(*state).checkEntryPoints,
+	(*state).checkExecutionModes,
 	(*state).checkInstructions,
 	(*state).checkMemory,
 	(*state).checkBlockLayouts,

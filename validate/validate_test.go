@@ -26,12 +26,16 @@ import (
 //	; SPEC: <text>       the specification text the rule comes from
 //	; FLAGS: <flags>     spirv-val flags (--scalar-block-layout, ...)
 //	; VERSION: <1.x>     the module's SPIR-V version (default: the env's)
-//
+//	; SPECIALIZE: <SpecId>=<value> ...
+//	                     validate as specialized (Options.Spec; 32-bit
+//	                     values); spirv-val is not asked
+
 // With spirv-val present the test also runs it on each module and reports
 // which rules coop checks that spirv-val does not.
 type testCase struct {
 	path, env, rule, spec, profile, version string
 	flags                                   []string
+	specialize                              map[uint32][]byte
 	errRx                                   *regexp.Regexp
 	valid                                   bool
 }
@@ -63,6 +67,15 @@ func parseCase(t *testing.T, path string, src []byte) testCase {
 			c.version = val
 		case key == "FLAGS":
 			c.flags = strings.Fields(val)
+		case key == "SPECIALIZE":
+			c.specialize = map[uint32][]byte{}
+			for _, f := range strings.Fields(val) {
+				var id, v uint32
+				if _, err := fmt.Sscanf(f, "%d=%d", &id, &v); err != nil {
+					t.Fatalf("%s: bad SPECIALIZE %s", path, f)
+				}
+				c.specialize[id] = []byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)}
+			}
 		}
 	}
 	if c.errRx == nil && !c.valid {
@@ -75,7 +88,7 @@ func parseCase(t *testing.T, path string, src []byte) testCase {
 }
 
 func (c testCase) options(t *testing.T) Options {
-	o := Options{TargetEnv: c.env}
+	o := Options{TargetEnv: c.env, Spec: c.specialize}
 	for _, f := range c.flags {
 		switch f {
 		case "--scalar-block-layout":
@@ -164,8 +177,8 @@ func TestRules(t *testing.T) {
 				t.Errorf("no disassembly of the offending instruction")
 			}
 			rules[e.Rule] = true
-			if c.profile != "" {
-				return // spirv-val knows no devices
+			if c.profile != "" || c.specialize != nil {
+				return // spirv-val knows no devices, and does not specialize
 			}
 			ok, out, present := refVal(t, m, c.env, c.flags...)
 			if !present {

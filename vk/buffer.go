@@ -210,7 +210,7 @@ func (d *Device) record(what string, f func(cmd vkc.CommandBuffer)) error {
 	before := &vkc.MemoryBarrier{SType: vkc.StructureTypeMemoryBarrier, SrcAccessMask: vkc.AccessShaderWriteBit | vkc.AccessHostWriteBit | vkc.AccessTransferWriteBit,
 		DstAccessMask: vkc.AccessTransferReadBit | vkc.AccessTransferWriteBit}
 	after := &vkc.MemoryBarrier{SType: vkc.StructureTypeMemoryBarrier, SrcAccessMask: vkc.AccessTransferWriteBit,
-		DstAccessMask: vkc.AccessHostReadBit | vkc.AccessShaderReadBit | vkc.AccessShaderWriteBit | vkc.AccessTransferReadBit | vkc.AccessTransferWriteBit}
+		DstAccessMask: vkc.AccessHostReadBit | vkc.AccessUniformReadBit | vkc.AccessShaderReadBit | vkc.AccessShaderWriteBit | vkc.AccessTransferReadBit | vkc.AccessTransferWriteBit}
 	pin.Pin(bi)
 	pin.Pin(before)
 	pin.Pin(after)

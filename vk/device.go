@@ -26,6 +26,7 @@ type Device struct {
 	profile  *profile.Profile // info as a profile, for devcheck
 	props    *properties
 	has      map[string]bool // enabled device extensions
+	heapExt  bool            // the driver offers VK_EXT_descriptor_heap (not used: see heap.go)
 	en       *features       // enabled features
 	mem      vkc.PhysicalDeviceMemoryProperties
 	tsBits   uint32
@@ -130,6 +131,7 @@ func (d *Device) create(robust bool) error {
 			enabled[e] = true
 		}
 	}
+	d.heapExt = d.has["VK_EXT_descriptor_heap"]
 	d.has = enabled
 	sup := in.queryFeatures(d.pd, d.has)
 	d.en = enabledFrom(sup, d.has)
@@ -220,6 +222,9 @@ func (d *Device) check(m *moduleInfo) error {
 	if err := noVulkanFeature(m); err != nil {
 		return err
 	}
+	if err := d.noHeaps(m); err != nil {
+		return err
+	}
 	for _, c := range m.caps {
 		cp, ok := capabilities[c]
 		if !ok {
@@ -237,5 +242,5 @@ func (d *Device) check(m *moduleInfo) error {
 			return fmt.Errorf("vk: module uses %s, which requires device extension %s, not supported by %s", e, ve, d.info.Name)
 		}
 	}
-	return nil
+	return d.spirvEnv(m)
 }

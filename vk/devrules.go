@@ -38,5 +38,17 @@ func (d *Device) checkRules(mod *spirv.Module, ds *backend.Dispatch) error {
 	if err := devcheck.Check(mod, d.profile, devcheck.Options{Entry: ds.Entry, Spec: ds.Spec}); err != nil {
 		return fmt.Errorf("vk: %s does not support what the module uses:\n%w", d.info.Name, err)
 	}
+	if l := d.profile.Limits; l != nil {
+		for k, n := range ds.Groups {
+			if n > l.MaxComputeWorkGroupCount[k] {
+				return fmt.Errorf("vk: the dispatch has %d workgroups in %c; %s allows at most %d (maxComputeWorkGroupCount[%d], VUID-vkCmdDispatch-groupCount%c-%05d)",
+					n, "xyz"[k], d.info.Name, l.MaxComputeWorkGroupCount[k], k, "XYZ"[k], 386+k)
+			}
+		}
+		if n := len(ds.PushConstants); n > int(l.MaxPushConstantsSize) {
+			return fmt.Errorf("vk: the dispatch has %d bytes of push constants; %s allows at most %d (maxPushConstantsSize, VUID-VkPushConstantRange-size-00298)",
+				n, d.info.Name, l.MaxPushConstantsSize)
+		}
+	}
 	return nil
 }

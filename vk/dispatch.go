@@ -57,6 +57,7 @@ func (o *objects) destroy() {
 type setBinding struct {
 	kind  backend.DescriptorKind
 	count uint32
+	elems []uint32 // the array elements bound
 }
 
 func descriptorType(k backend.DescriptorKind) vkc.DescriptorType {
@@ -125,7 +126,7 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	if err := noTensors(ds.Bindings); err != nil {
 		return res, err
 	}
-	if err := checkHeaps(ds, m); err != nil {
+	if err := checkHeaps(ds); err != nil {
 		return res, err
 	}
 	if err := d.check(m); err != nil {
@@ -168,6 +169,10 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 		} else if sb.kind != b.Kind {
 			return res, fmt.Errorf("vk: set %d binding %d is bound both as %v and as %v", b.Set, b.Binding, sb.kind, b.Kind)
 		}
+		if slices.Contains(sb.elems, b.ArrayElement) {
+			return res, fmt.Errorf("vk: binding %d: set %d binding %d element %d is bound twice (a descriptor holds one resource)", i, b.Set, b.Binding, b.ArrayElement)
+		}
+		sb.elems = append(sb.elems, b.ArrayElement)
 		sb.count = max(sb.count, b.ArrayElement+1)
 		nsets = max(nsets, b.Set+1)
 	}
@@ -338,13 +343,16 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	if r := p.BeginCommandBuffer(cmd, bi); r != vkc.Success {
 		return res, vkError("vkBeginCommandBuffer", r)
 	}
-	// Host writes (coherent memory) must be visible to the shader, and the
-	// shader's writes visible to host reads after the fence.
-	before := &vkc.MemoryBarrier{SType: vkc.StructureTypeMemoryBarrier, SrcAccessMask: vkc.AccessHostWriteBit | vkc.AccessTransferWriteBit, DstAccessMask: vkc.AccessShaderReadBit | vkc.AccessShaderWriteBit}
+	// Host writes (coherent memory), copies and earlier dispatches' writes
+	// must be visible to the shader's reads, uniform-buffer reads included
+	// (an access type of their own), and the shader's writes to host reads
+	// after the fence.
+	before := &vkc.MemoryBarrier{SType: vkc.StructureTypeMemoryBarrier, SrcAccessMask: vkc.AccessHostWriteBit | vkc.AccessTransferWriteBit | vkc.AccessShaderWriteBit,
+		DstAccessMask: vkc.AccessUniformReadBit | vkc.AccessShaderReadBit | vkc.AccessShaderWriteBit}
 	after := &vkc.MemoryBarrier{SType: vkc.StructureTypeMemoryBarrier, SrcAccessMask: vkc.AccessShaderWriteBit, DstAccessMask: vkc.AccessHostReadBit | vkc.AccessTransferReadBit}
 	pin.Pin(before)
 	pin.Pin(after)
-	p.CmdPipelineBarrier(cmd, vkc.PipelineStageHostBit|vkc.PipelineStageTransferBit, vkc.PipelineStageComputeShaderBit, 0, 1, before, 0, nil, 0, nil)
+	p.CmdPipelineBarrier(cmd, vkc.PipelineStageHostBit|vkc.PipelineStageTransferBit|vkc.PipelineStageComputeShaderBit, vkc.PipelineStageComputeShaderBit, 0, 1, before, 0, nil, 0, nil)
 	if timed {
 		p.CmdResetQueryPool(cmd, o.query, 0, 2)
 		p.CmdWriteTimestamp(cmd, vkc.PipelineStageTopOfPipeBit, o.query, 0)

@@ -15,6 +15,20 @@ var wantedExtensions = []string{
 	"VK_NV_cooperative_vector",
 	"VK_KHR_shader_bfloat16",
 	"VK_EXT_shader_float8",
+	// No features: enabling them is what allows their SPIR-V extensions
+	// (SPV_NV_shader_subgroup_partitioned, SPV_GOOGLE_hlsl_functionality1,
+	// SPV_GOOGLE_user_type).
+	"VK_NV_shader_subgroup_partitioned",
+	"VK_GOOGLE_hlsl_functionality1",
+	"VK_GOOGLE_user_type",
+	// Shader extensions with features, so more of glslang's corpus runs on
+	// a GPU (SPV_KHR/NV_compute_shader_derivatives: the NV extension shares
+	// the KHR feature structure).
+	"VK_KHR_compute_shader_derivatives",
+	"VK_NV_compute_shader_derivatives",
+	"VK_KHR_workgroup_memory_explicit_layout",
+	"VK_EXT_shader_replicated_composites",
+	"VK_KHR_shader_expect_assume",
 }
 
 // features is every feature structure the backend queries or enables, in
@@ -30,6 +44,10 @@ type features struct {
 	cv   vkc.PhysicalDeviceCooperativeVectorFeaturesNV
 	bf16 vkc.PhysicalDeviceShaderBfloat16FeaturesKHR
 	f8   vkc.PhysicalDeviceShaderFloat8FeaturesEXT
+	csd  vkc.PhysicalDeviceComputeShaderDerivativesFeaturesKHR
+	wmel vkc.PhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR
+	rc   vkc.PhysicalDeviceShaderReplicatedCompositesFeaturesEXT
+	ea   vkc.PhysicalDeviceShaderExpectAssumeFeatures
 }
 
 // chain links f's structures for a device with the given extensions and
@@ -45,6 +63,10 @@ func (f *features) chain(has map[string]bool) *vkc.PhysicalDeviceFeatures2 {
 	f.cv.SType = vkc.StructureTypePhysicalDeviceCooperativeVectorFeaturesNV
 	f.bf16.SType = vkc.StructureTypePhysicalDeviceShaderBfloat16FeaturesKHR
 	f.f8.SType = vkc.StructureTypePhysicalDeviceShaderFloat8FeaturesEXT
+	f.csd.SType = vkc.StructureTypePhysicalDeviceComputeShaderDerivativesFeaturesKHR
+	f.wmel.SType = vkc.StructureTypePhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR
+	f.rc.SType = vkc.StructureTypePhysicalDeviceShaderReplicatedCompositesFeaturesEXT
+	f.ea.SType = vkc.StructureTypePhysicalDeviceShaderExpectAssumeFeatures
 	var c chain
 	c.start(&f.f2.PNext)
 	c.add(unsafe.Pointer(&f.v11), &f.v11.PNext)
@@ -67,6 +89,18 @@ func (f *features) chain(has map[string]bool) *vkc.PhysicalDeviceFeatures2 {
 	}
 	if has["VK_EXT_shader_float8"] {
 		c.add(unsafe.Pointer(&f.f8), &f.f8.PNext)
+	}
+	if has["VK_KHR_compute_shader_derivatives"] || has["VK_NV_compute_shader_derivatives"] {
+		c.add(unsafe.Pointer(&f.csd), &f.csd.PNext)
+	}
+	if has["VK_KHR_workgroup_memory_explicit_layout"] {
+		c.add(unsafe.Pointer(&f.wmel), &f.wmel.PNext)
+	}
+	if has["VK_EXT_shader_replicated_composites"] {
+		c.add(unsafe.Pointer(&f.rc), &f.rc.PNext)
+	}
+	if has["VK_KHR_shader_expect_assume"] {
+		c.add(unsafe.Pointer(&f.ea), &f.ea.PNext)
 	}
 	return &f.f2
 }
@@ -109,6 +143,8 @@ var featureBits = []featureBit{
 	{"storagePushConstant8", "storagePushConstant8", "Vulkan 1.2", "", func(f *features) *vkc.Bool32 { return &f.v12.StoragePushConstant8 }},
 	{"shaderFloat16", "shaderFloat16", "Vulkan 1.2", "", func(f *features) *vkc.Bool32 { return &f.v12.ShaderFloat16 }},
 	{"shaderInt8", "shaderInt8", "Vulkan 1.2", "", func(f *features) *vkc.Bool32 { return &f.v12.ShaderInt8 }},
+	{"shaderBufferInt64Atomics", "shaderBufferInt64Atomics", "Vulkan 1.2", "", func(f *features) *vkc.Bool32 { return &f.v12.ShaderBufferInt64Atomics }},
+	{"shaderSharedInt64Atomics", "shaderSharedInt64Atomics", "Vulkan 1.2", "", func(f *features) *vkc.Bool32 { return &f.v12.ShaderSharedInt64Atomics }},
 	{"bufferDeviceAddress", "bufferDeviceAddress", "Vulkan 1.2", "", func(f *features) *vkc.Bool32 { return &f.v12.BufferDeviceAddress }},
 	{"vulkanMemoryModel", "vulkanMemoryModel", "Vulkan 1.2", "", func(f *features) *vkc.Bool32 { return &f.v12.VulkanMemoryModel }},
 	{"vulkanMemoryModelDeviceScope", "vulkanMemoryModelDeviceScope", "Vulkan 1.2", "", func(f *features) *vkc.Bool32 { return &f.v12.VulkanMemoryModelDeviceScope }},
@@ -131,6 +167,16 @@ var featureBits = []featureBit{
 	{"shaderBFloat16CooperativeMatrix", "shaderBFloat16CooperativeMatrix", "VK_KHR_shader_bfloat16", "VK_KHR_shader_bfloat16", func(f *features) *vkc.Bool32 { return &f.bf16.ShaderBFloat16CooperativeMatrix }},
 	{"shaderFloat8", "shaderFloat8", "VK_EXT_shader_float8", "VK_EXT_shader_float8", func(f *features) *vkc.Bool32 { return &f.f8.ShaderFloat8 }},
 	{"shaderFloat8CooperativeMatrix", "shaderFloat8CooperativeMatrix", "VK_EXT_shader_float8", "VK_EXT_shader_float8", func(f *features) *vkc.Bool32 { return &f.f8.ShaderFloat8CooperativeMatrix }},
+	{"computeDerivativeGroupQuads", "computeDerivativeGroupQuads", "VK_KHR_compute_shader_derivatives", "VK_KHR_compute_shader_derivatives", func(f *features) *vkc.Bool32 { return &f.csd.ComputeDerivativeGroupQuads }},
+	{"computeDerivativeGroupLinear", "computeDerivativeGroupLinear", "VK_KHR_compute_shader_derivatives", "VK_KHR_compute_shader_derivatives", func(f *features) *vkc.Bool32 { return &f.csd.ComputeDerivativeGroupLinear }},
+	{"computeDerivativeGroupQuadsNV", "computeDerivativeGroupQuads", "VK_NV_compute_shader_derivatives", "VK_NV_compute_shader_derivatives", func(f *features) *vkc.Bool32 { return &f.csd.ComputeDerivativeGroupQuads }},
+	{"computeDerivativeGroupLinearNV", "computeDerivativeGroupLinear", "VK_NV_compute_shader_derivatives", "VK_NV_compute_shader_derivatives", func(f *features) *vkc.Bool32 { return &f.csd.ComputeDerivativeGroupLinear }},
+	{"workgroupMemoryExplicitLayout", "workgroupMemoryExplicitLayout", "VK_KHR_workgroup_memory_explicit_layout", "VK_KHR_workgroup_memory_explicit_layout", func(f *features) *vkc.Bool32 { return &f.wmel.WorkgroupMemoryExplicitLayout }},
+	{"workgroupMemoryExplicitLayoutScalarBlockLayout", "workgroupMemoryExplicitLayoutScalarBlockLayout", "VK_KHR_workgroup_memory_explicit_layout", "VK_KHR_workgroup_memory_explicit_layout", func(f *features) *vkc.Bool32 { return &f.wmel.WorkgroupMemoryExplicitLayoutScalarBlockLayout }},
+	{"workgroupMemoryExplicitLayout8BitAccess", "workgroupMemoryExplicitLayout8BitAccess", "VK_KHR_workgroup_memory_explicit_layout", "VK_KHR_workgroup_memory_explicit_layout", func(f *features) *vkc.Bool32 { return &f.wmel.WorkgroupMemoryExplicitLayout8BitAccess }},
+	{"workgroupMemoryExplicitLayout16BitAccess", "workgroupMemoryExplicitLayout16BitAccess", "VK_KHR_workgroup_memory_explicit_layout", "VK_KHR_workgroup_memory_explicit_layout", func(f *features) *vkc.Bool32 { return &f.wmel.WorkgroupMemoryExplicitLayout16BitAccess }},
+	{"shaderReplicatedComposites", "shaderReplicatedComposites", "VK_EXT_shader_replicated_composites", "VK_EXT_shader_replicated_composites", func(f *features) *vkc.Bool32 { return &f.rc.ShaderReplicatedComposites }},
+	{"shaderExpectAssume", "shaderExpectAssume", "VK_KHR_shader_expect_assume", "VK_KHR_shader_expect_assume", func(f *features) *vkc.Bool32 { return &f.ea.ShaderExpectAssume }},
 }
 
 func featureByKey(key string) *featureBit {

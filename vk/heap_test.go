@@ -1,6 +1,7 @@
 package vk
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -26,7 +27,12 @@ func TestDispatchRejectsHeaps(t *testing.T) {
 	w.op(sOpCapability, capDescriptorHeap)
 	w.op(sOpMemoryModel, 0, 1)
 	w.op(sOpEntryPoint, append([]uint32{5, 1}, str("main")...)...)
-	if _, err := d.Dispatch(&backend.Dispatch{Code: w, Entry: "main"}); err == nil || !strings.Contains(err.Error(), "DescriptorHeapEXT") {
+	if _, err := d.Dispatch(&backend.Dispatch{Code: w, Entry: "main"}); err == nil || !strings.Contains(err.Error(), "DescriptorHeapEXT") ||
+		!errors.Is(err, backend.ErrNoDeviceSupport) {
 		t.Errorf("heap module: %v", err)
+	}
+	// CheckModule refuses it too, so --backend both runs it on the executor alone.
+	if err := d.CheckModule(w); !errors.Is(err, backend.ErrNoDeviceSupport) || !strings.Contains(err.Error(), "does not offer VK_EXT_descriptor_heap") {
+		t.Errorf("CheckModule: %v", err)
 	}
 }

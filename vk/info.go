@@ -38,6 +38,7 @@ type DeviceInfo struct {
 	CoopMat2      *CoopMat2Limits
 	CoopVec       []CoopVecCombo // vkGetPhysicalDeviceCooperativeVectorPropertiesNV
 	CoopVecLimits *CoopVecLimits
+	Limits        *Limits // the compute part of VkPhysicalDeviceLimits
 }
 
 // The capability types are the device profile's (package profile), so a
@@ -48,6 +49,7 @@ type (
 	CoopMat2Limits   = profile.CoopMat2Limits
 	CoopVecCombo     = profile.CoopVecCombo
 	CoopVecLimits    = profile.CoopVecLimits
+	Limits           = profile.Limits
 )
 
 // Devices lists every physical device the Vulkan loader reports. The error
@@ -94,6 +96,11 @@ func (in *instance) describe(index int, pd vkc.PhysicalDevice) (DeviceInfo, erro
 		MinSubgroupSize:   p.v13.MinSubgroupSize,
 		MaxSubgroupSize:   p.v13.MaxSubgroupSize,
 		TimestampPeriodNs: pp.Limits.TimestampPeriod,
+		Limits: &Limits{MaxComputeWorkGroupSize: pp.Limits.MaxComputeWorkGroupSize,
+			MaxComputeWorkGroupInvocations: pp.Limits.MaxComputeWorkGroupInvocations,
+			MaxComputeWorkGroupCount:       pp.Limits.MaxComputeWorkGroupCount,
+			MaxComputeSharedMemorySize:     pp.Limits.MaxComputeSharedMemorySize,
+			MaxPushConstantsSize:           pp.Limits.MaxPushConstantsSize},
 	}
 	for _, e := range wantedExtensions {
 		if has[e] {
@@ -237,6 +244,10 @@ func FormatDevices(w io.Writer, ds []DeviceInfo) error {
 		fmt.Fprintf(&b, "  subgroup size %d (min %d, max %d), timestamp period %g ns\n", d.SubgroupSize, d.MinSubgroupSize, d.MaxSubgroupSize, d.TimestampPeriodNs)
 		fmt.Fprintf(&b, "  extensions: %s\n", orNone(d.Extensions))
 		fmt.Fprintf(&b, "  features: %s\n", orNone(d.Features))
+		if l := d.Limits; l != nil {
+			fmt.Fprintf(&b, "  compute limits: workgroup size %v, %d invocations, group count %v, shared memory %d, push constants %d\n",
+				l.MaxComputeWorkGroupSize, l.MaxComputeWorkGroupInvocations, l.MaxComputeWorkGroupCount, l.MaxComputeSharedMemorySize, l.MaxPushConstantsSize)
+		}
 		if len(d.CoopMatKHR) > 0 {
 			b.WriteString("  cooperative matrix (VK_KHR_cooperative_matrix):\n")
 			shapeTable(&b, d.CoopMatKHR, true)
@@ -321,7 +332,7 @@ func (d DeviceInfo) Profile(name string) *profile.Profile {
 		Extensions:        append([]string{}, d.Extensions...),
 		Features:          append([]string{}, d.Features...),
 		CoopMatKHR:        d.CoopMatKHR, CoopMatNV: d.CoopMatNV, CoopMatFlex: d.CoopMatFlex, CoopMat2: d.CoopMat2,
-		CoopVec: d.CoopVec, CoopVecLimits: d.CoopVecLimits,
+		CoopVec: d.CoopVec, CoopVecLimits: d.CoopVecLimits, Limits: d.Limits,
 	}
 	p.Normalize()
 	return p

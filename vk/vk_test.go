@@ -100,6 +100,7 @@ func TestCheckNamesMissingFeature(t *testing.T) {
 		t.Fatalf("error = %v", err)
 	}
 	d.en.cv.CooperativeVector = 1
+	d.has["VK_NV_cooperative_vector"] = true
 	if err := d.check(m); err != nil {
 		t.Fatalf("enabled feature still rejected: %v", err)
 	}
@@ -109,6 +110,72 @@ func TestCheckNamesMissingFeature(t *testing.T) {
 	m, _ = scanModule(w)
 	if err := d.check(m); err == nil || !strings.Contains(err.Error(), "VK_NV_cooperative_matrix2") {
 		t.Fatalf("extension error = %v", err)
+	}
+}
+
+// TestSPIRVEnvironment: extensions and capabilities outside Vulkan's
+// SPIR-V environment, or allowed only by what the device did not enable,
+// are refused before the driver sees them.
+func TestSPIRVEnvironment(t *testing.T) {
+	d := fakeDevice()
+	for _, c := range []struct {
+		caps []uint32
+		ext  string
+		want string // "" accepted
+	}{
+		{caps: []uint32{capShader}},
+		{caps: []uint32{capShader, 4437}, ext: "SPV_KHR_device_group"}, // DeviceGroup: Vulkan 1.1
+		{caps: []uint32{capShader, 5433 + 0}, ext: "", want: "capability CooperativeMatrixTensorAddressingNV"},
+		{caps: []uint32{capShader}, ext: "SPV_EXT_long_vector", want: "SPIR-V extension SPV_EXT_long_vector, which needs device extension VK_EXT_shader_long_vector"},
+		{caps: []uint32{capShader}, ext: "SPV_NOT_an_extension", want: "Vulkan does not allow"},
+		{caps: []uint32{capShader, 5}, want: "capability Linkage, which Vulkan does not allow"},
+		{caps: []uint32{capShader, 61}, want: "capability GroupNonUniform, which needs subgroupSupportedOperations VK_SUBGROUP_FEATURE_BASIC_BIT"},
+		{caps: []uint32{capShader, 5297}, want: "capability GroupNonUniformPartitioned"},
+	} {
+		var w words
+		w = append(w, spirvMagic, 0x00010600, 0, 10, 0)
+		for _, cp := range c.caps {
+			w.op(sOpCapability, cp)
+		}
+		if c.ext != "" {
+			w.op(sOpExtension, str(c.ext)...)
+		}
+		m, err := scanModule(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = d.check(m)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%v %s: %v", c.caps, c.ext, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%v %s: got %v, want %q", c.caps, c.ext, err, c.want)
+		}
+	}
+	// CooperativeMatrixNV's feature is VK_NV_cooperative_matrix's, not
+	// the KHR extension's feature of the same member name.
+	d.has["VK_NV_cooperative_matrix"], d.has["VK_KHR_cooperative_matrix"] = true, true
+	d.en.cmK.CooperativeMatrix = 1
+	var nv words
+	nv = append(nv, spirvMagic, 0x00010600, 0, 10, 0)
+	nv.op(sOpCapability, 5357)
+	mnv, _ := scanModule(nv)
+	if err := d.spirvEnv(mnv); err == nil || !strings.Contains(err.Error(), "VkPhysicalDeviceCooperativeMatrixFeaturesNV") {
+		t.Errorf("CooperativeMatrixNV with only the KHR feature: %v", err)
+	}
+	d.en.cmN.CooperativeMatrix = 1
+	if err := d.spirvEnv(mnv); err != nil {
+		t.Errorf("CooperativeMatrixNV: %v", err)
+	}
+	d.props = new(properties)
+	d.props.v11.SubgroupSupportedOperations = vkc.SubgroupFeatureBasicBit
+	d.props.v11.SubgroupSupportedStages = vkc.ShaderStageComputeBit
+	var w words
+	w = append(w, spirvMagic, 0x00010600, 0, 10, 0)
+	w.op(sOpCapability, 61)
+	m, _ := scanModule(w)
+	if err := d.check(m); err != nil {
+		t.Errorf("GroupNonUniform with the basic subgroup operations: %v", err)
 	}
 }
 
@@ -311,6 +378,10 @@ func TestDispatchErrors(t *testing.T) {
 			ds.Bindings = append(ds.Bindings, backend.Binding{Binding: 0, Kind: backend.UniformBuffer, Buffer: b})
 		},
 		"magic": func(ds *backend.Dispatch) { ds.Code = []uint32{1, 2, 3, 4, 5} },
+		"twice": func(ds *backend.Dispatch) {
+			ds.Bindings = append(ds.Bindings, backend.Binding{Binding: 1, Buffer: b})
+		},
+		"groups": func(ds *backend.Dispatch) { ds.Groups[1] = 1 << 20 },
 	}
 	for name, mod := range cases {
 		ds := base
@@ -367,9 +438,9 @@ func TestBandwidth(t *testing.T) {
 	binary.LittleEndian.PutUint32(pc, 3)
 	binary.LittleEndian.PutUint64(pc[8:], side.Address())
 	ds := &backend.Dispatch{
-		Code: doubleAddModule(), Entry: "main", Groups: [3]uint32{n / 256, 1, 1},
+		Code: doubleAddModule(), Entry: "main", Groups: [3]uint32{n / 512, 1, 1}, // within every device's 65535 groups
 		Bindings:      []backend.Binding{{Binding: 0, Buffer: in}, {Binding: 1, Buffer: out}},
-		PushConstants: pc, Spec: map[uint32][]byte{0: u32s(256)}, Timed: true,
+		PushConstants: pc, Spec: map[uint32][]byte{0: u32s(512)}, Timed: true,
 	}
 	best := time.Duration(1 << 62)
 	for range 5 {

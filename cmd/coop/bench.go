@@ -50,7 +50,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", 0, "CPU executor worker count (0: all cores)")
 	env := fs.String("target-env", "vulkan1.3", "target environment for GLSL shaders")
 	timeout := fs.Duration("timeout", 0, "stop after this long (e.g. 30s, 5m; 0: no limit)")
-	work := fs.Int64("work-budget", 0, fmt.Sprintf("CPU executor: instructions one dispatch may execute in all (0: %d, about a minute or two; -1: no limit); a larger dispatch fails naming it", cpu.DefaultWorkBudget))
+	work := fs.Int64("work-budget", 0, fmt.Sprintf("CPU executor: instructions one dispatch may execute in all, a workgroup's start counting 256 (0: %d, about a minute or two; -1: no limit); a larger dispatch fails naming it", cpu.DefaultWorkBudget))
 	paths, status, ok := parseFlags(fs, args, benchHelp, stdout, stderr)
 	if !ok {
 		return status

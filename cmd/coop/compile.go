@@ -36,7 +36,9 @@ build scripts use, before or after the files (docs/TOOLS.md lists them all):
   --target-env ENV     vulkan1.0 (default) .. vulkan1.4, spirv1.0 .. spirv1.6
   --amb, --auto-map-bindings
                        give resources without a binding the next free one
-  -g, -g0              emit (or omit) debug information
+  -g, -g0              emit (or omit) debug information: OpSource with the text, OpLine
+  -gV, -gVS            emit NonSemantic.Shader.DebugInfo.100 debug information instead
+                       (-gVS: with the source text)
   -e NAME              entry point name
   --depfile FILE       write a make dependency file
   --stdin              read the shader from standard input (needs -S comp); so does -

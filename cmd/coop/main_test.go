@@ -187,14 +187,15 @@ func TestRunErrors(t *testing.T) {
 	}
 }
 
-// TestRunTimeout: --timeout stops a long dispatch (65535² workgroups)
-// within about its time, names the RUN, and exits 1.
+// TestRunTimeout: --timeout stops a long dispatch (65535² workgroups,
+// with no work budget, which would refuse it at once) within about its
+// time, names the RUN, and exits 1.
 func TestRunTimeout(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "long.amber")
 	os.WriteFile(path, []byte(strings.Replace(storeScript, "RUN p 1 1 1", "RUN p 65535 65535 1", 1)), 0o644)
 	start := time.Now()
-	rc, out, errs := runCLI("run", path, "--timeout", "200ms")
+	rc, out, errs := runCLI("run", path, "--timeout", "200ms", "--work-budget", "-1")
 	if rc != 1 || !strings.Contains(errs, "RUN p: dispatch stopped after") || !strings.Contains(errs, "--timeout 200ms reached") || !strings.Contains(out, "0 passed, 0 failed, 1 scripts could not run") {
 		t.Fatalf("rc %d\n%s\n%s", rc, out, errs)
 	}
@@ -378,8 +379,8 @@ func TestRunWorkBudget(t *testing.T) {
 	}
 	small := filepath.Join(dir, "small.amber")
 	os.WriteFile(small, []byte(storeScript), 0o644)
-	if rc, _, errs := runCLI("run", small, "--work-budget", "100"); rc != 0 {
-		t.Fatalf("budget 100: rc %d %s", rc, errs)
+	if rc, _, errs := runCLI("run", small, "--work-budget", "1000"); rc != 0 {
+		t.Fatalf("budget 1000: rc %d %s", rc, errs)
 	}
 	if rc, _, errs := runCLI("run", small, "--work-budget", "1"); rc != 1 || !strings.Contains(errs, "work budget of 1 ") {
 		t.Fatalf("budget 1: rc %d %s", rc, errs)

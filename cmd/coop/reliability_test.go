@@ -140,3 +140,52 @@ func TestRunCheckDecodeSideEffects(t *testing.T) {
 		t.Fatalf("--check: rc %d\n%s%s", rc, out, errs)
 	}
 }
+
+// TestRunCheckCoopRules: --check reports the cooperative instructions'
+// undefined behaviour, naming the rule and the shader's file:line; each
+// case is an example with one edit, which runs clean unchanged
+// (TestRunCheckExamples).
+func TestRunCheckCoopRules(t *testing.T) {
+	for _, c := range []struct {
+		example, shader string
+		edit            [2]string // in the shader
+		scriptEdit      [2]string // in the script
+		want            string
+	}{
+		{"matmul_khr_f16", "matmul_khr_f16.comp", [2]string{"coopMatStore(acc, c, row * dims.N + col,", "coopMatStore(acc, c, row * dims.N + col + 8u,"}, [2]string{},
+			"matmul_khr_f16.comp:31: instruction %s (OpCooperativeMatrixStoreKHR): invocation (224,7,0): address %s: undefined behaviour (--check): row 15 of the 16x16 matrix (bytes 65504 to 65568) lies outside its 65536-byte buffer"},
+		{"matmul_khr_f16", "matmul_khr_f16.comp", [2]string{"coopMatStore(acc, c, row * dims.N + col, dims.N,", "coopMatStore(acc, c, row * dims.N + col, 0u,"}, [2]string{},
+			"undefined behaviour (--check): a store's Stride must be greater than 0: every row of the 16x16 matrix is written to the same bytes"},
+		{"matmul_nv_f16", "matmul_nv_f16.comp", [2]string{"row * dims.K + k,", "row * dims.K + k + 1u,"}, [2]string{},
+			"undefined behaviour (--check): the pointer is at byte 2 of its buffer, not aligned to 16 bytes"},
+		{"coopvec_layer", "coopvec_layer.comp", [2]string{"coopVecLoadNV(in_, x, b * K * 2);", "coopVecLoadNV(in_, x, b * K * 2 + 8);"}, [2]string{},
+			"coopvec_layer.comp:22: instruction %s = OpCooperativeVectorLoadNV): invocation (0,0,0): address %s: undefined behaviour (--check): the offset 8 is not a multiple of 16 bytes"},
+		{"coopvec_layer", "coopvec_layer.comp", [2]string{"gl_CooperativeVectorMatrixLayoutRowMajorNV, false, K * 2);", "gl_CooperativeVectorMatrixLayoutRowMajorNV, false, K * 4);"}, [2]string{},
+			"undefined behaviour (--check): row 8 of the 16x32 matrix (bytes 1024 to 1088) lies outside its 1024-byte buffer"},
+		{"coopmat2_int8_weights", "coopmat2_int8_weights.comp", [2]string{"sliceTensorLayoutNV(la, tm, 16, k, 16)", "sliceTensorLayoutNV(la, tm + 8u, 16, k, 16)"}, [2]string{},
+			"undefined behaviour (--check): element (8, 0) of the 16x16 matrix maps to a tensor coordinate outside the layout's dimensions, and the layout's clamp mode is Undefined"},
+	} {
+		src, err := os.ReadFile(filepath.Join("..", "..", "examples", "shaders", c.shader))
+		if err != nil {
+			t.Skip("examples absent")
+		}
+		script, _ := os.ReadFile(filepath.Join("..", "..", "examples", c.example+".amber"))
+		if !strings.Contains(string(src), c.edit[0]) || !strings.Contains(string(script), c.scriptEdit[0]) {
+			t.Fatalf("%s: the example changed; the test's edit no longer applies", c.example)
+		}
+		dir := t.TempDir()
+		os.Mkdir(filepath.Join(dir, "shaders"), 0o755)
+		os.WriteFile(filepath.Join(dir, "shaders", c.shader), []byte(strings.Replace(string(src), c.edit[0], c.edit[1], 1)), 0o644)
+		path := filepath.Join(dir, c.example+".amber")
+		os.WriteFile(path, []byte(strings.Replace(string(script), c.scriptEdit[0], c.scriptEdit[1], 1)), 0o644)
+		rc, out, errs := runCLI("run", "--check", path)
+		// %s stands for what varies (instruction index, address).
+		ok := rc == 1
+		for _, part := range strings.Split(c.want, "%s") {
+			ok = ok && strings.Contains(out+errs, part)
+		}
+		if !ok {
+			t.Errorf("%s: rc %d, want %q\n%s%s", c.example, rc, c.want, out, errs)
+		}
+	}
+}

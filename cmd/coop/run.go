@@ -129,9 +129,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	timed := fs.Bool("time", false, "time each RUN on the device and report it (TFLOPS for matmul scripts)")
 	env := fs.String("target-env", "vulkan1.3", "target environment for GLSL shaders")
 	subgroup := fs.Int("subgroup-size", 32, "CPU executor subgroup size")
-	check := fs.Bool("check", false, "CPU executor: report undefined behaviour (reads of workgroup memory never written, data races on workgroup and storage memory) as failures; slow")
+	check := fs.Bool("check", false, "CPU executor: report undefined behaviour (reads of workgroup memory never written, data races on workgroup and storage memory, decode functions with side effects, cooperative loads and stores outside their buffer or misaligned, tensor coordinates outside a layout with clamp mode Undefined) as failures; slow")
 	timeout := fs.Duration("timeout", 0, "stop after this long (e.g. 30s, 5m; 0: no limit)")
-	work := fs.Int64("work-budget", 0, fmt.Sprintf("CPU executor: instructions one dispatch may execute in all (0: %d, about a minute or two; -1: no limit); a larger dispatch fails naming it", cpu.DefaultWorkBudget))
+	work := fs.Int64("work-budget", 0, fmt.Sprintf("CPU executor: instructions one dispatch may execute in all, a workgroup's start counting 256 (0: %d, about a minute or two; -1: no limit); a larger dispatch fails naming it", cpu.DefaultWorkBudget))
 	profName := fs.String("profile", "", "make the CPU executor behave as this device: a built-in profile ("+strings.Join(profile.Names(), ", ")+") or a profile file, refusing what the device refuses and making its numeric choices; with --backend both the executor takes the GPU's numerics (from the built-in profile of the same device, if one ships)")
 	noValidate := fs.Bool("no-validate", false, "do not validate each module before its first dispatch")
 	var dump stringList

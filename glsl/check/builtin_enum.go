@@ -454,6 +454,11 @@ const (
 	BTextureGradOffsetClampARB
 	BSparseImageLoadARB
 	BSparseTexelsResidentARB
+	// GL_EXT_float_ue8m0.
+	BFloatue8m0BitsToIntEXT
+	BFloatue8m0BitsToUintEXT
+	BIntBitsToFloatue8m0EXT
+	BUintBitsToFloatue8m0EXT
 )
 
 var builtinNames = [...]string{
@@ -888,6 +893,10 @@ var builtinNames = [...]string{
 	BTextureGradOffsetClampARB:                                        "textureGradOffsetClampARB",
 	BSparseImageLoadARB:                                               "sparseImageLoadARB",
 	BSparseTexelsResidentARB:                                          "sparseTexelsResidentARB",
+	BFloatue8m0BitsToIntEXT:                                           "floatue8m0BitsToIntEXT",
+	BFloatue8m0BitsToUintEXT:                                          "floatue8m0BitsToUintEXT",
+	BIntBitsToFloatue8m0EXT:                                           "intBitsToFloatue8m0EXT",
+	BUintBitsToFloatue8m0EXT:                                          "uintBitsToFloatue8m0EXT",
 }
 
 func (b Builtin) String() string { return builtinNames[b] }

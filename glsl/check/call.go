@@ -1,6 +1,8 @@
 package check
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/coopshader/coop/spirv"
@@ -45,6 +47,9 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 			}
 		}
 	}
+	if e := c.longFrexp(name, args, sym, pos); e != nil {
+		return e
+	}
 	var cands []*candidate
 	if sym != nil {
 		for _, f := range sym.funcs {
@@ -60,6 +65,13 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 	best, amb := c.pickBest(cands, args)
 	if amb {
 		c.errorf(pos, name, " ambiguous best function under implicit type conversion")
+		return bad(pos)
+	}
+	long := slices.ContainsFunc(args, func(a Expr) bool { return a.Type().Kind == KVector && (a.Type().Long || a.Type().N > 4) })
+	if long && (best == nil && hasLongOverload(name) || best != nil && best.user == nil && !longVectorArgs(best, args)) {
+		// glslang resolves built-ins on long vectors without implicit
+		// conversions: the operands are of one type.
+		c.errorf(pos, name, "can't resolve types (ambiguous long vector overload)")
 		return bad(pos)
 	}
 	if best == nil {
@@ -91,6 +103,19 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 	}
 	if best.user != nil {
 		return &Call{exprBase: exprBase{T: best.ret, Pos: pos}, Func: best.user, Args: conv}
+	}
+	if atomicFuncs[name] {
+		if v, _ := lvalueRoot(args[0]); v != nil && v.Storage != StorageBuffer && v.Storage != StorageShared && v.Storage != StorageResourceHeap {
+			c.errorf(pos, name, "Only l-values corresponding to shader block storage or shared variables can be used with atomic memory functions.")
+			return bad(pos)
+		}
+	}
+	if derivativeFuncs[name] && c.extOn("GL_KHR_compute_shader_derivatives") && c.prog.DerivativeGroup == "" {
+		c.errorf(pos, name, "requires a derivative_group_quads* or derivative_group_linear* layout qualifier")
+		return bad(pos)
+	}
+	if sems := scopedSemantics(name, conv); sems != nil && !c.memorySemantics(name, sems, pos) {
+		return bad(pos)
 	}
 	if !c.constantOperands(best.fn, conv, pos) || !c.rayQueryCommitted(best.fn, conv, pos) || !c.subgroupRules(best.fn, conv, pos) {
 		return bad(pos)
@@ -262,6 +287,34 @@ func (c *checker) subgroupRules(fn Builtin, args []Expr, pos Pos) bool {
 	if !c.requireSPIRV(pos, "subgroup op", spirv.MakeVersion(1, 3)) {
 		return false
 	}
+	if len(args) > 0 {
+		// 8-, 16- and 64-bit operands need GL_EXT_shader_subgroup_extended_types_*.
+		var ext string
+		switch s := args[0].Type().Scalar; {
+		case s == Float16:
+			ext = "GL_EXT_shader_subgroup_extended_types_float16"
+		case s.IsInt() && s.Bits() != 32:
+			ext = fmt.Sprintf("GL_EXT_shader_subgroup_extended_types_int%d", s.Bits())
+		}
+		if k := args[0].Type().Kind; ext != "" && (k == KScalar || k == KVector) && !c.requireExt(pos, " "+c.typeDesc(args[0]), ext) {
+			return false
+		}
+	}
+	if name := builtinNames[fn]; strings.HasPrefix(name, "subgroupClustered") && name != "subgroupClusteredRotate" {
+		// The cluster size is a constant integral power of 2.
+		k, ok := args[1].(*Const)
+		switch {
+		case !ok:
+			c.errorf(pos, "cluster size", "argument must be compile-time constant")
+			return false
+		case int32(k.Val.Bits) < 1:
+			c.errorf(pos, "cluster size", "argument must be at least 1")
+			return false
+		case k.Val.Bits&(k.Val.Bits-1) != 0:
+			c.errorf(pos, "cluster size", "argument must be a power of 2")
+			return false
+		}
+	}
 	if fn == BSubgroupBroadcast || fn == BSubgroupQuadBroadcast {
 		if v, ok := spirv.TargetVersion(c.opts.TargetEnv); ok && v < spirv.MakeVersion(1, 5) {
 			if _, isConst := args[1].(*Const); !isConst {
@@ -271,4 +324,62 @@ func (c *checker) subgroupRules(fn Builtin, args []Expr, pos Pos) bool {
 		}
 	}
 	return true
+}
+
+// derivativeFuncs are the derivative built-ins; in a compute shader
+// GL_KHR_compute_shader_derivatives lets them run only in a derivative
+// group declared before.
+var derivativeFuncs = map[string]bool{
+	"dFdx": true, "dFdy": true, "fwidth": true, "dFdxFine": true, "dFdyFine": true, "fwidthFine": true,
+	"dFdxCoarse": true, "dFdyCoarse": true, "fwidthCoarse": true,
+}
+
+// atomicFuncs are the atomic built-ins on memory; their first operand
+// must be in a buffer or shared memory.
+var atomicFuncs = map[string]bool{
+	"atomicAdd": true, "atomicMin": true, "atomicMax": true, "atomicAnd": true, "atomicOr": true, "atomicXor": true,
+	"atomicExchange": true, "atomicCompSwap": true, "atomicLoad": true, "atomicStore": true,
+}
+
+// longVectorArgs reports whether a built-in's arguments of its component
+// type (long vectors, and scalars standing for one) are of the
+// candidate's parameter types, needing no implicit conversion; other
+// parameters (offsets, bit counts, cluster sizes) convert as usual.
+func longVectorArgs(cd *candidate, args []Expr) bool {
+	for i, a := range args {
+		if i < len(cd.generic) && cd.generic[i] && !Identical(a.Type(), cd.params[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// longFrexp resolves frexp and ldexp on long vectors whose exponent is a
+// signed integer vector of another width than 32 bits (the table's
+// overloads take int): GL_EXT_long_vector allows any signed integer
+// component there, of the same shape as the value. It returns nil for
+// other calls.
+func (c *checker) longFrexp(name string, args []Expr, sym *symbol, pos Pos) Expr {
+	if name != "frexp" && name != "ldexp" || len(args) != 2 || sym != nil && len(sym.funcs) > 0 {
+		return nil
+	}
+	x, e := args[0].Type(), args[1].Type()
+	if x.Kind != KVector || e.Kind != KVector || !x.Long && x.N <= 4 || !x.Scalar.IsFloat() || !e.Scalar.IsSigned() || e.Scalar.Bits() == 32 ||
+		x.N != e.N || !sameSpec(x.SpecLen, e.SpecLen) {
+		return nil
+	}
+	if name == "frexp" && !c.checkLValue(args[1], name, pos) {
+		return bad(pos)
+	}
+	return &BuiltinCall{exprBase: exprBase{T: x, Pos: pos}, Fn: builtinByName[name], Params: []*Type{x, e}, Args: args}
+}
+
+// hasLongOverload reports whether a built-in has overloads on long vectors.
+func hasLongOverload(name string) bool {
+	for _, ov := range builtinTable[name] {
+		if ov.sizes&szLong != 0 {
+			return true
+		}
+	}
+	return false
 }

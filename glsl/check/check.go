@@ -36,6 +36,13 @@ func Check(src *pp.Result, f *syntax.File, opts Options, d *diag.List) *Program 
 	if src != nil {
 		for _, e := range src.Extensions {
 			c.extensionDirective(e)
+			c.khrDerivatives = c.khrDerivatives || e.Name == "GL_KHR_compute_shader_derivatives"
+			if e.Name == "GL_ARB_compute_shader" && e.Behavior != pp.Disable && c.arbCompute == nil {
+				c.arbCompute = &e.Pos
+			}
+		}
+		if n := len(src.Tokens); n > 0 {
+			c.end = src.Tokens[n-1].Pos
 		}
 	}
 	c.prog.Extensions = c.extensionList()
@@ -81,6 +88,16 @@ type checker struct {
 	callPos map[*Func]Pos
 	// derivativePos is where the compute-derivative layout was declared.
 	derivativePos Pos
+	// khrDerivatives: the shader names GL_KHR_compute_shader_derivatives in
+	// an #extension, which then needs a KHR derivative layout
+	// (khrDerivativeLayout) somewhere; end is where the source ends.
+	khrDerivatives, khrDerivativeLayout bool
+	end                                 Pos
+	// arbCompute is where #extension GL_ARB_compute_shader first turns
+	// the extension on (a 420 shader needs it before its local size).
+	arbCompute *Pos
+	// localSizeSet: a local_size_* layout has been declared so far.
+	localSizeSet bool
 	// implicitArrays are unsized arrays that take their size from the
 	// largest constant index used (-1: none yet), fixed by finish.
 	implicitArrays map[*Type]int64

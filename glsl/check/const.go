@@ -134,6 +134,8 @@ func roundFloat(s Scalar, f float64) float64 {
 		return num.E3M2.Round(f)
 	case MXInt8:
 		return num.DecodeMXInt8(num.EncodeMXInt8(f, num.NearestEven))
+	case UE8M0:
+		return num.DecodeE8M0(num.EncodeE8M0(f))
 	}
 	return f
 }

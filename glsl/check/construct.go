@@ -1,5 +1,10 @@
 package check
 
+import (
+	"slices"
+	"strings"
+)
+
 // construct checks a constructor call T(args).
 func (c *checker) construct(t *Type, args []Expr, pos Pos) Expr {
 	for _, a := range args {
@@ -25,6 +30,17 @@ func (c *checker) construct(t *Type, args []Expr, pos Pos) Expr {
 			return &Convert{exprBase: exprBase{T: t, Pos: pos}, X: args[0]}
 		}
 	}
+	if (t.Kind == KScalar || t.Kind == KVector) && t.Scalar >= E2M1 && strings.HasPrefix(c.opts.TargetEnv, "vulkan") {
+		// Vulkan has no conversion to the microscaling types (SPIR-V's
+		// OpFConvert may not produce one there): only constants convert,
+		// folded here, as glslang requires in any environment.
+		for _, a := range args {
+			if a.Type().Scalar != t.Scalar && slices.ContainsFunc(args, func(a Expr) bool { return constOf(a) == nil }) {
+				c.errorf(pos, "constructor", "constructor argument must be a non-spec constant")
+				return bad(pos)
+			}
+		}
+	}
 	switch t.Kind {
 	case KScalar:
 		return c.constructScalar(t, args, pos, tname)
@@ -46,9 +62,17 @@ func (c *checker) construct(t *Type, args []Expr, pos Pos) Expr {
 		}
 		return c.foldConstruct(t, out, pos)
 	case KCoopMat, KCoopMatNV, KCoopVec:
-		if t.Elem != nil {
-			// A spirv_type component: GLSL has no value to fill it with
-			// nor a conversion to it.
+		if t.Elem != nil || len(args) == 1 && args[0].Type().IsCoop() && args[0].Type().Elem != nil {
+			// A spirv_type component: GLSL has no value to fill it with;
+			// integer ones (SPV_INTEL_int4) convert to and from numeric
+			// cooperative matrices.
+			if len(args) == 1 && args[0].Type().Kind == t.Kind && t.Kind == KCoopMat && spirvNumeric(t) && spirvNumeric(args[0].Type()) {
+				if !c.coopConvertible(args[0].Type(), t) {
+					c.errorf(pos, "constructor", " Cooperative matrix type parameters mismatch")
+					return bad(pos)
+				}
+				return c.convert(args[0], t)
+			}
 			break
 		}
 		return c.constructCoop(t, args, pos)
@@ -349,4 +373,29 @@ func buildValue(t *Type, vals []*Value) *Value {
 		return splat(t, func(col, i int) *Value { return comps[col*t.Rows+i] })
 	}
 	return nil
+}
+
+// spirvNumeric reports whether a cooperative matrix's component is a
+// number conversions can reach: a GLSL integer or float, or a spirv_type
+// integer (OpTypeInt, the route to SPV_INTEL_int4's 4-bit integers).
+func spirvNumeric(t *Type) bool {
+	if t.Elem == nil {
+		return t.Scalar != Bool
+	}
+	_, _, ok := t.Elem.SpirvInt()
+	return ok
+}
+
+// SpirvInt reports the width and signedness of a spirv_type integer
+// (OpTypeInt with literal operands).
+func (t *Type) SpirvInt() (bits uint32, signed, ok bool) {
+	const opTypeInt = 21
+	if t == nil || t.Kind != KSpirv || t.Spirv.Op != opTypeInt || len(t.Spirv.Params) != 2 {
+		return 0, false, false
+	}
+	w, s := t.Spirv.Params[0].Words, t.Spirv.Params[1].Words
+	if len(w) != 1 || len(s) != 1 || w[0] == 0 || w[0] > 64 {
+		return 0, false, false
+	}
+	return w[0], s[0] != 0, true
 }

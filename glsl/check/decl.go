@@ -175,7 +175,11 @@ func (c *checker) parseLayout(items []layoutItem) layoutInfo {
 		case name == "tile_attachmentqcom":
 			li.TileAttachment = c.requireExt(it.pos, it.name, tileShadingExt...)
 		case name == "derivative_group_quadsnv", name == "derivative_group_linearnv", name == "derivative_group_quadskhr", name == "derivative_group_linearkhr":
+			if li.derivativeGroup != "" && derivativeQuads(li.derivativeGroup) != derivativeQuads(name) {
+				c.errorf(it.pos, "derivative_group_quads* and derivative_group_linear*", "cannot be both specified")
+			}
 			li.derivativeGroup = name
+			c.khrDerivativeLayout = c.khrDerivativeLayout || strings.HasSuffix(name, "khr")
 		case name == "primitive_culling":
 			li.primitiveCulling = c.requireExt(it.pos, "primitive culling", extPrimitiveCulling)
 		default:
@@ -254,6 +258,9 @@ func (c *checker) declareLayoutIn(q quals) {
 	}
 	c.defaultInLayout(q)
 	if li.derivativeGroup != "" {
+		if g := c.prog.DerivativeGroup; g != "" && derivativeQuads(g) != derivativeQuads(li.derivativeGroup) {
+			c.errorf(q.pos, "derivative_group_quads* and derivative_group_linear*", "cannot be both specified")
+		}
 		c.prog.DerivativeGroup = li.derivativeGroup
 		c.derivativePos = q.pos
 	}
@@ -262,7 +269,11 @@ func (c *checker) declareLayoutIn(q quals) {
 			c.prog.TileShadingRate[i] = n
 		}
 	}
+	if li.hasLocalSize && !c.prog.ES && c.prog.Version >= 420 && c.prog.Version < 430 && !c.arbComputeBefore(q.pos) {
+		c.errorf(q.pos, "gl_WorkGroupSize", "not supported for this version or the enabled extensions")
+	}
 	if li.hasLocalSize {
+		c.localSizeSet = true
 		for i := range 3 {
 			if li.localSize[i] > maxWorkGroupSize[i] {
 				c.errorf(q.pos, "local_size", "too large; see gl_MaxComputeWorkGroupSize")
@@ -349,6 +360,9 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 		if containsSubByte(t) {
 			c.errorf(pos, "qualifier", "sub-byte sized types not allowed in storage class")
 		}
+		if looseInt4(t) {
+			c.errorf(pos, name, "%s", looseInt4Msg)
+		}
 	case "uniform":
 		v.Storage = StorageUniform
 		if !t.Contains((*Type).IsOpaque) {
@@ -377,7 +391,10 @@ func (c *checker) declareVar(q quals, t *Type, name string, init Expr, pos Pos, 
 	if li.constantID >= 0 {
 		if q.storage != "const" || t.Kind != KScalar {
 			c.errorf(pos, "constant_id", "can only be applied to 'const'-qualified scalar")
-		} else {
+		}
+		if t.Kind == KScalar && (q.storage == "const" || q.storage == "" && init != nil) {
+			// Without const, glslang reports the error and goes on with a
+			// specialization constant: so do later diagnostics here.
 			v.Storage = StorageSpecConst
 			v.SpecID = li.constantID
 		}
@@ -522,6 +539,9 @@ func (c *checker) declareBlock(q quals, blockName string, members []blockMember,
 		if containsSubByte(m.t) {
 			c.errorf(m.pos, m.name, "member of block cannot be or contain a sub-byte type")
 		}
+		if looseInt4(m.t) {
+			c.errorf(m.pos, m.name, "%s", looseInt4Msg)
+		}
 		f := &Member{Name: m.name, Type: m.t, Pos: m.pos, Offset: mli.offset, Align: mli.align, RowMajor: mli.RowMajor || li.RowMajor && !hasColumnMajor(m.q.layout), Memory: m.q.memory,
 			Spirv: c.intrinsics(m.q, "spirv_decorate").memberDecorations(c)}
 		for _, other := range st.Fields {
@@ -650,4 +670,48 @@ func (c *checker) declareStruct(name string, members []blockMember, pos Pos) *Ty
 		c.declare(name, pos, &symbol{typ: t})
 	}
 	return t
+}
+
+// derivativeQuads tells a derivative_group_quads* layout from a
+// derivative_group_linear* one.
+func derivativeQuads(name string) bool { return strings.HasPrefix(name, "derivative_group_quads") }
+
+// arbComputeBefore reports whether GL_ARB_compute_shader was turned on
+// before pos (in another file, an included one, counts as before).
+func (c *checker) arbComputeBefore(pos Pos) bool {
+	e := c.arbCompute
+	return e != nil && (e.File != pos.File || e.Line < pos.Line || e.Line == pos.Line && e.Col < pos.Col)
+}
+
+// looseInt4Msg is SPV_INTEL_int4's memory rule, which glslang does not check.
+const looseInt4Msg = "4-bit integers outside Function and Private memory must be in vectors of an even component count (SPV_INTEL_int4)"
+
+// looseInt4 reports whether t holds a spirv_type 4-bit integer that is not
+// a component of a vector of an even component count: SPV_INTEL_int4
+// allows such scalars (and odd vectors) only in Function and Private
+// memory, as a pair in a byte is the smallest unit elsewhere.
+func looseInt4(t *Type) bool {
+	switch t.Kind {
+	case KSpirv:
+		if bits, _, ok := t.SpirvInt(); ok {
+			return bits == 4
+		}
+		const opTypeVector = 23
+		st := t.Spirv
+		if st.Op == opTypeVector && len(st.Params) == 2 && st.Params[0].Type != nil && len(st.Params[1].Words) == 1 {
+			if bits, _, ok := st.Params[0].Type.SpirvInt(); ok && bits == 4 {
+				return st.Params[1].Words[0]%2 != 0
+			}
+		}
+		return false
+	case KArray:
+		return looseInt4(t.Elem)
+	case KStruct:
+		for _, f := range t.Struct.Fields {
+			if looseInt4(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -287,6 +287,7 @@ func TestOpacityMicromapMode(t *testing.T) {
 		{"needs extension", "#version 460\nlayout(local_size_x = 1) in;\nvoid main() { bool b = gl_EnableOpacityMicromapEXT; }", "required extension not requested: GL_EXT_opacity_micromap_ray_query_mode"},
 		{"bare needs constant_id", omHdr + "layout(binding = 2) gl_EnableOpacityMicromapEXT;\nvoid main() {}", "can only be redeclared with layout(constant_id = N) alone"},
 		{"wrong type", omHdr + "const int gl_EnableOpacityMicromapEXT = 1;\nvoid main() {}", "must be redeclared as a constant bool"},
+		{"spec constant with a value", omHdr + "layout(constant_id = 2) const bool gl_EnableOpacityMicromapEXT = false;\nvoid main() {}", "'redeclaration' : cannot restate the type or specify a value with constant_id"},
 		{"redeclared after use", omHdr + "const bool x = gl_EnableOpacityMicromapEXT;\nlayout(constant_id = 2) gl_EnableOpacityMicromapEXT;\nvoid main() {}", "redeclaration after use"},
 		{"not assignable", omHdr + "void main() { gl_EnableOpacityMicromapEXT = true; }", "l-value required"},
 	})

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/coopshader/coop/internal/fuzzwatch"
 )
 
 // FuzzCheck feeds arbitrary source through the whole front end: whatever
@@ -20,6 +22,7 @@ func FuzzCheck(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
+		defer fuzzwatch.Start()()
 		frontEnd("fuzz.comp", src)
 	})
 }

@@ -18,6 +18,11 @@ func (c *checker) ident(name string, pos Pos) Expr {
 		if !c.requireExt(pos, name, info.ext...) {
 			return bad(pos)
 		}
+		if b == BuiltinWorkGroupSize && !c.localSizeSet {
+			// Its value would be the default size, not the one declared later.
+			c.errorf(pos, name, "can't read from gl_WorkGroupSize before a fixed workgroup size has been declared")
+			return bad(pos)
+		}
 		return c.varRef(c.builtinVar(b), pos)
 	}
 	if k, ok := builtinConsts[name]; ok && (k.min == 0 || !c.prog.ES && c.prog.Version >= k.min) {

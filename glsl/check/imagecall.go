@@ -144,6 +144,9 @@ func (c *checker) imageCall(fn Builtin, name string, args []Expr, pos Pos) Expr 
 				return bad(pos)
 			}
 		}
+		if !c.memorySemantics(name, conv[len(conv)-scoped+1:], pos) {
+			return bad(pos)
+		}
 	}
 	return c.builtinResult(fn, rt, conv, pos)
 }

@@ -38,7 +38,12 @@ func (c *checker) redeclaredOpacityMicromap(v *Var) {
 	if !c.requireExt(v.Pos, opacityMicromapName, opacityMicromapExt) {
 		return
 	}
-	if !Identical(v.Type, TBool) || v.Storage != StorageConst && v.Storage != StorageSpecConst || v.Value == nil {
+	if v.Storage == StorageSpecConst {
+		// The extension allows only the bare form with constant_id.
+		c.errorf(v.Pos, "redeclaration", "cannot restate the type or specify a value with constant_id; use 'layout(constant_id = N) gl_EnableOpacityMicromapEXT;' %s", opacityMicromapName)
+		return
+	}
+	if !Identical(v.Type, TBool) || v.Storage != StorageConst || v.Value == nil {
 		c.errorf(v.Pos, opacityMicromapName, "must be redeclared as a constant bool")
 		return
 	}

@@ -175,11 +175,13 @@ func (c *checker) checkResourceDecl(v *Var, pos Pos) {
 	c.imageFormatRules(pos, v.Layout.Format, base, v.Memory)
 }
 
-// noVulkanRect reports a rectangle texture or image when targeting
-// Vulkan, which allows neither SampledRect nor ImageRect.
+// noVulkanRect reports a rectangle texture when targeting Vulkan, which
+// allows neither SampledRect nor ImageRect. A rectangle image is kept: its
+// integer coordinates address texels as a 2D image's do, and lowering
+// declares it as one.
 func (c *checker) noVulkanRect(base *Type, pos Pos) bool {
-	if im := base.Image; im != nil && im.Dim == "Rect" && strings.HasPrefix(c.opts.TargetEnv, "vulkan") {
-		c.errorf(pos, base.Name, "rectangle textures and images are not supported when targeting Vulkan")
+	if im := base.Image; im != nil && im.Dim == "Rect" && im.Kind != 'i' && strings.HasPrefix(c.opts.TargetEnv, "vulkan") {
+		c.errorf(pos, base.Name, "rectangle textures are not supported when targeting Vulkan")
 		return true
 	}
 	return false

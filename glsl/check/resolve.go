@@ -12,6 +12,8 @@ type candidate struct {
 	dirs   []ParamDir
 	fn     Builtin
 	user   *Func
+	// generic marks a built-in's parameters of its component type (T, S).
+	generic []bool
 }
 
 // argRanks ranks each argument against cand's parameters; ok is false when
@@ -221,6 +223,7 @@ func instantiate(ov *overload, s Scalar, sh shape, m [2]int) *candidate {
 		}
 		cd.params = append(cd.params, t)
 		cd.dirs = append(cd.dirs, p.dir)
+		cd.generic = append(cd.generic, p.tok == "T" || p.tok == "S")
 	}
 	return cd
 }

@@ -76,7 +76,7 @@ func TestResourceRules(t *testing.T) {
 		{"image without format, extension", "#version 460\n#extension GL_EXT_shader_image_load_formatted : enable\nlayout(binding = 0) uniform image2D i;\nvoid main() {}", ""},
 		{"writeonly image without format", "#version 460\nlayout(binding = 0) writeonly uniform image2D i;\nvoid main() {}", ""},
 		{"es format needs access qualifier", "#version 310 es\nlayout(binding = 0, rgba8) uniform highp image2D i;\nvoid main() {}", "'rgba8' : format requires readonly or writeonly memory qualifier"},
-		{"rectangle in Vulkan", "#version 460\nlayout(binding = 0) uniform sampler2DRect r;\nvoid main() {}", "'sampler2DRect' : rectangle textures and images are not supported when targeting Vulkan"},
+		{"rectangle in Vulkan", "#version 460\nlayout(binding = 0) uniform sampler2DRect r;\nvoid main() {}", "'sampler2DRect' : rectangle textures are not supported when targeting Vulkan"},
 		{"64-bit image needs extension", "#version 460\nlayout(binding = 0, r64ui) uniform u64image2D i;\nvoid main() {}", "'u64image2D' : required extension not requested: GL_EXT_shader_image_int64"},
 		{"resource parameter", resHdr + "vec4 f(sampler2D x, texture2D y) { return texture(x, vec2(0)) + texelFetch(y, ivec2(0), 0); }\nvoid main() { o = f(s, t[2]); }", ""},
 		{"constructed sampler argument", resHdr + "vec4 f(sampler2D x) { return texture(x, vec2(0)); }\nvoid main() { o = f(sampler2D(t[0], smp)); }", "'call argument' : sampler constructor must appear at point of use"},

@@ -25,6 +25,7 @@ var (
 	extE2M3   = []string{"GL_EXT_float_e2m3"}
 	extE3M2   = []string{"GL_EXT_float_e3m2"}
 	extMXInt8 = []string{"GL_EXT_float_mxint8"}
+	extUE8M0  = []string{"GL_EXT_float_ue8m0"}
 )
 
 func addScalarNames(s Scalar, scalar, vecPrefix string, ext []string) {
@@ -96,4 +97,5 @@ func init() {
 	addScalarNames(E2M3, "floate2m3_t", "fe2m3", extE2M3)
 	addScalarNames(E3M2, "floate3m2_t", "fe3m2", extE3M2)
 	addScalarNames(MXInt8, "floatmxint8_t", "fmxint8", extMXInt8)
+	addScalarNames(UE8M0, "floatue8m0_t", "fue8m0", extUE8M0)
 }

@@ -36,8 +36,11 @@ const (
 	E2M3
 	E3M2
 	MXInt8
+	// UE8M0 is the microscaling scale: an unsigned power of two, 8
+	// exponent bits (GL_EXT_float_ue8m0).
+	UE8M0
 
-	lastScalar = MXInt8
+	lastScalar = UE8M0
 )
 
 var scalarNames = [...]string{
@@ -46,7 +49,7 @@ var scalarNames = [...]string{
 	Uint8: "uint8_t", Uint16: "uint16_t", Uint32: "uint", Uint64: "uint64_t",
 	Float16: "float16_t", Float32: "float", Float64: "double",
 	BFloat16: "bfloat16_t", E5M2: "floate5m2_t", E4M3: "floate4m3_t",
-	E2M1: "floate2m1_t", E2M3: "floate2m3_t", E3M2: "floate3m2_t", MXInt8: "floatmxint8_t",
+	E2M1: "floate2m1_t", E2M3: "floate2m3_t", E3M2: "floate3m2_t", MXInt8: "floatmxint8_t", UE8M0: "floatue8m0_t",
 }
 
 func (s Scalar) String() string { return scalarNames[s] }
@@ -59,7 +62,7 @@ func (s Scalar) Bits() int {
 		return 4
 	case E2M3, E3M2:
 		return 6
-	case Int8, Uint8, E5M2, E4M3, MXInt8:
+	case Int8, Uint8, E5M2, E4M3, MXInt8, UE8M0:
 		return 8
 	case Int16, Uint16, Float16, BFloat16:
 		return 16
@@ -531,6 +534,8 @@ func vecPrefix(s Scalar) string {
 		return "fe2m3"
 	case E3M2:
 		return "fe3m2"
+	case UE8M0:
+		return "fue8m0"
 	}
 	return "?"
 }

@@ -532,6 +532,9 @@ func (c *checker) finish() {
 		c.errorf(Pos{}, "", "Missing entry point: Each stage requires one entry point")
 	}
 	c.checkDerivativeGroup()
+	if c.khrDerivatives && !c.khrDerivativeLayout {
+		c.errorf(c.end, "GL_KHR_compute_shader_derivatives", "requires one of derivative_group_quadsKHR or derivative_group_linearKHR layout qualifiers")
+	}
 	c.checkSharedMix()
 	for t, n := range c.implicitArrays {
 		t.N = int(max(n, 0)) + 1

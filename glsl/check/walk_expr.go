@@ -124,6 +124,7 @@ var narrowSuffixes = map[string]struct {
 	"fe2m3":   {E2M3, extE2M3},
 	"fe3m2":   {E3M2, extE3M2},
 	"fmxint8": {MXInt8, extMXInt8},
+	"fue8m0":  {UE8M0, extUE8M0},
 }
 
 func (c *checker) literal(l *syntax.Lit) Expr {

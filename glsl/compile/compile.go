@@ -29,6 +29,9 @@ type Options struct {
 	EntryPoint  string      // -e: the entry point's name in the module (default "main")
 	Debug       bool        // -g: OpSource with the text (and each included file's), OpLine
 	StripDebug  bool        // -g0: no OpName, OpMemberName, OpSource, OpLine (debug instructions)
+	// DebugInfo (-gV) writes NonSemantic.Shader.DebugInfo.100 instead of
+	// OpSource and OpLine; DebugInfoSource (-gVS) adds the source texts.
+	DebugInfo, DebugInfoSource bool
 	// ReadFile reads #include files (nil: os.ReadFile).
 	ReadFile func(path string) ([]byte, error)
 	// IncludeDirective enables #include without an #extension line, as
@@ -80,6 +83,8 @@ func Compile(name string, src []byte, opts Options) (*spirv.Module, *diag.List) 
 		TargetEnv:       opts.TargetEnv,
 		EntryPoint:      opts.EntryPoint,
 		Debug:           opts.Debug,
+		DebugInfo:       opts.DebugInfo || opts.DebugInfoSource,
+		DebugInfoSource: opts.DebugInfoSource,
 		SourceFile:      name,
 		AutoMapBindings: opts.AutoMapBindings,
 		Source:          string(src),
@@ -156,14 +161,19 @@ func includeSources(pre *pp.Result) []lower.SourceFile {
 }
 
 // DebugFlag applies a debug-information flag of glslangValidator's to
-// opts: -g (OpSource with the text, OpLine) or -g0 (no debug
-// instructions, names included); it reports false for any other argument.
+// opts: -g (OpSource with the text, OpLine), -gV (NonSemantic.Shader.DebugInfo.100),
+// -gVS (the same with the source texts) or -g0 (no debug instructions,
+// names included); it reports false for any other argument.
 func DebugFlag(arg string, opts *Options) bool {
 	switch arg {
 	case "-g":
 		opts.Debug, opts.StripDebug = true, false
 	case "-g0":
-		opts.Debug, opts.StripDebug = false, true
+		opts.Debug, opts.StripDebug, opts.DebugInfo, opts.DebugInfoSource = false, true, false, false
+	case "-gV":
+		opts.DebugInfo, opts.StripDebug = true, false
+	case "-gVS":
+		opts.DebugInfo, opts.DebugInfoSource, opts.StripDebug = true, true, false
 	default:
 		return false
 	}

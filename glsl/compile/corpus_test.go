@@ -104,10 +104,7 @@ func TestCorpus(t *testing.T) {
 
 // negMissed lists the lines of the corpus's neg shaders where glslang's
 // expected output (FILE.out) has an error and coop has none, with why.
-var negMissed = map[string]string{
-	"spv.coopmat_Error.comp":           "line 46: NV cooperative matrices whose dimensions are different specialization-constant expressions (Y and Y+1) still convert",
-	"spv.longVectorBuiltinsError.comp": "lines 27-29: glslang's long-vector built-in rule (no implicit conversion of matched arguments) is not implemented",
-}
+var negMissed = map[string]string{}
 
 // TestCorpusNeg: every neg shader of the corpus (glslang's error tests)
 // is rejected with a positioned error, never an internal one, and has an

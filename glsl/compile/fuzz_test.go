@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/coopshader/coop/internal/fuzzwatch"
 )
 
 // FuzzCompile runs arbitrary source through the whole compiler: errors are
@@ -20,6 +22,7 @@ func FuzzCompile(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
+		defer fuzzwatch.Start()()
 		m, d := Compile("fuzz.comp", src, Options{TargetEnv: "vulkan1.3"})
 		if d != nil && strings.Contains(d.Error(), "internal error") {
 			t.Fatalf("%s", d.Error())

@@ -9,6 +9,7 @@ import (
 
 	"github.com/coopshader/coop/backend"
 	cpu "github.com/coopshader/coop/exec"
+	"github.com/coopshader/coop/internal/fuzzwatch"
 )
 
 // FuzzCompileRun: GLSL through to execution. Whatever compiles runs on
@@ -26,6 +27,7 @@ func FuzzCompileRun(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
+		defer fuzzwatch.Start()()
 		m, d := Compile("fuzz.comp", src, Options{TargetEnv: "vulkan1.3", Debug: true})
 		if d != nil && strings.Contains(d.Error(), "internal error") {
 			t.Fatalf("%s", d.Error())

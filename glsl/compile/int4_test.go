@@ -3,6 +3,7 @@ package compile
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -103,7 +104,8 @@ func compileInt4(t *testing.T, src string, extra ...string) (ours, ref []uint32)
 	return ours, ref
 }
 
-// declared lists a module's capabilities and extensions, sorted.
+// declared lists a module's capabilities and extensions, sorted, each
+// once (glslangValidator may declare one twice).
 func declared(m *spirv.Module) []string {
 	var out []string
 	for _, in := range m.Insts {
@@ -116,7 +118,7 @@ func declared(m *spirv.Module) []string {
 		}
 	}
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }
 
 func TestInt4SpirvTypeRuns(t *testing.T) {
@@ -198,6 +200,138 @@ func TestInt4SpirvTypeErrors(t *testing.T) {
 		m, d := Compile("e.comp", []byte(c.src), Options{TargetEnv: "vulkan1.3"})
 		if m != nil || !strings.Contains(d.Error(), c.want) {
 			t.Errorf("%s\ngave %v, want an error with %q", c.src, d, c.want)
+		}
+	}
+}
+
+// int4Convert converts cooperative matrices of signed and unsigned 4-bit
+// integers to and from 32-bit, 8-bit and float ones. glslangValidator
+// accepts these constructors but emits no conversion instruction (a load
+// of the source type stored to the result's variable, which spirv-val
+// rejects), so the expected values come from SPIR-V's conversion rules.
+const int4Convert = int4Prelude + `#undef int4_t
+#define int4_t spirv_type(extensions = ["SPV_INTEL_int4"], capabilities = [5112, 5114], id = 21, 4, 1)
+#define uint4_t spirv_type(extensions = ["SPV_INTEL_int4"], capabilities = [5112, 5114], id = 21, 4, 0)
+#define ACC(T) coopmat<T, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer A { uint8_t a[]; };
+layout(binding = 1) buffer B { int c[]; };
+layout(binding = 2) buffer U { uint u[]; };
+layout(binding = 3) buffer F { float f[]; };
+layout(binding = 4) buffer O { uint8_t o[]; };
+void main() {
+	ACC(int4_t) s4;
+	ACC(uint4_t) u4;
+	coopMatLoad(s4, a, 0, 8, gl_CooperativeMatrixLayoutRowMajor);
+	coopMatLoad(u4, a, 0, 8, gl_CooperativeMatrixLayoutRowMajor);
+	ACC(int) si = ACC(int)(s4);
+	ACC(uint) ui = ACC(uint)(u4);
+	ACC(int) ui2 = ACC(int)(u4);
+	ACC(float16_t) h = ACC(float16_t)(s4);
+	ACC(float) fl = ACC(float)(h) + ACC(float)(u4);
+	coopMatStore(si, c, 0, 16, gl_CooperativeMatrixLayoutRowMajor);
+	coopMatStore(ui, u, 0, 16, gl_CooperativeMatrixLayoutRowMajor);
+	coopMatStore(ui2, c, 256, 16, gl_CooperativeMatrixLayoutRowMajor);
+	coopMatStore(fl, f, 0, 16, gl_CooperativeMatrixLayoutRowMajor);
+	ACC(int4_t) b1 = ACC(int4_t)(si * ACC(int)(3));
+	ACC(uint4_t) b2 = ACC(uint4_t)(fl * ACC(float)(0.5));
+	ACC(uint8_t) m8 = ACC(uint8_t)(ui);
+	ACC(int4_t) b4 = ACC(int4_t)(ACC(uint4_t)(m8));
+	coopMatStore(b1, o, 0, 8, gl_CooperativeMatrixLayoutRowMajor);
+	coopMatStore(b2, o, 128, 8, gl_CooperativeMatrixLayoutRowMajor);
+	coopMatStore(b4, o, 256, 8, gl_CooperativeMatrixLayoutRowMajor);
+}
+`
+
+func TestInt4CoopmatConvertRuns(t *testing.T) {
+	m, d := Compile("int4.comp", []byte(int4Convert), Options{TargetEnv: "vulkan1.3"})
+	if m == nil {
+		t.Fatalf("compile:\n%v", d)
+	}
+	if _, err := validator.Validate(m, validator.Options{TargetEnv: "vulkan1.3"}); err != nil {
+		t.Errorf("coop's validator: %v", err)
+	}
+	validate(t, m, "spirv1.6")
+	words, err := m.Words()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := make([]byte, 128)
+	for i := range in {
+		in[i] = byte(i*29 + 7)
+	}
+	res := []resource{{binding: 0, data: in}, {binding: 1, data: make([]byte, 4*512)}, {binding: 2, data: make([]byte, 4*256)},
+		{binding: 3, data: make([]byte, 4*256)}, {binding: 4, data: make([]byte, 384)}}
+	got := runResources(t, words, res, nil)
+	word := func(b []byte, k int) uint32 {
+		return uint32(b[4*k]) | uint32(b[4*k+1])<<8 | uint32(b[4*k+2])<<16 | uint32(b[4*k+3])<<24
+	}
+	nib := func(b []byte, k int) int { return int(b[k/2]>>(4*(k%2))) & 0xf }
+	for k := range 256 {
+		u := nib(in, k)
+		s := int(int8(u<<4) >> 4)
+		for _, c := range []struct {
+			what      string
+			got, want int64
+		}{
+			{"int(int4)", int64(int32(word(got[1], k))), int64(s)},
+			{"uint(uint4)", int64(word(got[2], k)), int64(u)},
+			{"int(uint4)", int64(int32(word(got[1], 256+k))), int64(u)},
+			{"float(float16(int4)) + float(uint4)", int64(math.Float32frombits(word(got[3], k))), int64(s + u)},
+			{"int4(int * 3)", int64(nib(got[4], k)), int64(s*3) & 0xf},
+			{"uint4(float * 0.5)", int64(nib(got[4][128:], k)), int64(float64(s+u)*0.5) & 0xf},
+			{"int4(uint4(uint8(uint)))", int64(nib(got[4][256:], k)), int64(u)},
+		} {
+			if c.got != c.want {
+				t.Fatalf("element %d (int4 %d, uint4 %d): %s = %d, want %d", k, s, u, c.what, c.got, c.want)
+			}
+		}
+	}
+}
+
+// int4Local keeps 4-bit integers as scalars in Private and Function
+// memory (the only storage classes SPV_INTEL_int4 allows them in): a
+// Private variable, a Function array of them and a struct member.
+const int4Local = int4Prelude + `layout(local_size_x = 8) in;
+layout(binding = 0) buffer A { i4vec2 a[]; };
+layout(binding = 1) buffer B { int c[]; };
+struct S { int x; int4_t q; };
+int4_t priv;
+i4vec2 pv;
+void main() {
+	uint i = gl_GlobalInvocationID.x;
+	i4vec2 v = a[i];
+	int4_t e = extract(v, 1);
+	priv = extract(v, 0);
+	pv = v;
+	int4_t arr[3];
+	arr[i % 3] = toI4(int(i) - 4);
+	arr[(i + 1) % 3] = arr[i % 3];
+	S s = S(2, priv);
+	s.q = toI4(toInt(s.q) * s.x);
+	c[i] = toInt(e) * 1000 + toInt(priv) * 100 + toInt(arr[(i + 1) % 3]) * 10 + toInt(extract(pv, 1)) + toInt(s.q) * 10000;
+}
+`
+
+func TestInt4LocalRuns(t *testing.T) {
+	ours, ref := compileInt4(t, int4Local)
+	in := make([]byte, 32)
+	for i := range 8 {
+		in[4*i] = byte(0x9e + 0x13*i)
+	}
+	res := []resource{{binding: 0, data: in}, {binding: 1, data: make([]byte, 32)}}
+	got := runResources(t, ours, res, nil)
+	s4 := func(v int) int { return int(int8(v<<4) >> 4) }
+	for i := range 8 {
+		hi, lo := s4(int(in[4*i]>>4)), s4(int(in[4*i]&0xf))
+		want := hi*1000 + lo*100 + (i-4)*10 + hi + s4(lo*2)*10000
+		if w := int32(uint32(got[1][4*i]) | uint32(got[1][4*i+1])<<8 | uint32(got[1][4*i+2])<<16 | uint32(got[1][4*i+3])<<24); int(w) != want {
+			t.Errorf("c[%d] = %d, want %d", i, w, want)
+		}
+	}
+	if ref != nil {
+		if want := runResources(t, ref, res, nil); !bytes.Equal(got[1], want[1]) {
+			t.Errorf("coop's module left %v, glslang's %v", got[1], want[1])
 		}
 	}
 }

@@ -69,7 +69,7 @@ void main() {
 		"OpCapability RoundingModeRTE",
 		`OpExtension "SPV_KHR_float_controls"`,
 		`OpExtension "SPV_GOOGLE_hlsl_functionality1"`,
-		"OpExecutionMode %main_ RoundingModeRTE 32",
+		"OpExecutionMode %main RoundingModeRTE 32",
 		`OpMemberDecorateString %B 0 UserSemantic "member"`,
 		"OpDecorate %x RelaxedPrecision",
 		"%w = OpVariable %_ptr_Private_uint Private",

@@ -114,7 +114,7 @@ void main() {
 	rayQueryProceedEXT(q);
 }
 `, []string{"OpCapability RayTracingOpacityMicromapKHR", "OpCapability RayTracingOpacityMicromapExecutionModeKHR", `OpExtension "SPV_EXT_opacity_micromap"`,
-		`OpExtension "SPV_KHR_opacity_micromap"`, "OpExecutionModeId %main_ OpacityMicromapIdKHR %gl_EnableOpacityMicromapEXT", "OpDecorate %gl_EnableOpacityMicromapEXT SpecId 7", "%uint_1024"}},
+		`OpExtension "SPV_KHR_opacity_micromap"`, "OpExecutionModeId %main OpacityMicromapIdKHR %gl_EnableOpacityMicromapEXT", "OpDecorate %gl_EnableOpacityMicromapEXT SpecId 7", "%uint_1024"}},
 	{"displacement micromap", `#version 460
 #extension GL_NV_displacement_micromap : enable
 #extension GL_EXT_ray_query : enable

@@ -355,7 +355,7 @@ void main() {
 		t.Fatalf("compile:\n%v", d)
 	}
 	dis, _ := text.Disassemble(m, text.Options{})
-	for _, want := range []string{"OpCapability VariablePointers", "OpExecutionMode %main_ Shader64BitIndexingEXT",
+	for _, want := range []string{"OpCapability VariablePointers", "OpExecutionMode %main Shader64BitIndexingEXT",
 		"OpConstantCompositeReplicateEXT %v4uint %uint_2", "OpSpecConstantCompositeReplicateEXT %v3int %S",
 		"OpCompositeConstructReplicateEXT %v4uint", "OpUConvert %ulong"} {
 		if !strings.Contains(string(dis), want) {

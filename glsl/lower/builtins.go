@@ -69,6 +69,7 @@ var bitcasts = map[check.Builtin]bool{
 	check.BUnpackUint2x16: true, check.BUnpack8: true, check.BPackInt4x16: true, check.BPackUint4x16: true,
 	check.BUnpackInt4x16: true, check.BUnpackUint4x16: true, check.BPackFloat2x16: true, check.BUnpackFloat2x16: true,
 	check.BFloatmxint8BitsToIntEXT: true, check.BFloatmxint8BitsToUintEXT: true, check.BIntBitsToFloatmxint8EXT: true, check.BUintBitsToFloatmxint8EXT: true,
+	check.BFloatue8m0BitsToIntEXT: true, check.BFloatue8m0BitsToUintEXT: true, check.BIntBitsToFloatue8m0EXT: true, check.BUintBitsToFloatue8m0EXT: true,
 	// GL_EXT_float_e2m1, _e2m3, _e3m2: packing is a bitcast between a
 	// vector of the narrow floats and integers of the same size.
 	check.BPackFloat2xfe2m1EXT: true, check.BUnpackFloat2xfe2m1EXT: true, check.BPackFloat4xfe2m1EXT: true, check.BUnpackFloat4xfe2m1EXT: true,

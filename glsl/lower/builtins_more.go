@@ -46,6 +46,17 @@ func (g *gen) moreBuiltin(e *check.BuiltinCall, tid uint32) (uint32, bool) {
 	case check.BModf:
 		return pair(spirv.OpExtInst, spirv.GLSLstd450ModfStruct, at(0), at(0), vals(1), [][2]int{{1, 1}}, 0), true
 	case check.BFrexp:
+		if et := at(1); et.Scalar.Bits() != 32 {
+			// A long vector's exponent may be of another width; FrexpStruct
+			// gives a 32-bit one, converted (spirv-val allows 16 bits there
+			// only with SPV_AMD_gpu_shader_int16, which glslang declares).
+			i32 := et.WithScalar(check.Int32)
+			st := g.b.Type(spirv.OpTypeStruct, g.typeID(at(0), check.PackNone), g.typeID(i32, check.PackNone))
+			r := g.b.EmitResult(spirv.OpExtInst, st, g.glslSet(), spirv.GLSLstd450FrexpStruct, g.rvalue(e.Args[0]))
+			x := g.b.EmitResult(spirv.OpCompositeExtract, g.typeID(i32, check.PackNone), r, 1)
+			g.store(nil, g.lvalue(e.Args[1]), g.b.EmitResult(spirv.OpSConvert, g.typeID(et, check.PackNone), x), et)
+			return g.b.EmitResult(spirv.OpCompositeExtract, tid, r, 0), true
+		}
 		return pair(spirv.OpExtInst, spirv.GLSLstd450FrexpStruct, at(0), at(1), vals(1), [][2]int{{1, 1}}, 0), true
 	case check.BUaddCarry:
 		return pair(spirv.OpIAddCarry, 0, at(0), at(0), vals(2), [][2]int{{1, 2}}, 0), true

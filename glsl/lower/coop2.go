@@ -287,6 +287,8 @@ func (g *gen) coopVecMatMul(e *check.BuiltinCall) {
 // code handles.
 func (g *gen) coopConvert(v uint32, from, to *check.Type, pos check.Pos) (uint32, bool) {
 	switch {
+	case from.IsCoop() && to.IsCoop() && (from.Elem != nil || to.Elem != nil):
+		return g.spirvIntConvert(v, from, to, pos), true
 	case from.Kind == check.KCoopMat && to.Kind == check.KCoopMat && !sameDim(from.Params[3], to.Params[3]):
 		g.coopMat2Cap(spirv.CapabilityCooperativeMatrixConversionsNV)
 		if from.Scalar == to.Scalar {

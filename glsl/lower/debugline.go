@@ -13,8 +13,9 @@ import (
 
 type lineState struct {
 	files    map[string]uint32 // OpString of each source file
-	fileID   uint32            // the last OpLine written in this block
+	fileID   uint32            // the last OpLine (DebugLine: its DebugSource) written in this block
 	line     int
+	scope    uint32   // the last DebugScope written in this block
 	lastOp   spirv.Op // the last instruction appended to the function
 	emitting bool
 }
@@ -40,7 +41,7 @@ func (g *gen) beforeEmit(op spirv.Op) {
 	ls.lastOp = op
 	switch op {
 	case spirv.OpLabel:
-		ls.fileID, ls.line = 0, 0
+		ls.fileID, ls.line, ls.scope = 0, 0, 0
 		return
 	case spirv.OpPhi, spirv.OpFunctionParameter, spirv.OpFunctionEnd, spirv.OpLine, spirv.OpNoLine:
 		return
@@ -51,6 +52,10 @@ func (g *gen) beforeEmit(op spirv.Op) {
 		}
 	}
 	if g.fn == nil || g.pos.Line <= 0 || g.pos.File == "" {
+		return
+	}
+	if g.di != nil {
+		g.diLineAt(op)
 		return
 	}
 	file := g.lineFile(g.pos.File)

@@ -59,6 +59,11 @@ func (g *gen) imageType(t *check.Type, format string, depth bool) uint32 {
 		sampled = 2
 	}
 	dim := imageDims[im.Dim]
+	if dim == spirv.DimRect && sampled == 2 && strings.HasPrefix(g.opts.TargetEnv, "vulkan") {
+		// Vulkan has no ImageRect; a rectangle image's integer
+		// coordinates are a 2D image's.
+		dim = spirv.Dim2D
+	}
 	switch dim {
 	case spirv.DimBuffer:
 		g.b.Capability(pick(sampled == 1, spirv.CapabilitySampledBuffer, spirv.CapabilityImageBuffer))

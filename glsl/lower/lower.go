@@ -23,9 +23,13 @@ type Options struct {
 	EntryPoint string
 	// Debug emits OpSource with the source text and OpName for every
 	// variable and function (glslangValidator -g).
-	Debug      bool
-	SourceFile string
-	Source     string
+	Debug bool
+	// DebugInfo emits NonSemantic.Shader.DebugInfo.100 instead of OpSource
+	// and OpLine (glslangValidator -gV); DebugInfoSource adds the source
+	// texts to it (-gVS).
+	DebugInfo, DebugInfoSource bool
+	SourceFile                 string
+	Source                     string
 	// Includes are the files #include read, with their text, for -g.
 	Includes []SourceFile
 	// AutoMapBindings: descriptors without a binding get one later
@@ -81,7 +85,7 @@ func Lower(p *check.Program, opts Options) (m *spirv.Module, err error) {
 		}
 	}()
 	g.run()
-	m = g.b.Module()
+	m = g.diPointers(g.b.Module())
 	narrowCaps(m)
 	return m, nil
 }
@@ -117,8 +121,10 @@ type gen struct {
 	// pos is the source position of what is being lowered; firstUse the
 	// position where each capability and extension was first declared.
 	pos check.Pos
-	// lines is the -g line information state.
+	// lines is the -g line information state; di the -gV state (nil
+	// without -gV).
 	lines    lineState
+	di       *diState
 	firstUse map[string]check.Pos
 
 	// Function state.
@@ -180,7 +186,9 @@ func (g *gen) run() {
 	g.b.Replicate = g.p.ReplicatedComposites
 	g.scanProgram()
 	g.depthTextures = findDepthTextures(g.p)
-	if g.opts.Debug {
+	if g.opts.DebugInfo {
+		g.diInit()
+	} else if g.opts.Debug {
 		g.lines.files = map[string]uint32{}
 		g.b.BeforeEmit = g.beforeEmit
 		g.debugSource()
@@ -196,6 +204,8 @@ func (g *gen) run() {
 	for _, v := range g.p.Globals {
 		g.global(v)
 	}
+	described := map[*check.Var]bool{}
+	g.diGlobals(described)
 	g.aliasSharedBlocks()
 	for _, v := range g.p.Globals {
 		if vi := g.vars[v]; vi != nil && len(v.SpirvDecorations) > 0 {
@@ -210,6 +220,7 @@ func (g *gen) run() {
 	for _, f := range g.p.Funcs {
 		g.function(f)
 	}
+	g.diGlobals(described) // built-ins first used in functions
 	mainID := g.funcs[g.p.Main]
 	sort.Slice(g.iface, func(i, j int) bool { return g.iface[i] < g.iface[j] })
 	g.b.EntryPoint(spirv.ExecutionModelGLCompute, mainID, g.opts.EntryPoint, g.iface...)

@@ -37,7 +37,7 @@ func (g *gen) function(f *check.Func) {
 	g.at(f.Pos)
 	g.functionLine(f)
 	g.b.BeginFunctionID(id, ret, spirv.FunctionControlNone, fnType)
-	g.b.Name(id, f.Name+g.mangle(f))
+	g.b.Name(id, g.funcName(f))
 	for i, p := range f.Params {
 		pid := g.b.ID()
 		g.b.Emit(spirv.OpFunctionParameter, params[i], pid)
@@ -63,6 +63,7 @@ func (g *gen) function(f *check.Func) {
 	}
 	g.fn = f
 	g.label(g.b.ID())
+	g.diFunctionStart(f, id)
 	if f == g.p.Main {
 		for _, v := range g.privateInits {
 			g.store(g.vars[v], nil, g.rvalue(v.Init), v.Type)
@@ -80,6 +81,15 @@ func (g *gen) function(f *check.Func) {
 	}
 	g.b.EndFunction()
 	g.fn = nil
+}
+
+// funcName is a function's OpName: glslang's mangled name, except the
+// entry function's, which glslang names plainly "main".
+func (g *gen) funcName(f *check.Func) string {
+	if f == g.p.Main {
+		return f.Name
+	}
+	return f.Name + g.mangle(f)
 }
 
 // mangle is glslang's name suffix: "(" then one code per parameter type.
@@ -122,6 +132,7 @@ func (g *gen) block(b *check.Block) {
 func (g *gen) stmt(s check.Stmt) {
 	switch s := s.(type) {
 	case *check.Block:
+		defer g.diBlockScope(s)()
 		g.block(s)
 	case *check.DeclStmt:
 		g.live()
@@ -134,6 +145,7 @@ func (g *gen) stmt(s check.Stmt) {
 		g.spirvDecorate(id, v.SpirvDecorations)
 		vi := &varInfo{id: id, sc: spirv.StorageClassFunction, t: v.Type}
 		g.vars[v] = vi
+		g.diLocal(v, id)
 		if s.Init != nil {
 			g.store(vi, nil, g.rvalue(s.Init), v.Type)
 		}
@@ -167,15 +179,18 @@ func (g *gen) stmt(s check.Stmt) {
 		g.label(merge)
 	case *check.For:
 		g.live()
+		defer g.diLoopScope(s, s.Body)()
 		if s.Init != nil {
 			g.stmt(s.Init)
 		}
 		g.loop(s.Cond, s.Body, s.Post, false, s.Hints)
 	case *check.While:
 		g.live()
+		defer g.diLoopScope(s, s.Body)()
 		g.loop(s.Cond, s.Body, nil, false, s.Hints)
 	case *check.DoWhile:
 		g.live()
+		defer g.diLoopScope(s, nil)()
 		g.loop(s.Cond, s.Body, nil, true, s.Hints)
 	case *check.Switch:
 		g.live()

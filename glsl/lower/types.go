@@ -24,7 +24,7 @@ func (g *gen) scalarType(s check.Scalar) uint32 {
 		g.b.Capability(spirv.CapabilityBFloat16TypeKHR)
 		g.b.Extension("SPV_KHR_bfloat16")
 		return g.b.TypeFloatEncoded(16, spirv.FPEncodingBFloat16KHR)
-	case check.E2M1, check.E2M3, check.E3M2, check.MXInt8:
+	case check.E2M1, check.E2M3, check.E3M2, check.MXInt8, check.UE8M0:
 		// SPV_EXT_ocp_microscaling_types: values of these types only
 		// convert, move and get reinterpreted.
 		g.b.Extension("SPV_EXT_ocp_microscaling_types")
@@ -38,6 +38,10 @@ func (g *gen) scalarType(s check.Scalar) uint32 {
 		case check.E3M2:
 			g.b.Capability(spirv.CapabilityFloat6EXT)
 			return g.b.TypeFloatEncoded(6, spirv.FPEncodingFloat6E3M2EXT)
+		}
+		if s == check.UE8M0 {
+			g.b.Capability(spirv.CapabilityFloat8UnsignedE8M0EXT)
+			return g.b.TypeFloatEncoded(8, spirv.FPEncodingFloat8UnsignedE8M0EXT)
 		}
 		g.b.Capability(spirv.CapabilityMXInt8EXT)
 		return g.b.TypeFloatEncoded(8, spirv.FPEncodingMXInt8EXT)

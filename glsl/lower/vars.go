@@ -294,6 +294,8 @@ func (g *gen) literalWords(v *check.Value) []uint32 {
 		bits = num.E2M1.Encode(v.F, num.NearestEven, false)
 	case s == check.MXInt8:
 		bits = num.EncodeMXInt8(v.F, num.NearestEven)
+	case s == check.UE8M0:
+		bits = num.EncodeE8M0(v.F)
 	}
 	switch s.Bits() {
 	case 64:

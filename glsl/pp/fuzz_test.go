@@ -6,6 +6,7 @@ import (
 
 	"github.com/coopshader/coop/glsl/diag"
 	"github.com/coopshader/coop/glsl/token"
+	"github.com/coopshader/coop/internal/fuzzwatch"
 )
 
 // fuzzFiles are what #include finds while fuzzing, including a file that
@@ -21,6 +22,7 @@ func FuzzPreprocess(f *testing.F) {
 		f.Add([]byte("#version 450\n" + c))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
+		defer fuzzwatch.Start()()
 		d := &diag.List{MaxErrors: 100}
 		opts := Options{
 			IncludeDirs: []string{"inc"},

@@ -339,7 +339,7 @@ func unquote(s string) string {
 
 // floatSuffixes are the float literal suffixes of the narrow float types
 // (after lower-casing), checked before the one-letter ones.
-var floatSuffixes = [...]string{"fmxint8", "fe2m1", "fe2m3", "fe3m2", "fe4m3", "fe5m2", "bf16"}
+var floatSuffixes = [...]string{"fue8m0", "fmxint8", "fe2m1", "fe2m3", "fe3m2", "fe4m3", "fe5m2", "bf16"}
 
 // literal converts a numeric token, checking its suffix and range the way
 // glslang's scanner does.
@@ -501,6 +501,9 @@ var narrowFormats = map[string]struct{ sig, emin int }{
 	"fe2m1": {2, 0}, "fe2m3": {4, 0}, "fe3m2": {3, -2},
 	// MXINT8's multiples of 2^-6 below 2 (larger values saturate later).
 	"fmxint8": {7, 0},
+	// E8M0 constants are rounded to float32 first (as glslang parses
+	// them), then toward zero by the checker.
+	"fue8m0": {24, -126},
 }
 
 // roundDecimal rounds a decimal float literal (already checked) once,

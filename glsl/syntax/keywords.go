@@ -64,7 +64,7 @@ var defineKeywords = sync.OnceFunc(func() {
 	// Types of extensions (explicit arithmetic, bfloat16, fp8, ray tracing,
 	// cooperative types, long vectors).
 	add(kType|kGated, `int8_t uint8_t int16_t uint16_t int32_t uint32_t int64_t uint64_t
-		float16_t float32_t float64_t bfloat16_t floate4m3_t floate5m2_t floate2m1_t floate2m3_t floate3m2_t floatmxint8_t
+		float16_t float32_t float64_t bfloat16_t floate4m3_t floate5m2_t floate2m1_t floate2m3_t floate3m2_t floatmxint8_t floatue8m0_t
 		accelerationStructureEXT accelerationStructureNV rayQueryEXT hitObjectNV hitObjectEXT`)
 	add(kType|kParam|kGated, `coopmat fcoopmatNV icoopmatNV ucoopmatNV coopvecNV tensorLayoutNV tensorViewNV tensorARM`)
 	// GL_EXT_long_vector's "vector" is a common word: a type only with <...>.
@@ -77,7 +77,7 @@ var defineKeywords = sync.OnceFunc(func() {
 	for _, pre := range []string{"", "d", "i", "u", "b"} {
 		vecs(pre, kType)
 	}
-	for _, pre := range []string{"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64", "bf16", "fe4m3", "fe5m2", "fe2m1", "fe2m3", "fe3m2", "fmxint8"} {
+	for _, pre := range []string{"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64", "bf16", "fe4m3", "fe5m2", "fe2m1", "fe2m3", "fe3m2", "fmxint8", "fue8m0"} {
 		vecs(pre, kType|kGated)
 	}
 	for _, pre := range []string{"", "d", "f16", "f32", "f64"} {

@@ -13,6 +13,7 @@ import (
 	"github.com/coopshader/coop/glsl/diag"
 	"github.com/coopshader/coop/glsl/pp"
 	"github.com/coopshader/coop/glsl/token"
+	"github.com/coopshader/coop/internal/fuzzwatch"
 )
 
 func parse(t testing.TB, src string) (*File, *diag.List) {
@@ -899,6 +900,7 @@ func TestNoEOF(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add("void main() { x = a[1] + f(2, 3.0); }")
 	f.Fuzz(func(t *testing.T, src string) {
+		defer fuzzwatch.Start()()
 		d := &diag.List{MaxErrors: 100}
 		r := pp.Preprocess("f", []byte(src), pp.Options{}, d)
 		Parse(r.Tokens, d)

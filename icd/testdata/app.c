@@ -94,8 +94,10 @@ int main(int argc, char **argv) {
 	uint32_t *mapped;
 	CHECK(vkMapMemory(dev, mem, 0, VK_WHOLE_SIZE, 0, (void **)&mapped));
 
-	VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
-	VkDescriptorSetLayoutCreateInfo dslci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, NULL, 0, 1, &b};
+	/* Binding 1 is not used by the shader: it will hold a destroyed buffer. */
+	VkDescriptorSetLayoutBinding b[2] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+		{1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+	VkDescriptorSetLayoutCreateInfo dslci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, NULL, 0, 2, b};
 	VkDescriptorSetLayout dsl;
 	CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
 	VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
@@ -130,7 +132,7 @@ int main(int argc, char **argv) {
 		return 1;
 	}
 
-	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
+	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
 	VkDescriptorPoolCreateInfo dpci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 1, &ps};
 	VkDescriptorPool dp;
 	CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &dp));
@@ -140,6 +142,15 @@ int main(int argc, char **argv) {
 	VkDescriptorBufferInfo dbi = {buf, 0, VK_WHOLE_SIZE};
 	VkWriteDescriptorSet w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, ds, 0, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &dbi};
 	vkUpdateDescriptorSets(dev, 1, &w, 0, NULL);
+	/* A descriptor of a buffer destroyed before the dispatch, in a binding
+	   the pipeline does not use: valid Vulkan (llama.cpp reuses sets so). */
+	VkBuffer stale;
+	CHECK(vkCreateBuffer(dev, &bci, NULL, &stale));
+	CHECK(vkBindBufferMemory(dev, stale, mem, 0));
+	VkDescriptorBufferInfo sdbi = {stale, 0, VK_WHOLE_SIZE};
+	VkWriteDescriptorSet sw = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, ds, 1, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &sdbi};
+	vkUpdateDescriptorSets(dev, 1, &sw, 0, NULL);
+	vkDestroyBuffer(dev, stale, NULL);
 
 	VkQueryPoolCreateInfo qpci = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, NULL, 0, VK_QUERY_TYPE_TIMESTAMP, 2};
 	VkQueryPool qp;

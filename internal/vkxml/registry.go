@@ -23,6 +23,25 @@ type Registry struct {
 	Tags       []struct {
 		Name string `xml:"name,attr"`
 	} `xml:"tags>tag"`
+	SPIRVExtensions   []SPIRV `xml:"spirvextensions>spirvextension"`
+	SPIRVCapabilities []SPIRV `xml:"spirvcapabilities>spirvcapability"`
+}
+
+// SPIRV is one row of the SPIR-V environment's tables (<spirvextension>,
+// <spirvcapability>): a SPIR-V extension or capability and the conditions
+// under which Vulkan allows it.
+type SPIRV struct {
+	Name    string `xml:"name,attr"`
+	Enables []struct {
+		Version   string `xml:"version,attr"`
+		Extension string `xml:"extension,attr"`
+		Struct    string `xml:"struct,attr"`
+		Feature   string `xml:"feature,attr"`
+		Property  string `xml:"property,attr"`
+		Member    string `xml:"member,attr"`
+		Value     string `xml:"value,attr"`
+		Requires  string `xml:"requires,attr"`
+	} `xml:"enable"`
 }
 
 // Type is a <type> element.

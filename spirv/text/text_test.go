@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/coopshader/coop/internal/fuzzwatch"
 	"github.com/coopshader/coop/internal/reftool"
 	"github.com/coopshader/coop/spirv"
 )
@@ -362,6 +363,7 @@ func FuzzAssemble(f *testing.F) {
 	f.Add("%x = OpTypeFloat 16\n%y = OpConstant %x 0x1p+16\nOpName %y \"a\\\"b\"")
 	f.Add("%s = OpExtInstImport \"GLSL.std.450\"\n%f = OpTypeFloat 32\n%c = OpConstant %f 1\n%r = OpExtInst %f %s Sqrt %c")
 	f.Fuzz(func(t *testing.T, src string) {
+		defer fuzzwatch.Start()()
 		m, err := Assemble([]byte(src), "f")
 		if err != nil {
 			return
@@ -393,6 +395,7 @@ func FuzzDisassemble(f *testing.F) {
 	b, _ := m.Encode()
 	f.Add(b)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer fuzzwatch.Start()()
 		m, err := spirv.Decode(data)
 		if err != nil {
 			return

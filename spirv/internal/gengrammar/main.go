@@ -72,6 +72,10 @@ type extSet struct {
 var extSets = []extSet{
 	{"extinst.glsl.std.450.grammar.json", "GLSL.std.450", "GLSLstd450"},
 	{"extinst.nonsemantic.debugprintf.grammar.json", "NonSemantic.DebugPrintf", "DebugPrintf"},
+	{"extinst.nonsemantic.shader.debuginfo.100.grammar.json", "NonSemantic.Shader.DebugInfo.100", "ShaderDebugInfo"},
+	// Version 101 (the version-unified grammar) adds instructions; glslang
+	// imports it when a shader needs one of them.
+	{"extinst.nonsemantic.shader.debuginfo.grammar.json", "NonSemantic.Shader.DebugInfo.101", "ShaderDebugInfo101"},
 }
 
 func main() {

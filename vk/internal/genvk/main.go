@@ -12,6 +12,7 @@ import (
 	"go/format"
 	"log"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/coopshader/coop/internal/vkxml"
@@ -43,6 +44,8 @@ var wantStructs = []string{
 	"VkImageCreateInfo", "VkImageViewCreateInfo", "VkSamplerCreateInfo", "VkBufferViewCreateInfo", "VkBufferImageCopy",
 	"VkImageMemoryBarrier", "VkDescriptorImageInfo", "VkFormatProperties",
 	"VkConvertCooperativeVectorMatrixInfoNV",
+	"VkPhysicalDeviceComputeShaderDerivativesFeaturesKHR", "VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR",
+	"VkPhysicalDeviceShaderReplicatedCompositesFeaturesEXT", "VkPhysicalDeviceShaderExpectAssumeFeatures",
 }
 
 // Enumerations and flag-bit sets emitted in full (with a String method for
@@ -57,6 +60,7 @@ var wantEnums = []string{
 	"VkFormat", "VkImageType", "VkImageTiling", "VkImageUsageFlagBits", "VkImageLayout", "VkImageViewType",
 	"VkFilter", "VkSamplerMipmapMode", "VkSamplerAddressMode", "VkBorderColor", "VkCompareOp", "VkImageAspectFlagBits",
 	"VkComponentSwizzle", "VkSampleCountFlagBits", "VkFormatFeatureFlagBits", "VkCooperativeVectorMatrixLayoutNV",
+	"VkSubgroupFeatureFlagBits",
 }
 
 var wantConstants = []string{"VK_WHOLE_SIZE", "VK_QUEUE_FAMILY_IGNORED", "VK_API_VERSION_1_3"}
@@ -86,6 +90,7 @@ var wantCommands = []string{
 
 type gen struct {
 	*vkxml.Emitter
+	r *vkxml.Registry
 }
 
 // goParam maps a command parameter to its Go type and the expression that
@@ -226,6 +231,7 @@ func (g *gen) run(xmlPath string) ([]byte, []byte, error) {
 	}
 	g.WriteNamed(&b)
 	b.Write(cmds.Bytes())
+	g.spirvTables(&b)
 
 	src, err := format.Source(b.Bytes())
 	if err != nil {
@@ -236,6 +242,43 @@ func (g *gen) run(xmlPath string) ([]byte, []byte, error) {
 		return nil, test.Bytes(), fmt.Errorf("gofmt test: %v", err)
 	}
 	return src, tsrc, nil
+}
+
+// spirvTables writes the SPIR-V environment's tables (the appendix's
+// lists of the SPIR-V extensions and capabilities Vulkan allows, and when),
+// sorted by name.
+func (g *gen) spirvTables(b *bytes.Buffer) {
+	fmt.Fprintf(b, "// SPIRVEnable is one condition under which Vulkan allows a SPIR-V\n")
+	fmt.Fprintf(b, "// extension or capability: a core version, a device extension, a\n")
+	fmt.Fprintf(b, "// feature (Struct, Feature) or a property value (Property, Member,\n")
+	fmt.Fprintf(b, "// Value), the latter two needing Requires (a version or extension).\n")
+	fmt.Fprintf(b, "type SPIRVEnable struct{ Version, Extension, Struct, Feature, Property, Member, Value, Requires string }\n\n")
+	for _, t := range []struct {
+		name, doc string
+		rows      []vkxml.SPIRV
+	}{
+		{"SPIRVExtensions", "the SPIR-V extensions a module may declare", g.r.SPIRVExtensions},
+		{"SPIRVCapabilities", "the SPIR-V capabilities a module may declare", g.r.SPIRVCapabilities},
+	} {
+		rows := append([]vkxml.SPIRV(nil), t.rows...)
+		slices.SortFunc(rows, func(a, b vkxml.SPIRV) int { return strings.Compare(a.Name, b.Name) })
+		fmt.Fprintf(b, "// %s lists %s (vk.xml's tables of the SPIR-V environment\n// appendix) with the conditions that allow each; one listed nowhere is never allowed.\nvar %s = map[string][]SPIRVEnable{\n", t.name, t.doc, t.name)
+		for _, r := range rows {
+			var es []string
+			for _, e := range r.Enables {
+				var fs []string
+				for _, kv := range [][2]string{{"Version", e.Version}, {"Extension", e.Extension}, {"Struct", e.Struct}, {"Feature", e.Feature},
+					{"Property", e.Property}, {"Member", e.Member}, {"Value", e.Value}, {"Requires", e.Requires}} {
+					if kv[1] != "" {
+						fs = append(fs, fmt.Sprintf("%s: %q", kv[0], kv[1]))
+					}
+				}
+				es = append(es, "{"+strings.Join(fs, ", ")+"}")
+			}
+			fmt.Fprintf(b, "\t%q: {%s},\n", r.Name, strings.Join(es, ", "))
+		}
+		fmt.Fprintf(b, "}\n\n")
+	}
 }
 
 func main() {
@@ -251,7 +294,7 @@ func main() {
 	e := vkxml.NewEmitter(vkxml.NewIndex(r))
 	// Package vk passes device-or-host addresses as one integer.
 	e.NamedUnions = true
-	src, tsrc, err := (&gen{e}).run(*name)
+	src, tsrc, err := (&gen{Emitter: e, r: r}).run(*name)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,0 +1,73 @@
+package validate
+
+import "github.com/coopshader/coop/spirv"
+
+// The atomic instructions (SPIR-V 3.56.18): "Result Type must be an
+// integer type scalar. The type of Value must be the same as Result Type.
+// The type of the value pointed to by Pointer must be the same as Result
+// Type." (the floating-point ones of SPV_EXT_shader_atomic_float_add and
+// _min_max say the same of floating-point types; OpAtomicExchange,
+// OpAtomicLoad and OpAtomicStore take either). Scopes and semantics are
+// checked with the others (memory.go).
+
+// atomicShape gives where an atomic instruction's Value operands are (as
+// word indices) and which scalar kind its Result Type has (0: any).
+type atomicShape struct {
+	values []int
+	kind   spirv.Op
+}
+
+var atomicShapes = func() map[spirv.Op]atomicShape {
+	m := map[spirv.Op]atomicShape{
+		spirv.OpAtomicLoad:            {nil, 0},
+		spirv.OpAtomicExchange:        {[]int{5}, 0},
+		spirv.OpAtomicCompareExchange: {[]int{6, 7}, spirv.OpTypeInt},
+		spirv.OpAtomicIIncrement:      {nil, spirv.OpTypeInt},
+		spirv.OpAtomicIDecrement:      {nil, spirv.OpTypeInt},
+	}
+	for _, op := range []spirv.Op{spirv.OpAtomicIAdd, spirv.OpAtomicISub, spirv.OpAtomicSMin, spirv.OpAtomicUMin,
+		spirv.OpAtomicSMax, spirv.OpAtomicUMax, spirv.OpAtomicAnd, spirv.OpAtomicOr, spirv.OpAtomicXor} {
+		m[op] = atomicShape{[]int{5}, spirv.OpTypeInt}
+	}
+	for _, op := range []spirv.Op{spirv.OpAtomicFAddEXT, spirv.OpAtomicFMinEXT, spirv.OpAtomicFMaxEXT} {
+		m[op] = atomicShape{[]int{5}, spirv.OpTypeFloat}
+	}
+	return m
+}()
+
+func (s *state) checkAtomic(i int) {
+	in := &s.m.Insts[i]
+	w := in.Words
+	name := in.Op.String()[2:]
+	if in.Op == spirv.OpAtomicStore {
+		// "The type of Value must be the same as the type pointed to by
+		// Pointer."
+		if pt := s.valueType(w[0]); pt.is(spirv.OpTypePointer) && len(w) > 3 && s.typeOf(w[3]) != pt.Elem {
+			s.fail(i, "atomic.value", "%s: expected Value type and the type pointed to by Pointer to be the same", name)
+		}
+		return
+	}
+	sh := atomicShapes[in.Op]
+	r, ok, _ := s.numOf(w[0])
+	if sh.kind != 0 && (!ok || r.vec || !r.is(sh.kind)) {
+		s.fail(i, "atomic.result", "%s: expected Result Type to be %s scalar type", name, map[spirv.Op]string{spirv.OpTypeInt: "integer", spirv.OpTypeFloat: "float"}[sh.kind])
+		return
+	}
+	for _, k := range sh.values {
+		if k < len(w) && s.typeOf(w[k]) != w[0] {
+			s.fail(i, "atomic.value", "%s: expected Value to be of type Result Type", name)
+			return
+		}
+	}
+	if pt := s.valueType(w[2]); pt.is(spirv.OpTypePointer) && pt.Elem != w[0] {
+		s.fail(i, "atomic.pointer", "%s: expected Pointer to point to a value of type Result Type", name)
+	}
+}
+
+func init() {
+	m := map[spirv.Op]func(*state, int){spirv.OpAtomicStore: (*state).checkAtomic}
+	for op := range atomicShapes {
+		m[op] = (*state).checkAtomic
+	}
+	addChecks(m)
+}

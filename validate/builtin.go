@@ -1,0 +1,109 @@
+package validate
+
+import (
+	"fmt"
+
+	"github.com/coopshader/coop/spirv"
+)
+
+// Built-in variables in the Vulkan environment (Vulkan 15.9 "Built-In
+// Variables"): the type and storage class each built-in a compute shader
+// reaches must have, FragCoord's, and the built-ins Vulkan does not have.
+// Built-ins decorating structure members (gl_PerVertex) are not checked
+// here.
+
+// builtinShape is the type a built-in variable must have: a scalar
+// (n == 1) or vector of n components of 32-bit integers or floats.
+type builtinShape struct {
+	n     uint64
+	float bool
+	input bool // the variable must be in the Input storage class
+	vuid  string
+}
+
+var builtinShapes = map[spirv.BuiltIn]builtinShape{
+	spirv.BuiltInLocalInvocationId:         {3, false, true, "VUID-LocalInvocationId-LocalInvocationId-04283"},
+	spirv.BuiltInGlobalInvocationId:        {3, false, true, "VUID-GlobalInvocationId-GlobalInvocationId-04238"},
+	spirv.BuiltInWorkgroupId:               {3, false, true, "VUID-WorkgroupId-WorkgroupId-04424"},
+	spirv.BuiltInNumWorkgroups:             {3, false, true, "VUID-NumWorkgroups-NumWorkgroups-04298"},
+	spirv.BuiltInWorkgroupSize:             {3, false, false, "VUID-WorkgroupSize-WorkgroupSize-04427"},
+	spirv.BuiltInLocalInvocationIndex:      {1, false, true, "VUID-LocalInvocationIndex-LocalInvocationIndex-04286"},
+	spirv.BuiltInSubgroupSize:              {1, false, true, "VUID-SubgroupSize-SubgroupSize-04383"},
+	spirv.BuiltInSubgroupLocalInvocationId: {1, false, true, "VUID-SubgroupLocalInvocationId-SubgroupLocalInvocationId-04381"},
+	spirv.BuiltInNumSubgroups:              {1, false, true, "VUID-NumSubgroups-NumSubgroups-04295"},
+	spirv.BuiltInSubgroupId:                {1, false, true, "VUID-SubgroupId-SubgroupId-04367"},
+	spirv.BuiltInSubgroupEqMask:            {4, false, true, "VUID-SubgroupEqMask-SubgroupEqMask-04371"},
+	spirv.BuiltInSubgroupGeMask:            {4, false, true, "VUID-SubgroupGeMask-SubgroupGeMask-04373"},
+	spirv.BuiltInSubgroupGtMask:            {4, false, true, "VUID-SubgroupGtMask-SubgroupGtMask-04375"},
+	spirv.BuiltInSubgroupLeMask:            {4, false, true, "VUID-SubgroupLeMask-SubgroupLeMask-04377"},
+	spirv.BuiltInSubgroupLtMask:            {4, false, true, "VUID-SubgroupLtMask-SubgroupLtMask-04379"},
+	spirv.BuiltInFragCoord:                 {4, true, true, "VUID-FragCoord-FragCoord-04212"},
+}
+
+// checkBuiltIns checks every BuiltIn decoration of a variable or constant
+// in the Vulkan environment.
+func (s *state) checkBuiltIns() {
+	if !s.env.vulkan {
+		return
+	}
+	for i := range s.m.Insts {
+		in := &s.m.Insts[i]
+		if in.Op != spirv.OpDecorate || spirv.Decoration(in.Words[1]) != spirv.DecorationBuiltIn || len(in.Words) < 3 {
+			continue
+		}
+		if s.checkBuiltIn(i, in.Words[0], spirv.BuiltIn(in.Words[2])); s.err != nil {
+			return
+		}
+	}
+}
+
+func (s *state) checkBuiltIn(i int, id uint32, b spirv.BuiltIn) {
+	name := "BuiltIn"
+	if e := spirv.KindBuiltIn.Enumerant(uint32(b)); e != nil {
+		name = e.Name
+	}
+	// Vulkan 15.9: "VertexId ... InstanceId" are OpenGL's; Vulkan has
+	// VertexIndex and InstanceIndex.
+	if b == spirv.BuiltInVertexId || b == spirv.BuiltInInstanceId {
+		s.fail(i, "vulkan.builtin", "Vulkan spec doesn't allow BuiltIn %s to be used.", name)
+		return
+	}
+	want, ok := builtinShapes[b]
+	d := s.defInst(id)
+	if !ok || d == nil {
+		return
+	}
+	t := s.types[d.TypeID()]
+	if d.Op == spirv.OpVariable {
+		if want.input && spirv.StorageClass(d.Words[2]) != spirv.StorageClassInput {
+			s.fail(i, "vulkan.builtin.storage", "Vulkan spec allows BuiltIn %s to be only used for variables with Input storage class.", name)
+			return
+		}
+		if !t.is(spirv.OpTypePointer) {
+			return
+		}
+		t = s.types[t.Elem]
+	} else if !isConstInst(d.Op) {
+		return
+	}
+	v, ok, _ := s.numOf(t.idOrZero())
+	kind, what := spirv.OpTypeInt, "int"
+	if want.float {
+		kind, what = spirv.OpTypeFloat, "float"
+	}
+	desc := "32-bit " + what + " scalar"
+	if want.n > 1 {
+		desc = fmt.Sprintf("%d-component 32-bit %s vector", want.n, what)
+	}
+	if !ok || !v.is(kind) || v.t.Width != 32 || v.vec != (want.n > 1) || v.known && v.n != want.n {
+		s.fail(i, "vulkan.builtin.type", "[%s] According to the Vulkan spec BuiltIn %s variable needs to be a %s. ID <%d> (Op%s) is not one.",
+			want.vuid, name, desc, id, d.Op.String()[2:])
+	}
+}
+
+func (t *Type) idOrZero() uint32 {
+	if t == nil {
+		return 0
+	}
+	return t.ID
+}

@@ -1,0 +1,110 @@
+package validate
+
+import "github.com/coopshader/coop/spirv"
+
+// The non-uniform group instructions (SPIR-V 3.56.24): the Value an
+// operation combines or moves has the Result Type, the kind of which the
+// operation names; ClusterSize and the partitioned operations' Ballot
+// have their types; a Predicate is a Boolean scalar. The Execution Scope
+// is checked with the other scopes (memory.go).
+
+// groupArith are the reductions and scans, by the component kind they
+// take ("Result Type must be a scalar or vector of integer type").
+var groupArith = map[spirv.Op]spirv.Op{
+	spirv.OpGroupNonUniformIAdd: spirv.OpTypeInt, spirv.OpGroupNonUniformIMul: spirv.OpTypeInt,
+	spirv.OpGroupNonUniformSMin: spirv.OpTypeInt, spirv.OpGroupNonUniformUMin: spirv.OpTypeInt,
+	spirv.OpGroupNonUniformSMax: spirv.OpTypeInt, spirv.OpGroupNonUniformUMax: spirv.OpTypeInt,
+	spirv.OpGroupNonUniformBitwiseAnd: spirv.OpTypeInt, spirv.OpGroupNonUniformBitwiseOr: spirv.OpTypeInt,
+	spirv.OpGroupNonUniformBitwiseXor: spirv.OpTypeInt,
+	spirv.OpGroupNonUniformFAdd:       spirv.OpTypeFloat, spirv.OpGroupNonUniformFMul: spirv.OpTypeFloat,
+	spirv.OpGroupNonUniformFMin: spirv.OpTypeFloat, spirv.OpGroupNonUniformFMax: spirv.OpTypeFloat,
+	spirv.OpGroupNonUniformLogicalAnd: spirv.OpTypeBool, spirv.OpGroupNonUniformLogicalOr: spirv.OpTypeBool,
+	spirv.OpGroupNonUniformLogicalXor: spirv.OpTypeBool,
+}
+
+// checkGroupArith: "Result Type must be a scalar or vector of <kind>
+// type. ... The type of Value must be the same as Result Type.
+// ClusterSize ... must be a scalar of integer type, whose Signedness
+// operand is 0." The partitioned operations (SPV_NV_shader_subgroup_partitioned)
+// take a Ballot: "a vector of four components of integer type scalar".
+func (s *state) checkGroupArith(i int) {
+	in := &s.m.Insts[i]
+	w := in.Words
+	if len(w) < 5 {
+		return
+	}
+	r, ok, coop := s.numOf(w[0])
+	if coop {
+		return
+	}
+	if !ok || !r.is(groupArith[in.Op]) {
+		s.fail(i, "group.result", "%s: Result Type must be a scalar or vector of %s type", in.Op, kindName(groupArith[in.Op]))
+		return
+	}
+	if s.typeOf(w[4]) != w[0] {
+		s.fail(i, "group.value", "The type of Value must match the Result type")
+		return
+	}
+	if len(w) < 6 {
+		return
+	}
+	v, ok, _ := s.numOf(s.typeOf(w[5]))
+	switch spirv.GroupOperation(w[3]) {
+	case spirv.GroupOperationClusteredReduce:
+		if !ok || v.vec || !v.is(spirv.OpTypeInt) || v.t.Signed {
+			s.fail(i, "group.cluster-size", "ClusterSize must be an unsigned integer scalar")
+		}
+	case spirv.GroupOperationPartitionedReduceEXT, spirv.GroupOperationPartitionedInclusiveScanEXT,
+		spirv.GroupOperationPartitionedExclusiveScanEXT:
+		if !ok || !v.vec || !v.is(spirv.OpTypeInt) || !v.known || v.n != 4 {
+			s.fail(i, "group.ballot", "Ballot must be a 4-component integer vector")
+		}
+	}
+}
+
+func kindName(op spirv.Op) string {
+	switch op {
+	case spirv.OpTypeInt:
+		return "integer"
+	case spirv.OpTypeFloat:
+		return "floating-point"
+	}
+	return "Boolean"
+}
+
+// checkGroupValue (broadcasts, shuffles, quad operations, rotates): "The
+// type of Value must be the same as Result Type."
+func (s *state) checkGroupValue(i int) {
+	w := s.m.Insts[i].Words
+	if len(w) > 3 && s.typeOf(w[3]) != w[0] {
+		s.fail(i, "group.value", "The type of Value must match the Result type")
+	}
+}
+
+// checkGroupPredicate (OpGroupNonUniformBallot, All, Any): "Predicate
+// must be a Boolean type."
+func (s *state) checkGroupPredicate(i int) {
+	w := s.m.Insts[i].Words
+	if len(w) > 3 {
+		if v, ok, _ := s.numOf(s.typeOf(w[3])); !ok || v.vec || !v.is(spirv.OpTypeBool) {
+			s.fail(i, "group.predicate", "Predicate must be a boolean scalar")
+		}
+	}
+}
+
+func init() {
+	m := map[spirv.Op]func(*state, int){}
+	for op := range groupArith {
+		m[op] = (*state).checkGroupArith
+	}
+	for _, op := range []spirv.Op{spirv.OpGroupNonUniformBroadcast, spirv.OpGroupNonUniformBroadcastFirst,
+		spirv.OpGroupNonUniformShuffle, spirv.OpGroupNonUniformShuffleXor, spirv.OpGroupNonUniformShuffleUp,
+		spirv.OpGroupNonUniformShuffleDown, spirv.OpGroupNonUniformQuadBroadcast, spirv.OpGroupNonUniformQuadSwap,
+		spirv.OpGroupNonUniformRotateKHR} {
+		m[op] = (*state).checkGroupValue
+	}
+	for _, op := range []spirv.Op{spirv.OpGroupNonUniformBallot, spirv.OpGroupNonUniformAll, spirv.OpGroupNonUniformAny} {
+		m[op] = (*state).checkGroupPredicate
+	}
+	addChecks(m)
+}

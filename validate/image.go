@@ -1,0 +1,157 @@
+package validate
+
+import "github.com/coopshader/coop/spirv"
+
+// Image types and the image instructions a compute shader uses on storage
+// images and texel fetches (SPIR-V 3.56.6 OpTypeImage, 3.56.10 Image
+// Instructions, 3.26 Image Operands), with the Vulkan rule on what
+// OpImageRead returns.
+
+// checkImageType: "Depth is whether or not this image is a depth image
+// ... 0 ... 1 ... 2", "Arrayed must be one of: 0 ... 1", "MS must be one
+// of: 0 ... 1", "Sampled indicates whether or not this image is accessed
+// in combination with a sampler, and must be one of: 0 ... 1 ... 2";
+// "Sampled Type is the type of the components that result from sampling
+// or reading from this image type. Must be a scalar numerical type or
+// OpTypeVoid."
+func (s *state) checkImageType(i int) {
+	w := s.m.Insts[i].Words
+	st := s.types[w[1]]
+	if !st.is(spirv.OpTypeVoid) && !st.is(spirv.OpTypeInt) && !st.is(spirv.OpTypeFloat) {
+		s.fail(i, "image.type", "Expected Sampled Type to be either void or numerical scalar type")
+		return
+	}
+	for _, f := range []struct {
+		name string
+		v    uint32
+		max  uint32
+	}{{"Depth", w[3], 2}, {"Arrayed", w[4], 1}, {"MS", w[5], 1}, {"Sampled", w[6], 2}} {
+		if f.v > f.max {
+			s.fail(i, "image.type", "Invalid %s %d (must be 0 to %d)", f.name, f.v, f.max)
+			return
+		}
+	}
+}
+
+// imageInfo returns the OpTypeImage instruction of the image operand id,
+// or nil.
+func (s *state) imageInfo(id uint32) []uint32 {
+	d := s.defInst(s.typeOf(id))
+	if d == nil || d.Op != spirv.OpTypeImage {
+		return nil
+	}
+	return d.Words
+}
+
+// checkImageAccess checks OpImageRead, OpImageWrite and OpImageFetch:
+// "Image must be an object whose type is OpTypeImage" with "a Sampled
+// operand of 0 or 2" (read, write) or "1" (fetch); "Coordinate must be a
+// scalar or vector of floating-point type or integer type" (a fetch's of
+// integer type); OpImageWrite's "Texel is the data to
+// write. It must be a scalar or vector with component type the same as
+// Sampled Type of the OpTypeImage"; in Vulkan "The Result Type operand of
+// any OpImageRead or OpImageSparseRead instruction must be a vector of
+// four components" (VUID-StandaloneSpirv-Result-04780), and OpImageFetch
+// "Result Type must be a vector of four components of floating-point type
+// or integer type".
+func (s *state) checkImageAccess(i int) {
+	in := &s.m.Insts[i]
+	w := in.Words
+	name := in.Op.String()[2:]
+	img, coord, ops := 2, 3, 4
+	if in.Op == spirv.OpImageWrite {
+		img, coord, ops = 0, 1, 3
+	}
+	it := s.imageInfo(w[img])
+	if it == nil {
+		s.fail(i, "image.operand", "Expected Image to be of type OpTypeImage")
+		return
+	}
+	sampled := it[6]
+	if in.Op == spirv.OpImageFetch {
+		if sampled != 1 {
+			s.fail(i, "image.sampled", "%s: Expected Image 'Sampled' parameter to be 1", name)
+			return
+		}
+	} else if sampled == 1 {
+		s.fail(i, "image.sampled", "%s: Expected Image 'Sampled' parameter to be 0 or 2", name)
+		return
+	}
+	if c, ok, _ := s.numOf(s.typeOf(w[coord])); !ok || !c.is(spirv.OpTypeInt) && (in.Op == spirv.OpImageFetch || !c.is(spirv.OpTypeFloat)) {
+		s.fail(i, "image.coordinate", "%s: Expected Coordinate to be a scalar or vector of %s", name, map[bool]string{true: "int", false: "int or float"}[in.Op == spirv.OpImageFetch])
+		return
+	}
+	if in.Op == spirv.OpImageWrite {
+		if t, ok, _ := s.numOf(s.typeOf(w[2])); !ok || t.is(spirv.OpTypeBool) {
+			s.fail(i, "image.texel", "%s: Expected Texel to be int or float vector or scalar", name)
+			return
+		}
+	} else if in.Op == spirv.OpImageFetch || s.env.vulkan {
+		if r, ok, _ := s.numOf(w[0]); !ok || !r.vec || !r.known || r.n != 4 {
+			s.fail(i, "image.result", "[VUID-StandaloneSpirv-Result-04780] %s: Expected Result Type to have 4 components", name)
+			return
+		}
+	}
+	if len(w) > ops {
+		s.checkImageOperands(i, name, it, w[ops], w[ops+1:])
+	}
+}
+
+// checkImageOperands checks the image operands of a read, write or fetch
+// (SPIR-V 3.26): "Bias ... Only valid with implicit-lod instructions";
+// "Lod ... with OpImageFetch ... must be an integer type scalar";
+// "ConstOffset ... must be the <id> of a constant instruction"; "Sample
+// ... Only valid with an image whose MS is 1. It must be an integer type
+// scalar."
+func (s *state) checkImageOperands(i int, name string, it []uint32, mask uint32, params []uint32) {
+	k := 0
+	intScalar := func(id uint32) bool {
+		v, ok, _ := s.numOf(s.typeOf(id))
+		return ok && !v.vec && v.is(spirv.OpTypeInt)
+	}
+	for bit := uint32(1); bit != 0 && mask != 0; bit <<= 1 {
+		if mask&bit == 0 {
+			continue
+		}
+		mask &^= bit
+		e := spirv.KindImageOperands.Enumerant(bit)
+		if e == nil || k+len(e.Params) > len(params) {
+			return
+		}
+		var p uint32
+		if len(e.Params) > 0 {
+			p = params[k]
+		}
+		k += len(e.Params)
+		switch spirv.ImageOperands(bit) {
+		case spirv.ImageOperandsBias:
+			s.fail(i, "image.operands", "%s: Image Operand Bias can only be used with ImplicitLod opcodes", name)
+		case spirv.ImageOperandsLod:
+			if name == "ImageFetch" && !intScalar(p) {
+				s.fail(i, "image.operands", "%s: Expected Image Operand Lod to be int scalar when used with OpImageFetch", name)
+			}
+		case spirv.ImageOperandsConstOffset:
+			if !s.isConst(p) {
+				s.fail(i, "image.operands", "%s: Expected Image Operand ConstOffset to be a const object", name)
+			}
+		case spirv.ImageOperandsSample:
+			if it[5] == 0 {
+				s.fail(i, "image.operands", "%s: Image Operand Sample requires non-zero 'MS' parameter", name)
+			} else if !intScalar(p) {
+				s.fail(i, "image.operands", "%s: Expected Image Operand Sample to be int scalar", name)
+			}
+		}
+		if s.err != nil {
+			return
+		}
+	}
+}
+
+func init() {
+	addChecks(map[spirv.Op]func(*state, int){
+		spirv.OpTypeImage:  (*state).checkImageType,
+		spirv.OpImageRead:  (*state).checkImageAccess,
+		spirv.OpImageWrite: (*state).checkImageAccess,
+		spirv.OpImageFetch: (*state).checkImageAccess,
+	})
+}
