@@ -210,6 +210,16 @@ func (s *state) checkExecutionModes() {
 	if !s.env.vulkan {
 		return
 	}
+	// A constant decorated WorkgroupSize overrides LocalSize (GLSL's
+	// specialization-constant sizes before LocalSizeId): spirv-val then
+	// leaves the derivative groups unchecked, and so does this.
+	for id, ds := range s.decor {
+		for _, d := range ds {
+			if d.dec == spirv.DecorationBuiltIn && len(d.args) > 0 && spirv.BuiltIn(d.args[0]) == spirv.BuiltInWorkgroupSize && s.isConst(id) {
+				return
+			}
+		}
+	}
 	for i := range s.m.Insts {
 		in := &s.m.Insts[i]
 		if in.Op != spirv.OpExecutionMode {

@@ -33,6 +33,7 @@ type glslRule uint8
 const (
 	glslFloat glslRule = iota + 1 // float scalar or vector; operands of Result Type
 	glslInt                       // integer scalar or vector; operands of Result Type's width and components
+	glslCross                     // a 3-component float vector; operands of Result Type
 )
 
 // glslRules is built on first use: every command pays for package init.
@@ -48,6 +49,7 @@ var glslRules = sync.OnceValue(func() map[uint32]glslRule {
 	for _, n := range []string{"SAbs", "SSign", "UMin", "SMin", "UMax", "SMax", "UClamp", "SClamp"} {
 		m[set.Lookup(n).Number] = glslInt
 	}
+	m[set.Lookup("Cross").Number] = glslCross
 	return m
 })
 
@@ -76,6 +78,15 @@ func (s *state) checkGLSLInst(i int) {
 		return
 	}
 	switch rule {
+	case glslCross:
+		// Cross: "Result Type and the type of all operands must be the
+		// same type. The type must be a floating-point vector of 3
+		// components."
+		if !ok || !r.is(spirv.OpTypeFloat) || !r.vec || r.known && r.n != 3 {
+			s.fail(i, "glsl.result", "GLSL.std.450 %s: expected Result Type to be a 3-component float vector type", name)
+			return
+		}
+		fallthrough
 	case glslFloat:
 		if !ok || !r.is(spirv.OpTypeFloat) {
 			s.fail(i, "glsl.result", "GLSL.std.450 %s: expected Result Type to be a float scalar or vector type", name)

@@ -73,11 +73,23 @@ func kindName(op spirv.Op) string {
 }
 
 // checkGroupValue (broadcasts, shuffles, quad operations, rotates): "The
-// type of Value must be the same as Result Type."
+// type of Value must be the same as Result Type." OpGroupNonUniformShuffleUp,
+// ShuffleDown and RotateKHR add: "Delta must be a scalar of integer type,
+// whose Signedness operand is 0."
 func (s *state) checkGroupValue(i int) {
-	w := s.m.Insts[i].Words
+	in := &s.m.Insts[i]
+	w := in.Words
 	if len(w) > 3 && s.typeOf(w[3]) != w[0] {
 		s.fail(i, "group.value", "The type of Value must match the Result type")
+		return
+	}
+	switch in.Op {
+	case spirv.OpGroupNonUniformShuffleUp, spirv.OpGroupNonUniformShuffleDown, spirv.OpGroupNonUniformRotateKHR:
+		if len(w) > 4 {
+			if d, ok, _ := s.numOf(s.typeOf(w[4])); !ok || d.vec || !d.is(spirv.OpTypeInt) || d.t.Signed {
+				s.fail(i, "group.delta", "Delta must be a scalar of integer type, whose Signedness operand is 0.")
+			}
+		}
 	}
 }
 

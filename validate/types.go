@@ -23,6 +23,19 @@ func (s *state) checkTypes() {
 			continue
 		}
 		if in.Op == spirv.OpTypeForwardPointer {
+			// "Pointer Type is a forward reference to the result of an
+			// OpTypePointer ... Storage Class ... must match the storage
+			// class of the OpTypePointer" (OpTypeForwardPointer); anything
+			// else could make a type contain itself.
+			d := s.defInst(in.Words[0])
+			if d == nil || d.Op != spirv.OpTypePointer && d.Op != spirv.OpTypeUntypedPointerKHR {
+				s.fail(i, "type.forward-pointer", "OpTypeForwardPointer Pointer Type <id> '%d' is not a pointer type.", in.Words[0])
+				return
+			}
+			if d.Words[1] != in.Words[1] {
+				s.fail(i, "type.forward-pointer", "Storage class in OpTypeForwardPointer does not match the pointer definition.")
+				return
+			}
 			continue
 		}
 		w := in.Words

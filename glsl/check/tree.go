@@ -229,6 +229,7 @@ type Func struct {
 	Result *Type
 	Body   *Block // nil for a prototype never defined
 	Pos    Pos
+	End    Pos // the body's closing brace
 	// Intrinsic is set for a spirv_instruction declaration: a call emits
 	// the instruction, and the function has no body.
 	Intrinsic *SpirvInstruction

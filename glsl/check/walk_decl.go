@@ -480,7 +480,7 @@ func (c *checker) funcBody(f *Func, body *syntax.BlockStmt, pos Pos) {
 	for _, s := range body.Stmts {
 		b.Stmts = append(b.Stmts, c.stmt(s)...)
 	}
-	f.Body = b
+	f.Body, f.End = b, body.End
 	if !f.Result.IsVoid() && !c.returnsValue {
 		c.errorf(pos, "", "function does not return a value: %s", f.Name)
 	}

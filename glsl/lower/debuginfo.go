@@ -290,11 +290,40 @@ func (g *gen) diGlobals(done map[*check.Var]bool) {
 		if v.Anonymous {
 			name = ""
 		}
+		pos := v.Pos
+		if pos.Line <= 0 {
+			pos = g.diFirstUse(v)
+		}
 		s, dt := g.diString(name), g.diType(vi.t)
 		g.di.vars[vi.id] = dt
-		g.diInst(spirv.ShaderDebugInfoDebugGlobalVariable, s, dt, g.diFile(v.Pos), g.diLine(v.Pos), g.diConst(0),
+		g.diInst(spirv.ShaderDebugInfoDebugGlobalVariable, s, dt, g.diFile(pos), g.diLine(pos), g.diConst(0),
 			g.di.cu, s, vi.id, g.diConst(diFlagIsDefinition))
 	}
+}
+
+// diFirstUse is where a variable declared nowhere (a built-in) is first
+// used: glslang describes it there. glslang lowers main first, then the
+// other functions; within one, the earliest position counts.
+func (g *gen) diFirstUse(v *check.Var) check.Pos {
+	funcs := append([]*check.Func{g.p.Main}, g.p.Funcs...)
+	for _, f := range funcs {
+		if f.Body == nil {
+			continue
+		}
+		var first check.Pos
+		walkStmt(f.Body, func(e check.Expr) {
+			if r, ok := e.(*check.VarRef); ok && r.Var == v {
+				p := r.Position()
+				if p.Line > 0 && (first.Line == 0 || p.Line < first.Line || p.Line == first.Line && p.Col < first.Col) {
+					first = p
+				}
+			}
+		})
+		if first.Line > 0 {
+			return first
+		}
+	}
+	return check.Pos{}
 }
 
 // diFunctionStart opens function f's scope at the start of its first

@@ -71,6 +71,8 @@ func (g *gen) function(f *check.Func) {
 	}
 	g.block(f.Body)
 	if !g.terminated {
+		// glslang gives the implicit return the closing brace's line.
+		g.at(f.End)
 		if f.Result.IsVoid() {
 			g.b.Emit(spirv.OpReturn)
 		} else {

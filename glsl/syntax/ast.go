@@ -301,6 +301,7 @@ type Attribute struct {
 type BlockStmt struct {
 	Pos   Pos
 	Stmts []Stmt
+	End   Pos // the closing brace (debug lines of a function's implicit return)
 }
 
 // DeclStmt is a local declaration.

@@ -990,6 +990,7 @@ func (p *parser) block(scope bool) *BlockStmt {
 			p.i++
 		}
 	}
+	b.End = p.tok().Pos
 	p.i++
 	b.Stmts = p.popStmts(mark)
 	return b
