@@ -16,6 +16,19 @@ type instr struct {
 	a   []int32
 	lit []uint32
 	sub uint32 // extended instruction number, scope, or a slot offset
+	// The core's operands, by kind of instruction: branch edges (e[0]
+	// for OpBranch), switch table, callee, access chain, memory layout of
+	// a load or store's pointer, OpArrayLength's member offset and
+	// stride, DebugPrintf's format.
+	e      [2]*edge
+	sw     *switchT
+	call   *callT
+	ch     *chain
+	ml     matLayout
+	alen   [2]int
+	printf *printfT
+	// aux is what a feature family (images, cooperative operations,
+	// tensors, ...) or an operand-type list ([]*typ) needs.
 	aux any
 	idx int32 // index in Module.Insts
 	id  uint32
@@ -91,12 +104,12 @@ func setFast(in *instr) {
 	case in.op == spirv.OpCopyObject && t != nil && len(in.a) == 1:
 		in.fast, in.m = fCopy, uint64(t.slots)
 	case isChain(in.op):
-		if c := in.aux.(*chain); c.desc < 0 {
+		if c := in.ch; c.desc < 0 {
 			in.fast = fChain
 		}
-	case in.op == spirv.OpLoad && t != nil && t.kind == kInt && t.width == 32 && in.aux.(matLayout).stride == 0:
+	case in.op == spirv.OpLoad && t != nil && t.kind == kInt && t.width == 32 && in.ml.stride == 0:
 		in.fast = fLoad32
-	case in.op == spirv.OpStore && in.at != nil && in.at.kind == kInt && in.at.width == 32 && in.aux.(matLayout).stride == 0:
+	case in.op == spirv.OpStore && in.at != nil && in.at.kind == kInt && in.at.width == 32 && in.ml.stride == 0:
 		in.fast = fStore32
 	}
 }
@@ -147,55 +160,16 @@ type phi struct {
 	pairs []uint32 // value, parent label, ...
 }
 
+// compileFunctions turns the function section into code, pass by pass:
+// value slots for every result (allocSlots), then each function's body
+// (fnBuild: its blocks' shape, then its instructions, then its branch
+// targets), then the load-time choices over all code (classify,
+// pickVecs), the callbacks, and the calls' targets (linkCalls).
 func (p *prog) compileFunctions(first int) error {
 	insts := p.m.Insts
-	promo := p.promotable(first)
-	pslot := map[uint32]int32{}
-	// Pass 1: a slot for every result; Function variables get invocation
-	// memory, or value slots when promoted.
-	for i := first; i < len(insts); i++ {
-		in := &insts[i]
-		ty := in.TypeID()
-		id := in.ResultID()
-		if id == 0 || ty == 0 || in.Op == spirv.OpFunction {
-			continue
-		}
-		if id >= uint32(len(p.slot)) {
-			return p.errAt(i, "id %d beyond the bound", id)
-		}
-		t := p.types[ty]
-		if t == nil {
-			return p.errAt(i, "result type %%%d is not a type", ty)
-		}
-		s, err := p.newSlots(i, id, t)
-		if err != nil {
-			return err
-		}
-		if in.Op == spirv.OpVariable || in.Op == spirv.OpUntypedVariableKHR {
-			vt, _, err := p.localVar(i, t)
-			if err != nil {
-				return err
-			}
-			if promo[id] {
-				if len(p.tmpl)+t.elem.slots > maxSlots {
-					return fmt.Errorf("%w: instruction %d: values need more than %d slots per invocation", ErrUnsupported, i, maxSlots)
-				}
-				pslot[id] = int32(len(p.tmpl))
-				p.tmpl = append(p.tmpl, make([]uint64, t.elem.slots)...)
-				continue
-			}
-			off := roundUp(p.invMem, 8)
-			p.invMem = off + vt.size
-			if p.invMem > maxMem {
-				return fmt.Errorf("%w: instruction %d: more than %d bytes of memory per invocation", ErrUnsupported, i, maxMem)
-			}
-			p.tmpl[s] = addrOf(regInv, 0, off)
-		}
-	}
-	p.invInit = append(p.invInit, make([]byte, p.invMem-len(p.invInit))...)
-	type fixup struct {
-		e   *edge
-		idx int
+	pslot, err := p.allocSlots(first, p.promotable(first))
+	if err != nil {
+		return err
 	}
 	var calls []*instr
 	uvars := p.uniformInputs(first)
@@ -204,10 +178,6 @@ func (p *prog) compileFunctions(first int) error {
 			i++
 			continue
 		}
-		fnID := insts[i].ResultID()
-		if w := insts[i].Words; len(w) > 0 {
-			p.fnRet[fnID] = p.types[w[0]]
-		}
 		end := i
 		for end < len(insts) && insts[end].Op != spirv.OpFunctionEnd {
 			end++
@@ -215,243 +185,9 @@ func (p *prog) compileFunctions(first int) error {
 		if end == len(insts) {
 			return p.errAt(i, "function has no OpFunctionEnd")
 		}
-		phis := map[uint32][]phi{}
-		label := uint32(0)
-		// Loop structure, for telling dynamic instances apart: headers
-		// (blocks with OpLoopMerge), their merge blocks, block order.
-		loopHeader := map[uint32]bool{}
-		mergeOf := map[uint32]uint32{}
-		blockAt := map[uint32]int{}
-		for k := i; k < end; k++ {
-			in := &insts[k]
-			switch in.Op {
-			case spirv.OpLabel:
-				if len(in.Words) == 0 {
-					return p.errAt(k, "missing label id")
-				}
-				label = in.Words[0]
-				blockAt[label] = len(blockAt)
-			case spirv.OpLoopMerge:
-				if len(in.Words) > 0 {
-					loopHeader[label] = true
-					mergeOf[in.Words[0]] = label
-				}
-			case spirv.OpPhi:
-				if len(in.Words) < 2 {
-					return p.errAt(k, "missing operands")
-				}
-				s, t := p.slotOf(in.Words[1])
-				if t == nil {
-					return p.errAt(k, "OpPhi result %%%d has no value type", in.Words[1])
-				}
-				phis[label] = append(phis[label], phi{s, int32(t.slots), in.Words[2:]})
-			}
-		}
-		labelPC := map[uint32]int32{}
-		var fix []fixup
-		p.fnPC[fnID] = int32(len(p.code))
-		label = 0
-		mkEdge := func(k int, target uint32) (*edge, error) {
-			e := &edge{label: target}
-			if loopHeader[target] {
-				if blockAt[label] >= blockAt[target] {
-					e.back = target
-				} else {
-					e.enter = target
-				}
-			}
-			e.exit = mergeOf[target]
-			for _, ph := range phis[target] {
-				found := false
-				for j := 0; j+1 < len(ph.pairs); j += 2 {
-					if ph.pairs[j+1] == label {
-						s, _ := p.slotOf(ph.pairs[j])
-						if s < 0 {
-							return nil, p.errAt(k, "OpPhi value %%%d has no value", ph.pairs[j])
-						}
-						e.moves = append(e.moves, move{s, ph.res, ph.n})
-						found = true
-						break
-					}
-				}
-				if !found {
-					return nil, p.errAt(k, "OpPhi in block %%%d has no value for predecessor %%%d", target, label)
-				}
-			}
-			fix = append(fix, fixup{e, k})
-			return e, nil
-		}
-		var params []int32
-		var paramIDs []uint32
-		inBlock := false
-		for k := i + 1; k < end; k++ {
-			in := &insts[k]
-			w := in.Words
-			if len(w) == 0 && in.Op != spirv.OpReturn && in.Op != spirv.OpUnreachable && in.Op != spirv.OpKill &&
-				in.Op != spirv.OpTerminateInvocation && in.Op != spirv.OpNop && in.Op != spirv.OpNoLine {
-				return p.errAt(k, "missing operands")
-			}
-			if !inBlock && in.Op != spirv.OpFunctionParameter && in.Op != spirv.OpLabel && in.Op != spirv.OpLine && in.Op != spirv.OpNoLine {
-				return p.errAt(k, "instruction outside a block")
-			}
-			if spirv.IsTerminator(in.Op) {
-				if !inBlock {
-					return p.errAt(k, "terminator outside a block")
-				}
-				inBlock = false
-			}
-			switch in.Op {
-			case spirv.OpFunctionParameter:
-				if len(w) < 2 || p.slot[w[1]] < 0 {
-					return p.errAt(k, "malformed parameter")
-				}
-				params = append(params, p.slot[w[1]])
-				paramIDs = append(paramIDs, w[1])
-				p.paramN[fnID] = append(p.paramN[fnID], int32(p.tyOf[w[1]].slots))
-				continue
-			case spirv.OpLabel:
-				if inBlock {
-					return p.errAt(k, "block has no terminator before the next OpLabel")
-				}
-				inBlock = true
-				label = w[0]
-				labelPC[label] = int32(len(p.code))
-				continue
-			case spirv.OpPhi, spirv.OpLine, spirv.OpNoLine, spirv.OpSelectionMerge, spirv.OpLoopMerge,
-				spirv.OpNop, spirv.OpMemoryBarrier, spirv.OpUndef, spirv.OpAssumeTrueKHR, spirv.OpMemoryNamedBarrier:
-				continue
-			case spirv.OpVariable, spirv.OpUntypedVariableKHR:
-				_, init, err := p.localVar(k, p.tyOf[w[1]])
-				if err != nil {
-					return err
-				}
-				if init != 0 {
-					ins := instr{op: spirv.OpStore, a: []int32{p.slot[w[1]], p.slot[init]}, at: p.tyOf[init], idx: int32(k), aux: matLayout{}}
-					if ins.a[1] < 0 {
-						return p.errAt(k, "initializer %%%d has no value", init)
-					}
-					if s, ok := pslot[w[1]]; ok {
-						ins = p.promotedCopy(k, s, ins.a[1], p.tyOf[w[1]].elem, 0)
-					}
-					p.code = append(p.code, ins)
-				}
-				continue
-			case spirv.OpLoad, spirv.OpStore:
-				v, ptr := w[0], w[0]
-				if in.Op == spirv.OpLoad {
-					if len(w) < 3 {
-						break
-					}
-					v, ptr = w[1], w[2]
-				} else if len(w) < 2 {
-					break
-				} else {
-					v = w[1]
-				}
-				s, ok := pslot[ptr]
-				if !ok {
-					break
-				}
-				vs, vt := p.slotOf(v)
-				if vs < 0 || vt != p.tyOf[ptr].elem && vt.slots != p.tyOf[ptr].elem.slots {
-					return p.errAt(k, "%%%d does not fit variable %%%d", v, ptr)
-				}
-				if in.Op == spirv.OpLoad {
-					p.code = append(p.code, p.promotedCopy(k, vs, s, vt, v))
-				} else {
-					p.code = append(p.code, p.promotedCopy(k, s, vs, vt, 0))
-				}
-				continue
-			case spirv.OpBranch:
-				e, err := mkEdge(k, w[0])
-				if err != nil {
-					return err
-				}
-				p.code = append(p.code, instr{op: in.Op, aux: e, idx: int32(k)})
-				continue
-			case spirv.OpBranchConditional:
-				e1, err := mkEdge(k, w[1])
-				if err != nil {
-					return err
-				}
-				e2, err := mkEdge(k, w[2])
-				if err != nil {
-					return err
-				}
-				c, err := p.valSlots(k, w[:1])
-				if err != nil {
-					return err
-				}
-				p.code = append(p.code, instr{op: in.Op, a: c, aux: [2]*edge{e1, e2}, idx: int32(k)})
-				continue
-			case spirv.OpSwitch:
-				c, err := p.valSlots(k, w[:1])
-				if err != nil {
-					return err
-				}
-				st := &switchT{}
-				if st.def, err = mkEdge(k, w[1]); err != nil {
-					return err
-				}
-				sel := p.tyOf[w[0]]
-				step := 1
-				if sel.width > 32 {
-					step = 2
-				}
-				for j := 2; j+step < len(w)+1 && j < len(w); j += step + 1 {
-					v := uint64(w[j])
-					if step == 2 {
-						v |= uint64(w[j+1]) << 32
-					}
-					e, err := mkEdge(k, w[j+step])
-					if err != nil {
-						return err
-					}
-					st.vals = append(st.vals, v&mask(sel.width))
-					st.edges = append(st.edges, e)
-				}
-				p.code = append(p.code, instr{op: in.Op, a: c, at: sel, aux: st, idx: int32(k)})
-				continue
-			}
-			d := in.Op.Desc()
-			var ty, id uint32
-			ops := w
-			if d != nil && d.HasType() && len(w) >= 2 {
-				ty, id, ops = w[0], w[1], w[2:]
-				if ty == 0 {
-					return p.errAt(k, "result type %%0 is not a type")
-				}
-			} else if d != nil && d.HasResult() && len(w) >= 1 {
-				id, ops = w[0], w[1:]
-			}
-			ins, err := p.compileOp(k, in.Op, ty, id, ops)
-			if err != nil {
-				return err
-			}
-			if ins == nil {
-				continue
-			}
-			if ins.op == spirv.OpFunctionCall {
-				calls = append(calls, ins)
-			}
-			p.markUniformLoad(in, ins, uvars)
-			setFast(ins)
-			p.code = append(p.code, *ins)
-		}
-		if inBlock {
-			return p.errAt(end, "block has no terminator before OpFunctionEnd")
-		}
-		if len(labelPC) == 0 {
-			return p.errAt(i, "function has no body")
-		}
-		p.params[fnID] = params
-		p.paramIDs[fnID] = paramIDs
-		for _, f := range fix {
-			pc, ok := labelPC[f.e.label]
-			if !ok {
-				return p.errAt(f.idx, "branch to %%%d, not a block of this function", f.e.label)
-			}
-			f.e.pc = pc
+		b := &fnBuild{p: p, fn: insts[i].ResultID(), pslot: pslot, uvars: uvars, calls: &calls}
+		if err := b.compile(i, end); err != nil {
+			return err
 		}
 		i = end + 1
 	}
@@ -463,8 +199,61 @@ func (p *prog) compileFunctions(first int) error {
 	if err := p.resolveCallbacks(); err != nil {
 		return err
 	}
+	return p.linkCalls(calls)
+}
+
+// allocSlots gives every result a slot; Function variables get
+// invocation memory, or value slots when promoted (returned by id).
+func (p *prog) allocSlots(first int, promo map[uint32]bool) (map[uint32]int32, error) {
+	insts := p.m.Insts
+	pslot := map[uint32]int32{}
+	for i := first; i < len(insts); i++ {
+		in := &insts[i]
+		ty := in.TypeID()
+		id := in.ResultID()
+		if id == 0 || ty == 0 || in.Op == spirv.OpFunction {
+			continue
+		}
+		if id >= uint32(len(p.slot)) {
+			return nil, p.errAt(i, "id %d beyond the bound", id)
+		}
+		t := p.types[ty]
+		if t == nil {
+			return nil, p.errAt(i, "result type %%%d is not a type", ty)
+		}
+		s, err := p.newSlots(i, id, t)
+		if err != nil {
+			return nil, err
+		}
+		if in.Op == spirv.OpVariable || in.Op == spirv.OpUntypedVariableKHR {
+			vt, _, err := p.localVar(i, t)
+			if err != nil {
+				return nil, err
+			}
+			if promo[id] {
+				if len(p.tmpl)+t.elem.slots > maxSlots {
+					return nil, fmt.Errorf("%w: instruction %d: values need more than %d slots per invocation", ErrUnsupported, i, maxSlots)
+				}
+				pslot[id] = int32(len(p.tmpl))
+				p.tmpl = append(p.tmpl, make([]uint64, t.elem.slots)...)
+				continue
+			}
+			off := roundUp(p.invMem, 8)
+			p.invMem = off + vt.size
+			if p.invMem > maxMem {
+				return nil, fmt.Errorf("%w: instruction %d: more than %d bytes of memory per invocation", ErrUnsupported, i, maxMem)
+			}
+			p.tmpl[s] = addrOf(regInv, 0, off)
+		}
+	}
+	p.invInit = append(p.invInit, make([]byte, p.invMem-len(p.invInit))...)
+	return pslot, nil
+}
+
+// linkCalls points every call at its function's code and parameters.
+func (p *prog) linkCalls(calls []*instr) error {
 	for _, c := range calls {
-		ct := c.aux.(*callT)
+		ct := c.call
 		pc, ok := p.fnPC[ct.fn]
 		if !ok {
 			return p.errAt(int(c.idx), "call of %%%d, not a function", ct.fn)
@@ -475,6 +264,339 @@ func (p *prog) compileFunctions(first int) error {
 			return p.errAt(int(c.idx), "call passes %d arguments to a function of %d parameters", len(c.a), len(ct.params))
 		}
 	}
+	return nil
+}
+
+// fnBuild compiles one function.
+type fnBuild struct {
+	p     *prog
+	fn    uint32
+	pslot map[uint32]int32 // promoted variables' value slots
+	uvars map[uint32]bool  // pointers into subgroup-uniform built-ins
+	calls *[]*instr
+	// The blocks' shape (scan): phis by block, loop headers, the header
+	// whose merge block a block is, each block's order.
+	phis       map[uint32][]phi
+	loopHeader map[uint32]bool
+	mergeOf    map[uint32]uint32
+	blockAt    map[uint32]int
+	// label is the block being compiled; labelPC where each block's code
+	// starts; fix the edges whose target pc link fills in.
+	label   uint32
+	labelPC map[uint32]int32
+	fix     []fixup
+}
+
+type fixup struct {
+	e   *edge
+	idx int
+}
+
+// compile compiles the function at insts[i:end] (end: its
+// OpFunctionEnd).
+func (b *fnBuild) compile(i, end int) error {
+	p := b.p
+	if w := p.m.Insts[i].Words; len(w) > 0 {
+		p.fnRet[b.fn] = p.types[w[0]]
+	}
+	if err := b.scan(i, end); err != nil {
+		return err
+	}
+	p.fnPC[b.fn] = int32(len(p.code))
+	if err := b.body(i, end); err != nil {
+		return err
+	}
+	if len(b.labelPC) == 0 {
+		return p.errAt(i, "function has no body")
+	}
+	return b.link()
+}
+
+// scan records the function's blocks, loop headers and merge blocks (for
+// telling dynamic instances apart) and phis.
+func (b *fnBuild) scan(i, end int) error {
+	p := b.p
+	b.phis = map[uint32][]phi{}
+	b.loopHeader = map[uint32]bool{}
+	b.mergeOf = map[uint32]uint32{}
+	b.blockAt = map[uint32]int{}
+	b.labelPC = map[uint32]int32{}
+	label := uint32(0)
+	for k := i; k < end; k++ {
+		in := &p.m.Insts[k]
+		switch in.Op {
+		case spirv.OpLabel:
+			if len(in.Words) == 0 {
+				return p.errAt(k, "missing label id")
+			}
+			label = in.Words[0]
+			b.blockAt[label] = len(b.blockAt)
+		case spirv.OpLoopMerge:
+			if len(in.Words) > 0 {
+				b.loopHeader[label] = true
+				b.mergeOf[in.Words[0]] = label
+			}
+		case spirv.OpPhi:
+			if len(in.Words) < 2 {
+				return p.errAt(k, "missing operands")
+			}
+			s, t := p.slotOf(in.Words[1])
+			if t == nil {
+				return p.errAt(k, "OpPhi result %%%d has no value type", in.Words[1])
+			}
+			b.phis[label] = append(b.phis[label], phi{s, int32(t.slots), in.Words[2:]})
+		}
+	}
+	return nil
+}
+
+// edge makes the edge of instruction k from the current block to target:
+// its loop bookkeeping and phi moves; link fills in its pc.
+func (b *fnBuild) edge(k int, target uint32) (*edge, error) {
+	p := b.p
+	e := &edge{label: target}
+	if b.loopHeader[target] {
+		if b.blockAt[b.label] >= b.blockAt[target] {
+			e.back = target
+		} else {
+			e.enter = target
+		}
+	}
+	e.exit = b.mergeOf[target]
+	for _, ph := range b.phis[target] {
+		found := false
+		for j := 0; j+1 < len(ph.pairs); j += 2 {
+			if ph.pairs[j+1] == b.label {
+				s, _ := p.slotOf(ph.pairs[j])
+				if s < 0 {
+					return nil, p.errAt(k, "OpPhi value %%%d has no value", ph.pairs[j])
+				}
+				e.moves = append(e.moves, move{s, ph.res, ph.n})
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, p.errAt(k, "OpPhi in block %%%d has no value for predecessor %%%d", target, b.label)
+		}
+	}
+	b.fix = append(b.fix, fixup{e, k})
+	return e, nil
+}
+
+// link fills in the edges' target pcs.
+func (b *fnBuild) link() error {
+	for _, f := range b.fix {
+		pc, ok := b.labelPC[f.e.label]
+		if !ok {
+			return b.p.errAt(f.idx, "branch to %%%d, not a block of this function", f.e.label)
+		}
+		f.e.pc = pc
+	}
+	return nil
+}
+
+// body compiles the function's instructions, checking that each lies in
+// a block.
+func (b *fnBuild) body(i, end int) error {
+	p := b.p
+	insts := p.m.Insts
+	var params []int32
+	var paramIDs []uint32
+	inBlock := false
+	for k := i + 1; k < end; k++ {
+		in := &insts[k]
+		w := in.Words
+		if len(w) == 0 && in.Op != spirv.OpReturn && in.Op != spirv.OpUnreachable && in.Op != spirv.OpKill &&
+			in.Op != spirv.OpTerminateInvocation && in.Op != spirv.OpNop && in.Op != spirv.OpNoLine {
+			return p.errAt(k, "missing operands")
+		}
+		if !inBlock && in.Op != spirv.OpFunctionParameter && in.Op != spirv.OpLabel && in.Op != spirv.OpLine && in.Op != spirv.OpNoLine {
+			return p.errAt(k, "instruction outside a block")
+		}
+		if spirv.IsTerminator(in.Op) {
+			if !inBlock {
+				return p.errAt(k, "terminator outside a block")
+			}
+			inBlock = false
+		}
+		switch in.Op {
+		case spirv.OpFunctionParameter:
+			if len(w) < 2 || p.slot[w[1]] < 0 {
+				return p.errAt(k, "malformed parameter")
+			}
+			params = append(params, p.slot[w[1]])
+			paramIDs = append(paramIDs, w[1])
+			p.paramN[b.fn] = append(p.paramN[b.fn], int32(p.tyOf[w[1]].slots))
+			continue
+		case spirv.OpLabel:
+			if inBlock {
+				return p.errAt(k, "block has no terminator before the next OpLabel")
+			}
+			inBlock = true
+			b.label = w[0]
+			b.labelPC[b.label] = int32(len(p.code))
+			continue
+		case spirv.OpPhi, spirv.OpLine, spirv.OpNoLine, spirv.OpSelectionMerge, spirv.OpLoopMerge,
+			spirv.OpNop, spirv.OpMemoryBarrier, spirv.OpUndef, spirv.OpAssumeTrueKHR, spirv.OpMemoryNamedBarrier:
+			continue
+		}
+		if err := b.inst(k, in); err != nil {
+			return err
+		}
+	}
+	if inBlock {
+		return p.errAt(end, "block has no terminator before OpFunctionEnd")
+	}
+	p.params[b.fn] = params
+	p.paramIDs[b.fn] = paramIDs
+	return nil
+}
+
+// inst compiles instruction k of a block.
+func (b *fnBuild) inst(k int, in *spirv.Inst) error {
+	p := b.p
+	w := in.Words
+	switch in.Op {
+	case spirv.OpVariable, spirv.OpUntypedVariableKHR:
+		return b.varInit(k, w)
+	case spirv.OpLoad, spirv.OpStore:
+		if ok, err := b.promotedAccess(k, in); ok || err != nil {
+			return err
+		}
+	case spirv.OpBranch:
+		e, err := b.edge(k, w[0])
+		if err != nil {
+			return err
+		}
+		p.code = append(p.code, instr{op: in.Op, e: [2]*edge{e}, idx: int32(k)})
+		return nil
+	case spirv.OpBranchConditional:
+		return b.branchConditional(k, w)
+	case spirv.OpSwitch:
+		return b.switchOp(k, w)
+	}
+	d := in.Op.Desc()
+	var ty, id uint32
+	ops := w
+	if d != nil && d.HasType() && len(w) >= 2 {
+		ty, id, ops = w[0], w[1], w[2:]
+		if ty == 0 {
+			return p.errAt(k, "result type %%0 is not a type")
+		}
+	} else if d != nil && d.HasResult() && len(w) >= 1 {
+		id, ops = w[0], w[1:]
+	}
+	ins, err := p.compileOp(k, in.Op, ty, id, ops)
+	if err != nil || ins == nil {
+		return err
+	}
+	if ins.op == spirv.OpFunctionCall {
+		*b.calls = append(*b.calls, ins)
+	}
+	p.markUniformLoad(in, ins, b.uvars)
+	setFast(ins)
+	p.code = append(p.code, *ins)
+	return nil
+}
+
+// varInit compiles a Function variable's initializer as a store (a slot
+// copy when the variable is promoted).
+func (b *fnBuild) varInit(k int, w []uint32) error {
+	p := b.p
+	_, init, err := p.localVar(k, p.tyOf[w[1]])
+	if err != nil || init == 0 {
+		return err
+	}
+	ins := instr{op: spirv.OpStore, a: []int32{p.slot[w[1]], p.slot[init]}, at: p.tyOf[init], idx: int32(k)}
+	if ins.a[1] < 0 {
+		return p.errAt(k, "initializer %%%d has no value", init)
+	}
+	if s, ok := b.pslot[w[1]]; ok {
+		ins = p.promotedCopy(k, s, ins.a[1], p.tyOf[w[1]].elem, 0)
+	}
+	p.code = append(p.code, ins)
+	return nil
+}
+
+// promotedAccess compiles a load or store of a promoted variable as a
+// slot copy; it reports false for other loads and stores.
+func (b *fnBuild) promotedAccess(k int, in *spirv.Inst) (bool, error) {
+	p := b.p
+	w := in.Words
+	v, ptr := w[0], w[0]
+	if in.Op == spirv.OpLoad {
+		if len(w) < 3 {
+			return false, nil
+		}
+		v, ptr = w[1], w[2]
+	} else if len(w) < 2 {
+		return false, nil
+	} else {
+		v = w[1]
+	}
+	s, ok := b.pslot[ptr]
+	if !ok {
+		return false, nil
+	}
+	vs, vt := p.slotOf(v)
+	if vs < 0 || vt != p.tyOf[ptr].elem && vt.slots != p.tyOf[ptr].elem.slots {
+		return true, p.errAt(k, "%%%d does not fit variable %%%d", v, ptr)
+	}
+	if in.Op == spirv.OpLoad {
+		p.code = append(p.code, p.promotedCopy(k, vs, s, vt, v))
+	} else {
+		p.code = append(p.code, p.promotedCopy(k, s, vs, vt, 0))
+	}
+	return true, nil
+}
+
+func (b *fnBuild) branchConditional(k int, w []uint32) error {
+	p := b.p
+	e1, err := b.edge(k, w[1])
+	if err != nil {
+		return err
+	}
+	e2, err := b.edge(k, w[2])
+	if err != nil {
+		return err
+	}
+	c, err := p.valSlots(k, w[:1])
+	if err != nil {
+		return err
+	}
+	p.code = append(p.code, instr{op: spirv.OpBranchConditional, a: c, e: [2]*edge{e1, e2}, idx: int32(k)})
+	return nil
+}
+
+func (b *fnBuild) switchOp(k int, w []uint32) error {
+	p := b.p
+	c, err := p.valSlots(k, w[:1])
+	if err != nil {
+		return err
+	}
+	st := &switchT{}
+	if st.def, err = b.edge(k, w[1]); err != nil {
+		return err
+	}
+	sel := p.tyOf[w[0]]
+	step := 1
+	if sel.width > 32 {
+		step = 2
+	}
+	for j := 2; j+step < len(w)+1 && j < len(w); j += step + 1 {
+		v := uint64(w[j])
+		if step == 2 {
+			v |= uint64(w[j+1]) << 32
+		}
+		e, err := b.edge(k, w[j+step])
+		if err != nil {
+			return err
+		}
+		st.vals = append(st.vals, v&mask(sel.width))
+		st.edges = append(st.edges, e)
+	}
+	p.code = append(p.code, instr{op: spirv.OpSwitch, a: c, at: sel, sw: st, idx: int32(k)})
 	return nil
 }
 
@@ -492,7 +614,10 @@ func (p *prog) valSlots(i int, ids []uint32) ([]int32, error) {
 }
 
 // compileOp decodes one instruction with its result type and id stripped
-// from ops. It returns nil for instructions with nothing to run.
+// from ops. It returns nil for instructions with nothing to run. Each
+// kind of instruction the core runs has its own method of opBuild; the
+// feature families (images, groups, cooperative matrices and vectors,
+// tensors, ray queries) compile in their own files.
 func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*instr, error) {
 	ins := &instr{op: op, idx: int32(i), id: id, res: -1}
 	if ty != 0 {
@@ -505,182 +630,22 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 	if err := p.checkInt4Use(i, op, ins.t, ops); err != nil {
 		return nil, err
 	}
-	vals := func(ids []uint32) error {
-		var err error
-		ins.a, err = p.valSlots(i, ids)
-		if err == nil && len(ids) > 0 {
-			ins.at = p.tyOf[ids[0]]
-		}
-		return err
-	}
-	need := func(n int) error {
-		if len(ops) < n {
-			return p.errAt(i, "%s needs %d operands, has %d", op, n, len(ops))
-		}
-		return nil
-	}
-	constOp := func(k int) (uint32, error) {
-		if k >= len(ops) {
-			return 0, p.errAt(i, "missing operand")
-		}
-		v, ok := p.constU(ops[k])
-		if !ok {
-			return 0, p.errAt(i, "operand %%%d must be a constant", ops[k])
-		}
-		return uint32(v), nil
-	}
-	var err error
+	o := &opBuild{p: p, i: i, op: op, id: id, ins: ins, ops: ops}
 	switch op {
 	case spirv.OpCompositeExtract, spirv.OpCompositeInsert:
-		nv := 1
-		if op == spirv.OpCompositeInsert {
-			nv = 2
-		}
-		if err := need(nv); err != nil {
-			return nil, err
-		}
-		if err := vals(ops[:nv]); err != nil {
-			return nil, err
-		}
-		ct := p.tyOf[ops[nv-1]]
-		off, _, err := p.walk(i, ct, ops[nv:])
-		if err != nil {
-			return nil, err
-		}
-		if off < 0 {
-			if op == spirv.OpCompositeExtract {
-				ins.op, ins.lit = opConstU, []uint32{0}
-				return ins, nil
-			}
-			ins.op, ins.a, ins.at = spirv.OpCopyObject, ins.a[1:], ct
-			return ins, nil
-		}
-		ins.sub = uint32(off)
-		ins.at = ct
-		if op == spirv.OpCompositeInsert {
-			ins.lit = []uint32{uint32(p.tyOf[ops[0]].slots)}
-			if off+p.tyOf[ops[0]].slots > ct.slots || ins.t.slots != ct.slots {
-				return nil, p.errAt(i, "inserted object does not fit the composite")
-			}
-		} else if off+ins.t.slots > ct.slots {
-			return nil, p.errAt(i, "extracted part does not fit the composite")
-		}
-		return ins, nil
+		return o.composite()
 	case spirv.OpVectorShuffle:
-		if err := need(2); err != nil {
-			return nil, err
-		}
-		if err := vals(ops[:2]); err != nil {
-			return nil, err
-		}
-		ins.lit = ops[2:]
-		n1 := p.tyOf[ops[0]].slots
-		for _, c := range ins.lit {
-			if c != 0xffffffff && int(c) >= n1+p.tyOf[ops[1]].slots {
-				return nil, p.errAt(i, "shuffle component %d out of range", c)
-			}
-		}
-		return ins, nil
+		return o.shuffle()
 	case spirv.OpExtInst:
-		if err := need(2); err != nil {
-			return nil, err
-		}
-		set := p.extSets[ops[0]]
-		ins.sub = ops[1]
-		switch {
-		case set == "GLSL.std.450":
-			if !glslSupported(ops[1]) {
-				p.unsupport(i, fmt.Sprintf("GLSL.std.450 instruction %d", ops[1]))
-				return nil, nil
-			}
-		case set == "NonSemantic.DebugPrintf":
-			if len(ops) < 3 {
-				return nil, p.errAt(i, "DebugPrintf needs a format")
-			}
-			ins.op = opDebugPrintf
-			if err := vals(ops[3:]); err != nil {
-				return nil, err
-			}
-			pt := &printfT{format: p.strs[ops[2]]}
-			for _, id := range ops[3:] {
-				pt.tys = append(pt.tys, p.tyOf[id])
-			}
-			ins.aux = pt
-			return ins, nil
-		case set == "SPV_AMD_shader_ballot":
-			if ops[1] < amdSwizzleInvocations || ops[1] > amdMbcnt {
-				p.unsupport(i, fmt.Sprintf("SPV_AMD_shader_ballot instruction %d", ops[1]))
-				return nil, nil
-			}
-			ins.op, ins.coll = opAMDBallot, true
-			if err := vals(ops[2:]); err != nil {
-				return nil, err
-			}
-			if ins.t == nil || len(ins.a) != []int{0, 2, 2, 3, 1}[ops[1]] || !amdOperandsFit(ins, p.tyOf, ops[2:]) {
-				return nil, p.errAt(i, "SPV_AMD_shader_ballot instruction %d has the wrong operands", ops[1])
-			}
-			return ins, nil
-		case strings.HasPrefix(set, "NonSemantic."):
-			return nil, nil
-		default:
-			p.unsupport(i, fmt.Sprintf("extended instruction set %q", set))
-			return nil, nil
-		}
-		if err := vals(ops[2:]); err != nil {
-			return nil, err
-		}
-		if ins.t == nil {
-			return nil, p.errAt(i, "OpExtInst has no result type")
-		}
-		tys := make([]*typ, len(ops)-2)
-		for k, id := range ops[2:] {
-			tys[k] = p.tyOf[id]
-		}
-		ins.aux = tys
-		return ins, nil
+		return o.extInst()
 	case spirv.OpLoad:
-		if err := need(1); err != nil {
-			return nil, err
-		}
-		if ins.t != nil && ins.t.kind == kTensorARM {
-			// The pointer to a tensor is its handle.
-			ins.op = spirv.OpCopyObject
-			return ins, vals(ops[:1])
-		}
-		ins.aux = p.ptrLay[ops[0]]
-		if err := vals(ops[:1]); err != nil {
-			return nil, err
-		}
-		accelLoad(ins)
-		return ins, nil
+		return o.load()
 	case spirv.OpStore:
-		if err := need(2); err != nil {
-			return nil, err
-		}
-		ins.aux = p.ptrLay[ops[0]]
-		if err := vals(ops[:2]); err != nil {
-			return nil, err
-		}
-		ins.at = p.tyOf[ops[1]]
-		return ins, nil
+		return o.store()
 	case spirv.OpCopyMemory:
-		if err := need(2); err != nil {
-			return nil, err
-		}
-		if err := vals(ops[:2]); err != nil {
-			return nil, err
-		}
-		// An untyped pointer takes the type the other one points to.
-		ins.at = p.tyOf[ops[1]].elem
-		if ins.at == nil {
-			ins.at = p.tyOf[ops[0]].elem
-		}
-		if ins.at == nil {
-			return nil, p.errAt(i, "OpCopyMemory needs a typed target or source")
-		}
-		return ins, nil
+		return o.copyMemory()
 	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpPtrAccessChain, spirv.OpInBoundsPtrAccessChain:
-		if err := need(1); err != nil {
+		if err := o.need(1); err != nil {
 			return nil, err
 		}
 		return ins, p.compileChain(i, ins, ops)
@@ -689,89 +654,374 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 	case spirv.OpBufferPointerEXT:
 		return p.compileBufferPointer(i, ins, ops)
 	case spirv.OpArrayLength:
-		if err := need(2); err != nil {
-			return nil, err
-		}
-		if err := vals(ops[:1]); err != nil {
-			return nil, err
-		}
-		st := p.tyOf[ops[0]].elem
-		m := int(ops[1])
-		if st == nil || st.kind != kStruct || m >= len(st.mem) || st.mem[m].kind != kRuntimeArray {
-			return nil, p.errAt(i, "member %d is not a runtime array", m)
-		}
-		ins.aux = [2]int{st.offs[m], st.mem[m].stride}
-		return ins, nil
+		return o.arrayLength()
 	case spirv.OpFunctionCall:
-		if err := need(1); err != nil {
-			return nil, err
-		}
-		ins.aux = &callT{fn: ops[0]}
-		if err := vals(ops[1:]); err != nil {
-			return nil, err
-		}
-		for _, a := range ops[1:] {
-			ins.lit = append(ins.lit, uint32(p.tyOf[a].slots))
-		}
-		return ins, nil
+		return o.call()
 	case spirv.OpReturn, spirv.OpUnreachable, spirv.OpKill, spirv.OpTerminateInvocation:
 		return ins, nil
 	case spirv.OpReturnValue:
-		if err := vals(ops); err != nil {
+		if err := o.vals(ops); err != nil {
 			return nil, err
 		}
-		return ins, need(1)
+		return ins, o.need(1)
 	case spirv.OpControlBarrierArriveEXT:
 		// A split barrier waits where it waits: arriving does nothing here.
 		return nil, nil
 	case spirv.OpAbortKHR:
-		if err := need(2); err != nil {
+		if err := o.need(2); err != nil {
 			return nil, err
 		}
-		if err := vals(ops[1:2]); err != nil {
+		if err := o.vals(ops[1:2]); err != nil {
 			return nil, err
 		}
 		return ins, nil
 	case spirv.OpControlBarrier, spirv.OpControlBarrierWaitEXT:
-		sc, err := constOp(0)
-		if err != nil {
-			return nil, err
-		}
-		ins.sub = sc
-		ins.coll = true
-		if spirv.Scope(sc) != spirv.ScopeWorkgroup && spirv.Scope(sc) != spirv.ScopeSubgroup {
-			p.unsupport(i, fmt.Sprintf("barrier of scope %d", sc))
-		}
-		return ins, nil
+		return o.barrier()
 	case spirv.OpAtomicLoad, spirv.OpAtomicStore, spirv.OpAtomicExchange, spirv.OpAtomicCompareExchange,
 		spirv.OpAtomicIIncrement, spirv.OpAtomicIDecrement, spirv.OpAtomicIAdd, spirv.OpAtomicISub,
 		spirv.OpAtomicSMin, spirv.OpAtomicUMin, spirv.OpAtomicSMax, spirv.OpAtomicUMax,
 		spirv.OpAtomicAnd, spirv.OpAtomicOr, spirv.OpAtomicXor, spirv.OpAtomicFAddEXT,
 		spirv.OpAtomicFMinEXT, spirv.OpAtomicFMaxEXT:
-		if err := vals(ops); err != nil {
-			return nil, err
+		return o.atomic()
+	case spirv.OpSampledImage, spirv.OpImage:
+		return o.imageHandle()
+	}
+	if ins, ok, err := p.compileFamily(i, ins, ops); ok {
+		return ins, err
+	}
+	switch {
+	case op == spirv.OpSDot, op == spirv.OpUDot, op == spirv.OpSUDot, op == spirv.OpSDotAccSat, op == spirv.OpUDotAccSat, op == spirv.OpSUDotAccSat:
+		return o.dot()
+	case isDerivative(op):
+		return o.derivative()
+	}
+	return o.pure()
+}
+
+// compileFamily hands an instruction of a feature family to its file's
+// compiler; ok is false for the core's own instructions.
+func (p *prog) compileFamily(i int, ins *instr, ops []uint32) (_ *instr, ok bool, err error) {
+	switch op := ins.op; {
+	case isImageOp(op):
+		ins, err = p.compileImage(i, ins, ops)
+	case isGroupOp(op):
+		ins, err = p.compileGroup(i, ins, ops)
+	case op == spirv.OpCooperativeMatrixLoadTensorNV, op == spirv.OpCooperativeMatrixStoreTensorNV:
+		ins, err = p.compileTensorMem(i, ins, ops)
+	case op == spirv.OpCooperativeMatrixReduceNV, op == spirv.OpCooperativeMatrixPerElementOpNV,
+		op == spirv.OpCooperativeMatrixTransposeNV, op == spirv.OpCooperativeMatrixConvertNV:
+		ins, err = p.compileCoop2(i, ins, ops)
+	case isCoopOp(op):
+		ins, err = p.compileCoop(i, ins, ops)
+	case isQCOMColl(op):
+		ins, err = p.compileQCOM(i, ins, ops)
+	case isCvecOp(op):
+		ins, err = p.compileCvec(i, ins, ops)
+	case isTensorOp(op):
+		ins, err = p.compileTensor(i, ins, ops)
+	case isTensorARMOp(op):
+		ins, err = p.compileTensorARM(i, ins, ops)
+	case isRayOp(op):
+		ins, err = p.compileRay(i, ins, ops)
+	default:
+		return nil, false, nil
+	}
+	return ins, true, err
+}
+
+// opBuild is one instruction being compiled: its index, opcode, result
+// id, the instr made so far and its operand words.
+type opBuild struct {
+	p   *prog
+	i   int
+	op  spirv.Op
+	id  uint32
+	ins *instr
+	ops []uint32
+}
+
+// vals maps the value operands' ids to slots; the first one's type is
+// the instruction's operand type.
+func (o *opBuild) vals(ids []uint32) error {
+	var err error
+	o.ins.a, err = o.p.valSlots(o.i, ids)
+	if err == nil && len(ids) > 0 {
+		o.ins.at = o.p.tyOf[ids[0]]
+	}
+	return err
+}
+
+// need requires n operands.
+func (o *opBuild) need(n int) error {
+	if len(o.ops) < n {
+		return o.p.errAt(o.i, "%s needs %d operands, has %d", o.op, n, len(o.ops))
+	}
+	return nil
+}
+
+// constOp is operand k, which must be a constant.
+func (o *opBuild) constOp(k int) (uint32, error) {
+	if k >= len(o.ops) {
+		return 0, o.p.errAt(o.i, "missing operand")
+	}
+	v, ok := o.p.constU(o.ops[k])
+	if !ok {
+		return 0, o.p.errAt(o.i, "operand %%%d must be a constant", o.ops[k])
+	}
+	return uint32(v), nil
+}
+
+// composite compiles composite extracts and inserts: a slot offset into the composite.
+func (o *opBuild) composite() (*instr, error) {
+	p, i, op, ins, ops := o.p, o.i, o.op, o.ins, o.ops
+	nv := 1
+	if op == spirv.OpCompositeInsert {
+		nv = 2
+	}
+	if err := o.need(nv); err != nil {
+		return nil, err
+	}
+	if err := o.vals(ops[:nv]); err != nil {
+		return nil, err
+	}
+	ct := p.tyOf[ops[nv-1]]
+	off, _, err := p.walk(i, ct, ops[nv:])
+	if err != nil {
+		return nil, err
+	}
+	if off < 0 {
+		if op == spirv.OpCompositeExtract {
+			ins.op, ins.lit = opConstU, []uint32{0}
+			return ins, nil
 		}
-		ins.at = p.tyOf[ops[0]].elem
-		if pt := p.tyOf[ops[0]]; ins.at == nil && pt.kind == kPointer {
-			// Through an untyped pointer: the result or stored value's type.
-			ins.at = ins.t
-			if op == spirv.OpAtomicStore && len(ops) > 3 {
-				ins.at = p.tyOf[ops[3]]
-			}
-		}
-		if ins.at == nil || !ins.at.scalar() {
-			p.unsupport(i, "atomic through a pointer to a non-scalar (an image texel?)")
-			return nil, nil
-		}
+		ins.op, ins.a, ins.at = spirv.OpCopyObject, ins.a[1:], ct
 		return ins, nil
 	}
-	switch op {
-	case spirv.OpSampledImage:
-		// A sampled image is its image and sampler handles.
-		if err := need(2); err != nil {
+	ins.sub = uint32(off)
+	ins.at = ct
+	if op == spirv.OpCompositeInsert {
+		ins.lit = []uint32{uint32(p.tyOf[ops[0]].slots)}
+		if off+p.tyOf[ops[0]].slots > ct.slots || ins.t.slots != ct.slots {
+			return nil, p.errAt(i, "inserted object does not fit the composite")
+		}
+	} else if off+ins.t.slots > ct.slots {
+		return nil, p.errAt(i, "extracted part does not fit the composite")
+	}
+	return ins, nil
+}
+
+// shuffle compiles vector shuffles: the components as literals.
+func (o *opBuild) shuffle() (*instr, error) {
+	p, i, ins, ops := o.p, o.i, o.ins, o.ops
+	if err := o.need(2); err != nil {
+		return nil, err
+	}
+	if err := o.vals(ops[:2]); err != nil {
+		return nil, err
+	}
+	ins.lit = ops[2:]
+	n1 := p.tyOf[ops[0]].slots
+	for _, c := range ins.lit {
+		if c != 0xffffffff && int(c) >= n1+p.tyOf[ops[1]].slots {
+			return nil, p.errAt(i, "shuffle component %d out of range", c)
+		}
+	}
+	return ins, nil
+}
+
+// extInst compiles extended instructions: GLSL.std.450, DebugPrintf, AMD ballots; other non-semantic sets do nothing.
+func (o *opBuild) extInst() (*instr, error) {
+	p, i, ins, ops := o.p, o.i, o.ins, o.ops
+	if err := o.need(2); err != nil {
+		return nil, err
+	}
+	set := p.extSets[ops[0]]
+	ins.sub = ops[1]
+	switch {
+	case set == "GLSL.std.450":
+		if !glslSupported(ops[1]) {
+			p.unsupport(i, fmt.Sprintf("GLSL.std.450 instruction %d", ops[1]))
+			return nil, nil
+		}
+	case set == "NonSemantic.DebugPrintf":
+		if len(ops) < 3 {
+			return nil, p.errAt(i, "DebugPrintf needs a format")
+		}
+		ins.op = opDebugPrintf
+		if err := o.vals(ops[3:]); err != nil {
 			return nil, err
 		}
-		if err := vals(ops[:2]); err != nil {
+		pt := &printfT{format: p.strs[ops[2]]}
+		for _, id := range ops[3:] {
+			pt.tys = append(pt.tys, p.tyOf[id])
+		}
+		ins.printf = pt
+		return ins, nil
+	case set == "SPV_AMD_shader_ballot":
+		if ops[1] < amdSwizzleInvocations || ops[1] > amdMbcnt {
+			p.unsupport(i, fmt.Sprintf("SPV_AMD_shader_ballot instruction %d", ops[1]))
+			return nil, nil
+		}
+		ins.op, ins.coll = opAMDBallot, true
+		if err := o.vals(ops[2:]); err != nil {
+			return nil, err
+		}
+		if ins.t == nil || len(ins.a) != []int{0, 2, 2, 3, 1}[ops[1]] || !amdOperandsFit(ins, p.tyOf, ops[2:]) {
+			return nil, p.errAt(i, "SPV_AMD_shader_ballot instruction %d has the wrong operands", ops[1])
+		}
+		return ins, nil
+	case strings.HasPrefix(set, "NonSemantic."):
+		return nil, nil
+	default:
+		p.unsupport(i, fmt.Sprintf("extended instruction set %q", set))
+		return nil, nil
+	}
+	if err := o.vals(ops[2:]); err != nil {
+		return nil, err
+	}
+	if ins.t == nil {
+		return nil, p.errAt(i, "OpExtInst has no result type")
+	}
+	tys := make([]*typ, len(ops)-2)
+	for k, id := range ops[2:] {
+		tys[k] = p.tyOf[id]
+	}
+	ins.aux = tys
+	return ins, nil
+}
+
+// load compiles loads: the pointer's matrix layout (a tensor pointer is its handle).
+func (o *opBuild) load() (*instr, error) {
+	p, ins, ops := o.p, o.ins, o.ops
+	if err := o.need(1); err != nil {
+		return nil, err
+	}
+	if ins.t != nil && ins.t.kind == kTensorARM {
+		// The pointer to a tensor is its handle.
+		ins.op = spirv.OpCopyObject
+		return ins, o.vals(ops[:1])
+	}
+	ins.ml = p.ptrLay[ops[0]]
+	if err := o.vals(ops[:1]); err != nil {
+		return nil, err
+	}
+	accelLoad(ins)
+	return ins, nil
+}
+
+// store compiles stores: the pointer's matrix layout.
+func (o *opBuild) store() (*instr, error) {
+	p, ins, ops := o.p, o.ins, o.ops
+	if err := o.need(2); err != nil {
+		return nil, err
+	}
+	ins.ml = p.ptrLay[ops[0]]
+	if err := o.vals(ops[:2]); err != nil {
+		return nil, err
+	}
+	ins.at = p.tyOf[ops[1]]
+	return ins, nil
+}
+
+// copyMemory compiles OpCopyMemory: the type copied.
+func (o *opBuild) copyMemory() (*instr, error) {
+	p, i, ins, ops := o.p, o.i, o.ins, o.ops
+	if err := o.need(2); err != nil {
+		return nil, err
+	}
+	if err := o.vals(ops[:2]); err != nil {
+		return nil, err
+	}
+	// An untyped pointer takes the type the other one points to.
+	ins.at = p.tyOf[ops[1]].elem
+	if ins.at == nil {
+		ins.at = p.tyOf[ops[0]].elem
+	}
+	if ins.at == nil {
+		return nil, p.errAt(i, "OpCopyMemory needs a typed target or source")
+	}
+	return ins, nil
+}
+
+// arrayLength compiles OpArrayLength: the runtime array member's offset and stride.
+func (o *opBuild) arrayLength() (*instr, error) {
+	p, i, ins, ops := o.p, o.i, o.ins, o.ops
+	if err := o.need(2); err != nil {
+		return nil, err
+	}
+	if err := o.vals(ops[:1]); err != nil {
+		return nil, err
+	}
+	st := p.tyOf[ops[0]].elem
+	m := int(ops[1])
+	if st == nil || st.kind != kStruct || m >= len(st.mem) || st.mem[m].kind != kRuntimeArray {
+		return nil, p.errAt(i, "member %d is not a runtime array", m)
+	}
+	ins.alen = [2]int{st.offs[m], st.mem[m].stride}
+	return ins, nil
+}
+
+// call compiles calls: the callee (linkCalls finds its code) and the arguments' sizes.
+func (o *opBuild) call() (*instr, error) {
+	p, ins, ops := o.p, o.ins, o.ops
+	if err := o.need(1); err != nil {
+		return nil, err
+	}
+	ins.call = &callT{fn: ops[0]}
+	if err := o.vals(ops[1:]); err != nil {
+		return nil, err
+	}
+	for _, a := range ops[1:] {
+		ins.lit = append(ins.lit, uint32(p.tyOf[a].slots))
+	}
+	return ins, nil
+}
+
+// barrier compiles control barriers: the scope, run as collectives.
+func (o *opBuild) barrier() (*instr, error) {
+	p, i, ins := o.p, o.i, o.ins
+	sc, err := o.constOp(0)
+	if err != nil {
+		return nil, err
+	}
+	ins.sub = sc
+	ins.coll = true
+	if spirv.Scope(sc) != spirv.ScopeWorkgroup && spirv.Scope(sc) != spirv.ScopeSubgroup {
+		p.unsupport(i, fmt.Sprintf("barrier of scope %d", sc))
+	}
+	return ins, nil
+}
+
+// atomic compiles atomics: the type in memory.
+func (o *opBuild) atomic() (*instr, error) {
+	p, i, op, ins, ops := o.p, o.i, o.op, o.ins, o.ops
+	if err := o.vals(ops); err != nil {
+		return nil, err
+	}
+	ins.at = p.tyOf[ops[0]].elem
+	if pt := p.tyOf[ops[0]]; ins.at == nil && pt.kind == kPointer {
+		// Through an untyped pointer: the result or stored value's type.
+		ins.at = ins.t
+		if op == spirv.OpAtomicStore && len(ops) > 3 {
+			ins.at = p.tyOf[ops[3]]
+		}
+	}
+	if ins.at == nil || !ins.at.scalar() {
+		p.unsupport(i, "atomic through a pointer to a non-scalar (an image texel?)")
+		return nil, nil
+	}
+	return ins, nil
+}
+
+// imageHandle compiles OpSampledImage and OpImage as slot copies of the handles.
+func (o *opBuild) imageHandle() (*instr, error) {
+	p, i, op, ins, ops := o.p, o.i, o.op, o.ins, o.ops
+	if op == spirv.OpSampledImage {
+		// A sampled image is its image and sampler handles.
+		if err := o.need(2); err != nil {
+			return nil, err
+		}
+		if err := o.vals(ops[:2]); err != nil {
 			return nil, err
 		}
 		if ins.t == nil || ins.t.kind != kSampledImage || p.tyOf[ops[0]].kind != kImage || p.tyOf[ops[1]].kind != kSampler {
@@ -779,92 +1029,70 @@ func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*inst
 		}
 		ins.op, ins.lit = spirv.OpCompositeConstruct, []uint32{1, 1}
 		return ins, nil
-	case spirv.OpImage:
-		if err := need(1); err != nil {
-			return nil, err
+	}
+	if err := o.need(1); err != nil {
+		return nil, err
+	}
+	if err := o.vals(ops[:1]); err != nil {
+		return nil, err
+	}
+	if ins.t == nil || ins.t.kind != kImage || ins.at.kind != kSampledImage {
+		return nil, p.errAt(i, "OpImage needs a sampled image")
+	}
+	ins.op, ins.sub = spirv.OpCompositeExtract, 0
+	return ins, nil
+}
+
+// dot compiles integer dot products; sub marks the packed 4x8-bit format.
+func (o *opBuild) dot() (*instr, error) {
+	p, i, op, ins, ops := o.p, o.i, o.op, o.ins, o.ops
+	n := 2
+	if op == spirv.OpSDotAccSat || op == spirv.OpUDotAccSat || op == spirv.OpSUDotAccSat {
+		n = 3
+	}
+	if len(ops) < n || ins.t == nil || ins.t.kind != kInt {
+		return nil, p.errAt(i, "%s needs %d operands and an integer result", op, n)
+	}
+	if err := o.vals(ops[:n]); err != nil {
+		return nil, err
+	}
+	if len(ops) > n {
+		ins.sub = 1 // PackedVectorFormat4x8Bit
+	}
+	return ins, nil
+}
+
+// derivative compiles derivatives: zero without derivative groups, else collectives of the workgroup.
+func (o *opBuild) derivative() (*instr, error) {
+	p, i, op, ins, ops := o.p, o.i, o.op, o.ins, o.ops
+	if !p.derivQuads && !p.derivLinear {
+		// No derivative groups: derivatives are zero, as
+		// GL_NV_compute_shader_derivatives defines without a layout.
+		if ins.t == nil {
+			return nil, p.errAt(i, "%s has no result type", op)
 		}
-		if err := vals(ops[:1]); err != nil {
-			return nil, err
-		}
-		if ins.t == nil || ins.t.kind != kImage || ins.at.kind != kSampledImage {
-			return nil, p.errAt(i, "OpImage needs a sampled image")
-		}
-		ins.op, ins.sub = spirv.OpCompositeExtract, 0
+		ins.op, ins.lit = opConstU, []uint32{0}
 		return ins, nil
 	}
-	if isImageOp(op) {
-		return p.compileImage(i, ins, ops)
+	var err error
+	if ins.a, err = p.valSlots(i, ops); err != nil {
+		return nil, err
 	}
-	if isGroupOp(op) {
-		return p.compileGroup(i, ins, ops)
+	if len(ins.a) != 1 || ins.t == nil {
+		return nil, p.errAt(i, "%s needs one operand", op)
 	}
-	switch op {
-	case spirv.OpCooperativeMatrixLoadTensorNV, spirv.OpCooperativeMatrixStoreTensorNV:
-		return p.compileTensorMem(i, ins, ops)
-	case spirv.OpCooperativeMatrixReduceNV, spirv.OpCooperativeMatrixPerElementOpNV,
-		spirv.OpCooperativeMatrixTransposeNV, spirv.OpCooperativeMatrixConvertNV:
-		return p.compileCoop2(i, ins, ops)
-	}
-	if isCoopOp(op) {
-		return p.compileCoop(i, ins, ops)
-	}
-	if isQCOMColl(op) {
-		return p.compileQCOM(i, ins, ops)
-	}
-	if isCvecOp(op) {
-		return p.compileCvec(i, ins, ops)
-	}
-	if isTensorOp(op) {
-		return p.compileTensor(i, ins, ops)
-	}
-	if isTensorARMOp(op) {
-		return p.compileTensorARM(i, ins, ops)
-	}
-	if isRayOp(op) {
-		return p.compileRay(i, ins, ops)
-	}
-	switch op {
-	case spirv.OpSDot, spirv.OpUDot, spirv.OpSUDot, spirv.OpSDotAccSat, spirv.OpUDotAccSat, spirv.OpSUDotAccSat:
-		n := 2
-		if op == spirv.OpSDotAccSat || op == spirv.OpUDotAccSat || op == spirv.OpSUDotAccSat {
-			n = 3
-		}
-		if len(ops) < n || ins.t == nil || ins.t.kind != kInt {
-			return nil, p.errAt(i, "%s needs %d operands and an integer result", op, n)
-		}
-		if err := vals(ops[:n]); err != nil {
-			return nil, err
-		}
-		if len(ops) > n {
-			ins.sub = 1 // PackedVectorFormat4x8Bit
-		}
-		return ins, nil
-	}
-	if isDerivative(op) {
-		if !p.derivQuads && !p.derivLinear {
-			// No derivative groups: derivatives are zero, as
-			// GL_NV_compute_shader_derivatives defines without a layout.
-			if ins.t == nil {
-				return nil, p.errAt(i, "%s has no result type", op)
-			}
-			ins.op, ins.lit = opConstU, []uint32{0}
-			return ins, nil
-		}
-		var err error
-		if ins.a, err = p.valSlots(i, ops); err != nil {
-			return nil, err
-		}
-		if len(ins.a) != 1 || ins.t == nil {
-			return nil, p.errAt(i, "%s needs one operand", op)
-		}
-		ins.coll, ins.wg = true, true
-		return ins, nil
-	}
+	ins.coll, ins.wg = true, true
+	return ins, nil
+}
+
+// pure compiles the instructions that compute a value from their operands: operand types, rounding and saturation decorations, checks (checkPure).
+func (o *opBuild) pure() (*instr, error) {
+	p, i, op, ins, ops, id := o.p, o.i, o.op, o.ins, o.ops, o.id
 	if !pureOps[op] {
 		p.unsupport(i, "")
 		return nil, nil
 	}
-	if err = vals(ops); err != nil {
+	if err := o.vals(ops); err != nil {
 		return nil, err
 	}
 	if ins.t == nil {
@@ -1062,7 +1290,7 @@ func (p *prog) chainFrom(i int, ins *instr, base uint32, bt, t *typ, ptrChain bo
 	if ins.t == nil || ins.t.kind != kPointer {
 		return p.errAt(i, "access chain result is not a pointer")
 	}
-	ins.aux = c
+	ins.ch = c
 	return nil
 }
 

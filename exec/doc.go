@@ -52,7 +52,10 @@
 // them) computed once. This is one valid interleaving of the invocations
 // (DebugPrintf lines and racing accesses may come in another order than
 // one by one). The commonest instructions have handlers chosen at load
-// time that run them for all the invocations in one call. A branch they
+// time that run them for all the invocations in one call; values that
+// vary between the invocations live meanwhile in per-slot rows of the
+// subgroup (rows.go), so such an instruction is one loop over contiguous
+// memory. A branch they
 // do not agree on whose two sides are straight-line code meeting in one
 // block runs masked: each side for the invocations that take it, then all
 // go on together; any other such branch ends lockstep. Otherwise the

@@ -388,16 +388,16 @@ func (l *lane) run() error {
 		}
 		switch in.op {
 		case spirv.OpBranch:
-			l.take(in.aux.(*edge))
+			l.take(in.e[0])
 		case spirv.OpBranchConditional:
-			e := in.aux.([2]*edge)
+			e := in.e
 			if r[in.a[0]] != 0 {
 				l.take(e[0])
 			} else {
 				l.take(e[1])
 			}
 		case spirv.OpSwitch:
-			l.take(in.aux.(*switchT).pick(r[in.a[0]]))
+			l.take(in.sw.pick(r[in.a[0]]))
 		case spirv.OpReturn, spirv.OpReturnValue:
 			if len(l.stack) == 0 {
 				l.state = stDone
@@ -411,7 +411,7 @@ func (l *lane) run() error {
 			}
 			l.pc = f.ret
 		case spirv.OpFunctionCall:
-			ct := in.aux.(*callT)
+			ct := in.call
 			for k, s := range in.a {
 				n := int32(in.lit[k])
 				copy(r[ct.params[k]:ct.params[k]+n], r[s:s+n])
@@ -474,7 +474,7 @@ func (l *lane) fastOne(in *instr) bool {
 		copy(r[in.res:in.res+n], r[in.a[0]:in.a[0]+n])
 		return true
 	case fChain:
-		c := in.aux.(*chain)
+		c := in.ch
 		addr := r[in.a[0]] + uint64(c.off)
 		ok := true
 		for _, s := range c.steps {
@@ -530,7 +530,7 @@ func (l *lane) exec(in *instr) error {
 	r := l.regs
 	switch in.op {
 	case spirv.OpLoad:
-		ml := in.aux.(matLayout)
+		ml := in.ml
 		addr := r[in.a[0]]
 		b, err := l.region(in, addr, extent(in.t, ml), false)
 		if err != nil {
@@ -542,7 +542,7 @@ func (l *lane) exec(in *instr) error {
 			return l.heapDescriptor(in, addr, in.t, r[in.res:])
 		}
 	case spirv.OpStore:
-		ml := in.aux.(matLayout)
+		ml := in.ml
 		addr := r[in.a[0]]
 		b, err := l.region(in, addr, extent(in.at, ml), true)
 		if err != nil {
@@ -562,7 +562,7 @@ func (l *lane) exec(in *instr) error {
 		copy(dst, src)
 	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain, spirv.OpPtrAccessChain, spirv.OpInBoundsPtrAccessChain,
 		spirv.OpUntypedAccessChainKHR, spirv.OpUntypedInBoundsAccessChainKHR, spirv.OpUntypedPtrAccessChainKHR, spirv.OpUntypedInBoundsPtrAccessChainKHR:
-		c := in.aux.(*chain)
+		c := in.ch
 		addr := r[in.a[0]]
 		if c.desc >= 0 {
 			k := sext(r[c.descIdx], c.descW)
@@ -581,7 +581,7 @@ func (l *lane) exec(in *instr) error {
 		}
 		r[in.res] = addr
 	case spirv.OpArrayLength:
-		v := in.aux.([2]int)
+		v := in.alen
 		addr := r[in.a[0]]
 		if _, err := l.region(in, addr, 0, false); err != nil {
 			return err

@@ -577,7 +577,7 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 	r := ld.regs
 	switch in.op {
 	case spirv.OpBranch:
-		return wg.lockTake(in.aux.(*edge), m)
+		return wg.lockTake(in.e[0], m)
 	case spirv.OpBranchConditional:
 		c := in.a[0]
 		if st[c] == sVec {
@@ -594,13 +594,13 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 				}
 			}
 		}
-		e := in.aux.([2]*edge)
+		e := in.e
 		if v {
 			return wg.lockTake(e[0], m)
 		}
 		return wg.lockTake(e[1], m)
 	case spirv.OpSwitch:
-		sw := in.aux.(*switchT)
+		sw := in.sw
 		c := in.a[0]
 		if st[c] == sVec {
 			m.scatterRow(c)
@@ -629,7 +629,7 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 		}
 		ld.pc = f.ret
 	case spirv.OpFunctionCall:
-		ct := in.aux.(*callT)
+		ct := in.call
 		if len(ld.stack) >= 64 {
 			return true, ld.fail(in, "call stack deeper than 64 (recursion is not allowed)")
 		}
@@ -812,7 +812,7 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 			return m.diverge(), nil
 		}
 	}
-	e := in.aux.([2]*edge)
+	e := in.e
 	if v {
 		return wg.lockTake(e[0], m)
 	}

@@ -32,7 +32,7 @@ func (p *prog) straightTo(pc int32) (*edge, int32) {
 	for j := pc; int(j) < len(p.code); j++ {
 		c := &p.code[j]
 		if c.op == spirv.OpBranch {
-			e := c.aux.(*edge)
+			e := c.e[0]
 			if e.enter != 0 || e.back != 0 || e.exit != 0 {
 				return nil, 0
 			}
@@ -52,7 +52,7 @@ func (p *prog) straightTo(pc int32) (*edge, int32) {
 
 // findMasked decides whether the OpBranchConditional in can run masked.
 func (p *prog) findMasked(in *instr) *maskedIf {
-	e := in.aux.([2]*edge)
+	e := in.e
 	for _, x := range e {
 		if x.enter != 0 || x.back != 0 || x.exit != 0 {
 			return nil

@@ -93,7 +93,7 @@ func (l *lane) printf(in *instr) error {
 	if l.x == nil || l.x.printf == nil {
 		return nil
 	}
-	pt := in.aux.(*printfT)
+	pt := in.printf
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "[%d,%d,%d] ", l.gid[0], l.gid[1], l.gid[2])
 	args := make([][]uint64, len(in.a))

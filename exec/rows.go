@@ -2,6 +2,7 @@ package exec
 
 import (
 	"encoding/binary"
+	"math"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -77,6 +78,22 @@ func (m *sgMeta) scatterRow(s int32) {
 	m.st[s] = sVar
 }
 
+// chargedRow wraps the row handler of an instruction that has work of
+// its own (limits.go: weigh) so that running it spends the work, as
+// charged does for vector handlers.
+func chargedRow(in *instr, r rowOp) rowOp {
+	if r == nil || in.w <= 0 || in.coll {
+		return r
+	}
+	w := in.w
+	return func(m *sgMeta, in *instr) bool {
+		for _, l := range m.sg {
+			l.steps -= w
+		}
+		return r(m, in)
+	}
+}
+
 // pickRow chooses the row handler of an instruction that has a vector
 // handler, or nil.
 func pickRow(in *instr) rowOp {
@@ -89,7 +106,7 @@ func pickRow(in *instr) rowOp {
 	case fCopy:
 		return nil // copySlots moves rows itself
 	case fChain:
-		return rChain(in.aux.(*chain))
+		return rChain(in.ch)
 	}
 	switch in.op {
 	case spirv.OpLoad:
@@ -116,6 +133,10 @@ func pickRow(in *instr) rowOp {
 			if f := rowF32Bin(in.op); f != nil {
 				return rBin(n, f)
 			}
+		}
+	case 1:
+		if f := rowConv(in, ct, act); f != nil {
+			return rUn(n, f)
 		}
 	}
 	// The rest apply the vector handler's element function row by row.
@@ -249,11 +270,7 @@ func pickRowLoad(in *instr) rowOp {
 			return a != nil && m.memRow(a, 1, func(i int, b []byte) { d[i] = uint64(b[0]) })
 		}
 	case 16:
-		return func(m *sgMeta, in *instr) bool {
-			a := m.arg(in.a[0], 0)
-			d := m.row(in.res)
-			return a != nil && m.memRow(a, 2, func(i int, b []byte) { d[i] = uint64(binary.LittleEndian.Uint16(b)) })
-		}
+		return rLoad16
 	case 32:
 		return rLoad32
 	}
@@ -288,6 +305,34 @@ func rLoad32(m *sgMeta, in *instr) bool {
 			continue
 		}
 		d[i] = uint64(binary.LittleEndian.Uint32(buf[off:]))
+	}
+	return true
+}
+
+// rLoad16 is rLoad32 for 16-bit values (quantized weights, halves).
+func rLoad16(m *sgMeta, in *instr) bool {
+	a := m.arg(in.a[0], 0)
+	if a == nil {
+		return false
+	}
+	d := m.row(in.res)
+	a = a[:len(d)]
+	buf, tag := m.span(a[0])
+	if buf == nil {
+		return m.memRow(a, 2, func(i int, b []byte) { d[i] = uint64(binary.LittleEndian.Uint16(b)) })
+	}
+	size := uint64(len(buf))
+	for i, x := range a {
+		off := x & (1<<offBits - 1)
+		if x&^(1<<offBits-1) != tag || off > size || 2 > size-off {
+			b := m.sg[i].plainMem(x, 2)
+			if b == nil {
+				return false
+			}
+			d[i] = uint64(binary.LittleEndian.Uint16(b))
+			continue
+		}
+		d[i] = uint64(binary.LittleEndian.Uint16(buf[off:]))
 	}
 	return true
 }
@@ -407,8 +452,75 @@ func rowIntBin(op spirv.Op, w int) func(d, a, b []uint64) {
 				d[i] = a[i] & b[i] & m
 			}
 		}
+	case spirv.OpShiftLeftLogical:
+		sh := uint64(w - 1)
+		return func(d, a, b []uint64) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] << (b[i] & sh) & m
+			}
+		}
+	case spirv.OpShiftRightLogical:
+		sh := uint64(w - 1)
+		return func(d, a, b []uint64) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] >> (b[i] & sh) & m
+			}
+		}
+	case spirv.OpShiftRightArithmetic:
+		if w != 32 {
+			return nil
+		}
+		return func(d, a, b []uint64) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = uint64(uint32(int32(a[i]) >> (b[i] & 31)))
+			}
+		}
 	}
 	return nil
+}
+
+// rowConv gives the loops of the commonest conversions, or nil.
+func rowConv(in *instr, ct, act *typ) func(d, a []uint64) {
+	switch {
+	case in.op == spirv.OpConvertSToF && ct.ff == f32 && act.width == 32 && in.sub&3 == uint32(rne):
+		// An int32 is exact in float64; one rounding to float32 is
+		// what intToF does.
+		return func(d, a []uint64) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = uint64(math.Float32bits(float32(int32(a[i]))))
+			}
+		}
+	case in.op == spirv.OpUConvert && act.kind == kInt:
+		m := mask(ct.width)
+		return func(d, a []uint64) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = a[i] & m
+			}
+		}
+	case in.op == spirv.OpBitcast:
+		return func(d, a []uint64) { copy(d, a) }
+	}
+	return nil
+}
+
+// rUn makes a handler applying the row function f to n components of
+// one operand.
+func rUn(n int32, f func(d, a []uint64)) rowOp {
+	return func(m *sgMeta, in *instr) bool {
+		for k := int32(0); k < n; k++ {
+			a := m.arg(in.a[0]+k, 0)
+			if a == nil {
+				return false
+			}
+			f(m.row(in.res+k), a)
+		}
+		return true
+	}
 }
 
 func rowIntCmp(op spirv.Op, w int) func(d, a, b []uint64) {
@@ -438,29 +550,42 @@ func rowIntCmp(op spirv.Op, w int) func(d, a, b []uint64) {
 	return nil
 }
 
+// rowF32Bin gives float32 arithmetic done in float32: the same results
+// as vec.go's rounding of the float64 result, since float64 carries more
+// than twice float32's precision (double rounding is harmless for +, -
+// and *).
 func rowF32Bin(op spirv.Op) func(d, a, b []uint64) {
 	switch op {
 	case spirv.OpFAdd:
 		return func(d, a, b []uint64) {
 			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
-				d[i] = f32bits(f32wide(a[i]) + f32wide(b[i]))
+				d[i] = f32out(math.Float32frombits(uint32(a[i])) + math.Float32frombits(uint32(b[i])))
 			}
 		}
 	case spirv.OpFMul:
 		return func(d, a, b []uint64) {
 			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
-				d[i] = f32bits(f32wide(a[i]) * f32wide(b[i]))
+				d[i] = f32out(math.Float32frombits(uint32(a[i])) * math.Float32frombits(uint32(b[i])))
 			}
 		}
 	case spirv.OpFSub:
 		return func(d, a, b []uint64) {
 			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
-				d[i] = f32bits(f32wide(a[i]) - f32wide(b[i]))
+				d[i] = f32out(math.Float32frombits(uint32(a[i])) - math.Float32frombits(uint32(b[i])))
 			}
 		}
 	}
 	return nil
+}
+
+// f32out is the bits of a float32 result, NaN canonical (as fround
+// makes it).
+func f32out(x float32) uint64 {
+	if x != x {
+		return fmtDescs[f32].nan
+	}
+	return uint64(math.Float32bits(x))
 }

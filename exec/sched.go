@@ -68,8 +68,9 @@ type wgState struct {
 	utmp []uint8
 	mtmp []move
 	ttmp []*tile
-	// mact and mrest are the two sides of a masked branch (masked.go).
-	mact, mrest []*lane
+	// mact and mrest are the two sides of a masked branch (masked.go);
+	// act the invocations of a collective instruction (runSubgroup).
+	mact, mrest, act []*lane
 }
 
 func newWG(x *dispatchRun) *wgState {
@@ -330,7 +331,8 @@ func (wg *wgState) runSubgroup(si int) error {
 	x := wg.x
 	code := x.p.code
 	sg, meta := wg.sgs[si], &wg.meta[si]
-	act := make([]*lane, 0, len(sg))
+	act := wg.act[:0]
+	defer func() { wg.act = act[:0] }()
 	for {
 		if meta.enter != enterNone && !x.noLock {
 			if err := wg.lockstep(meta); err != nil {

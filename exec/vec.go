@@ -20,9 +20,10 @@ import (
 // redone identically.
 type vecOp func(sg []*lane, in *instr) bool
 
-// pickVecs chooses the family (interp.go) and the vector handler of
-// every instruction; those a
-// float environment touches (fenv.go) keep the general path.
+// pickVecs chooses the family (interp.go), the vector handler and the
+// row handler (rows.go) of every instruction; those a float environment
+// touches (fenv.go) keep the general path, and an instruction without a
+// vector handler has no row handler either.
 func (p *prog) pickVecs() {
 	for k := range p.code {
 		in := &p.code[k]
@@ -33,10 +34,15 @@ func (p *prog) pickVecs() {
 		in.vec, in.row = nil, nil
 		if p.fe == nil || p.fe.ins[in] == 0 {
 			in.vec = charged(in, pickVec(in))
-			in.row = pickRow(in)
+			in.row = chargedRow(in, pickRow(in))
 		}
 	}
 	p.int4Pointers()
+	for k := range p.code {
+		if in := &p.code[k]; in.vec == nil {
+			in.row = nil
+		}
+	}
 }
 
 // plainWidth reports the integer and float widths the handlers cover.
@@ -57,7 +63,7 @@ func pickVec(in *instr) vecOp {
 	case fCopy:
 		return vCopy
 	case fChain:
-		return vChain(in.aux.(*chain))
+		return vChain(in.ch)
 	}
 	switch in.op {
 	case spirv.OpLoad:
@@ -216,7 +222,7 @@ func memScalar(t *typ) bool {
 }
 
 func pickLoad(in *instr) vecOp {
-	if !memScalar(in.t) || in.aux.(matLayout).stride != 0 {
+	if !memScalar(in.t) || in.ml.stride != 0 {
 		return nil
 	}
 	switch in.t.width {
@@ -279,7 +285,7 @@ func vLoad64(sg []*lane, in *instr) bool {
 }
 
 func pickStore(in *instr) vecOp {
-	if !memScalar(in.at) || in.aux.(matLayout).stride != 0 {
+	if !memScalar(in.at) || in.ml.stride != 0 {
 		return nil
 	}
 	switch in.at.width {
