@@ -165,6 +165,10 @@
 //     copies and bitcasts keep the bits. GLSL.std.450 functions are
 //     computed in float64 and rounded once (more accurate than required).
 //     Fma of float32 is a float64 fused multiply-add rounded to float32.
+//     Go may fuse a*b+c into one instruction (arm64, GOAMD64=v3), which
+//     would make results depend on the machine; every product that feeds
+//     a sum is wrapped in an explicit conversion, which forbids that
+//     (math.FMA is used where fusing is meant).
 //   - Float controls (SPV_KHR_float_controls) are honoured exactly, per
 //     width (fenv.go): RoundingModeRTZ makes OpFAdd, OpFSub, OpFMul and
 //     OpFDiv round toward zero (correctly: the float64 result's error

@@ -66,7 +66,7 @@ func (l *lane) glsl(in *instr, d []uint64) error {
 	dot := func(a, b []float64) float64 {
 		s := 0.0
 		for j := range a {
-			s += a[j] * b[j]
+			s += float64(a[j] * b[j])
 		}
 		return s
 	}
@@ -243,7 +243,7 @@ func (l *lane) glsl(in *instr, d []uint64) error {
 			d[k] = uint64(min(max(sext(x[k], w), sext(y[k], w)), sext(z[k], w))) & mask(w)
 		}
 	case spirv.GLSLstd450FMix:
-		f3(func(a, b, t float64) float64 { return a*(1-t) + b*t })
+		f3(func(a, b, t float64) float64 { return float64(a*(1-t)) + float64(b*t) })
 	case spirv.GLSLstd450Step:
 		f2(func(e, v float64) float64 {
 			if v < e {
@@ -323,7 +323,7 @@ func (l *lane) glsl(in *instr, d []uint64) error {
 		d[0] = fround(math.Sqrt(dot(a, a)), ff)
 	case spirv.GLSLstd450Cross:
 		a, b := vec(0), vec(1)
-		c := []float64{a[1]*b[2] - b[1]*a[2], a[2]*b[0] - b[2]*a[0], a[0]*b[1] - b[0]*a[1]}
+		c := []float64{float64(a[1]*b[2]) - float64(b[1]*a[2]), float64(a[2]*b[0]) - float64(b[2]*a[0]), float64(a[0]*b[1]) - float64(b[0]*a[1])}
 		for k := range d {
 			d[k] = fround(c[k], ff)
 		}
@@ -346,18 +346,18 @@ func (l *lane) glsl(in *instr, d []uint64) error {
 		iv, nv := vec(0), vec(1)
 		dt := dot(nv, iv)
 		for k := range d {
-			d[k] = fround(iv[k]-2*dt*nv[k], ff)
+			d[k] = fround(iv[k]-float64(2*dt*nv[k]), ff)
 		}
 	case spirv.GLSLstd450Refract:
 		iv, nv := vec(0), vec(1)
 		eta := toF64(arg(2)[0], tys[2].comp().ff)
 		dt := dot(nv, iv)
-		kk := 1 - eta*eta*(1-dt*dt)
+		kk := 1 - float64(eta*eta*(1-float64(dt*dt)))
 		for k := range d {
 			if kk < 0 {
 				d[k] = 0
 			} else {
-				d[k] = fround(eta*iv[k]-(eta*dt+math.Sqrt(kk))*nv[k], ff)
+				d[k] = fround(float64(eta*iv[k])-float64((float64(eta*dt)+math.Sqrt(kk))*nv[k]), ff)
 			}
 		}
 	case spirv.GLSLstd450FindILsb:
@@ -402,11 +402,11 @@ func det(m []float64, n int) float64 {
 		return m[0]
 	}
 	if n == 2 {
-		return m[0]*m[3] - m[2]*m[1]
+		return float64(m[0]*m[3]) - float64(m[2]*m[1])
 	}
 	s := 0.0
 	for c := 0; c < n; c++ {
-		s += m[c*n] * cofactor(m, n, c, 0)
+		s += float64(m[c*n] * cofactor(m, n, c, 0))
 	}
 	return s
 }

@@ -15,7 +15,7 @@ type vec3 = [3]float32
 func transformPoint(m *[3][4]float32, p vec3, w float64) vec3 {
 	var out vec3
 	for r := range 3 {
-		s := float64(m[r][0])*float64(p[0]) + float64(m[r][1])*float64(p[1]) + float64(m[r][2])*float64(p[2]) + float64(m[r][3])*w
+		s := float64(float64(m[r][0])*float64(p[0])) + float64(float64(m[r][1])*float64(p[1])) + float64(float64(m[r][2])*float64(p[2])) + float64(float64(m[r][3])*w)
 		out[r] = float32(s)
 	}
 	return out
@@ -39,7 +39,7 @@ func mul32(a, b float32) float32 { return float32(a * b) }
 func edgeFn(ax, ay, bx, by float32) float32 {
 	e := sub32(mul32(ax, by), mul32(ay, bx))
 	if e == 0 {
-		e = float32(float64(ax)*float64(by) - float64(ay)*float64(bx))
+		e = float32(float64(float64(ax)*float64(by)) - float64(float64(ay)*float64(bx)))
 	}
 	return e
 }

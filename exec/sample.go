@@ -78,8 +78,8 @@ func cubeFace(r []float64, drs ...[]float64) (face int, s, t float64, ds, dt []f
 			dma = -dma
 		}
 		dsc, dtc := ss*dr[si], ts*dr[ti]
-		ds = append(ds, 0.5*(dsc*am-sc*dma)/(ma*ma))
-		dt = append(dt, 0.5*(dtc*am-tc*dma)/(ma*ma))
+		ds = append(ds, 0.5*(float64(dsc*am)-float64(sc*dma))/(ma*ma))
+		dt = append(dt, 0.5*(float64(dtc*am)-float64(tc*dma))/(ma*ma))
 	}
 	return
 }
@@ -98,8 +98,8 @@ func (sp *sampling) rho(g *grads) float64 {
 	}
 	var rx, ry float64
 	for k := 0; k < n; k++ {
-		rx += (dx[k] * size[k]) * (dx[k] * size[k])
-		ry += (dy[k] * size[k]) * (dy[k] * size[k])
+		rx += float64((dx[k] * size[k]) * (dx[k] * size[k]))
+		ry += float64((dy[k] * size[k]) * (dy[k] * size[k]))
 	}
 	return math.Sqrt(max(rx, ry))
 }
@@ -146,7 +146,7 @@ func (sp *sampling) sample(lam float64) sval {
 	}
 	b := sp.level(int(lo), filter)
 	for k := range a.f {
-		a.f[k] = (1-delta)*a.f[k] + delta*b.f[k]
+		a.f[k] = float64((1-delta)*a.f[k]) + float64(delta*b.f[k])
 	}
 	return a
 }
@@ -341,7 +341,7 @@ func (sp *sampling) level(lv int, f backend.Filter) sval {
 		}
 		t := sp.fetch(&pl, idx)
 		for k := range r.f {
-			r.f[k] += wt * t.f[k]
+			r.f[k] += float64(wt * t.f[k])
 		}
 	}
 	return r

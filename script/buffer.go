@@ -39,7 +39,7 @@ func (g *generator) values(t DataType) func() Value {
 		return func() Value { return g.v }
 	case "SERIES_FROM":
 		if g.isFloat {
-			return func() Value { i++; return t.fromFloat(g.start + float64(i-1)*g.inc) }
+			return func() Value { i++; return t.fromFloat(g.start + float64(float64(i-1)*g.inc)) }
 		}
 		return func() Value { i++; return t.wrap(g.v.I + uint64(i-1)*g.step) }
 	}
@@ -48,7 +48,7 @@ func (g *generator) values(t DataType) func() Value {
 		// Lemire's multiply-shift maps 64 random bits to [0, steps); its
 		// bias is below 2^-2 for steps < 2^62 and irrelevant for tests.
 		k, _ := bits.Mul64(rng.Uint64(), g.steps)
-		return t.fromFloat(g.lo + float64(k)*g.q)
+		return t.fromFloat(g.lo + float64(float64(k)*g.q))
 	}
 }
 

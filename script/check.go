@@ -210,7 +210,7 @@ func rmse(a, b values) float64 {
 	sum := 0.0
 	for i := range a.n {
 		d := a.float(i) - b.float(i)
-		sum += d * d
+		sum += float64(d * d)
 	}
 	return math.Sqrt(sum / float64(a.n))
 }
@@ -325,7 +325,7 @@ func matmulCell(mm *Matmul, t DataType, ops []operand, b, i, j int, exact bool) 
 	}
 	sum := 0.0
 	for k := range mm.K {
-		sum += a.float(b, i, k) * bm.float(b, k, j)
+		sum += float64(a.float(b, i, k) * bm.float(b, k, j))
 	}
 	if len(ops) > 2 {
 		sum += ops[2].float(b, i, j)

@@ -1226,7 +1226,7 @@ func (p *parser) expectMatmul(ln int, e *Expect, c *Buffer, w []string) error {
 			return p.errf(ln, "expected STRIDE %s at least %d, got %d", role, cols, *stride)
 		}
 		// In float64, so huge dimensions cannot overflow the check.
-		need := float64(m.Batch*rows-1)*float64(*stride) + float64(cols)
+		need := float64(float64(m.Batch*rows-1)*float64(*stride)) + float64(cols)
 		if float64(buf.N) < need {
 			return p.errf(ln, "expected %s (%s) to hold %.0f values for M=%d N=%d K=%d, got %d", role, buf.Name, need, m.M, m.N, m.K, buf.N)
 		}

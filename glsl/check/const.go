@@ -463,7 +463,7 @@ func foldMatMul(x, y *Value, t *Type) *Value {
 		}
 		sum := 0.0
 		for k := range xc {
-			sum += at(x, r, k) * at(y, k, col)
+			sum += float64(at(x, r, k) * at(y, k, col))
 		}
 		return FloatConst(s, sum)
 	})
