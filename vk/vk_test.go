@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/internal/reftool"
 	"github.com/coopshader/coop/vk/internal/vkc"
 )
 
@@ -25,14 +26,9 @@ func moduleBytes(code []uint32) []byte {
 
 // TestModuleValid checks the hand-encoded test shader with spirv-val.
 func TestModuleValid(t *testing.T) {
-	val := "spirv-val"
-	if d := os.Getenv("COOP_REF_BIN"); d != "" {
-		val = filepath.Join(d, val)
-	} else if _, err := exec.LookPath(val); err != nil {
-		val = "/work/ref/bin/spirv-val"
-	}
-	if _, err := exec.LookPath(val); err != nil {
-		t.Skip("spirv-val not found")
+	val := reftool.Path("spirv-val")
+	if val == "" {
+		t.Skip("spirv-val not found (set COOP_REF_BIN)")
 	}
 	f := filepath.Join(t.TempDir(), "m.spv")
 	if err := os.WriteFile(f, moduleBytes(doubleAddModule()), 0o644); err != nil {
