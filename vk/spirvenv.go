@@ -12,7 +12,7 @@ import (
 
 // spirvEnv checks the module's SPIR-V extensions and capabilities against
 // Vulkan's SPIR-V environment (appendix "Vulkan Environment for SPIR-V",
-// generated from vk.xml into vkc.SPIRVExtensions and SPIRVCapabilities):
+// generated from vk.xml into vkc.SPIRVExtension and SPIRVCapability):
 // each must be listed there, and one of its conditions must hold for the
 // device as created (a core version up to 1.3, an enabled extension or
 // feature, a supported property). A module outside them is invalid usage,
@@ -21,7 +21,7 @@ import (
 // in module.go runs first, for its friendlier messages.
 func (d *Device) spirvEnv(m *moduleInfo) error {
 	for _, e := range m.exts {
-		ens, ok := vkc.SPIRVExtensions[e]
+		ens, ok := vkc.SPIRVExtension(e)
 		if !ok {
 			return fmt.Errorf("vk: module uses SPIR-V extension %s, which Vulkan does not allow (the SPIR-V environment lists no such extension)", e)
 		}
@@ -33,7 +33,8 @@ func (d *Device) spirvEnv(m *moduleInfo) error {
 		names := capNames(c)
 		var ens []vkc.SPIRVEnable
 		for _, n := range names {
-			ens = append(ens, vkc.SPIRVCapabilities[n]...)
+			more, _ := vkc.SPIRVCapability(n)
+			ens = append(ens, more...)
 		}
 		name := fmt.Sprintf("Capability(%d)", c)
 		if len(names) > 0 {
