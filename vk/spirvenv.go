@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/coopshader/coop/spirv"
 	"github.com/coopshader/coop/vk/internal/vkc"
@@ -121,13 +122,15 @@ func (d *Device) featureEnabled(e vkc.SPIRVEnable) bool {
 	return false
 }
 
-var subgroupBits = map[string]vkc.SubgroupFeatureFlags{
-	"VK_SUBGROUP_FEATURE_BASIC_BIT": vkc.SubgroupFeatureBasicBit, "VK_SUBGROUP_FEATURE_VOTE_BIT": vkc.SubgroupFeatureVoteBit,
-	"VK_SUBGROUP_FEATURE_ARITHMETIC_BIT": vkc.SubgroupFeatureArithmeticBit, "VK_SUBGROUP_FEATURE_BALLOT_BIT": vkc.SubgroupFeatureBallotBit,
-	"VK_SUBGROUP_FEATURE_SHUFFLE_BIT": vkc.SubgroupFeatureShuffleBit, "VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT": vkc.SubgroupFeatureShuffleRelativeBit,
-	"VK_SUBGROUP_FEATURE_CLUSTERED_BIT": vkc.SubgroupFeatureClusteredBit, "VK_SUBGROUP_FEATURE_QUAD_BIT": vkc.SubgroupFeatureQuadBit,
-	"VK_SUBGROUP_FEATURE_PARTITIONED_BIT_NV": vkc.SubgroupFeaturePartitionedBitNV,
-}
+var subgroupBits = sync.OnceValue(func() map[string]vkc.SubgroupFeatureFlags {
+	return map[string]vkc.SubgroupFeatureFlags{
+		"VK_SUBGROUP_FEATURE_BASIC_BIT": vkc.SubgroupFeatureBasicBit, "VK_SUBGROUP_FEATURE_VOTE_BIT": vkc.SubgroupFeatureVoteBit,
+		"VK_SUBGROUP_FEATURE_ARITHMETIC_BIT": vkc.SubgroupFeatureArithmeticBit, "VK_SUBGROUP_FEATURE_BALLOT_BIT": vkc.SubgroupFeatureBallotBit,
+		"VK_SUBGROUP_FEATURE_SHUFFLE_BIT": vkc.SubgroupFeatureShuffleBit, "VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT": vkc.SubgroupFeatureShuffleRelativeBit,
+		"VK_SUBGROUP_FEATURE_CLUSTERED_BIT": vkc.SubgroupFeatureClusteredBit, "VK_SUBGROUP_FEATURE_QUAD_BIT": vkc.SubgroupFeatureQuadBit,
+		"VK_SUBGROUP_FEATURE_PARTITIONED_BIT_NV": vkc.SubgroupFeaturePartitionedBitNV,
+	}
+})
 
 // hasProperty reads a property condition: a subgroup operation bit, or a
 // VK_TRUE member of the Vulkan 1.1-1.3 property structures. Properties
@@ -137,7 +140,7 @@ func (d *Device) hasProperty(e vkc.SPIRVEnable) bool {
 		return false
 	}
 	if e.Member == "subgroupSupportedOperations" {
-		bit, ok := subgroupBits[e.Value]
+		bit, ok := subgroupBits()[e.Value]
 		return ok && d.props.v11.SubgroupSupportedOperations&bit != 0 && d.props.v11.SubgroupSupportedStages&vkc.ShaderStageComputeBit != 0
 	}
 	var s any
