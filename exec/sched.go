@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -78,7 +79,7 @@ func newWG(x *dispatchRun) *wgState {
 	n := int(p.local[0] * p.local[1] * p.local[2])
 	wg := &wgState{x: x, mem: make([]byte, p.wgMem)}
 	for i := 0; i < n; i++ {
-		l := &lane{p: p, x: x, wg: wg, regs: make([]uint64, len(x.tmpl)), mem: make([]byte, p.invMem), lid: i, sgl: i % p.sgSize}
+		l := &lane{p: p, x: x, wg: wg, regs: slices.Clone(x.tmpl), mem: make([]byte, p.invMem), lid: i, sgl: i % p.sgSize}
 		l.self[0] = l
 		wg.lanes = append(wg.lanes, l)
 	}
@@ -102,7 +103,9 @@ func (wg *wgState) reset(id [3]uint32) {
 		wg.meta[i].enter, wg.meta[i].parked = enterFresh, false
 	}
 	for _, l := range wg.lanes {
-		copy(l.regs, x.tmpl)
+		for _, r := range p.reset {
+			copy(l.regs[r[0]:r[1]], x.tmpl[r[0]:r[1]])
+		}
 		copy(l.mem, p.invInit)
 		l.pc = p.entry
 		l.stack = l.stack[:0]
