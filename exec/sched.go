@@ -120,7 +120,10 @@ func (wg *wgState) reset(id [3]uint32) {
 	}
 	for _, l := range wg.lanes {
 		for _, r := range p.reset {
-			copy(l.regs[r[0]:r[1]], x.tmpl[r[0]:r[1]])
+			// The ranges are mostly a slot or two: a loop beats memmove.
+			for s := r[0]; s < r[1]; s++ {
+				l.regs[s] = x.tmpl[s]
+			}
 		}
 		copy(l.mem, p.invInit)
 		l.pc = p.entry
