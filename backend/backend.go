@@ -44,6 +44,16 @@ type Buffer interface {
 	Release()
 }
 
+// HostView is a Buffer whose memory is host memory that callers may read
+// in place between dispatches (the CPU executor's buffers), so reading a
+// large result needs no second copy of it. View returns the buffer's
+// bytes, nil once it is released; callers must not write through it or
+// keep it across a dispatch or Release. Buffers of other backends are read
+// with Read.
+type HostView interface {
+	View() []byte
+}
+
 // DescriptorKind is the descriptor type of a binding.
 type DescriptorKind int
 

@@ -1092,7 +1092,7 @@ func (o *opBuild) derivative() (*instr, error) {
 // pure compiles the instructions that compute a value from their operands: operand types, rounding and saturation decorations, checks (checkPure).
 func (o *opBuild) pure() (*instr, error) {
 	p, i, op, ins, ops, id := o.p, o.i, o.op, o.ins, o.ops, o.id
-	if !pureOps[op] {
+	if !pureOps()[op] {
 		p.unsupport(i, "")
 		return nil, nil
 	}

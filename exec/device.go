@@ -167,6 +167,9 @@ func (b *buffer) Read(off int, data []byte) error {
 	return nil
 }
 
+// View is backend.HostView: the buffer's memory itself, nil once released.
+func (b *buffer) View() []byte { return b.data }
+
 // Bytes exposes a buffer's memory (tests and tools read results in place).
 func Bytes(b backend.Buffer) []byte {
 	if bb, ok := b.(*buffer); ok {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -15,39 +16,40 @@ type groupKind struct {
 	arith      spirv.Op // the OpGroupNonUniform* arithmetic it reduces with
 }
 
-var groupOps = map[spirv.Op]groupKind{
-	spirv.OpGroupNonUniformElect:            {scope: true},
-	spirv.OpGroupNonUniformAll:              {scope: true},
-	spirv.OpGroupNonUniformAny:              {scope: true},
-	spirv.OpGroupNonUniformAllEqual:         {scope: true},
-	spirv.OpGroupNonUniformBroadcast:        {scope: true},
-	spirv.OpGroupNonUniformBroadcastFirst:   {scope: true},
-	spirv.OpGroupNonUniformBallot:           {scope: true},
-	spirv.OpGroupNonUniformInverseBallot:    {scope: true},
-	spirv.OpGroupNonUniformBallotBitExtract: {scope: true},
-	spirv.OpGroupNonUniformBallotBitCount:   {scope: true, gop: true},
-	spirv.OpGroupNonUniformBallotFindLSB:    {scope: true},
-	spirv.OpGroupNonUniformBallotFindMSB:    {scope: true},
-	spirv.OpGroupNonUniformShuffle:          {scope: true},
-	spirv.OpGroupNonUniformShuffleXor:       {scope: true},
-	spirv.OpGroupNonUniformShuffleUp:        {scope: true},
-	spirv.OpGroupNonUniformShuffleDown:      {scope: true},
-	spirv.OpGroupNonUniformQuadBroadcast:    {scope: true},
-	spirv.OpGroupNonUniformQuadSwap:         {scope: true},
-	spirv.OpGroupNonUniformRotateKHR:        {scope: true},
-	spirv.OpGroupNonUniformPartitionEXT:     {},
-	spirv.OpSubgroupBallotKHR:               {},
-	spirv.OpSubgroupFirstInvocationKHR:      {},
-	spirv.OpSubgroupAllKHR:                  {},
-	spirv.OpSubgroupAnyKHR:                  {},
-	spirv.OpSubgroupAllEqualKHR:             {},
-	spirv.OpSubgroupReadInvocationKHR:       {},
-	spirv.OpGroupAll:                        {scope: true},
-	spirv.OpGroupAny:                        {scope: true},
-	spirv.OpGroupBroadcast:                  {scope: true},
-}
-
-func init() {
+// groupOps is built on first use, not at start-up: every coop command
+// links exec, and most never run a shader.
+var groupOps = sync.OnceValue(func() map[spirv.Op]groupKind {
+	m := map[spirv.Op]groupKind{
+		spirv.OpGroupNonUniformElect:            {scope: true},
+		spirv.OpGroupNonUniformAll:              {scope: true},
+		spirv.OpGroupNonUniformAny:              {scope: true},
+		spirv.OpGroupNonUniformAllEqual:         {scope: true},
+		spirv.OpGroupNonUniformBroadcast:        {scope: true},
+		spirv.OpGroupNonUniformBroadcastFirst:   {scope: true},
+		spirv.OpGroupNonUniformBallot:           {scope: true},
+		spirv.OpGroupNonUniformInverseBallot:    {scope: true},
+		spirv.OpGroupNonUniformBallotBitExtract: {scope: true},
+		spirv.OpGroupNonUniformBallotBitCount:   {scope: true, gop: true},
+		spirv.OpGroupNonUniformBallotFindLSB:    {scope: true},
+		spirv.OpGroupNonUniformBallotFindMSB:    {scope: true},
+		spirv.OpGroupNonUniformShuffle:          {scope: true},
+		spirv.OpGroupNonUniformShuffleXor:       {scope: true},
+		spirv.OpGroupNonUniformShuffleUp:        {scope: true},
+		spirv.OpGroupNonUniformShuffleDown:      {scope: true},
+		spirv.OpGroupNonUniformQuadBroadcast:    {scope: true},
+		spirv.OpGroupNonUniformQuadSwap:         {scope: true},
+		spirv.OpGroupNonUniformRotateKHR:        {scope: true},
+		spirv.OpGroupNonUniformPartitionEXT:     {},
+		spirv.OpSubgroupBallotKHR:               {},
+		spirv.OpSubgroupFirstInvocationKHR:      {},
+		spirv.OpSubgroupAllKHR:                  {},
+		spirv.OpSubgroupAnyKHR:                  {},
+		spirv.OpSubgroupAllEqualKHR:             {},
+		spirv.OpSubgroupReadInvocationKHR:       {},
+		spirv.OpGroupAll:                        {scope: true},
+		spirv.OpGroupAny:                        {scope: true},
+		spirv.OpGroupBroadcast:                  {scope: true},
+	}
 	for _, op := range []spirv.Op{
 		spirv.OpGroupNonUniformIAdd, spirv.OpGroupNonUniformFAdd, spirv.OpGroupNonUniformIMul,
 		spirv.OpGroupNonUniformFMul, spirv.OpGroupNonUniformSMin, spirv.OpGroupNonUniformUMin,
@@ -56,7 +58,7 @@ func init() {
 		spirv.OpGroupNonUniformBitwiseXor, spirv.OpGroupNonUniformLogicalAnd, spirv.OpGroupNonUniformLogicalOr,
 		spirv.OpGroupNonUniformLogicalXor,
 	} {
-		groupOps[op] = groupKind{scope: true, gop: true, arith: op}
+		m[op] = groupKind{scope: true, gop: true, arith: op}
 	}
 	alias := map[spirv.Op]spirv.Op{
 		spirv.OpGroupIAdd: spirv.OpGroupNonUniformIAdd, spirv.OpGroupFAdd: spirv.OpGroupNonUniformFAdd,
@@ -69,14 +71,15 @@ func init() {
 		spirv.OpGroupUMaxNonUniformAMD: spirv.OpGroupNonUniformUMax, spirv.OpGroupSMaxNonUniformAMD: spirv.OpGroupNonUniformSMax,
 	}
 	for op, a := range alias {
-		groupOps[op] = groupKind{scope: true, gop: true, arith: a}
+		m[op] = groupKind{scope: true, gop: true, arith: a}
 	}
-}
+	return m
+})
 
-func isGroupOp(op spirv.Op) bool { _, ok := groupOps[op]; return ok }
+func isGroupOp(op spirv.Op) bool { _, ok := groupOps()[op]; return ok }
 
 func (p *prog) compileGroup(i int, ins *instr, ops []uint32) (*instr, error) {
-	g := groupOps[ins.op]
+	g := groupOps()[ins.op]
 	ins.coll = true
 	ins.sub = uint32(spirv.ScopeSubgroup)
 	if g.scope {
@@ -391,7 +394,7 @@ func groupArithLinear(in *instr, act []*lane, op spirv.Op, ct *typ, n int, gop s
 // groupArith runs reductions and scans in lane order, rounding after each
 // step.
 func groupArith(in *instr, act []*lane, sg []*lane) error {
-	g := groupOps[in.op]
+	g := groupOps()[in.op]
 	op := g.arith
 	ct := in.t.comp()
 	n := in.t.slots

@@ -3,6 +3,7 @@ package exec
 import (
 	"math"
 	"math/bits"
+	"sync"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -12,51 +13,53 @@ const opDebugPrintf spirv.Op = 0xffff
 
 // arity is the number of value operands of each pure instruction; -1 for
 // a variable count.
-var arity = map[spirv.Op]int{
-	spirv.OpSNegate: 1, spirv.OpFNegate: 1, spirv.OpNot: 1, spirv.OpLogicalNot: 1,
-	spirv.OpIAdd: 2, spirv.OpFAdd: 2, spirv.OpISub: 2, spirv.OpFSub: 2, spirv.OpIMul: 2, spirv.OpFMul: 2,
-	spirv.OpUDiv: 2, spirv.OpSDiv: 2, spirv.OpFDiv: 2, spirv.OpUMod: 2, spirv.OpSRem: 2, spirv.OpSMod: 2,
-	spirv.OpFRem: 2, spirv.OpFMod: 2, spirv.OpIAddCarry: 2, spirv.OpISubBorrow: 2,
-	spirv.OpUMulExtended: 2, spirv.OpSMulExtended: 2,
-	spirv.OpShiftRightLogical: 2, spirv.OpShiftRightArithmetic: 2, spirv.OpShiftLeftLogical: 2,
-	spirv.OpBitwiseOr: 2, spirv.OpBitwiseXor: 2, spirv.OpBitwiseAnd: 2,
-	spirv.OpBitFieldInsert: 4, spirv.OpBitFieldSExtract: 3, spirv.OpBitFieldUExtract: 3,
-	spirv.OpBitReverse: 1, spirv.OpBitCount: 1,
-	spirv.OpAny: 1, spirv.OpAll: 1, spirv.OpIsNan: 1, spirv.OpIsInf: 1, spirv.OpIsFinite: 1,
-	spirv.OpIsNormal: 1, spirv.OpSignBitSet: 1,
-	spirv.OpLogicalEqual: 2, spirv.OpLogicalNotEqual: 2, spirv.OpLogicalOr: 2, spirv.OpLogicalAnd: 2,
-	spirv.OpSelect: 3,
-	spirv.OpIEqual: 2, spirv.OpINotEqual: 2, spirv.OpUGreaterThan: 2, spirv.OpSGreaterThan: 2,
-	spirv.OpUGreaterThanEqual: 2, spirv.OpSGreaterThanEqual: 2, spirv.OpULessThan: 2, spirv.OpSLessThan: 2,
-	spirv.OpULessThanEqual: 2, spirv.OpSLessThanEqual: 2,
-	spirv.OpFOrdEqual: 2, spirv.OpFUnordEqual: 2, spirv.OpFOrdNotEqual: 2, spirv.OpFUnordNotEqual: 2,
-	spirv.OpFOrdLessThan: 2, spirv.OpFUnordLessThan: 2, spirv.OpFOrdGreaterThan: 2, spirv.OpFUnordGreaterThan: 2,
-	spirv.OpFOrdLessThanEqual: 2, spirv.OpFUnordLessThanEqual: 2, spirv.OpFOrdGreaterThanEqual: 2,
-	spirv.OpFUnordGreaterThanEqual: 2,
-	spirv.OpConvertFToU:            1, spirv.OpConvertFToS: 1, spirv.OpConvertSToF: 1, spirv.OpConvertUToF: 1,
-	spirv.OpUConvert: 1, spirv.OpSConvert: 1, spirv.OpFConvert: 1, spirv.OpQuantizeToF16: 1,
-	spirv.OpConvertPtrToU: 1, spirv.OpSatConvertSToU: 1, spirv.OpSatConvertUToS: 1, spirv.OpConvertUToPtr: 1,
-	spirv.OpBitcast: 1, spirv.OpPtrEqual: 2, spirv.OpPtrNotEqual: 2, spirv.OpPtrDiff: 2,
-	spirv.OpCompositeConstruct: -1, spirv.OpCompositeConstructReplicateEXT: 1,
-	spirv.OpCopyObject: 1, spirv.OpCopyLogical: 1, spirv.OpVectorExtractDynamic: 2,
-	spirv.OpVectorInsertDynamic: 3, spirv.OpTranspose: 1,
-	spirv.OpVectorTimesScalar: 2, spirv.OpMatrixTimesScalar: 2, spirv.OpVectorTimesMatrix: 2,
-	spirv.OpMatrixTimesVector: 2, spirv.OpMatrixTimesMatrix: 2, spirv.OpOuterProduct: 2, spirv.OpDot: 2,
-	spirv.OpExpectKHR: 2, spirv.OpBitcastExtractEXT: 2,
-	spirv.OpBitCastArrayQCOM: 1, spirv.OpExtractSubArrayQCOM: 2,
-	spirv.OpFDot2MixAcc32VALVE: 3, spirv.OpFDot2MixAcc16VALVE: 3, spirv.OpFDot4MixAcc32VALVE: 3,
-}
+var arity = sync.OnceValue(func() map[spirv.Op]int {
+	return map[spirv.Op]int{
+		spirv.OpSNegate: 1, spirv.OpFNegate: 1, spirv.OpNot: 1, spirv.OpLogicalNot: 1,
+		spirv.OpIAdd: 2, spirv.OpFAdd: 2, spirv.OpISub: 2, spirv.OpFSub: 2, spirv.OpIMul: 2, spirv.OpFMul: 2,
+		spirv.OpUDiv: 2, spirv.OpSDiv: 2, spirv.OpFDiv: 2, spirv.OpUMod: 2, spirv.OpSRem: 2, spirv.OpSMod: 2,
+		spirv.OpFRem: 2, spirv.OpFMod: 2, spirv.OpIAddCarry: 2, spirv.OpISubBorrow: 2,
+		spirv.OpUMulExtended: 2, spirv.OpSMulExtended: 2,
+		spirv.OpShiftRightLogical: 2, spirv.OpShiftRightArithmetic: 2, spirv.OpShiftLeftLogical: 2,
+		spirv.OpBitwiseOr: 2, spirv.OpBitwiseXor: 2, spirv.OpBitwiseAnd: 2,
+		spirv.OpBitFieldInsert: 4, spirv.OpBitFieldSExtract: 3, spirv.OpBitFieldUExtract: 3,
+		spirv.OpBitReverse: 1, spirv.OpBitCount: 1,
+		spirv.OpAny: 1, spirv.OpAll: 1, spirv.OpIsNan: 1, spirv.OpIsInf: 1, spirv.OpIsFinite: 1,
+		spirv.OpIsNormal: 1, spirv.OpSignBitSet: 1,
+		spirv.OpLogicalEqual: 2, spirv.OpLogicalNotEqual: 2, spirv.OpLogicalOr: 2, spirv.OpLogicalAnd: 2,
+		spirv.OpSelect: 3,
+		spirv.OpIEqual: 2, spirv.OpINotEqual: 2, spirv.OpUGreaterThan: 2, spirv.OpSGreaterThan: 2,
+		spirv.OpUGreaterThanEqual: 2, spirv.OpSGreaterThanEqual: 2, spirv.OpULessThan: 2, spirv.OpSLessThan: 2,
+		spirv.OpULessThanEqual: 2, spirv.OpSLessThanEqual: 2,
+		spirv.OpFOrdEqual: 2, spirv.OpFUnordEqual: 2, spirv.OpFOrdNotEqual: 2, spirv.OpFUnordNotEqual: 2,
+		spirv.OpFOrdLessThan: 2, spirv.OpFUnordLessThan: 2, spirv.OpFOrdGreaterThan: 2, spirv.OpFUnordGreaterThan: 2,
+		spirv.OpFOrdLessThanEqual: 2, spirv.OpFUnordLessThanEqual: 2, spirv.OpFOrdGreaterThanEqual: 2,
+		spirv.OpFUnordGreaterThanEqual: 2,
+		spirv.OpConvertFToU:            1, spirv.OpConvertFToS: 1, spirv.OpConvertSToF: 1, spirv.OpConvertUToF: 1,
+		spirv.OpUConvert: 1, spirv.OpSConvert: 1, spirv.OpFConvert: 1, spirv.OpQuantizeToF16: 1,
+		spirv.OpConvertPtrToU: 1, spirv.OpSatConvertSToU: 1, spirv.OpSatConvertUToS: 1, spirv.OpConvertUToPtr: 1,
+		spirv.OpBitcast: 1, spirv.OpPtrEqual: 2, spirv.OpPtrNotEqual: 2, spirv.OpPtrDiff: 2,
+		spirv.OpCompositeConstruct: -1, spirv.OpCompositeConstructReplicateEXT: 1,
+		spirv.OpCopyObject: 1, spirv.OpCopyLogical: 1, spirv.OpVectorExtractDynamic: 2,
+		spirv.OpVectorInsertDynamic: 3, spirv.OpTranspose: 1,
+		spirv.OpVectorTimesScalar: 2, spirv.OpMatrixTimesScalar: 2, spirv.OpVectorTimesMatrix: 2,
+		spirv.OpMatrixTimesVector: 2, spirv.OpMatrixTimesMatrix: 2, spirv.OpOuterProduct: 2, spirv.OpDot: 2,
+		spirv.OpExpectKHR: 2, spirv.OpBitcastExtractEXT: 2,
+		spirv.OpBitCastArrayQCOM: 1, spirv.OpExtractSubArrayQCOM: 2,
+		spirv.OpFDot2MixAcc32VALVE: 3, spirv.OpFDot2MixAcc16VALVE: 3, spirv.OpFDot4MixAcc32VALVE: 3,
+	}
+})
 
-var pureOps = func() map[spirv.Op]bool {
+var pureOps = sync.OnceValue(func() map[spirv.Op]bool {
 	m := map[spirv.Op]bool{}
-	for op := range arity {
+	for op := range arity() {
 		m[op] = true
 	}
 	return m
-}()
+})
 
 func (p *prog) checkPure(i int, in *instr) error {
-	n := arity[in.op]
+	n := arity()[in.op]
 	if n >= 0 && len(in.a) != n {
 		return p.errAt(i, "%s needs %d operands, has %d", in.op, n, len(in.a))
 	}

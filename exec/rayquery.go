@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -58,38 +59,40 @@ type rayQuery struct {
 
 // rayOpShape gives each instruction's number of value operands and of
 // result slots (-1: no result).
-var rayOpShape = map[spirv.Op][2]int{
-	spirv.OpRayQueryInitializeKHR:                                            {8, -1},
-	spirv.OpRayQueryTerminateKHR:                                             {1, -1},
-	spirv.OpRayQueryConfirmIntersectionKHR:                                   {1, -1},
-	spirv.OpRayQueryGenerateIntersectionKHR:                                  {2, -1},
-	spirv.OpRayQueryProceedKHR:                                               {1, 1},
-	spirv.OpRayQueryGetIntersectionTypeKHR:                                   {2, 1},
-	spirv.OpRayQueryGetRayTMinKHR:                                            {1, 1},
-	spirv.OpRayQueryGetRayFlagsKHR:                                           {1, 1},
-	spirv.OpRayQueryGetWorldRayOriginKHR:                                     {1, 3},
-	spirv.OpRayQueryGetWorldRayDirectionKHR:                                  {1, 3},
-	spirv.OpRayQueryGetIntersectionCandidateAABBOpaqueKHR:                    {1, 1},
-	spirv.OpRayQueryGetIntersectionTKHR:                                      {2, 1},
-	spirv.OpRayQueryGetIntersectionInstanceCustomIndexKHR:                    {2, 1},
-	spirv.OpRayQueryGetIntersectionInstanceIdKHR:                             {2, 1},
-	spirv.OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR: {2, 1},
-	spirv.OpRayQueryGetIntersectionGeometryIndexKHR:                          {2, 1},
-	spirv.OpRayQueryGetIntersectionPrimitiveIndexKHR:                         {2, 1},
-	spirv.OpRayQueryGetIntersectionBarycentricsKHR:                           {2, 2},
-	spirv.OpRayQueryGetIntersectionFrontFaceKHR:                              {2, 1},
-	spirv.OpRayQueryGetIntersectionObjectRayDirectionKHR:                     {2, 3},
-	spirv.OpRayQueryGetIntersectionObjectRayOriginKHR:                        {2, 3},
-	spirv.OpRayQueryGetIntersectionObjectToWorldKHR:                          {2, 12},
-	spirv.OpRayQueryGetIntersectionWorldToObjectKHR:                          {2, 12},
-	spirv.OpRayQueryGetIntersectionTriangleVertexPositionsKHR:                {2, 9},
-	spirv.OpConvertUToAccelerationStructureKHR:                               {1, 1},
-	spirv.OpFetchMicroTriangleVertexPositionNV:                               {5, 3},
-	spirv.OpFetchMicroTriangleVertexBarycentricNV:                            {5, 2},
-}
+var rayOpShape = sync.OnceValue(func() map[spirv.Op][2]int {
+	return map[spirv.Op][2]int{
+		spirv.OpRayQueryInitializeKHR:                                            {8, -1},
+		spirv.OpRayQueryTerminateKHR:                                             {1, -1},
+		spirv.OpRayQueryConfirmIntersectionKHR:                                   {1, -1},
+		spirv.OpRayQueryGenerateIntersectionKHR:                                  {2, -1},
+		spirv.OpRayQueryProceedKHR:                                               {1, 1},
+		spirv.OpRayQueryGetIntersectionTypeKHR:                                   {2, 1},
+		spirv.OpRayQueryGetRayTMinKHR:                                            {1, 1},
+		spirv.OpRayQueryGetRayFlagsKHR:                                           {1, 1},
+		spirv.OpRayQueryGetWorldRayOriginKHR:                                     {1, 3},
+		spirv.OpRayQueryGetWorldRayDirectionKHR:                                  {1, 3},
+		spirv.OpRayQueryGetIntersectionCandidateAABBOpaqueKHR:                    {1, 1},
+		spirv.OpRayQueryGetIntersectionTKHR:                                      {2, 1},
+		spirv.OpRayQueryGetIntersectionInstanceCustomIndexKHR:                    {2, 1},
+		spirv.OpRayQueryGetIntersectionInstanceIdKHR:                             {2, 1},
+		spirv.OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR: {2, 1},
+		spirv.OpRayQueryGetIntersectionGeometryIndexKHR:                          {2, 1},
+		spirv.OpRayQueryGetIntersectionPrimitiveIndexKHR:                         {2, 1},
+		spirv.OpRayQueryGetIntersectionBarycentricsKHR:                           {2, 2},
+		spirv.OpRayQueryGetIntersectionFrontFaceKHR:                              {2, 1},
+		spirv.OpRayQueryGetIntersectionObjectRayDirectionKHR:                     {2, 3},
+		spirv.OpRayQueryGetIntersectionObjectRayOriginKHR:                        {2, 3},
+		spirv.OpRayQueryGetIntersectionObjectToWorldKHR:                          {2, 12},
+		spirv.OpRayQueryGetIntersectionWorldToObjectKHR:                          {2, 12},
+		spirv.OpRayQueryGetIntersectionTriangleVertexPositionsKHR:                {2, 9},
+		spirv.OpConvertUToAccelerationStructureKHR:                               {1, 1},
+		spirv.OpFetchMicroTriangleVertexPositionNV:                               {5, 3},
+		spirv.OpFetchMicroTriangleVertexBarycentricNV:                            {5, 2},
+	}
+})
 
 func isRayOp(op spirv.Op) bool {
-	_, ok := rayOpShape[op]
+	_, ok := rayOpShape()[op]
 	return ok
 }
 
@@ -102,7 +105,7 @@ func isRayStateOp(op spirv.Op) bool {
 // compileRay decodes a ray-query, acceleration-structure or micromap
 // instruction, checking its operand and result shapes.
 func (p *prog) compileRay(i int, ins *instr, ops []uint32) (*instr, error) {
-	shape := rayOpShape[ins.op]
+	shape := rayOpShape()[ins.op]
 	if len(ops) != shape[0] {
 		return nil, p.errAt(i, "%s needs %d operands, has %d", ins.op, shape[0], len(ops))
 	}

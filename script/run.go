@@ -367,8 +367,8 @@ func (st *state) exec(ctx context.Context, cmd Command) error {
 		return nil
 	}
 	if c, ok := cmd.(*Copy); ok {
-		data := make([]byte, st.s.Buffer(c.From).Size())
-		if err := st.bufs[c.From].Read(0, data); err != nil {
+		data, err := st.bytes(c.From, 0, st.s.Buffer(c.From).Size())
+		if err != nil {
 			return fail(c.Line, err)
 		}
 		if err := st.bufs[c.To].Write(0, data); err != nil {
@@ -478,11 +478,29 @@ func (st *state) readPart(name string, from, to int) (values, error) {
 		first = from &^ 1
 	}
 	off := t.byteSize(first)
-	data := make([]byte, t.byteSize(to)-off)
-	if err := st.bufs[name].Read(off, data); err != nil {
+	data, err := st.bytes(name, off, t.byteSize(to)-off)
+	if err != nil {
 		return values{}, fmt.Errorf("reading %s on %s: %w", name, st.dev.Name(), err)
 	}
 	return newValues(t, data, b.N, first), nil
+}
+
+// bytes returns n bytes of buffer name at offset off: the device's own
+// memory where it lets the host read it in place (backend.HostView), so
+// checking a large result on the CPU executor holds it once; else a copy.
+// Callers only read the bytes, and before the next dispatch.
+func (st *state) bytes(name string, off, n int) ([]byte, error) {
+	m := st.bufs[name]
+	if v, ok := m.(backend.HostView); ok {
+		if p := v.View(); off >= 0 && n >= 0 && off <= len(p) && n <= len(p)-off {
+			return p[off : off+n : off+n], nil
+		}
+	}
+	data := make([]byte, n)
+	if err := m.Read(off, data); err != nil {
+		return nil, err
+	}
+	return data, nil
 }
 
 // dump writes the buffers named in RunOptions.Dump.
@@ -623,8 +641,8 @@ func (st *state) plainMatrix(name string, cm *ConvertMatrix) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s cannot convert cooperative-vector matrices", st.dev.Name())
 	}
-	src := make([]byte, st.s.Buffer(name).Size())
-	if err := st.bufs[name].Read(0, src); err != nil {
+	src, err := st.bytes(name, 0, st.s.Buffer(name).Size())
+	if err != nil {
 		return nil, err
 	}
 	conv := &backend.MatrixConversion{Src: src, Rows: cm.Rows, Cols: cm.Cols, Type: cm.Type, SrcLayout: cm.DstLayout, DstLayout: backend.RowMajor}
@@ -646,8 +664,8 @@ func (st *state) convertMatrix(c *ConvertMatrix) error {
 	if !ok {
 		return fmt.Errorf("the device cannot convert cooperative-vector matrices")
 	}
-	src := make([]byte, st.s.Buffer(c.From).Size())
-	if err := st.bufs[c.From].Read(0, src); err != nil {
+	src, err := st.bytes(c.From, 0, st.s.Buffer(c.From).Size())
+	if err != nil {
 		return err
 	}
 	conv := &backend.MatrixConversion{Src: src, Rows: c.Rows, Cols: c.Cols, Type: c.Type,

@@ -1,4 +1,4 @@
-package validate
+package validate_test
 
 import (
 	"encoding/binary"
@@ -11,6 +11,7 @@ import (
 	"github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/internal/fuzzwatch"
 	"github.com/coopshader/coop/spirv"
+	"github.com/coopshader/coop/validate"
 )
 
 // FuzzValidate: no input panics or hangs the validator, and a module that
@@ -24,9 +25,7 @@ func FuzzValidate(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		c := parseCase(&testing.T{}, path, src)
-		e, _ := parseEnv(c.env)
-		m, err := assembleSeed(src, path, e.version)
+		m, err := validate.SeedModule(path, src)
 		if err != nil {
 			continue
 		}
@@ -51,9 +50,9 @@ func FuzzValidate(f *testing.F) {
 }
 
 func fuzzOne(t *testing.T, m *spirv.Module) {
-	_, err := Validate(m, Options{TargetEnv: "vulkan1.3"})
+	_, err := validate.Validate(m, validate.Options{TargetEnv: "vulkan1.3"})
 	if err != nil {
-		var e *Error
+		var e *validate.Error
 		if !errors.As(err, &e) {
 			t.Fatalf("not an *Error: %v", err)
 		}

@@ -115,11 +115,6 @@ func (c testCase) options(t *testing.T) Options {
 	return o
 }
 
-// assembleSeed assembles a test case for the fuzzer's seeds.
-func assembleSeed(src []byte, name string, v spirv.Version) (*spirv.Module, error) {
-	return text.AssembleOptions(src, name, text.AsmOptions{Version: v})
-}
-
 func assembleCase(t *testing.T, c testCase, src []byte) *spirv.Module {
 	e, ok := parseEnv(c.env)
 	if !ok {

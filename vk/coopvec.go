@@ -3,6 +3,7 @@ package vk
 import (
 	"fmt"
 	"runtime"
+	"sync"
 	"unsafe"
 
 	"github.com/coopshader/coop/backend"
@@ -11,7 +12,7 @@ import (
 
 // componentByName is the inverse of componentType over the values
 // cooperative-vector matrices take.
-var componentByName = func() map[string]vkc.ComponentTypeKHR {
+var componentByName = sync.OnceValue(func() map[string]vkc.ComponentTypeKHR {
 	m := map[string]vkc.ComponentTypeKHR{}
 	for v := vkc.ComponentTypeKHR(0); v <= 12; v++ {
 		m[componentType(v)] = v
@@ -20,11 +21,13 @@ var componentByName = func() map[string]vkc.ComponentTypeKHR {
 		m[componentType(v)] = v
 	}
 	return m
-}()
+})
 
 // componentBytes is the size of a matrix component type.
-var componentBytes = map[string]int{"float16": 2, "float32": 4, "float64": 8, "sint8": 1, "uint8": 1, "sint16": 2, "uint16": 2,
-	"sint32": 4, "uint32": 4, "float8_e4m3": 1, "float8_e5m2": 1}
+var componentBytes = sync.OnceValue(func() map[string]int {
+	return map[string]int{"float16": 2, "float32": 4, "float64": 8, "sint8": 1, "uint8": 1, "sint16": 2, "uint16": 2,
+		"sint32": 4, "uint32": 4, "float8_e4m3": 1, "float8_e5m2": 1}
+})
 
 // ConvertMatrix converts a cooperative-vector matrix between layouts with
 // vkConvertCooperativeVectorMatrixNV on host memory, so a matrix in one
@@ -33,8 +36,8 @@ func (d *Device) ConvertMatrix(c *backend.MatrixConversion) (int, error) {
 	if !d.has["VK_NV_cooperative_vector"] {
 		return 0, fmt.Errorf("vk: %s has no VK_NV_cooperative_vector to convert matrices with", d.info.Name)
 	}
-	t, ok := componentByName[c.Type]
-	if !ok || componentBytes[c.Type] == 0 {
+	t, ok := componentByName()[c.Type]
+	if !ok || componentBytes()[c.Type] == 0 {
 		return 0, fmt.Errorf("vk: matrix component type %q is not supported", c.Type)
 	}
 	// Vulkan takes the strides as given (0 would repeat the first row):
@@ -44,9 +47,9 @@ func (d *Device) ConvertMatrix(c *backend.MatrixConversion) (int, error) {
 		case st != 0:
 			return st
 		case l == backend.RowMajor:
-			return c.Cols * componentBytes[c.Type]
+			return c.Cols * componentBytes()[c.Type]
 		case l == backend.ColumnMajor:
-			return c.Rows * componentBytes[c.Type]
+			return c.Rows * componentBytes()[c.Type]
 		}
 		return 0
 	}

@@ -226,7 +226,7 @@ func (d *Device) check(m *moduleInfo) error {
 		return err
 	}
 	for _, c := range m.caps {
-		cp, ok := capabilities[c]
+		cp, ok := capabilities()[c]
 		if !ok {
 			continue
 		}
@@ -238,7 +238,7 @@ func (d *Device) check(m *moduleInfo) error {
 		}
 	}
 	for _, e := range m.exts {
-		if ve, ok := spirvExtensions[e]; ok && !d.has[ve] {
+		if ve, ok := spirvExtensions()[e]; ok && !d.has[ve] {
 			return fmt.Errorf("vk: module uses %s, which requires device extension %s, not supported by %s", e, ve, d.info.Name)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync"
 
 	"github.com/coopshader/coop/backend"
 	"github.com/coopshader/coop/vk/internal/vkc"
@@ -11,7 +12,7 @@ import (
 
 // vkFormats maps coop's formats to Vulkan's: FormatInfo names are the
 // Vulkan names without VK_FORMAT_.
-var vkFormats = func() map[backend.Format]vkc.Format {
+var vkFormats = sync.OnceValue(func() map[backend.Format]vkc.Format {
 	byName := map[string]vkc.Format{}
 	for v := vkc.Format(1); v < 200; v++ {
 		byName[v.String()] = v
@@ -23,7 +24,7 @@ var vkFormats = func() map[backend.Format]vkc.Format {
 		}
 	}
 	return out
-}()
+})
 
 // imageCreateCubeCompatible is VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT.
 const imageCreateCubeCompatible = 0x10
@@ -55,7 +56,7 @@ func (d *Device) NewImage(desc backend.ImageDesc) (backend.Image, error) {
 		return nil, fmt.Errorf("vk: %w", err)
 	}
 	desc = desc.Norm()
-	f, ok := vkFormats[desc.Format]
+	f, ok := vkFormats()[desc.Format]
 	if !ok {
 		return nil, fmt.Errorf("vk: image format %v has no Vulkan format", desc.Format)
 	}
@@ -349,7 +350,7 @@ func (s *sampler) Release() {
 // texelView makes a buffer view of the whole buffer for a texel buffer
 // binding; the dispatch destroys it.
 func (d *Device) texelView(b *buffer, f backend.Format) (vkc.BufferView, error) {
-	vf, ok := vkFormats[f]
+	vf, ok := vkFormats()[f]
 	if !ok {
 		return 0, fmt.Errorf("vk: texel buffer format %v has no Vulkan format", f)
 	}

@@ -3,6 +3,7 @@ package vk
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/coopshader/coop/backend"
 )
@@ -101,67 +102,75 @@ type capability struct {
 	features []string // keys of featureBits
 }
 
-var capabilities = map[uint32]capability{
-	9:    {"Float16", []string{"shaderFloat16"}},
-	10:   {"Float64", []string{"shaderFloat64"}},
-	11:   {"Int64", []string{"shaderInt64"}},
-	22:   {"Int16", []string{"shaderInt16"}},
-	25:   {"ImageGatherExtended", []string{"shaderImageGatherExtended"}},
-	45:   {"SampledCubeArray", []string{"imageCubeArray"}},
-	49:   {"StorageImageExtendedFormats", []string{"shaderStorageImageExtendedFormats"}},
-	55:   {"StorageImageReadWithoutFormat", []string{"shaderStorageImageReadWithoutFormat"}},
-	56:   {"StorageImageWriteWithoutFormat", []string{"shaderStorageImageWriteWithoutFormat"}},
-	39:   {"Int8", []string{"shaderInt8"}},
-	4212: {"Float8EXT", []string{"shaderFloat8"}},
-	4213: {"Float8CooperativeMatrixEXT", []string{"shaderFloat8CooperativeMatrix"}},
-	4433: {"StorageBuffer16BitAccess", []string{"storageBuffer16BitAccess"}},
-	4434: {"UniformAndStorageBuffer16BitAccess", []string{"uniformAndStorageBuffer16BitAccess"}},
-	4435: {"StoragePushConstant16", []string{"storagePushConstant16"}},
-	4448: {"StorageBuffer8BitAccess", []string{"storageBuffer8BitAccess"}},
-	4449: {"UniformAndStorageBuffer8BitAccess", []string{"uniformAndStorageBuffer8BitAccess"}},
-	4450: {"StoragePushConstant8", []string{"storagePushConstant8"}},
-	5116: {"BFloat16TypeKHR", []string{"shaderBFloat16Type"}},
-	5117: {"BFloat16DotProductKHR", []string{"shaderBFloat16DotProduct"}},
-	5118: {"BFloat16CooperativeMatrixKHR", []string{"shaderBFloat16CooperativeMatrix"}},
-	5345: {"VulkanMemoryModel", []string{"vulkanMemoryModel"}},
-	5346: {"VulkanMemoryModelDeviceScope", []string{"vulkanMemoryModelDeviceScope"}},
-	5347: {"PhysicalStorageBufferAddresses", []string{"bufferDeviceAddress"}},
-	5357: {"CooperativeMatrixNV", []string{"cooperativeMatrixNV"}},
-	5394: {"CooperativeVectorNV", []string{"cooperativeVector"}},
-	5430: {"CooperativeMatrixReductionsNV", []string{"cooperativeMatrixReductions"}},
-	5431: {"CooperativeMatrixConversionsNV", []string{"cooperativeMatrixConversions"}},
-	5432: {"CooperativeMatrixPerElementOperationsNV", []string{"cooperativeMatrixPerElementOperations"}},
-	5433: {"CooperativeMatrixTensorAddressingNV", []string{"cooperativeMatrixTensorAddressing"}},
-	5434: {"CooperativeMatrixBlockLoadsNV", []string{"cooperativeMatrixBlockLoads"}},
-	5435: {"CooperativeVectorTrainingNV", []string{"cooperativeVectorTraining"}},
-	5439: {"TensorAddressingNV", []string{"cooperativeMatrixTensorAddressing"}},
-	6022: {"CooperativeMatrixKHR", []string{"cooperativeMatrix"}},
-}
+// The tables of this package are built on first use (sync.OnceValue), not
+// at start-up: every coop command links vk, and most never reach it.
+var capabilities = sync.OnceValue(func() map[uint32]capability {
+	return map[uint32]capability{
+		9:    {"Float16", []string{"shaderFloat16"}},
+		10:   {"Float64", []string{"shaderFloat64"}},
+		11:   {"Int64", []string{"shaderInt64"}},
+		22:   {"Int16", []string{"shaderInt16"}},
+		25:   {"ImageGatherExtended", []string{"shaderImageGatherExtended"}},
+		45:   {"SampledCubeArray", []string{"imageCubeArray"}},
+		49:   {"StorageImageExtendedFormats", []string{"shaderStorageImageExtendedFormats"}},
+		55:   {"StorageImageReadWithoutFormat", []string{"shaderStorageImageReadWithoutFormat"}},
+		56:   {"StorageImageWriteWithoutFormat", []string{"shaderStorageImageWriteWithoutFormat"}},
+		39:   {"Int8", []string{"shaderInt8"}},
+		4212: {"Float8EXT", []string{"shaderFloat8"}},
+		4213: {"Float8CooperativeMatrixEXT", []string{"shaderFloat8CooperativeMatrix"}},
+		4433: {"StorageBuffer16BitAccess", []string{"storageBuffer16BitAccess"}},
+		4434: {"UniformAndStorageBuffer16BitAccess", []string{"uniformAndStorageBuffer16BitAccess"}},
+		4435: {"StoragePushConstant16", []string{"storagePushConstant16"}},
+		4448: {"StorageBuffer8BitAccess", []string{"storageBuffer8BitAccess"}},
+		4449: {"UniformAndStorageBuffer8BitAccess", []string{"uniformAndStorageBuffer8BitAccess"}},
+		4450: {"StoragePushConstant8", []string{"storagePushConstant8"}},
+		5116: {"BFloat16TypeKHR", []string{"shaderBFloat16Type"}},
+		5117: {"BFloat16DotProductKHR", []string{"shaderBFloat16DotProduct"}},
+		5118: {"BFloat16CooperativeMatrixKHR", []string{"shaderBFloat16CooperativeMatrix"}},
+		5345: {"VulkanMemoryModel", []string{"vulkanMemoryModel"}},
+		5346: {"VulkanMemoryModelDeviceScope", []string{"vulkanMemoryModelDeviceScope"}},
+		5347: {"PhysicalStorageBufferAddresses", []string{"bufferDeviceAddress"}},
+		5357: {"CooperativeMatrixNV", []string{"cooperativeMatrixNV"}},
+		5394: {"CooperativeVectorNV", []string{"cooperativeVector"}},
+		5430: {"CooperativeMatrixReductionsNV", []string{"cooperativeMatrixReductions"}},
+		5431: {"CooperativeMatrixConversionsNV", []string{"cooperativeMatrixConversions"}},
+		5432: {"CooperativeMatrixPerElementOperationsNV", []string{"cooperativeMatrixPerElementOperations"}},
+		5433: {"CooperativeMatrixTensorAddressingNV", []string{"cooperativeMatrixTensorAddressing"}},
+		5434: {"CooperativeMatrixBlockLoadsNV", []string{"cooperativeMatrixBlockLoads"}},
+		5435: {"CooperativeVectorTrainingNV", []string{"cooperativeVectorTraining"}},
+		5439: {"TensorAddressingNV", []string{"cooperativeMatrixTensorAddressing"}},
+		6022: {"CooperativeMatrixKHR", []string{"cooperativeMatrix"}},
+	}
+})
 
 // spirvExtensions maps SPIR-V extensions to the device extension that
 // provides them; those not listed are core in Vulkan 1.3 or left for the
 // driver to reject.
-var spirvExtensions = map[string]string{
-	"SPV_KHR_cooperative_matrix": "VK_KHR_cooperative_matrix",
-	"SPV_NV_cooperative_matrix":  "VK_NV_cooperative_matrix",
-	"SPV_NV_cooperative_matrix2": "VK_NV_cooperative_matrix2",
-	"SPV_NV_tensor_addressing":   "VK_NV_cooperative_matrix2",
-	"SPV_NV_cooperative_vector":  "VK_NV_cooperative_vector",
-	"SPV_KHR_bfloat16":           "VK_KHR_shader_bfloat16",
-	"SPV_EXT_float8":             "VK_EXT_shader_float8",
-}
+var spirvExtensions = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"SPV_KHR_cooperative_matrix": "VK_KHR_cooperative_matrix",
+		"SPV_NV_cooperative_matrix":  "VK_NV_cooperative_matrix",
+		"SPV_NV_cooperative_matrix2": "VK_NV_cooperative_matrix2",
+		"SPV_NV_tensor_addressing":   "VK_NV_cooperative_matrix2",
+		"SPV_NV_cooperative_vector":  "VK_NV_cooperative_vector",
+		"SPV_KHR_bfloat16":           "VK_KHR_shader_bfloat16",
+		"SPV_EXT_float8":             "VK_EXT_shader_float8",
+	}
+})
 
 // unexposed lists the capabilities no Vulkan feature enables yet, so no
 // device can run a module that declares them.
-var unexposed = map[uint32]string{
-	5112: "Int4TypeINTEL",
-	5114: "Int4CooperativeMatrixINTEL",
-}
+var unexposed = sync.OnceValue(func() map[uint32]string {
+	return map[uint32]string{
+		5112: "Int4TypeINTEL",
+		5114: "Int4CooperativeMatrixINTEL",
+	}
+})
 
 // noVulkanFeature refuses a module declaring a capability of unexposed.
 func noVulkanFeature(m *moduleInfo) error {
 	for _, c := range m.caps {
-		if name, ok := unexposed[c]; ok {
+		if name, ok := unexposed()[c]; ok {
 			return fmt.Errorf("vk: module needs capability %s (SPV_INTEL_int4): %w, as no Vulkan feature exposes 4-bit integers yet; run it on the CPU executor", name, backend.ErrNoDeviceSupport)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/coopshader/coop/spirv"
 	"github.com/coopshader/coop/vk/internal/vkc"
@@ -12,7 +13,7 @@ import (
 
 // spirvEnv checks the module's SPIR-V extensions and capabilities against
 // Vulkan's SPIR-V environment (appendix "Vulkan Environment for SPIR-V",
-// generated from vk.xml into vkc.SPIRVExtensions and SPIRVCapabilities):
+// generated from vk.xml into vkc.SPIRVExtension and SPIRVCapability):
 // each must be listed there, and one of its conditions must hold for the
 // device as created (a core version up to 1.3, an enabled extension or
 // feature, a supported property). A module outside them is invalid usage,
@@ -21,7 +22,7 @@ import (
 // in module.go runs first, for its friendlier messages.
 func (d *Device) spirvEnv(m *moduleInfo) error {
 	for _, e := range m.exts {
-		ens, ok := vkc.SPIRVExtensions[e]
+		ens, ok := vkc.SPIRVExtension(e)
 		if !ok {
 			return fmt.Errorf("vk: module uses SPIR-V extension %s, which Vulkan does not allow (the SPIR-V environment lists no such extension)", e)
 		}
@@ -33,7 +34,8 @@ func (d *Device) spirvEnv(m *moduleInfo) error {
 		names := capNames(c)
 		var ens []vkc.SPIRVEnable
 		for _, n := range names {
-			ens = append(ens, vkc.SPIRVCapabilities[n]...)
+			more, _ := vkc.SPIRVCapability(n)
+			ens = append(ens, more...)
 		}
 		name := fmt.Sprintf("Capability(%d)", c)
 		if len(names) > 0 {
@@ -120,13 +122,15 @@ func (d *Device) featureEnabled(e vkc.SPIRVEnable) bool {
 	return false
 }
 
-var subgroupBits = map[string]vkc.SubgroupFeatureFlags{
-	"VK_SUBGROUP_FEATURE_BASIC_BIT": vkc.SubgroupFeatureBasicBit, "VK_SUBGROUP_FEATURE_VOTE_BIT": vkc.SubgroupFeatureVoteBit,
-	"VK_SUBGROUP_FEATURE_ARITHMETIC_BIT": vkc.SubgroupFeatureArithmeticBit, "VK_SUBGROUP_FEATURE_BALLOT_BIT": vkc.SubgroupFeatureBallotBit,
-	"VK_SUBGROUP_FEATURE_SHUFFLE_BIT": vkc.SubgroupFeatureShuffleBit, "VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT": vkc.SubgroupFeatureShuffleRelativeBit,
-	"VK_SUBGROUP_FEATURE_CLUSTERED_BIT": vkc.SubgroupFeatureClusteredBit, "VK_SUBGROUP_FEATURE_QUAD_BIT": vkc.SubgroupFeatureQuadBit,
-	"VK_SUBGROUP_FEATURE_PARTITIONED_BIT_NV": vkc.SubgroupFeaturePartitionedBitNV,
-}
+var subgroupBits = sync.OnceValue(func() map[string]vkc.SubgroupFeatureFlags {
+	return map[string]vkc.SubgroupFeatureFlags{
+		"VK_SUBGROUP_FEATURE_BASIC_BIT": vkc.SubgroupFeatureBasicBit, "VK_SUBGROUP_FEATURE_VOTE_BIT": vkc.SubgroupFeatureVoteBit,
+		"VK_SUBGROUP_FEATURE_ARITHMETIC_BIT": vkc.SubgroupFeatureArithmeticBit, "VK_SUBGROUP_FEATURE_BALLOT_BIT": vkc.SubgroupFeatureBallotBit,
+		"VK_SUBGROUP_FEATURE_SHUFFLE_BIT": vkc.SubgroupFeatureShuffleBit, "VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT": vkc.SubgroupFeatureShuffleRelativeBit,
+		"VK_SUBGROUP_FEATURE_CLUSTERED_BIT": vkc.SubgroupFeatureClusteredBit, "VK_SUBGROUP_FEATURE_QUAD_BIT": vkc.SubgroupFeatureQuadBit,
+		"VK_SUBGROUP_FEATURE_PARTITIONED_BIT_NV": vkc.SubgroupFeaturePartitionedBitNV,
+	}
+})
 
 // hasProperty reads a property condition: a subgroup operation bit, or a
 // VK_TRUE member of the Vulkan 1.1-1.3 property structures. Properties
@@ -136,7 +140,7 @@ func (d *Device) hasProperty(e vkc.SPIRVEnable) bool {
 		return false
 	}
 	if e.Member == "subgroupSupportedOperations" {
-		bit, ok := subgroupBits[e.Value]
+		bit, ok := subgroupBits()[e.Value]
 		return ok && d.props.v11.SubgroupSupportedOperations&bit != 0 && d.props.v11.SubgroupSupportedStages&vkc.ShaderStageComputeBit != 0
 	}
 	var s any

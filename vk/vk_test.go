@@ -189,7 +189,7 @@ func TestTables(t *testing.T) {
 			t.Errorf("%s: extension feature without extension", b.key)
 		}
 	}
-	for c, cp := range capabilities {
+	for c, cp := range capabilities() {
 		for _, k := range cp.features {
 			if !keys[k] {
 				t.Errorf("capability %d (%s) needs unknown feature %s", c, cp.name, k)

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/coopshader/coop/profile"
@@ -25,6 +27,7 @@ func runVal(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&opts.RelaxBlockLayout, "relax-block-layout", false, "relax vector alignment as VK_KHR_relaxed_block_layout does (the default from Vulkan 1.1)")
 	fs.BoolVar(&opts.UniformBufferStandardLayout, "uniform-buffer-standard-layout", false, "lay out uniform blocks as storage blocks (std430)")
 	fs.BoolVar(&opts.BeforeHLSLLegalization, "before-hlsl-legalization", false, "accepted for spirv-val compatibility")
+	fs.Var((*specFlag)(&opts.Spec), "spec", "validate as specialized: `ID=VALUE` gives SpecId ID an integer, a Boolean (true, false) or a float's bits (0x3f800000); repeatable, and the constants not given keep their defaults")
 	const help = "usage: coop val [flags] FILE.spv...\n\nValidates SPIR-V modules as spirv-val does, with the rules of the cooperative\nmatrix, vector and tensor extensions. Exit status 0 when every module is\nvalid, 1 when one is not, 2 for a usage error.\n\nflags:"
 	// Flags may follow the files, as spirv-val allows.
 	files, status, ok := parseFlags(fs, args, help, stdout, stderr)
@@ -71,6 +74,40 @@ func runVal(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
+}
+
+// specFlag collects --spec ID=VALUE into validate.Options.Spec: VALUE's
+// 64 bits little-endian, which the validator cuts to the constant's width
+// (a negative integer is its two's complement).
+type specFlag map[uint32][]byte
+
+func (f *specFlag) String() string { return "" }
+
+func (f *specFlag) Set(s string) error {
+	id, val, ok := strings.Cut(s, "=")
+	n, err := strconv.ParseUint(id, 0, 32)
+	if !ok || err != nil {
+		return fmt.Errorf("want ID=VALUE with a SpecId for ID, got %q", s)
+	}
+	var v uint64
+	switch val {
+	case "true":
+		v = 1
+	case "false":
+	default:
+		if v, err = strconv.ParseUint(val, 0, 64); err != nil {
+			i, err := strconv.ParseInt(val, 0, 64)
+			if err != nil {
+				return fmt.Errorf("want an integer or Boolean VALUE in %q", s)
+			}
+			v = uint64(i)
+		}
+	}
+	if *f == nil {
+		*f = specFlag{}
+	}
+	(*f)[uint32(n)] = binary.LittleEndian.AppendUint64(nil, v)
+	return nil
 }
 
 // validateWords is the check `coop run` makes on each module before its

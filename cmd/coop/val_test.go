@@ -115,3 +115,25 @@ RUN p 1 1 1
 		t.Fatalf("--no-validate still validated: %q", errs)
 	}
 }
+
+// TestValSpec: --spec validates the module as a pipeline specialized with
+// those values would run it; the MulAdd's K comes from SpecId 7 (default 16).
+func TestValSpec(t *testing.T) {
+	mod := filepath.Join(t.TempDir(), "spec.spv")
+	if rc, _, errs := runCLI("as", "-o", mod, "../../validate/testdata/spec_muladd_shape.spvasm"); rc != 0 {
+		t.Fatalf("as: rc %d %s", rc, errs)
+	}
+	if rc, _, errs := runCLI("val", mod, "--spec", "7=8"); rc != 1 || !strings.Contains(errs, "the columns of A must equal the rows of B") {
+		t.Errorf("K=8: rc %d %q", rc, errs)
+	}
+	for _, args := range [][]string{{mod}, {"--spec", "7=16", mod}, {"--spec", "7=0x10", "--spec", "3=-1", mod}} {
+		if rc, _, errs := runCLI(append([]string{"val"}, args...)...); rc != 0 {
+			t.Errorf("%q: rc %d %q", args, rc, errs)
+		}
+	}
+	for _, bad := range []string{"7", "x=1", "7=1.5", "7=yes"} {
+		if rc, _, _ := runCLI("val", "--spec", bad, mod); rc != 2 {
+			t.Errorf("--spec %s: rc %d, want 2", bad, rc)
+		}
+	}
+}

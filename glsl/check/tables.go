@@ -2,12 +2,13 @@ package check
 
 import "sync"
 
-// The name tables of built-in functions, variables, constants and opaque
-// types are filled on the first check rather than at program start, so that
-// commands linking the compiler but not compiling (coop val, coop dis) do not
-// pay for them. The order is the one the initialisers had: the package
-// variable first, then the init functions in file order.
+// The name tables of built-in types, functions, variables, constants and
+// opaque types are filled on the first check rather than at program start,
+// so that commands linking the compiler but not compiling (coop val, coop
+// dis) do not pay for them. The order is the one the initialisers had: the
+// package variable first, then the init functions in file order.
 var loadTables = sync.OnceFunc(func() {
+	defineTypeNames()
 	indexBuiltinNames()
 	defineBuiltins()
 	indexBuiltinVars()

@@ -64,7 +64,7 @@ func addMatNames(s Scalar, prefix string, ext []string) {
 	}
 }
 
-func init() {
+func defineTypeNames() {
 	typeNames["void"] = TVoid
 	addScalarNames(Bool, "bool", "b", nil)
 	addScalarNames(Int32, "int", "i", nil)

@@ -2,7 +2,8 @@
 // against coop's driver through the loader: instance with a debug
 // messenger, device with a cooperative-matrix-2 feature chain, memory,
 // buffers, a descriptor set, push constants, a timeline semaphore, a
-// timestamp query, a pipeline the driver must refuse with a message, and
+// timestamp query, a pipeline the driver must refuse for its
+// specialization with a message, and
 // push descriptors through an update template in a secondary command buffer.
 // Usage: app good.spv bad.spv
 #include <stdio.h>
@@ -113,7 +114,8 @@ int main(int argc, char **argv) {
 		VkShaderModuleCreateInfo smci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0, size, code};
 		VkShaderModule sm;
 		CHECK(vkCreateShaderModule(dev, &smci, NULL, &sm));
-		uint32_t mul = 3;
+		// The second module breaks a device rule only as specialized.
+		uint32_t mul = i == 0 ? 3 : 8;
 		VkSpecializationMapEntry me = {7, 0, 4};
 		VkSpecializationInfo si = {1, &me, 4, &mul};
 		VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};

@@ -19,5 +19,6 @@
 // the executor cannot give (buffer device addresses, fused rms_norm+rope)
 // return no job and are reported as not run.
 //
-// The harness is test support only; nothing outside tests imports it.
+// The harness is test support only; nothing outside tests imports it
+// (icd's tests take ggml's specialization constants from SpecFor).
 package llamadiff

@@ -143,6 +143,20 @@ func familyOf(v *Variant) family {
 	return nil
 }
 
+// SpecFor returns the specialization constants (by SpecId) ggml-vulkan
+// gives variant v, and false when the harness does not set v up.
+func SpecFor(v *Variant) (map[uint32]uint32, bool) {
+	f := familyOf(v)
+	if f == nil {
+		return nil, false
+	}
+	j := f(v)
+	if j == nil {
+		return nil, false
+	}
+	return j.spec, true
+}
+
 func f32bits(x float32) uint32 { return math.Float32bits(x) }
 
 // quantK returns the number of values in one block of the variant's A type

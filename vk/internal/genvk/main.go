@@ -257,12 +257,14 @@ func (g *gen) spirvTables(b *bytes.Buffer) {
 		name, doc string
 		rows      []vkxml.SPIRV
 	}{
-		{"SPIRVExtensions", "the SPIR-V extensions a module may declare", g.r.SPIRVExtensions},
-		{"SPIRVCapabilities", "the SPIR-V capabilities a module may declare", g.r.SPIRVCapabilities},
+		{"SPIRVExtension", "the conditions under which a module may declare SPIR-V extension name", g.r.SPIRVExtensions},
+		{"SPIRVCapability", "the conditions under which a module may declare SPIR-V capability name", g.r.SPIRVCapabilities},
 	} {
 		rows := append([]vkxml.SPIRV(nil), t.rows...)
 		slices.SortFunc(rows, func(a, b vkxml.SPIRV) int { return strings.Compare(a.Name, b.Name) })
-		fmt.Fprintf(b, "// %s lists %s (vk.xml's tables of the SPIR-V environment\n// appendix) with the conditions that allow each; one listed nowhere is never allowed.\nvar %s = map[string][]SPIRVEnable{\n", t.name, t.doc, t.name)
+		// A switch rather than a map: a map literal this size costs every
+		// program importing vkc (coop val among them) its building at start-up.
+		fmt.Fprintf(b, "// %s returns %s (vk.xml's tables of the SPIR-V\n// environment appendix); false: it is listed nowhere, so never allowed.\nfunc %s(name string) ([]SPIRVEnable, bool) {\n\tswitch name {\n", t.name, t.doc, t.name)
 		for _, r := range rows {
 			var es []string
 			for _, e := range r.Enables {
@@ -275,9 +277,9 @@ func (g *gen) spirvTables(b *bytes.Buffer) {
 				}
 				es = append(es, "{"+strings.Join(fs, ", ")+"}")
 			}
-			fmt.Fprintf(b, "\t%q: {%s},\n", r.Name, strings.Join(es, ", "))
+			fmt.Fprintf(b, "\tcase %q:\n\t\treturn []SPIRVEnable{%s}, true\n", r.Name, strings.Join(es, ", "))
 		}
-		fmt.Fprintf(b, "}\n\n")
+		fmt.Fprintf(b, "\t}\n\treturn nil, false\n}\n\n")
 	}
 }
 

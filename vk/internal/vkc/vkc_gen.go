@@ -4137,330 +4137,654 @@ func (p *Procs) CmdConvertCooperativeVectorMatrixNV(commandBuffer CommandBuffer,
 // Value), the latter two needing Requires (a version or extension).
 type SPIRVEnable struct{ Version, Extension, Struct, Feature, Property, Member, Value, Requires string }
 
-// SPIRVExtensions lists the SPIR-V extensions a module may declare (vk.xml's tables of the SPIR-V environment
-// appendix) with the conditions that allow each; one listed nowhere is never allowed.
-var SPIRVExtensions = map[string][]SPIRVEnable{
-	"SPV_AMD_gcn_shader":                           {{Extension: "VK_AMD_gcn_shader"}},
-	"SPV_AMD_gpu_shader_half_float":                {{Extension: "VK_AMD_gpu_shader_half_float"}},
-	"SPV_AMD_gpu_shader_int16":                     {{Extension: "VK_AMD_gpu_shader_int16"}},
-	"SPV_AMD_shader_ballot":                        {{Extension: "VK_AMD_shader_ballot"}},
-	"SPV_AMD_shader_early_and_late_fragment_tests": {{Extension: "VK_AMD_shader_early_and_late_fragment_tests"}},
-	"SPV_AMD_shader_explicit_vertex_parameter":     {{Extension: "VK_AMD_shader_explicit_vertex_parameter"}},
-	"SPV_AMD_shader_fragment_mask":                 {{Extension: "VK_AMD_shader_fragment_mask"}},
-	"SPV_AMD_shader_image_load_store_lod":          {{Extension: "VK_AMD_shader_image_load_store_lod"}},
-	"SPV_AMD_shader_trinary_minmax":                {{Extension: "VK_AMD_shader_trinary_minmax"}},
-	"SPV_AMD_texture_gather_bias_lod":              {{Extension: "VK_AMD_texture_gather_bias_lod"}},
-	"SPV_ARM_core_builtins":                        {{Extension: "VK_ARM_shader_core_builtins"}},
-	"SPV_ARM_graph":                                {{Extension: "VK_ARM_data_graph"}},
-	"SPV_ARM_tensors":                              {{Extension: "VK_ARM_tensors"}},
-	"SPV_EXT_cooperative_matrix_maintenance1":      {{Extension: "VK_EXT_cooperative_matrix_maintenance1"}},
-	"SPV_EXT_demote_to_helper_invocation":          {{Version: "VK_VERSION_1_3"}, {Extension: "VK_EXT_shader_demote_to_helper_invocation"}},
-	"SPV_EXT_descriptor_heap":                      {{Extension: "VK_EXT_descriptor_heap"}},
-	"SPV_EXT_descriptor_indexing":                  {{Version: "VK_VERSION_1_2"}, {Extension: "VK_EXT_descriptor_indexing"}},
-	"SPV_EXT_float8":                               {{Extension: "VK_EXT_shader_float8"}},
-	"SPV_EXT_fragment_fully_covered":               {{Extension: "VK_EXT_conservative_rasterization"}},
-	"SPV_EXT_fragment_invocation_density":          {{Extension: "VK_EXT_fragment_density_map"}},
-	"SPV_EXT_fragment_shader_interlock":            {{Extension: "VK_EXT_fragment_shader_interlock"}},
-	"SPV_EXT_long_vector":                          {{Extension: "VK_EXT_shader_long_vector"}},
-	"SPV_EXT_mesh_shader":                          {{Extension: "VK_EXT_mesh_shader"}},
-	"SPV_EXT_ocp_microscaling_types":               {{Extension: "VK_EXT_shader_ocp_microscaling_types"}},
-	"SPV_EXT_opacity_micromap":                     {{Extension: "VK_EXT_opacity_micromap"}, {Extension: "VK_KHR_opacity_micromap"}},
-	"SPV_EXT_physical_storage_buffer":              {{Extension: "VK_EXT_buffer_device_address"}},
-	"SPV_EXT_replicated_composites":                {{Extension: "VK_EXT_shader_replicated_composites"}},
-	"SPV_EXT_shader_64bit_indexing":                {{Extension: "VK_EXT_shader_64bit_indexing"}},
-	"SPV_EXT_shader_atomic_float16_add":            {{Extension: "VK_EXT_shader_atomic_float2"}},
-	"SPV_EXT_shader_atomic_float_add":              {{Extension: "VK_EXT_shader_atomic_float"}},
-	"SPV_EXT_shader_atomic_float_min_max":          {{Extension: "VK_EXT_shader_atomic_float2"}},
-	"SPV_EXT_shader_image_int64":                   {{Extension: "VK_EXT_shader_image_atomic_int64"}},
-	"SPV_EXT_shader_invocation_reorder":            {{Extension: "VK_EXT_ray_tracing_invocation_reorder"}},
-	"SPV_EXT_shader_stencil_export":                {{Extension: "VK_EXT_shader_stencil_export"}},
-	"SPV_EXT_shader_subgroup_partitioned":          {{Extension: "VK_EXT_shader_subgroup_partitioned"}},
-	"SPV_EXT_shader_tile_image":                    {{Extension: "VK_EXT_shader_tile_image"}},
-	"SPV_EXT_shader_viewport_index_layer":          {{Version: "VK_VERSION_1_2"}, {Extension: "VK_EXT_shader_viewport_index_layer"}},
-	"SPV_EXT_split_barrier":                        {{Extension: "VK_EXT_shader_split_barrier"}},
-	"SPV_GOOGLE_decorate_string":                   {{Extension: "VK_GOOGLE_decorate_string"}},
-	"SPV_GOOGLE_hlsl_functionality1":               {{Extension: "VK_GOOGLE_hlsl_functionality1"}},
-	"SPV_GOOGLE_user_type":                         {{Extension: "VK_GOOGLE_user_type"}},
-	"SPV_HUAWEI_cluster_culling_shader":            {{Extension: "VK_HUAWEI_cluster_culling_shader"}},
-	"SPV_HUAWEI_subpass_shading":                   {{Extension: "VK_HUAWEI_subpass_shading"}},
-	"SPV_INTEL_shader_integer_functions2":          {{Extension: "VK_INTEL_shader_integer_functions2"}},
-	"SPV_KHR_16bit_storage":                        {{Version: "VK_VERSION_1_1"}, {Extension: "VK_KHR_16bit_storage"}},
-	"SPV_KHR_8bit_storage":                         {{Version: "VK_VERSION_1_2"}, {Extension: "VK_KHR_8bit_storage"}},
-	"SPV_KHR_abort":                                {{Extension: "VK_KHR_shader_abort"}},
-	"SPV_KHR_bfloat16":                             {{Extension: "VK_KHR_shader_bfloat16"}},
-	"SPV_KHR_compute_shader_derivatives":           {{Extension: "VK_KHR_compute_shader_derivatives"}},
-	"SPV_KHR_constant_data":                        {{Extension: "VK_KHR_shader_constant_data"}},
-	"SPV_KHR_cooperative_matrix":                   {{Extension: "VK_KHR_cooperative_matrix"}},
-	"SPV_KHR_device_group":                         {{Version: "VK_VERSION_1_1"}, {Extension: "VK_KHR_device_group"}},
-	"SPV_KHR_expect_assume":                        {{Version: "VK_VERSION_1_4"}, {Extension: "VK_KHR_shader_expect_assume"}},
-	"SPV_KHR_float_controls":                       {{Version: "VK_VERSION_1_2"}, {Extension: "VK_KHR_shader_float_controls"}},
-	"SPV_KHR_float_controls2":                      {{Version: "VK_VERSION_1_4"}, {Extension: "VK_KHR_shader_float_controls2"}},
-	"SPV_KHR_fma":                                  {{Extension: "VK_KHR_shader_fma"}},
-	"SPV_KHR_fragment_shader_barycentric":          {{Extension: "VK_KHR_fragment_shader_barycentric"}},
-	"SPV_KHR_fragment_shading_rate":                {{Extension: "VK_KHR_fragment_shading_rate"}},
-	"SPV_KHR_integer_dot_product":                  {{Version: "VK_VERSION_1_3"}, {Extension: "VK_KHR_shader_integer_dot_product"}},
-	"SPV_KHR_maximal_reconvergence":                {{Extension: "VK_KHR_shader_maximal_reconvergence"}},
-	"SPV_KHR_multiview":                            {{Version: "VK_VERSION_1_1"}, {Extension: "VK_KHR_multiview"}},
-	"SPV_KHR_non_semantic_info":                    {{Version: "VK_VERSION_1_3"}, {Extension: "VK_KHR_shader_non_semantic_info"}},
-	"SPV_KHR_opacity_micromap":                     {{Extension: "VK_KHR_opacity_micromap"}},
-	"SPV_KHR_physical_storage_buffer":              {{Version: "VK_VERSION_1_2"}, {Extension: "VK_KHR_buffer_device_address"}},
-	"SPV_KHR_post_depth_coverage":                  {{Extension: "VK_EXT_post_depth_coverage"}},
-	"SPV_KHR_quad_control":                         {{Extension: "VK_KHR_shader_quad_control"}},
-	"SPV_KHR_ray_cull_mask":                        {{Extension: "VK_KHR_ray_tracing_maintenance1"}},
-	"SPV_KHR_ray_query":                            {{Extension: "VK_KHR_ray_query"}},
-	"SPV_KHR_ray_tracing":                          {{Extension: "VK_KHR_ray_tracing_pipeline"}},
-	"SPV_KHR_ray_tracing_position_fetch":           {{Extension: "VK_KHR_ray_tracing_position_fetch"}},
-	"SPV_KHR_relaxed_extended_instruction":         {{Extension: "VK_KHR_shader_relaxed_extended_instruction"}},
-	"SPV_KHR_shader_ballot":                        {{Extension: "VK_EXT_shader_subgroup_ballot"}},
-	"SPV_KHR_shader_clock":                         {{Extension: "VK_KHR_shader_clock"}},
-	"SPV_KHR_shader_draw_parameters":               {{Version: "VK_VERSION_1_1"}, {Extension: "VK_KHR_shader_draw_parameters"}},
-	"SPV_KHR_storage_buffer_storage_class":         {{Version: "VK_VERSION_1_1"}, {Extension: "VK_KHR_storage_buffer_storage_class"}},
-	"SPV_KHR_subgroup_rotate":                      {{Version: "VK_VERSION_1_4"}, {Extension: "VK_KHR_shader_subgroup_rotate"}},
-	"SPV_KHR_subgroup_uniform_control_flow":        {{Extension: "VK_KHR_shader_subgroup_uniform_control_flow"}},
-	"SPV_KHR_subgroup_vote":                        {{Extension: "VK_EXT_shader_subgroup_vote"}},
-	"SPV_KHR_terminate_invocation":                 {{Version: "VK_VERSION_1_3"}, {Extension: "VK_KHR_shader_terminate_invocation"}},
-	"SPV_KHR_untyped_pointers":                     {{Extension: "VK_KHR_shader_untyped_pointers"}},
-	"SPV_KHR_variable_pointers":                    {{Version: "VK_VERSION_1_1"}, {Extension: "VK_KHR_variable_pointers"}},
-	"SPV_KHR_vulkan_memory_model":                  {{Version: "VK_VERSION_1_2"}, {Extension: "VK_KHR_vulkan_memory_model"}},
-	"SPV_KHR_workgroup_memory_explicit_layout":     {{Extension: "VK_KHR_workgroup_memory_explicit_layout"}},
-	"SPV_NVX_multiview_per_view_attributes":        {{Extension: "VK_NVX_multiview_per_view_attributes"}},
-	"SPV_NV_cluster_acceleration_structure":        {{Extension: "VK_NV_cluster_acceleration_structure"}},
-	"SPV_NV_compute_shader_derivatives":            {{Extension: "VK_NV_compute_shader_derivatives"}},
-	"SPV_NV_cooperative_matrix":                    {{Extension: "VK_NV_cooperative_matrix"}},
-	"SPV_NV_cooperative_matrix2":                   {{Extension: "VK_NV_cooperative_matrix2"}},
-	"SPV_NV_cooperative_matrix_decode_vector":      {{Extension: "VK_NV_cooperative_matrix_decode_vector"}},
-	"SPV_NV_cooperative_vector":                    {{Extension: "VK_NV_cooperative_vector"}},
-	"SPV_NV_fragment_shader_barycentric":           {{Extension: "VK_NV_fragment_shader_barycentric"}},
-	"SPV_NV_geometry_shader_passthrough":           {{Extension: "VK_NV_geometry_shader_passthrough"}},
-	"SPV_NV_linear_swept_spheres":                  {{Extension: "VK_NV_ray_tracing_linear_swept_spheres"}},
-	"SPV_NV_mesh_shader":                           {{Extension: "VK_NV_mesh_shader"}},
-	"SPV_NV_push_constant_bank":                    {{Extension: "VK_NV_push_constant_bank"}},
-	"SPV_NV_raw_access_chains":                     {{Extension: "VK_NV_raw_access_chains"}},
-	"SPV_NV_ray_tracing":                           {{Extension: "VK_NV_ray_tracing"}},
-	"SPV_NV_ray_tracing_motion_blur":               {{Extension: "VK_NV_ray_tracing_motion_blur"}},
-	"SPV_NV_sample_mask_override_coverage":         {{Extension: "VK_NV_sample_mask_override_coverage"}},
-	"SPV_NV_shader_atomic_fp16_vector":             {{Extension: "VK_NV_shader_atomic_float16_vector"}},
-	"SPV_NV_shader_image_footprint":                {{Extension: "VK_NV_shader_image_footprint"}},
-	"SPV_NV_shader_invocation_reorder":             {{Extension: "VK_NV_ray_tracing_invocation_reorder"}},
-	"SPV_NV_shader_sm_builtins":                    {{Extension: "VK_NV_shader_sm_builtins"}},
-	"SPV_NV_shader_subgroup_partitioned":           {{Extension: "VK_NV_shader_subgroup_partitioned"}, {Extension: "VK_EXT_shader_subgroup_partitioned"}},
-	"SPV_NV_shading_rate":                          {{Extension: "VK_NV_shading_rate_image"}},
-	"SPV_NV_tensor_addressing":                     {{Extension: "VK_NV_cooperative_matrix2"}},
-	"SPV_NV_viewport_array2":                       {{Extension: "VK_NV_viewport_array2"}},
-	"SPV_QCOM_cooperative_matrix_conversion":       {{Extension: "VK_QCOM_cooperative_matrix_conversion"}},
-	"SPV_QCOM_image_processing":                    {{Extension: "VK_QCOM_image_processing"}},
-	"SPV_QCOM_image_processing2":                   {{Extension: "VK_QCOM_image_processing2"}},
-	"SPV_QCOM_image_processing3":                   {{Extension: "VK_QCOM_image_processing3"}},
-	"SPV_QCOM_multiple_wait_queues":                {{Extension: "VK_QCOM_shader_multiple_wait_queues"}},
-	"SPV_QCOM_tile_shading":                        {{Extension: "VK_QCOM_tile_shading"}},
-	"SPV_VALVE_mixed_float_dot_product":            {{Extension: "VK_VALVE_shader_mixed_float_dot_product"}},
+// SPIRVExtension returns the conditions under which a module may declare SPIR-V extension name (vk.xml's tables of the SPIR-V
+// environment appendix); false: it is listed nowhere, so never allowed.
+func SPIRVExtension(name string) ([]SPIRVEnable, bool) {
+	switch name {
+	case "SPV_AMD_gcn_shader":
+		return []SPIRVEnable{{Extension: "VK_AMD_gcn_shader"}}, true
+	case "SPV_AMD_gpu_shader_half_float":
+		return []SPIRVEnable{{Extension: "VK_AMD_gpu_shader_half_float"}}, true
+	case "SPV_AMD_gpu_shader_int16":
+		return []SPIRVEnable{{Extension: "VK_AMD_gpu_shader_int16"}}, true
+	case "SPV_AMD_shader_ballot":
+		return []SPIRVEnable{{Extension: "VK_AMD_shader_ballot"}}, true
+	case "SPV_AMD_shader_early_and_late_fragment_tests":
+		return []SPIRVEnable{{Extension: "VK_AMD_shader_early_and_late_fragment_tests"}}, true
+	case "SPV_AMD_shader_explicit_vertex_parameter":
+		return []SPIRVEnable{{Extension: "VK_AMD_shader_explicit_vertex_parameter"}}, true
+	case "SPV_AMD_shader_fragment_mask":
+		return []SPIRVEnable{{Extension: "VK_AMD_shader_fragment_mask"}}, true
+	case "SPV_AMD_shader_image_load_store_lod":
+		return []SPIRVEnable{{Extension: "VK_AMD_shader_image_load_store_lod"}}, true
+	case "SPV_AMD_shader_trinary_minmax":
+		return []SPIRVEnable{{Extension: "VK_AMD_shader_trinary_minmax"}}, true
+	case "SPV_AMD_texture_gather_bias_lod":
+		return []SPIRVEnable{{Extension: "VK_AMD_texture_gather_bias_lod"}}, true
+	case "SPV_ARM_core_builtins":
+		return []SPIRVEnable{{Extension: "VK_ARM_shader_core_builtins"}}, true
+	case "SPV_ARM_graph":
+		return []SPIRVEnable{{Extension: "VK_ARM_data_graph"}}, true
+	case "SPV_ARM_tensors":
+		return []SPIRVEnable{{Extension: "VK_ARM_tensors"}}, true
+	case "SPV_EXT_cooperative_matrix_maintenance1":
+		return []SPIRVEnable{{Extension: "VK_EXT_cooperative_matrix_maintenance1"}}, true
+	case "SPV_EXT_demote_to_helper_invocation":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_3"}, {Extension: "VK_EXT_shader_demote_to_helper_invocation"}}, true
+	case "SPV_EXT_descriptor_heap":
+		return []SPIRVEnable{{Extension: "VK_EXT_descriptor_heap"}}, true
+	case "SPV_EXT_descriptor_indexing":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_2"}, {Extension: "VK_EXT_descriptor_indexing"}}, true
+	case "SPV_EXT_float8":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_float8"}}, true
+	case "SPV_EXT_fragment_fully_covered":
+		return []SPIRVEnable{{Extension: "VK_EXT_conservative_rasterization"}}, true
+	case "SPV_EXT_fragment_invocation_density":
+		return []SPIRVEnable{{Extension: "VK_EXT_fragment_density_map"}}, true
+	case "SPV_EXT_fragment_shader_interlock":
+		return []SPIRVEnable{{Extension: "VK_EXT_fragment_shader_interlock"}}, true
+	case "SPV_EXT_long_vector":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_long_vector"}}, true
+	case "SPV_EXT_mesh_shader":
+		return []SPIRVEnable{{Extension: "VK_EXT_mesh_shader"}}, true
+	case "SPV_EXT_ocp_microscaling_types":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_ocp_microscaling_types"}}, true
+	case "SPV_EXT_opacity_micromap":
+		return []SPIRVEnable{{Extension: "VK_EXT_opacity_micromap"}, {Extension: "VK_KHR_opacity_micromap"}}, true
+	case "SPV_EXT_physical_storage_buffer":
+		return []SPIRVEnable{{Extension: "VK_EXT_buffer_device_address"}}, true
+	case "SPV_EXT_replicated_composites":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_replicated_composites"}}, true
+	case "SPV_EXT_shader_64bit_indexing":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_64bit_indexing"}}, true
+	case "SPV_EXT_shader_atomic_float16_add":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_atomic_float2"}}, true
+	case "SPV_EXT_shader_atomic_float_add":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_atomic_float"}}, true
+	case "SPV_EXT_shader_atomic_float_min_max":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_atomic_float2"}}, true
+	case "SPV_EXT_shader_image_int64":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_image_atomic_int64"}}, true
+	case "SPV_EXT_shader_invocation_reorder":
+		return []SPIRVEnable{{Extension: "VK_EXT_ray_tracing_invocation_reorder"}}, true
+	case "SPV_EXT_shader_stencil_export":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_stencil_export"}}, true
+	case "SPV_EXT_shader_subgroup_partitioned":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_subgroup_partitioned"}}, true
+	case "SPV_EXT_shader_tile_image":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_tile_image"}}, true
+	case "SPV_EXT_shader_viewport_index_layer":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_2"}, {Extension: "VK_EXT_shader_viewport_index_layer"}}, true
+	case "SPV_EXT_split_barrier":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_split_barrier"}}, true
+	case "SPV_GOOGLE_decorate_string":
+		return []SPIRVEnable{{Extension: "VK_GOOGLE_decorate_string"}}, true
+	case "SPV_GOOGLE_hlsl_functionality1":
+		return []SPIRVEnable{{Extension: "VK_GOOGLE_hlsl_functionality1"}}, true
+	case "SPV_GOOGLE_user_type":
+		return []SPIRVEnable{{Extension: "VK_GOOGLE_user_type"}}, true
+	case "SPV_HUAWEI_cluster_culling_shader":
+		return []SPIRVEnable{{Extension: "VK_HUAWEI_cluster_culling_shader"}}, true
+	case "SPV_HUAWEI_subpass_shading":
+		return []SPIRVEnable{{Extension: "VK_HUAWEI_subpass_shading"}}, true
+	case "SPV_INTEL_shader_integer_functions2":
+		return []SPIRVEnable{{Extension: "VK_INTEL_shader_integer_functions2"}}, true
+	case "SPV_KHR_16bit_storage":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_1"}, {Extension: "VK_KHR_16bit_storage"}}, true
+	case "SPV_KHR_8bit_storage":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_2"}, {Extension: "VK_KHR_8bit_storage"}}, true
+	case "SPV_KHR_abort":
+		return []SPIRVEnable{{Extension: "VK_KHR_shader_abort"}}, true
+	case "SPV_KHR_bfloat16":
+		return []SPIRVEnable{{Extension: "VK_KHR_shader_bfloat16"}}, true
+	case "SPV_KHR_compute_shader_derivatives":
+		return []SPIRVEnable{{Extension: "VK_KHR_compute_shader_derivatives"}}, true
+	case "SPV_KHR_constant_data":
+		return []SPIRVEnable{{Extension: "VK_KHR_shader_constant_data"}}, true
+	case "SPV_KHR_cooperative_matrix":
+		return []SPIRVEnable{{Extension: "VK_KHR_cooperative_matrix"}}, true
+	case "SPV_KHR_device_group":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_1"}, {Extension: "VK_KHR_device_group"}}, true
+	case "SPV_KHR_expect_assume":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_4"}, {Extension: "VK_KHR_shader_expect_assume"}}, true
+	case "SPV_KHR_float_controls":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_2"}, {Extension: "VK_KHR_shader_float_controls"}}, true
+	case "SPV_KHR_float_controls2":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_4"}, {Extension: "VK_KHR_shader_float_controls2"}}, true
+	case "SPV_KHR_fma":
+		return []SPIRVEnable{{Extension: "VK_KHR_shader_fma"}}, true
+	case "SPV_KHR_fragment_shader_barycentric":
+		return []SPIRVEnable{{Extension: "VK_KHR_fragment_shader_barycentric"}}, true
+	case "SPV_KHR_fragment_shading_rate":
+		return []SPIRVEnable{{Extension: "VK_KHR_fragment_shading_rate"}}, true
+	case "SPV_KHR_integer_dot_product":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_3"}, {Extension: "VK_KHR_shader_integer_dot_product"}}, true
+	case "SPV_KHR_maximal_reconvergence":
+		return []SPIRVEnable{{Extension: "VK_KHR_shader_maximal_reconvergence"}}, true
+	case "SPV_KHR_multiview":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_1"}, {Extension: "VK_KHR_multiview"}}, true
+	case "SPV_KHR_non_semantic_info":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_3"}, {Extension: "VK_KHR_shader_non_semantic_info"}}, true
+	case "SPV_KHR_opacity_micromap":
+		return []SPIRVEnable{{Extension: "VK_KHR_opacity_micromap"}}, true
+	case "SPV_KHR_physical_storage_buffer":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_2"}, {Extension: "VK_KHR_buffer_device_address"}}, true
+	case "SPV_KHR_post_depth_coverage":
+		return []SPIRVEnable{{Extension: "VK_EXT_post_depth_coverage"}}, true
+	case "SPV_KHR_quad_control":
+		return []SPIRVEnable{{Extension: "VK_KHR_shader_quad_control"}}, true
+	case "SPV_KHR_ray_cull_mask":
+		return []SPIRVEnable{{Extension: "VK_KHR_ray_tracing_maintenance1"}}, true
+	case "SPV_KHR_ray_query":
+		return []SPIRVEnable{{Extension: "VK_KHR_ray_query"}}, true
+	case "SPV_KHR_ray_tracing":
+		return []SPIRVEnable{{Extension: "VK_KHR_ray_tracing_pipeline"}}, true
+	case "SPV_KHR_ray_tracing_position_fetch":
+		return []SPIRVEnable{{Extension: "VK_KHR_ray_tracing_position_fetch"}}, true
+	case "SPV_KHR_relaxed_extended_instruction":
+		return []SPIRVEnable{{Extension: "VK_KHR_shader_relaxed_extended_instruction"}}, true
+	case "SPV_KHR_shader_ballot":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_subgroup_ballot"}}, true
+	case "SPV_KHR_shader_clock":
+		return []SPIRVEnable{{Extension: "VK_KHR_shader_clock"}}, true
+	case "SPV_KHR_shader_draw_parameters":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_1"}, {Extension: "VK_KHR_shader_draw_parameters"}}, true
+	case "SPV_KHR_storage_buffer_storage_class":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_1"}, {Extension: "VK_KHR_storage_buffer_storage_class"}}, true
+	case "SPV_KHR_subgroup_rotate":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_4"}, {Extension: "VK_KHR_shader_subgroup_rotate"}}, true
+	case "SPV_KHR_subgroup_uniform_control_flow":
+		return []SPIRVEnable{{Extension: "VK_KHR_shader_subgroup_uniform_control_flow"}}, true
+	case "SPV_KHR_subgroup_vote":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_subgroup_vote"}}, true
+	case "SPV_KHR_terminate_invocation":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_3"}, {Extension: "VK_KHR_shader_terminate_invocation"}}, true
+	case "SPV_KHR_untyped_pointers":
+		return []SPIRVEnable{{Extension: "VK_KHR_shader_untyped_pointers"}}, true
+	case "SPV_KHR_variable_pointers":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_1"}, {Extension: "VK_KHR_variable_pointers"}}, true
+	case "SPV_KHR_vulkan_memory_model":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_2"}, {Extension: "VK_KHR_vulkan_memory_model"}}, true
+	case "SPV_KHR_workgroup_memory_explicit_layout":
+		return []SPIRVEnable{{Extension: "VK_KHR_workgroup_memory_explicit_layout"}}, true
+	case "SPV_NVX_multiview_per_view_attributes":
+		return []SPIRVEnable{{Extension: "VK_NVX_multiview_per_view_attributes"}}, true
+	case "SPV_NV_cluster_acceleration_structure":
+		return []SPIRVEnable{{Extension: "VK_NV_cluster_acceleration_structure"}}, true
+	case "SPV_NV_compute_shader_derivatives":
+		return []SPIRVEnable{{Extension: "VK_NV_compute_shader_derivatives"}}, true
+	case "SPV_NV_cooperative_matrix":
+		return []SPIRVEnable{{Extension: "VK_NV_cooperative_matrix"}}, true
+	case "SPV_NV_cooperative_matrix2":
+		return []SPIRVEnable{{Extension: "VK_NV_cooperative_matrix2"}}, true
+	case "SPV_NV_cooperative_matrix_decode_vector":
+		return []SPIRVEnable{{Extension: "VK_NV_cooperative_matrix_decode_vector"}}, true
+	case "SPV_NV_cooperative_vector":
+		return []SPIRVEnable{{Extension: "VK_NV_cooperative_vector"}}, true
+	case "SPV_NV_fragment_shader_barycentric":
+		return []SPIRVEnable{{Extension: "VK_NV_fragment_shader_barycentric"}}, true
+	case "SPV_NV_geometry_shader_passthrough":
+		return []SPIRVEnable{{Extension: "VK_NV_geometry_shader_passthrough"}}, true
+	case "SPV_NV_linear_swept_spheres":
+		return []SPIRVEnable{{Extension: "VK_NV_ray_tracing_linear_swept_spheres"}}, true
+	case "SPV_NV_mesh_shader":
+		return []SPIRVEnable{{Extension: "VK_NV_mesh_shader"}}, true
+	case "SPV_NV_push_constant_bank":
+		return []SPIRVEnable{{Extension: "VK_NV_push_constant_bank"}}, true
+	case "SPV_NV_raw_access_chains":
+		return []SPIRVEnable{{Extension: "VK_NV_raw_access_chains"}}, true
+	case "SPV_NV_ray_tracing":
+		return []SPIRVEnable{{Extension: "VK_NV_ray_tracing"}}, true
+	case "SPV_NV_ray_tracing_motion_blur":
+		return []SPIRVEnable{{Extension: "VK_NV_ray_tracing_motion_blur"}}, true
+	case "SPV_NV_sample_mask_override_coverage":
+		return []SPIRVEnable{{Extension: "VK_NV_sample_mask_override_coverage"}}, true
+	case "SPV_NV_shader_atomic_fp16_vector":
+		return []SPIRVEnable{{Extension: "VK_NV_shader_atomic_float16_vector"}}, true
+	case "SPV_NV_shader_image_footprint":
+		return []SPIRVEnable{{Extension: "VK_NV_shader_image_footprint"}}, true
+	case "SPV_NV_shader_invocation_reorder":
+		return []SPIRVEnable{{Extension: "VK_NV_ray_tracing_invocation_reorder"}}, true
+	case "SPV_NV_shader_sm_builtins":
+		return []SPIRVEnable{{Extension: "VK_NV_shader_sm_builtins"}}, true
+	case "SPV_NV_shader_subgroup_partitioned":
+		return []SPIRVEnable{{Extension: "VK_NV_shader_subgroup_partitioned"}, {Extension: "VK_EXT_shader_subgroup_partitioned"}}, true
+	case "SPV_NV_shading_rate":
+		return []SPIRVEnable{{Extension: "VK_NV_shading_rate_image"}}, true
+	case "SPV_NV_tensor_addressing":
+		return []SPIRVEnable{{Extension: "VK_NV_cooperative_matrix2"}}, true
+	case "SPV_NV_viewport_array2":
+		return []SPIRVEnable{{Extension: "VK_NV_viewport_array2"}}, true
+	case "SPV_QCOM_cooperative_matrix_conversion":
+		return []SPIRVEnable{{Extension: "VK_QCOM_cooperative_matrix_conversion"}}, true
+	case "SPV_QCOM_image_processing":
+		return []SPIRVEnable{{Extension: "VK_QCOM_image_processing"}}, true
+	case "SPV_QCOM_image_processing2":
+		return []SPIRVEnable{{Extension: "VK_QCOM_image_processing2"}}, true
+	case "SPV_QCOM_image_processing3":
+		return []SPIRVEnable{{Extension: "VK_QCOM_image_processing3"}}, true
+	case "SPV_QCOM_multiple_wait_queues":
+		return []SPIRVEnable{{Extension: "VK_QCOM_shader_multiple_wait_queues"}}, true
+	case "SPV_QCOM_tile_shading":
+		return []SPIRVEnable{{Extension: "VK_QCOM_tile_shading"}}, true
+	case "SPV_VALVE_mixed_float_dot_product":
+		return []SPIRVEnable{{Extension: "VK_VALVE_shader_mixed_float_dot_product"}}, true
+	}
+	return nil, false
 }
 
-// SPIRVCapabilities lists the SPIR-V capabilities a module may declare (vk.xml's tables of the SPIR-V environment
-// appendix) with the conditions that allow each; one listed nowhere is never allowed.
-var SPIRVCapabilities = map[string][]SPIRVEnable{
-	"AbortKHR":                                    {{Struct: "VkPhysicalDeviceShaderAbortFeaturesKHR", Feature: "shaderAbort", Requires: "VK_KHR_shader_abort"}},
-	"AtomicFloat16AddEXT":                         {{Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderBufferFloat16AtomicAdd", Requires: "VK_EXT_shader_atomic_float2"}, {Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderSharedFloat16AtomicAdd", Requires: "VK_EXT_shader_atomic_float2"}},
-	"AtomicFloat16MinMaxEXT":                      {{Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderBufferFloat16AtomicMinMax", Requires: "VK_EXT_shader_atomic_float2"}, {Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderSharedFloat16AtomicMinMax", Requires: "VK_EXT_shader_atomic_float2"}},
-	"AtomicFloat16VectorNV":                       {{Struct: "VkPhysicalDeviceShaderAtomicFloat16VectorFeaturesNV", Feature: "shaderFloat16VectorAtomics", Requires: "VK_NV_shader_atomic_float16_vector"}},
-	"AtomicFloat32AddEXT":                         {{Struct: "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT", Feature: "shaderBufferFloat32AtomicAdd", Requires: "VK_EXT_shader_atomic_float"}, {Struct: "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT", Feature: "shaderSharedFloat32AtomicAdd", Requires: "VK_EXT_shader_atomic_float"}, {Struct: "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT", Feature: "shaderImageFloat32AtomicAdd", Requires: "VK_EXT_shader_atomic_float"}},
-	"AtomicFloat32MinMaxEXT":                      {{Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderBufferFloat32AtomicMinMax", Requires: "VK_EXT_shader_atomic_float2"}, {Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderSharedFloat32AtomicMinMax", Requires: "VK_EXT_shader_atomic_float2"}, {Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderImageFloat32AtomicMinMax", Requires: "VK_EXT_shader_atomic_float2"}},
-	"AtomicFloat64AddEXT":                         {{Struct: "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT", Feature: "shaderBufferFloat64AtomicAdd", Requires: "VK_EXT_shader_atomic_float"}, {Struct: "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT", Feature: "shaderSharedFloat64AtomicAdd", Requires: "VK_EXT_shader_atomic_float"}},
-	"AtomicFloat64MinMaxEXT":                      {{Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderBufferFloat64AtomicMinMax", Requires: "VK_EXT_shader_atomic_float2"}, {Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderSharedFloat64AtomicMinMax", Requires: "VK_EXT_shader_atomic_float2"}},
-	"BFloat16CooperativeMatrixKHR":                {{Struct: "VkPhysicalDeviceShaderBfloat16FeaturesKHR", Feature: "shaderBFloat16CooperativeMatrix", Requires: "VK_KHR_shader_bfloat16"}},
-	"BFloat16DotProductKHR":                       {{Struct: "VkPhysicalDeviceShaderBfloat16FeaturesKHR", Feature: "shaderBFloat16DotProduct", Requires: "VK_KHR_shader_bfloat16"}},
-	"BFloat16TypeKHR":                             {{Struct: "VkPhysicalDeviceShaderBfloat16FeaturesKHR", Feature: "shaderBFloat16Type", Requires: "VK_KHR_shader_bfloat16"}},
-	"BitcastExtractEXT":                           {{Struct: "VkPhysicalDeviceShaderOCPMicroscalingTypesFeaturesEXT", Feature: "shaderFloat4", Requires: "VK_EXT_shader_ocp_microscaling_types"}, {Struct: "VkPhysicalDeviceShaderOCPMicroscalingTypesFeaturesEXT", Feature: "shaderFloat6", Requires: "VK_EXT_shader_ocp_microscaling_types"}},
-	"ClipDistance":                                {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderClipDistance", Requires: "VK_VERSION_1_0"}},
-	"ClusterCullingShadingHUAWEI":                 {{Struct: "VkPhysicalDeviceClusterCullingShaderFeaturesHUAWEI", Feature: "clustercullingShader", Requires: "VK_HUAWEI_cluster_culling_shader"}},
-	"ComputeDerivativeGroupLinearKHR":             {{Struct: "VkPhysicalDeviceComputeShaderDerivativesFeaturesKHR", Feature: "computeDerivativeGroupLinear", Requires: "VK_KHR_compute_shader_derivatives"}, {Struct: "VkPhysicalDeviceComputeShaderDerivativesFeaturesNV", Feature: "computeDerivativeGroupLinear", Requires: "VK_NV_compute_shader_derivatives"}},
-	"ComputeDerivativeGroupQuadsKHR":              {{Struct: "VkPhysicalDeviceComputeShaderDerivativesFeaturesKHR", Feature: "computeDerivativeGroupQuads", Requires: "VK_KHR_compute_shader_derivatives"}, {Struct: "VkPhysicalDeviceComputeShaderDerivativesFeaturesNV", Feature: "computeDerivativeGroupQuads", Requires: "VK_NV_compute_shader_derivatives"}},
-	"ConstantDataKHR":                             {{Struct: "VkPhysicalDeviceShaderConstantDataFeaturesKHR", Feature: "shaderConstantData", Requires: "VK_KHR_shader_constant_data"}},
-	"CooperativeMatrixBlockLoadsNV":               {{Struct: "VkPhysicalDeviceCooperativeMatrix2FeaturesNV", Feature: "cooperativeMatrixBlockLoads", Requires: "VK_NV_cooperative_matrix2"}},
-	"CooperativeMatrixConversionQCOM":             {{Struct: "VkPhysicalDeviceCooperativeMatrixConversionFeaturesQCOM", Feature: "cooperativeMatrixConversion", Requires: "VK_QCOM_cooperative_matrix_conversion"}},
-	"CooperativeMatrixConversionsEXT":             {{Struct: "VkPhysicalDeviceCooperativeMatrixMaintenance1FeaturesEXT", Feature: "cooperativeMatrixConversions", Requires: "VK_EXT_cooperative_matrix_maintenance1"}},
-	"CooperativeMatrixConversionsNV":              {{Struct: "VkPhysicalDeviceCooperativeMatrix2FeaturesNV", Feature: "cooperativeMatrixConversions", Requires: "VK_NV_cooperative_matrix2"}},
-	"CooperativeMatrixDecodeVectorNV":             {{Struct: "VkPhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV", Feature: "cooperativeMatrixDecodeVector", Requires: "VK_NV_cooperative_matrix_decode_vector"}},
-	"CooperativeMatrixGetCoordinateEXT":           {{Struct: "VkPhysicalDeviceCooperativeMatrixMaintenance1FeaturesEXT", Feature: "cooperativeMatrixGetCoordinate", Requires: "VK_EXT_cooperative_matrix_maintenance1"}},
-	"CooperativeMatrixKHR":                        {{Struct: "VkPhysicalDeviceCooperativeMatrixFeaturesKHR", Feature: "cooperativeMatrix", Requires: "VK_KHR_cooperative_matrix"}},
-	"CooperativeMatrixNV":                         {{Struct: "VkPhysicalDeviceCooperativeMatrixFeaturesNV", Feature: "cooperativeMatrix", Requires: "VK_NV_cooperative_matrix"}},
-	"CooperativeMatrixPerElementOperationsEXT":    {{Struct: "VkPhysicalDeviceCooperativeMatrixMaintenance1FeaturesEXT", Feature: "cooperativeMatrixPerElementOperations", Requires: "VK_EXT_cooperative_matrix_maintenance1"}},
-	"CooperativeMatrixPerElementOperationsNV":     {{Struct: "VkPhysicalDeviceCooperativeMatrix2FeaturesNV", Feature: "cooperativeMatrixPerElementOperations", Requires: "VK_NV_cooperative_matrix2"}},
-	"CooperativeMatrixReductionsEXT":              {{Struct: "VkPhysicalDeviceCooperativeMatrixMaintenance1FeaturesEXT", Feature: "cooperativeMatrixReductions", Requires: "VK_EXT_cooperative_matrix_maintenance1"}},
-	"CooperativeMatrixReductionsNV":               {{Struct: "VkPhysicalDeviceCooperativeMatrix2FeaturesNV", Feature: "cooperativeMatrixReductions", Requires: "VK_NV_cooperative_matrix2"}},
-	"CooperativeMatrixTensorAddressingNV":         {{Struct: "VkPhysicalDeviceCooperativeMatrix2FeaturesNV", Feature: "cooperativeMatrixTensorAddressing", Requires: "VK_NV_cooperative_matrix2"}},
-	"CooperativeVectorNV":                         {{Struct: "VkPhysicalDeviceCooperativeVectorFeaturesNV", Feature: "cooperativeVector", Requires: "VK_NV_cooperative_vector"}},
-	"CooperativeVectorTrainingNV":                 {{Struct: "VkPhysicalDeviceCooperativeVectorFeaturesNV", Feature: "cooperativeVectorTraining", Requires: "VK_NV_cooperative_vector"}},
-	"CoreBuiltinsARM":                             {{Struct: "VkPhysicalDeviceShaderCoreBuiltinsFeaturesARM", Feature: "shaderCoreBuiltins", Requires: "VK_ARM_shader_core_builtins"}},
-	"CullDistance":                                {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderCullDistance", Requires: "VK_VERSION_1_0"}},
-	"DemoteToHelperInvocation":                    {{Struct: "VkPhysicalDeviceVulkan13Features", Feature: "shaderDemoteToHelperInvocation", Requires: "VK_VERSION_1_3,VK_EXT_shader_demote_to_helper_invocation"}, {Struct: "VkPhysicalDeviceShaderDemoteToHelperInvocationFeaturesEXT", Feature: "shaderDemoteToHelperInvocation", Requires: "VK_EXT_shader_demote_to_helper_invocation"}},
-	"DenormFlushToZero":                           {{Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderDenormFlushToZeroFloat16", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderDenormFlushToZeroFloat32", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderDenormFlushToZeroFloat64", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}},
-	"DenormPreserve":                              {{Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderDenormPreserveFloat16", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderDenormPreserveFloat32", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderDenormPreserveFloat64", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}},
-	"DerivativeControl":                           {{Version: "VK_VERSION_1_0"}},
-	"DescriptorHeapEXT":                           {{Struct: "VkPhysicalDeviceDescriptorHeapFeaturesEXT", Feature: "descriptorHeap", Requires: "VK_EXT_descriptor_heap"}},
-	"DeviceGroup":                                 {{Version: "VK_VERSION_1_1"}, {Extension: "VK_KHR_device_group"}},
-	"DotProduct":                                  {{Struct: "VkPhysicalDeviceVulkan13Features", Feature: "shaderIntegerDotProduct", Requires: "VK_VERSION_1_3,VK_KHR_shader_integer_dot_product"}, {Struct: "VkPhysicalDeviceShaderIntegerDotProductFeaturesKHR", Feature: "shaderIntegerDotProduct", Requires: "VK_KHR_shader_integer_dot_product"}},
-	"DotProductBFloat16AccVALVE":                  {{Struct: "VkPhysicalDeviceShaderMixedFloatDotProductFeaturesVALVE", Feature: "shaderMixedFloatDotProductBFloat16Acc", Requires: "VK_VALVE_shader_mixed_float_dot_product"}},
-	"DotProductFloat16AccFloat16VALVE":            {{Struct: "VkPhysicalDeviceShaderMixedFloatDotProductFeaturesVALVE", Feature: "shaderMixedFloatDotProductFloat16AccFloat16", Requires: "VK_VALVE_shader_mixed_float_dot_product"}},
-	"DotProductFloat16AccFloat32VALVE":            {{Struct: "VkPhysicalDeviceShaderMixedFloatDotProductFeaturesVALVE", Feature: "shaderMixedFloatDotProductFloat16AccFloat32", Requires: "VK_VALVE_shader_mixed_float_dot_product"}},
-	"DotProductFloat8AccFloat32VALVE":             {{Struct: "VkPhysicalDeviceShaderMixedFloatDotProductFeaturesVALVE", Feature: "shaderMixedFloatDotProductFloat8AccFloat32", Requires: "VK_VALVE_shader_mixed_float_dot_product"}},
-	"DotProductInput4x8Bit":                       {{Struct: "VkPhysicalDeviceVulkan13Features", Feature: "shaderIntegerDotProduct", Requires: "VK_VERSION_1_3,VK_KHR_shader_integer_dot_product"}, {Struct: "VkPhysicalDeviceShaderIntegerDotProductFeaturesKHR", Feature: "shaderIntegerDotProduct", Requires: "VK_KHR_shader_integer_dot_product"}},
-	"DotProductInput4x8BitPacked":                 {{Struct: "VkPhysicalDeviceVulkan13Features", Feature: "shaderIntegerDotProduct", Requires: "VK_VERSION_1_3,VK_KHR_shader_integer_dot_product"}, {Struct: "VkPhysicalDeviceShaderIntegerDotProductFeaturesKHR", Feature: "shaderIntegerDotProduct", Requires: "VK_KHR_shader_integer_dot_product"}},
-	"DotProductInputAll":                          {{Struct: "VkPhysicalDeviceVulkan13Features", Feature: "shaderIntegerDotProduct", Requires: "VK_VERSION_1_3,VK_KHR_shader_integer_dot_product"}, {Struct: "VkPhysicalDeviceShaderIntegerDotProductFeaturesKHR", Feature: "shaderIntegerDotProduct", Requires: "VK_KHR_shader_integer_dot_product"}},
-	"DrawParameters":                              {{Struct: "VkPhysicalDeviceVulkan11Features", Feature: "shaderDrawParameters", Requires: "VK_VERSION_1_2"}, {Struct: "VkPhysicalDeviceShaderDrawParametersFeatures", Feature: "shaderDrawParameters", Requires: "VK_VERSION_1_1"}, {Extension: "VK_KHR_shader_draw_parameters"}},
-	"ExpectAssumeKHR":                             {{Struct: "VkPhysicalDeviceVulkan14Features", Feature: "shaderExpectAssume", Requires: "VK_VERSION_1_4,VK_KHR_shader_expect_assume"}, {Struct: "VkPhysicalDeviceShaderExpectAssumeFeatures", Feature: "shaderExpectAssume", Requires: "VK_KHR_shader_expect_assume"}},
-	"FMAKHR":                                      {{Struct: "VkPhysicalDeviceShaderFmaFeaturesKHR", Feature: "shaderFmaFloat16", Requires: "VK_KHR_shader_fma"}, {Struct: "VkPhysicalDeviceShaderFmaFeaturesKHR", Feature: "shaderFmaFloat32", Requires: "VK_KHR_shader_fma"}, {Struct: "VkPhysicalDeviceShaderFmaFeaturesKHR", Feature: "shaderFmaFloat64", Requires: "VK_KHR_shader_fma"}},
-	"Float16":                                     {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderFloat16", Requires: "VK_VERSION_1_2,VK_KHR_shader_float16_int8"}, {Extension: "VK_AMD_gpu_shader_half_float"}},
-	"Float4EXT":                                   {{Struct: "VkPhysicalDeviceShaderOCPMicroscalingTypesFeaturesEXT", Feature: "shaderFloat4", Requires: "VK_EXT_shader_ocp_microscaling_types"}},
-	"Float64":                                     {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderFloat64", Requires: "VK_VERSION_1_0"}},
-	"Float6EXT":                                   {{Struct: "VkPhysicalDeviceShaderOCPMicroscalingTypesFeaturesEXT", Feature: "shaderFloat6", Requires: "VK_EXT_shader_ocp_microscaling_types"}},
-	"Float8CooperativeMatrixEXT":                  {{Struct: "VkPhysicalDeviceShaderFloat8FeaturesEXT", Feature: "shaderFloat8CooperativeMatrix", Requires: "VK_EXT_shader_float8"}},
-	"Float8EXT":                                   {{Struct: "VkPhysicalDeviceShaderFloat8FeaturesEXT", Feature: "shaderFloat8", Requires: "VK_EXT_shader_float8"}},
-	"Float8UnsignedE8M0EXT":                       {{Struct: "VkPhysicalDeviceShaderOCPMicroscalingTypesFeaturesEXT", Feature: "shaderFloat8UnsignedE8M0", Requires: "VK_EXT_shader_ocp_microscaling_types"}},
-	"FloatControls2":                              {{Struct: "VkPhysicalDeviceVulkan14Features", Feature: "shaderFloatControls2", Requires: "VK_VERSION_1_4,VK_KHR_shader_float_controls2"}, {Struct: "VkPhysicalDeviceShaderFloatControls2Features", Feature: "shaderFloatControls2", Requires: "VK_KHR_shader_float_controls2"}},
-	"FragmentBarycentricKHR":                      {{Struct: "VkPhysicalDeviceFragmentShaderBarycentricFeaturesKHR", Feature: "fragmentShaderBarycentric", Requires: "VK_KHR_fragment_shader_barycentric"}, {Struct: "VkPhysicalDeviceFragmentShaderBarycentricFeaturesNV", Feature: "fragmentShaderBarycentric", Requires: "VK_NV_fragment_shader_barycentric"}},
-	"FragmentDensityEXT":                          {{Struct: "VkPhysicalDeviceFragmentDensityMapFeaturesEXT", Feature: "fragmentDensityMap", Requires: "VK_EXT_fragment_density_map"}, {Struct: "VkPhysicalDeviceShadingRateImageFeaturesNV", Feature: "shadingRateImage", Requires: "VK_NV_shading_rate_image"}},
-	"FragmentFullyCoveredEXT":                     {{Extension: "VK_EXT_conservative_rasterization"}},
-	"FragmentMaskAMD":                             {{Extension: "VK_AMD_shader_fragment_mask"}},
-	"FragmentShaderPixelInterlockEXT":             {{Struct: "VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT", Feature: "fragmentShaderPixelInterlock", Requires: "VK_EXT_fragment_shader_interlock"}},
-	"FragmentShaderSampleInterlockEXT":            {{Struct: "VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT", Feature: "fragmentShaderSampleInterlock", Requires: "VK_EXT_fragment_shader_interlock"}},
-	"FragmentShaderShadingRateInterlockEXT":       {{Struct: "VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT", Feature: "fragmentShaderShadingRateInterlock", Requires: "VK_EXT_fragment_shader_interlock"}, {Struct: "VkPhysicalDeviceShadingRateImageFeaturesNV", Feature: "shadingRateImage", Requires: "VK_NV_shading_rate_image"}},
-	"FragmentShadingRateKHR":                      {{Struct: "VkPhysicalDeviceFragmentShadingRateFeaturesKHR", Feature: "pipelineFragmentShadingRate", Requires: "VK_KHR_fragment_shading_rate"}, {Struct: "VkPhysicalDeviceFragmentShadingRateFeaturesKHR", Feature: "primitiveFragmentShadingRate", Requires: "VK_KHR_fragment_shading_rate"}, {Struct: "VkPhysicalDeviceFragmentShadingRateFeaturesKHR", Feature: "attachmentFragmentShadingRate", Requires: "VK_KHR_fragment_shading_rate"}},
-	"Geometry":                                    {{Struct: "VkPhysicalDeviceFeatures", Feature: "geometryShader", Requires: "VK_VERSION_1_0"}},
-	"GeometryPointSize":                           {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderTessellationAndGeometryPointSize", Requires: "VK_VERSION_1_0"}},
-	"GeometryShaderPassthroughNV":                 {{Extension: "VK_NV_geometry_shader_passthrough"}},
-	"GeometryStreams":                             {{Struct: "VkPhysicalDeviceTransformFeedbackFeaturesEXT", Feature: "geometryStreams", Requires: "VK_EXT_transform_feedback"}},
-	"GraphARM":                                    {{Struct: "VkPhysicalDeviceDataGraphFeaturesARM", Feature: "dataGraph", Requires: "VK_ARM_data_graph"}},
-	"GroupNonUniform":                             {{Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_BASIC_BIT", Requires: "VK_VERSION_1_1"}},
-	"GroupNonUniformArithmetic":                   {{Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_ARITHMETIC_BIT", Requires: "VK_VERSION_1_1"}},
-	"GroupNonUniformBallot":                       {{Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_BALLOT_BIT", Requires: "VK_VERSION_1_1"}},
-	"GroupNonUniformClustered":                    {{Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_CLUSTERED_BIT", Requires: "VK_VERSION_1_1"}},
-	"GroupNonUniformPartitionedEXT":               {{Struct: "VkPhysicalDeviceShaderSubgroupPartitionedFeaturesEXT", Feature: "shaderSubgroupPartitioned", Requires: "VK_EXT_shader_subgroup_partitioned"}, {Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_PARTITIONED_BIT_NV", Requires: "VK_NV_shader_subgroup_partitioned"}},
-	"GroupNonUniformQuad":                         {{Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_QUAD_BIT", Requires: "VK_VERSION_1_1"}},
-	"GroupNonUniformRotateKHR":                    {{Struct: "VkPhysicalDeviceVulkan14Features", Feature: "shaderSubgroupRotate", Requires: "VK_VERSION_1_4,VK_KHR_shader_subgroup_rotate"}, {Struct: "VkPhysicalDeviceShaderSubgroupRotateFeatures", Feature: "shaderSubgroupRotate", Requires: "VK_KHR_shader_subgroup_rotate"}},
-	"GroupNonUniformShuffle":                      {{Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_SHUFFLE_BIT", Requires: "VK_VERSION_1_1"}},
-	"GroupNonUniformShuffleRelative":              {{Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT", Requires: "VK_VERSION_1_1"}},
-	"GroupNonUniformVote":                         {{Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_VOTE_BIT", Requires: "VK_VERSION_1_1"}},
-	"Image1D":                                     {{Version: "VK_VERSION_1_0"}},
-	"ImageBuffer":                                 {{Version: "VK_VERSION_1_0"}},
-	"ImageCubeArray":                              {{Struct: "VkPhysicalDeviceFeatures", Feature: "imageCubeArray", Requires: "VK_VERSION_1_0"}},
-	"ImageFootprintNV":                            {{Struct: "VkPhysicalDeviceShaderImageFootprintFeaturesNV", Feature: "imageFootprint", Requires: "VK_NV_shader_image_footprint"}},
-	"ImageGatherBiasLodAMD":                       {{Extension: "VK_AMD_texture_gather_bias_lod"}},
-	"ImageGatherExtended":                         {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderImageGatherExtended", Requires: "VK_VERSION_1_0"}},
-	"ImageGatherExtendedModesQCOM":                {{Struct: "VkPhysicalDeviceImageProcessing3FeaturesQCOM", Feature: "imageGatherExtendedModes", Requires: "VK_QCOM_image_processing3"}},
-	"ImageGatherLinearQCOM":                       {{Struct: "VkPhysicalDeviceImageProcessing3FeaturesQCOM", Feature: "imageGatherLinear", Requires: "VK_QCOM_image_processing3"}},
-	"ImageMSArray":                                {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderStorageImageMultisample", Requires: "VK_VERSION_1_0"}},
-	"ImageQuery":                                  {{Version: "VK_VERSION_1_0"}},
-	"ImageReadWriteLodAMD":                        {{Extension: "VK_AMD_shader_image_load_store_lod"}},
-	"InputAttachment":                             {{Version: "VK_VERSION_1_0"}},
-	"InputAttachmentArrayDynamicIndexing":         {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderInputAttachmentArrayDynamicIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}},
-	"InputAttachmentArrayNonUniformIndexing":      {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderInputAttachmentArrayNonUniformIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}},
-	"Int16":                                       {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderInt16", Requires: "VK_VERSION_1_0"}},
-	"Int64":                                       {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderInt64", Requires: "VK_VERSION_1_0"}},
-	"Int64Atomics":                                {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderBufferInt64Atomics", Requires: "VK_VERSION_1_2,VK_KHR_shader_atomic_int64"}, {Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderSharedInt64Atomics", Requires: "VK_VERSION_1_2,VK_KHR_shader_atomic_int64"}, {Struct: "VkPhysicalDeviceShaderImageAtomicInt64FeaturesEXT", Feature: "shaderImageInt64Atomics", Requires: "VK_EXT_shader_image_atomic_int64"}},
-	"Int64ImageEXT":                               {{Struct: "VkPhysicalDeviceShaderImageAtomicInt64FeaturesEXT", Feature: "shaderImageInt64Atomics", Requires: "VK_EXT_shader_image_atomic_int64"}},
-	"Int8":                                        {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderInt8", Requires: "VK_VERSION_1_2,VK_KHR_shader_float16_int8"}},
-	"IntegerFunctions2INTEL":                      {{Struct: "VkPhysicalDeviceShaderIntegerFunctions2FeaturesINTEL", Feature: "shaderIntegerFunctions2", Requires: "VK_INTEL_shader_integer_functions2"}},
-	"InterpolationFunction":                       {{Struct: "VkPhysicalDeviceFeatures", Feature: "sampleRateShading", Requires: "VK_VERSION_1_0"}},
-	"LongVectorEXT":                               {{Struct: "VkPhysicalDeviceShaderLongVectorFeaturesEXT", Feature: "longVector", Requires: "VK_EXT_shader_long_vector"}},
-	"MXInt8EXT":                                   {{Struct: "VkPhysicalDeviceShaderOCPMicroscalingTypesFeaturesEXT", Feature: "shaderMXInt8", Requires: "VK_EXT_shader_ocp_microscaling_types"}},
-	"Matrix":                                      {{Version: "VK_VERSION_1_0"}},
-	"MeshShadingEXT":                              {{Extension: "VK_EXT_mesh_shader"}},
-	"MeshShadingNV":                               {{Extension: "VK_NV_mesh_shader"}},
-	"MinLod":                                      {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderResourceMinLod", Requires: "VK_VERSION_1_0"}},
-	"MultiView":                                   {{Struct: "VkPhysicalDeviceVulkan11Features", Feature: "multiview", Requires: "VK_VERSION_1_2"}, {Struct: "VkPhysicalDeviceMultiviewFeatures", Feature: "multiview", Requires: "VK_KHR_multiview"}},
-	"MultiViewport":                               {{Struct: "VkPhysicalDeviceFeatures", Feature: "multiViewport", Requires: "VK_VERSION_1_0"}},
-	"MultipleWaitQueuesQCOM":                      {{Struct: "VkPhysicalDeviceShaderMultipleWaitQueuesFeaturesQCOM", Feature: "shaderMultipleWaitQueues", Requires: "VK_QCOM_shader_multiple_wait_queues"}},
-	"PerViewAttributesNV":                         {{Extension: "VK_NVX_multiview_per_view_attributes"}},
-	"PhysicalStorageBufferAddresses":              {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "bufferDeviceAddress", Requires: "VK_VERSION_1_2,VK_KHR_buffer_device_address"}, {Struct: "VkPhysicalDeviceBufferDeviceAddressFeaturesEXT", Feature: "bufferDeviceAddress", Requires: "VK_EXT_buffer_device_address"}},
-	"PushConstantBanksNV":                         {{Struct: "VkPhysicalDevicePushConstantBankFeaturesNV", Feature: "pushConstantBank", Requires: "VK_NV_push_constant_bank"}},
-	"QuadControlKHR":                              {{Struct: "VkPhysicalDeviceShaderQuadControlFeaturesKHR", Feature: "shaderQuadControl", Requires: "VK_KHR_shader_quad_control"}},
-	"RawAccessChainsNV":                           {{Struct: "VkPhysicalDeviceRawAccessChainsFeaturesNV", Feature: "shaderRawAccessChains", Requires: "VK_NV_raw_access_chains"}},
-	"RayCullMaskKHR":                              {{Struct: "VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR", Feature: "rayTracingMaintenance1", Requires: "VK_KHR_ray_tracing_maintenance1"}},
-	"RayQueryKHR":                                 {{Struct: "VkPhysicalDeviceRayQueryFeaturesKHR", Feature: "rayQuery", Requires: "VK_KHR_ray_query"}},
-	"RayQueryPositionFetchKHR":                    {{Struct: "VkPhysicalDeviceRayTracingPositionFetchFeaturesKHR", Feature: "rayTracingPositionFetch", Requires: "VK_KHR_ray_tracing_position_fetch"}},
-	"RayTracingClusterAccelerationStructureNV":    {{Struct: "VkPhysicalDeviceClusterAccelerationStructureFeaturesNV", Feature: "clusterAccelerationStructure", Requires: "VK_NV_cluster_acceleration_structure"}},
-	"RayTracingKHR":                               {{Struct: "VkPhysicalDeviceRayTracingPipelineFeaturesKHR", Feature: "rayTracingPipeline", Requires: "VK_KHR_ray_tracing_pipeline"}},
-	"RayTracingLinearSweptSpheresGeometryNV":      {{Struct: "VkPhysicalDeviceRayTracingLinearSweptSpheresFeaturesNV", Feature: "linearSweptSpheres", Requires: "VK_NV_ray_tracing_linear_swept_spheres"}},
-	"RayTracingMotionBlurNV":                      {{Struct: "VkPhysicalDeviceRayTracingMotionBlurFeaturesNV", Feature: "rayTracingMotionBlur", Requires: "VK_NV_ray_tracing_motion_blur"}},
-	"RayTracingNV":                                {{Extension: "VK_NV_ray_tracing"}},
-	"RayTracingOpacityMicromapExecutionModeKHR":   {{Struct: "VkPhysicalDeviceOpacityMicromapFeaturesKHR", Feature: "micromap", Requires: "VK_KHR_opacity_micromap"}},
-	"RayTracingOpacityMicromapKHR":                {{Extension: "VK_EXT_opacity_micromap"}, {Struct: "VkPhysicalDeviceOpacityMicromapFeaturesKHR", Feature: "micromap", Requires: "VK_KHR_opacity_micromap"}},
-	"RayTracingPositionFetchKHR":                  {{Struct: "VkPhysicalDeviceRayTracingPositionFetchFeaturesKHR", Feature: "rayTracingPositionFetch", Requires: "VK_KHR_ray_tracing_position_fetch"}},
-	"RayTracingSpheresGeometryNV":                 {{Struct: "VkPhysicalDeviceRayTracingLinearSweptSpheresFeaturesNV", Feature: "spheres", Requires: "VK_NV_ray_tracing_linear_swept_spheres"}},
-	"RayTraversalPrimitiveCullingKHR":             {{Struct: "VkPhysicalDeviceRayTracingPipelineFeaturesKHR", Feature: "rayTraversalPrimitiveCulling", Requires: "VK_KHR_ray_tracing_pipeline"}, {Struct: "VkPhysicalDeviceRayQueryFeaturesKHR", Feature: "rayQuery", Requires: "VK_KHR_ray_query"}},
-	"ReplicatedCompositesEXT":                     {{Struct: "VkPhysicalDeviceShaderReplicatedCompositesFeaturesEXT", Feature: "shaderReplicatedComposites", Requires: "VK_EXT_shader_replicated_composites"}},
-	"RoundingModeRTE":                             {{Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderRoundingModeRTEFloat16", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderRoundingModeRTEFloat32", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderRoundingModeRTEFloat64", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}},
-	"RoundingModeRTZ":                             {{Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderRoundingModeRTZFloat16", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderRoundingModeRTZFloat32", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderRoundingModeRTZFloat64", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}},
-	"RuntimeDescriptorArray":                      {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "runtimeDescriptorArray", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}},
-	"SampleMaskOverrideCoverageNV":                {{Extension: "VK_NV_sample_mask_override_coverage"}},
-	"SampleMaskPostDepthCoverage":                 {{Extension: "VK_EXT_post_depth_coverage"}},
-	"SampleRateShading":                           {{Struct: "VkPhysicalDeviceFeatures", Feature: "sampleRateShading", Requires: "VK_VERSION_1_0"}},
-	"Sampled1D":                                   {{Version: "VK_VERSION_1_0"}},
-	"SampledBuffer":                               {{Version: "VK_VERSION_1_0"}},
-	"SampledCubeArray":                            {{Struct: "VkPhysicalDeviceFeatures", Feature: "imageCubeArray", Requires: "VK_VERSION_1_0"}},
-	"SampledImageArrayDynamicIndexing":            {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderSampledImageArrayDynamicIndexing", Requires: "VK_VERSION_1_0"}},
-	"SampledImageArrayNonUniformIndexing":         {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderSampledImageArrayNonUniformIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}},
-	"Shader":                                      {{Version: "VK_VERSION_1_0"}},
-	"Shader64BitIndexingEXT":                      {{Struct: "VkPhysicalDeviceShader64BitIndexingFeaturesEXT", Feature: "shader64BitIndexing", Requires: "VK_EXT_shader_64bit_indexing"}},
-	"ShaderClockKHR":                              {{Extension: "VK_KHR_shader_clock"}},
-	"ShaderEnqueueAMDX":                           {{Struct: "VkPhysicalDeviceShaderEnqueueFeaturesAMDX", Feature: "shaderEnqueue", Requires: "VK_AMDX_shader_enqueue"}},
-	"ShaderInvocationReorderEXT":                  {{Extension: "VK_EXT_ray_tracing_invocation_reorder"}},
-	"ShaderInvocationReorderNV":                   {{Extension: "VK_NV_ray_tracing_invocation_reorder"}},
-	"ShaderLayer":                                 {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderOutputLayer", Requires: "VK_VERSION_1_2"}},
-	"ShaderNonUniform":                            {{Version: "VK_VERSION_1_2"}, {Extension: "VK_EXT_descriptor_indexing"}},
-	"ShaderSMBuiltinsNV":                          {{Struct: "VkPhysicalDeviceShaderSMBuiltinsFeaturesNV", Feature: "shaderSMBuiltins", Requires: "VK_NV_shader_sm_builtins"}},
-	"ShaderViewportIndex":                         {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderOutputViewportIndex", Requires: "VK_VERSION_1_2"}},
-	"ShaderViewportIndexLayerEXT":                 {{Extension: "VK_EXT_shader_viewport_index_layer"}, {Extension: "VK_NV_viewport_array2"}},
-	"ShaderViewportMaskNV":                        {{Extension: "VK_NV_viewport_array2"}},
-	"SignedZeroInfNanPreserve":                    {{Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderSignedZeroInfNanPreserveFloat16", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderSignedZeroInfNanPreserveFloat32", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderSignedZeroInfNanPreserveFloat64", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}},
-	"SparseResidency":                             {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderResourceResidency", Requires: "VK_VERSION_1_0"}},
-	"SplitBarrierEXT":                             {{Struct: "VkPhysicalDeviceShaderSplitBarrierFeaturesEXT", Feature: "shaderSplitBarrier", Requires: "VK_EXT_shader_split_barrier"}},
-	"StencilExportEXT":                            {{Extension: "VK_EXT_shader_stencil_export"}},
-	"StorageBuffer16BitAccess":                    {{Struct: "VkPhysicalDeviceVulkan11Features", Feature: "storageBuffer16BitAccess", Requires: "VK_VERSION_1_2"}, {Struct: "VkPhysicalDevice16BitStorageFeatures", Feature: "storageBuffer16BitAccess", Requires: "VK_KHR_16bit_storage"}},
-	"StorageBuffer8BitAccess":                     {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "storageBuffer8BitAccess", Requires: "VK_VERSION_1_2,VK_KHR_8bit_storage"}},
-	"StorageBufferArrayDynamicIndexing":           {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderStorageBufferArrayDynamicIndexing", Requires: "VK_VERSION_1_0"}},
-	"StorageBufferArrayNonUniformIndexing":        {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderStorageBufferArrayNonUniformIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}},
-	"StorageImageArrayDynamicIndexing":            {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderStorageImageArrayDynamicIndexing", Requires: "VK_VERSION_1_0"}},
-	"StorageImageArrayNonUniformIndexing":         {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderStorageImageArrayNonUniformIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}},
-	"StorageImageExtendedFormats":                 {{Version: "VK_VERSION_1_0"}},
-	"StorageImageMultisample":                     {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderStorageImageMultisample", Requires: "VK_VERSION_1_0"}},
-	"StorageImageReadWithoutFormat":               {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderStorageImageReadWithoutFormat", Requires: "VK_VERSION_1_0"}, {Version: "VK_VERSION_1_3"}, {Extension: "VK_KHR_format_feature_flags2"}},
-	"StorageImageWriteWithoutFormat":              {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderStorageImageWriteWithoutFormat", Requires: "VK_VERSION_1_0"}, {Version: "VK_VERSION_1_3"}, {Extension: "VK_KHR_format_feature_flags2"}},
-	"StorageInputOutput16":                        {{Struct: "VkPhysicalDeviceVulkan11Features", Feature: "storageInputOutput16", Requires: "VK_VERSION_1_2"}, {Struct: "VkPhysicalDevice16BitStorageFeatures", Feature: "storageInputOutput16", Requires: "VK_KHR_16bit_storage"}},
-	"StoragePushConstant16":                       {{Struct: "VkPhysicalDeviceVulkan11Features", Feature: "storagePushConstant16", Requires: "VK_VERSION_1_2"}, {Struct: "VkPhysicalDevice16BitStorageFeatures", Feature: "storagePushConstant16", Requires: "VK_KHR_16bit_storage"}},
-	"StoragePushConstant8":                        {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "storagePushConstant8", Requires: "VK_VERSION_1_2,VK_KHR_8bit_storage"}},
-	"StorageTensorArrayDynamicIndexingARM":        {{Struct: "VkPhysicalDeviceTensorFeaturesARM", Feature: "shaderStorageTensorArrayDynamicIndexing", Requires: "VK_ARM_tensors"}},
-	"StorageTensorArrayNonUniformIndexingARM":     {{Struct: "VkPhysicalDeviceTensorFeaturesARM", Feature: "shaderStorageTensorArrayNonUniformIndexing", Requires: "VK_ARM_tensors"}},
-	"StorageTexelBufferArrayDynamicIndexing":      {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderStorageTexelBufferArrayDynamicIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}},
-	"StorageTexelBufferArrayNonUniformIndexing":   {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderStorageTexelBufferArrayNonUniformIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}},
-	"SubgroupBallotKHR":                           {{Extension: "VK_EXT_shader_subgroup_ballot"}},
-	"SubgroupVoteKHR":                             {{Extension: "VK_EXT_shader_subgroup_vote"}},
-	"TensorAddressingNV":                          {{Struct: "VkPhysicalDeviceCooperativeMatrix2FeaturesNV", Feature: "cooperativeMatrixTensorAddressing", Requires: "VK_NV_cooperative_matrix2"}},
-	"TensorsARM":                                  {{Struct: "VkPhysicalDeviceTensorFeaturesARM", Feature: "shaderTensorAccess", Requires: "VK_ARM_tensors"}},
-	"Tessellation":                                {{Struct: "VkPhysicalDeviceFeatures", Feature: "tessellationShader", Requires: "VK_VERSION_1_0"}},
-	"TessellationPointSize":                       {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderTessellationAndGeometryPointSize", Requires: "VK_VERSION_1_0"}},
-	"TextureBlockMatch2QCOM":                      {{Struct: "VkPhysicalDeviceImageProcessing2FeaturesQCOM", Feature: "textureBlockMatch2", Requires: "VK_QCOM_image_processing2"}},
-	"TextureBlockMatchQCOM":                       {{Struct: "VkPhysicalDeviceImageProcessingFeaturesQCOM", Feature: "textureBlockMatch", Requires: "VK_QCOM_image_processing"}},
-	"TextureBoxFilterQCOM":                        {{Struct: "VkPhysicalDeviceImageProcessingFeaturesQCOM", Feature: "textureBoxFilter", Requires: "VK_QCOM_image_processing"}},
-	"TextureSampleWeightedQCOM":                   {{Struct: "VkPhysicalDeviceImageProcessingFeaturesQCOM", Feature: "textureSampleWeighted", Requires: "VK_QCOM_image_processing"}},
-	"TileImageColorReadAccessEXT":                 {{Struct: "VkPhysicalDeviceShaderTileImageFeaturesEXT", Feature: "shaderTileImageColorReadAccess", Requires: "VK_EXT_shader_tile_image"}},
-	"TileImageDepthReadAccessEXT":                 {{Struct: "VkPhysicalDeviceShaderTileImageFeaturesEXT", Feature: "shaderTileImageDepthReadAccess", Requires: "VK_EXT_shader_tile_image"}},
-	"TileImageStencilReadAccessEXT":               {{Struct: "VkPhysicalDeviceShaderTileImageFeaturesEXT", Feature: "shaderTileImageStencilReadAccess", Requires: "VK_EXT_shader_tile_image"}},
-	"TileShadingQCOM":                             {{Struct: "VkPhysicalDeviceTileShadingFeaturesQCOM", Feature: "tileShading", Requires: "VK_QCOM_tile_shading"}},
-	"TransformFeedback":                           {{Struct: "VkPhysicalDeviceTransformFeedbackFeaturesEXT", Feature: "transformFeedback", Requires: "VK_EXT_transform_feedback"}},
-	"UniformAndStorageBuffer16BitAccess":          {{Struct: "VkPhysicalDeviceVulkan11Features", Feature: "uniformAndStorageBuffer16BitAccess", Requires: "VK_VERSION_1_2"}, {Struct: "VkPhysicalDevice16BitStorageFeatures", Feature: "uniformAndStorageBuffer16BitAccess", Requires: "VK_KHR_16bit_storage"}},
-	"UniformAndStorageBuffer8BitAccess":           {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "uniformAndStorageBuffer8BitAccess", Requires: "VK_VERSION_1_2,VK_KHR_8bit_storage"}},
-	"UniformBufferArrayDynamicIndexing":           {{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderUniformBufferArrayDynamicIndexing", Requires: "VK_VERSION_1_0"}},
-	"UniformBufferArrayNonUniformIndexing":        {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderUniformBufferArrayNonUniformIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}},
-	"UniformTexelBufferArrayDynamicIndexing":      {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderUniformTexelBufferArrayDynamicIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}},
-	"UniformTexelBufferArrayNonUniformIndexing":   {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderUniformTexelBufferArrayNonUniformIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}},
-	"UntypedPointersKHR":                          {{Struct: "VkPhysicalDeviceShaderUntypedPointersFeaturesKHR", Feature: "shaderUntypedPointers", Requires: "VK_KHR_shader_untyped_pointers"}},
-	"VariablePointers":                            {{Struct: "VkPhysicalDeviceVulkan11Features", Feature: "variablePointers", Requires: "VK_VERSION_1_2"}, {Struct: "VkPhysicalDeviceVariablePointersFeatures", Feature: "variablePointers", Requires: "VK_KHR_variable_pointers"}},
-	"VariablePointersStorageBuffer":               {{Struct: "VkPhysicalDeviceVulkan11Features", Feature: "variablePointersStorageBuffer", Requires: "VK_VERSION_1_2"}, {Struct: "VkPhysicalDeviceVariablePointersFeatures", Feature: "variablePointersStorageBuffer", Requires: "VK_KHR_variable_pointers"}},
-	"VulkanMemoryModel":                           {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "vulkanMemoryModel", Requires: "VK_VERSION_1_2,VK_KHR_vulkan_memory_model"}},
-	"VulkanMemoryModelDeviceScope":                {{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "vulkanMemoryModelDeviceScope", Requires: "VK_VERSION_1_2,VK_KHR_vulkan_memory_model"}},
-	"WorkgroupMemoryExplicitLayout16BitAccessKHR": {{Struct: "VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR", Feature: "workgroupMemoryExplicitLayout16BitAccess", Requires: "VK_KHR_workgroup_memory_explicit_layout"}},
-	"WorkgroupMemoryExplicitLayout8BitAccessKHR":  {{Struct: "VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR", Feature: "workgroupMemoryExplicitLayout8BitAccess", Requires: "VK_KHR_workgroup_memory_explicit_layout"}},
-	"WorkgroupMemoryExplicitLayoutKHR":            {{Struct: "VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR", Feature: "workgroupMemoryExplicitLayout", Requires: "VK_KHR_workgroup_memory_explicit_layout"}},
+// SPIRVCapability returns the conditions under which a module may declare SPIR-V capability name (vk.xml's tables of the SPIR-V
+// environment appendix); false: it is listed nowhere, so never allowed.
+func SPIRVCapability(name string) ([]SPIRVEnable, bool) {
+	switch name {
+	case "AbortKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderAbortFeaturesKHR", Feature: "shaderAbort", Requires: "VK_KHR_shader_abort"}}, true
+	case "AtomicFloat16AddEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderBufferFloat16AtomicAdd", Requires: "VK_EXT_shader_atomic_float2"}, {Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderSharedFloat16AtomicAdd", Requires: "VK_EXT_shader_atomic_float2"}}, true
+	case "AtomicFloat16MinMaxEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderBufferFloat16AtomicMinMax", Requires: "VK_EXT_shader_atomic_float2"}, {Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderSharedFloat16AtomicMinMax", Requires: "VK_EXT_shader_atomic_float2"}}, true
+	case "AtomicFloat16VectorNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderAtomicFloat16VectorFeaturesNV", Feature: "shaderFloat16VectorAtomics", Requires: "VK_NV_shader_atomic_float16_vector"}}, true
+	case "AtomicFloat32AddEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT", Feature: "shaderBufferFloat32AtomicAdd", Requires: "VK_EXT_shader_atomic_float"}, {Struct: "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT", Feature: "shaderSharedFloat32AtomicAdd", Requires: "VK_EXT_shader_atomic_float"}, {Struct: "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT", Feature: "shaderImageFloat32AtomicAdd", Requires: "VK_EXT_shader_atomic_float"}}, true
+	case "AtomicFloat32MinMaxEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderBufferFloat32AtomicMinMax", Requires: "VK_EXT_shader_atomic_float2"}, {Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderSharedFloat32AtomicMinMax", Requires: "VK_EXT_shader_atomic_float2"}, {Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderImageFloat32AtomicMinMax", Requires: "VK_EXT_shader_atomic_float2"}}, true
+	case "AtomicFloat64AddEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT", Feature: "shaderBufferFloat64AtomicAdd", Requires: "VK_EXT_shader_atomic_float"}, {Struct: "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT", Feature: "shaderSharedFloat64AtomicAdd", Requires: "VK_EXT_shader_atomic_float"}}, true
+	case "AtomicFloat64MinMaxEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderBufferFloat64AtomicMinMax", Requires: "VK_EXT_shader_atomic_float2"}, {Struct: "VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT", Feature: "shaderSharedFloat64AtomicMinMax", Requires: "VK_EXT_shader_atomic_float2"}}, true
+	case "BFloat16CooperativeMatrixKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderBfloat16FeaturesKHR", Feature: "shaderBFloat16CooperativeMatrix", Requires: "VK_KHR_shader_bfloat16"}}, true
+	case "BFloat16DotProductKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderBfloat16FeaturesKHR", Feature: "shaderBFloat16DotProduct", Requires: "VK_KHR_shader_bfloat16"}}, true
+	case "BFloat16TypeKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderBfloat16FeaturesKHR", Feature: "shaderBFloat16Type", Requires: "VK_KHR_shader_bfloat16"}}, true
+	case "BitcastExtractEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderOCPMicroscalingTypesFeaturesEXT", Feature: "shaderFloat4", Requires: "VK_EXT_shader_ocp_microscaling_types"}, {Struct: "VkPhysicalDeviceShaderOCPMicroscalingTypesFeaturesEXT", Feature: "shaderFloat6", Requires: "VK_EXT_shader_ocp_microscaling_types"}}, true
+	case "ClipDistance":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderClipDistance", Requires: "VK_VERSION_1_0"}}, true
+	case "ClusterCullingShadingHUAWEI":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceClusterCullingShaderFeaturesHUAWEI", Feature: "clustercullingShader", Requires: "VK_HUAWEI_cluster_culling_shader"}}, true
+	case "ComputeDerivativeGroupLinearKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceComputeShaderDerivativesFeaturesKHR", Feature: "computeDerivativeGroupLinear", Requires: "VK_KHR_compute_shader_derivatives"}, {Struct: "VkPhysicalDeviceComputeShaderDerivativesFeaturesNV", Feature: "computeDerivativeGroupLinear", Requires: "VK_NV_compute_shader_derivatives"}}, true
+	case "ComputeDerivativeGroupQuadsKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceComputeShaderDerivativesFeaturesKHR", Feature: "computeDerivativeGroupQuads", Requires: "VK_KHR_compute_shader_derivatives"}, {Struct: "VkPhysicalDeviceComputeShaderDerivativesFeaturesNV", Feature: "computeDerivativeGroupQuads", Requires: "VK_NV_compute_shader_derivatives"}}, true
+	case "ConstantDataKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderConstantDataFeaturesKHR", Feature: "shaderConstantData", Requires: "VK_KHR_shader_constant_data"}}, true
+	case "CooperativeMatrixBlockLoadsNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceCooperativeMatrix2FeaturesNV", Feature: "cooperativeMatrixBlockLoads", Requires: "VK_NV_cooperative_matrix2"}}, true
+	case "CooperativeMatrixConversionQCOM":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceCooperativeMatrixConversionFeaturesQCOM", Feature: "cooperativeMatrixConversion", Requires: "VK_QCOM_cooperative_matrix_conversion"}}, true
+	case "CooperativeMatrixConversionsEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceCooperativeMatrixMaintenance1FeaturesEXT", Feature: "cooperativeMatrixConversions", Requires: "VK_EXT_cooperative_matrix_maintenance1"}}, true
+	case "CooperativeMatrixConversionsNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceCooperativeMatrix2FeaturesNV", Feature: "cooperativeMatrixConversions", Requires: "VK_NV_cooperative_matrix2"}}, true
+	case "CooperativeMatrixDecodeVectorNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV", Feature: "cooperativeMatrixDecodeVector", Requires: "VK_NV_cooperative_matrix_decode_vector"}}, true
+	case "CooperativeMatrixGetCoordinateEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceCooperativeMatrixMaintenance1FeaturesEXT", Feature: "cooperativeMatrixGetCoordinate", Requires: "VK_EXT_cooperative_matrix_maintenance1"}}, true
+	case "CooperativeMatrixKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceCooperativeMatrixFeaturesKHR", Feature: "cooperativeMatrix", Requires: "VK_KHR_cooperative_matrix"}}, true
+	case "CooperativeMatrixNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceCooperativeMatrixFeaturesNV", Feature: "cooperativeMatrix", Requires: "VK_NV_cooperative_matrix"}}, true
+	case "CooperativeMatrixPerElementOperationsEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceCooperativeMatrixMaintenance1FeaturesEXT", Feature: "cooperativeMatrixPerElementOperations", Requires: "VK_EXT_cooperative_matrix_maintenance1"}}, true
+	case "CooperativeMatrixPerElementOperationsNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceCooperativeMatrix2FeaturesNV", Feature: "cooperativeMatrixPerElementOperations", Requires: "VK_NV_cooperative_matrix2"}}, true
+	case "CooperativeMatrixReductionsEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceCooperativeMatrixMaintenance1FeaturesEXT", Feature: "cooperativeMatrixReductions", Requires: "VK_EXT_cooperative_matrix_maintenance1"}}, true
+	case "CooperativeMatrixReductionsNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceCooperativeMatrix2FeaturesNV", Feature: "cooperativeMatrixReductions", Requires: "VK_NV_cooperative_matrix2"}}, true
+	case "CooperativeMatrixTensorAddressingNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceCooperativeMatrix2FeaturesNV", Feature: "cooperativeMatrixTensorAddressing", Requires: "VK_NV_cooperative_matrix2"}}, true
+	case "CooperativeVectorNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceCooperativeVectorFeaturesNV", Feature: "cooperativeVector", Requires: "VK_NV_cooperative_vector"}}, true
+	case "CooperativeVectorTrainingNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceCooperativeVectorFeaturesNV", Feature: "cooperativeVectorTraining", Requires: "VK_NV_cooperative_vector"}}, true
+	case "CoreBuiltinsARM":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderCoreBuiltinsFeaturesARM", Feature: "shaderCoreBuiltins", Requires: "VK_ARM_shader_core_builtins"}}, true
+	case "CullDistance":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderCullDistance", Requires: "VK_VERSION_1_0"}}, true
+	case "DemoteToHelperInvocation":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan13Features", Feature: "shaderDemoteToHelperInvocation", Requires: "VK_VERSION_1_3,VK_EXT_shader_demote_to_helper_invocation"}, {Struct: "VkPhysicalDeviceShaderDemoteToHelperInvocationFeaturesEXT", Feature: "shaderDemoteToHelperInvocation", Requires: "VK_EXT_shader_demote_to_helper_invocation"}}, true
+	case "DenormFlushToZero":
+		return []SPIRVEnable{{Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderDenormFlushToZeroFloat16", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderDenormFlushToZeroFloat32", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderDenormFlushToZeroFloat64", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}}, true
+	case "DenormPreserve":
+		return []SPIRVEnable{{Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderDenormPreserveFloat16", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderDenormPreserveFloat32", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderDenormPreserveFloat64", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}}, true
+	case "DerivativeControl":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_0"}}, true
+	case "DescriptorHeapEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceDescriptorHeapFeaturesEXT", Feature: "descriptorHeap", Requires: "VK_EXT_descriptor_heap"}}, true
+	case "DeviceGroup":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_1"}, {Extension: "VK_KHR_device_group"}}, true
+	case "DotProduct":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan13Features", Feature: "shaderIntegerDotProduct", Requires: "VK_VERSION_1_3,VK_KHR_shader_integer_dot_product"}, {Struct: "VkPhysicalDeviceShaderIntegerDotProductFeaturesKHR", Feature: "shaderIntegerDotProduct", Requires: "VK_KHR_shader_integer_dot_product"}}, true
+	case "DotProductBFloat16AccVALVE":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderMixedFloatDotProductFeaturesVALVE", Feature: "shaderMixedFloatDotProductBFloat16Acc", Requires: "VK_VALVE_shader_mixed_float_dot_product"}}, true
+	case "DotProductFloat16AccFloat16VALVE":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderMixedFloatDotProductFeaturesVALVE", Feature: "shaderMixedFloatDotProductFloat16AccFloat16", Requires: "VK_VALVE_shader_mixed_float_dot_product"}}, true
+	case "DotProductFloat16AccFloat32VALVE":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderMixedFloatDotProductFeaturesVALVE", Feature: "shaderMixedFloatDotProductFloat16AccFloat32", Requires: "VK_VALVE_shader_mixed_float_dot_product"}}, true
+	case "DotProductFloat8AccFloat32VALVE":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderMixedFloatDotProductFeaturesVALVE", Feature: "shaderMixedFloatDotProductFloat8AccFloat32", Requires: "VK_VALVE_shader_mixed_float_dot_product"}}, true
+	case "DotProductInput4x8Bit":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan13Features", Feature: "shaderIntegerDotProduct", Requires: "VK_VERSION_1_3,VK_KHR_shader_integer_dot_product"}, {Struct: "VkPhysicalDeviceShaderIntegerDotProductFeaturesKHR", Feature: "shaderIntegerDotProduct", Requires: "VK_KHR_shader_integer_dot_product"}}, true
+	case "DotProductInput4x8BitPacked":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan13Features", Feature: "shaderIntegerDotProduct", Requires: "VK_VERSION_1_3,VK_KHR_shader_integer_dot_product"}, {Struct: "VkPhysicalDeviceShaderIntegerDotProductFeaturesKHR", Feature: "shaderIntegerDotProduct", Requires: "VK_KHR_shader_integer_dot_product"}}, true
+	case "DotProductInputAll":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan13Features", Feature: "shaderIntegerDotProduct", Requires: "VK_VERSION_1_3,VK_KHR_shader_integer_dot_product"}, {Struct: "VkPhysicalDeviceShaderIntegerDotProductFeaturesKHR", Feature: "shaderIntegerDotProduct", Requires: "VK_KHR_shader_integer_dot_product"}}, true
+	case "DrawParameters":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan11Features", Feature: "shaderDrawParameters", Requires: "VK_VERSION_1_2"}, {Struct: "VkPhysicalDeviceShaderDrawParametersFeatures", Feature: "shaderDrawParameters", Requires: "VK_VERSION_1_1"}, {Extension: "VK_KHR_shader_draw_parameters"}}, true
+	case "ExpectAssumeKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan14Features", Feature: "shaderExpectAssume", Requires: "VK_VERSION_1_4,VK_KHR_shader_expect_assume"}, {Struct: "VkPhysicalDeviceShaderExpectAssumeFeatures", Feature: "shaderExpectAssume", Requires: "VK_KHR_shader_expect_assume"}}, true
+	case "FMAKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderFmaFeaturesKHR", Feature: "shaderFmaFloat16", Requires: "VK_KHR_shader_fma"}, {Struct: "VkPhysicalDeviceShaderFmaFeaturesKHR", Feature: "shaderFmaFloat32", Requires: "VK_KHR_shader_fma"}, {Struct: "VkPhysicalDeviceShaderFmaFeaturesKHR", Feature: "shaderFmaFloat64", Requires: "VK_KHR_shader_fma"}}, true
+	case "Float16":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderFloat16", Requires: "VK_VERSION_1_2,VK_KHR_shader_float16_int8"}, {Extension: "VK_AMD_gpu_shader_half_float"}}, true
+	case "Float4EXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderOCPMicroscalingTypesFeaturesEXT", Feature: "shaderFloat4", Requires: "VK_EXT_shader_ocp_microscaling_types"}}, true
+	case "Float64":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderFloat64", Requires: "VK_VERSION_1_0"}}, true
+	case "Float6EXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderOCPMicroscalingTypesFeaturesEXT", Feature: "shaderFloat6", Requires: "VK_EXT_shader_ocp_microscaling_types"}}, true
+	case "Float8CooperativeMatrixEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderFloat8FeaturesEXT", Feature: "shaderFloat8CooperativeMatrix", Requires: "VK_EXT_shader_float8"}}, true
+	case "Float8EXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderFloat8FeaturesEXT", Feature: "shaderFloat8", Requires: "VK_EXT_shader_float8"}}, true
+	case "Float8UnsignedE8M0EXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderOCPMicroscalingTypesFeaturesEXT", Feature: "shaderFloat8UnsignedE8M0", Requires: "VK_EXT_shader_ocp_microscaling_types"}}, true
+	case "FloatControls2":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan14Features", Feature: "shaderFloatControls2", Requires: "VK_VERSION_1_4,VK_KHR_shader_float_controls2"}, {Struct: "VkPhysicalDeviceShaderFloatControls2Features", Feature: "shaderFloatControls2", Requires: "VK_KHR_shader_float_controls2"}}, true
+	case "FragmentBarycentricKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFragmentShaderBarycentricFeaturesKHR", Feature: "fragmentShaderBarycentric", Requires: "VK_KHR_fragment_shader_barycentric"}, {Struct: "VkPhysicalDeviceFragmentShaderBarycentricFeaturesNV", Feature: "fragmentShaderBarycentric", Requires: "VK_NV_fragment_shader_barycentric"}}, true
+	case "FragmentDensityEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFragmentDensityMapFeaturesEXT", Feature: "fragmentDensityMap", Requires: "VK_EXT_fragment_density_map"}, {Struct: "VkPhysicalDeviceShadingRateImageFeaturesNV", Feature: "shadingRateImage", Requires: "VK_NV_shading_rate_image"}}, true
+	case "FragmentFullyCoveredEXT":
+		return []SPIRVEnable{{Extension: "VK_EXT_conservative_rasterization"}}, true
+	case "FragmentMaskAMD":
+		return []SPIRVEnable{{Extension: "VK_AMD_shader_fragment_mask"}}, true
+	case "FragmentShaderPixelInterlockEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT", Feature: "fragmentShaderPixelInterlock", Requires: "VK_EXT_fragment_shader_interlock"}}, true
+	case "FragmentShaderSampleInterlockEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT", Feature: "fragmentShaderSampleInterlock", Requires: "VK_EXT_fragment_shader_interlock"}}, true
+	case "FragmentShaderShadingRateInterlockEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT", Feature: "fragmentShaderShadingRateInterlock", Requires: "VK_EXT_fragment_shader_interlock"}, {Struct: "VkPhysicalDeviceShadingRateImageFeaturesNV", Feature: "shadingRateImage", Requires: "VK_NV_shading_rate_image"}}, true
+	case "FragmentShadingRateKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFragmentShadingRateFeaturesKHR", Feature: "pipelineFragmentShadingRate", Requires: "VK_KHR_fragment_shading_rate"}, {Struct: "VkPhysicalDeviceFragmentShadingRateFeaturesKHR", Feature: "primitiveFragmentShadingRate", Requires: "VK_KHR_fragment_shading_rate"}, {Struct: "VkPhysicalDeviceFragmentShadingRateFeaturesKHR", Feature: "attachmentFragmentShadingRate", Requires: "VK_KHR_fragment_shading_rate"}}, true
+	case "Geometry":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "geometryShader", Requires: "VK_VERSION_1_0"}}, true
+	case "GeometryPointSize":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderTessellationAndGeometryPointSize", Requires: "VK_VERSION_1_0"}}, true
+	case "GeometryShaderPassthroughNV":
+		return []SPIRVEnable{{Extension: "VK_NV_geometry_shader_passthrough"}}, true
+	case "GeometryStreams":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceTransformFeedbackFeaturesEXT", Feature: "geometryStreams", Requires: "VK_EXT_transform_feedback"}}, true
+	case "GraphARM":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceDataGraphFeaturesARM", Feature: "dataGraph", Requires: "VK_ARM_data_graph"}}, true
+	case "GroupNonUniform":
+		return []SPIRVEnable{{Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_BASIC_BIT", Requires: "VK_VERSION_1_1"}}, true
+	case "GroupNonUniformArithmetic":
+		return []SPIRVEnable{{Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_ARITHMETIC_BIT", Requires: "VK_VERSION_1_1"}}, true
+	case "GroupNonUniformBallot":
+		return []SPIRVEnable{{Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_BALLOT_BIT", Requires: "VK_VERSION_1_1"}}, true
+	case "GroupNonUniformClustered":
+		return []SPIRVEnable{{Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_CLUSTERED_BIT", Requires: "VK_VERSION_1_1"}}, true
+	case "GroupNonUniformPartitionedEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderSubgroupPartitionedFeaturesEXT", Feature: "shaderSubgroupPartitioned", Requires: "VK_EXT_shader_subgroup_partitioned"}, {Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_PARTITIONED_BIT_NV", Requires: "VK_NV_shader_subgroup_partitioned"}}, true
+	case "GroupNonUniformQuad":
+		return []SPIRVEnable{{Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_QUAD_BIT", Requires: "VK_VERSION_1_1"}}, true
+	case "GroupNonUniformRotateKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan14Features", Feature: "shaderSubgroupRotate", Requires: "VK_VERSION_1_4,VK_KHR_shader_subgroup_rotate"}, {Struct: "VkPhysicalDeviceShaderSubgroupRotateFeatures", Feature: "shaderSubgroupRotate", Requires: "VK_KHR_shader_subgroup_rotate"}}, true
+	case "GroupNonUniformShuffle":
+		return []SPIRVEnable{{Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_SHUFFLE_BIT", Requires: "VK_VERSION_1_1"}}, true
+	case "GroupNonUniformShuffleRelative":
+		return []SPIRVEnable{{Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT", Requires: "VK_VERSION_1_1"}}, true
+	case "GroupNonUniformVote":
+		return []SPIRVEnable{{Property: "VkPhysicalDeviceVulkan11Properties", Member: "subgroupSupportedOperations", Value: "VK_SUBGROUP_FEATURE_VOTE_BIT", Requires: "VK_VERSION_1_1"}}, true
+	case "Image1D":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_0"}}, true
+	case "ImageBuffer":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_0"}}, true
+	case "ImageCubeArray":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "imageCubeArray", Requires: "VK_VERSION_1_0"}}, true
+	case "ImageFootprintNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderImageFootprintFeaturesNV", Feature: "imageFootprint", Requires: "VK_NV_shader_image_footprint"}}, true
+	case "ImageGatherBiasLodAMD":
+		return []SPIRVEnable{{Extension: "VK_AMD_texture_gather_bias_lod"}}, true
+	case "ImageGatherExtended":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderImageGatherExtended", Requires: "VK_VERSION_1_0"}}, true
+	case "ImageGatherExtendedModesQCOM":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceImageProcessing3FeaturesQCOM", Feature: "imageGatherExtendedModes", Requires: "VK_QCOM_image_processing3"}}, true
+	case "ImageGatherLinearQCOM":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceImageProcessing3FeaturesQCOM", Feature: "imageGatherLinear", Requires: "VK_QCOM_image_processing3"}}, true
+	case "ImageMSArray":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderStorageImageMultisample", Requires: "VK_VERSION_1_0"}}, true
+	case "ImageQuery":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_0"}}, true
+	case "ImageReadWriteLodAMD":
+		return []SPIRVEnable{{Extension: "VK_AMD_shader_image_load_store_lod"}}, true
+	case "InputAttachment":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_0"}}, true
+	case "InputAttachmentArrayDynamicIndexing":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderInputAttachmentArrayDynamicIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}}, true
+	case "InputAttachmentArrayNonUniformIndexing":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderInputAttachmentArrayNonUniformIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}}, true
+	case "Int16":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderInt16", Requires: "VK_VERSION_1_0"}}, true
+	case "Int64":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderInt64", Requires: "VK_VERSION_1_0"}}, true
+	case "Int64Atomics":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderBufferInt64Atomics", Requires: "VK_VERSION_1_2,VK_KHR_shader_atomic_int64"}, {Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderSharedInt64Atomics", Requires: "VK_VERSION_1_2,VK_KHR_shader_atomic_int64"}, {Struct: "VkPhysicalDeviceShaderImageAtomicInt64FeaturesEXT", Feature: "shaderImageInt64Atomics", Requires: "VK_EXT_shader_image_atomic_int64"}}, true
+	case "Int64ImageEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderImageAtomicInt64FeaturesEXT", Feature: "shaderImageInt64Atomics", Requires: "VK_EXT_shader_image_atomic_int64"}}, true
+	case "Int8":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderInt8", Requires: "VK_VERSION_1_2,VK_KHR_shader_float16_int8"}}, true
+	case "IntegerFunctions2INTEL":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderIntegerFunctions2FeaturesINTEL", Feature: "shaderIntegerFunctions2", Requires: "VK_INTEL_shader_integer_functions2"}}, true
+	case "InterpolationFunction":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "sampleRateShading", Requires: "VK_VERSION_1_0"}}, true
+	case "LongVectorEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderLongVectorFeaturesEXT", Feature: "longVector", Requires: "VK_EXT_shader_long_vector"}}, true
+	case "MXInt8EXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderOCPMicroscalingTypesFeaturesEXT", Feature: "shaderMXInt8", Requires: "VK_EXT_shader_ocp_microscaling_types"}}, true
+	case "Matrix":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_0"}}, true
+	case "MeshShadingEXT":
+		return []SPIRVEnable{{Extension: "VK_EXT_mesh_shader"}}, true
+	case "MeshShadingNV":
+		return []SPIRVEnable{{Extension: "VK_NV_mesh_shader"}}, true
+	case "MinLod":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderResourceMinLod", Requires: "VK_VERSION_1_0"}}, true
+	case "MultiView":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan11Features", Feature: "multiview", Requires: "VK_VERSION_1_2"}, {Struct: "VkPhysicalDeviceMultiviewFeatures", Feature: "multiview", Requires: "VK_KHR_multiview"}}, true
+	case "MultiViewport":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "multiViewport", Requires: "VK_VERSION_1_0"}}, true
+	case "MultipleWaitQueuesQCOM":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderMultipleWaitQueuesFeaturesQCOM", Feature: "shaderMultipleWaitQueues", Requires: "VK_QCOM_shader_multiple_wait_queues"}}, true
+	case "PerViewAttributesNV":
+		return []SPIRVEnable{{Extension: "VK_NVX_multiview_per_view_attributes"}}, true
+	case "PhysicalStorageBufferAddresses":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "bufferDeviceAddress", Requires: "VK_VERSION_1_2,VK_KHR_buffer_device_address"}, {Struct: "VkPhysicalDeviceBufferDeviceAddressFeaturesEXT", Feature: "bufferDeviceAddress", Requires: "VK_EXT_buffer_device_address"}}, true
+	case "PushConstantBanksNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDevicePushConstantBankFeaturesNV", Feature: "pushConstantBank", Requires: "VK_NV_push_constant_bank"}}, true
+	case "QuadControlKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderQuadControlFeaturesKHR", Feature: "shaderQuadControl", Requires: "VK_KHR_shader_quad_control"}}, true
+	case "RawAccessChainsNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceRawAccessChainsFeaturesNV", Feature: "shaderRawAccessChains", Requires: "VK_NV_raw_access_chains"}}, true
+	case "RayCullMaskKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR", Feature: "rayTracingMaintenance1", Requires: "VK_KHR_ray_tracing_maintenance1"}}, true
+	case "RayQueryKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceRayQueryFeaturesKHR", Feature: "rayQuery", Requires: "VK_KHR_ray_query"}}, true
+	case "RayQueryPositionFetchKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceRayTracingPositionFetchFeaturesKHR", Feature: "rayTracingPositionFetch", Requires: "VK_KHR_ray_tracing_position_fetch"}}, true
+	case "RayTracingClusterAccelerationStructureNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceClusterAccelerationStructureFeaturesNV", Feature: "clusterAccelerationStructure", Requires: "VK_NV_cluster_acceleration_structure"}}, true
+	case "RayTracingKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceRayTracingPipelineFeaturesKHR", Feature: "rayTracingPipeline", Requires: "VK_KHR_ray_tracing_pipeline"}}, true
+	case "RayTracingLinearSweptSpheresGeometryNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceRayTracingLinearSweptSpheresFeaturesNV", Feature: "linearSweptSpheres", Requires: "VK_NV_ray_tracing_linear_swept_spheres"}}, true
+	case "RayTracingMotionBlurNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceRayTracingMotionBlurFeaturesNV", Feature: "rayTracingMotionBlur", Requires: "VK_NV_ray_tracing_motion_blur"}}, true
+	case "RayTracingNV":
+		return []SPIRVEnable{{Extension: "VK_NV_ray_tracing"}}, true
+	case "RayTracingOpacityMicromapExecutionModeKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceOpacityMicromapFeaturesKHR", Feature: "micromap", Requires: "VK_KHR_opacity_micromap"}}, true
+	case "RayTracingOpacityMicromapKHR":
+		return []SPIRVEnable{{Extension: "VK_EXT_opacity_micromap"}, {Struct: "VkPhysicalDeviceOpacityMicromapFeaturesKHR", Feature: "micromap", Requires: "VK_KHR_opacity_micromap"}}, true
+	case "RayTracingPositionFetchKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceRayTracingPositionFetchFeaturesKHR", Feature: "rayTracingPositionFetch", Requires: "VK_KHR_ray_tracing_position_fetch"}}, true
+	case "RayTracingSpheresGeometryNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceRayTracingLinearSweptSpheresFeaturesNV", Feature: "spheres", Requires: "VK_NV_ray_tracing_linear_swept_spheres"}}, true
+	case "RayTraversalPrimitiveCullingKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceRayTracingPipelineFeaturesKHR", Feature: "rayTraversalPrimitiveCulling", Requires: "VK_KHR_ray_tracing_pipeline"}, {Struct: "VkPhysicalDeviceRayQueryFeaturesKHR", Feature: "rayQuery", Requires: "VK_KHR_ray_query"}}, true
+	case "ReplicatedCompositesEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderReplicatedCompositesFeaturesEXT", Feature: "shaderReplicatedComposites", Requires: "VK_EXT_shader_replicated_composites"}}, true
+	case "RoundingModeRTE":
+		return []SPIRVEnable{{Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderRoundingModeRTEFloat16", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderRoundingModeRTEFloat32", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderRoundingModeRTEFloat64", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}}, true
+	case "RoundingModeRTZ":
+		return []SPIRVEnable{{Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderRoundingModeRTZFloat16", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderRoundingModeRTZFloat32", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderRoundingModeRTZFloat64", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}}, true
+	case "RuntimeDescriptorArray":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "runtimeDescriptorArray", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}}, true
+	case "SampleMaskOverrideCoverageNV":
+		return []SPIRVEnable{{Extension: "VK_NV_sample_mask_override_coverage"}}, true
+	case "SampleMaskPostDepthCoverage":
+		return []SPIRVEnable{{Extension: "VK_EXT_post_depth_coverage"}}, true
+	case "SampleRateShading":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "sampleRateShading", Requires: "VK_VERSION_1_0"}}, true
+	case "Sampled1D":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_0"}}, true
+	case "SampledBuffer":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_0"}}, true
+	case "SampledCubeArray":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "imageCubeArray", Requires: "VK_VERSION_1_0"}}, true
+	case "SampledImageArrayDynamicIndexing":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderSampledImageArrayDynamicIndexing", Requires: "VK_VERSION_1_0"}}, true
+	case "SampledImageArrayNonUniformIndexing":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderSampledImageArrayNonUniformIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}}, true
+	case "Shader":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_0"}}, true
+	case "Shader64BitIndexingEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShader64BitIndexingFeaturesEXT", Feature: "shader64BitIndexing", Requires: "VK_EXT_shader_64bit_indexing"}}, true
+	case "ShaderClockKHR":
+		return []SPIRVEnable{{Extension: "VK_KHR_shader_clock"}}, true
+	case "ShaderEnqueueAMDX":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderEnqueueFeaturesAMDX", Feature: "shaderEnqueue", Requires: "VK_AMDX_shader_enqueue"}}, true
+	case "ShaderInvocationReorderEXT":
+		return []SPIRVEnable{{Extension: "VK_EXT_ray_tracing_invocation_reorder"}}, true
+	case "ShaderInvocationReorderNV":
+		return []SPIRVEnable{{Extension: "VK_NV_ray_tracing_invocation_reorder"}}, true
+	case "ShaderLayer":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderOutputLayer", Requires: "VK_VERSION_1_2"}}, true
+	case "ShaderNonUniform":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_2"}, {Extension: "VK_EXT_descriptor_indexing"}}, true
+	case "ShaderSMBuiltinsNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderSMBuiltinsFeaturesNV", Feature: "shaderSMBuiltins", Requires: "VK_NV_shader_sm_builtins"}}, true
+	case "ShaderViewportIndex":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderOutputViewportIndex", Requires: "VK_VERSION_1_2"}}, true
+	case "ShaderViewportIndexLayerEXT":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_viewport_index_layer"}, {Extension: "VK_NV_viewport_array2"}}, true
+	case "ShaderViewportMaskNV":
+		return []SPIRVEnable{{Extension: "VK_NV_viewport_array2"}}, true
+	case "SignedZeroInfNanPreserve":
+		return []SPIRVEnable{{Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderSignedZeroInfNanPreserveFloat16", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderSignedZeroInfNanPreserveFloat32", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}, {Property: "VkPhysicalDeviceVulkan12Properties", Member: "shaderSignedZeroInfNanPreserveFloat64", Value: "VK_TRUE", Requires: "VK_VERSION_1_2,VK_KHR_shader_float_controls"}}, true
+	case "SparseResidency":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderResourceResidency", Requires: "VK_VERSION_1_0"}}, true
+	case "SplitBarrierEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderSplitBarrierFeaturesEXT", Feature: "shaderSplitBarrier", Requires: "VK_EXT_shader_split_barrier"}}, true
+	case "StencilExportEXT":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_stencil_export"}}, true
+	case "StorageBuffer16BitAccess":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan11Features", Feature: "storageBuffer16BitAccess", Requires: "VK_VERSION_1_2"}, {Struct: "VkPhysicalDevice16BitStorageFeatures", Feature: "storageBuffer16BitAccess", Requires: "VK_KHR_16bit_storage"}}, true
+	case "StorageBuffer8BitAccess":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "storageBuffer8BitAccess", Requires: "VK_VERSION_1_2,VK_KHR_8bit_storage"}}, true
+	case "StorageBufferArrayDynamicIndexing":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderStorageBufferArrayDynamicIndexing", Requires: "VK_VERSION_1_0"}}, true
+	case "StorageBufferArrayNonUniformIndexing":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderStorageBufferArrayNonUniformIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}}, true
+	case "StorageImageArrayDynamicIndexing":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderStorageImageArrayDynamicIndexing", Requires: "VK_VERSION_1_0"}}, true
+	case "StorageImageArrayNonUniformIndexing":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderStorageImageArrayNonUniformIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}}, true
+	case "StorageImageExtendedFormats":
+		return []SPIRVEnable{{Version: "VK_VERSION_1_0"}}, true
+	case "StorageImageMultisample":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderStorageImageMultisample", Requires: "VK_VERSION_1_0"}}, true
+	case "StorageImageReadWithoutFormat":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderStorageImageReadWithoutFormat", Requires: "VK_VERSION_1_0"}, {Version: "VK_VERSION_1_3"}, {Extension: "VK_KHR_format_feature_flags2"}}, true
+	case "StorageImageWriteWithoutFormat":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderStorageImageWriteWithoutFormat", Requires: "VK_VERSION_1_0"}, {Version: "VK_VERSION_1_3"}, {Extension: "VK_KHR_format_feature_flags2"}}, true
+	case "StorageInputOutput16":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan11Features", Feature: "storageInputOutput16", Requires: "VK_VERSION_1_2"}, {Struct: "VkPhysicalDevice16BitStorageFeatures", Feature: "storageInputOutput16", Requires: "VK_KHR_16bit_storage"}}, true
+	case "StoragePushConstant16":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan11Features", Feature: "storagePushConstant16", Requires: "VK_VERSION_1_2"}, {Struct: "VkPhysicalDevice16BitStorageFeatures", Feature: "storagePushConstant16", Requires: "VK_KHR_16bit_storage"}}, true
+	case "StoragePushConstant8":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "storagePushConstant8", Requires: "VK_VERSION_1_2,VK_KHR_8bit_storage"}}, true
+	case "StorageTensorArrayDynamicIndexingARM":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceTensorFeaturesARM", Feature: "shaderStorageTensorArrayDynamicIndexing", Requires: "VK_ARM_tensors"}}, true
+	case "StorageTensorArrayNonUniformIndexingARM":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceTensorFeaturesARM", Feature: "shaderStorageTensorArrayNonUniformIndexing", Requires: "VK_ARM_tensors"}}, true
+	case "StorageTexelBufferArrayDynamicIndexing":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderStorageTexelBufferArrayDynamicIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}}, true
+	case "StorageTexelBufferArrayNonUniformIndexing":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderStorageTexelBufferArrayNonUniformIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}}, true
+	case "SubgroupBallotKHR":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_subgroup_ballot"}}, true
+	case "SubgroupVoteKHR":
+		return []SPIRVEnable{{Extension: "VK_EXT_shader_subgroup_vote"}}, true
+	case "TensorAddressingNV":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceCooperativeMatrix2FeaturesNV", Feature: "cooperativeMatrixTensorAddressing", Requires: "VK_NV_cooperative_matrix2"}}, true
+	case "TensorsARM":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceTensorFeaturesARM", Feature: "shaderTensorAccess", Requires: "VK_ARM_tensors"}}, true
+	case "Tessellation":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "tessellationShader", Requires: "VK_VERSION_1_0"}}, true
+	case "TessellationPointSize":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderTessellationAndGeometryPointSize", Requires: "VK_VERSION_1_0"}}, true
+	case "TextureBlockMatch2QCOM":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceImageProcessing2FeaturesQCOM", Feature: "textureBlockMatch2", Requires: "VK_QCOM_image_processing2"}}, true
+	case "TextureBlockMatchQCOM":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceImageProcessingFeaturesQCOM", Feature: "textureBlockMatch", Requires: "VK_QCOM_image_processing"}}, true
+	case "TextureBoxFilterQCOM":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceImageProcessingFeaturesQCOM", Feature: "textureBoxFilter", Requires: "VK_QCOM_image_processing"}}, true
+	case "TextureSampleWeightedQCOM":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceImageProcessingFeaturesQCOM", Feature: "textureSampleWeighted", Requires: "VK_QCOM_image_processing"}}, true
+	case "TileImageColorReadAccessEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderTileImageFeaturesEXT", Feature: "shaderTileImageColorReadAccess", Requires: "VK_EXT_shader_tile_image"}}, true
+	case "TileImageDepthReadAccessEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderTileImageFeaturesEXT", Feature: "shaderTileImageDepthReadAccess", Requires: "VK_EXT_shader_tile_image"}}, true
+	case "TileImageStencilReadAccessEXT":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderTileImageFeaturesEXT", Feature: "shaderTileImageStencilReadAccess", Requires: "VK_EXT_shader_tile_image"}}, true
+	case "TileShadingQCOM":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceTileShadingFeaturesQCOM", Feature: "tileShading", Requires: "VK_QCOM_tile_shading"}}, true
+	case "TransformFeedback":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceTransformFeedbackFeaturesEXT", Feature: "transformFeedback", Requires: "VK_EXT_transform_feedback"}}, true
+	case "UniformAndStorageBuffer16BitAccess":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan11Features", Feature: "uniformAndStorageBuffer16BitAccess", Requires: "VK_VERSION_1_2"}, {Struct: "VkPhysicalDevice16BitStorageFeatures", Feature: "uniformAndStorageBuffer16BitAccess", Requires: "VK_KHR_16bit_storage"}}, true
+	case "UniformAndStorageBuffer8BitAccess":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "uniformAndStorageBuffer8BitAccess", Requires: "VK_VERSION_1_2,VK_KHR_8bit_storage"}}, true
+	case "UniformBufferArrayDynamicIndexing":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceFeatures", Feature: "shaderUniformBufferArrayDynamicIndexing", Requires: "VK_VERSION_1_0"}}, true
+	case "UniformBufferArrayNonUniformIndexing":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderUniformBufferArrayNonUniformIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}}, true
+	case "UniformTexelBufferArrayDynamicIndexing":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderUniformTexelBufferArrayDynamicIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}}, true
+	case "UniformTexelBufferArrayNonUniformIndexing":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "shaderUniformTexelBufferArrayNonUniformIndexing", Requires: "VK_VERSION_1_2,VK_EXT_descriptor_indexing"}}, true
+	case "UntypedPointersKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceShaderUntypedPointersFeaturesKHR", Feature: "shaderUntypedPointers", Requires: "VK_KHR_shader_untyped_pointers"}}, true
+	case "VariablePointers":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan11Features", Feature: "variablePointers", Requires: "VK_VERSION_1_2"}, {Struct: "VkPhysicalDeviceVariablePointersFeatures", Feature: "variablePointers", Requires: "VK_KHR_variable_pointers"}}, true
+	case "VariablePointersStorageBuffer":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan11Features", Feature: "variablePointersStorageBuffer", Requires: "VK_VERSION_1_2"}, {Struct: "VkPhysicalDeviceVariablePointersFeatures", Feature: "variablePointersStorageBuffer", Requires: "VK_KHR_variable_pointers"}}, true
+	case "VulkanMemoryModel":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "vulkanMemoryModel", Requires: "VK_VERSION_1_2,VK_KHR_vulkan_memory_model"}}, true
+	case "VulkanMemoryModelDeviceScope":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceVulkan12Features", Feature: "vulkanMemoryModelDeviceScope", Requires: "VK_VERSION_1_2,VK_KHR_vulkan_memory_model"}}, true
+	case "WorkgroupMemoryExplicitLayout16BitAccessKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR", Feature: "workgroupMemoryExplicitLayout16BitAccess", Requires: "VK_KHR_workgroup_memory_explicit_layout"}}, true
+	case "WorkgroupMemoryExplicitLayout8BitAccessKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR", Feature: "workgroupMemoryExplicitLayout8BitAccess", Requires: "VK_KHR_workgroup_memory_explicit_layout"}}, true
+	case "WorkgroupMemoryExplicitLayoutKHR":
+		return []SPIRVEnable{{Struct: "VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR", Feature: "workgroupMemoryExplicitLayout", Requires: "VK_KHR_workgroup_memory_explicit_layout"}}, true
+	}
+	return nil, false
 }
