@@ -193,6 +193,7 @@ func (p *prog) compileFunctions(first int) error {
 	}
 	p.halt = int32(len(p.code))
 	p.code = append(p.code, instr{op: opHalt, idx: int32(len(insts) - 1), res: -1})
+	p.resetSlots()
 	p.classify()
 	p.weigh()
 	p.pickVecs()
@@ -224,6 +225,9 @@ func (p *prog) allocSlots(first int, promo map[uint32]bool) (map[uint32]int32, e
 		s, err := p.newSlots(i, id, t)
 		if err != nil {
 			return nil, err
+		}
+		if in.Op != spirv.OpVariable && in.Op != spirv.OpUntypedVariableKHR {
+			p.defined = append(p.defined, [2]int32{s, s + int32(max(t.slots, 0))})
 		}
 		if in.Op == spirv.OpVariable || in.Op == spirv.OpUntypedVariableKHR {
 			vt, _, err := p.localVar(i, t)
@@ -1301,4 +1305,35 @@ func (p *prog) paramType(fn uint32, k int) *typ {
 		return nil
 	}
 	return p.tyOf[ids[k]]
+}
+
+// resetSlots finds the slots a workgroup must restore from the template
+// before it runs: not the module-scope values (nothing writes them) nor the
+// results of instructions in functions (in a valid module each is written
+// before it is read, its definition dominating its uses), but the rest:
+// promoted variables, callback results, the scratch slot 0.
+func (p *prog) resetSlots() {
+	keep := make([]bool, len(p.tmpl))
+	for s := int32(1); s < p.constEnd && int(s) < len(keep); s++ {
+		keep[s] = true
+	}
+	for _, r := range p.defined {
+		for s := r[0]; s < r[1]; s++ {
+			keep[s] = true
+		}
+	}
+	p.defined = nil
+	p.reset = p.reset[:0]
+	for s := 0; s < len(keep); {
+		if keep[s] {
+			s++
+			continue
+		}
+		e := s
+		for e < len(keep) && !keep[e] {
+			e++
+		}
+		p.reset = append(p.reset, [2]int32{int32(s), int32(e)})
+		s = e
+	}
 }

@@ -78,6 +78,10 @@ type lane struct {
 	state uint8
 	steps int64
 	gid   [3]uint32
+	lxyz  [3]uint32 // LocalInvocationId
+	// fixed holds the encoded built-in inputs that stay the same from one
+	// workgroup to the next, in p.inputs order (wgState.reset).
+	fixed []byte
 	lid   int // local invocation index
 	sgl   int // lane within the subgroup
 	tmp   []uint64

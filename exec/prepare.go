@@ -21,15 +21,18 @@ type prog struct {
 	// constEnd ends the slots of module-scope values: ids below it that
 	// hold scalars are constants.
 	constEnd int32
-	code     []instr
-	fe       *fenv // float controls and device numerics; nil for the defaults
-	entry    int32
-	fnPC     map[uint32]int32
-	params   map[uint32][]int32
-	paramN   map[uint32][]int32 // slots of each parameter
-	paramIDs map[uint32][]uint32
-	fnRet    map[uint32]*typ // each function's return type
-	local    [3]uint32
+	// defined are the slot ranges of function instructions' results (while
+	// compiling); reset the ranges a workgroup restores (resetSlots).
+	defined, reset [][2]int32
+	code           []instr
+	fe             *fenv // float controls and device numerics; nil for the defaults
+	entry          int32
+	fnPC           map[uint32]int32
+	params         map[uint32][]int32
+	paramN         map[uint32][]int32 // slots of each parameter
+	paramIDs       map[uint32][]uint32
+	fnRet          map[uint32]*typ // each function's return type
+	local          [3]uint32
 	// localIDs are the LocalSizeId operands, resolved after globals.
 	localIDs [3]uint32
 

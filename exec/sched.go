@@ -2,9 +2,11 @@ package exec
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -78,9 +80,24 @@ func newWG(x *dispatchRun) *wgState {
 	n := int(p.local[0] * p.local[1] * p.local[2])
 	wg := &wgState{x: x, mem: make([]byte, p.wgMem)}
 	for i := 0; i < n; i++ {
-		l := &lane{p: p, x: x, wg: wg, regs: make([]uint64, len(x.tmpl)), mem: make([]byte, p.invMem), lid: i, sgl: i % p.sgSize}
+		l := &lane{p: p, x: x, wg: wg, regs: slices.Clone(x.tmpl), mem: make([]byte, p.invMem), lid: i, sgl: i % p.sgSize}
+		l.lxyz = [3]uint32{uint32(i) % p.local[0], uint32(i) / p.local[0] % p.local[1], uint32(i) / (p.local[0] * p.local[1])}
 		l.self[0] = l
 		wg.lanes = append(wg.lanes, l)
+	}
+	// Built-ins that depend only on the invocation's place in the
+	// workgroup (and the dispatch) are encoded once; reset copies them back.
+	for _, l := range wg.lanes {
+		for _, iv := range p.inputs {
+			if perGroup(iv.builtin) {
+				continue
+			}
+			wg.vals = builtinValue(wg.vals[:0], iv.builtin, l, l.lxyz)
+			if len(wg.vals) >= iv.t.slots {
+				storeRec(iv.t, l.mem, iv.off, wg.vals, matLayout{})
+			}
+			l.fixed = append(l.fixed, l.mem[iv.off:iv.off+iv.t.size]...)
+		}
 	}
 	for i := 0; i < n; i += p.sgSize {
 		wg.sgs = append(wg.sgs, wg.lanes[i:min(i+p.sgSize, n)])
@@ -102,7 +119,12 @@ func (wg *wgState) reset(id [3]uint32) {
 		wg.meta[i].enter, wg.meta[i].parked = enterFresh, false
 	}
 	for _, l := range wg.lanes {
-		copy(l.regs, x.tmpl)
+		for _, r := range p.reset {
+			// The ranges are mostly a slot or two: a loop beats memmove.
+			for s := r[0]; s < r[1]; s++ {
+				l.regs[s] = x.tmpl[s]
+			}
+		}
 		copy(l.mem, p.invInit)
 		l.pc = p.entry
 		l.stack = l.stack[:0]
@@ -110,17 +132,36 @@ func (wg *wgState) reset(id [3]uint32) {
 		l.rqs = l.rqs[:0]
 		l.state = stRun
 		l.steps = x.budget
-		lx := uint32(l.lid) % p.local[0]
-		ly := uint32(l.lid) / p.local[0] % p.local[1]
-		lz := uint32(l.lid) / (p.local[0] * p.local[1])
-		l.gid = [3]uint32{id[0]*p.local[0] + lx, id[1]*p.local[1] + ly, id[2]*p.local[2] + lz}
+		l.gid = [3]uint32{id[0]*p.local[0] + l.lxyz[0], id[1]*p.local[1] + l.lxyz[1], id[2]*p.local[2] + l.lxyz[2]}
+		fixed := l.fixed
 		for _, iv := range p.inputs {
-			wg.vals = builtinValue(wg.vals[:0], iv.builtin, l, [3]uint32{lx, ly, lz})
+			if !perGroup(iv.builtin) {
+				fixed = fixed[copy(l.mem[iv.off:], fixed[:iv.t.size]):]
+				continue
+			}
+			v := &l.gid
+			if iv.builtin == spirv.BuiltInWorkgroupId {
+				v = &wg.id
+			}
+			if t := iv.t; t.kind == kVector && t.count == 3 && t.elem.kind == kInt && t.elem.size == 4 {
+				b := l.mem[iv.off : iv.off+12]
+				binary.LittleEndian.PutUint32(b, v[0])
+				binary.LittleEndian.PutUint32(b[4:], v[1])
+				binary.LittleEndian.PutUint32(b[8:], v[2])
+				continue
+			}
+			wg.vals = builtinValue(wg.vals[:0], iv.builtin, l, l.lxyz)
 			if len(wg.vals) >= iv.t.slots {
 				storeRec(iv.t, l.mem, iv.off, wg.vals, matLayout{})
 			}
 		}
 	}
+}
+
+// perGroup reports the built-ins that change from one workgroup to the
+// next; the others are fixed for an invocation of a dispatch.
+func perGroup(b spirv.BuiltIn) bool {
+	return b == spirv.BuiltInWorkgroupId || b == spirv.BuiltInGlobalInvocationId
 }
 
 func knownBuiltin(b spirv.BuiltIn) bool {

@@ -91,7 +91,8 @@ func TestThroughLoader(t *testing.T) {
 	got, want := dev.Profile(), icd.Profile()
 	if !reflect.DeepEqual(got.CoopMatKHR, want.CoopMatKHR) || !reflect.DeepEqual(got.CoopMatNV, want.CoopMatNV) ||
 		!reflect.DeepEqual(got.CoopMatFlex, want.CoopMatFlex) || !reflect.DeepEqual(got.CoopVec, want.CoopVec) ||
-		!reflect.DeepEqual(got.CoopMat2, want.CoopMat2) || !reflect.DeepEqual(got.CoopVecLimits, want.CoopVecLimits) {
+		!reflect.DeepEqual(got.CoopMat2, want.CoopMat2) || !reflect.DeepEqual(got.CoopVecLimits, want.CoopVecLimits) ||
+		!reflect.DeepEqual(got.Limits, want.Limits) {
 		t.Errorf("properties through the loader differ from the driver's profile:\n%+v\n%+v", got, want)
 	}
 	for _, f := range got.Features {

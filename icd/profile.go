@@ -36,6 +36,13 @@ var Profile = sync.OnceValue(func() *profile.Profile {
 		},
 		CoopVecLimits: &profile.CoopVecLimits{SupportedStages: "compute", TrainingFloat16Accumulation: true,
 			TrainingFloat32Accumulation: true, MaxCooperativeVectorComponents: properties["MaxCooperativeVectorComponents"].(uint32)},
+		Limits: &profile.Limits{
+			MaxComputeWorkGroupSize:        properties["MaxComputeWorkGroupSize"].([3]uint32),
+			MaxComputeWorkGroupInvocations: properties["MaxComputeWorkGroupInvocations"].(uint32),
+			MaxComputeWorkGroupCount:       properties["MaxComputeWorkGroupCount"].([3]uint32),
+			MaxComputeSharedMemorySize:     properties["MaxComputeSharedMemorySize"].(uint32),
+			MaxPushConstantsSize:           properties["MaxPushConstantsSize"].(uint32),
+		},
 	}
 	for _, e := range vkt.DeviceExtensions {
 		p.Extensions = append(p.Extensions, e.Name)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/coopshader/coop/glsl/compile"
+	"github.com/coopshader/coop/spirv/text"
 )
 
 // TestSpecializedDeviceRule creates a pipeline of testdata/shape.comp
@@ -33,5 +34,44 @@ func TestSpecializedDeviceRule(t *testing.T) {
 	t.Log(err)
 	if !strings.Contains(err.Error(), "VUID-RuntimeSpirv-") {
 		t.Errorf("error %q names no rule", err)
+	}
+}
+
+// TestSecondEntryPoint creates pipelines of both entry points of one
+// module: the validator's device rules see the first one's workgroup;
+// the second's, over the device's invocation limit, is refused with the
+// rule named.
+func TestSecondEntryPoint(t *testing.T) {
+	m, err := text.Assemble([]byte(`
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %a "small"
+OpEntryPoint GLCompute %b "large"
+OpExecutionMode %a LocalSize 64 1 1
+OpExecutionMode %b LocalSize 2048 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%a = OpFunction %void None %fn
+%la = OpLabel
+OpReturn
+OpFunctionEnd
+%b = OpFunction %void None %fn
+%lb = OpLabel
+OpReturn
+OpFunctionEnd
+`), "two.spvasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	words, err := m.Words()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := prepare(words, "small", nil, defaultSubgroup); err != nil {
+		t.Fatalf("entry point small refused: %v", err)
+	}
+	_, err = prepare(words, "large", nil, defaultSubgroup)
+	if err == nil || !strings.Contains(err.Error(), "VUID-RuntimeSpirv-x-06432") {
+		t.Fatalf("entry point large: got %v, want the invocation limit's rule", err)
 	}
 }

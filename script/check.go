@@ -58,28 +58,49 @@ func (st *state) check(e *Expect) Result {
 		r.Device = st.dev.Name()
 		return r
 	}
-	var got values
-	var err error
-	if e.Mode == "IDX" {
-		got, err = st.readPart(e.Buffer, e.Start, e.Start+len(e.Values))
-	} else {
-		got, err = st.read(e.Buffer)
-	}
-	if err != nil {
-		return failed(e, err)
-	}
 	t := st.s.Buffer(e.Buffer).Type
 	var r Result
 	switch {
 	case e.Mode == "IDX":
+		got, err := st.readPart(e.Buffer, e.Start, e.Start+len(e.Values))
+		if err != nil {
+			return failed(e, err)
+		}
 		r = st.checkIdx(e, t, got)
 	case e.Matmul != nil:
+		got, err := st.read(e.Buffer)
+		if err != nil {
+			return failed(e, err)
+		}
 		r = st.checkMatmul(e, t, got)
 	default:
-		r = st.checkBuffer(e, t, got)
+		r = st.checkBuffer(e, t)
 	}
 	r.Device = st.dev.Name()
 	return r
+}
+
+// scanPair calls fn with components [i0, i1) of buffer a on sa and of
+// buffer b on sb (n components each), a chunk of whole elements at a
+// time, so comparing two large buffers read through a device's Read
+// copies a chunk of each, never a whole buffer.
+func scanPair(sa *state, a string, sb *state, b string, n int, fn func(va, vb values, i0, i1 int)) error {
+	// Whole elements of both types, and whole bytes of 4-bit types.
+	unit := sa.s.Buffer(a).Type.Comps() * sb.s.Buffer(b).Type.Comps() * 2
+	step := max(1, chunkBytes/8/unit) * unit
+	for i0 := 0; i0 < n; i0 += step {
+		i1 := min(i0+step, n)
+		va, err := sa.readPart(a, i0, i1)
+		if err != nil {
+			return err
+		}
+		vb, err := sb.readPart(b, i0, i1)
+		if err != nil {
+			return err
+		}
+		fn(va, vb, i0, i1)
+	}
+	return nil
 }
 
 func (st *state) checkIdx(e *Expect, t DataType, got values) Result {
@@ -175,44 +196,53 @@ func within(t DataType, got, want Value, tol *Tolerance) bool {
 		tol.ULP > 0 && d <= float64(tol.ULP)*ulp(t, w)
 }
 
-func (st *state) checkBuffer(e *Expect, t DataType, got values) Result {
-	other, err := st.read(e.Other)
-	if err != nil {
-		return failed(e, err)
-	}
+func (st *state) checkBuffer(e *Expect, t DataType) Result {
+	n := st.s.Buffer(e.Buffer).N
 	ot := st.s.Buffer(e.Other).Type
 	if e.Mode == "RMSE_BUFFER" {
-		rmse := rmse(got, other)
+		rmse, err := rmse(st, e.Buffer, st, e.Other, n)
+		if err != nil {
+			return failed(e, err)
+		}
 		if !(rmse <= e.RMSE) {
-			return Result{Line: e.Line, What: e.Text, Count: 1, Total: got.n,
+			return Result{Line: e.Line, What: e.Text, Count: 1, Total: n,
 				Msg: fmt.Sprintf("RMSE %g exceeds %g", rmse, e.RMSE)}
 		}
-		return Result{Line: e.Line, What: e.Text, Pass: true, Total: got.n}
+		return Result{Line: e.Line, What: e.Text, Pass: true, Total: n}
 	}
 	same := ot.Kind == t.Kind && ot.Bits == t.Bits && ot.Exp == t.Exp
 	m := mismatch{max: st.opts.MaxDiffs}
-	for i := range got.n {
-		g, want := got.at(i), other.at(i)
-		if !same {
-			want = t.fromFloat(ot.Float(want))
+	err := scanPair(st, e.Buffer, st, e.Other, n, func(got, other values, i0, i1 int) {
+		for i := i0; i < i1; i++ {
+			g, want := got.at(i), other.at(i)
+			if !same {
+				want = t.fromFloat(ot.Float(want))
+			}
+			if !within(t, g, want, tolFor(e.Tol, i%t.Comps())) {
+				m.add(i, where(t, i), t.String(g), t.String(want))
+			}
 		}
-		if !within(t, g, want, tolFor(e.Tol, i%t.Comps())) {
-			m.add(i, where(t, i), t.String(g), t.String(want))
-		}
+	})
+	if err != nil {
+		return failed(e, err)
 	}
-	return m.result(e.Line, e.Text, got.n)
+	return m.result(e.Line, e.Text, n)
 }
 
-func rmse(a, b values) float64 {
-	if a.n == 0 {
-		return 0
+// rmse is the root-mean-square difference of the n components of buffer
+// a on sa and buffer b on sb.
+func rmse(sa *state, a string, sb *state, b string, n int) (float64, error) {
+	if n == 0 {
+		return 0, nil
 	}
 	sum := 0.0
-	for i := range a.n {
-		d := a.float(i) - b.float(i)
-		sum += float64(d * d)
-	}
-	return math.Sqrt(sum / float64(a.n))
+	err := scanPair(sa, a, sb, b, n, func(va, vb values, i0, i1 int) {
+		for i := i0; i < i1; i++ {
+			d := va.float(i) - vb.float(i)
+			sum += float64(d * d)
+		}
+	})
+	return math.Sqrt(sum / float64(n)), err
 }
 
 // operand is a matrix in a buffer: element (r, c) of batch n is at
@@ -382,43 +412,46 @@ func bufferTolerance(s *Script, name string) ([]Tolerance, float64) {
 func compareBuffer(sa, sb *state, buf *Buffer, skip []int) Result {
 	what := fmt.Sprintf("BUFFER %s same on both devices", buf.Name)
 	res := Result{Line: buf.Line, What: what, Device: sa.dev.Name() + " vs " + sb.dev.Name()}
-	va, err := sa.read(buf.Name)
-	if err == nil {
-		var vb values
-		if vb, err = sb.read(buf.Name); err == nil {
-			t := buf.Type
-			tols, rmseBound := bufferTolerance(sa.s, buf.Name)
-			if len(tols) == 0 && rmseBound > 0 {
-				what += fmt.Sprintf(" (RMSE %g)", rmseBound)
-				if r := rmse(va, vb); !(r <= rmseBound) {
-					res.What, res.Count, res.Total = what, 1, va.n
-					res.Msg = fmt.Sprintf("RMSE between %s and %s is %g, above %g", sa.dev.Name(), sb.dev.Name(), r, rmseBound)
-					return res
-				}
-				res.What, res.Pass, res.Total = what, true, va.n
-				return res
-			}
-			m := mismatch{max: sa.opts.MaxDiffs}
-			n := 0
-			for i := range va.n {
-				if isAddress(t, i, skip) {
-					continue
-				}
-				n++
-				if a, b := va.at(i), vb.at(i); !within(t, a, b, tolFor(tols, i%t.Comps())) {
-					m.add(i, where(t, i), t.String(a)+" on "+sa.dev.Name(), t.String(b)+" on "+sb.dev.Name())
-				}
-			}
-			r := m.result(buf.Line, what, n)
-			r.Device = res.Device
-			if !r.Pass {
-				r.Msg = strings.Replace(r.Msg, "values differ:", "values differ between the devices:", 1)
-			}
-			return r
+	t := buf.Type
+	tols, rmseBound := bufferTolerance(sa.s, buf.Name)
+	if len(tols) == 0 && rmseBound > 0 {
+		what += fmt.Sprintf(" (RMSE %g)", rmseBound)
+		r, err := rmse(sa, buf.Name, sb, buf.Name, buf.N)
+		if err != nil {
+			res.Msg = err.Error()
+			return res
 		}
+		if !(r <= rmseBound) {
+			res.What, res.Count, res.Total = what, 1, buf.N
+			res.Msg = fmt.Sprintf("RMSE between %s and %s is %g, above %g", sa.dev.Name(), sb.dev.Name(), r, rmseBound)
+			return res
+		}
+		res.What, res.Pass, res.Total = what, true, buf.N
+		return res
 	}
-	res.Msg = err.Error()
-	return res
+	m := mismatch{max: sa.opts.MaxDiffs}
+	n := 0
+	err := scanPair(sa, buf.Name, sb, buf.Name, buf.N, func(va, vb values, i0, i1 int) {
+		for i := i0; i < i1; i++ {
+			if isAddress(t, i, skip) {
+				continue
+			}
+			n++
+			if a, b := va.at(i), vb.at(i); !within(t, a, b, tolFor(tols, i%t.Comps())) {
+				m.add(i, where(t, i), t.String(a)+" on "+sa.dev.Name(), t.String(b)+" on "+sb.dev.Name())
+			}
+		}
+	})
+	if err != nil {
+		res.Msg = err.Error()
+		return res
+	}
+	r := m.result(buf.Line, what, n)
+	r.Device = res.Device
+	if !r.Pass {
+		r.Msg = strings.Replace(r.Msg, "values differ:", "values differ between the devices:", 1)
+	}
+	return r
 }
 
 // compareOpaque compares a buffer holding a matrix in the devices'

@@ -2,10 +2,13 @@ package script
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"testing"
 
+	"github.com/coopshader/coop/backend"
 	cpu "github.com/coopshader/coop/exec"
 )
 
@@ -66,15 +69,8 @@ EXPECT c EQ_BUFFER b
 EXPECT a EQ_MATMUL h h M 2 N 2 K 2
 `)
 	var msgs [2][]string
-	for k, dev := range []interface{ Name() string }{&fakeDevice{name: "fake"}, cpu.New(cpu.Options{})} {
-		var rep *Report
-		var err error
-		switch d := dev.(type) {
-		case *fakeDevice:
-			rep, err = Run(context.Background(), s, d, RunOptions{})
-		case *cpu.Device:
-			rep, err = Run(context.Background(), s, d, RunOptions{})
-		}
+	for k, dev := range []backend.Device{&fakeDevice{name: "fake"}, cpu.New(cpu.Options{})} {
+		rep, err := Run(context.Background(), s, dev, RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,5 +83,43 @@ EXPECT a EQ_MATMUL h h M 2 N 2 K 2
 	}
 	if len(msgs[0]) != 7 {
 		t.Errorf("%d results: %q", len(msgs[0]), msgs[0])
+	}
+}
+
+// TestExpectChunks checks EQ_BUFFER and RMSE_BUFFER on buffers of several
+// chunks, read through copies and in place, against the whole buffers
+// compared at once.
+func TestExpectChunks(t *testing.T) {
+	s := mustParse(t, `BUFFER a DATA_TYPE vec3<float> SIZE 100001 SERIES_FROM 0 INC_BY 1
+BUFFER b DATA_TYPE vec3<float> SIZE 100001 SERIES_FROM 0 INC_BY 1.0000001
+BUFFER c DATA_TYPE vec3<float> SIZE 100001 SERIES_FROM 0 INC_BY 1.0000001
+EXPECT a EQ_BUFFER b TOLERANCE 0.01
+EXPECT a RMSE_BUFFER b TOLERANCE 0
+EXPECT b EQ_BUFFER c
+`)
+	a, b := s.Buffer("a").Values(), s.Buffer("b").Values()
+	ty, tol := s.Buffer("a").Type, &Tolerance{Abs: 0.01}
+	count, sum := 0, 0.0
+	for i := range a {
+		if !within(ty, a[i], b[i], tol) {
+			count++
+		}
+		d := a[i].F - b[i].F
+		sum += float64(d * d)
+	}
+	if count == 0 {
+		t.Fatal("the buffers do not differ")
+	}
+	wantRMSE := fmt.Sprintf("RMSE %g exceeds 0", math.Sqrt(sum/float64(len(a))))
+	for _, dev := range []backend.Device{&fakeDevice{name: "fake"}, cpu.New(cpu.Options{})} {
+		rep, err := Run(context.Background(), s, dev, RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rep.Results
+		if r[0].Count != count || r[0].Total != len(a) || r[1].Msg != wantRMSE || !r[2].Pass {
+			t.Errorf("%s: got %d of %d differing, %q, %v; want %d of %d, %q",
+				dev.Name(), r[0].Count, r[0].Total, r[1].Msg, r[2].Pass, count, len(a), wantRMSE)
+		}
 	}
 }
