@@ -126,25 +126,26 @@ func (s *state) checkInst(f *Func, i int) {
 	}
 }
 
-// typeOperands marks the opcodes with an operand that names a type (the
-// grammar calls it "Type", "Base Type", "Pointee Type", ...), and the
-// extended instructions (debug information names types).
-var typeOperands = func() map[spirv.Op]bool {
-	m := map[spirv.Op]bool{spirv.OpExtInst: true, spirv.OpExtInstWithForwardRefsKHR: true}
-	for op := range spirv.Ops {
-		for _, od := range op.Desc().Operands {
+// takesType reports whether an instruction may name a type as an operand:
+// one of its <id> operands names a type (the grammar calls it "Type", "Base
+// Type", "Pointee Type", ...), or it is an extended instruction (debug
+// information names types). Every other instruction's <id> operands are
+// values ("Operand cannot be a type", as spirv-val says). The grammar is
+// read per call rather than tabled at start-up, which every run of coop
+// would pay for; it is a few operands.
+func takesType(op spirv.Op) bool {
+	if op == spirv.OpExtInst || op == spirv.OpExtInstWithForwardRefsKHR {
+		return true
+	}
+	if d := op.Desc(); d != nil {
+		for _, od := range d.Operands {
 			if od.Kind == spirv.KindIdRef && strings.Contains(od.Name, "Type") {
-				m[op] = true
+				return true
 			}
 		}
 	}
-	return m
-}()
-
-// takesType reports whether an instruction may name a type as an operand;
-// every other instruction's <id> operands are values ("Operand cannot be
-// a type", as spirv-val says).
-func takesType(op spirv.Op) bool { return typeOperands[op] }
+	return false
+}
 
 // checkCall: OpFunctionCall names a function, passes one argument of the
 // right type per parameter, and has the function's return type (SPIR-V

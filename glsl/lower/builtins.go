@@ -3,6 +3,7 @@ package lower
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/coopshader/coop/glsl/check"
 	"github.com/coopshader/coop/spirv"
@@ -43,42 +44,47 @@ var std450 = map[check.Builtin]struct{ f, sint, uint uint32 }{
 }
 
 // simpleOps are built-ins that are one core instruction on their
-// arguments.
-var simpleOps = map[check.Builtin]spirv.Op{
-	check.BDot: spirv.OpDot, check.BIsnan: spirv.OpIsNan, check.BIsinf: spirv.OpIsInf,
-	check.BAny: spirv.OpAny, check.BAll: spirv.OpAll, check.BNot: spirv.OpLogicalNot,
-	check.BTranspose: spirv.OpTranspose, check.BOuterProduct: spirv.OpOuterProduct,
-	check.BSparseTexelsResidentARB: spirv.OpImageSparseTexelsResident,
-	check.BBitCount:                spirv.OpBitCount, check.BBitfieldReverse: spirv.OpBitReverse, check.BBitfieldInsert: spirv.OpBitFieldInsert,
-	check.BDFdx: spirv.OpDPdx, check.BDFdy: spirv.OpDPdy, check.BFwidth: spirv.OpFwidth,
-	check.BDFdxFine: spirv.OpDPdxFine, check.BDFdyFine: spirv.OpDPdyFine, check.BFwidthFine: spirv.OpFwidthFine,
-	check.BDFdxCoarse: spirv.OpDPdxCoarse, check.BDFdyCoarse: spirv.OpDPdyCoarse, check.BFwidthCoarse: spirv.OpFwidthCoarse,
-}
+// arguments. This package's tables are built on first use (sync.OnceValue),
+// not at start-up: every coop command links the compiler, few compile.
+var simpleOps = sync.OnceValue(func() map[check.Builtin]spirv.Op {
+	return map[check.Builtin]spirv.Op{
+		check.BDot: spirv.OpDot, check.BIsnan: spirv.OpIsNan, check.BIsinf: spirv.OpIsInf,
+		check.BAny: spirv.OpAny, check.BAll: spirv.OpAll, check.BNot: spirv.OpLogicalNot,
+		check.BTranspose: spirv.OpTranspose, check.BOuterProduct: spirv.OpOuterProduct,
+		check.BSparseTexelsResidentARB: spirv.OpImageSparseTexelsResident,
+		check.BBitCount:                spirv.OpBitCount, check.BBitfieldReverse: spirv.OpBitReverse, check.BBitfieldInsert: spirv.OpBitFieldInsert,
+		check.BDFdx: spirv.OpDPdx, check.BDFdy: spirv.OpDPdy, check.BFwidth: spirv.OpFwidth,
+		check.BDFdxFine: spirv.OpDPdxFine, check.BDFdyFine: spirv.OpDPdyFine, check.BFwidthFine: spirv.OpFwidthFine,
+		check.BDFdxCoarse: spirv.OpDPdxCoarse, check.BDFdyCoarse: spirv.OpDPdyCoarse, check.BFwidthCoarse: spirv.OpFwidthCoarse,
+	}
+})
 
-var bitcasts = map[check.Builtin]bool{
-	check.BFloatBitsToInt: true, check.BFloatBitsToUint: true, check.BIntBitsToFloat: true, check.BUintBitsToFloat: true,
-	check.BHalfBitsToInt16: true, check.BFloat16BitsToInt16: true, check.BHalfBitsToUint16: true, check.BFloat16BitsToUint16: true,
-	check.BInt16BitsToHalf: true, check.BInt16BitsToFloat16: true, check.BUint16BitsToHalf: true, check.BUint16BitsToFloat16: true,
-	check.BDoubleBitsToInt64: true, check.BDoubleBitsToUint64: true, check.BInt64BitsToDouble: true, check.BUint64BitsToDouble: true,
-	check.BBfloat16BitsToIntEXT: true, check.BBfloat16BitsToUintEXT: true, check.BIntBitsToBFloat16EXT: true, check.BUintBitsToBFloat16EXT: true,
-	check.BFloate5m2BitsToIntEXT: true, check.BFloate5m2BitsToUintEXT: true, check.BIntBitsToFloate5m2EXT: true, check.BUintBitsToFloate5m2EXT: true,
-	check.BFloate4m3BitsToIntEXT: true, check.BFloate4m3BitsToUintEXT: true, check.BIntBitsToFloate4m3EXT: true, check.BUintBitsToFloate4m3EXT: true,
-	check.BPackDouble2x32: true, check.BUnpackDouble2x32: true, check.BPackInt2x32: true, check.BPackUint2x32: true,
-	check.BUnpackInt2x32: true, check.BUnpackUint2x32: true, check.BPack64: true, check.BUnpack32: true, check.BPack32: true,
-	check.BPackInt2x16: true, check.BPackUint2x16: true, check.BPack16: true, check.BUnpack16: true, check.BUnpackInt2x16: true,
-	check.BUnpackUint2x16: true, check.BUnpack8: true, check.BPackInt4x16: true, check.BPackUint4x16: true,
-	check.BUnpackInt4x16: true, check.BUnpackUint4x16: true, check.BPackFloat2x16: true, check.BUnpackFloat2x16: true,
-	check.BFloatmxint8BitsToIntEXT: true, check.BFloatmxint8BitsToUintEXT: true, check.BIntBitsToFloatmxint8EXT: true, check.BUintBitsToFloatmxint8EXT: true,
-	check.BFloatue8m0BitsToIntEXT: true, check.BFloatue8m0BitsToUintEXT: true, check.BIntBitsToFloatue8m0EXT: true, check.BUintBitsToFloatue8m0EXT: true,
-	// GL_EXT_float_e2m1, _e2m3, _e3m2: packing is a bitcast between a
-	// vector of the narrow floats and integers of the same size.
-	check.BPackFloat2xfe2m1EXT: true, check.BUnpackFloat2xfe2m1EXT: true, check.BPackFloat4xfe2m1EXT: true, check.BUnpackFloat4xfe2m1EXT: true,
-	check.BPackFloat8xfe2m1EXT: true, check.BUnpackFloat8xfe2m1EXT: true, check.BPackFloat16xfe2m1EXT: true, check.BUnpackFloat16xfe2m1EXT: true,
-	check.BPackFloat4xfe2m3EXT: true, check.BUnpackFloat4xfe2m3EXT: true, check.BPackFloat8xfe2m3EXT: true, check.BUnpackFloat8xfe2m3EXT: true,
-	check.BPackFloat16xfe2m3EXT: true, check.BUnpackFloat16xfe2m3EXT: true,
-	check.BPackFloat4xfe3m2EXT: true, check.BUnpackFloat4xfe3m2EXT: true, check.BPackFloat8xfe3m2EXT: true, check.BUnpackFloat8xfe3m2EXT: true,
-	check.BPackFloat16xfe3m2EXT: true, check.BUnpackFloat16xfe3m2EXT: true,
-}
+var bitcasts = sync.OnceValue(func() map[check.Builtin]bool {
+	return map[check.Builtin]bool{
+		check.BFloatBitsToInt: true, check.BFloatBitsToUint: true, check.BIntBitsToFloat: true, check.BUintBitsToFloat: true,
+		check.BHalfBitsToInt16: true, check.BFloat16BitsToInt16: true, check.BHalfBitsToUint16: true, check.BFloat16BitsToUint16: true,
+		check.BInt16BitsToHalf: true, check.BInt16BitsToFloat16: true, check.BUint16BitsToHalf: true, check.BUint16BitsToFloat16: true,
+		check.BDoubleBitsToInt64: true, check.BDoubleBitsToUint64: true, check.BInt64BitsToDouble: true, check.BUint64BitsToDouble: true,
+		check.BBfloat16BitsToIntEXT: true, check.BBfloat16BitsToUintEXT: true, check.BIntBitsToBFloat16EXT: true, check.BUintBitsToBFloat16EXT: true,
+		check.BFloate5m2BitsToIntEXT: true, check.BFloate5m2BitsToUintEXT: true, check.BIntBitsToFloate5m2EXT: true, check.BUintBitsToFloate5m2EXT: true,
+		check.BFloate4m3BitsToIntEXT: true, check.BFloate4m3BitsToUintEXT: true, check.BIntBitsToFloate4m3EXT: true, check.BUintBitsToFloate4m3EXT: true,
+		check.BPackDouble2x32: true, check.BUnpackDouble2x32: true, check.BPackInt2x32: true, check.BPackUint2x32: true,
+		check.BUnpackInt2x32: true, check.BUnpackUint2x32: true, check.BPack64: true, check.BUnpack32: true, check.BPack32: true,
+		check.BPackInt2x16: true, check.BPackUint2x16: true, check.BPack16: true, check.BUnpack16: true, check.BUnpackInt2x16: true,
+		check.BUnpackUint2x16: true, check.BUnpack8: true, check.BPackInt4x16: true, check.BPackUint4x16: true,
+		check.BUnpackInt4x16: true, check.BUnpackUint4x16: true, check.BPackFloat2x16: true, check.BUnpackFloat2x16: true,
+		check.BFloatmxint8BitsToIntEXT: true, check.BFloatmxint8BitsToUintEXT: true, check.BIntBitsToFloatmxint8EXT: true, check.BUintBitsToFloatmxint8EXT: true,
+		check.BFloatue8m0BitsToIntEXT: true, check.BFloatue8m0BitsToUintEXT: true, check.BIntBitsToFloatue8m0EXT: true, check.BUintBitsToFloatue8m0EXT: true,
+		// GL_EXT_float_e2m1, _e2m3, _e3m2: packing is a bitcast between a
+		// vector of the narrow floats and integers of the same size.
+		check.BPackFloat2xfe2m1EXT: true, check.BUnpackFloat2xfe2m1EXT: true, check.BPackFloat4xfe2m1EXT: true, check.BUnpackFloat4xfe2m1EXT: true,
+		check.BPackFloat8xfe2m1EXT: true, check.BUnpackFloat8xfe2m1EXT: true, check.BPackFloat16xfe2m1EXT: true, check.BUnpackFloat16xfe2m1EXT: true,
+		check.BPackFloat4xfe2m3EXT: true, check.BUnpackFloat4xfe2m3EXT: true, check.BPackFloat8xfe2m3EXT: true, check.BUnpackFloat8xfe2m3EXT: true,
+		check.BPackFloat16xfe2m3EXT: true, check.BUnpackFloat16xfe2m3EXT: true,
+		check.BPackFloat4xfe3m2EXT: true, check.BUnpackFloat4xfe3m2EXT: true, check.BPackFloat8xfe3m2EXT: true, check.BUnpackFloat8xfe3m2EXT: true,
+		check.BPackFloat16xfe3m2EXT: true, check.BUnpackFloat16xfe3m2EXT: true,
+	}
+})
 
 // Memory semantics glslang uses for the GLSL barrier functions.
 const (
@@ -113,7 +119,7 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		}
 		return g.ext(tid, inst, g.splatArgs(e, args())...)
 	}
-	if op, ok := simpleOps[e.Fn]; ok {
+	if op, ok := simpleOps()[e.Fn]; ok {
 		switch op {
 		case spirv.OpDPdxFine, spirv.OpDPdyFine, spirv.OpFwidthFine, spirv.OpDPdxCoarse, spirv.OpDPdyCoarse, spirv.OpFwidthCoarse:
 			g.b.Capability(spirv.CapabilityDerivativeControl)
@@ -124,7 +130,7 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		}
 		return g.b.EmitResult(op, tid, args()...)
 	}
-	if bitcasts[e.Fn] {
+	if bitcasts()[e.Fn] {
 		return g.b.EmitResult(spirv.OpBitcast, tid, args()...)
 	}
 	// sub is the Subgroup scope operand, made only where an operation needs it.

@@ -2,6 +2,7 @@ package lower
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/coopshader/coop/glsl/check"
 	"github.com/coopshader/coop/spirv"
@@ -9,13 +10,13 @@ import (
 
 // imageFormats maps GLSL format qualifiers (rgba8, r11f_g11f_b10f, ...) to
 // SPIR-V image formats: the same names without underscores, ignoring case.
-var imageFormats = func() map[string]spirv.ImageFormat {
+var imageFormats = sync.OnceValue(func() map[string]spirv.ImageFormat {
 	m := map[string]spirv.ImageFormat{}
 	for _, e := range spirv.KindImageFormat.Desc().Enumerants {
 		m[strings.ToLower(e.Name)] = spirv.ImageFormat(e.Value)
 	}
 	return m
-}()
+})
 
 // coreFormats are the storage image formats that need no
 // StorageImageExtendedFormats capability.
@@ -91,7 +92,7 @@ func (g *gen) imageType(t *check.Type, format string, depth bool) uint32 {
 	}
 	fmtID := spirv.ImageFormatUnknown
 	if format != "" {
-		fmtID = imageFormats[strings.ReplaceAll(format, "_", "")]
+		fmtID = imageFormats()[strings.ReplaceAll(format, "_", "")]
 	}
 	return g.b.Type(spirv.OpTypeImage, g.scalarType(t.Scalar), uint32(dim), b2u(depth || im.Shadow), b2u(im.Arrayed), b2u(im.MS), sampled, uint32(fmtID))
 }

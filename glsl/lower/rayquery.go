@@ -3,6 +3,7 @@ package lower
 import (
 	"github.com/coopshader/coop/glsl/check"
 	"github.com/coopshader/coop/spirv"
+	"sync"
 )
 
 // Ray queries (SPV_KHR_ray_query) and the ray-tracing extensions compute
@@ -12,34 +13,36 @@ import (
 // argument of the intersection queries is an int constant.
 
 // rayQueryOps maps the ray-query built-ins to their instructions.
-var rayQueryOps = map[check.Builtin]spirv.Op{
-	check.BRayQueryInitializeEXT:                                            spirv.OpRayQueryInitializeKHR,
-	check.BRayQueryProceedEXT:                                               spirv.OpRayQueryProceedKHR,
-	check.BRayQueryTerminateEXT:                                             spirv.OpRayQueryTerminateKHR,
-	check.BRayQueryGenerateIntersectionEXT:                                  spirv.OpRayQueryGenerateIntersectionKHR,
-	check.BRayQueryConfirmIntersectionEXT:                                   spirv.OpRayQueryConfirmIntersectionKHR,
-	check.BRayQueryGetIntersectionTypeEXT:                                   spirv.OpRayQueryGetIntersectionTypeKHR,
-	check.BRayQueryGetRayTMinEXT:                                            spirv.OpRayQueryGetRayTMinKHR,
-	check.BRayQueryGetRayFlagsEXT:                                           spirv.OpRayQueryGetRayFlagsKHR,
-	check.BRayQueryGetWorldRayOriginEXT:                                     spirv.OpRayQueryGetWorldRayOriginKHR,
-	check.BRayQueryGetWorldRayDirectionEXT:                                  spirv.OpRayQueryGetWorldRayDirectionKHR,
-	check.BRayQueryGetIntersectionTEXT:                                      spirv.OpRayQueryGetIntersectionTKHR,
-	check.BRayQueryGetIntersectionInstanceCustomIndexEXT:                    spirv.OpRayQueryGetIntersectionInstanceCustomIndexKHR,
-	check.BRayQueryGetIntersectionInstanceIdEXT:                             spirv.OpRayQueryGetIntersectionInstanceIdKHR,
-	check.BRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetEXT: spirv.OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR,
-	check.BRayQueryGetIntersectionGeometryIndexEXT:                          spirv.OpRayQueryGetIntersectionGeometryIndexKHR,
-	check.BRayQueryGetIntersectionPrimitiveIndexEXT:                         spirv.OpRayQueryGetIntersectionPrimitiveIndexKHR,
-	check.BRayQueryGetIntersectionBarycentricsEXT:                           spirv.OpRayQueryGetIntersectionBarycentricsKHR,
-	check.BRayQueryGetIntersectionFrontFaceEXT:                              spirv.OpRayQueryGetIntersectionFrontFaceKHR,
-	check.BRayQueryGetIntersectionCandidateAABBOpaqueEXT:                    spirv.OpRayQueryGetIntersectionCandidateAABBOpaqueKHR,
-	check.BRayQueryGetIntersectionObjectRayDirectionEXT:                     spirv.OpRayQueryGetIntersectionObjectRayDirectionKHR,
-	check.BRayQueryGetIntersectionObjectRayOriginEXT:                        spirv.OpRayQueryGetIntersectionObjectRayOriginKHR,
-	check.BRayQueryGetIntersectionObjectToWorldEXT:                          spirv.OpRayQueryGetIntersectionObjectToWorldKHR,
-	check.BRayQueryGetIntersectionWorldToObjectEXT:                          spirv.OpRayQueryGetIntersectionWorldToObjectKHR,
-	check.BRayQueryGetIntersectionTriangleVertexPositionsEXT:                spirv.OpRayQueryGetIntersectionTriangleVertexPositionsKHR,
-	check.BFetchMicroTriangleVertexPositionNV:                               spirv.OpFetchMicroTriangleVertexPositionNV,
-	check.BFetchMicroTriangleVertexBarycentricNV:                            spirv.OpFetchMicroTriangleVertexBarycentricNV,
-}
+var rayQueryOps = sync.OnceValue(func() map[check.Builtin]spirv.Op {
+	return map[check.Builtin]spirv.Op{
+		check.BRayQueryInitializeEXT:                                            spirv.OpRayQueryInitializeKHR,
+		check.BRayQueryProceedEXT:                                               spirv.OpRayQueryProceedKHR,
+		check.BRayQueryTerminateEXT:                                             spirv.OpRayQueryTerminateKHR,
+		check.BRayQueryGenerateIntersectionEXT:                                  spirv.OpRayQueryGenerateIntersectionKHR,
+		check.BRayQueryConfirmIntersectionEXT:                                   spirv.OpRayQueryConfirmIntersectionKHR,
+		check.BRayQueryGetIntersectionTypeEXT:                                   spirv.OpRayQueryGetIntersectionTypeKHR,
+		check.BRayQueryGetRayTMinEXT:                                            spirv.OpRayQueryGetRayTMinKHR,
+		check.BRayQueryGetRayFlagsEXT:                                           spirv.OpRayQueryGetRayFlagsKHR,
+		check.BRayQueryGetWorldRayOriginEXT:                                     spirv.OpRayQueryGetWorldRayOriginKHR,
+		check.BRayQueryGetWorldRayDirectionEXT:                                  spirv.OpRayQueryGetWorldRayDirectionKHR,
+		check.BRayQueryGetIntersectionTEXT:                                      spirv.OpRayQueryGetIntersectionTKHR,
+		check.BRayQueryGetIntersectionInstanceCustomIndexEXT:                    spirv.OpRayQueryGetIntersectionInstanceCustomIndexKHR,
+		check.BRayQueryGetIntersectionInstanceIdEXT:                             spirv.OpRayQueryGetIntersectionInstanceIdKHR,
+		check.BRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetEXT: spirv.OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR,
+		check.BRayQueryGetIntersectionGeometryIndexEXT:                          spirv.OpRayQueryGetIntersectionGeometryIndexKHR,
+		check.BRayQueryGetIntersectionPrimitiveIndexEXT:                         spirv.OpRayQueryGetIntersectionPrimitiveIndexKHR,
+		check.BRayQueryGetIntersectionBarycentricsEXT:                           spirv.OpRayQueryGetIntersectionBarycentricsKHR,
+		check.BRayQueryGetIntersectionFrontFaceEXT:                              spirv.OpRayQueryGetIntersectionFrontFaceKHR,
+		check.BRayQueryGetIntersectionCandidateAABBOpaqueEXT:                    spirv.OpRayQueryGetIntersectionCandidateAABBOpaqueKHR,
+		check.BRayQueryGetIntersectionObjectRayDirectionEXT:                     spirv.OpRayQueryGetIntersectionObjectRayDirectionKHR,
+		check.BRayQueryGetIntersectionObjectRayOriginEXT:                        spirv.OpRayQueryGetIntersectionObjectRayOriginKHR,
+		check.BRayQueryGetIntersectionObjectToWorldEXT:                          spirv.OpRayQueryGetIntersectionObjectToWorldKHR,
+		check.BRayQueryGetIntersectionWorldToObjectEXT:                          spirv.OpRayQueryGetIntersectionWorldToObjectKHR,
+		check.BRayQueryGetIntersectionTriangleVertexPositionsEXT:                spirv.OpRayQueryGetIntersectionTriangleVertexPositionsKHR,
+		check.BFetchMicroTriangleVertexPositionNV:                               spirv.OpFetchMicroTriangleVertexPositionNV,
+		check.BFetchMicroTriangleVertexBarycentricNV:                            spirv.OpFetchMicroTriangleVertexBarycentricNV,
+	}
+})
 
 const (
 	accelName    = "accelerationStructureEXT"
@@ -148,7 +151,7 @@ func (g *gen) rayConvert(v uint32, to *check.Type) (uint32, bool) {
 
 // rayBuiltin lowers the ray-query and micromap built-ins.
 func (g *gen) rayBuiltin(e *check.BuiltinCall, tid uint32) (uint32, bool) {
-	op, ok := rayQueryOps[e.Fn]
+	op, ok := rayQueryOps()[e.Fn]
 	if !ok {
 		return 0, false
 	}

@@ -4,38 +4,41 @@ import (
 	"github.com/coopshader/coop/num"
 	"math"
 	"strconv"
+	"sync"
 
 	"github.com/coopshader/coop/glsl/check"
 	"github.com/coopshader/coop/spirv"
 )
 
-var builtinIDs = map[check.BuiltinVar]spirv.BuiltIn{
-	check.BuiltinNumWorkGroups:         spirv.BuiltInNumWorkgroups,
-	check.BuiltinWorkGroupID:           spirv.BuiltInWorkgroupId,
-	check.BuiltinLocalInvocationID:     spirv.BuiltInLocalInvocationId,
-	check.BuiltinGlobalInvocationID:    spirv.BuiltInGlobalInvocationId,
-	check.BuiltinLocalInvocationIndex:  spirv.BuiltInLocalInvocationIndex,
-	check.BuiltinSubgroupSize:          spirv.BuiltInSubgroupSize,
-	check.BuiltinSubgroupInvocationID:  spirv.BuiltInSubgroupLocalInvocationId,
-	check.BuiltinSubgroupID:            spirv.BuiltInSubgroupId,
-	check.BuiltinNumSubgroups:          spirv.BuiltInNumSubgroups,
-	check.BuiltinSubgroupEqMask:        spirv.BuiltInSubgroupEqMask,
-	check.BuiltinSubgroupGeMask:        spirv.BuiltInSubgroupGeMask,
-	check.BuiltinSubgroupGtMask:        spirv.BuiltInSubgroupGtMask,
-	check.BuiltinSubgroupLeMask:        spirv.BuiltInSubgroupLeMask,
-	check.BuiltinSubgroupLtMask:        spirv.BuiltInSubgroupLtMask,
-	check.BuiltinDeviceIndex:           spirv.BuiltInDeviceIndex,
-	check.BuiltinSubGroupSizeARB:       spirv.BuiltInSubgroupSize,
-	check.BuiltinSubGroupInvocationARB: spirv.BuiltInSubgroupLocalInvocationId,
-	check.BuiltinSubGroupEqMaskARB:     spirv.BuiltInSubgroupEqMask,
-	check.BuiltinSubGroupGeMaskARB:     spirv.BuiltInSubgroupGeMask,
-	check.BuiltinSubGroupGtMaskARB:     spirv.BuiltInSubgroupGtMask,
-	check.BuiltinSubGroupLeMaskARB:     spirv.BuiltInSubgroupLeMask,
-	check.BuiltinSubGroupLtMaskARB:     spirv.BuiltInSubgroupLtMask,
-	check.BuiltinTileOffsetQCOM:        spirv.BuiltInTileOffsetQCOM,
-	check.BuiltinTileDimensionQCOM:     spirv.BuiltInTileDimensionQCOM,
-	check.BuiltinTileApronSizeQCOM:     spirv.BuiltInTileApronSizeQCOM,
-}
+var builtinIDs = sync.OnceValue(func() map[check.BuiltinVar]spirv.BuiltIn {
+	return map[check.BuiltinVar]spirv.BuiltIn{
+		check.BuiltinNumWorkGroups:         spirv.BuiltInNumWorkgroups,
+		check.BuiltinWorkGroupID:           spirv.BuiltInWorkgroupId,
+		check.BuiltinLocalInvocationID:     spirv.BuiltInLocalInvocationId,
+		check.BuiltinGlobalInvocationID:    spirv.BuiltInGlobalInvocationId,
+		check.BuiltinLocalInvocationIndex:  spirv.BuiltInLocalInvocationIndex,
+		check.BuiltinSubgroupSize:          spirv.BuiltInSubgroupSize,
+		check.BuiltinSubgroupInvocationID:  spirv.BuiltInSubgroupLocalInvocationId,
+		check.BuiltinSubgroupID:            spirv.BuiltInSubgroupId,
+		check.BuiltinNumSubgroups:          spirv.BuiltInNumSubgroups,
+		check.BuiltinSubgroupEqMask:        spirv.BuiltInSubgroupEqMask,
+		check.BuiltinSubgroupGeMask:        spirv.BuiltInSubgroupGeMask,
+		check.BuiltinSubgroupGtMask:        spirv.BuiltInSubgroupGtMask,
+		check.BuiltinSubgroupLeMask:        spirv.BuiltInSubgroupLeMask,
+		check.BuiltinSubgroupLtMask:        spirv.BuiltInSubgroupLtMask,
+		check.BuiltinDeviceIndex:           spirv.BuiltInDeviceIndex,
+		check.BuiltinSubGroupSizeARB:       spirv.BuiltInSubgroupSize,
+		check.BuiltinSubGroupInvocationARB: spirv.BuiltInSubgroupLocalInvocationId,
+		check.BuiltinSubGroupEqMaskARB:     spirv.BuiltInSubgroupEqMask,
+		check.BuiltinSubGroupGeMaskARB:     spirv.BuiltInSubgroupGeMask,
+		check.BuiltinSubGroupGtMaskARB:     spirv.BuiltInSubgroupGtMask,
+		check.BuiltinSubGroupLeMaskARB:     spirv.BuiltInSubgroupLeMask,
+		check.BuiltinSubGroupLtMaskARB:     spirv.BuiltInSubgroupLtMask,
+		check.BuiltinTileOffsetQCOM:        spirv.BuiltInTileOffsetQCOM,
+		check.BuiltinTileDimensionQCOM:     spirv.BuiltInTileDimensionQCOM,
+		check.BuiltinTileApronSizeQCOM:     spirv.BuiltInTileApronSizeQCOM,
+	}
+})
 
 // global declares a global variable or constant.
 func (g *gen) global(v *check.Var) {
@@ -58,7 +61,7 @@ func (g *gen) global(v *check.Var) {
 		return
 	}
 	if v.Builtin != check.BuiltinNone {
-		bi, ok := builtinIDs[v.Builtin]
+		bi, ok := builtinIDs()[v.Builtin]
 		if !ok {
 			g.fail(v.Pos, "built-in variable %s is not supported by the code generator", v.Name)
 		}
