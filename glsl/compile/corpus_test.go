@@ -11,6 +11,24 @@ import (
 	"testing"
 )
 
+// posShaders returns the path of every shader the corpus manifest marks
+// pos (glslang compiles it), or skips the test when the corpus is absent.
+func posShaders(t *testing.T) []string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "..", "shared", "corpus", "glslang")
+	man, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
+	if err != nil {
+		t.Skip("corpus not present")
+	}
+	var paths []string
+	for _, line := range strings.Split(string(man), "\n") {
+		if f := strings.Split(line, "\t"); len(f) >= 2 && f[1] == "pos" {
+			paths = append(paths, filepath.Join(dir, f[0]))
+		}
+	}
+	return paths
+}
+
 // corpusEnv picks the target environment from the SPIR-V version glslang
 // wrote in the corpus's disassembly.
 func corpusEnv(spvasm string) string {
@@ -180,28 +198,20 @@ func TestCorpusNeg(t *testing.T) {
 // version they need), but whatever comes out must pass spirv-val for that
 // target.
 func TestCorpusAllTargets(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "corpus", "glslang")
-	man, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Skip("corpus not present")
-	}
+	shaders := posShaders(t)
 	val := refTool("spirv-val")
 	if val == "" {
 		t.Skip("spirv-val not present")
 	}
 	compiled := 0
-	for _, line := range strings.Split(string(man), "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) < 2 || f[1] != "pos" {
-			continue
-		}
-		path := filepath.Join(dir, f[0])
+	for _, path := range shaders {
+		name := filepath.Base(path)
 		src, _ := os.ReadFile(path)
 		for _, env := range []string{"vulkan1.0", "vulkan1.1", "vulkan1.2", "vulkan1.3", "vulkan1.4"} {
 			m, d := Compile(path, src, Options{TargetEnv: env, AutoMapBindings: true})
 			if m == nil {
 				if strings.Contains(d.Error(), "internal error") {
-					t.Errorf("%s (%s): %v", f[0], env, d)
+					t.Errorf("%s (%s): %v", name, env, d)
 				}
 				continue
 			}
@@ -212,7 +222,7 @@ func TestCorpusAllTargets(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "m.spv")
 			os.WriteFile(out, b, 0o644)
 			if o, err := exec.Command(val, "--target-env", env, out).CombinedOutput(); err != nil {
-				t.Errorf("%s: spirv-val --target-env %s: %s", f[0], env, o)
+				t.Errorf("%s: spirv-val --target-env %s: %s", name, env, o)
 			}
 		}
 	}

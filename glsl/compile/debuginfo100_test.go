@@ -258,23 +258,15 @@ func TestEntryFunctionName(t *testing.T) {
 // as spirv-dis does, compiles to the same words twice, and runs on the
 // executor with the same results as without -gV.
 func TestDebugInfoCorpus(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "corpus", "glslang")
-	man, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Skip("corpus not present")
-	}
+	shaders := posShaders(t)
 	if testing.Short() {
 		t.Skip("short")
 	}
 	val, dis := refTool("spirv-val"), refTool("spirv-dis")
 	tmp := t.TempDir()
 	n, ran := 0, 0
-	for _, line := range strings.Split(string(man), "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) < 2 || f[1] != "pos" {
-			continue
-		}
-		path := filepath.Join(dir, f[0])
+	for _, path := range shaders {
+		name := filepath.Base(path)
 		env := corpusEnv(path + ".spvasm")
 		src, _ := os.ReadFile(path)
 		plain, _ := Compile(path, src, Options{TargetEnv: env, AutoMapBindings: true})
@@ -283,7 +275,7 @@ func TestDebugInfoCorpus(t *testing.T) {
 		}
 		m, d := Compile(path, src, Options{TargetEnv: env, AutoMapBindings: true, DebugInfo: true})
 		if m == nil {
-			t.Errorf("%s: compiles without -gV, not with it: %v", f[0], d)
+			t.Errorf("%s: compiles without -gV, not with it: %v", name, d)
 			continue
 		}
 		n++
@@ -294,20 +286,20 @@ func TestDebugInfoCorpus(t *testing.T) {
 		}
 		again, _ := Compile(path, src, Options{TargetEnv: env, AutoMapBindings: true, DebugInfo: true})
 		if b2, _ := again.Encode(); !bytes.Equal(b, b2) {
-			t.Errorf("%s -gV: two compilations differ", f[0])
+			t.Errorf("%s -gV: two compilations differ", name)
 		}
 		out := filepath.Join(tmp, "m.spv")
 		os.WriteFile(out, b, 0o644)
 		if val != "" {
 			if o, err := exec.Command(val, "--target-env", strings.Replace(env, "spirv", "spv", 1), out).CombinedOutput(); err != nil {
-				t.Errorf("%s -gV: spirv-val --target-env %s: %s", f[0], env, o)
+				t.Errorf("%s -gV: spirv-val --target-env %s: %s", name, env, o)
 			}
 		}
 		if dis != "" {
 			want, err := exec.Command(dis, out).Output()
 			got, _ := text.Disassemble(m, text.Options{})
 			if err == nil && !bytes.Equal(got, want) {
-				t.Errorf("%s -gV: coop dis differs from spirv-dis", f[0])
+				t.Errorf("%s -gV: coop dis differs from spirv-dis", name)
 			}
 		}
 		fill := func(i int) byte {
@@ -322,16 +314,16 @@ func TestDebugInfoCorpus(t *testing.T) {
 		}
 		got, err := runFilled(m, fill)
 		if err != nil {
-			t.Errorf("%s: runs without -gV, fails with it: %v", f[0], err)
+			t.Errorf("%s: runs without -gV, fails with it: %v", name, err)
 			continue
 		}
 		if len(got) != len(want) {
-			t.Errorf("%s -gV: %d buffers, %d without", f[0], len(got), len(want))
+			t.Errorf("%s -gV: %d buffers, %d without", name, len(got), len(want))
 			continue
 		}
 		for i := range got {
 			if !bytes.Equal(got[i], want[i]) {
-				t.Errorf("%s -gV: buffer %d differs from the run without -gV", f[0], i)
+				t.Errorf("%s -gV: buffer %d differs from the run without -gV", name, i)
 			}
 		}
 		ran++
