@@ -226,8 +226,8 @@ func CreateImage(device uintptr, pInfo, pAllocator, pImage unsafe.Pointer) int32
 	}
 	desc, why := imageDesc(ci)
 	if why != "" {
-		d.inst.report(severityError, "vkCreateImage: %v image of format %d, %dx%dx%d, %d levels, %d layers: %s",
-			ci.ImageType, ci.Format, ci.Extent.Width, ci.Extent.Height, ci.Extent.Depth, ci.MipLevels, ci.ArrayLayers, why)
+		d.inst.report(severityError, "vkCreateImage: image of type %d, format %s, %dx%dx%d, %d levels, %d layers, %d samples: %s",
+			ci.ImageType, vkt.FormatNames[ci.Format], ci.Extent.Width, ci.Extent.Height, ci.Extent.Depth, ci.MipLevels, ci.ArrayLayers, ci.Samples, why)
 		return errValidationFailed
 	}
 	put(pImage, newHandle(&Image{dev: d, desc: desc, flags: ci.Flags}))
