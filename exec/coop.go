@@ -53,6 +53,7 @@ type coopMem struct {
 	stride   int32          // slot of the stride, or -1 for none
 	strideW  int
 	obj      int32 // slot of the stored object
+	mats     []int32
 }
 
 type coopMul struct {
@@ -60,6 +61,24 @@ type coopMul struct {
 	sa, sb, sc          bool
 	sr, sat             bool
 	slotA, slotB, slotC int32
+	mats                []int32
+}
+
+// coopMats lists the matrix operands of a cooperative instruction as uses
+// do (slot, count pairs): what a lockstep subgroup must hand to every
+// invocation before running it, as the matrices are gathered from them
+// unless held as tiles. Pointers, strides and tensor layouts are read
+// from the leader alone (after checking they are the same everywhere).
+func coopMats(in *instr) []int32 {
+	switch a := in.aux.(type) {
+	case *coopMem:
+		return a.mats
+	case *coopMul:
+		return a.mats
+	case *tensorMem:
+		return a.mats
+	}
+	return in.uses
 }
 
 // opConstU writes the constant lit[0], and zeros to the rest of the result
@@ -104,6 +123,7 @@ func (p *prog) compileCoop(i int, ins *instr, ops []uint32) (*instr, error) {
 		if cm.a.kind != kCoopMat || cm.b.kind != kCoopMat || cm.c.kind != kCoopMat || ins.t == nil || ins.t.kind != kCoopMat {
 			return nil, p.errAt(i, "operands must be cooperative matrices")
 		}
+		cm.mats = []int32{a[0], int32(cm.a.slots), a[1], int32(cm.b.slots), a[2], int32(cm.c.slots)}
 		if cm.a.rows != ins.t.rows || cm.b.cols != ins.t.cols || cm.a.cols != cm.b.rows || cm.c.rows != ins.t.rows || cm.c.cols != ins.t.cols {
 			return nil, p.errAt(i, "shapes %dx%d * %dx%d + %dx%d do not fit a %dx%d result",
 				cm.a.rows, cm.a.cols, cm.b.rows, cm.b.cols, cm.c.rows, cm.c.cols, ins.t.rows, ins.t.cols)
@@ -147,6 +167,7 @@ func (p *prog) compileCoop(i int, ins *instr, ops []uint32) (*instr, error) {
 			return nil, p.errAt(i, "object %%%d has no value", rest[0])
 		}
 		cm.obj, cm.mt = s, t
+		cm.mats = []int32{s, int32(t.slots)}
 		rest = rest[1:]
 	}
 	if cm.mt == nil || cm.mt.kind != kCoopMat {
@@ -281,9 +302,7 @@ func coopExec(in *instr, io matIO, same bool) error {
 		if ls == 2*C {
 			loadHalves(b[:2*R*C], t.raw, t.f)
 		} else {
-			for r := 0; r < R; r++ {
-				loadHalves(b[r*ls:r*ls+2*C], t.raw[r*C:r*C+C], t.f[r*C:r*C+C])
-			}
+			loadHalvesRows(b, ls, R, C, t.raw, t.f)
 		}
 		io.m.tiles[in.res] = t
 		setSt(io.m.st, in.res, int32(mt.slots), sTile)
