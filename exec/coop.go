@@ -31,17 +31,20 @@ func isCoopOp(op spirv.Op) bool {
 }
 
 // coopInLockstep reports the collective cooperative instructions a
-// lockstep subgroup runs without leaving lockstep: all but those calling
-// a function of the module for elements (reductions, and tensor loads with
-// a decode function), whose calls run on each invocation's own state.
+// lockstep subgroup runs without leaving lockstep: all but reductions,
+// whose combining calls run on the first invocation's own state. Tensor
+// loads with a decode function run it on the invocations' registers
+// (coop2.go: callback), which hold what it reads besides its parameters
+// and its own results: constants and variables of the module, the same
+// in lockstep as out of it.
 func coopInLockstep(in *instr) bool {
-	switch in.op {
-	case spirv.OpCooperativeMatrixReduceNV:
-		return false
-	case spirv.OpCooperativeMatrixLoadTensorNV:
-		return in.aux.(*tensorMem).decode == nil
-	}
-	return true
+	return in.op != spirv.OpCooperativeMatrixReduceNV
+}
+
+// decodes reports a tensor load with a decode function.
+func decodes(in *instr) bool {
+	tm, ok := in.aux.(*tensorMem)
+	return ok && tm.decode != nil
 }
 
 // coopMem describes a cooperative load or store.
@@ -586,6 +589,15 @@ type coopScratch struct {
 	// while a collective's callbacks hold the tiles above.
 	cvecIn      []numVal
 	peRes, args []uint64
+	// batch, batchE and steps serve decodeBatch: the invocations of a
+	// round, their elements, and every invocation's step budget before.
+	batch  []*lane
+	batchE []int
+	steps  []int64
+	// decIdx and decCoord hold a decode load's element indices and
+	// coordinates, which its calls must not overwrite.
+	decIdx   []int64
+	decCoord []uint64
 	// perElement is set while a per-element operation uses peRes and args.
 	perElement bool
 }
@@ -616,4 +628,11 @@ func (s *coopScratch) f32(k, n int) []float32 {
 		s.f[k] = make([]float32, n)
 	}
 	return s.f[k][:n]
+}
+
+func growI(b []int64, n int) []int64 {
+	if cap(b) < n {
+		return make([]int64, n)
+	}
+	return b[:n]
 }

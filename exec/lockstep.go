@@ -593,7 +593,19 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
 	}
 	// Only the leader's pointer and stride are read; matrices stay whole.
 	m.spreadLead(coopMats(in))
-	return coopExec(in, matIO{act: sg, m: m}, true)
+	if !decodes(in) {
+		return coopExec(in, matIO{act: sg, m: m}, true)
+	}
+	// The decode function runs on every invocation: each starts from the
+	// leader's budget, and the subgroup goes on with the least left.
+	for _, l := range rest {
+		l.steps = ld.steps
+	}
+	err := coopExec(in, matIO{act: sg, m: m}, true)
+	for _, l := range rest {
+		ld.steps = min(ld.steps, l.steps)
+	}
+	return err
 }
 
 // lockCtl performs a control-flow instruction for the whole subgroup. It
