@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/coopshader/coop/spirv"
+	"github.com/coopshader/coop/validate"
 )
 
 // instr is one decoded instruction: operand ids mapped to value slots.
@@ -173,23 +174,11 @@ func (p *prog) compileFunctions(first int) error {
 	}
 	var calls []*instr
 	uvars := p.uniformInputs(first)
-	for i := first; i < len(insts); {
-		if insts[i].Op != spirv.OpFunction {
-			i++
-			continue
-		}
-		end := i
-		for end < len(insts) && insts[end].Op != spirv.OpFunctionEnd {
-			end++
-		}
-		if end == len(insts) {
-			return p.errAt(i, "function has no OpFunctionEnd")
-		}
-		b := &fnBuild{p: p, fn: insts[i].ResultID(), pslot: pslot, uvars: uvars, calls: &calls}
-		if err := b.compile(i, end); err != nil {
+	for _, f := range p.res.Funcs {
+		b := &fnBuild{p: p, fn: f.ID, pslot: pslot, uvars: uvars, calls: &calls}
+		if err := b.compile(f); err != nil {
 			return err
 		}
-		i = end + 1
 	}
 	p.halt = int32(len(p.code))
 	p.code = append(p.code, instr{op: opHalt, idx: int32(len(insts) - 1), res: -1})
@@ -200,7 +189,8 @@ func (p *prog) compileFunctions(first int) error {
 	if err := p.resolveCallbacks(); err != nil {
 		return err
 	}
-	return p.linkCalls(calls)
+	p.linkCalls(calls)
+	return nil
 }
 
 // allocSlots gives every result a slot; Function variables get
@@ -215,13 +205,7 @@ func (p *prog) allocSlots(first int, promo map[uint32]bool) (map[uint32]int32, e
 		if id == 0 || ty == 0 || in.Op == spirv.OpFunction {
 			continue
 		}
-		if id >= uint32(len(p.slot)) {
-			return nil, p.errAt(i, "id %d beyond the bound", id)
-		}
-		t := p.types[ty]
-		if t == nil {
-			return nil, p.errAt(i, "result type %%%d is not a type", ty)
-		}
+		t := p.types[ty] // validation made every result type a type
 		s, err := p.newSlots(i, id, t)
 		if err != nil {
 			return nil, err
@@ -255,20 +239,13 @@ func (p *prog) allocSlots(first int, promo map[uint32]bool) (map[uint32]int32, e
 }
 
 // linkCalls points every call at its function's code and parameters.
-func (p *prog) linkCalls(calls []*instr) error {
+func (p *prog) linkCalls(calls []*instr) {
+	// Validation matched every call to a function and its parameters.
 	for _, c := range calls {
 		ct := c.call
-		pc, ok := p.fnPC[ct.fn]
-		if !ok {
-			return p.errAt(int(c.idx), "call of %%%d, not a function", ct.fn)
-		}
-		ct.pc = pc
+		ct.pc = p.fnPC[ct.fn]
 		ct.params = p.params[ct.fn]
-		if len(ct.params) != len(c.a) {
-			return p.errAt(int(c.idx), "call passes %d arguments to a function of %d parameters", len(c.a), len(ct.params))
-		}
 	}
-	return nil
 }
 
 // fnBuild compiles one function.
@@ -288,75 +265,55 @@ type fnBuild struct {
 	// starts; fix the edges whose target pc link fills in.
 	label   uint32
 	labelPC map[uint32]int32
-	fix     []fixup
+	fix     []*edge
 }
 
-type fixup struct {
-	e   *edge
-	idx int
-}
-
-// compile compiles the function at insts[i:end] (end: its
-// OpFunctionEnd).
-func (b *fnBuild) compile(i, end int) error {
+// compile compiles function f of the validated module.
+func (b *fnBuild) compile(f *validate.Func) error {
 	p := b.p
-	if w := p.m.Insts[i].Words; len(w) > 0 {
-		p.fnRet[b.fn] = p.types[w[0]]
+	p.fnRet[b.fn] = p.types[p.m.Insts[f.Index].TypeID()]
+	if len(f.Blocks) == 0 {
+		p.unsupport(f.Index, "a function without a body (linkage)")
+		return nil
 	}
-	if err := b.scan(i, end); err != nil {
-		return err
-	}
+	b.scan(f)
 	p.fnPC[b.fn] = int32(len(p.code))
-	if err := b.body(i, end); err != nil {
+	if err := b.body(f.Index, f.End); err != nil {
 		return err
 	}
-	if len(b.labelPC) == 0 {
-		return p.errAt(i, "function has no body")
-	}
-	return b.link()
+	b.link()
+	return nil
 }
 
 // scan records the function's blocks, loop headers and merge blocks (for
-// telling dynamic instances apart) and phis.
-func (b *fnBuild) scan(i, end int) error {
+// telling dynamic instances apart) and phis, from the structure
+// validation established.
+func (b *fnBuild) scan(f *validate.Func) {
 	p := b.p
 	b.phis = map[uint32][]phi{}
 	b.loopHeader = map[uint32]bool{}
 	b.mergeOf = map[uint32]uint32{}
-	b.blockAt = map[uint32]int{}
-	b.labelPC = map[uint32]int32{}
-	label := uint32(0)
-	for k := i; k < end; k++ {
-		in := &p.m.Insts[k]
-		switch in.Op {
-		case spirv.OpLabel:
-			if len(in.Words) == 0 {
-				return p.errAt(k, "missing label id")
+	b.blockAt = make(map[uint32]int, len(f.Blocks))
+	b.labelPC = make(map[uint32]int32, len(f.Blocks))
+	for n, blk := range f.Blocks {
+		b.blockAt[blk.Label] = n
+		if blk.Loop {
+			b.loopHeader[blk.Label] = true
+			b.mergeOf[blk.Merge] = blk.Label
+		}
+		for k := blk.First + 1; k < blk.Last; k++ {
+			in := &p.m.Insts[k]
+			if in.Op == spirv.OpPhi {
+				s, t := p.slotOf(in.Words[1])
+				b.phis[blk.Label] = append(b.phis[blk.Label], phi{s, int32(t.slots), in.Words[2:]})
 			}
-			label = in.Words[0]
-			b.blockAt[label] = len(b.blockAt)
-		case spirv.OpLoopMerge:
-			if len(in.Words) > 0 {
-				b.loopHeader[label] = true
-				b.mergeOf[in.Words[0]] = label
-			}
-		case spirv.OpPhi:
-			if len(in.Words) < 2 {
-				return p.errAt(k, "missing operands")
-			}
-			s, t := p.slotOf(in.Words[1])
-			if t == nil {
-				return p.errAt(k, "OpPhi result %%%d has no value type", in.Words[1])
-			}
-			b.phis[label] = append(b.phis[label], phi{s, int32(t.slots), in.Words[2:]})
 		}
 	}
-	return nil
 }
 
-// edge makes the edge of instruction k from the current block to target:
+// edge makes the edge from the current block to target:
 // its loop bookkeeping and phi moves; link fills in its pc.
-func (b *fnBuild) edge(k int, target uint32) (*edge, error) {
+func (b *fnBuild) edge(target uint32) *edge {
 	p := b.p
 	e := &edge{label: target}
 	if b.loopHeader[target] {
@@ -367,77 +324,45 @@ func (b *fnBuild) edge(k int, target uint32) (*edge, error) {
 		}
 	}
 	e.exit = b.mergeOf[target]
+	// Validation gave every phi one value, defined, for each predecessor.
 	for _, ph := range b.phis[target] {
-		found := false
 		for j := 0; j+1 < len(ph.pairs); j += 2 {
 			if ph.pairs[j+1] == b.label {
 				s, _ := p.slotOf(ph.pairs[j])
-				if s < 0 {
-					return nil, p.errAt(k, "OpPhi value %%%d has no value", ph.pairs[j])
-				}
 				e.moves = append(e.moves, move{s, ph.res, ph.n})
-				found = true
 				break
 			}
 		}
-		if !found {
-			return nil, p.errAt(k, "OpPhi in block %%%d has no value for predecessor %%%d", target, b.label)
-		}
 	}
-	b.fix = append(b.fix, fixup{e, k})
-	return e, nil
+	b.fix = append(b.fix, e)
+	return e
 }
 
-// link fills in the edges' target pcs.
-func (b *fnBuild) link() error {
-	for _, f := range b.fix {
-		pc, ok := b.labelPC[f.e.label]
-		if !ok {
-			return b.p.errAt(f.idx, "branch to %%%d, not a block of this function", f.e.label)
-		}
-		f.e.pc = pc
+// link fills in the edges' target pcs (validation made every target a
+// block of the function).
+func (b *fnBuild) link() {
+	for _, e := range b.fix {
+		e.pc = b.labelPC[e.label]
 	}
-	return nil
 }
 
-// body compiles the function's instructions, checking that each lies in
-// a block.
+// body compiles the function's instructions (validation put each in a
+// block, operands complete).
 func (b *fnBuild) body(i, end int) error {
 	p := b.p
 	insts := p.m.Insts
 	var params []int32
 	var paramIDs []uint32
-	inBlock := false
 	for k := i + 1; k < end; k++ {
 		in := &insts[k]
 		w := in.Words
-		if len(w) == 0 && in.Op != spirv.OpReturn && in.Op != spirv.OpUnreachable && in.Op != spirv.OpKill &&
-			in.Op != spirv.OpTerminateInvocation && in.Op != spirv.OpNop && in.Op != spirv.OpNoLine {
-			return p.errAt(k, "missing operands")
-		}
-		if !inBlock && in.Op != spirv.OpFunctionParameter && in.Op != spirv.OpLabel && in.Op != spirv.OpLine && in.Op != spirv.OpNoLine {
-			return p.errAt(k, "instruction outside a block")
-		}
-		if spirv.IsTerminator(in.Op) {
-			if !inBlock {
-				return p.errAt(k, "terminator outside a block")
-			}
-			inBlock = false
-		}
 		switch in.Op {
 		case spirv.OpFunctionParameter:
-			if len(w) < 2 || p.slot[w[1]] < 0 {
-				return p.errAt(k, "malformed parameter")
-			}
 			params = append(params, p.slot[w[1]])
 			paramIDs = append(paramIDs, w[1])
 			p.paramN[b.fn] = append(p.paramN[b.fn], int32(p.tyOf[w[1]].slots))
 			continue
 		case spirv.OpLabel:
-			if inBlock {
-				return p.errAt(k, "block has no terminator before the next OpLabel")
-			}
-			inBlock = true
 			b.label = w[0]
 			b.labelPC[b.label] = int32(len(p.code))
 			continue
@@ -448,9 +373,6 @@ func (b *fnBuild) body(i, end int) error {
 		if err := b.inst(k, in); err != nil {
 			return err
 		}
-	}
-	if inBlock {
-		return p.errAt(end, "block has no terminator before OpFunctionEnd")
 	}
 	p.params[b.fn] = params
 	p.paramIDs[b.fn] = paramIDs
@@ -469,11 +391,7 @@ func (b *fnBuild) inst(k int, in *spirv.Inst) error {
 			return err
 		}
 	case spirv.OpBranch:
-		e, err := b.edge(k, w[0])
-		if err != nil {
-			return err
-		}
-		p.code = append(p.code, instr{op: in.Op, e: [2]*edge{e}, idx: int32(k)})
+		p.code = append(p.code, instr{op: in.Op, e: [2]*edge{b.edge(w[0])}, idx: int32(k)})
 		return nil
 	case spirv.OpBranchConditional:
 		return b.branchConditional(k, w)
@@ -557,14 +475,7 @@ func (b *fnBuild) promotedAccess(k int, in *spirv.Inst) (bool, error) {
 
 func (b *fnBuild) branchConditional(k int, w []uint32) error {
 	p := b.p
-	e1, err := b.edge(k, w[1])
-	if err != nil {
-		return err
-	}
-	e2, err := b.edge(k, w[2])
-	if err != nil {
-		return err
-	}
+	e1, e2 := b.edge(w[1]), b.edge(w[2])
 	c, err := p.valSlots(k, w[:1])
 	if err != nil {
 		return err
@@ -579,10 +490,7 @@ func (b *fnBuild) switchOp(k int, w []uint32) error {
 	if err != nil {
 		return err
 	}
-	st := &switchT{}
-	if st.def, err = b.edge(k, w[1]); err != nil {
-		return err
-	}
+	st := &switchT{def: b.edge(w[1])}
 	sel := p.tyOf[w[0]]
 	step := 1
 	if sel.width > 32 {
@@ -593,10 +501,7 @@ func (b *fnBuild) switchOp(k int, w []uint32) error {
 		if step == 2 {
 			v |= uint64(w[j+1]) << 32
 		}
-		e, err := b.edge(k, w[j+step])
-		if err != nil {
-			return err
-		}
+		e := b.edge(w[j+step])
 		st.vals = append(st.vals, v&mask(sel.width))
 		st.edges = append(st.edges, e)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/coopshader/coop/devcheck"
 	"github.com/coopshader/coop/profile"
 	"github.com/coopshader/coop/spirv"
+	"github.com/coopshader/coop/validate"
 )
 
 // Options configure a Device.
@@ -75,7 +76,9 @@ type Device struct {
 	// heap descriptors name them by number.
 	images   []*image
 	samplers []*sampler
-	cache    map[[32]byte]*Program
+	// freeImages are numbers of released images, reused as freeBufs are.
+	freeImages []uint32
+	cache      map[[32]byte]*Program
 }
 
 var _ backend.Device = (*Device)(nil)
@@ -108,7 +111,7 @@ func (d *Device) Close() error {
 	defer d.mu.Unlock()
 	d.bufs, d.freeBufs = make([]*buffer, 1), nil
 	d.accels = make([]*accelData, 1)
-	d.images = make([]*image, 1)
+	d.images, d.freeImages = make([]*image, 1), nil
 	d.samplers = make([]*sampler, 1)
 	d.cache = map[[32]byte]*Program{}
 	return nil
@@ -308,8 +311,22 @@ func descKind(t *typ) backend.DescriptorKind {
 func (pr *Program) LocalSize() [3]uint32 { return pr.p.local }
 
 // Load prepares a module. It fails, naming every one of them, when the
-// module uses instructions the executor does not implement.
+// module uses instructions the executor does not implement. It first runs
+// the validator's structural passes (validate.Options.StructureOnly), the
+// validity the loader relies on; LoadValidated takes a module the caller
+// has validated already.
 func Load(m *spirv.Module, entry string, spec map[uint32][]byte, subgroupSize int) (*Program, error) {
+	res, err := validate.Validate(m, validate.Options{StructureOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	return LoadValidated(m, res, entry, spec, subgroupSize)
+}
+
+// LoadValidated prepares a module validate.Validate accepted (with any
+// options) and returned res for: the loader trusts what validation
+// established and reuses its function and block structure.
+func LoadValidated(m *spirv.Module, res *validate.Result, entry string, spec map[uint32][]byte, subgroupSize int) (*Program, error) {
 	loadF16Table()
 	if subgroupSize == 0 {
 		subgroupSize = 32
@@ -317,7 +334,7 @@ func Load(m *spirv.Module, entry string, spec map[uint32][]byte, subgroupSize in
 	if subgroupSize < 1 || subgroupSize > 64 || subgroupSize&(subgroupSize-1) != 0 {
 		return nil, fmt.Errorf("subgroup size %d is not a power of two from 1 to 64", subgroupSize)
 	}
-	p, err := prepareSafe(m, entry, spec, subgroupSize)
+	p, err := prepareSafe(m, res, entry, spec, subgroupSize)
 	if err != nil {
 		return nil, err
 	}
@@ -325,15 +342,15 @@ func Load(m *spirv.Module, entry string, spec map[uint32][]byte, subgroupSize in
 	return &Program{p}, nil
 }
 
-// prepareSafe turns a panic while preparing a malformed module into an
-// error.
-func prepareSafe(m *spirv.Module, entry string, spec map[uint32][]byte, sg int) (p *prog, err error) {
+// prepareSafe turns a panic while preparing a module into an error (a
+// module that validates must never cause one).
+func prepareSafe(m *spirv.Module, res *validate.Result, entry string, spec map[uint32][]byte, sg int) (p *prog, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			p, err = nil, fmt.Errorf("error: internal error preparing the module: %v", r)
 		}
 	}()
-	return prepare(m, entry, spec, sg)
+	return prepare(m, res, entry, spec, sg)
 }
 
 func cacheKey(d *backend.Dispatch, sg int) [32]byte {

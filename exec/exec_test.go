@@ -221,8 +221,11 @@ func TestStepBudget(t *testing.T) {
 	loop := b.ID()
 	b.Emit(spirv.OpBranch, loop)
 	b.Label(loop)
-	b.Emit(spirv.OpLoopMerge, b.ID(), loop, 0)
+	merge := b.ID()
+	b.Emit(spirv.OpLoopMerge, merge, loop, 0)
 	b.Emit(spirv.OpBranch, loop)
+	b.Label(merge)
+	b.Emit(spirv.OpReturn)
 	b.EndFunction()
 	b.EntryPoint(spirv.ExecutionModelGLCompute, k.fn, "main", k.ifc...)
 	k.done = true

@@ -99,14 +99,14 @@ func TestLoadAbsurdSizes(t *testing.T) {
 			t.Errorf("coopmat %s: %v", n, err)
 		}
 	}
-	// A result id at or past the bound.
+	// A result id at or past the bound (a validation rule).
 	m := asmMod(idSmall)
 	for i := range m.Insts {
 		if m.Insts[i].Op == spirv.OpConstant {
 			m.Insts[i].Words[1] = 0xffffffff
 		}
 	}
-	if err := load(m); err == nil || !strings.Contains(err.Error(), "error: id bound 4294967296 is too large") {
+	if err := load(m); err == nil || !strings.Contains(err.Error(), "Result <id> '4294967295' is not less than the id bound") {
 		t.Errorf("result id past the bound: %v", err)
 	}
 	// A bound past SPIR-V's universal limit, even if every id is below it.

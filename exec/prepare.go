@@ -7,12 +7,14 @@ import (
 	"strings"
 
 	"github.com/coopshader/coop/spirv"
+	"github.com/coopshader/coop/validate"
 )
 
 // prog is a module prepared for one entry point, one set of specialization
 // constants and one subgroup size.
 type prog struct {
 	m      *spirv.Module
+	res    *validate.Result // what validation established about m
 	sgSize int
 	types  map[uint32]*typ
 	slot   []int32 // value slot of each id, -1 when the id has no value
@@ -122,21 +124,16 @@ func (p *prog) errAt(i int, format string, args ...any) error {
 }
 
 // prepare builds a prog. Every unsupported instruction is reported at once.
-func prepare(m *spirv.Module, entry string, spec map[uint32][]byte, sgSize int) (*prog, error) {
+func prepare(m *spirv.Module, res *validate.Result, entry string, spec map[uint32][]byte, sgSize int) (*prog, error) {
 	p := &prog{
-		m: m, sgSize: sgSize, spec: spec,
+		m: m, res: res, sgSize: sgSize, spec: spec,
 		types: map[uint32]*typ{}, fnPC: map[uint32]int32{}, params: map[uint32][]int32{}, paramN: map[uint32][]int32{}, paramIDs: map[uint32][]uint32{}, fnRet: map[uint32]*typ{},
 		strs: map[uint32]string{}, extSets: map[uint32]string{},
 		decos: map[uint32]*deco{}, mdecos: map[[2]uint32]*deco{},
 		ptrLay: map[uint32]matLayout{},
 	}
-	// In 64 bits: a result id of 4294967295 makes a bound of 2^32.
-	bound := uint64(m.Bound)
-	for i := range m.Insts {
-		if id := uint64(m.Insts[i].ResultID()); id >= bound {
-			bound = id + 1
-		}
-	}
+	// Validation keeps every result id below the bound.
+	bound := m.Bound
 	if bound > 1<<24 {
 		return nil, fmt.Errorf("error: id bound %d is too large (the executor takes ids below 2^24)", bound)
 	}
@@ -164,9 +161,6 @@ func prepare(m *spirv.Module, entry string, spec map[uint32][]byte, sgSize int) 
 		w := in.Words
 		switch in.Op {
 		case spirv.OpEntryPoint:
-			if len(w) < 3 {
-				continue
-			}
 			name, _, _ := spirv.DecodeString(w[2:])
 			if (name == entry || entry == "") && !found && spirv.ExecutionModel(w[0]) == spirv.ExecutionModelGLCompute {
 				entryFn, found = w[1], true
@@ -283,14 +277,8 @@ func (p *prog) collectDecorations() error {
 		var w []uint32
 		switch in.Op {
 		case spirv.OpDecorate:
-			if len(in.Words) < 2 {
-				continue
-			}
 			d, w = get(in.Words[0]), in.Words[1:]
 		case spirv.OpMemberDecorate:
-			if len(in.Words) < 3 {
-				continue
-			}
 			d, w = getm(in.Words[0], in.Words[1]), in.Words[2:]
 		default:
 			continue
@@ -364,16 +352,10 @@ func (p *prog) typeArg(i int, id uint32) (*typ, error) {
 
 func (p *prog) declType(i int) (*typ, error) {
 	in := &p.m.Insts[i]
-	w := in.Words
-	if len(w) < 1 {
-		return nil, p.errAt(i, "missing result id")
-	}
+	w := in.Words // complete: validation checked the operands
 	if in.Op == spirv.OpTypeForwardPointer {
 		// A placeholder the later OpTypePointer fills in place, so structs
 		// declared in between can hold the pointer.
-		if len(w) < 2 {
-			return nil, p.errAt(i, "missing storage class")
-		}
 		t := &typ{id: w[0], kind: kPointer, slots: 1, sc: spirv.StorageClass(w[1])}
 		t.finishLayout()
 		p.types[w[0]] = t
@@ -383,16 +365,8 @@ func (p *prog) declType(i int) (*typ, error) {
 	if old := p.types[w[0]]; old != nil && in.Op == spirv.OpTypePointer && old.kind == kPointer {
 		t = old
 	}
-	arg := func(k int) (*typ, error) {
-		if k >= len(w) {
-			return nil, p.errAt(i, "missing operand")
-		}
-		return p.typeArg(i, w[k])
-	}
+	arg := func(k int) (*typ, error) { return p.typeArg(i, w[k]) }
 	cnst := func(k int) (int, error) {
-		if k >= len(w) {
-			return 0, p.errAt(i, "missing operand")
-		}
 		v, ok := p.constU(w[k])
 		if !ok {
 			return 0, p.errAt(i, "%%%d is not a scalar constant", w[k])
@@ -406,18 +380,12 @@ func (p *prog) declType(i int) (*typ, error) {
 	case spirv.OpTypeBool:
 		t.kind, t.slots = kBool, 1
 	case spirv.OpTypeInt:
-		if len(w) < 3 {
-			return nil, p.errAt(i, "missing operand")
-		}
 		t.kind, t.width, t.signed, t.slots = kInt, int(w[1]), w[2] != 0, 1
 		if t.width != 4 && t.width != 8 && t.width != 16 && t.width != 32 && t.width != 64 {
 			p.unsupport(i, fmt.Sprintf("%d-bit integers", t.width))
 			t.width = 32
 		}
 	case spirv.OpTypeFloat:
-		if len(w) < 2 {
-			return nil, p.errAt(i, "missing operand")
-		}
 		t.kind, t.width, t.slots = kFloat, int(w[1]), 1
 		switch {
 		case len(w) >= 3 && spirv.FPEncoding(w[2]) == spirv.FPEncodingBFloat16KHR && t.width == 16:
@@ -455,9 +423,6 @@ func (p *prog) declType(i int) (*typ, error) {
 		}
 		t.kind = kVector
 		if in.Op == spirv.OpTypeVector {
-			if len(w) < 3 {
-				return nil, p.errAt(i, "missing operand")
-			}
 			t.count = int(w[2])
 		} else if t.count, err = cnst(2); err != nil {
 			return nil, err
@@ -466,9 +431,6 @@ func (p *prog) declType(i int) (*typ, error) {
 	case spirv.OpTypeMatrix:
 		if t.elem, err = arg(1); err != nil {
 			return nil, err
-		}
-		if len(w) < 3 || t.elem.kind != kVector {
-			return nil, p.errAt(i, "matrix column must be a vector")
 		}
 		t.kind, t.count = kMatrix, int(w[2])
 		t.slots = t.count * t.elem.slots
@@ -510,9 +472,6 @@ func (p *prog) declType(i int) (*typ, error) {
 			t.mlay = append(t.mlay, ml)
 		}
 	case spirv.OpTypePointer:
-		if len(w) < 3 {
-			return nil, p.errAt(i, "missing operand")
-		}
 		t.kind, t.slots, t.sc = kPointer, 1, spirv.StorageClass(w[1])
 		t.elem = p.types[w[2]]
 		t.count = int(w[2]) // resolved after a forward declaration
@@ -610,17 +569,11 @@ func (p *prog) unsupport(i int, what string) {
 func (p *prog) declConst(i int) error {
 	in := &p.m.Insts[i]
 	w := in.Words
-	if len(w) < 2 {
-		return p.errAt(i, "missing result")
-	}
 	t, err := p.typeArg(i, w[0])
 	if err != nil {
 		return err
 	}
 	id := w[1]
-	if id >= uint32(len(p.slot)) {
-		return p.errAt(i, "id %d beyond the bound", id)
-	}
 	s, err := p.newSlots(i, id, t)
 	if err != nil {
 		return err
@@ -632,9 +585,6 @@ func (p *prog) declConst(i int) error {
 	}
 	switch in.Op {
 	case spirv.OpConstant, spirv.OpSpecConstant:
-		if len(w) < 3 || !t.scalar() {
-			return p.errAt(i, "constant needs a scalar type and a value")
-		}
 		v := uint64(w[2])
 		if len(w) > 3 {
 			v |= uint64(w[3]) << 32
@@ -646,9 +596,6 @@ func (p *prog) declConst(i int) error {
 		}
 		dst[0] = v & mask(t.width)
 	case spirv.OpConstantTrue, spirv.OpConstantFalse, spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse:
-		if t.kind != kBool {
-			return p.errAt(i, "%s needs a bool result type", in.Op)
-		}
 		v := in.Op == spirv.OpConstantTrue || in.Op == spirv.OpSpecConstantTrue
 		if hasSpec {
 			v = false
@@ -723,9 +670,6 @@ func (p *prog) declConst(i int) error {
 			copy(dst[k:], p.tmpl[cs:cs+int32(ct.slots)])
 		}
 	case spirv.OpSpecConstantOp:
-		if len(w) < 3 {
-			return p.errAt(i, "missing opcode")
-		}
 		ins, err := p.compileOp(i, spirv.Op(w[2]), w[0], id, w[3:])
 		if err != nil {
 			return err
@@ -776,9 +720,6 @@ func addrOf(kind, index uint64, off int) uint64 {
 
 func (p *prog) declGlobal(i int) error {
 	w := p.m.Insts[i].Words
-	if len(w) < 3 {
-		return p.errAt(i, "missing operands")
-	}
 	pt, err := p.typeArg(i, w[0])
 	if err != nil {
 		return err

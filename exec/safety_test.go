@@ -156,8 +156,9 @@ func TestLockstepTiles(t *testing.T) {
 	lid := b.EmitResult(spirv.OpLoad, u32, lidV)
 	// All agree (lid < 64), so this stays in lockstep.
 	l1, l2, j := b.ID(), b.ID(), b.ID()
+	agree := b.EmitResult(spirv.OpULessThan, boo, lid, c(64))
 	b.Emit(spirv.OpSelectionMerge, j, 0)
-	b.Emit(spirv.OpBranchConditional, b.EmitResult(spirv.OpULessThan, boo, lid, c(64)), l1, l2)
+	b.Emit(spirv.OpBranchConditional, agree, l1, l2)
 	b.Label(l1)
 	b.Emit(spirv.OpBranch, j)
 	b.Label(l2)
@@ -168,8 +169,9 @@ func TestLockstepTiles(t *testing.T) {
 	d := b.EmitResult(spirv.OpFunctionCall, tm, dbl, m3)
 	// Half of the subgroup adds 1 to its first element.
 	pre, then, merge := b.CurrentLabel(), b.ID(), b.ID()
+	half := b.EmitResult(spirv.OpULessThan, boo, lid, c(16))
 	b.Emit(spirv.OpSelectionMerge, merge, 0)
-	b.Emit(spirv.OpBranchConditional, b.EmitResult(spirv.OpULessThan, boo, lid, c(16)), then, merge)
+	b.Emit(spirv.OpBranchConditional, half, then, merge)
 	b.Label(then)
 	e1 := b.EmitResult(spirv.OpFAdd, f, b.EmitResult(spirv.OpCompositeExtract, f, d, 0), b.ConstFloat32(f, 1))
 	dm := b.EmitResult(spirv.OpCompositeInsert, tm, e1, d, 0)

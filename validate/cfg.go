@@ -69,8 +69,9 @@ func (s *state) buildFunctions() {
 }
 
 // checkCFG links the blocks of each function through their terminators'
-// targets, which must be labels of the same function (SPIR-V 2.16.1), and
-// computes reachability and dominators.
+// targets, which must be labels of the same function (SPIR-V 2.16.1),
+// records their merge instructions, and computes reachability and
+// dominators.
 func (s *state) checkCFG() {
 	for _, f := range s.funcs {
 		labels := make(map[uint32]*Block, len(f.Blocks))
@@ -89,6 +90,15 @@ func (s *state) checkCFG() {
 				if !containsBlock(b.Succs, tb) {
 					b.Succs = append(b.Succs, tb)
 					tb.Preds = append(tb.Preds, b)
+				}
+			}
+			// A merge instruction is the block's second-to-last (SPIR-V
+			// 3.56.17 OpSelectionMerge, OpLoopMerge), so consumers find
+			// loops and selections from the block alone.
+			for k := b.First + 1; k < b.Last-1; k++ {
+				if op := s.m.Insts[k].Op; op == spirv.OpSelectionMerge || op == spirv.OpLoopMerge {
+					s.fail(k, "cfg.merge.position", "%s must immediately precede either an OpBranch, OpBranchConditional or OpSwitch instruction. %s must be the second-to-last instruction in its block.", op, op)
+					return
 				}
 			}
 			if b.Last > b.First+1 {

@@ -34,13 +34,25 @@ func (s *state) runChecks(i int) {
 	}
 }
 
+// checkCore runs the core rules every consumer relies on (result types
+// are types, operands are values, extended instructions name a set,
+// calls match their functions) on every instruction of every function.
+func (s *state) checkCore() {
+	for _, f := range s.funcs {
+		for i := f.Index + 1; i < f.End; i++ {
+			if s.checkCoreInst(i); s.err != nil {
+				return
+			}
+		}
+	}
+}
+
 // checkInstructions runs the per-instruction rules on every instruction
 // of every function.
 func (s *state) checkInstructions() {
 	for _, f := range s.funcs {
 		for i := f.Index + 1; i < f.End; i++ {
-			s.checkInst(f, i)
-			if s.err != nil {
+			if s.checkInst(f, i); s.err != nil {
 				return
 			}
 		}
@@ -57,7 +69,7 @@ func (s *state) checkInstructions() {
 	}
 }
 
-func (s *state) checkInst(f *Func, i int) {
+func (s *state) checkCoreInst(i int) {
 	in := &s.m.Insts[i]
 	if rt := in.TypeID(); rt != 0 && s.types[rt] == nil {
 		s.fail(i, "result-type", "%s Result Type <id> '%d' is not a type.", in.Op, rt)
@@ -83,6 +95,13 @@ func (s *state) checkInst(f *Func, i int) {
 		}
 	case spirv.OpFunctionCall:
 		s.checkCall(i)
+	}
+}
+
+func (s *state) checkInst(f *Func, i int) {
+	in := &s.m.Insts[i]
+	w := in.Words
+	switch in.Op {
 	case spirv.OpReturn:
 		if rt := s.types[s.types[f.Type].Elem]; !rt.is(spirv.OpTypeVoid) {
 			s.fail(i, "function.return", "OpReturn can only be called from a function with void return type.")

@@ -40,7 +40,7 @@ OpDecorate %d SpecId 1
 		t.Fatal(err)
 	}
 	for _, p := range passes[:8] { // through checkConstants
-		if p(s); s.err != nil {
+		if p.run(s); s.err != nil {
 			t.Fatal(s.finish())
 		}
 	}

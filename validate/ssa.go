@@ -124,7 +124,7 @@ func (s *state) checkPhi(f *Func, i int) {
 
 // checkStructured checks the structured control flow rules of SPIR-V
 // 2.11 and 2.16.2 for modules declaring Shader: merge instructions
-// immediately precede a suitable branch, a block is the merge block of at
+// precede a suitable branch, a block is the merge block of at
 // most one header, headers dominate their merge blocks and continue
 // targets, and back edges go to loop headers.
 func (s *state) checkStructured() {
@@ -138,12 +138,6 @@ func (s *state) checkStructured() {
 		}
 		mergeOf := map[uint32]uint32{}
 		for _, b := range f.Blocks {
-			for k := b.First + 1; k < b.Last-1; k++ {
-				if op := s.m.Insts[k].Op; op == spirv.OpSelectionMerge || op == spirv.OpLoopMerge {
-					s.fail(k, "cfg.merge.position", "%s must immediately precede either an OpBranch, OpBranchConditional or OpSwitch instruction. %s must be the second-to-last instruction in its block.", op, op)
-					return
-				}
-			}
 			if b.Merge == 0 {
 				continue
 			}

@@ -174,6 +174,9 @@ var TargetEnvs = []string{"vulkan1.0", "vulkan1.1", "vulkan1.1spv1.4", "vulkan1.
 	"universal1.0", "universal1.1", "universal1.2", "universal1.3", "universal1.4", "universal1.5", "universal1.6"}
 
 func newState(m *spirv.Module, opts Options) (*state, error) {
+	if opts.StructureOnly {
+		opts.TargetEnv, opts.Profile = "universal1.6", nil
+	}
 	e, ok := parseEnv(opts.TargetEnv)
 	if !ok {
 		return nil, fmt.Errorf("unknown target environment %q; expected one of %s", opts.TargetEnv, strings.Join(TargetEnvs, ", "))
@@ -292,6 +295,10 @@ func (s *state) isInt32Scalar(id uint32) bool {
 func isCoopMat(t *Type) bool {
 	return t != nil && (t.Op == spirv.OpTypeCooperativeMatrixKHR || t.Op == spirv.OpTypeCooperativeMatrixNV)
 }
+
+// envRules reports whether the rules that depend on capabilities,
+// extensions and the environment apply (not with Options.StructureOnly).
+func (s *state) envRules() bool { return !s.opts.StructureOnly }
 
 // hasCap reports whether the module declares c (directly or implied).
 func (s *state) hasCap(c spirv.Capability) bool { return s.caps[c] }

@@ -39,7 +39,7 @@ func (s *state) checkTypes() {
 			continue
 		}
 		w := in.Words
-		if s.duplicateType(i) {
+		if s.envRules() && s.duplicateType(i) {
 			return
 		}
 		t := &Type{ID: w[0], Op: in.Op, Encoding: -1}
@@ -158,8 +158,10 @@ func (s *state) checkIntType(i int, t *Type, signedness uint32) {
 		s.fail(i, "type.int.signedness", "OpTypeInt has invalid signedness: %d", signedness)
 		return
 	}
+	if t.Width == 32 || !s.envRules() && (t.Width == 4 || t.Width == 8 || t.Width == 16 || t.Width == 64) {
+		return
+	}
 	switch t.Width {
-	case 32:
 	case 8:
 		if !s.anyCap([]spirv.Capability{spirv.CapabilityInt8, spirv.CapabilityStorageBuffer8BitAccess,
 			spirv.CapabilityUniformAndStorageBuffer8BitAccess, spirv.CapabilityStoragePushConstant8}) {
@@ -187,6 +189,9 @@ func (s *state) checkIntType(i int, t *Type, signedness uint32) {
 }
 
 func (s *state) checkFloatType(i int, t *Type) {
+	if !s.envRules() && (t.Encoding >= 0 || t.Width == 16 || t.Width == 64) {
+		return // the encodings and widths need capabilities
+	}
 	if t.Encoding >= 0 {
 		switch spirv.FPEncoding(t.Encoding) {
 		case spirv.FPEncodingBFloat16KHR:
@@ -224,7 +229,7 @@ func (s *state) checkVectorType(i int, t *Type) {
 	switch {
 	case t.Count >= 2 && t.Count <= 4:
 	case (t.Count == 8 || t.Count == 16) && s.hasCap(spirv.CapabilityVector16):
-	case t.Count >= 1 && s.hasCap(spirv.CapabilityLongVectorEXT):
+	case t.Count >= 1 && (s.hasCap(spirv.CapabilityLongVectorEXT) || !s.envRules()):
 	default:
 		s.fail(i, "type.vector.count", "Illegal number of components (%d) for OpTypeVector", t.Count)
 	}

@@ -42,6 +42,10 @@ type Options struct {
 	// BeforeHLSLLegalization is accepted for spirv-val compatibility; it
 	// relaxes nothing coop checks.
 	BeforeHLSLLegalization bool
+	// EntryPoint names the GLCompute entry point a pipeline is made of:
+	// the device rules (Profile) check its workgroup size. "" takes the
+	// module's first.
+	EntryPoint string
 	// Spec, when not nil, validates the module as a pipeline specializes
 	// it: each specialization constant has the value Spec gives its SpecId
 	// (little-endian bytes, as backend.Dispatch.Spec) or else its default,
@@ -50,6 +54,19 @@ type Options struct {
 	// see those values, OpSpecConstantOp's integer and Boolean results
 	// included. With Spec nil a specialization constant matches any value.
 	Spec map[uint32][]byte
+	// StructureOnly runs only the structural passes: header, operand
+	// forms, logical layout, ids defined once and before use, types and
+	// constants, functions, their blocks and CFG (merge instructions
+	// where they belong), SSA dominance and OpPhi, and the core
+	// instruction rules (result types are types, operands values, calls
+	// match their functions).
+	// It skips every rule that depends on the declared capabilities and
+	// extensions or on the target environment (TargetEnv and Profile are
+	// ignored; any SPIR-V 1.x version is taken), and the uniqueness of
+	// non-aggregate types, which no consumer depends on. A module that passes can
+	// be walked safely; the executor's Load runs this much on every
+	// module it is not given a Result for.
+	StructureOnly bool
 }
 
 // Error is one broken rule.
@@ -95,7 +112,10 @@ func Validate(m *spirv.Module, opts Options) (*Result, error) {
 		return nil, err
 	}
 	for _, p := range passes {
-		if p(s); s.err != nil {
+		if s.opts.StructureOnly && !p.structural {
+			continue
+		}
+		if p.run(s); s.err != nil {
 			return nil, s.finish()
 		}
 	}
@@ -103,27 +123,32 @@ func Validate(m *spirv.Module, opts Options) (*Result, error) {
 }
 
 // passes run in order; each reads what the earlier ones established.
-var passes = []func(*state){
-	(*state).checkHeader,
-	(*state).checkOperands,
-	(*state).checkLayout,
-	(*state).collectDefs,
-	(*state).checkCapabilities,
-	(*state).collectSpecIDs,
-	(*state).checkTypes,
-	(*state).checkConstants,
-	(*state).checkDecorations,
-	(*state).buildFunctions,
-	(*state).checkCFG,
-	(*state).checkSSA,
-	(*state).checkStructured,
-	(*state).checkEntryPoints,
-	(*state).checkExecutionModes,
-	(*state).checkInstructions,
-	(*state).checkMemory,
-	(*state).checkBlockLayouts,
-	(*state).checkInt4,
-	(*state).checkProfile,
+// The structural ones are those Options.StructureOnly keeps.
+var passes = []struct {
+	run        func(*state)
+	structural bool
+}{
+	{(*state).checkHeader, true},
+	{(*state).checkOperands, true},
+	{(*state).checkLayout, true},
+	{(*state).collectDefs, true},
+	{(*state).checkCapabilities, false},
+	{(*state).collectSpecIDs, true},
+	{(*state).checkTypes, true},
+	{(*state).checkConstants, true},
+	{(*state).checkDecorations, false},
+	{(*state).buildFunctions, true},
+	{(*state).checkCFG, true},
+	{(*state).checkSSA, true},
+	{(*state).checkCore, true},
+	{(*state).checkStructured, false},
+	{(*state).checkEntryPoints, false},
+	{(*state).checkExecutionModes, false},
+	{(*state).checkInstructions, false},
+	{(*state).checkMemory, false},
+	{(*state).checkBlockLayouts, false},
+	{(*state).checkInt4, false},
+	{(*state).checkProfile, false},
 }
 
 // finish fills in the disassembly of the offending instruction.
