@@ -207,14 +207,11 @@ func rChain(c *chain) rowOp {
 			}
 		}
 		d := m.row(in.res)
-		if base != nil {
+		set := base != nil // d holds the sum so far
+		if set {
 			base = base[:len(d)]
 			for i := range d {
 				d[i] = base[i] + k0
-			}
-		} else {
-			for i := range d {
-				d[i] = k0
 			}
 		}
 		for _, s := range c.steps {
@@ -227,7 +224,16 @@ func rChain(c *chain) rowOp {
 			}
 			x = x[:len(d)]
 			stride, bound := int64(s.stride), uint64(s.bound)
-			if s.w == 32 {
+			switch {
+			case s.w == 32 && !set:
+				for i := range d {
+					k := int64(int32(x[i]))
+					if bound > 0 && uint64(k) >= bound {
+						return false
+					}
+					d[i] = k0 + uint64(k*stride)
+				}
+			case s.w == 32:
 				for i := range d {
 					k := int64(int32(x[i]))
 					if bound > 0 && uint64(k) >= bound {
@@ -235,14 +241,25 @@ func rChain(c *chain) rowOp {
 					}
 					d[i] += uint64(k * stride)
 				}
-				continue
-			}
-			for i := range d {
-				k := sext(x[i], s.w)
-				if bound > 0 && uint64(k) >= bound {
-					return false
+			default:
+				if !set {
+					for i := range d {
+						d[i] = k0
+					}
 				}
-				d[i] += uint64(k * stride)
+				for i := range d {
+					k := sext(x[i], s.w)
+					if bound > 0 && uint64(k) >= bound {
+						return false
+					}
+					d[i] += uint64(k * stride)
+				}
+			}
+			set = true
+		}
+		if !set {
+			for i := range d {
+				d[i] = k0
 			}
 		}
 		return true
@@ -362,27 +379,22 @@ func (m *sgMeta) builtinRow(off uint64, d []uint64) bool {
 			return false
 		}
 		c := o / 4
-		sg := m.sg[:len(d)]
 		switch iv.builtin {
 		case spirv.BuiltInGlobalInvocationId:
-			for i, l := range sg {
-				d[i] = uint64(l.gid[c])
-			}
+			m.placeRow(d, c, l0.wg.id[c]*l0.p.local[c])
 		case spirv.BuiltInLocalInvocationId:
-			for i, l := range sg {
-				d[i] = uint64(l.lxyz[c])
-			}
+			m.placeRow(d, c, 0)
 		case spirv.BuiltInLocalInvocationIndex:
-			for i, l := range sg {
-				d[i] = uint64(l.lid)
+			for i := range d {
+				d[i] = uint64(l0.lid + i)
 			}
 		case spirv.BuiltInSubgroupLocalInvocationId:
-			for i, l := range sg {
-				d[i] = uint64(l.sgl)
+			for i := range d {
+				d[i] = uint64((l0.lid + i) % l0.p.sgSize)
 			}
 		case spirv.BuiltInSubgroupId:
-			for i, l := range sg {
-				d[i] = uint64(l.lid / l0.p.sgSize)
+			for i := range d {
+				d[i] = uint64((l0.lid + i) / l0.p.sgSize)
 			}
 		case spirv.BuiltInWorkgroupId:
 			for i := range d {
@@ -394,6 +406,33 @@ func (m *sgMeta) builtinRow(off uint64, d []uint64) bool {
 		return true
 	}
 	return false
+}
+
+// placeRow fills d with base plus (in 32 bits) component c of LocalInvocationId of
+// each invocation of the row, counted on from the first (the row's
+// invocations are consecutive in LocalInvocationIndex order, and a
+// subgroup lies within a workgroup).
+func (m *sgMeta) placeRow(d []uint64, c uint64, base uint32) {
+	l0 := m.sg[0]
+	loc := l0.p.local
+	x, y, z := l0.lxyz[0], l0.lxyz[1], l0.lxyz[2]
+	for i := range d {
+		v := x
+		switch c {
+		case 1:
+			v = y
+		case 2:
+			v = z
+		}
+		d[i] = uint64(base + v)
+		if x++; x == loc[0] {
+			x = 0
+			if y++; y == loc[1] {
+				y = 0
+				z++
+			}
+		}
+	}
 }
 
 // rLoad16 is rLoad32 for 16-bit values (quantized weights, halves).
