@@ -327,8 +327,9 @@ func prepare(code []uint32, entry string, spec map[uint32][]byte, sg uint32) (*e
 	// rules (devcheck) look at the module's first compute entry point's
 	// workgroup size; a pipeline of another entry point is checked again
 	// with its own.
-	if _, err := validate.Validate(m, validate.Options{TargetEnv: "vulkan1.3", Profile: Profile(),
-		ScalarBlockLayout: true, UniformBufferStandardLayout: true, Spec: spec}); err != nil {
+	res, err := validate.Validate(m, validate.Options{TargetEnv: "vulkan1.3", Profile: Profile(),
+		ScalarBlockLayout: true, UniformBufferStandardLayout: true, Spec: spec})
+	if err != nil {
 		return nil, err
 	}
 	if entry != firstCompute(m) {
@@ -336,7 +337,7 @@ func prepare(code []uint32, entry string, spec map[uint32][]byte, sg uint32) (*e
 			return nil, err
 		}
 	}
-	prog, err := exec.Load(m, entry, spec, int(sg))
+	prog, err := exec.LoadValidated(m, res, entry, spec, int(sg))
 	if err != nil {
 		return nil, fmt.Errorf("entry point %q: %w", entry, err)
 	}
