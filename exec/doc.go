@@ -17,7 +17,16 @@
 //	b := backend.Binding{Binding: 1, Kind: backend.AccelerationStructureKind, Accel: as}
 //
 // Load prepares a module without running it and reports every instruction
-// the executor does not implement (errors.Is(err, ErrUnsupported)).
+// the executor does not implement (errors.Is(err, ErrUnsupported)). It
+// relies on the validator for the module's validity: Load runs the
+// validator's structural passes (validate.Options.StructureOnly), the
+// checks a malformed module would otherwise need inside the loader;
+// LoadValidated takes a module the caller validated and reuses the
+// validator's function and block structure; Device.Trust does the same
+// for dispatches of words the caller validated. What stays in the loader
+// are the executor's own limits (ids, slots, memory, sizes) and guards on
+// the operand shapes of instructions, which the structural passes leave to
+// the instruction families.
 // Dispatch caches prepared programs by the code, entry point,
 // specialization constants and subgroup size.
 //
