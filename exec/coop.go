@@ -31,17 +31,20 @@ func isCoopOp(op spirv.Op) bool {
 }
 
 // coopInLockstep reports the collective cooperative instructions a
-// lockstep subgroup runs without leaving lockstep: all but those calling
-// a function of the module for elements (reductions, and tensor loads with
-// a decode function), whose calls run on each invocation's own state.
+// lockstep subgroup runs without leaving lockstep: all but reductions,
+// whose combining calls run on the first invocation's own state. Tensor
+// loads with a decode function run it on the invocations' registers
+// (coop2.go: callback), which hold what it reads besides its parameters
+// and its own results: constants and variables of the module, the same
+// in lockstep as out of it.
 func coopInLockstep(in *instr) bool {
-	switch in.op {
-	case spirv.OpCooperativeMatrixReduceNV:
-		return false
-	case spirv.OpCooperativeMatrixLoadTensorNV:
-		return in.aux.(*tensorMem).decode == nil
-	}
-	return true
+	return in.op != spirv.OpCooperativeMatrixReduceNV
+}
+
+// decodes reports a tensor load with a decode function.
+func decodes(in *instr) bool {
+	tm, ok := in.aux.(*tensorMem)
+	return ok && tm.decode != nil
 }
 
 // coopMem describes a cooperative load or store.
@@ -53,6 +56,7 @@ type coopMem struct {
 	stride   int32          // slot of the stride, or -1 for none
 	strideW  int
 	obj      int32 // slot of the stored object
+	mats     []int32
 }
 
 type coopMul struct {
@@ -60,6 +64,24 @@ type coopMul struct {
 	sa, sb, sc          bool
 	sr, sat             bool
 	slotA, slotB, slotC int32
+	mats                []int32
+}
+
+// coopMats lists the matrix operands of a cooperative instruction as uses
+// do (slot, count pairs): what a lockstep subgroup must hand to every
+// invocation before running it, as the matrices are gathered from them
+// unless held as tiles. Pointers, strides and tensor layouts are read
+// from the leader alone (after checking they are the same everywhere).
+func coopMats(in *instr) []int32 {
+	switch a := in.aux.(type) {
+	case *coopMem:
+		return a.mats
+	case *coopMul:
+		return a.mats
+	case *tensorMem:
+		return a.mats
+	}
+	return in.uses
 }
 
 // opConstU writes the constant lit[0], and zeros to the rest of the result
@@ -104,6 +126,7 @@ func (p *prog) compileCoop(i int, ins *instr, ops []uint32) (*instr, error) {
 		if cm.a.kind != kCoopMat || cm.b.kind != kCoopMat || cm.c.kind != kCoopMat || ins.t == nil || ins.t.kind != kCoopMat {
 			return nil, p.errAt(i, "operands must be cooperative matrices")
 		}
+		cm.mats = []int32{a[0], int32(cm.a.slots), a[1], int32(cm.b.slots), a[2], int32(cm.c.slots)}
 		if cm.a.rows != ins.t.rows || cm.b.cols != ins.t.cols || cm.a.cols != cm.b.rows || cm.c.rows != ins.t.rows || cm.c.cols != ins.t.cols {
 			return nil, p.errAt(i, "shapes %dx%d * %dx%d + %dx%d do not fit a %dx%d result",
 				cm.a.rows, cm.a.cols, cm.b.rows, cm.b.cols, cm.c.rows, cm.c.cols, ins.t.rows, ins.t.cols)
@@ -147,6 +170,7 @@ func (p *prog) compileCoop(i int, ins *instr, ops []uint32) (*instr, error) {
 			return nil, p.errAt(i, "object %%%d has no value", rest[0])
 		}
 		cm.obj, cm.mt = s, t
+		cm.mats = []int32{s, int32(t.slots)}
 		rest = rest[1:]
 	}
 	if cm.mt == nil || cm.mt.kind != kCoopMat {
@@ -281,9 +305,7 @@ func coopExec(in *instr, io matIO, same bool) error {
 		if ls == 2*C {
 			loadHalves(b[:2*R*C], t.raw, t.f)
 		} else {
-			for r := 0; r < R; r++ {
-				loadHalves(b[r*ls:r*ls+2*C], t.raw[r*C:r*C+C], t.f[r*C:r*C+C])
-			}
+			loadHalvesRows(b, ls, R, C, t.raw, t.f)
 		}
 		io.m.tiles[in.res] = t
 		setSt(io.m.st, in.res, int32(mt.slots), sTile)
@@ -567,6 +589,15 @@ type coopScratch struct {
 	// while a collective's callbacks hold the tiles above.
 	cvecIn      []numVal
 	peRes, args []uint64
+	// batch, batchE and steps serve decodeBatch: the invocations of a
+	// round, their elements, and every invocation's step budget before.
+	batch  []*lane
+	batchE []int
+	steps  []int64
+	// decIdx and decCoord hold a decode load's element indices and
+	// coordinates, which its calls must not overwrite.
+	decIdx   []int64
+	decCoord []uint64
 	// perElement is set while a per-element operation uses peRes and args.
 	perElement bool
 }
@@ -597,4 +628,11 @@ func (s *coopScratch) f32(k, n int) []float32 {
 		s.f[k] = make([]float32, n)
 	}
 	return s.f[k][:n]
+}
+
+func growI(b []int64, n int) []int64 {
+	if cap(b) < n {
+		return make([]int64, n)
+	}
+	return b[:n]
 }

@@ -33,6 +33,11 @@ type coop2 struct {
 	// function (vec: SPV_NV_cooperative_matrix_decode_vector).
 	res, nres int32
 	vec       bool
+	// bodyEnd and ret describe a scalar decode function that the tile's
+	// elements can run through together (decodeBatch): its code is
+	// [pc, bodyEnd), one block of instructions without side effects,
+	// then OpReturnValue of slot ret. bodyEnd is 0 for any other.
+	bodyEnd, ret int32
 }
 
 func (p *prog) compileCoop2(i int, ins *instr, ops []uint32) (*instr, error) {
@@ -137,8 +142,41 @@ func (p *prog) resolveCallbacks() error {
 			c.res, c.nres = int32(len(p.tmpl)), int32(rt.slots)
 			p.tmpl = append(p.tmpl, make([]uint64, rt.slots)...)
 		}
+		if c.decode && !c.vec {
+			c.bodyEnd, c.ret = p.straightBody(c.pc)
+		}
 	}
 	return nil
+}
+
+// maxBatchBody bounds the decode functions run batched: longer ones are
+// rare, and each instruction costs a pass over the subgroup.
+const maxBatchBody = 256
+
+// straightBody reports where the function starting at pc ends when it is
+// one block whose instructions compute values, load, or copy promoted
+// variables (no stores to memory, atomics, calls, output, collectives):
+// running it again, or for several elements in another order, changes
+// nothing but its own slots. It returns the OpReturnValue's index and the
+// returned slot, or zeros.
+func (p *prog) straightBody(pc int32) (end, ret int32) {
+	for k := pc; int(k) < len(p.code) && k-pc < maxBatchBody; k++ {
+		in := &p.code[k]
+		switch {
+		case in.op == spirv.OpReturnValue:
+			if k == pc || len(in.a) == 0 {
+				return 0, 0
+			}
+			return k, in.a[0]
+		case in.coll:
+			return 0, 0
+		case in.lk == lkPure || in.lk == lkLoad || in.lk == lkLoadU:
+		case in.lk == lkStore && in.fast == fCopy:
+		default:
+			return 0, 0
+		}
+	}
+	return 0, 0
 }
 
 // callback runs function c on lane l with the given arguments (one value

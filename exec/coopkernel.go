@@ -377,3 +377,9 @@ func loadHalvesGo(src []byte, raw []uint64, f []float32) {
 		raw[c], f[c] = uint64(h), t[h]
 	}
 }
+
+func loadHalvesRowsGo(src []byte, ls, R, C int, raw []uint64, f []float32) {
+	for r := 0; r < R; r++ {
+		loadHalves(src[r*ls:r*ls+2*C], raw[r*C:r*C+C], f[r*C:r*C+C])
+	}
+}

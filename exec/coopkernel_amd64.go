@@ -13,6 +13,9 @@ func cpuFeatures() (avx, avx2f16c bool)
 func halvesF16C(src *byte, raw *uint64, f *float32, n int)
 
 //go:noescape
+func halvesF16CRows(src *byte, ls int, raw *uint64, f *float32, rows, cols int)
+
+//go:noescape
 func kernF32x4x16(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
 
 //go:noescape
@@ -63,4 +66,19 @@ func loadHalves(src []byte, raw []uint64, f []float32) {
 		}
 	}
 	loadHalvesGo(src[2*v:], raw[v:], f[v:n])
+}
+
+// loadHalvesRows is loadHalves for R rows of C halves, ls bytes apart in
+// src, into raw and f row-major.
+func loadHalvesRows(src []byte, ls, R, C int, raw []uint64, f []float32) {
+	if R == 0 || C == 0 {
+		return
+	}
+	if hasF16C && C%8 == 0 && ls >= 2*C {
+		// The last half read and element written, checked once for all.
+		_, _, _ = src[(R-1)*ls+2*C-1], raw[R*C-1], f[R*C-1]
+		halvesF16CRows(&src[0], ls, &raw[0], &f[0], R, C)
+		return
+	}
+	loadHalvesRowsGo(src, ls, R, C, raw, f)
 }

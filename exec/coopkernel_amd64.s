@@ -60,6 +60,43 @@ hloop:
 hdone:
 	RET
 
+// func halvesF16CRows(src *byte, ls int, raw *uint64, f *float32, rows, cols int)
+// halvesF16C for rows rows of cols (a multiple of 8) halves each, ls
+// bytes apart in src and packed in raw and f.
+TEXT ·halvesF16CRows(SB), NOSPLIT, $0-48
+	MOVQ src+0(FP), SI
+	MOVQ ls+8(FP), R8
+	MOVQ raw+16(FP), DI
+	MOVQ f+24(FP), DX
+	MOVQ rows+32(FP), BX
+	MOVQ cols+40(FP), R9
+	SHRQ $3, R9
+	JZ   rdone
+	TESTQ BX, BX
+	JZ   rdone
+rrow:
+	MOVQ SI, R10
+	MOVQ R9, CX
+rloop:
+	VMOVDQU (R10), X0
+	VCVTPH2PS X0, Y1
+	VMOVUPS Y1, (DX)
+	VPMOVZXWQ (R10), Y2
+	VPMOVZXWQ 8(R10), Y3
+	VMOVDQU Y2, (DI)
+	VMOVDQU Y3, 32(DI)
+	ADDQ $16, R10
+	ADDQ $64, DI
+	ADDQ $32, DX
+	DECQ CX
+	JNZ  rloop
+	ADDQ R8, SI
+	DECQ BX
+	JNZ  rrow
+	VZEROUPPER
+rdone:
+	RET
+
 // func kernF32x4x16(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
 // c[r][0:16] += a[r][t] * b[t][0:16] for r in 0..3, t in 0..k-1 in
 // increasing t: each product rounded (exact for the narrow inputs the

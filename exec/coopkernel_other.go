@@ -9,3 +9,9 @@ func panelsF32(a, b, acc []float32, M, N, K, k0, k1 int) (int, int) { return 0, 
 // loadHalves reads len(raw) little-endian halves from src: bits into raw,
 // values into f.
 func loadHalves(src []byte, raw []uint64, f []float32) { loadHalvesGo(src, raw, f) }
+
+// loadHalvesRows is loadHalves for R rows of C halves, ls bytes apart in
+// src, into raw and f row-major.
+func loadHalvesRows(src []byte, ls, R, C int, raw []uint64, f []float32) {
+	loadHalvesRowsGo(src, ls, R, C, raw, f)
+}

@@ -358,3 +358,28 @@ func TestLoadHalves(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadHalvesRows checks the strided loader against row-by-row loads,
+// for shapes the vector path takes and those it leaves to the loop.
+func TestLoadHalvesRows(t *testing.T) {
+	loadF16Table()
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, c := range []struct{ R, C, ls int }{{16, 16, 64}, {16, 16, 1024}, {8, 32, 64}, {4, 8, 18}, {3, 12, 30}, {16, 16, 32}, {1, 8, 16}} {
+		src := make([]byte, (c.R-1)*c.ls+2*c.C)
+		for k := range src {
+			src[k] = byte(r.Uint32())
+		}
+		raw, f := make([]uint64, c.R*c.C), make([]float32, c.R*c.C)
+		loadHalvesRows(src, c.ls, c.R, c.C, raw, f)
+		for i := 0; i < c.R; i++ {
+			for j := 0; j < c.C; j++ {
+				h := uint16(src[i*c.ls+2*j]) | uint16(src[i*c.ls+2*j+1])<<8
+				e := i*c.C + j
+				want := f16Table[h]
+				if raw[e] != uint64(h) || math.Float32bits(f[e]) != math.Float32bits(want) && !(f[e] != f[e] && want != want) {
+					t.Fatalf("%dx%d stride %d: element (%d, %d) bits %#x value %v, want %#x %v", c.R, c.C, c.ls, i, j, raw[e], f[e], h, want)
+				}
+			}
+		}
+	}
+}

@@ -76,8 +76,10 @@ type Device struct {
 	// heap descriptors name them by number.
 	images   []*image
 	samplers []*sampler
-	cache    map[[32]byte]*Program
-	trusted  validate.Trusted
+	// freeImages are numbers of released images, reused as freeBufs are.
+	freeImages []uint32
+	cache      map[[32]byte]*Program
+	trusted    validate.Trusted
 }
 
 var _ backend.Device = (*Device)(nil)
@@ -110,7 +112,7 @@ func (d *Device) Close() error {
 	defer d.mu.Unlock()
 	d.bufs, d.freeBufs = make([]*buffer, 1), nil
 	d.accels = make([]*accelData, 1)
-	d.images = make([]*image, 1)
+	d.images, d.freeImages = make([]*image, 1), nil
 	d.samplers = make([]*sampler, 1)
 	d.cache = map[[32]byte]*Program{}
 	return nil

@@ -12,7 +12,8 @@ import (
 // describes.
 type image struct {
 	mu       *sync.Mutex // the device's
-	num      uint32      // the device's number for it
+	dev      *Device
+	num      uint32 // the device's number for it
 	desc     backend.ImageDesc
 	data     []byte
 	released bool
@@ -25,7 +26,14 @@ func (m *image) Desc() backend.ImageDesc { return m.desc }
 func (m *image) Release() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.released {
+		return
+	}
 	m.data, m.released = nil, true
+	if d := m.dev; int(m.num) < len(d.images) && d.images[m.num] == m {
+		d.images[m.num] = nil
+		d.freeImages = append(d.freeImages, m.num)
+	}
 }
 
 func (m *image) Write(off int, data []byte) error {
@@ -63,13 +71,38 @@ func (d *Device) NewImage(desc backend.ImageDesc) (backend.Image, error) {
 	if err := desc.Validate(); err != nil {
 		return nil, err
 	}
-	desc = desc.Norm()
+	return d.newImage(desc.Norm(), make([]byte, desc.Size()))
+}
+
+// NewImageOver makes an image whose memory is data itself (desc.Size()
+// bytes), not a copy: a Vulkan driver binds images to ranges of memory
+// objects, which the application also reaches by mapping them and by
+// copies, and views a range of an image's levels and layers as an image
+// of its own over part of that memory.
+func (d *Device) NewImageOver(desc backend.ImageDesc, data []byte) (backend.Image, error) {
+	if err := desc.Validate(); err != nil {
+		return nil, err
+	}
+	if uint64(len(data)) != uint64(desc.Size()) {
+		return nil, fmt.Errorf("%d bytes of memory for an image of %d bytes", len(data), desc.Size())
+	}
+	return d.newImage(desc.Norm(), data)
+}
+
+func (d *Device) newImage(desc backend.ImageDesc, data []byte) (backend.Image, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if len(d.images) >= 1<<16 {
-		return nil, fmt.Errorf("too many images (at most %d per device)", 1<<16-1)
+	m := &image{mu: &d.mu, dev: d, desc: desc, data: data}
+	if n := len(d.freeImages); n > 0 {
+		m.num = d.freeImages[n-1]
+		d.freeImages = d.freeImages[:n-1]
+		d.images[m.num] = m
+		return m, nil
 	}
-	m := &image{mu: &d.mu, num: uint32(len(d.images)), desc: desc, data: make([]byte, desc.Size())}
+	if len(d.images) >= 1<<16 {
+		return nil, fmt.Errorf("too many images (at most %d live per device)", 1<<16-1)
+	}
+	m.num = uint32(len(d.images))
 	d.images = append(d.images, m)
 	return m, nil
 }

@@ -79,6 +79,8 @@ type tile struct {
 	raw []uint64
 	f   []float32
 	has uint8 // hasRaw | hasF
+	// held marks, while the pool is reclaimed, a tile some slot holds.
+	held bool
 }
 
 const (
@@ -333,13 +335,12 @@ func growF(b []float32, n int) []float32 {
 	return b[:n]
 }
 
-// newTile takes a tile for a result of type mt from the pool, handing
-// every tile out first when the pool is used up. Callers have read their
-// operands by then.
+// newTile takes a tile for a result of type mt from the pool, reclaiming
+// the tiles no slot holds any more when it is used up. Callers have read
+// their operands by then.
 func (m *sgMeta) newTile(mt *typ) *tile {
 	if m.used == maxTiles {
-		m.handOutAll()
-		m.used = 0
+		m.reclaimTiles()
 	}
 	if m.used == len(m.pool) {
 		m.pool = append(m.pool, &tile{})
@@ -348,6 +349,32 @@ func (m *sgMeta) newTile(mt *typ) *tile {
 	m.used++
 	t.mt, t.has = mt, 0
 	return t
+}
+
+// reclaimTiles moves the tiles some slot holds to the front of the pool
+// and frees the rest; only when every tile is held are they all handed
+// out to the invocations.
+func (m *sgMeta) reclaimTiles() {
+	for _, t := range m.pool {
+		t.held = false
+	}
+	for s, v := range m.st {
+		if v == sTile && m.tiles[s] != nil {
+			m.tiles[s].held = true
+		}
+	}
+	k := 0
+	for i, t := range m.pool {
+		if t.held {
+			m.pool[k], m.pool[i] = t, m.pool[k]
+			k++
+		}
+	}
+	if k == len(m.pool) {
+		m.handOutAll()
+		k = 0
+	}
+	m.used = k
 }
 
 func (m *sgMeta) handOutAll() {
@@ -565,8 +592,20 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
 		return nil
 	}
 	// Only the leader's pointer and stride are read; matrices stay whole.
-	m.spreadLead(in.uses)
-	return coopExec(in, matIO{act: sg, m: m}, true)
+	m.spreadLead(coopMats(in))
+	if !decodes(in) {
+		return coopExec(in, matIO{act: sg, m: m}, true)
+	}
+	// The decode function runs on every invocation: each starts from the
+	// leader's budget, and the subgroup goes on with the least left.
+	for _, l := range rest {
+		l.steps = ld.steps
+	}
+	err := coopExec(in, matIO{act: sg, m: m}, true)
+	for _, l := range rest {
+		ld.steps = min(ld.steps, l.steps)
+	}
+	return err
 }
 
 // lockCtl performs a control-flow instruction for the whole subgroup. It

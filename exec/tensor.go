@@ -199,6 +199,7 @@ type tensorMem struct {
 	decode   *coop2
 	// decodeVec is the DecodeVectorFunc of SPV_NV_cooperative_matrix_decode_vector.
 	decodeVec *coop2
+	mats      []int32 // Object's slots (coopMats)
 }
 
 func (p *prog) compileTensorMem(i int, ins *instr, ops []uint32) (*instr, error) {
@@ -220,6 +221,7 @@ func (p *prog) compileTensorMem(i int, ins *instr, ops []uint32) (*instr, error)
 		return nil, p.errAt(i, "the result must have the type of Object")
 	}
 	tm.lt = lt.tensor
+	tm.mats = []int32{tm.obj, int32(tm.mt.slots)}
 	rest := ops[3:]
 	// The memory operand mask, then its extra operands.
 	ma := rest[0]
@@ -317,6 +319,14 @@ func tensorElement(lt *tensorInfo, L []uint64, vt *tensorInfo, V []uint64, row, 
 		spanCoord[dim] = linear % s
 		linear /= s
 	}
+	index, clamped = tensorAddress(lt, L, &spanCoord, store, blockCoord, inBlock)
+	return index, false, clamped
+}
+
+// tensorAddress finishes tensorElement from the span coordinates: the
+// offsets, clamping, blocks and strides.
+func tensorAddress(lt *tensorInfo, L []uint64, spanCoord *[5]uint64, store bool, blockCoord, inBlock []uint64) (index uint64, clamped bool) {
+	D := lt.dim
 	for dim := 0; dim < D; dim++ {
 		c := int64(int32(uint32(spanCoord[dim] + L[lt.offset()+dim])))
 		ld := int64(L[lt.ldim()+dim])
@@ -327,7 +337,7 @@ func tensorElement(lt *tensorInfo, L []uint64, vt *tensorInfo, V []uint64, row, 
 			}
 			switch mode {
 			case spirv.TensorClampModeConstant:
-				return 0, false, true
+				return 0, true
 			case spirv.TensorClampModeClampToEdge:
 				c = min(max(c, 0), ld-1)
 			case spirv.TensorClampModeRepeat:
@@ -339,14 +349,61 @@ func tensorElement(lt *tensorInfo, L []uint64, vt *tensorInfo, V []uint64, row, 
 				}
 			}
 		}
-		b := int64(max(L[lt.block()+dim], 1))
-		inBlock[dim] = uint64(c % b)
-		blockCoord[dim] = uint64(c / b)
+		if b := int64(L[lt.block()+dim]); b > 1 {
+			inBlock[dim] = uint64(c % b)
+			blockCoord[dim] = uint64(c / b)
+		} else {
+			inBlock[dim], blockCoord[dim] = 0, uint64(c)
+		}
 	}
 	for dim := 0; dim < D; dim++ {
 		index += blockCoord[dim] * L[lt.stride()+dim]
 	}
-	return index & 0xffffffff, false, false
+	return index & 0xffffffff, false
+}
+
+// tensorIndices runs tensorElement for every element of an R x C matrix
+// in row-major order: idxs[e] is the element's index, or tensorSkip or
+// tensorClamped; coords, when not nil, gets the block coordinates and
+// the coordinates in the block of each element addressed (D of each, at
+// 2*D*e). Without a view the linear position of element e is e itself,
+// so its span coordinates are a mixed-radix counter stepped once per
+// element rather than divided out of e.
+func tensorIndices(lt *tensorInfo, L []uint64, vt *tensorInfo, V []uint64, R, C int, store bool, idxs []int64, coords []uint64) {
+	D := lt.dim
+	var bc, ib [5]uint64
+	var span, sc [5]uint64
+	counter := vt == nil && uint64(R)*uint64(C) <= 1<<32
+	for dim := 0; dim < D; dim++ {
+		span[dim] = max(L[lt.span()+dim], 1)
+	}
+	for e := range idxs[:R*C] {
+		var idx uint64
+		var skip, clamped bool
+		if counter {
+			idx, clamped = tensorAddress(lt, L, &sc, store, bc[:], ib[:])
+			for dim := D - 1; dim >= 0; dim-- {
+				if sc[dim]++; sc[dim] < span[dim] {
+					break
+				}
+				sc[dim] = 0
+			}
+		} else {
+			idx, skip, clamped = tensorElement(lt, L, vt, V, uint64(e/C), uint64(e%C), uint64(C), store, bc[:], ib[:])
+		}
+		switch {
+		case skip:
+			idxs[e] = tensorSkip
+		case clamped:
+			idxs[e] = tensorClamped
+		default:
+			idxs[e] = int64(idx)
+			if coords != nil {
+				copy(coords[e*2*D:], bc[:D])
+				copy(coords[e*2*D+D:], ib[:D])
+			}
+		}
+	}
 }
 
 // smod is OpSMod: the remainder takes the sign of the divisor.
@@ -401,22 +458,33 @@ func tensorMemExec(in *instr, io matIO) error {
 			return err
 		}
 	}
-	var bc, ib [5]uint64
-	var args [11]uint64
-	for e := 0; e < R*C; e++ {
-		if done != nil && done[e] {
-			continue
-		}
-		r, c := e/C, e%C
-		idx, skip, clamped := tensorElement(tm.lt, L, tm.vt, V, uint64(r), uint64(c), uint64(C), !load, bc[:], ib[:])
+	// Every element's index and coordinates first (D of each kind), then
+	// the calls.
+	D := tm.lt.dim
+	sc.decIdx = growI(sc.decIdx, R*C)
+	sc.decCoord = grow(sc.decCoord, R*C*2*D)
+	idxs, coords := sc.decIdx, sc.decCoord
+	tensorIndices(tm.lt, L, tm.vt, V, R, C, !load, idxs, coords)
+	for e, idx := range idxs {
 		switch {
-		case skip:
-			continue
-		case clamped:
+		case done != nil && done[e]:
+			idxs[e] = tensorSkip
+		case idx == tensorClamped:
+			idxs[e] = tensorSkip
 			tile[e] = L[tm.lt.clampV()] & mask(ct.width)
+		}
+	}
+	if tm.decode.bodyEnd > 0 && l0.x != nil && l0.x.check == nil && decodeBatch(tm, act, per, base, idxs, coords, tile) {
+		io.putRaw(in.res, mt, tile)
+		return nil
+	}
+	var args [11]uint64
+	for e, idx := range idxs {
+		if idx < 0 {
 			continue
 		}
-		v, err := owner(e).callback(in, tm.decode, decodeArgs(args[:0], tm, base, idx, bc[:], ib[:]))
+		cd := coords[e*2*D : e*2*D+2*D]
+		v, err := owner(e).callback(in, tm.decode, decodeArgs(args[:0], tm, base, uint64(idx), cd[:D], cd[D:]))
 		if err != nil {
 			return err
 		}
@@ -424,6 +492,78 @@ func tensorMemExec(in *instr, io matIO) error {
 	}
 	io.putRaw(in.res, mt, tile)
 	return nil
+}
+
+// decodeBatch runs a decode function without side effects
+// (coop2.bodyEnd) for the elements whose index idxs holds, in rounds:
+// round k calls it for the k-th element of every invocation, all
+// together, each instruction through its vector handler (one call for
+// the round) or, where that declines, the general path per invocation.
+// Each invocation still decodes its own elements in increasing order,
+// so the results are those of one call per element. When an instruction
+// fails or a step budget runs out it restores the budgets and reports
+// false, and the caller makes the calls one by one from the start,
+// faulting where they must.
+func decodeBatch(tm *tensorMem, act []*lane, per int, base uint64, idxs []int64, coords, tile []uint64) bool {
+	c := tm.decode
+	l0 := act[0]
+	D := tm.lt.dim
+	if len(l0.stack) >= 64 || c.pn[0] != 1 || int(c.pn[1]) != D || int(c.pn[2]) != D {
+		return false // the calls fail, or take their arguments otherwise
+	}
+	code := l0.p.code
+	// What a call spends: its instructions, the return and the halt.
+	cost := int64(c.bodyEnd-c.pc) + 2
+	sc := &l0.wg.scratch
+	steps := sc.steps[:0]
+	for _, l := range act {
+		steps = append(steps, l.steps)
+	}
+	sc.steps = steps
+	fail := func() bool {
+		for i, l := range act {
+			l.steps = steps[i]
+		}
+		return false
+	}
+	batch, elems := sc.batch[:0], sc.batchE[:0]
+	defer func() { sc.batch, sc.batchE = batch[:0], elems[:0] }()
+	for k := 0; k < per; k++ {
+		batch, elems = batch[:0], elems[:0]
+		for li, l := range act {
+			e := li*per + k
+			if e >= len(idxs) || idxs[e] < 0 {
+				continue
+			}
+			if l.steps -= cost; l.steps < 0 {
+				return fail()
+			}
+			cd := coords[e*2*D : e*2*D+2*D]
+			r := l.regs
+			r[c.params[0]] = base + uint64(idxs[e])*uint64(c.pointee)
+			copy(r[c.params[1]:c.params[1]+c.pn[1]], cd[:D])
+			copy(r[c.params[2]:c.params[2]+c.pn[2]], cd[D:])
+			batch, elems = append(batch, l), append(elems, e)
+		}
+		if len(batch) == 0 {
+			continue
+		}
+		for pc := c.pc; pc < c.bodyEnd; pc++ {
+			in := &code[pc]
+			if in.vec != nil && in.vec(batch, in) {
+				continue
+			}
+			for _, l := range batch {
+				if l.one(in) != nil {
+					return fail()
+				}
+			}
+		}
+		for i, l := range batch {
+			tile[elems[i]] = l.regs[c.ret]
+		}
+	}
+	return true
 }
 
 // Element states of a tensor load or store without a decode function.
@@ -443,18 +583,11 @@ func tensorPlain(in *instr, l0 *lane, tm *tensorMem, L, V []uint64, base uint64,
 	ct := mt.elem
 	es := uint64(ct.bytes())
 	idxs := l0.wg.scratch.i64s(0, R*C)
-	var bc, ib [5]uint64
+	tensorIndices(tm.lt, L, tm.vt, V, R, C, !load, idxs, nil)
 	lo, hi := uint64(math.MaxUint64), uint64(0)
-	for e := range idxs {
-		idx, skip, clamped := tensorElement(tm.lt, L, tm.vt, V, uint64(e/C), uint64(e%C), uint64(C), !load, bc[:], ib[:])
-		switch {
-		case skip:
-			idxs[e] = tensorSkip
-		case clamped:
-			idxs[e] = tensorClamped
-		default:
-			idxs[e] = int64(idx)
-			lo, hi = min(lo, idx), max(hi, idx)
+	for _, idx := range idxs {
+		if idx >= 0 {
+			lo, hi = min(lo, uint64(idx)), max(hi, uint64(idx))
 		}
 	}
 	var b []byte

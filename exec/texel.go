@@ -160,3 +160,23 @@ func encodeTexel(fi *backend.FormatInfo, b []byte, t texel) {
 	}
 	putComps(fi, b, c)
 }
+
+// EncodeColor stores a clear color (VkClearColorValue: the bits of float32
+// components for formats a shader reads as floats, of int32 or uint32
+// components for integer formats) as one texel of format f in b, with the
+// conversions of a shader's image write.
+func EncodeColor(f backend.Format, b []byte, color [4]uint32) {
+	fi := f.Info()
+	if fi == nil || len(b) < fi.Size {
+		return
+	}
+	var t texel
+	for k, c := range color {
+		t.f[k] = math.Float32frombits(c)
+		t.u[k] = uint64(c)
+		if fi.Kind == backend.SInt {
+			t.u[k] = uint64(int64(int32(c)))
+		}
+	}
+	encodeTexel(fi, b, t)
+}

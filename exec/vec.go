@@ -109,6 +109,8 @@ func elemFunc(in *instr) func(x, y uint64) uint64 {
 			return pickF32Bin(in.op)
 		case ct.kind == kBool && act.kind == kFloat && act.ff == f32:
 			return pickF32Cmp(in.op)
+		case ct.kind == kFloat && ct.ff == f16 && act.kind == kFloat && act.ff == f16 && in.sub == 0:
+			return pickF16Bin(in.op)
 		}
 	case 1:
 		return pickConv(in, ct, act)
@@ -490,6 +492,26 @@ func pickF32Bin(op spirv.Op) func(x, y uint64) uint64 {
 		return func(x, y uint64) uint64 { return f32bits(f32wide(x) / f32wide(y)) }
 	}
 	return nil
+}
+
+// pickF16Bin is half arithmetic as the general path computes it (in
+// float64, rounded once), without its dispatch: decode functions are
+// made of it.
+func pickF16Bin(op spirv.Op) func(x, y uint64) uint64 {
+	var f func(a, b float64) float64
+	switch op {
+	case spirv.OpFAdd:
+		f = func(a, b float64) float64 { return a + b }
+	case spirv.OpFSub:
+		f = func(a, b float64) float64 { return a - b }
+	case spirv.OpFMul:
+		f = func(a, b float64) float64 { return a * b }
+	case spirv.OpFDiv:
+		f = func(a, b float64) float64 { return a / b }
+	default:
+		return nil
+	}
+	return func(x, y uint64) uint64 { return fround(f(toF64(x, f16), toF64(y, f16)), f16) }
 }
 
 // fcmp makes a float32 comparison: unord is the result when an operand

@@ -57,7 +57,8 @@ func TestVecMatchesEval(t *testing.T) {
 		}
 	}
 	for _, op := range fBin {
-		cases = append(cases, c{op: op, t: f32t, at: f32t, nargs: 2}, c{op: op, t: vec(f32t, 4), at: vec(f32t, 4), nargs: 2})
+		cases = append(cases, c{op: op, t: f32t, at: f32t, nargs: 2}, c{op: op, t: vec(f32t, 4), at: vec(f32t, 4), nargs: 2},
+			c{op: op, t: f16t, at: f16t, nargs: 2}, c{op: op, t: vec(f16t, 2), at: vec(f16t, 2), nargs: 2})
 	}
 	for _, op := range fCmp {
 		cases = append(cases, c{op: op, t: bl, at: f32t, nargs: 2})

@@ -219,9 +219,7 @@ func CmdPushDescriptorSet(commandBuffer uintptr, bindPoint int32, layout uint64,
 	pushDescriptors(commandBuffer, bindPoint, layout, set, func(ds *DescriptorSet) {
 		ws := array[vkt.WriteDescriptorSet](pWrites, count)
 		for i := range ws {
-			if isBufferType(int32(ws[i].DescriptorType)) {
-				ds.write(&ws[i])
-			}
+			ds.write(&ws[i])
 		}
 	})
 }
@@ -311,8 +309,9 @@ func sortedBindings(l *DescriptorSetLayout) []uint32 {
 	return out
 }
 
-// bindings captures, at record time, the descriptors a dispatch uses:
-// which buffer ranges; the executor views are made when it runs.
+// capture takes, at record time, the descriptors a dispatch uses: which
+// buffer ranges, image views, samplers and texel buffer views; the
+// executor's buffer views are made when it runs.
 type capturedBinding struct {
 	set, binding, elem uint32
 	d                  descriptor
@@ -337,13 +336,17 @@ func (cb *CommandBuffer) capture() []capturedBinding {
 					if e < len(ds) {
 						d = ds[e]
 					}
+					d.typ = lb.typ
+					if e < len(lb.immutable) {
+						d.smp = lb.immutable[e]
+					}
 					if dyn {
 						if nd < len(bs.dynamic) {
 							d.off += uint64(bs.dynamic[nd])
 						}
 						nd++
 					}
-					if d.buf != nil {
+					if d.bound() {
 						out = append(out, capturedBinding{uint32(n), b, uint32(e), d})
 					}
 				}
@@ -377,22 +380,20 @@ func (cb *CommandBuffer) recordDispatch(base, groups [3]uint32, indirect *Buffer
 		}
 		dp := &backend.Dispatch{Groups: groups, Base: base, PushConstants: push}
 		for _, b := range binds {
-			v, err := b.d.buf.view(b.d.off, b.d.rng)
-			if err == errDestroyed {
-				// A set may keep descriptors of destroyed buffers in
-				// bindings the pipeline does not use (llama.cpp reuses its
-				// sets so); Vulkan allows that, so the binding is left
-				// unbound, and a shader that does read it faults there.
+			bb, err := b.d.binding()
+			if err == errDestroyed || err == errIncomplete {
+				// A set may keep descriptors of destroyed buffers (or
+				// views), or half-written ones, in bindings the pipeline
+				// does not use (llama.cpp reuses its sets so); Vulkan
+				// allows that, so the binding is left unbound, and a
+				// shader that does read it faults there.
 				continue
 			}
 			if err != nil {
 				return errorf("descriptor (set %d, binding %d, element %d): %v", b.set, b.binding, b.elem, err)
 			}
-			kind := backend.StorageBuffer
-			if b.d.typ == int32(vkt.DescriptorTypeUniformBuffer) || b.d.typ == int32(vkt.DescriptorTypeUniformBufferDynamic) {
-				kind = backend.UniformBuffer
-			}
-			dp.Bindings = append(dp.Bindings, backend.Binding{Set: b.set, Binding: b.binding, ArrayElement: b.elem, Kind: kind, Buffer: v})
+			bb.Set, bb.Binding, bb.ArrayElement = b.set, b.binding, b.elem
+			dp.Bindings = append(dp.Bindings, bb)
 		}
 		return st.dev.exec.RunDispatch(p.prog, dp)
 	}
@@ -726,4 +727,55 @@ func GetQueryPoolResults(device uintptr, pool uint64, first, count uint32, dataS
 		}
 	}
 	return result
+}
+
+// descriptorKinds are the executor's descriptor kinds of the Vulkan types.
+var descriptorKinds = map[vkt.DescriptorType]backend.DescriptorKind{
+	vkt.DescriptorTypeStorageBuffer: backend.StorageBuffer, vkt.DescriptorTypeStorageBufferDynamic: backend.StorageBuffer,
+	vkt.DescriptorTypeUniformBuffer: backend.UniformBuffer, vkt.DescriptorTypeUniformBufferDynamic: backend.UniformBuffer,
+	vkt.DescriptorTypeStorageImage: backend.StorageImage, vkt.DescriptorTypeSampledImage: backend.SampledImage,
+	vkt.DescriptorTypeCombinedImageSampler: backend.CombinedImageSampler, vkt.DescriptorTypeSampler: backend.SeparateSampler,
+	vkt.DescriptorTypeUniformTexelBuffer: backend.UniformTexelBuffer, vkt.DescriptorTypeStorageTexelBuffer: backend.StorageTexelBuffer,
+}
+
+// errIncomplete is binding's error for a descriptor that lacks part of
+// its resource (a combined image sampler written without a sampler).
+var errIncomplete = errorf("the descriptor is incomplete")
+
+// binding is the executor binding of a descriptor (its set, binding and
+// element left zero); errDestroyed when its resource was destroyed.
+func (d *descriptor) binding() (backend.Binding, error) {
+	b := backend.Binding{Kind: descriptorKinds[vkt.DescriptorType(d.typ)]}
+	var err error
+	switch infoKind(d.typ) {
+	case infoBuffer:
+		if d.buf == nil {
+			return b, errIncomplete
+		}
+		b.Buffer, err = d.buf.view(d.off, d.rng)
+	case infoImage:
+		if d.typ != int32(vkt.DescriptorTypeSampler) {
+			if d.view == nil {
+				return b, errIncomplete
+			}
+			if b.Image = d.view.image(); b.Image == nil {
+				return b, errDestroyed
+			}
+		}
+		if d.typ == int32(vkt.DescriptorTypeSampler) || d.typ == int32(vkt.DescriptorTypeCombinedImageSampler) {
+			if d.smp == nil {
+				return b, errIncomplete
+			}
+			b.Sampler = d.smp.ex
+		}
+	case infoTexel:
+		if d.texel == nil {
+			return b, errIncomplete
+		}
+		b.Format = d.texel.format
+		b.Buffer, err = d.texel.buf.view(d.texel.off, d.texel.rng)
+	default:
+		return b, errorf("descriptor type %d is not supported", d.typ)
+	}
+	return b, err
 }

@@ -311,18 +311,6 @@ func EnumerateDeviceLayerProperties(physicalDevice uintptr, pCount, pProps unsaf
 	return success
 }
 
-// Formats: the driver has no images or texel buffers, so no format has
-// features.
-func GetPhysicalDeviceFormatProperties(physicalDevice uintptr, format int32, pProps unsafe.Pointer) {
-	put(pProps, vkt.FormatProperties{})
-}
-
-func GetPhysicalDeviceFormatProperties2(physicalDevice uintptr, format int32, pProps unsafe.Pointer) {
-	if pProps != nil {
-		(*vkt.FormatProperties2)(pProps).FormatProperties = vkt.FormatProperties{}
-	}
-}
-
 func GetPhysicalDeviceToolProperties(physicalDevice uintptr, pCount, pProps unsafe.Pointer) int32 {
 	put(pCount, uint32(0))
 	return success

@@ -18,12 +18,10 @@ import (
 	"github.com/coopshader/coop/glsl/compile"
 	"github.com/coopshader/coop/icd"
 	"github.com/coopshader/coop/script"
+	"github.com/coopshader/coop/spirv/text"
 	"github.com/coopshader/coop/vk"
 )
 
-// TestThroughLoader builds the driver, points the Vulkan loader at it and
-// runs work through coop's own Vulkan backend: a dispatch whose result is
-// checked, and an example script compared against the executor.
 // driver builds the driver once per test binary into a temporary directory
 // with its manifest, and returns the manifest's path.
 var driver = sync.OnceValues(func() (string, error) {
@@ -73,7 +71,10 @@ func needDriver(t *testing.T) {
 	t.Setenv("VK_ICD_FILENAMES", "")
 }
 
-func TestThroughLoader(t *testing.T) {
+// openDriver opens the driver's device through the loader with coop's own
+// Vulkan backend, skipping without a loader.
+func openDriver(t *testing.T) *vk.Device {
+	t.Helper()
 	needDriver(t)
 	dev, err := vk.Open(0)
 	if errors.Is(err, backend.ErrUnavailable) {
@@ -82,6 +83,13 @@ func TestThroughLoader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dev
+}
+
+// TestThroughLoader builds the driver, points the Vulkan loader at it and
+// runs a dispatch through coop's own Vulkan backend, checking its result.
+func TestThroughLoader(t *testing.T) {
+	dev := openDriver(t)
 	defer dev.Close()
 	if dev.Name() != "coop (CPU reference)" {
 		t.Fatalf("device %q, want the driver's", dev.Name())
@@ -128,20 +136,65 @@ void main() { v[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 3u + add; }
 		}
 	}
 
-	s, err := script.ParseFile("../examples/matmul_khr_f16.amber")
-	if err != nil {
-		t.Fatal(err)
+}
+
+// TestScripts runs every script of examples/ and script/testdata/ on the
+// driver through coop's own Vulkan backend and on the built-in executor
+// (coop run --backend both), and requires them to agree: buffers,
+// images, samplers and texel buffers alike. A script no Vulkan device can
+// run (4-bit integers have no Vulkan feature) runs on the executor alone,
+// as coop run does it.
+func TestScripts(t *testing.T) {
+	dev := openDriver(t)
+	defer dev.Close()
+	var paths []string
+	for _, g := range []string{"../examples/*.amber", "../script/testdata/*.amber"} {
+		m, err := filepath.Glob(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, m...)
 	}
-	opts := script.RunOptions{Compilers: script.Compilers{GLSL: func(name string, src []byte, o script.CompileOptions) ([]uint32, error) {
-		return compile.Words(name, src, compile.Options{TargetEnv: o.TargetEnv, IncludeDirs: o.IncludeDirs})
-	}}}
-	rep, err := script.Compare(context.Background(), s, dev, cexec.New(cexec.Options{}), opts)
-	if err != nil {
-		t.Fatal(err)
+	if len(paths) == 0 {
+		t.Fatal("no scripts")
 	}
-	if rep.Failed() > 0 || len(rep.Results) == 0 {
-		t.Fatalf("driver and executor disagree: %+v", rep.Results)
+	opts := script.RunOptions{Compilers: script.Compilers{
+		GLSL: func(name string, src []byte, o script.CompileOptions) ([]uint32, error) {
+			return compile.Words(name, src, compile.Options{TargetEnv: o.TargetEnv, IncludeDirs: o.IncludeDirs})
+		},
+		SPIRVAsm: func(name string, src []byte) ([]uint32, error) {
+			m, err := text.Assemble(src, name)
+			if err != nil {
+				return nil, err
+			}
+			return m.Words()
+		},
+	}}
+	both := 0
+	for _, p := range paths {
+		s, err := script.ParseFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := script.Compare(context.Background(), s, dev, cexec.New(cexec.Options{}), opts)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		if rep.Failed() > 0 || len(rep.Results) == 0 {
+			t.Errorf("%s: driver and executor disagree: %+v", p, rep.Results)
+			continue
+		}
+		if len(rep.Notes) > 0 {
+			note := strings.Join(rep.Notes, "; ")
+			if !strings.Contains(note, "4-bit integers") {
+				t.Errorf("%s ran on one device only: %s", p, note)
+			}
+			continue
+		}
+		both++
 	}
+	t.Logf("%d of %d scripts ran on both and agree", both, len(paths))
 }
 
 // TestCApplication compiles a C Vulkan application (testdata/app.c)

@@ -26,6 +26,9 @@ const (
 	errFormatNotSupp     = -11
 	errUnknown           = -13
 	errOutOfPoolMemory   = -1000069000
+	// errValidationFailed is VK_ERROR_VALIDATION_FAILED: invalid usage
+	// the driver found (creation parameters it cannot honour).
+	errValidationFailed = -1000011001
 )
 
 // loaderMagic is ICD_LOADER_MAGIC: the loader checks it in the first word

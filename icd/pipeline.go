@@ -6,7 +6,6 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/coopshader/coop/devcheck"
 	"github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/icd/vkt"
 	"github.com/coopshader/coop/spirv"
@@ -25,13 +24,25 @@ type DescriptorSetLayout struct {
 type layoutBinding struct {
 	typ   int32
 	count uint32
+	// immutable are the binding's immutable samplers (sampler and
+	// combined image sampler bindings), which writes do not change.
+	immutable []*Sampler
 }
 
-// descriptor is one buffer descriptor: a range of a buffer.
+// descriptor is one descriptor: a range of a buffer, an image view and/or
+// a sampler, or a texel buffer view.
 type descriptor struct {
 	typ      int32
 	buf      *Buffer
 	off, rng uint64
+	view     *ImageView
+	smp      *Sampler
+	texel    *BufferView
+}
+
+// bound reports whether the descriptor names a resource.
+func (d *descriptor) bound() bool {
+	return d.buf != nil || d.view != nil || d.smp != nil || d.texel != nil
 }
 
 type DescriptorSet struct {
@@ -53,7 +64,13 @@ func CreateDescriptorSetLayout(device uintptr, pInfo, pAllocator, pLayout unsafe
 	l := &DescriptorSetLayout{bindings: map[uint32]layoutBinding{},
 		push: ci.Flags&vkt.DescriptorSetLayoutCreatePushDescriptorBit != 0}
 	for _, b := range array[vkt.DescriptorSetLayoutBinding](ci.PBindings, ci.BindingCount) {
-		l.bindings[b.Binding] = layoutBinding{typ: int32(b.DescriptorType), count: b.DescriptorCount}
+		lb := layoutBinding{typ: int32(b.DescriptorType), count: b.DescriptorCount}
+		if b.DescriptorType == vkt.DescriptorTypeSampler || b.DescriptorType == vkt.DescriptorTypeCombinedImageSampler {
+			for _, h := range array[uint64](b.PImmutableSamplers, b.DescriptorCount) {
+				lb.immutable = append(lb.immutable, lookup[Sampler](h))
+			}
+		}
+		l.bindings[b.Binding] = lb
 	}
 	put(pLayout, newHandle(l))
 	return success
@@ -141,28 +158,77 @@ func FreeDescriptorSets(device uintptr, pool uint64, count uint32, pSets unsafe.
 	return success
 }
 
-// isBufferType reports the descriptor types the driver binds (buffers);
-// the others have no resource it could create.
-func isBufferType(t int32) bool {
+// Which VkDescriptorInfo a descriptor type takes; the driver binds these
+// types only (not inline uniform blocks or acceleration structures).
+const (
+	infoNone = iota
+	infoBuffer
+	infoImage
+	infoTexel
+)
+
+func infoKind(t int32) int {
 	switch vkt.DescriptorType(t) {
 	case vkt.DescriptorTypeStorageBuffer, vkt.DescriptorTypeUniformBuffer,
 		vkt.DescriptorTypeStorageBufferDynamic, vkt.DescriptorTypeUniformBufferDynamic:
-		return true
+		return infoBuffer
+	case vkt.DescriptorTypeSampler, vkt.DescriptorTypeCombinedImageSampler, vkt.DescriptorTypeSampledImage, vkt.DescriptorTypeStorageImage:
+		return infoImage
+	case vkt.DescriptorTypeUniformTexelBuffer, vkt.DescriptorTypeStorageTexelBuffer:
+		return infoTexel
 	}
-	return false
+	return infoNone
+}
+
+// descriptorAt reads the i'th descriptor of type typ from an application
+// array of VkDescriptorBufferInfo, VkDescriptorImageInfo or VkBufferView
+// at p with the given stride.
+func descriptorAt(typ int32, p unsafe.Pointer, i int, stride uintptr) descriptor {
+	d := descriptor{typ: typ}
+	at := unsafe.Add(p, uintptr(i)*stride)
+	switch infoKind(typ) {
+	case infoBuffer:
+		bi := (*vkt.DescriptorBufferInfo)(at)
+		d.buf, d.off, d.rng = lookup[Buffer](uint64(bi.Buffer)), uint64(bi.Offset), uint64(bi.Range)
+	case infoImage:
+		ii := (*vkt.DescriptorImageInfo)(at)
+		if vkt.DescriptorType(typ) != vkt.DescriptorTypeSampler {
+			d.view = lookup[ImageView](uint64(ii.ImageView))
+		}
+		if vkt.DescriptorType(typ) == vkt.DescriptorTypeSampler || vkt.DescriptorType(typ) == vkt.DescriptorTypeCombinedImageSampler {
+			d.smp = lookup[Sampler](uint64(ii.Sampler))
+		}
+	case infoTexel:
+		d.texel = lookup[BufferView](*(*uint64)(at))
+	}
+	return d
 }
 
 // write applies one VkWriteDescriptorSet to a set's descriptors.
 func (s *DescriptorSet) write(w *vkt.WriteDescriptorSet) {
-	s.writeBuffers(w.DstBinding, w.DstArrayElement, int32(w.DescriptorType), array[vkt.DescriptorBufferInfo](w.PBufferInfo, w.DescriptorCount))
+	t := int32(w.DescriptorType)
+	var p unsafe.Pointer
+	var stride uintptr
+	switch infoKind(t) {
+	case infoBuffer:
+		p, stride = w.PBufferInfo, unsafe.Sizeof(vkt.DescriptorBufferInfo{})
+	case infoImage:
+		p, stride = w.PImageInfo, unsafe.Sizeof(vkt.DescriptorImageInfo{})
+	case infoTexel:
+		p, stride = w.PTexelBufferView, 8
+	}
+	if p == nil {
+		return
+	}
+	s.writeDescs(w.DstBinding, w.DstArrayElement, w.DescriptorCount, func(i int) descriptor { return descriptorAt(t, p, i, stride) })
 }
 
-// writeBuffers sets buffer descriptors from (binding, elem) on; writes past
-// a binding's count continue in the next binding, as Vulkan says.
-func (s *DescriptorSet) writeBuffers(binding, elem uint32, typ int32, infos []vkt.DescriptorBufferInfo) {
+// writeDescs sets n descriptors from (binding, elem) on; writes past a
+// binding's count continue in the next binding, as Vulkan says.
+func (s *DescriptorSet) writeDescs(binding, elem, n uint32, desc func(i int) descriptor) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, bi := range infos {
+	for i := 0; i < int(n); i++ {
 		lb, ok := s.layout.bindings[binding]
 		for ok && elem >= lb.count {
 			binding, elem = binding+1, 0
@@ -175,7 +241,7 @@ func (s *DescriptorSet) writeBuffers(binding, elem uint32, typ int32, infos []vk
 		if len(ds) < int(lb.count) {
 			ds = append(ds, make([]descriptor, int(lb.count)-len(ds))...)
 		}
-		ds[elem] = descriptor{typ: typ, buf: lookup[Buffer](uint64(bi.Buffer)), off: uint64(bi.Offset), rng: uint64(bi.Range)}
+		ds[elem] = desc(i)
 		s.descs[binding] = ds
 		elem++
 	}
@@ -184,7 +250,7 @@ func (s *DescriptorSet) writeBuffers(binding, elem uint32, typ int32, infos []vk
 func UpdateDescriptorSets(device uintptr, writeCount uint32, pWrites unsafe.Pointer, copyCount uint32, pCopies unsafe.Pointer) {
 	for i := range array[vkt.WriteDescriptorSet](pWrites, writeCount) {
 		w := &array[vkt.WriteDescriptorSet](pWrites, writeCount)[i]
-		if s := lookup[DescriptorSet](uint64(w.DstSet)); s != nil && isBufferType(int32(w.DescriptorType)) {
+		if s := lookup[DescriptorSet](uint64(w.DstSet)); s != nil {
 			s.write(w)
 		}
 	}
@@ -321,38 +387,20 @@ func prepare(code []uint32, entry string, spec map[uint32][]byte, sg uint32) (*e
 	}
 	// The module is validated for Vulkan 1.3 with this device's rules (it
 	// has scalar block layout and standard uniform buffer layout) as the
-	// pipeline specializes it: llama.cpp sizes workgroups, tiles and
-	// arrays from the device's properties through specialization
-	// constants, so their defaults prove nothing. The validator's device
-	// rules (devcheck) look at the module's first compute entry point's
-	// workgroup size; a pipeline of another entry point is checked again
-	// with its own.
+	// pipeline specializes it and for the entry point it is made of:
+	// llama.cpp sizes workgroups, tiles and arrays from the device's
+	// properties through specialization constants, so their defaults
+	// prove nothing.
 	res, err := validate.Validate(m, validate.Options{TargetEnv: "vulkan1.3", Profile: Profile(),
-		ScalarBlockLayout: true, UniformBufferStandardLayout: true, Spec: spec})
+		ScalarBlockLayout: true, UniformBufferStandardLayout: true, EntryPoint: entry, Spec: spec})
 	if err != nil {
 		return nil, err
-	}
-	if entry != firstCompute(m) {
-		if err := devcheck.Check(m, Profile(), devcheck.Options{Entry: entry, Spec: spec}); err != nil {
-			return nil, err
-		}
 	}
 	prog, err := exec.LoadValidated(m, res, entry, spec, int(sg))
 	if err != nil {
 		return nil, fmt.Errorf("entry point %q: %w", entry, err)
 	}
 	return prog, nil
-}
-
-// firstCompute names the module's first GLCompute entry point.
-func firstCompute(m *spirv.Module) string {
-	for _, in := range m.Insts {
-		if in.Op == spirv.OpEntryPoint && len(in.Words) >= 3 && in.Words[0] == uint32(spirv.ExecutionModelGLCompute) {
-			name, _, _ := in.String(2)
-			return name
-		}
-	}
-	return ""
 }
 
 func DestroyPipeline(device uintptr, pipeline uint64, pAllocator unsafe.Pointer) {
@@ -419,20 +467,18 @@ func DestroyDescriptorUpdateTemplate(device uintptr, template uint64, pAllocator
 	freeHandle(template)
 }
 
-// apply writes the template's buffer descriptors from data into s.
+// apply writes the template's descriptors from data into s.
 func (t *DescriptorUpdateTemplate) apply(s *DescriptorSet, data unsafe.Pointer) {
 	if data == nil {
 		return
 	}
 	for _, e := range t.entries {
-		if !isBufferType(int32(e.DescriptorType)) {
+		typ := int32(e.DescriptorType)
+		if infoKind(typ) == infoNone {
 			continue
 		}
-		infos := make([]vkt.DescriptorBufferInfo, e.DescriptorCount)
-		for i := range infos {
-			infos[i] = *(*vkt.DescriptorBufferInfo)(unsafe.Add(data, e.Offset+uintptr(i)*e.Stride))
-		}
-		s.writeBuffers(e.DstBinding, e.DstArrayElement, int32(e.DescriptorType), infos)
+		at := unsafe.Add(data, e.Offset)
+		s.writeDescs(e.DstBinding, e.DstArrayElement, e.DescriptorCount, func(i int) descriptor { return descriptorAt(typ, at, i, e.Stride) })
 	}
 }
 

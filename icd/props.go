@@ -62,6 +62,22 @@ var properties = map[string]any{
 	"OptimalBufferCopyOffsetAlignment": uint64(1), "OptimalBufferCopyRowPitchAlignment": uint64(1),
 	"NonCoherentAtomSize": uint64(1),
 
+	// Images, samplers and texel buffers (image.go): one sample, the
+	// executor's sampling (8 subtexel bits, exact mipmap blends, LOD bias
+	// up to 16), no anisotropy.
+	"MaxImageDimension1D": uint32(maxImageDim1D2D), "MaxImageDimension2D": uint32(maxImageDim1D2D),
+	"MaxImageDimension3D": uint32(maxImageDim3D), "MaxImageDimensionCube": uint32(maxImageDim1D2D),
+	"MaxImageArrayLayers": uint32(maxImageLayers), "MaxTexelBufferElements": uint32(maxTexelElements),
+	"MaxSamplerAllocationCount":     uint32(4000),
+	"MaxPerStageDescriptorSamplers": uint32(64), "MaxPerStageDescriptorSampledImages": uint32(64),
+	"MaxPerStageDescriptorStorageImages": uint32(64), "MaxDescriptorSetSamplers": uint32(64),
+	"MaxDescriptorSetSampledImages": uint32(64), "MaxDescriptorSetStorageImages": uint32(64),
+	"MaxSamplerLodBias": float32(16), "MaxSamplerAnisotropy": float32(1),
+	"MinTexelOffset": int32(-8), "MaxTexelOffset": uint32(7), "MinTexelGatherOffset": int32(-8), "MaxTexelGatherOffset": uint32(7),
+	"SubTexelPrecisionBits": uint32(8), "MipmapPrecisionBits": uint32(8),
+	"SampledImageColorSampleCounts": uint32(1), "SampledImageIntegerSampleCounts": uint32(1),
+	"SampledImageDepthSampleCounts": uint32(1), "StorageImageSampleCounts": uint32(1),
+
 	// Subgroups (VkPhysicalDeviceVulkan11Properties, VkPhysicalDeviceSubgroupProperties).
 	"SubgroupSize": uint32(defaultSubgroup), "SubgroupSupportedStages": uint32(0x20), "SupportedStages": uint32(0x20),
 	"SubgroupSupportedOperations": uint32(0xff), "SupportedOperations": uint32(0xff),
@@ -87,7 +103,10 @@ var properties = map[string]any{
 
 	// Pipeline robustness: out-of-bounds accesses fault (no robustness).
 	"DefaultRobustnessStorageBuffers": int32(1), "DefaultRobustnessUniformBuffers": int32(1),
-	"DefaultRobustnessVertexInputs": int32(1), "DefaultRobustnessImages": int32(1),
+	"DefaultRobustnessVertexInputs": int32(1),
+	// Image accesses out of bounds behave as with robustImageAccess2
+	// (exec/doc.go), whether asked for or not.
+	"DefaultRobustnessImages": int32(3),
 
 	// Cooperative matrices 2 and vectors.
 	"CooperativeMatrixWorkgroupScopeMaxWorkgroupSize":     uint32(256),
@@ -101,8 +120,9 @@ var properties = map[string]any{
 }
 
 // unsupportedFeatures are the feature members the driver reports false:
-// graphics, images, sparse resources, descriptor indexing, robustness and
-// what the executor does not do. Every other VkBool32 member of a known
+// graphics, sparse resources, multisampled storage images, anisotropic
+// filtering, descriptor indexing, buffer robustness and what the executor
+// does not do. Every other VkBool32 member of a known
 // features structure is true.
 var unsupportedFeatures = map[string]bool{}
 
@@ -117,22 +137,18 @@ func init() {
 			properties[n] = uint32(1)
 		}
 	}
-	for _, n := range strings.Fields(`RobustBufferAccess FullDrawIndexUint32 ImageCubeArray IndependentBlend
-	GeometryShader TessellationShader SampleRateShading DualSrcBlend LogicOp MultiDrawIndirect
-	DrawIndirectFirstInstance DepthClamp DepthBiasClamp FillModeNonSolid DepthBounds WideLines LargePoints
-	AlphaToOne MultiViewport SamplerAnisotropy TextureCompressionETC2 TextureCompressionASTC_LDR
-	TextureCompressionBC OcclusionQueryPrecise PipelineStatisticsQuery VertexPipelineStoresAndAtomics
-	FragmentStoresAndAtomics ShaderTessellationAndGeometryPointSize ShaderImageGatherExtended
-	ShaderStorageImageExtendedFormats ShaderStorageImageMultisample ShaderStorageImageReadWithoutFormat
-	ShaderStorageImageWriteWithoutFormat ShaderSampledImageArrayDynamicIndexing
-	ShaderStorageImageArrayDynamicIndexing ShaderClipDistance ShaderCullDistance ShaderResourceResidency
-	ShaderResourceMinLod SparseBinding SparseResidencyBuffer SparseResidencyImage2D SparseResidencyImage3D
-	SparseResidency2Samples SparseResidency4Samples SparseResidency8Samples SparseResidency16Samples
-	SparseResidencyAliased VariableMultisampleRate InheritedQueries
-	StorageInputOutput16 Multiview MultiviewGeometryShader MultiviewTessellationShader VariablePointersStorageBuffer
-	VariablePointers ProtectedMemory SamplerYcbcrConversion ShaderDrawParameters
-	SamplerMirrorClampToEdge DrawIndirectCount DescriptorIndexing ShaderInputAttachmentArrayDynamicIndexing
-	ShaderUniformTexelBufferArrayDynamicIndexing ShaderStorageTexelBufferArrayDynamicIndexing
+	for _, n := range strings.Fields(`RobustBufferAccess FullDrawIndexUint32 IndependentBlend GeometryShader TessellationShader
+	SampleRateShading DualSrcBlend LogicOp MultiDrawIndirect DrawIndirectFirstInstance DepthClamp
+	DepthBiasClamp FillModeNonSolid DepthBounds WideLines LargePoints AlphaToOne MultiViewport
+	SamplerAnisotropy TextureCompressionETC2 TextureCompressionASTC_LDR TextureCompressionBC
+	OcclusionQueryPrecise PipelineStatisticsQuery VertexPipelineStoresAndAtomics
+	FragmentStoresAndAtomics ShaderTessellationAndGeometryPointSize ShaderStorageImageMultisample
+	ShaderClipDistance ShaderCullDistance ShaderResourceResidency SparseBinding SparseResidencyBuffer
+	SparseResidencyImage2D SparseResidencyImage3D SparseResidency2Samples SparseResidency4Samples
+	SparseResidency8Samples SparseResidency16Samples SparseResidencyAliased VariableMultisampleRate
+	InheritedQueries StorageInputOutput16 Multiview MultiviewGeometryShader MultiviewTessellationShader
+	VariablePointersStorageBuffer VariablePointers ProtectedMemory SamplerYcbcrConversion
+	ShaderDrawParameters DrawIndirectCount DescriptorIndexing ShaderInputAttachmentArrayDynamicIndexing
 	ShaderUniformBufferArrayNonUniformIndexing ShaderSampledImageArrayNonUniformIndexing
 	ShaderStorageBufferArrayNonUniformIndexing ShaderStorageImageArrayNonUniformIndexing
 	ShaderInputAttachmentArrayNonUniformIndexing ShaderUniformTexelBufferArrayNonUniformIndexing
@@ -141,9 +157,9 @@ func init() {
 	DescriptorBindingStorageBufferUpdateAfterBind DescriptorBindingUniformTexelBufferUpdateAfterBind
 	DescriptorBindingStorageTexelBufferUpdateAfterBind DescriptorBindingUpdateUnusedWhilePending
 	DescriptorBindingPartiallyBound DescriptorBindingVariableDescriptorCount RuntimeDescriptorArray
-	SamplerFilterMinmax ImagelessFramebuffer SeparateDepthStencilLayouts BufferDeviceAddressCaptureReplay
-	BufferDeviceAddressMultiDevice ShaderOutputViewportIndex ShaderOutputLayer
-	RobustImageAccess InlineUniformBlock DescriptorBindingInlineUniformBlockUpdateAfterBind PrivateData
+	SamplerFilterMinmax ImagelessFramebuffer SeparateDepthStencilLayouts
+	BufferDeviceAddressCaptureReplay BufferDeviceAddressMultiDevice ShaderOutputViewportIndex
+	ShaderOutputLayer InlineUniformBlock DescriptorBindingInlineUniformBlockUpdateAfterBind PrivateData
 	ShaderDemoteToHelperInvocation ShaderTerminateInvocation TextureCompressionASTC_HDR DynamicRendering
 	CooperativeMatrixRobustBufferAccess`) {
 		unsupportedFeatures[n] = true
@@ -178,6 +194,7 @@ var featureTypes = map[vkt.StructureType]reflect.Type{
 	vkt.StructureTypePhysicalDeviceShaderAtomicInt64Features:               reflect.TypeFor[vkt.PhysicalDeviceShaderAtomicInt64Features](),
 	vkt.StructureTypePhysicalDeviceScalarBlockLayoutFeatures:               reflect.TypeFor[vkt.PhysicalDeviceScalarBlockLayoutFeatures](),
 	vkt.StructureTypePhysicalDeviceHostQueryResetFeatures:                  reflect.TypeFor[vkt.PhysicalDeviceHostQueryResetFeatures](),
+	vkt.StructureTypePhysicalDeviceImageRobustnessFeatures:                 reflect.TypeFor[vkt.PhysicalDeviceImageRobustnessFeatures](),
 }
 
 // propertyTypes are the properties structures the driver fills, by sType.

@@ -157,6 +157,14 @@ func (s *state) checkScope(i int, id uint32) {
 		s.fail(i, "scope.type", "%s: expected scope to be a 32-bit int", s.m.Insts[i].Op)
 		return
 	}
+	// SPIR-V 2.16.2: "All <id> used for Scope <id> ... must be of an
+	// OpConstant" under Shader; SPV_KHR_cooperative_matrix and
+	// SPV_NV_cooperative_matrix allow any constant instruction.
+	if s.hasCap(spirv.CapabilityShader) && d.Op != spirv.OpConstant && d.Op != spirv.OpConstantNull &&
+		!s.hasCap(spirv.CapabilityCooperativeMatrixKHR) && !s.hasCap(spirv.CapabilityCooperativeMatrixNV) {
+		s.fail(i, "scope.constant", "%s: Scope ids must be OpConstant when Shader capability is present", s.m.Insts[i].Op)
+		return
+	}
 	v, known := s.constValue(id)
 	if !known {
 		return
@@ -206,8 +214,10 @@ func (s *state) checkSemantics(i int, id uint32) {
 		s.fail(i, "semantics.order", "%s: Memory Semantics can have at most one of the following bits set: Acquire, Release, AcquireRelease or SequentiallyConsistent", op)
 		return
 	}
-	if s.memModel == spirv.MemoryModelVulkan && spirv.MemorySemantics(v)&spirv.MemorySemanticsSequentiallyConsistent != 0 {
-		s.fail(i, "semantics.vulkan", "%s: SequentiallyConsistent memory semantics cannot be used with the VulkanKHR memory model.", op)
+	// "code:MemorySemantics with code:SequentiallyConsistent memory order
+	// must: not be used in the Vulkan API" (VUID-StandaloneSpirv-MemorySemantics-10866).
+	if (s.memModel == spirv.MemoryModelVulkan || s.env.vulkan) && spirv.MemorySemantics(v)&spirv.MemorySemanticsSequentiallyConsistent != 0 {
+		s.fail(i, "semantics.vulkan", "%s: SequentiallyConsistent memory semantics cannot be used with the VulkanKHR memory model or in the Vulkan API.", op)
 	}
 }
 

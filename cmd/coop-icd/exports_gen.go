@@ -49,14 +49,14 @@ func coop_vkBindBufferMemory2(device uintptr, bindInfoCount uint32, pBindInfos u
 
 //export coop_vkBindImageMemory
 func coop_vkBindImageMemory(device uintptr, image uint64, memory uint64, memoryOffset uint64) (r int32) {
-	icd.Unsupported("vkBindImageMemory")
-	return -2
+	defer icd.Guard("vkBindImageMemory", &r)()
+	return icd.BindImageMemory(device, image, memory, memoryOffset)
 }
 
 //export coop_vkBindImageMemory2
 func coop_vkBindImageMemory2(device uintptr, bindInfoCount uint32, pBindInfos unsafe.Pointer) (r int32) {
-	icd.Unsupported("vkBindImageMemory2")
-	return -2
+	defer icd.Guard("vkBindImageMemory2", &r)()
+	return icd.BindImageMemory2(device, bindInfoCount, pBindInfos)
 }
 
 //export coop_vkCmdBeginDebugUtilsLabelEXT
@@ -117,10 +117,14 @@ func coop_vkCmdClearAttachments(commandBuffer uintptr, attachmentCount uint32, p
 
 //export coop_vkCmdClearColorImage
 func coop_vkCmdClearColorImage(commandBuffer uintptr, image uint64, imageLayout int32, pColor unsafe.Pointer, rangeCount uint32, pRanges unsafe.Pointer) {
+	defer icd.Guard("vkCmdClearColorImage", nil)()
+	icd.CmdClearColorImage(commandBuffer, image, imageLayout, pColor, rangeCount, pRanges)
 }
 
 //export coop_vkCmdClearDepthStencilImage
 func coop_vkCmdClearDepthStencilImage(commandBuffer uintptr, image uint64, imageLayout int32, pDepthStencil unsafe.Pointer, rangeCount uint32, pRanges unsafe.Pointer) {
+	defer icd.Guard("vkCmdClearDepthStencilImage", nil)()
+	icd.CmdClearDepthStencilImage(commandBuffer, image, imageLayout, pDepthStencil, rangeCount, pRanges)
 }
 
 //export coop_vkCmdConvertCooperativeVectorMatrixNV
@@ -143,26 +147,38 @@ func coop_vkCmdCopyBuffer2(commandBuffer uintptr, pCopyBufferInfo unsafe.Pointer
 
 //export coop_vkCmdCopyBufferToImage
 func coop_vkCmdCopyBufferToImage(commandBuffer uintptr, srcBuffer uint64, dstImage uint64, dstImageLayout int32, regionCount uint32, pRegions unsafe.Pointer) {
+	defer icd.Guard("vkCmdCopyBufferToImage", nil)()
+	icd.CmdCopyBufferToImage(commandBuffer, srcBuffer, dstImage, dstImageLayout, regionCount, pRegions)
 }
 
 //export coop_vkCmdCopyBufferToImage2
 func coop_vkCmdCopyBufferToImage2(commandBuffer uintptr, pCopyBufferToImageInfo unsafe.Pointer) {
+	defer icd.Guard("vkCmdCopyBufferToImage2", nil)()
+	icd.CmdCopyBufferToImage2(commandBuffer, pCopyBufferToImageInfo)
 }
 
 //export coop_vkCmdCopyImage
 func coop_vkCmdCopyImage(commandBuffer uintptr, srcImage uint64, srcImageLayout int32, dstImage uint64, dstImageLayout int32, regionCount uint32, pRegions unsafe.Pointer) {
+	defer icd.Guard("vkCmdCopyImage", nil)()
+	icd.CmdCopyImage(commandBuffer, srcImage, srcImageLayout, dstImage, dstImageLayout, regionCount, pRegions)
 }
 
 //export coop_vkCmdCopyImage2
 func coop_vkCmdCopyImage2(commandBuffer uintptr, pCopyImageInfo unsafe.Pointer) {
+	defer icd.Guard("vkCmdCopyImage2", nil)()
+	icd.CmdCopyImage2(commandBuffer, pCopyImageInfo)
 }
 
 //export coop_vkCmdCopyImageToBuffer
 func coop_vkCmdCopyImageToBuffer(commandBuffer uintptr, srcImage uint64, srcImageLayout int32, dstBuffer uint64, regionCount uint32, pRegions unsafe.Pointer) {
+	defer icd.Guard("vkCmdCopyImageToBuffer", nil)()
+	icd.CmdCopyImageToBuffer(commandBuffer, srcImage, srcImageLayout, dstBuffer, regionCount, pRegions)
 }
 
 //export coop_vkCmdCopyImageToBuffer2
 func coop_vkCmdCopyImageToBuffer2(commandBuffer uintptr, pCopyImageToBufferInfo unsafe.Pointer) {
+	defer icd.Guard("vkCmdCopyImageToBuffer2", nil)()
+	icd.CmdCopyImageToBuffer2(commandBuffer, pCopyImageToBufferInfo)
 }
 
 //export coop_vkCmdCopyQueryPoolResults
@@ -463,8 +479,8 @@ func coop_vkCreateBuffer(device uintptr, pCreateInfo unsafe.Pointer, pAllocator 
 
 //export coop_vkCreateBufferView
 func coop_vkCreateBufferView(device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pView unsafe.Pointer) (r int32) {
-	icd.Unsupported("vkCreateBufferView")
-	return -2
+	defer icd.Guard("vkCreateBufferView", &r)()
+	return icd.CreateBufferView(device, pCreateInfo, pAllocator, pView)
 }
 
 //export coop_vkCreateCommandPool
@@ -535,14 +551,14 @@ func coop_vkCreateGraphicsPipelines(device uintptr, pipelineCache uint64, create
 
 //export coop_vkCreateImage
 func coop_vkCreateImage(device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pImage unsafe.Pointer) (r int32) {
-	icd.Unsupported("vkCreateImage")
-	return -2
+	defer icd.Guard("vkCreateImage", &r)()
+	return icd.CreateImage(device, pCreateInfo, pAllocator, pImage)
 }
 
 //export coop_vkCreateImageView
 func coop_vkCreateImageView(device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pView unsafe.Pointer) (r int32) {
-	icd.Unsupported("vkCreateImageView")
-	return -2
+	defer icd.Guard("vkCreateImageView", &r)()
+	return icd.CreateImageView(device, pCreateInfo, pAllocator, pView)
 }
 
 //export coop_vkCreateInstance
@@ -589,8 +605,8 @@ func coop_vkCreateRenderPass2(device uintptr, pCreateInfo unsafe.Pointer, pAlloc
 
 //export coop_vkCreateSampler
 func coop_vkCreateSampler(device uintptr, pCreateInfo unsafe.Pointer, pAllocator unsafe.Pointer, pSampler unsafe.Pointer) (r int32) {
-	icd.Unsupported("vkCreateSampler")
-	return -2
+	defer icd.Guard("vkCreateSampler", &r)()
+	return icd.CreateSampler(device, pCreateInfo, pAllocator, pSampler)
 }
 
 //export coop_vkCreateSamplerYcbcrConversion
@@ -619,6 +635,8 @@ func coop_vkDestroyBuffer(device uintptr, buffer uint64, pAllocator unsafe.Point
 
 //export coop_vkDestroyBufferView
 func coop_vkDestroyBufferView(device uintptr, bufferView uint64, pAllocator unsafe.Pointer) {
+	defer icd.Guard("vkDestroyBufferView", nil)()
+	icd.DestroyBufferView(device, bufferView, pAllocator)
 }
 
 //export coop_vkDestroyCommandPool
@@ -675,10 +693,14 @@ func coop_vkDestroyFramebuffer(device uintptr, framebuffer uint64, pAllocator un
 
 //export coop_vkDestroyImage
 func coop_vkDestroyImage(device uintptr, image uint64, pAllocator unsafe.Pointer) {
+	defer icd.Guard("vkDestroyImage", nil)()
+	icd.DestroyImage(device, image, pAllocator)
 }
 
 //export coop_vkDestroyImageView
 func coop_vkDestroyImageView(device uintptr, imageView uint64, pAllocator unsafe.Pointer) {
+	defer icd.Guard("vkDestroyImageView", nil)()
+	icd.DestroyImageView(device, imageView, pAllocator)
 }
 
 //export coop_vkDestroyInstance
@@ -721,6 +743,8 @@ func coop_vkDestroyRenderPass(device uintptr, renderPass uint64, pAllocator unsa
 
 //export coop_vkDestroySampler
 func coop_vkDestroySampler(device uintptr, sampler uint64, pAllocator unsafe.Pointer) {
+	defer icd.Guard("vkDestroySampler", nil)()
+	icd.DestroySampler(device, sampler, pAllocator)
 }
 
 //export coop_vkDestroySamplerYcbcrConversion
@@ -859,6 +883,8 @@ func coop_vkGetDeviceGroupPeerMemoryFeatures(device uintptr, heapIndex uint32, l
 
 //export coop_vkGetDeviceImageMemoryRequirements
 func coop_vkGetDeviceImageMemoryRequirements(device uintptr, pInfo unsafe.Pointer, pMemoryRequirements unsafe.Pointer) {
+	defer icd.Guard("vkGetDeviceImageMemoryRequirements", nil)()
+	icd.GetDeviceImageMemoryRequirements(device, pInfo, pMemoryRequirements)
 }
 
 //export coop_vkGetDeviceImageSparseMemoryRequirements
@@ -904,10 +930,14 @@ func coop_vkGetFenceStatus(device uintptr, fence uint64) (r int32) {
 
 //export coop_vkGetImageMemoryRequirements
 func coop_vkGetImageMemoryRequirements(device uintptr, image uint64, pMemoryRequirements unsafe.Pointer) {
+	defer icd.Guard("vkGetImageMemoryRequirements", nil)()
+	icd.GetImageMemoryRequirements(device, image, pMemoryRequirements)
 }
 
 //export coop_vkGetImageMemoryRequirements2
 func coop_vkGetImageMemoryRequirements2(device uintptr, pInfo unsafe.Pointer, pMemoryRequirements unsafe.Pointer) {
+	defer icd.Guard("vkGetImageMemoryRequirements2", nil)()
+	icd.GetImageMemoryRequirements2(device, pInfo, pMemoryRequirements)
 }
 
 //export coop_vkGetImageSparseMemoryRequirements
@@ -922,6 +952,8 @@ func coop_vkGetImageSparseMemoryRequirements2(device uintptr, pInfo unsafe.Point
 
 //export coop_vkGetImageSubresourceLayout
 func coop_vkGetImageSubresourceLayout(device uintptr, image uint64, pSubresource unsafe.Pointer, pLayout unsafe.Pointer) {
+	defer icd.Guard("vkGetImageSubresourceLayout", nil)()
+	icd.GetImageSubresourceLayout(device, image, pSubresource, pLayout)
 }
 
 //export coop_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV
@@ -986,14 +1018,14 @@ func coop_vkGetPhysicalDeviceFormatProperties2(physicalDevice uintptr, format in
 
 //export coop_vkGetPhysicalDeviceImageFormatProperties
 func coop_vkGetPhysicalDeviceImageFormatProperties(physicalDevice uintptr, format int32, type_ int32, tiling int32, usage uint32, flags uint32, pImageFormatProperties unsafe.Pointer) (r int32) {
-	icd.Unsupported("vkGetPhysicalDeviceImageFormatProperties")
-	return -11
+	defer icd.Guard("vkGetPhysicalDeviceImageFormatProperties", &r)()
+	return icd.GetPhysicalDeviceImageFormatProperties(physicalDevice, format, type_, tiling, usage, flags, pImageFormatProperties)
 }
 
 //export coop_vkGetPhysicalDeviceImageFormatProperties2
 func coop_vkGetPhysicalDeviceImageFormatProperties2(physicalDevice uintptr, pImageFormatInfo unsafe.Pointer, pImageFormatProperties unsafe.Pointer) (r int32) {
-	icd.Unsupported("vkGetPhysicalDeviceImageFormatProperties2")
-	return -11
+	defer icd.Guard("vkGetPhysicalDeviceImageFormatProperties2", &r)()
+	return icd.GetPhysicalDeviceImageFormatProperties2(physicalDevice, pImageFormatInfo, pImageFormatProperties)
 }
 
 //export coop_vkGetPhysicalDeviceMemoryProperties

@@ -6,7 +6,7 @@
 #include "_cgo_export.h"
 #include "procs.h"
 
-// 264 commands exposed, 128 implemented by package icd.
+// 264 commands exposed, 152 implemented by package icd.
 const struct coop_proc coop_procs[] = {
 	{"vkAllocateCommandBuffers", (PFN_coop)coop_vkAllocateCommandBuffers, 0},
 	{"vkAllocateDescriptorSets", (PFN_coop)coop_vkAllocateDescriptorSets, 0},

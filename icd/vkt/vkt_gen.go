@@ -15,6 +15,7 @@ const (
 	MaxMemoryTypes            = 32
 	MaxPhysicalDeviceNameSize = 256
 	QueueFamilyIgnored        = 0xFFFFFFFF
+	RemainingArrayLayers      = 0xFFFFFFFF
 	RemainingMipLevels        = 0xFFFFFFFF
 	UuidSize                  = 16
 	WholeSize                 = 0xFFFFFFFFFFFFFFFF
@@ -34,11 +35,15 @@ const (
 	StructureTypeEventCreateInfo                                       StructureType = 10
 	StructureTypeQueryPoolCreateInfo                                   StructureType = 11
 	StructureTypeBufferCreateInfo                                      StructureType = 12
+	StructureTypeBufferViewCreateInfo                                  StructureType = 13
+	StructureTypeImageCreateInfo                                       StructureType = 14
+	StructureTypeImageViewCreateInfo                                   StructureType = 15
 	StructureTypeShaderModuleCreateInfo                                StructureType = 16
 	StructureTypePipelineCacheCreateInfo                               StructureType = 17
 	StructureTypePipelineShaderStageCreateInfo                         StructureType = 18
 	StructureTypeComputePipelineCreateInfo                             StructureType = 29
 	StructureTypePipelineLayoutCreateInfo                              StructureType = 30
+	StructureTypeSamplerCreateInfo                                     StructureType = 31
 	StructureTypeDescriptorSetLayoutCreateInfo                         StructureType = 32
 	StructureTypeDescriptorPoolCreateInfo                              StructureType = 33
 	StructureTypeDescriptorSetAllocateInfo                             StructureType = 34
@@ -49,13 +54,17 @@ const (
 	StructureTypeCommandBufferBeginInfo                                StructureType = 42
 	StructureTypeMemoryBarrier                                         StructureType = 46
 	StructureTypeBindBufferMemoryInfo                                  StructureType = 1000157000
+	StructureTypeBindImageMemoryInfo                                   StructureType = 1000157001
 	StructureTypeMemoryDedicatedRequirements                           StructureType = 1000127000
 	StructureTypeMemoryAllocateFlagsInfo                               StructureType = 1000060000
 	StructureTypeBufferMemoryRequirementsInfo2                         StructureType = 1000146000
+	StructureTypeImageMemoryRequirementsInfo2                          StructureType = 1000146001
 	StructureTypeMemoryRequirements2                                   StructureType = 1000146003
 	StructureTypePhysicalDeviceFeatures2                               StructureType = 1000059000
 	StructureTypePhysicalDeviceProperties2                             StructureType = 1000059001
 	StructureTypeFormatProperties2                                     StructureType = 1000059002
+	StructureTypeImageFormatProperties2                                StructureType = 1000059003
+	StructureTypePhysicalDeviceImageFormatInfo2                        StructureType = 1000059004
 	StructureTypeQueueFamilyProperties2                                StructureType = 1000059005
 	StructureTypePhysicalDeviceMemoryProperties2                       StructureType = 1000059006
 	StructureTypePhysicalDeviceIdProperties                            StructureType = 1000071004
@@ -94,10 +103,18 @@ const (
 	StructureTypeCommandBufferSubmitInfo                               StructureType = 1000314006
 	StructureTypePhysicalDeviceSynchronization2Features                StructureType = 1000314007
 	StructureTypeCopyBufferInfo2                                       StructureType = 1000337000
+	StructureTypeCopyImageInfo2                                        StructureType = 1000337001
+	StructureTypeCopyBufferToImageInfo2                                StructureType = 1000337002
+	StructureTypeCopyImageToBufferInfo2                                StructureType = 1000337003
 	StructureTypeBufferCopy2                                           StructureType = 1000337006
+	StructureTypeImageCopy2                                            StructureType = 1000337007
+	StructureTypeBufferImageCopy2                                      StructureType = 1000337009
+	StructureTypeFormatProperties3                                     StructureType = 1000360000
 	StructureTypePhysicalDeviceMaintenance4Features                    StructureType = 1000413000
 	StructureTypePhysicalDeviceMaintenance4Properties                  StructureType = 1000413001
 	StructureTypeDeviceBufferMemoryRequirements                        StructureType = 1000413002
+	StructureTypeDeviceImageMemoryRequirements                         StructureType = 1000413003
+	StructureTypePhysicalDeviceImageRobustnessFeatures                 StructureType = 1000335000
 	StructureTypePhysicalDeviceSubgroupSizeControlProperties           StructureType = 1000225000
 	StructureTypePipelineShaderStageRequiredSubgroupSizeCreateInfo     StructureType = 1000225001
 	StructureTypePhysicalDeviceSubgroupSizeControlFeatures             StructureType = 1000225002
@@ -577,6 +594,972 @@ const (
 	PipelineRobustnessImageBehaviorDisabledEXT           PipelineRobustnessImageBehavior = 1
 	PipelineRobustnessImageBehaviorRobustImageAccessEXT  PipelineRobustnessImageBehavior = 2
 	PipelineRobustnessImageBehaviorRobustImageAccess2EXT PipelineRobustnessImageBehavior = 3
+)
+
+// Values of VkFormat.
+const (
+	FormatUndefined                               Format = 0
+	FormatR4g4UnormPack8                          Format = 1
+	FormatR4g4b4a4UnormPack16                     Format = 2
+	FormatB4g4r4a4UnormPack16                     Format = 3
+	FormatR5g6b5UnormPack16                       Format = 4
+	FormatB5g6r5UnormPack16                       Format = 5
+	FormatR5g5b5a1UnormPack16                     Format = 6
+	FormatB5g5r5a1UnormPack16                     Format = 7
+	FormatA1r5g5b5UnormPack16                     Format = 8
+	FormatR8Unorm                                 Format = 9
+	FormatR8Snorm                                 Format = 10
+	FormatR8Uscaled                               Format = 11
+	FormatR8Sscaled                               Format = 12
+	FormatR8Uint                                  Format = 13
+	FormatR8Sint                                  Format = 14
+	FormatR8Srgb                                  Format = 15
+	FormatR8g8Unorm                               Format = 16
+	FormatR8g8Snorm                               Format = 17
+	FormatR8g8Uscaled                             Format = 18
+	FormatR8g8Sscaled                             Format = 19
+	FormatR8g8Uint                                Format = 20
+	FormatR8g8Sint                                Format = 21
+	FormatR8g8Srgb                                Format = 22
+	FormatR8g8b8Unorm                             Format = 23
+	FormatR8g8b8Snorm                             Format = 24
+	FormatR8g8b8Uscaled                           Format = 25
+	FormatR8g8b8Sscaled                           Format = 26
+	FormatR8g8b8Uint                              Format = 27
+	FormatR8g8b8Sint                              Format = 28
+	FormatR8g8b8Srgb                              Format = 29
+	FormatB8g8r8Unorm                             Format = 30
+	FormatB8g8r8Snorm                             Format = 31
+	FormatB8g8r8Uscaled                           Format = 32
+	FormatB8g8r8Sscaled                           Format = 33
+	FormatB8g8r8Uint                              Format = 34
+	FormatB8g8r8Sint                              Format = 35
+	FormatB8g8r8Srgb                              Format = 36
+	FormatR8g8b8a8Unorm                           Format = 37
+	FormatR8g8b8a8Snorm                           Format = 38
+	FormatR8g8b8a8Uscaled                         Format = 39
+	FormatR8g8b8a8Sscaled                         Format = 40
+	FormatR8g8b8a8Uint                            Format = 41
+	FormatR8g8b8a8Sint                            Format = 42
+	FormatR8g8b8a8Srgb                            Format = 43
+	FormatB8g8r8a8Unorm                           Format = 44
+	FormatB8g8r8a8Snorm                           Format = 45
+	FormatB8g8r8a8Uscaled                         Format = 46
+	FormatB8g8r8a8Sscaled                         Format = 47
+	FormatB8g8r8a8Uint                            Format = 48
+	FormatB8g8r8a8Sint                            Format = 49
+	FormatB8g8r8a8Srgb                            Format = 50
+	FormatA8b8g8r8UnormPack32                     Format = 51
+	FormatA8b8g8r8SnormPack32                     Format = 52
+	FormatA8b8g8r8UscaledPack32                   Format = 53
+	FormatA8b8g8r8SscaledPack32                   Format = 54
+	FormatA8b8g8r8UintPack32                      Format = 55
+	FormatA8b8g8r8SintPack32                      Format = 56
+	FormatA8b8g8r8SrgbPack32                      Format = 57
+	FormatA2r10g10b10UnormPack32                  Format = 58
+	FormatA2r10g10b10SnormPack32                  Format = 59
+	FormatA2r10g10b10UscaledPack32                Format = 60
+	FormatA2r10g10b10SscaledPack32                Format = 61
+	FormatA2r10g10b10UintPack32                   Format = 62
+	FormatA2r10g10b10SintPack32                   Format = 63
+	FormatA2b10g10r10UnormPack32                  Format = 64
+	FormatA2b10g10r10SnormPack32                  Format = 65
+	FormatA2b10g10r10UscaledPack32                Format = 66
+	FormatA2b10g10r10SscaledPack32                Format = 67
+	FormatA2b10g10r10UintPack32                   Format = 68
+	FormatA2b10g10r10SintPack32                   Format = 69
+	FormatR16Unorm                                Format = 70
+	FormatR16Snorm                                Format = 71
+	FormatR16Uscaled                              Format = 72
+	FormatR16Sscaled                              Format = 73
+	FormatR16Uint                                 Format = 74
+	FormatR16Sint                                 Format = 75
+	FormatR16Sfloat                               Format = 76
+	FormatR16g16Unorm                             Format = 77
+	FormatR16g16Snorm                             Format = 78
+	FormatR16g16Uscaled                           Format = 79
+	FormatR16g16Sscaled                           Format = 80
+	FormatR16g16Uint                              Format = 81
+	FormatR16g16Sint                              Format = 82
+	FormatR16g16Sfloat                            Format = 83
+	FormatR16g16b16Unorm                          Format = 84
+	FormatR16g16b16Snorm                          Format = 85
+	FormatR16g16b16Uscaled                        Format = 86
+	FormatR16g16b16Sscaled                        Format = 87
+	FormatR16g16b16Uint                           Format = 88
+	FormatR16g16b16Sint                           Format = 89
+	FormatR16g16b16Sfloat                         Format = 90
+	FormatR16g16b16a16Unorm                       Format = 91
+	FormatR16g16b16a16Snorm                       Format = 92
+	FormatR16g16b16a16Uscaled                     Format = 93
+	FormatR16g16b16a16Sscaled                     Format = 94
+	FormatR16g16b16a16Uint                        Format = 95
+	FormatR16g16b16a16Sint                        Format = 96
+	FormatR16g16b16a16Sfloat                      Format = 97
+	FormatR32Uint                                 Format = 98
+	FormatR32Sint                                 Format = 99
+	FormatR32Sfloat                               Format = 100
+	FormatR32g32Uint                              Format = 101
+	FormatR32g32Sint                              Format = 102
+	FormatR32g32Sfloat                            Format = 103
+	FormatR32g32b32Uint                           Format = 104
+	FormatR32g32b32Sint                           Format = 105
+	FormatR32g32b32Sfloat                         Format = 106
+	FormatR32g32b32a32Uint                        Format = 107
+	FormatR32g32b32a32Sint                        Format = 108
+	FormatR32g32b32a32Sfloat                      Format = 109
+	FormatR64Uint                                 Format = 110
+	FormatR64Sint                                 Format = 111
+	FormatR64Sfloat                               Format = 112
+	FormatR64g64Uint                              Format = 113
+	FormatR64g64Sint                              Format = 114
+	FormatR64g64Sfloat                            Format = 115
+	FormatR64g64b64Uint                           Format = 116
+	FormatR64g64b64Sint                           Format = 117
+	FormatR64g64b64Sfloat                         Format = 118
+	FormatR64g64b64a64Uint                        Format = 119
+	FormatR64g64b64a64Sint                        Format = 120
+	FormatR64g64b64a64Sfloat                      Format = 121
+	FormatB10g11r11UfloatPack32                   Format = 122
+	FormatE5b9g9r9UfloatPack32                    Format = 123
+	FormatD16Unorm                                Format = 124
+	FormatX8D24UnormPack32                        Format = 125
+	FormatD32Sfloat                               Format = 126
+	FormatS8Uint                                  Format = 127
+	FormatD16UnormS8Uint                          Format = 128
+	FormatD24UnormS8Uint                          Format = 129
+	FormatD32SfloatS8Uint                         Format = 130
+	FormatBc1RgbUnormBlock                        Format = 131
+	FormatBc1RgbSrgbBlock                         Format = 132
+	FormatBc1RgbaUnormBlock                       Format = 133
+	FormatBc1RgbaSrgbBlock                        Format = 134
+	FormatBc2UnormBlock                           Format = 135
+	FormatBc2SrgbBlock                            Format = 136
+	FormatBc3UnormBlock                           Format = 137
+	FormatBc3SrgbBlock                            Format = 138
+	FormatBc4UnormBlock                           Format = 139
+	FormatBc4SnormBlock                           Format = 140
+	FormatBc5UnormBlock                           Format = 141
+	FormatBc5SnormBlock                           Format = 142
+	FormatBc6hUfloatBlock                         Format = 143
+	FormatBc6hSfloatBlock                         Format = 144
+	FormatBc7UnormBlock                           Format = 145
+	FormatBc7SrgbBlock                            Format = 146
+	FormatEtc2R8g8b8UnormBlock                    Format = 147
+	FormatEtc2R8g8b8SrgbBlock                     Format = 148
+	FormatEtc2R8g8b8a1UnormBlock                  Format = 149
+	FormatEtc2R8g8b8a1SrgbBlock                   Format = 150
+	FormatEtc2R8g8b8a8UnormBlock                  Format = 151
+	FormatEtc2R8g8b8a8SrgbBlock                   Format = 152
+	FormatEacR11UnormBlock                        Format = 153
+	FormatEacR11SnormBlock                        Format = 154
+	FormatEacR11g11UnormBlock                     Format = 155
+	FormatEacR11g11SnormBlock                     Format = 156
+	FormatAstc4x4UnormBlock                       Format = 157
+	FormatAstc4x4SrgbBlock                        Format = 158
+	FormatAstc5x4UnormBlock                       Format = 159
+	FormatAstc5x4SrgbBlock                        Format = 160
+	FormatAstc5x5UnormBlock                       Format = 161
+	FormatAstc5x5SrgbBlock                        Format = 162
+	FormatAstc6x5UnormBlock                       Format = 163
+	FormatAstc6x5SrgbBlock                        Format = 164
+	FormatAstc6x6UnormBlock                       Format = 165
+	FormatAstc6x6SrgbBlock                        Format = 166
+	FormatAstc8x5UnormBlock                       Format = 167
+	FormatAstc8x5SrgbBlock                        Format = 168
+	FormatAstc8x6UnormBlock                       Format = 169
+	FormatAstc8x6SrgbBlock                        Format = 170
+	FormatAstc8x8UnormBlock                       Format = 171
+	FormatAstc8x8SrgbBlock                        Format = 172
+	FormatAstc10x5UnormBlock                      Format = 173
+	FormatAstc10x5SrgbBlock                       Format = 174
+	FormatAstc10x6UnormBlock                      Format = 175
+	FormatAstc10x6SrgbBlock                       Format = 176
+	FormatAstc10x8UnormBlock                      Format = 177
+	FormatAstc10x8SrgbBlock                       Format = 178
+	FormatAstc10x10UnormBlock                     Format = 179
+	FormatAstc10x10SrgbBlock                      Format = 180
+	FormatAstc12x10UnormBlock                     Format = 181
+	FormatAstc12x10SrgbBlock                      Format = 182
+	FormatAstc12x12UnormBlock                     Format = 183
+	FormatAstc12x12SrgbBlock                      Format = 184
+	FormatG8b8g8r8422Unorm                        Format = 1000156000
+	FormatB8g8r8g8422Unorm                        Format = 1000156001
+	FormatG8B8R83plane420Unorm                    Format = 1000156002
+	FormatG8B8r82plane420Unorm                    Format = 1000156003
+	FormatG8B8R83plane422Unorm                    Format = 1000156004
+	FormatG8B8r82plane422Unorm                    Format = 1000156005
+	FormatG8B8R83plane444Unorm                    Format = 1000156006
+	FormatR10x6UnormPack16                        Format = 1000156007
+	FormatR10x6g10x6Unorm2pack16                  Format = 1000156008
+	FormatR10x6g10x6b10x6a10x6Unorm4pack16        Format = 1000156009
+	FormatG10x6b10x6g10x6r10x6422Unorm4pack16     Format = 1000156010
+	FormatB10x6g10x6r10x6g10x6422Unorm4pack16     Format = 1000156011
+	FormatG10x6B10x6R10x63plane420Unorm3pack16    Format = 1000156012
+	FormatG10x6B10x6r10x62plane420Unorm3pack16    Format = 1000156013
+	FormatG10x6B10x6R10x63plane422Unorm3pack16    Format = 1000156014
+	FormatG10x6B10x6r10x62plane422Unorm3pack16    Format = 1000156015
+	FormatG10x6B10x6R10x63plane444Unorm3pack16    Format = 1000156016
+	FormatR12x4UnormPack16                        Format = 1000156017
+	FormatR12x4g12x4Unorm2pack16                  Format = 1000156018
+	FormatR12x4g12x4b12x4a12x4Unorm4pack16        Format = 1000156019
+	FormatG12x4b12x4g12x4r12x4422Unorm4pack16     Format = 1000156020
+	FormatB12x4g12x4r12x4g12x4422Unorm4pack16     Format = 1000156021
+	FormatG12x4B12x4R12x43plane420Unorm3pack16    Format = 1000156022
+	FormatG12x4B12x4r12x42plane420Unorm3pack16    Format = 1000156023
+	FormatG12x4B12x4R12x43plane422Unorm3pack16    Format = 1000156024
+	FormatG12x4B12x4r12x42plane422Unorm3pack16    Format = 1000156025
+	FormatG12x4B12x4R12x43plane444Unorm3pack16    Format = 1000156026
+	FormatG16b16g16r16422Unorm                    Format = 1000156027
+	FormatB16g16r16g16422Unorm                    Format = 1000156028
+	FormatG16B16R163plane420Unorm                 Format = 1000156029
+	FormatG16B16r162plane420Unorm                 Format = 1000156030
+	FormatG16B16R163plane422Unorm                 Format = 1000156031
+	FormatG16B16r162plane422Unorm                 Format = 1000156032
+	FormatG16B16R163plane444Unorm                 Format = 1000156033
+	FormatG8B8r82plane444Unorm                    Format = 1000330000
+	FormatG10x6B10x6r10x62plane444Unorm3pack16    Format = 1000330001
+	FormatG12x4B12x4r12x42plane444Unorm3pack16    Format = 1000330002
+	FormatG16B16r162plane444Unorm                 Format = 1000330003
+	FormatA4r4g4b4UnormPack16                     Format = 1000340000
+	FormatA4b4g4r4UnormPack16                     Format = 1000340001
+	FormatAstc4x4SfloatBlock                      Format = 1000066000
+	FormatAstc5x4SfloatBlock                      Format = 1000066001
+	FormatAstc5x5SfloatBlock                      Format = 1000066002
+	FormatAstc6x5SfloatBlock                      Format = 1000066003
+	FormatAstc6x6SfloatBlock                      Format = 1000066004
+	FormatAstc8x5SfloatBlock                      Format = 1000066005
+	FormatAstc8x6SfloatBlock                      Format = 1000066006
+	FormatAstc8x8SfloatBlock                      Format = 1000066007
+	FormatAstc10x5SfloatBlock                     Format = 1000066008
+	FormatAstc10x6SfloatBlock                     Format = 1000066009
+	FormatAstc10x8SfloatBlock                     Format = 1000066010
+	FormatAstc10x10SfloatBlock                    Format = 1000066011
+	FormatAstc12x10SfloatBlock                    Format = 1000066012
+	FormatAstc12x12SfloatBlock                    Format = 1000066013
+	FormatA1b5g5r5UnormPack16                     Format = 1000470000
+	FormatA8Unorm                                 Format = 1000470001
+	FormatPvrtc12bppUnormBlockIMG                 Format = 1000054000
+	FormatPvrtc14bppUnormBlockIMG                 Format = 1000054001
+	FormatPvrtc22bppUnormBlockIMG                 Format = 1000054002
+	FormatPvrtc24bppUnormBlockIMG                 Format = 1000054003
+	FormatPvrtc12bppSrgbBlockIMG                  Format = 1000054004
+	FormatPvrtc14bppSrgbBlockIMG                  Format = 1000054005
+	FormatPvrtc22bppSrgbBlockIMG                  Format = 1000054006
+	FormatPvrtc24bppSrgbBlockIMG                  Format = 1000054007
+	FormatAstc4x4SfloatBlockEXT                   Format = 1000066000
+	FormatAstc5x4SfloatBlockEXT                   Format = 1000066001
+	FormatAstc5x5SfloatBlockEXT                   Format = 1000066002
+	FormatAstc6x5SfloatBlockEXT                   Format = 1000066003
+	FormatAstc6x6SfloatBlockEXT                   Format = 1000066004
+	FormatAstc8x5SfloatBlockEXT                   Format = 1000066005
+	FormatAstc8x6SfloatBlockEXT                   Format = 1000066006
+	FormatAstc8x8SfloatBlockEXT                   Format = 1000066007
+	FormatAstc10x5SfloatBlockEXT                  Format = 1000066008
+	FormatAstc10x6SfloatBlockEXT                  Format = 1000066009
+	FormatAstc10x8SfloatBlockEXT                  Format = 1000066010
+	FormatAstc10x10SfloatBlockEXT                 Format = 1000066011
+	FormatAstc12x10SfloatBlockEXT                 Format = 1000066012
+	FormatAstc12x12SfloatBlockEXT                 Format = 1000066013
+	FormatG8b8g8r8422UnormKHR                     Format = 1000156000
+	FormatB8g8r8g8422UnormKHR                     Format = 1000156001
+	FormatG8B8R83plane420UnormKHR                 Format = 1000156002
+	FormatG8B8r82plane420UnormKHR                 Format = 1000156003
+	FormatG8B8R83plane422UnormKHR                 Format = 1000156004
+	FormatG8B8r82plane422UnormKHR                 Format = 1000156005
+	FormatG8B8R83plane444UnormKHR                 Format = 1000156006
+	FormatR10x6UnormPack16KHR                     Format = 1000156007
+	FormatR10x6g10x6Unorm2pack16KHR               Format = 1000156008
+	FormatR10x6g10x6b10x6a10x6Unorm4pack16KHR     Format = 1000156009
+	FormatG10x6b10x6g10x6r10x6422Unorm4pack16KHR  Format = 1000156010
+	FormatB10x6g10x6r10x6g10x6422Unorm4pack16KHR  Format = 1000156011
+	FormatG10x6B10x6R10x63plane420Unorm3pack16KHR Format = 1000156012
+	FormatG10x6B10x6r10x62plane420Unorm3pack16KHR Format = 1000156013
+	FormatG10x6B10x6R10x63plane422Unorm3pack16KHR Format = 1000156014
+	FormatG10x6B10x6r10x62plane422Unorm3pack16KHR Format = 1000156015
+	FormatG10x6B10x6R10x63plane444Unorm3pack16KHR Format = 1000156016
+	FormatR12x4UnormPack16KHR                     Format = 1000156017
+	FormatR12x4g12x4Unorm2pack16KHR               Format = 1000156018
+	FormatR12x4g12x4b12x4a12x4Unorm4pack16KHR     Format = 1000156019
+	FormatG12x4b12x4g12x4r12x4422Unorm4pack16KHR  Format = 1000156020
+	FormatB12x4g12x4r12x4g12x4422Unorm4pack16KHR  Format = 1000156021
+	FormatG12x4B12x4R12x43plane420Unorm3pack16KHR Format = 1000156022
+	FormatG12x4B12x4r12x42plane420Unorm3pack16KHR Format = 1000156023
+	FormatG12x4B12x4R12x43plane422Unorm3pack16KHR Format = 1000156024
+	FormatG12x4B12x4r12x42plane422Unorm3pack16KHR Format = 1000156025
+	FormatG12x4B12x4R12x43plane444Unorm3pack16KHR Format = 1000156026
+	FormatG16b16g16r16422UnormKHR                 Format = 1000156027
+	FormatB16g16r16g16422UnormKHR                 Format = 1000156028
+	FormatG16B16R163plane420UnormKHR              Format = 1000156029
+	FormatG16B16r162plane420UnormKHR              Format = 1000156030
+	FormatG16B16R163plane422UnormKHR              Format = 1000156031
+	FormatG16B16r162plane422UnormKHR              Format = 1000156032
+	FormatG16B16R163plane444UnormKHR              Format = 1000156033
+	FormatAstc3x3x3UnormBlockEXT                  Format = 1000288000
+	FormatAstc3x3x3SrgbBlockEXT                   Format = 1000288001
+	FormatAstc3x3x3SfloatBlockEXT                 Format = 1000288002
+	FormatAstc4x3x3UnormBlockEXT                  Format = 1000288003
+	FormatAstc4x3x3SrgbBlockEXT                   Format = 1000288004
+	FormatAstc4x3x3SfloatBlockEXT                 Format = 1000288005
+	FormatAstc4x4x3UnormBlockEXT                  Format = 1000288006
+	FormatAstc4x4x3SrgbBlockEXT                   Format = 1000288007
+	FormatAstc4x4x3SfloatBlockEXT                 Format = 1000288008
+	FormatAstc4x4x4UnormBlockEXT                  Format = 1000288009
+	FormatAstc4x4x4SrgbBlockEXT                   Format = 1000288010
+	FormatAstc4x4x4SfloatBlockEXT                 Format = 1000288011
+	FormatAstc5x4x4UnormBlockEXT                  Format = 1000288012
+	FormatAstc5x4x4SrgbBlockEXT                   Format = 1000288013
+	FormatAstc5x4x4SfloatBlockEXT                 Format = 1000288014
+	FormatAstc5x5x4UnormBlockEXT                  Format = 1000288015
+	FormatAstc5x5x4SrgbBlockEXT                   Format = 1000288016
+	FormatAstc5x5x4SfloatBlockEXT                 Format = 1000288017
+	FormatAstc5x5x5UnormBlockEXT                  Format = 1000288018
+	FormatAstc5x5x5SrgbBlockEXT                   Format = 1000288019
+	FormatAstc5x5x5SfloatBlockEXT                 Format = 1000288020
+	FormatAstc6x5x5UnormBlockEXT                  Format = 1000288021
+	FormatAstc6x5x5SrgbBlockEXT                   Format = 1000288022
+	FormatAstc6x5x5SfloatBlockEXT                 Format = 1000288023
+	FormatAstc6x6x5UnormBlockEXT                  Format = 1000288024
+	FormatAstc6x6x5SrgbBlockEXT                   Format = 1000288025
+	FormatAstc6x6x5SfloatBlockEXT                 Format = 1000288026
+	FormatAstc6x6x6UnormBlockEXT                  Format = 1000288027
+	FormatAstc6x6x6SrgbBlockEXT                   Format = 1000288028
+	FormatAstc6x6x6SfloatBlockEXT                 Format = 1000288029
+	FormatG8B8r82plane444UnormEXT                 Format = 1000330000
+	FormatG10x6B10x6r10x62plane444Unorm3pack16EXT Format = 1000330001
+	FormatG12x4B12x4r12x42plane444Unorm3pack16EXT Format = 1000330002
+	FormatG16B16r162plane444UnormEXT              Format = 1000330003
+	FormatA4r4g4b4UnormPack16EXT                  Format = 1000340000
+	FormatA4b4g4r4UnormPack16EXT                  Format = 1000340001
+	FormatR8BoolARM                               Format = 1000460000
+	FormatR16SfloatFpencodingBfloat16ARM          Format = 1000460001
+	FormatR8SfloatFpencodingFloat8e4m3ARM         Format = 1000460002
+	FormatR8SfloatFpencodingFloat8e5m2ARM         Format = 1000460003
+	FormatR16g16Sfixed5NV                         Format = 1000464000
+	FormatR16g16S105NV                            Format = 1000464000
+	FormatA1b5g5r5UnormPack16KHR                  Format = 1000470000
+	FormatA8UnormKHR                              Format = 1000470001
+	FormatR10x6UintPack16ARM                      Format = 1000609000
+	FormatR10x6g10x6Uint2pack16ARM                Format = 1000609001
+	FormatR10x6g10x6b10x6a10x6Uint4pack16ARM      Format = 1000609002
+	FormatR12x4UintPack16ARM                      Format = 1000609003
+	FormatR12x4g12x4Uint2pack16ARM                Format = 1000609004
+	FormatR12x4g12x4b12x4a12x4Uint4pack16ARM      Format = 1000609005
+	FormatR14x2UintPack16ARM                      Format = 1000609006
+	FormatR14x2g14x2Uint2pack16ARM                Format = 1000609007
+	FormatR14x2g14x2b14x2a14x2Uint4pack16ARM      Format = 1000609008
+	FormatR14x2UnormPack16ARM                     Format = 1000609009
+	FormatR14x2g14x2Unorm2pack16ARM               Format = 1000609010
+	FormatR14x2g14x2b14x2a14x2Unorm4pack16ARM     Format = 1000609011
+	FormatG14x2B14x2r14x22plane420Unorm3pack16ARM Format = 1000609012
+	FormatG14x2B14x2r14x22plane422Unorm3pack16ARM Format = 1000609013
+)
+
+// FormatNames names the values of VkFormat.
+var FormatNames = map[Format]string{
+	FormatUndefined:                               "VK_FORMAT_UNDEFINED",
+	FormatR4g4UnormPack8:                          "VK_FORMAT_R4G4_UNORM_PACK8",
+	FormatR4g4b4a4UnormPack16:                     "VK_FORMAT_R4G4B4A4_UNORM_PACK16",
+	FormatB4g4r4a4UnormPack16:                     "VK_FORMAT_B4G4R4A4_UNORM_PACK16",
+	FormatR5g6b5UnormPack16:                       "VK_FORMAT_R5G6B5_UNORM_PACK16",
+	FormatB5g6r5UnormPack16:                       "VK_FORMAT_B5G6R5_UNORM_PACK16",
+	FormatR5g5b5a1UnormPack16:                     "VK_FORMAT_R5G5B5A1_UNORM_PACK16",
+	FormatB5g5r5a1UnormPack16:                     "VK_FORMAT_B5G5R5A1_UNORM_PACK16",
+	FormatA1r5g5b5UnormPack16:                     "VK_FORMAT_A1R5G5B5_UNORM_PACK16",
+	FormatR8Unorm:                                 "VK_FORMAT_R8_UNORM",
+	FormatR8Snorm:                                 "VK_FORMAT_R8_SNORM",
+	FormatR8Uscaled:                               "VK_FORMAT_R8_USCALED",
+	FormatR8Sscaled:                               "VK_FORMAT_R8_SSCALED",
+	FormatR8Uint:                                  "VK_FORMAT_R8_UINT",
+	FormatR8Sint:                                  "VK_FORMAT_R8_SINT",
+	FormatR8Srgb:                                  "VK_FORMAT_R8_SRGB",
+	FormatR8g8Unorm:                               "VK_FORMAT_R8G8_UNORM",
+	FormatR8g8Snorm:                               "VK_FORMAT_R8G8_SNORM",
+	FormatR8g8Uscaled:                             "VK_FORMAT_R8G8_USCALED",
+	FormatR8g8Sscaled:                             "VK_FORMAT_R8G8_SSCALED",
+	FormatR8g8Uint:                                "VK_FORMAT_R8G8_UINT",
+	FormatR8g8Sint:                                "VK_FORMAT_R8G8_SINT",
+	FormatR8g8Srgb:                                "VK_FORMAT_R8G8_SRGB",
+	FormatR8g8b8Unorm:                             "VK_FORMAT_R8G8B8_UNORM",
+	FormatR8g8b8Snorm:                             "VK_FORMAT_R8G8B8_SNORM",
+	FormatR8g8b8Uscaled:                           "VK_FORMAT_R8G8B8_USCALED",
+	FormatR8g8b8Sscaled:                           "VK_FORMAT_R8G8B8_SSCALED",
+	FormatR8g8b8Uint:                              "VK_FORMAT_R8G8B8_UINT",
+	FormatR8g8b8Sint:                              "VK_FORMAT_R8G8B8_SINT",
+	FormatR8g8b8Srgb:                              "VK_FORMAT_R8G8B8_SRGB",
+	FormatB8g8r8Unorm:                             "VK_FORMAT_B8G8R8_UNORM",
+	FormatB8g8r8Snorm:                             "VK_FORMAT_B8G8R8_SNORM",
+	FormatB8g8r8Uscaled:                           "VK_FORMAT_B8G8R8_USCALED",
+	FormatB8g8r8Sscaled:                           "VK_FORMAT_B8G8R8_SSCALED",
+	FormatB8g8r8Uint:                              "VK_FORMAT_B8G8R8_UINT",
+	FormatB8g8r8Sint:                              "VK_FORMAT_B8G8R8_SINT",
+	FormatB8g8r8Srgb:                              "VK_FORMAT_B8G8R8_SRGB",
+	FormatR8g8b8a8Unorm:                           "VK_FORMAT_R8G8B8A8_UNORM",
+	FormatR8g8b8a8Snorm:                           "VK_FORMAT_R8G8B8A8_SNORM",
+	FormatR8g8b8a8Uscaled:                         "VK_FORMAT_R8G8B8A8_USCALED",
+	FormatR8g8b8a8Sscaled:                         "VK_FORMAT_R8G8B8A8_SSCALED",
+	FormatR8g8b8a8Uint:                            "VK_FORMAT_R8G8B8A8_UINT",
+	FormatR8g8b8a8Sint:                            "VK_FORMAT_R8G8B8A8_SINT",
+	FormatR8g8b8a8Srgb:                            "VK_FORMAT_R8G8B8A8_SRGB",
+	FormatB8g8r8a8Unorm:                           "VK_FORMAT_B8G8R8A8_UNORM",
+	FormatB8g8r8a8Snorm:                           "VK_FORMAT_B8G8R8A8_SNORM",
+	FormatB8g8r8a8Uscaled:                         "VK_FORMAT_B8G8R8A8_USCALED",
+	FormatB8g8r8a8Sscaled:                         "VK_FORMAT_B8G8R8A8_SSCALED",
+	FormatB8g8r8a8Uint:                            "VK_FORMAT_B8G8R8A8_UINT",
+	FormatB8g8r8a8Sint:                            "VK_FORMAT_B8G8R8A8_SINT",
+	FormatB8g8r8a8Srgb:                            "VK_FORMAT_B8G8R8A8_SRGB",
+	FormatA8b8g8r8UnormPack32:                     "VK_FORMAT_A8B8G8R8_UNORM_PACK32",
+	FormatA8b8g8r8SnormPack32:                     "VK_FORMAT_A8B8G8R8_SNORM_PACK32",
+	FormatA8b8g8r8UscaledPack32:                   "VK_FORMAT_A8B8G8R8_USCALED_PACK32",
+	FormatA8b8g8r8SscaledPack32:                   "VK_FORMAT_A8B8G8R8_SSCALED_PACK32",
+	FormatA8b8g8r8UintPack32:                      "VK_FORMAT_A8B8G8R8_UINT_PACK32",
+	FormatA8b8g8r8SintPack32:                      "VK_FORMAT_A8B8G8R8_SINT_PACK32",
+	FormatA8b8g8r8SrgbPack32:                      "VK_FORMAT_A8B8G8R8_SRGB_PACK32",
+	FormatA2r10g10b10UnormPack32:                  "VK_FORMAT_A2R10G10B10_UNORM_PACK32",
+	FormatA2r10g10b10SnormPack32:                  "VK_FORMAT_A2R10G10B10_SNORM_PACK32",
+	FormatA2r10g10b10UscaledPack32:                "VK_FORMAT_A2R10G10B10_USCALED_PACK32",
+	FormatA2r10g10b10SscaledPack32:                "VK_FORMAT_A2R10G10B10_SSCALED_PACK32",
+	FormatA2r10g10b10UintPack32:                   "VK_FORMAT_A2R10G10B10_UINT_PACK32",
+	FormatA2r10g10b10SintPack32:                   "VK_FORMAT_A2R10G10B10_SINT_PACK32",
+	FormatA2b10g10r10UnormPack32:                  "VK_FORMAT_A2B10G10R10_UNORM_PACK32",
+	FormatA2b10g10r10SnormPack32:                  "VK_FORMAT_A2B10G10R10_SNORM_PACK32",
+	FormatA2b10g10r10UscaledPack32:                "VK_FORMAT_A2B10G10R10_USCALED_PACK32",
+	FormatA2b10g10r10SscaledPack32:                "VK_FORMAT_A2B10G10R10_SSCALED_PACK32",
+	FormatA2b10g10r10UintPack32:                   "VK_FORMAT_A2B10G10R10_UINT_PACK32",
+	FormatA2b10g10r10SintPack32:                   "VK_FORMAT_A2B10G10R10_SINT_PACK32",
+	FormatR16Unorm:                                "VK_FORMAT_R16_UNORM",
+	FormatR16Snorm:                                "VK_FORMAT_R16_SNORM",
+	FormatR16Uscaled:                              "VK_FORMAT_R16_USCALED",
+	FormatR16Sscaled:                              "VK_FORMAT_R16_SSCALED",
+	FormatR16Uint:                                 "VK_FORMAT_R16_UINT",
+	FormatR16Sint:                                 "VK_FORMAT_R16_SINT",
+	FormatR16Sfloat:                               "VK_FORMAT_R16_SFLOAT",
+	FormatR16g16Unorm:                             "VK_FORMAT_R16G16_UNORM",
+	FormatR16g16Snorm:                             "VK_FORMAT_R16G16_SNORM",
+	FormatR16g16Uscaled:                           "VK_FORMAT_R16G16_USCALED",
+	FormatR16g16Sscaled:                           "VK_FORMAT_R16G16_SSCALED",
+	FormatR16g16Uint:                              "VK_FORMAT_R16G16_UINT",
+	FormatR16g16Sint:                              "VK_FORMAT_R16G16_SINT",
+	FormatR16g16Sfloat:                            "VK_FORMAT_R16G16_SFLOAT",
+	FormatR16g16b16Unorm:                          "VK_FORMAT_R16G16B16_UNORM",
+	FormatR16g16b16Snorm:                          "VK_FORMAT_R16G16B16_SNORM",
+	FormatR16g16b16Uscaled:                        "VK_FORMAT_R16G16B16_USCALED",
+	FormatR16g16b16Sscaled:                        "VK_FORMAT_R16G16B16_SSCALED",
+	FormatR16g16b16Uint:                           "VK_FORMAT_R16G16B16_UINT",
+	FormatR16g16b16Sint:                           "VK_FORMAT_R16G16B16_SINT",
+	FormatR16g16b16Sfloat:                         "VK_FORMAT_R16G16B16_SFLOAT",
+	FormatR16g16b16a16Unorm:                       "VK_FORMAT_R16G16B16A16_UNORM",
+	FormatR16g16b16a16Snorm:                       "VK_FORMAT_R16G16B16A16_SNORM",
+	FormatR16g16b16a16Uscaled:                     "VK_FORMAT_R16G16B16A16_USCALED",
+	FormatR16g16b16a16Sscaled:                     "VK_FORMAT_R16G16B16A16_SSCALED",
+	FormatR16g16b16a16Uint:                        "VK_FORMAT_R16G16B16A16_UINT",
+	FormatR16g16b16a16Sint:                        "VK_FORMAT_R16G16B16A16_SINT",
+	FormatR16g16b16a16Sfloat:                      "VK_FORMAT_R16G16B16A16_SFLOAT",
+	FormatR32Uint:                                 "VK_FORMAT_R32_UINT",
+	FormatR32Sint:                                 "VK_FORMAT_R32_SINT",
+	FormatR32Sfloat:                               "VK_FORMAT_R32_SFLOAT",
+	FormatR32g32Uint:                              "VK_FORMAT_R32G32_UINT",
+	FormatR32g32Sint:                              "VK_FORMAT_R32G32_SINT",
+	FormatR32g32Sfloat:                            "VK_FORMAT_R32G32_SFLOAT",
+	FormatR32g32b32Uint:                           "VK_FORMAT_R32G32B32_UINT",
+	FormatR32g32b32Sint:                           "VK_FORMAT_R32G32B32_SINT",
+	FormatR32g32b32Sfloat:                         "VK_FORMAT_R32G32B32_SFLOAT",
+	FormatR32g32b32a32Uint:                        "VK_FORMAT_R32G32B32A32_UINT",
+	FormatR32g32b32a32Sint:                        "VK_FORMAT_R32G32B32A32_SINT",
+	FormatR32g32b32a32Sfloat:                      "VK_FORMAT_R32G32B32A32_SFLOAT",
+	FormatR64Uint:                                 "VK_FORMAT_R64_UINT",
+	FormatR64Sint:                                 "VK_FORMAT_R64_SINT",
+	FormatR64Sfloat:                               "VK_FORMAT_R64_SFLOAT",
+	FormatR64g64Uint:                              "VK_FORMAT_R64G64_UINT",
+	FormatR64g64Sint:                              "VK_FORMAT_R64G64_SINT",
+	FormatR64g64Sfloat:                            "VK_FORMAT_R64G64_SFLOAT",
+	FormatR64g64b64Uint:                           "VK_FORMAT_R64G64B64_UINT",
+	FormatR64g64b64Sint:                           "VK_FORMAT_R64G64B64_SINT",
+	FormatR64g64b64Sfloat:                         "VK_FORMAT_R64G64B64_SFLOAT",
+	FormatR64g64b64a64Uint:                        "VK_FORMAT_R64G64B64A64_UINT",
+	FormatR64g64b64a64Sint:                        "VK_FORMAT_R64G64B64A64_SINT",
+	FormatR64g64b64a64Sfloat:                      "VK_FORMAT_R64G64B64A64_SFLOAT",
+	FormatB10g11r11UfloatPack32:                   "VK_FORMAT_B10G11R11_UFLOAT_PACK32",
+	FormatE5b9g9r9UfloatPack32:                    "VK_FORMAT_E5B9G9R9_UFLOAT_PACK32",
+	FormatD16Unorm:                                "VK_FORMAT_D16_UNORM",
+	FormatX8D24UnormPack32:                        "VK_FORMAT_X8_D24_UNORM_PACK32",
+	FormatD32Sfloat:                               "VK_FORMAT_D32_SFLOAT",
+	FormatS8Uint:                                  "VK_FORMAT_S8_UINT",
+	FormatD16UnormS8Uint:                          "VK_FORMAT_D16_UNORM_S8_UINT",
+	FormatD24UnormS8Uint:                          "VK_FORMAT_D24_UNORM_S8_UINT",
+	FormatD32SfloatS8Uint:                         "VK_FORMAT_D32_SFLOAT_S8_UINT",
+	FormatBc1RgbUnormBlock:                        "VK_FORMAT_BC1_RGB_UNORM_BLOCK",
+	FormatBc1RgbSrgbBlock:                         "VK_FORMAT_BC1_RGB_SRGB_BLOCK",
+	FormatBc1RgbaUnormBlock:                       "VK_FORMAT_BC1_RGBA_UNORM_BLOCK",
+	FormatBc1RgbaSrgbBlock:                        "VK_FORMAT_BC1_RGBA_SRGB_BLOCK",
+	FormatBc2UnormBlock:                           "VK_FORMAT_BC2_UNORM_BLOCK",
+	FormatBc2SrgbBlock:                            "VK_FORMAT_BC2_SRGB_BLOCK",
+	FormatBc3UnormBlock:                           "VK_FORMAT_BC3_UNORM_BLOCK",
+	FormatBc3SrgbBlock:                            "VK_FORMAT_BC3_SRGB_BLOCK",
+	FormatBc4UnormBlock:                           "VK_FORMAT_BC4_UNORM_BLOCK",
+	FormatBc4SnormBlock:                           "VK_FORMAT_BC4_SNORM_BLOCK",
+	FormatBc5UnormBlock:                           "VK_FORMAT_BC5_UNORM_BLOCK",
+	FormatBc5SnormBlock:                           "VK_FORMAT_BC5_SNORM_BLOCK",
+	FormatBc6hUfloatBlock:                         "VK_FORMAT_BC6H_UFLOAT_BLOCK",
+	FormatBc6hSfloatBlock:                         "VK_FORMAT_BC6H_SFLOAT_BLOCK",
+	FormatBc7UnormBlock:                           "VK_FORMAT_BC7_UNORM_BLOCK",
+	FormatBc7SrgbBlock:                            "VK_FORMAT_BC7_SRGB_BLOCK",
+	FormatEtc2R8g8b8UnormBlock:                    "VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK",
+	FormatEtc2R8g8b8SrgbBlock:                     "VK_FORMAT_ETC2_R8G8B8_SRGB_BLOCK",
+	FormatEtc2R8g8b8a1UnormBlock:                  "VK_FORMAT_ETC2_R8G8B8A1_UNORM_BLOCK",
+	FormatEtc2R8g8b8a1SrgbBlock:                   "VK_FORMAT_ETC2_R8G8B8A1_SRGB_BLOCK",
+	FormatEtc2R8g8b8a8UnormBlock:                  "VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK",
+	FormatEtc2R8g8b8a8SrgbBlock:                   "VK_FORMAT_ETC2_R8G8B8A8_SRGB_BLOCK",
+	FormatEacR11UnormBlock:                        "VK_FORMAT_EAC_R11_UNORM_BLOCK",
+	FormatEacR11SnormBlock:                        "VK_FORMAT_EAC_R11_SNORM_BLOCK",
+	FormatEacR11g11UnormBlock:                     "VK_FORMAT_EAC_R11G11_UNORM_BLOCK",
+	FormatEacR11g11SnormBlock:                     "VK_FORMAT_EAC_R11G11_SNORM_BLOCK",
+	FormatAstc4x4UnormBlock:                       "VK_FORMAT_ASTC_4x4_UNORM_BLOCK",
+	FormatAstc4x4SrgbBlock:                        "VK_FORMAT_ASTC_4x4_SRGB_BLOCK",
+	FormatAstc5x4UnormBlock:                       "VK_FORMAT_ASTC_5x4_UNORM_BLOCK",
+	FormatAstc5x4SrgbBlock:                        "VK_FORMAT_ASTC_5x4_SRGB_BLOCK",
+	FormatAstc5x5UnormBlock:                       "VK_FORMAT_ASTC_5x5_UNORM_BLOCK",
+	FormatAstc5x5SrgbBlock:                        "VK_FORMAT_ASTC_5x5_SRGB_BLOCK",
+	FormatAstc6x5UnormBlock:                       "VK_FORMAT_ASTC_6x5_UNORM_BLOCK",
+	FormatAstc6x5SrgbBlock:                        "VK_FORMAT_ASTC_6x5_SRGB_BLOCK",
+	FormatAstc6x6UnormBlock:                       "VK_FORMAT_ASTC_6x6_UNORM_BLOCK",
+	FormatAstc6x6SrgbBlock:                        "VK_FORMAT_ASTC_6x6_SRGB_BLOCK",
+	FormatAstc8x5UnormBlock:                       "VK_FORMAT_ASTC_8x5_UNORM_BLOCK",
+	FormatAstc8x5SrgbBlock:                        "VK_FORMAT_ASTC_8x5_SRGB_BLOCK",
+	FormatAstc8x6UnormBlock:                       "VK_FORMAT_ASTC_8x6_UNORM_BLOCK",
+	FormatAstc8x6SrgbBlock:                        "VK_FORMAT_ASTC_8x6_SRGB_BLOCK",
+	FormatAstc8x8UnormBlock:                       "VK_FORMAT_ASTC_8x8_UNORM_BLOCK",
+	FormatAstc8x8SrgbBlock:                        "VK_FORMAT_ASTC_8x8_SRGB_BLOCK",
+	FormatAstc10x5UnormBlock:                      "VK_FORMAT_ASTC_10x5_UNORM_BLOCK",
+	FormatAstc10x5SrgbBlock:                       "VK_FORMAT_ASTC_10x5_SRGB_BLOCK",
+	FormatAstc10x6UnormBlock:                      "VK_FORMAT_ASTC_10x6_UNORM_BLOCK",
+	FormatAstc10x6SrgbBlock:                       "VK_FORMAT_ASTC_10x6_SRGB_BLOCK",
+	FormatAstc10x8UnormBlock:                      "VK_FORMAT_ASTC_10x8_UNORM_BLOCK",
+	FormatAstc10x8SrgbBlock:                       "VK_FORMAT_ASTC_10x8_SRGB_BLOCK",
+	FormatAstc10x10UnormBlock:                     "VK_FORMAT_ASTC_10x10_UNORM_BLOCK",
+	FormatAstc10x10SrgbBlock:                      "VK_FORMAT_ASTC_10x10_SRGB_BLOCK",
+	FormatAstc12x10UnormBlock:                     "VK_FORMAT_ASTC_12x10_UNORM_BLOCK",
+	FormatAstc12x10SrgbBlock:                      "VK_FORMAT_ASTC_12x10_SRGB_BLOCK",
+	FormatAstc12x12UnormBlock:                     "VK_FORMAT_ASTC_12x12_UNORM_BLOCK",
+	FormatAstc12x12SrgbBlock:                      "VK_FORMAT_ASTC_12x12_SRGB_BLOCK",
+	FormatG8b8g8r8422Unorm:                        "VK_FORMAT_G8B8G8R8_422_UNORM",
+	FormatB8g8r8g8422Unorm:                        "VK_FORMAT_B8G8R8G8_422_UNORM",
+	FormatG8B8R83plane420Unorm:                    "VK_FORMAT_G8_B8_R8_3PLANE_420_UNORM",
+	FormatG8B8r82plane420Unorm:                    "VK_FORMAT_G8_B8R8_2PLANE_420_UNORM",
+	FormatG8B8R83plane422Unorm:                    "VK_FORMAT_G8_B8_R8_3PLANE_422_UNORM",
+	FormatG8B8r82plane422Unorm:                    "VK_FORMAT_G8_B8R8_2PLANE_422_UNORM",
+	FormatG8B8R83plane444Unorm:                    "VK_FORMAT_G8_B8_R8_3PLANE_444_UNORM",
+	FormatR10x6UnormPack16:                        "VK_FORMAT_R10X6_UNORM_PACK16",
+	FormatR10x6g10x6Unorm2pack16:                  "VK_FORMAT_R10X6G10X6_UNORM_2PACK16",
+	FormatR10x6g10x6b10x6a10x6Unorm4pack16:        "VK_FORMAT_R10X6G10X6B10X6A10X6_UNORM_4PACK16",
+	FormatG10x6b10x6g10x6r10x6422Unorm4pack16:     "VK_FORMAT_G10X6B10X6G10X6R10X6_422_UNORM_4PACK16",
+	FormatB10x6g10x6r10x6g10x6422Unorm4pack16:     "VK_FORMAT_B10X6G10X6R10X6G10X6_422_UNORM_4PACK16",
+	FormatG10x6B10x6R10x63plane420Unorm3pack16:    "VK_FORMAT_G10X6_B10X6_R10X6_3PLANE_420_UNORM_3PACK16",
+	FormatG10x6B10x6r10x62plane420Unorm3pack16:    "VK_FORMAT_G10X6_B10X6R10X6_2PLANE_420_UNORM_3PACK16",
+	FormatG10x6B10x6R10x63plane422Unorm3pack16:    "VK_FORMAT_G10X6_B10X6_R10X6_3PLANE_422_UNORM_3PACK16",
+	FormatG10x6B10x6r10x62plane422Unorm3pack16:    "VK_FORMAT_G10X6_B10X6R10X6_2PLANE_422_UNORM_3PACK16",
+	FormatG10x6B10x6R10x63plane444Unorm3pack16:    "VK_FORMAT_G10X6_B10X6_R10X6_3PLANE_444_UNORM_3PACK16",
+	FormatR12x4UnormPack16:                        "VK_FORMAT_R12X4_UNORM_PACK16",
+	FormatR12x4g12x4Unorm2pack16:                  "VK_FORMAT_R12X4G12X4_UNORM_2PACK16",
+	FormatR12x4g12x4b12x4a12x4Unorm4pack16:        "VK_FORMAT_R12X4G12X4B12X4A12X4_UNORM_4PACK16",
+	FormatG12x4b12x4g12x4r12x4422Unorm4pack16:     "VK_FORMAT_G12X4B12X4G12X4R12X4_422_UNORM_4PACK16",
+	FormatB12x4g12x4r12x4g12x4422Unorm4pack16:     "VK_FORMAT_B12X4G12X4R12X4G12X4_422_UNORM_4PACK16",
+	FormatG12x4B12x4R12x43plane420Unorm3pack16:    "VK_FORMAT_G12X4_B12X4_R12X4_3PLANE_420_UNORM_3PACK16",
+	FormatG12x4B12x4r12x42plane420Unorm3pack16:    "VK_FORMAT_G12X4_B12X4R12X4_2PLANE_420_UNORM_3PACK16",
+	FormatG12x4B12x4R12x43plane422Unorm3pack16:    "VK_FORMAT_G12X4_B12X4_R12X4_3PLANE_422_UNORM_3PACK16",
+	FormatG12x4B12x4r12x42plane422Unorm3pack16:    "VK_FORMAT_G12X4_B12X4R12X4_2PLANE_422_UNORM_3PACK16",
+	FormatG12x4B12x4R12x43plane444Unorm3pack16:    "VK_FORMAT_G12X4_B12X4_R12X4_3PLANE_444_UNORM_3PACK16",
+	FormatG16b16g16r16422Unorm:                    "VK_FORMAT_G16B16G16R16_422_UNORM",
+	FormatB16g16r16g16422Unorm:                    "VK_FORMAT_B16G16R16G16_422_UNORM",
+	FormatG16B16R163plane420Unorm:                 "VK_FORMAT_G16_B16_R16_3PLANE_420_UNORM",
+	FormatG16B16r162plane420Unorm:                 "VK_FORMAT_G16_B16R16_2PLANE_420_UNORM",
+	FormatG16B16R163plane422Unorm:                 "VK_FORMAT_G16_B16_R16_3PLANE_422_UNORM",
+	FormatG16B16r162plane422Unorm:                 "VK_FORMAT_G16_B16R16_2PLANE_422_UNORM",
+	FormatG16B16R163plane444Unorm:                 "VK_FORMAT_G16_B16_R16_3PLANE_444_UNORM",
+	FormatG8B8r82plane444Unorm:                    "VK_FORMAT_G8_B8R8_2PLANE_444_UNORM",
+	FormatG10x6B10x6r10x62plane444Unorm3pack16:    "VK_FORMAT_G10X6_B10X6R10X6_2PLANE_444_UNORM_3PACK16",
+	FormatG12x4B12x4r12x42plane444Unorm3pack16:    "VK_FORMAT_G12X4_B12X4R12X4_2PLANE_444_UNORM_3PACK16",
+	FormatG16B16r162plane444Unorm:                 "VK_FORMAT_G16_B16R16_2PLANE_444_UNORM",
+	FormatA4r4g4b4UnormPack16:                     "VK_FORMAT_A4R4G4B4_UNORM_PACK16",
+	FormatA4b4g4r4UnormPack16:                     "VK_FORMAT_A4B4G4R4_UNORM_PACK16",
+	FormatAstc4x4SfloatBlock:                      "VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK",
+	FormatAstc5x4SfloatBlock:                      "VK_FORMAT_ASTC_5x4_SFLOAT_BLOCK",
+	FormatAstc5x5SfloatBlock:                      "VK_FORMAT_ASTC_5x5_SFLOAT_BLOCK",
+	FormatAstc6x5SfloatBlock:                      "VK_FORMAT_ASTC_6x5_SFLOAT_BLOCK",
+	FormatAstc6x6SfloatBlock:                      "VK_FORMAT_ASTC_6x6_SFLOAT_BLOCK",
+	FormatAstc8x5SfloatBlock:                      "VK_FORMAT_ASTC_8x5_SFLOAT_BLOCK",
+	FormatAstc8x6SfloatBlock:                      "VK_FORMAT_ASTC_8x6_SFLOAT_BLOCK",
+	FormatAstc8x8SfloatBlock:                      "VK_FORMAT_ASTC_8x8_SFLOAT_BLOCK",
+	FormatAstc10x5SfloatBlock:                     "VK_FORMAT_ASTC_10x5_SFLOAT_BLOCK",
+	FormatAstc10x6SfloatBlock:                     "VK_FORMAT_ASTC_10x6_SFLOAT_BLOCK",
+	FormatAstc10x8SfloatBlock:                     "VK_FORMAT_ASTC_10x8_SFLOAT_BLOCK",
+	FormatAstc10x10SfloatBlock:                    "VK_FORMAT_ASTC_10x10_SFLOAT_BLOCK",
+	FormatAstc12x10SfloatBlock:                    "VK_FORMAT_ASTC_12x10_SFLOAT_BLOCK",
+	FormatAstc12x12SfloatBlock:                    "VK_FORMAT_ASTC_12x12_SFLOAT_BLOCK",
+	FormatA1b5g5r5UnormPack16:                     "VK_FORMAT_A1B5G5R5_UNORM_PACK16",
+	FormatA8Unorm:                                 "VK_FORMAT_A8_UNORM",
+	FormatPvrtc12bppUnormBlockIMG:                 "VK_FORMAT_PVRTC1_2BPP_UNORM_BLOCK_IMG",
+	FormatPvrtc14bppUnormBlockIMG:                 "VK_FORMAT_PVRTC1_4BPP_UNORM_BLOCK_IMG",
+	FormatPvrtc22bppUnormBlockIMG:                 "VK_FORMAT_PVRTC2_2BPP_UNORM_BLOCK_IMG",
+	FormatPvrtc24bppUnormBlockIMG:                 "VK_FORMAT_PVRTC2_4BPP_UNORM_BLOCK_IMG",
+	FormatPvrtc12bppSrgbBlockIMG:                  "VK_FORMAT_PVRTC1_2BPP_SRGB_BLOCK_IMG",
+	FormatPvrtc14bppSrgbBlockIMG:                  "VK_FORMAT_PVRTC1_4BPP_SRGB_BLOCK_IMG",
+	FormatPvrtc22bppSrgbBlockIMG:                  "VK_FORMAT_PVRTC2_2BPP_SRGB_BLOCK_IMG",
+	FormatPvrtc24bppSrgbBlockIMG:                  "VK_FORMAT_PVRTC2_4BPP_SRGB_BLOCK_IMG",
+	FormatAstc3x3x3UnormBlockEXT:                  "VK_FORMAT_ASTC_3x3x3_UNORM_BLOCK_EXT",
+	FormatAstc3x3x3SrgbBlockEXT:                   "VK_FORMAT_ASTC_3x3x3_SRGB_BLOCK_EXT",
+	FormatAstc3x3x3SfloatBlockEXT:                 "VK_FORMAT_ASTC_3x3x3_SFLOAT_BLOCK_EXT",
+	FormatAstc4x3x3UnormBlockEXT:                  "VK_FORMAT_ASTC_4x3x3_UNORM_BLOCK_EXT",
+	FormatAstc4x3x3SrgbBlockEXT:                   "VK_FORMAT_ASTC_4x3x3_SRGB_BLOCK_EXT",
+	FormatAstc4x3x3SfloatBlockEXT:                 "VK_FORMAT_ASTC_4x3x3_SFLOAT_BLOCK_EXT",
+	FormatAstc4x4x3UnormBlockEXT:                  "VK_FORMAT_ASTC_4x4x3_UNORM_BLOCK_EXT",
+	FormatAstc4x4x3SrgbBlockEXT:                   "VK_FORMAT_ASTC_4x4x3_SRGB_BLOCK_EXT",
+	FormatAstc4x4x3SfloatBlockEXT:                 "VK_FORMAT_ASTC_4x4x3_SFLOAT_BLOCK_EXT",
+	FormatAstc4x4x4UnormBlockEXT:                  "VK_FORMAT_ASTC_4x4x4_UNORM_BLOCK_EXT",
+	FormatAstc4x4x4SrgbBlockEXT:                   "VK_FORMAT_ASTC_4x4x4_SRGB_BLOCK_EXT",
+	FormatAstc4x4x4SfloatBlockEXT:                 "VK_FORMAT_ASTC_4x4x4_SFLOAT_BLOCK_EXT",
+	FormatAstc5x4x4UnormBlockEXT:                  "VK_FORMAT_ASTC_5x4x4_UNORM_BLOCK_EXT",
+	FormatAstc5x4x4SrgbBlockEXT:                   "VK_FORMAT_ASTC_5x4x4_SRGB_BLOCK_EXT",
+	FormatAstc5x4x4SfloatBlockEXT:                 "VK_FORMAT_ASTC_5x4x4_SFLOAT_BLOCK_EXT",
+	FormatAstc5x5x4UnormBlockEXT:                  "VK_FORMAT_ASTC_5x5x4_UNORM_BLOCK_EXT",
+	FormatAstc5x5x4SrgbBlockEXT:                   "VK_FORMAT_ASTC_5x5x4_SRGB_BLOCK_EXT",
+	FormatAstc5x5x4SfloatBlockEXT:                 "VK_FORMAT_ASTC_5x5x4_SFLOAT_BLOCK_EXT",
+	FormatAstc5x5x5UnormBlockEXT:                  "VK_FORMAT_ASTC_5x5x5_UNORM_BLOCK_EXT",
+	FormatAstc5x5x5SrgbBlockEXT:                   "VK_FORMAT_ASTC_5x5x5_SRGB_BLOCK_EXT",
+	FormatAstc5x5x5SfloatBlockEXT:                 "VK_FORMAT_ASTC_5x5x5_SFLOAT_BLOCK_EXT",
+	FormatAstc6x5x5UnormBlockEXT:                  "VK_FORMAT_ASTC_6x5x5_UNORM_BLOCK_EXT",
+	FormatAstc6x5x5SrgbBlockEXT:                   "VK_FORMAT_ASTC_6x5x5_SRGB_BLOCK_EXT",
+	FormatAstc6x5x5SfloatBlockEXT:                 "VK_FORMAT_ASTC_6x5x5_SFLOAT_BLOCK_EXT",
+	FormatAstc6x6x5UnormBlockEXT:                  "VK_FORMAT_ASTC_6x6x5_UNORM_BLOCK_EXT",
+	FormatAstc6x6x5SrgbBlockEXT:                   "VK_FORMAT_ASTC_6x6x5_SRGB_BLOCK_EXT",
+	FormatAstc6x6x5SfloatBlockEXT:                 "VK_FORMAT_ASTC_6x6x5_SFLOAT_BLOCK_EXT",
+	FormatAstc6x6x6UnormBlockEXT:                  "VK_FORMAT_ASTC_6x6x6_UNORM_BLOCK_EXT",
+	FormatAstc6x6x6SrgbBlockEXT:                   "VK_FORMAT_ASTC_6x6x6_SRGB_BLOCK_EXT",
+	FormatAstc6x6x6SfloatBlockEXT:                 "VK_FORMAT_ASTC_6x6x6_SFLOAT_BLOCK_EXT",
+	FormatR8BoolARM:                               "VK_FORMAT_R8_BOOL_ARM",
+	FormatR16SfloatFpencodingBfloat16ARM:          "VK_FORMAT_R16_SFLOAT_FPENCODING_BFLOAT16_ARM",
+	FormatR8SfloatFpencodingFloat8e4m3ARM:         "VK_FORMAT_R8_SFLOAT_FPENCODING_FLOAT8E4M3_ARM",
+	FormatR8SfloatFpencodingFloat8e5m2ARM:         "VK_FORMAT_R8_SFLOAT_FPENCODING_FLOAT8E5M2_ARM",
+	FormatR16g16Sfixed5NV:                         "VK_FORMAT_R16G16_SFIXED5_NV",
+	FormatR10x6UintPack16ARM:                      "VK_FORMAT_R10X6_UINT_PACK16_ARM",
+	FormatR10x6g10x6Uint2pack16ARM:                "VK_FORMAT_R10X6G10X6_UINT_2PACK16_ARM",
+	FormatR10x6g10x6b10x6a10x6Uint4pack16ARM:      "VK_FORMAT_R10X6G10X6B10X6A10X6_UINT_4PACK16_ARM",
+	FormatR12x4UintPack16ARM:                      "VK_FORMAT_R12X4_UINT_PACK16_ARM",
+	FormatR12x4g12x4Uint2pack16ARM:                "VK_FORMAT_R12X4G12X4_UINT_2PACK16_ARM",
+	FormatR12x4g12x4b12x4a12x4Uint4pack16ARM:      "VK_FORMAT_R12X4G12X4B12X4A12X4_UINT_4PACK16_ARM",
+	FormatR14x2UintPack16ARM:                      "VK_FORMAT_R14X2_UINT_PACK16_ARM",
+	FormatR14x2g14x2Uint2pack16ARM:                "VK_FORMAT_R14X2G14X2_UINT_2PACK16_ARM",
+	FormatR14x2g14x2b14x2a14x2Uint4pack16ARM:      "VK_FORMAT_R14X2G14X2B14X2A14X2_UINT_4PACK16_ARM",
+	FormatR14x2UnormPack16ARM:                     "VK_FORMAT_R14X2_UNORM_PACK16_ARM",
+	FormatR14x2g14x2Unorm2pack16ARM:               "VK_FORMAT_R14X2G14X2_UNORM_2PACK16_ARM",
+	FormatR14x2g14x2b14x2a14x2Unorm4pack16ARM:     "VK_FORMAT_R14X2G14X2B14X2A14X2_UNORM_4PACK16_ARM",
+	FormatG14x2B14x2r14x22plane420Unorm3pack16ARM: "VK_FORMAT_G14X2_B14X2R14X2_2PLANE_420_UNORM_3PACK16_ARM",
+	FormatG14x2B14x2r14x22plane422Unorm3pack16ARM: "VK_FORMAT_G14X2_B14X2R14X2_2PLANE_422_UNORM_3PACK16_ARM",
+}
+
+// Values of VkImageType.
+const (
+	ImageType1d ImageType = 0
+	ImageType2d ImageType = 1
+	ImageType3d ImageType = 2
+)
+
+// Values of VkImageTiling.
+const (
+	ImageTilingOptimal              ImageTiling = 0
+	ImageTilingLinear               ImageTiling = 1
+	ImageTilingDrmFormatModifierEXT ImageTiling = 1000158000
+)
+
+// Values of VkImageViewType.
+const (
+	ImageViewType1d        ImageViewType = 0
+	ImageViewType2d        ImageViewType = 1
+	ImageViewType3d        ImageViewType = 2
+	ImageViewTypeCube      ImageViewType = 3
+	ImageViewType1dArray   ImageViewType = 4
+	ImageViewType2dArray   ImageViewType = 5
+	ImageViewTypeCubeArray ImageViewType = 6
+)
+
+// Values of VkImageUsageFlagBits.
+const (
+	ImageUsageTransferSrcBit                        ImageUsageFlags = 1
+	ImageUsageTransferDstBit                        ImageUsageFlags = 2
+	ImageUsageSampledBit                            ImageUsageFlags = 4
+	ImageUsageStorageBit                            ImageUsageFlags = 8
+	ImageUsageColorAttachmentBit                    ImageUsageFlags = 16
+	ImageUsageDepthStencilAttachmentBit             ImageUsageFlags = 32
+	ImageUsageTransientAttachmentBit                ImageUsageFlags = 64
+	ImageUsageInputAttachmentBit                    ImageUsageFlags = 128
+	ImageUsageHostTransferBit                       ImageUsageFlags = 4194304
+	ImageUsageVideoDecodeDstBitKHR                  ImageUsageFlags = 1024
+	ImageUsageVideoDecodeSrcBitKHR                  ImageUsageFlags = 2048
+	ImageUsageVideoDecodeDpbBitKHR                  ImageUsageFlags = 4096
+	ImageUsageShadingRateImageBitNV                 ImageUsageFlags = 256
+	ImageUsageFragmentDensityMapBitEXT              ImageUsageFlags = 512
+	ImageUsageFragmentShadingRateAttachmentBitKHR   ImageUsageFlags = 256
+	ImageUsageHostTransferBitEXT                    ImageUsageFlags = 4194304
+	ImageUsageVideoEncodeDstBitKHR                  ImageUsageFlags = 8192
+	ImageUsageVideoEncodeSrcBitKHR                  ImageUsageFlags = 16384
+	ImageUsageVideoEncodeDpbBitKHR                  ImageUsageFlags = 32768
+	ImageUsageAttachmentFeedbackLoopBitEXT          ImageUsageFlags = 524288
+	ImageUsageInvocationMaskBitHUAWEI               ImageUsageFlags = 262144
+	ImageUsageSampleWeightBitQCOM                   ImageUsageFlags = 1048576
+	ImageUsageSampleBlockMatchBitQCOM               ImageUsageFlags = 2097152
+	ImageUsageTensorAliasingBitARM                  ImageUsageFlags = 8388608
+	ImageUsageTileMemoryBitQCOM                     ImageUsageFlags = 134217728
+	ImageUsageVideoEncodeQuantizationDeltaMapBitKHR ImageUsageFlags = 33554432
+	ImageUsageVideoEncodeEmphasisMapBitKHR          ImageUsageFlags = 67108864
+)
+
+// Values of VkImageCreateFlagBits.
+const (
+	ImageCreateSparseBindingBit                        ImageCreateFlags = 1
+	ImageCreateSparseResidencyBit                      ImageCreateFlags = 2
+	ImageCreateSparseAliasedBit                        ImageCreateFlags = 4
+	ImageCreateMutableFormatBit                        ImageCreateFlags = 8
+	ImageCreateCubeCompatibleBit                       ImageCreateFlags = 16
+	ImageCreateAliasBit                                ImageCreateFlags = 1024
+	ImageCreateSplitInstanceBindRegionsBit             ImageCreateFlags = 64
+	ImageCreate2dArrayCompatibleBit                    ImageCreateFlags = 32
+	ImageCreateBlockTexelViewCompatibleBit             ImageCreateFlags = 128
+	ImageCreateExtendedUsageBit                        ImageCreateFlags = 256
+	ImageCreateProtectedBit                            ImageCreateFlags = 2048
+	ImageCreateDisjointBit                             ImageCreateFlags = 512
+	ImageCreateCornerSampledBitNV                      ImageCreateFlags = 8192
+	ImageCreateSplitInstanceBindRegionsBitKHR          ImageCreateFlags = 64
+	ImageCreate2dArrayCompatibleBitKHR                 ImageCreateFlags = 32
+	ImageCreateBlockTexelViewCompatibleBitKHR          ImageCreateFlags = 128
+	ImageCreateExtendedUsageBitKHR                     ImageCreateFlags = 256
+	ImageCreateDescriptorHeapCaptureReplayBitEXT       ImageCreateFlags = 65536
+	ImageCreateSampleLocationsCompatibleDepthBitEXT    ImageCreateFlags = 4096
+	ImageCreateDisjointBitKHR                          ImageCreateFlags = 512
+	ImageCreateAliasBitKHR                             ImageCreateFlags = 1024
+	ImageCreateSubsampledBitEXT                        ImageCreateFlags = 16384
+	ImageCreateDescriptorBufferCaptureReplayBitEXT     ImageCreateFlags = 65536
+	ImageCreateMultisampledRenderToSingleSampledBitEXT ImageCreateFlags = 262144
+	ImageCreate2dViewCompatibleBitEXT                  ImageCreateFlags = 131072
+	ImageCreateFragmentDensityMapOffsetBitQCOM         ImageCreateFlags = 32768
+	ImageCreateVideoProfileIndependentBitKHR           ImageCreateFlags = 1048576
+	ImageCreateFragmentDensityMapOffsetBitEXT          ImageCreateFlags = 32768
+	ImageCreateAliasSingleLayerDescriptorBitKHR        ImageCreateFlags = 4194304
+)
+
+// Values of VkImageAspectFlagBits.
+const (
+	ImageAspectColorBit           ImageAspectFlags = 1
+	ImageAspectDepthBit           ImageAspectFlags = 2
+	ImageAspectStencilBit         ImageAspectFlags = 4
+	ImageAspectMetadataBit        ImageAspectFlags = 8
+	ImageAspectPlane0Bit          ImageAspectFlags = 16
+	ImageAspectPlane1Bit          ImageAspectFlags = 32
+	ImageAspectPlane2Bit          ImageAspectFlags = 64
+	ImageAspectNone               ImageAspectFlags = 0
+	ImageAspectPlane0BitKHR       ImageAspectFlags = 16
+	ImageAspectPlane1BitKHR       ImageAspectFlags = 32
+	ImageAspectPlane2BitKHR       ImageAspectFlags = 64
+	ImageAspectMemoryPlane0BitEXT ImageAspectFlags = 128
+	ImageAspectMemoryPlane1BitEXT ImageAspectFlags = 256
+	ImageAspectMemoryPlane2BitEXT ImageAspectFlags = 512
+	ImageAspectMemoryPlane3BitEXT ImageAspectFlags = 1024
+	ImageAspectNoneKHR            ImageAspectFlags = 0
+)
+
+// Values of VkSampleCountFlagBits.
+const (
+	SampleCount1Bit  SampleCountFlags = 1
+	SampleCount2Bit  SampleCountFlags = 2
+	SampleCount4Bit  SampleCountFlags = 4
+	SampleCount8Bit  SampleCountFlags = 8
+	SampleCount16Bit SampleCountFlags = 16
+	SampleCount32Bit SampleCountFlags = 32
+	SampleCount64Bit SampleCountFlags = 64
+)
+
+// Values of VkFormatFeatureFlagBits.
+const (
+	FormatFeatureSampledImageBit                                                        FormatFeatureFlags = 1
+	FormatFeatureStorageImageBit                                                        FormatFeatureFlags = 2
+	FormatFeatureStorageImageAtomicBit                                                  FormatFeatureFlags = 4
+	FormatFeatureUniformTexelBufferBit                                                  FormatFeatureFlags = 8
+	FormatFeatureStorageTexelBufferBit                                                  FormatFeatureFlags = 16
+	FormatFeatureStorageTexelBufferAtomicBit                                            FormatFeatureFlags = 32
+	FormatFeatureVertexBufferBit                                                        FormatFeatureFlags = 64
+	FormatFeatureColorAttachmentBit                                                     FormatFeatureFlags = 128
+	FormatFeatureColorAttachmentBlendBit                                                FormatFeatureFlags = 256
+	FormatFeatureDepthStencilAttachmentBit                                              FormatFeatureFlags = 512
+	FormatFeatureBlitSrcBit                                                             FormatFeatureFlags = 1024
+	FormatFeatureBlitDstBit                                                             FormatFeatureFlags = 2048
+	FormatFeatureSampledImageFilterLinearBit                                            FormatFeatureFlags = 4096
+	FormatFeatureTransferSrcBit                                                         FormatFeatureFlags = 16384
+	FormatFeatureTransferDstBit                                                         FormatFeatureFlags = 32768
+	FormatFeatureMidpointChromaSamplesBit                                               FormatFeatureFlags = 131072
+	FormatFeatureSampledImageYcbcrConversionLinearFilterBit                             FormatFeatureFlags = 262144
+	FormatFeatureSampledImageYcbcrConversionSeparateReconstructionFilterBit             FormatFeatureFlags = 524288
+	FormatFeatureSampledImageYcbcrConversionChromaReconstructionExplicitBit             FormatFeatureFlags = 1048576
+	FormatFeatureSampledImageYcbcrConversionChromaReconstructionExplicitForceableBit    FormatFeatureFlags = 2097152
+	FormatFeatureDisjointBit                                                            FormatFeatureFlags = 4194304
+	FormatFeatureCositedChromaSamplesBit                                                FormatFeatureFlags = 8388608
+	FormatFeatureSampledImageFilterMinmaxBit                                            FormatFeatureFlags = 65536
+	FormatFeatureSampledImageFilterCubicBitIMG                                          FormatFeatureFlags = 8192
+	FormatFeatureVideoDecodeOutputBitKHR                                                FormatFeatureFlags = 33554432
+	FormatFeatureVideoDecodeDpbBitKHR                                                   FormatFeatureFlags = 67108864
+	FormatFeatureTransferSrcBitKHR                                                      FormatFeatureFlags = 16384
+	FormatFeatureTransferDstBitKHR                                                      FormatFeatureFlags = 32768
+	FormatFeatureSampledImageFilterMinmaxBitEXT                                         FormatFeatureFlags = 65536
+	FormatFeatureAccelerationStructureVertexBufferBitKHR                                FormatFeatureFlags = 536870912
+	FormatFeatureMidpointChromaSamplesBitKHR                                            FormatFeatureFlags = 131072
+	FormatFeatureSampledImageYcbcrConversionLinearFilterBitKHR                          FormatFeatureFlags = 262144
+	FormatFeatureSampledImageYcbcrConversionSeparateReconstructionFilterBitKHR          FormatFeatureFlags = 524288
+	FormatFeatureSampledImageYcbcrConversionChromaReconstructionExplicitBitKHR          FormatFeatureFlags = 1048576
+	FormatFeatureSampledImageYcbcrConversionChromaReconstructionExplicitForceableBitKHR FormatFeatureFlags = 2097152
+	FormatFeatureDisjointBitKHR                                                         FormatFeatureFlags = 4194304
+	FormatFeatureCositedChromaSamplesBitKHR                                             FormatFeatureFlags = 8388608
+	FormatFeatureSampledImageFilterCubicBitEXT                                          FormatFeatureFlags = 8192
+	FormatFeatureFragmentDensityMapBitEXT                                               FormatFeatureFlags = 16777216
+	FormatFeatureFragmentShadingRateAttachmentBitKHR                                    FormatFeatureFlags = 1073741824
+	FormatFeatureVideoEncodeInputBitKHR                                                 FormatFeatureFlags = 134217728
+	FormatFeatureVideoEncodeDpbBitKHR                                                   FormatFeatureFlags = 268435456
+)
+
+// Values of VkFormatFeatureFlagBits2.
+const (
+	FormatFeature2SampledImageBit                                                        FormatFeatureFlags2 = 1
+	FormatFeature2StorageImageBit                                                        FormatFeatureFlags2 = 2
+	FormatFeature2StorageImageAtomicBit                                                  FormatFeatureFlags2 = 4
+	FormatFeature2UniformTexelBufferBit                                                  FormatFeatureFlags2 = 8
+	FormatFeature2StorageTexelBufferBit                                                  FormatFeatureFlags2 = 16
+	FormatFeature2StorageTexelBufferAtomicBit                                            FormatFeatureFlags2 = 32
+	FormatFeature2VertexBufferBit                                                        FormatFeatureFlags2 = 64
+	FormatFeature2ColorAttachmentBit                                                     FormatFeatureFlags2 = 128
+	FormatFeature2ColorAttachmentBlendBit                                                FormatFeatureFlags2 = 256
+	FormatFeature2DepthStencilAttachmentBit                                              FormatFeatureFlags2 = 512
+	FormatFeature2BlitSrcBit                                                             FormatFeatureFlags2 = 1024
+	FormatFeature2BlitDstBit                                                             FormatFeatureFlags2 = 2048
+	FormatFeature2SampledImageFilterLinearBit                                            FormatFeatureFlags2 = 4096
+	FormatFeature2TransferSrcBit                                                         FormatFeatureFlags2 = 16384
+	FormatFeature2TransferDstBit                                                         FormatFeatureFlags2 = 32768
+	FormatFeature2SampledImageFilterMinmaxBit                                            FormatFeatureFlags2 = 65536
+	FormatFeature2MidpointChromaSamplesBit                                               FormatFeatureFlags2 = 131072
+	FormatFeature2SampledImageYcbcrConversionLinearFilterBit                             FormatFeatureFlags2 = 262144
+	FormatFeature2SampledImageYcbcrConversionSeparateReconstructionFilterBit             FormatFeatureFlags2 = 524288
+	FormatFeature2SampledImageYcbcrConversionChromaReconstructionExplicitBit             FormatFeatureFlags2 = 1048576
+	FormatFeature2SampledImageYcbcrConversionChromaReconstructionExplicitForceableBit    FormatFeatureFlags2 = 2097152
+	FormatFeature2DisjointBit                                                            FormatFeatureFlags2 = 4194304
+	FormatFeature2CositedChromaSamplesBit                                                FormatFeatureFlags2 = 8388608
+	FormatFeature2StorageReadWithoutFormatBit                                            FormatFeatureFlags2 = 2147483648
+	FormatFeature2StorageWriteWithoutFormatBit                                           FormatFeatureFlags2 = 4294967296
+	FormatFeature2SampledImageDepthComparisonBit                                         FormatFeatureFlags2 = 8589934592
+	FormatFeature2SampledImageFilterCubicBit                                             FormatFeatureFlags2 = 8192
+	FormatFeature2HostImageTransferBit                                                   FormatFeatureFlags2 = 70368744177664
+	FormatFeature2VideoDecodeOutputBitKHR                                                FormatFeatureFlags2 = 33554432
+	FormatFeature2VideoDecodeDpbBitKHR                                                   FormatFeatureFlags2 = 67108864
+	FormatFeature2AccelerationStructureVertexBufferBitKHR                                FormatFeatureFlags2 = 536870912
+	FormatFeature2FragmentDensityMapBitEXT                                               FormatFeatureFlags2 = 16777216
+	FormatFeature2FragmentShadingRateAttachmentBitKHR                                    FormatFeatureFlags2 = 1073741824
+	FormatFeature2HostImageTransferBitEXT                                                FormatFeatureFlags2 = 70368744177664
+	FormatFeature2VideoEncodeInputBitKHR                                                 FormatFeatureFlags2 = 134217728
+	FormatFeature2VideoEncodeDpbBitKHR                                                   FormatFeatureFlags2 = 268435456
+	FormatFeature2BlockMatchingSxdBitQCOM                                                FormatFeatureFlags2 = 17592186044416
+	FormatFeature2SampledImageBitKHR                                                     FormatFeatureFlags2 = 1
+	FormatFeature2StorageImageBitKHR                                                     FormatFeatureFlags2 = 2
+	FormatFeature2StorageImageAtomicBitKHR                                               FormatFeatureFlags2 = 4
+	FormatFeature2UniformTexelBufferBitKHR                                               FormatFeatureFlags2 = 8
+	FormatFeature2StorageTexelBufferBitKHR                                               FormatFeatureFlags2 = 16
+	FormatFeature2StorageTexelBufferAtomicBitKHR                                         FormatFeatureFlags2 = 32
+	FormatFeature2VertexBufferBitKHR                                                     FormatFeatureFlags2 = 64
+	FormatFeature2ColorAttachmentBitKHR                                                  FormatFeatureFlags2 = 128
+	FormatFeature2ColorAttachmentBlendBitKHR                                             FormatFeatureFlags2 = 256
+	FormatFeature2DepthStencilAttachmentBitKHR                                           FormatFeatureFlags2 = 512
+	FormatFeature2BlitSrcBitKHR                                                          FormatFeatureFlags2 = 1024
+	FormatFeature2BlitDstBitKHR                                                          FormatFeatureFlags2 = 2048
+	FormatFeature2SampledImageFilterLinearBitKHR                                         FormatFeatureFlags2 = 4096
+	FormatFeature2TransferSrcBitKHR                                                      FormatFeatureFlags2 = 16384
+	FormatFeature2TransferDstBitKHR                                                      FormatFeatureFlags2 = 32768
+	FormatFeature2MidpointChromaSamplesBitKHR                                            FormatFeatureFlags2 = 131072
+	FormatFeature2SampledImageYcbcrConversionLinearFilterBitKHR                          FormatFeatureFlags2 = 262144
+	FormatFeature2SampledImageYcbcrConversionSeparateReconstructionFilterBitKHR          FormatFeatureFlags2 = 524288
+	FormatFeature2SampledImageYcbcrConversionChromaReconstructionExplicitBitKHR          FormatFeatureFlags2 = 1048576
+	FormatFeature2SampledImageYcbcrConversionChromaReconstructionExplicitForceableBitKHR FormatFeatureFlags2 = 2097152
+	FormatFeature2DisjointBitKHR                                                         FormatFeatureFlags2 = 4194304
+	FormatFeature2CositedChromaSamplesBitKHR                                             FormatFeatureFlags2 = 8388608
+	FormatFeature2StorageReadWithoutFormatBitKHR                                         FormatFeatureFlags2 = 2147483648
+	FormatFeature2StorageWriteWithoutFormatBitKHR                                        FormatFeatureFlags2 = 4294967296
+	FormatFeature2SampledImageDepthComparisonBitKHR                                      FormatFeatureFlags2 = 8589934592
+	FormatFeature2SampledImageFilterMinmaxBitKHR                                         FormatFeatureFlags2 = 65536
+	FormatFeature2SampledImageFilterCubicBitEXT                                          FormatFeatureFlags2 = 8192
+	FormatFeature2AccelerationStructureRadiusBufferBitNV                                 FormatFeatureFlags2 = 2251799813685248
+	FormatFeature2LinearColorAttachmentBitNV                                             FormatFeatureFlags2 = 274877906944
+	FormatFeature2WeightImageBitQCOM                                                     FormatFeatureFlags2 = 17179869184
+	FormatFeature2WeightSampledImageBitQCOM                                              FormatFeatureFlags2 = 34359738368
+	FormatFeature2BlockMatchingBitQCOM                                                   FormatFeatureFlags2 = 68719476736
+	FormatFeature2BoxFilterSampledBitQCOM                                                FormatFeatureFlags2 = 137438953472
+	FormatFeature2TensorShaderBitARM                                                     FormatFeatureFlags2 = 549755813888
+	FormatFeature2TensorImageAliasingBitARM                                              FormatFeatureFlags2 = 8796093022208
+	FormatFeature2OpticalFlowImageBitNV                                                  FormatFeatureFlags2 = 1099511627776
+	FormatFeature2OpticalFlowVectorBitNV                                                 FormatFeatureFlags2 = 2199023255552
+	FormatFeature2OpticalFlowCostBitNV                                                   FormatFeatureFlags2 = 4398046511104
+	FormatFeature2TensorDataGraphBitARM                                                  FormatFeatureFlags2 = 281474976710656
+	FormatFeature2CopyImageIndirectDstBitKHR                                             FormatFeatureFlags2 = 576460752303423488
+	FormatFeature2VideoEncodeQuantizationDeltaMapBitKHR                                  FormatFeatureFlags2 = 562949953421312
+	FormatFeature2VideoEncodeEmphasisMapBitKHR                                           FormatFeatureFlags2 = 1125899906842624
+	FormatFeature2SampledImageFilterLinear2dBitIMG                                       FormatFeatureFlags2 = 35184372088832
+	FormatFeature2DepthCopyOnComputeQueueBitKHR                                          FormatFeatureFlags2 = 4503599627370496
+	FormatFeature2DepthCopyOnTransferQueueBitKHR                                         FormatFeatureFlags2 = 9007199254740992
+	FormatFeature2StencilCopyOnComputeQueueBitKHR                                        FormatFeatureFlags2 = 18014398509481984
+	FormatFeature2StencilCopyOnTransferQueueBitKHR                                       FormatFeatureFlags2 = 36028797018963968
+	FormatFeature2DataGraphOpticalFlowImageBitARM                                        FormatFeatureFlags2 = 72057594037927936
+	FormatFeature2DataGraphOpticalFlowVectorBitARM                                       FormatFeatureFlags2 = 144115188075855872
+	FormatFeature2DataGraphOpticalFlowCostBitARM                                         FormatFeatureFlags2 = 288230376151711744
+)
+
+// Values of VkFilter.
+const (
+	FilterNearest  Filter = 0
+	FilterLinear   Filter = 1
+	FilterCubicIMG Filter = 1000015000
+	FilterCubicEXT Filter = 1000015000
+)
+
+// Values of VkSamplerMipmapMode.
+const (
+	SamplerMipmapModeNearest SamplerMipmapMode = 0
+	SamplerMipmapModeLinear  SamplerMipmapMode = 1
+)
+
+// Values of VkSamplerAddressMode.
+const (
+	SamplerAddressModeRepeat               SamplerAddressMode = 0
+	SamplerAddressModeMirroredRepeat       SamplerAddressMode = 1
+	SamplerAddressModeClampToEdge          SamplerAddressMode = 2
+	SamplerAddressModeClampToBorder        SamplerAddressMode = 3
+	SamplerAddressModeMirrorClampToEdge    SamplerAddressMode = 4
+	SamplerAddressModeMirrorClampToEdgeKHR SamplerAddressMode = 4
+)
+
+// Values of VkBorderColor.
+const (
+	BorderColorFloatTransparentBlack BorderColor = 0
+	BorderColorIntTransparentBlack   BorderColor = 1
+	BorderColorFloatOpaqueBlack      BorderColor = 2
+	BorderColorIntOpaqueBlack        BorderColor = 3
+	BorderColorFloatOpaqueWhite      BorderColor = 4
+	BorderColorIntOpaqueWhite        BorderColor = 5
+	BorderColorFloatCustomEXT        BorderColor = 1000287003
+	BorderColorIntCustomEXT          BorderColor = 1000287004
+)
+
+// Values of VkCompareOp.
+const (
+	CompareOpNever          CompareOp = 0
+	CompareOpLess           CompareOp = 1
+	CompareOpEqual          CompareOp = 2
+	CompareOpLessOrEqual    CompareOp = 3
+	CompareOpGreater        CompareOp = 4
+	CompareOpNotEqual       CompareOp = 5
+	CompareOpGreaterOrEqual CompareOp = 6
+	CompareOpAlways         CompareOp = 7
 )
 
 // BaseInStructure mirrors VkBaseInStructure (C size 16, alignment 8).
@@ -2117,18 +3100,284 @@ type PhysicalDeviceToolProperties struct {
 	Layer       [MaxExtensionNameSize]byte // offset 788
 }
 
+// ImageCreateInfo mirrors VkImageCreateInfo (C size 88, alignment 8).
+type ImageCreateInfo struct {
+	SType                 StructureType       // offset 0
+	PNext                 unsafe.Pointer      // offset 8
+	Flags                 ImageCreateFlags    // offset 16
+	ImageType             ImageType           // offset 20
+	Format                Format              // offset 24
+	Extent                Extent3D            // offset 28
+	MipLevels             uint32              // offset 40
+	ArrayLayers           uint32              // offset 44
+	Samples               SampleCountFlagBits // offset 48
+	Tiling                ImageTiling         // offset 52
+	Usage                 ImageUsageFlags     // offset 56
+	SharingMode           SharingMode         // offset 60
+	QueueFamilyIndexCount uint32              // offset 64
+	PQueueFamilyIndices   unsafe.Pointer      // offset 72
+	InitialLayout         ImageLayout         // offset 80
+}
+
+// ComponentMapping mirrors VkComponentMapping (C size 16, alignment 4).
+type ComponentMapping struct {
+	R ComponentSwizzle // offset 0
+	G ComponentSwizzle // offset 4
+	B ComponentSwizzle // offset 8
+	A ComponentSwizzle // offset 12
+}
+
+// ImageSubresourceRange mirrors VkImageSubresourceRange (C size 20, alignment 4).
+type ImageSubresourceRange struct {
+	AspectMask     ImageAspectFlags // offset 0
+	BaseMipLevel   uint32           // offset 4
+	LevelCount     uint32           // offset 8
+	BaseArrayLayer uint32           // offset 12
+	LayerCount     uint32           // offset 16
+}
+
+// ImageViewCreateInfo mirrors VkImageViewCreateInfo (C size 80, alignment 8).
+type ImageViewCreateInfo struct {
+	SType            StructureType         // offset 0
+	PNext            unsafe.Pointer        // offset 8
+	Flags            ImageViewCreateFlags  // offset 16
+	Image            Image                 // offset 24
+	ViewType         ImageViewType         // offset 32
+	Format           Format                // offset 36
+	Components       ComponentMapping      // offset 40
+	SubresourceRange ImageSubresourceRange // offset 56
+}
+
+// SamplerCreateInfo mirrors VkSamplerCreateInfo (C size 80, alignment 8).
+type SamplerCreateInfo struct {
+	SType                   StructureType      // offset 0
+	PNext                   unsafe.Pointer     // offset 8
+	Flags                   SamplerCreateFlags // offset 16
+	MagFilter               Filter             // offset 20
+	MinFilter               Filter             // offset 24
+	MipmapMode              SamplerMipmapMode  // offset 28
+	AddressModeU            SamplerAddressMode // offset 32
+	AddressModeV            SamplerAddressMode // offset 36
+	AddressModeW            SamplerAddressMode // offset 40
+	MipLodBias              float32            // offset 44
+	AnisotropyEnable        Bool32             // offset 48
+	MaxAnisotropy           float32            // offset 52
+	CompareEnable           Bool32             // offset 56
+	CompareOp               CompareOp          // offset 60
+	MinLod                  float32            // offset 64
+	MaxLod                  float32            // offset 68
+	BorderColor             BorderColor        // offset 72
+	UnnormalizedCoordinates Bool32             // offset 76
+}
+
+// BufferViewCreateInfo mirrors VkBufferViewCreateInfo (C size 56, alignment 8).
+type BufferViewCreateInfo struct {
+	SType  StructureType         // offset 0
+	PNext  unsafe.Pointer        // offset 8
+	Flags  BufferViewCreateFlags // offset 16
+	Buffer Buffer                // offset 24
+	Format Format                // offset 32
+	Offset DeviceSize            // offset 40
+	Range  DeviceSize            // offset 48
+}
+
+// DescriptorImageInfo mirrors VkDescriptorImageInfo (C size 24, alignment 8).
+type DescriptorImageInfo struct {
+	Sampler     Sampler     // offset 0
+	ImageView   ImageView   // offset 8
+	ImageLayout ImageLayout // offset 16
+}
+
+// ImageSubresource mirrors VkImageSubresource (C size 12, alignment 4).
+type ImageSubresource struct {
+	AspectMask ImageAspectFlags // offset 0
+	MipLevel   uint32           // offset 4
+	ArrayLayer uint32           // offset 8
+}
+
+// SubresourceLayout mirrors VkSubresourceLayout (C size 40, alignment 8).
+type SubresourceLayout struct {
+	Offset     DeviceSize // offset 0
+	Size       DeviceSize // offset 8
+	RowPitch   DeviceSize // offset 16
+	ArrayPitch DeviceSize // offset 24
+	DepthPitch DeviceSize // offset 32
+}
+
+// ImageMemoryRequirementsInfo2 mirrors VkImageMemoryRequirementsInfo2 (C size 24, alignment 8).
+type ImageMemoryRequirementsInfo2 struct {
+	SType StructureType  // offset 0
+	PNext unsafe.Pointer // offset 8
+	Image Image          // offset 16
+}
+
+// DeviceImageMemoryRequirements mirrors VkDeviceImageMemoryRequirements (C size 32, alignment 8).
+type DeviceImageMemoryRequirements struct {
+	SType       StructureType       // offset 0
+	PNext       unsafe.Pointer      // offset 8
+	PCreateInfo unsafe.Pointer      // offset 16
+	PlaneAspect ImageAspectFlagBits // offset 24
+}
+
+// BindImageMemoryInfo mirrors VkBindImageMemoryInfo (C size 40, alignment 8).
+type BindImageMemoryInfo struct {
+	SType        StructureType  // offset 0
+	PNext        unsafe.Pointer // offset 8
+	Image        Image          // offset 16
+	Memory       DeviceMemory   // offset 24
+	MemoryOffset DeviceSize     // offset 32
+}
+
+// ImageSubresourceLayers mirrors VkImageSubresourceLayers (C size 16, alignment 4).
+type ImageSubresourceLayers struct {
+	AspectMask     ImageAspectFlags // offset 0
+	MipLevel       uint32           // offset 4
+	BaseArrayLayer uint32           // offset 8
+	LayerCount     uint32           // offset 12
+}
+
+// Offset3D mirrors VkOffset3D (C size 12, alignment 4).
+type Offset3D struct {
+	X int32 // offset 0
+	Y int32 // offset 4
+	Z int32 // offset 8
+}
+
+// BufferImageCopy mirrors VkBufferImageCopy (C size 56, alignment 8).
+type BufferImageCopy struct {
+	BufferOffset      DeviceSize             // offset 0
+	BufferRowLength   uint32                 // offset 8
+	BufferImageHeight uint32                 // offset 12
+	ImageSubresource  ImageSubresourceLayers // offset 16
+	ImageOffset       Offset3D               // offset 32
+	ImageExtent       Extent3D               // offset 44
+}
+
+// BufferImageCopy2 mirrors VkBufferImageCopy2 (C size 72, alignment 8).
+type BufferImageCopy2 struct {
+	SType             StructureType          // offset 0
+	PNext             unsafe.Pointer         // offset 8
+	BufferOffset      DeviceSize             // offset 16
+	BufferRowLength   uint32                 // offset 24
+	BufferImageHeight uint32                 // offset 28
+	ImageSubresource  ImageSubresourceLayers // offset 32
+	ImageOffset       Offset3D               // offset 48
+	ImageExtent       Extent3D               // offset 60
+}
+
+// CopyBufferToImageInfo2 mirrors VkCopyBufferToImageInfo2 (C size 48, alignment 8).
+type CopyBufferToImageInfo2 struct {
+	SType          StructureType  // offset 0
+	PNext          unsafe.Pointer // offset 8
+	SrcBuffer      Buffer         // offset 16
+	DstImage       Image          // offset 24
+	DstImageLayout ImageLayout    // offset 32
+	RegionCount    uint32         // offset 36
+	PRegions       unsafe.Pointer // offset 40
+}
+
+// CopyImageToBufferInfo2 mirrors VkCopyImageToBufferInfo2 (C size 56, alignment 8).
+type CopyImageToBufferInfo2 struct {
+	SType          StructureType  // offset 0
+	PNext          unsafe.Pointer // offset 8
+	SrcImage       Image          // offset 16
+	SrcImageLayout ImageLayout    // offset 24
+	DstBuffer      Buffer         // offset 32
+	RegionCount    uint32         // offset 40
+	PRegions       unsafe.Pointer // offset 48
+}
+
+// ImageCopy mirrors VkImageCopy (C size 68, alignment 4).
+type ImageCopy struct {
+	SrcSubresource ImageSubresourceLayers // offset 0
+	SrcOffset      Offset3D               // offset 16
+	DstSubresource ImageSubresourceLayers // offset 28
+	DstOffset      Offset3D               // offset 44
+	Extent         Extent3D               // offset 56
+}
+
+// ImageCopy2 mirrors VkImageCopy2 (C size 88, alignment 8).
+type ImageCopy2 struct {
+	SType          StructureType          // offset 0
+	PNext          unsafe.Pointer         // offset 8
+	SrcSubresource ImageSubresourceLayers // offset 16
+	SrcOffset      Offset3D               // offset 32
+	DstSubresource ImageSubresourceLayers // offset 44
+	DstOffset      Offset3D               // offset 60
+	Extent         Extent3D               // offset 72
+}
+
+// CopyImageInfo2 mirrors VkCopyImageInfo2 (C size 56, alignment 8).
+type CopyImageInfo2 struct {
+	SType          StructureType  // offset 0
+	PNext          unsafe.Pointer // offset 8
+	SrcImage       Image          // offset 16
+	SrcImageLayout ImageLayout    // offset 24
+	DstImage       Image          // offset 32
+	DstImageLayout ImageLayout    // offset 40
+	RegionCount    uint32         // offset 44
+	PRegions       unsafe.Pointer // offset 48
+}
+
+// ImageFormatProperties mirrors VkImageFormatProperties (C size 32, alignment 8).
+type ImageFormatProperties struct {
+	MaxExtent       Extent3D         // offset 0
+	MaxMipLevels    uint32           // offset 12
+	MaxArrayLayers  uint32           // offset 16
+	SampleCounts    SampleCountFlags // offset 20
+	MaxResourceSize DeviceSize       // offset 24
+}
+
+// ImageFormatProperties2 mirrors VkImageFormatProperties2 (C size 48, alignment 8).
+type ImageFormatProperties2 struct {
+	SType                 StructureType         // offset 0
+	PNext                 unsafe.Pointer        // offset 8
+	ImageFormatProperties ImageFormatProperties // offset 16
+}
+
+// PhysicalDeviceImageFormatInfo2 mirrors VkPhysicalDeviceImageFormatInfo2 (C size 40, alignment 8).
+type PhysicalDeviceImageFormatInfo2 struct {
+	SType  StructureType    // offset 0
+	PNext  unsafe.Pointer   // offset 8
+	Format Format           // offset 16
+	Type   ImageType        // offset 20
+	Tiling ImageTiling      // offset 24
+	Usage  ImageUsageFlags  // offset 28
+	Flags  ImageCreateFlags // offset 32
+}
+
+// FormatProperties3 mirrors VkFormatProperties3 (C size 40, alignment 8).
+type FormatProperties3 struct {
+	SType                 StructureType       // offset 0
+	PNext                 unsafe.Pointer      // offset 8
+	LinearTilingFeatures  FormatFeatureFlags2 // offset 16
+	OptimalTilingFeatures FormatFeatureFlags2 // offset 24
+	BufferFeatures        FormatFeatureFlags2 // offset 32
+}
+
+// PhysicalDeviceImageRobustnessFeatures mirrors VkPhysicalDeviceImageRobustnessFeatures (C size 24, alignment 8).
+type PhysicalDeviceImageRobustnessFeatures struct {
+	SType             StructureType  // offset 0
+	PNext             unsafe.Pointer // offset 8
+	RobustImageAccess Bool32         // offset 16
+}
+
 type (
 	AccessFlags                             Flags
 	Bool32                                  uint32
+	BorderColor                             int32
 	Buffer                                  uint64
 	BufferCreateFlags                       Flags
 	BufferUsageFlags                        Flags
+	BufferViewCreateFlags                   Flags
 	CommandBuffer                           uintptr
 	CommandBufferLevel                      int32
 	CommandBufferResetFlags                 Flags
 	CommandBufferUsageFlags                 Flags
 	CommandPool                             uint64
 	CommandPoolCreateFlags                  Flags
+	CompareOp                               int32
+	ComponentSwizzle                        int32
 	ComponentTypeKHR                        int32
 	CooperativeVectorMatrixLayoutNV         int32
 	DebugUtilsMessageSeverityFlagsEXT       Flags
@@ -2152,9 +3401,23 @@ type (
 	DriverId                                int32
 	EventCreateFlags                        Flags
 	FenceCreateFlags                        Flags
+	Filter                                  int32
 	Flags                                   uint32
 	Flags64                                 uint64
+	Format                                  int32
 	FormatFeatureFlags                      Flags
+	FormatFeatureFlags2                     Flags64
+	Image                                   uint64
+	ImageAspectFlagBits                     = ImageAspectFlags
+	ImageAspectFlags                        Flags
+	ImageCreateFlags                        Flags
+	ImageLayout                             int32
+	ImageTiling                             int32
+	ImageType                               int32
+	ImageUsageFlags                         Flags
+	ImageView                               uint64
+	ImageViewCreateFlags                    Flags
+	ImageViewType                           int32
 	InstanceCreateFlags                     Flags
 	MemoryAllocateFlags                     Flags
 	MemoryHeapFlags                         Flags
@@ -2179,7 +3442,12 @@ type (
 	QueueFlags                              Flags
 	ResolveModeFlags                        Flags
 	Result                                  int32
+	SampleCountFlagBits                     = SampleCountFlags
 	SampleCountFlags                        Flags
+	Sampler                                 uint64
+	SamplerAddressMode                      int32
+	SamplerCreateFlags                      Flags
+	SamplerMipmapMode                       int32
 	ScopeKHR                                int32
 	Semaphore                               uint64
 	SemaphoreCreateFlags                    Flags

@@ -77,6 +77,12 @@ var wantStructs = []string{
 	"VkQueryPoolCreateInfo", "VkBufferCopy", "VkCopyBufferInfo2", "VkBufferCopy2", "VkMemoryBarrier", "VkDependencyInfo",
 	"VkDispatchIndirectCommand", "VkDebugUtilsMessengerCreateInfoEXT", "VkDebugUtilsMessengerCallbackDataEXT",
 	"VkPhysicalDeviceToolProperties",
+	"VkImageCreateInfo", "VkImageViewCreateInfo", "VkSamplerCreateInfo", "VkBufferViewCreateInfo", "VkDescriptorImageInfo",
+	"VkImageSubresource", "VkSubresourceLayout", "VkImageMemoryRequirementsInfo2", "VkDeviceImageMemoryRequirements",
+	"VkBindImageMemoryInfo", "VkBufferImageCopy", "VkBufferImageCopy2", "VkCopyBufferToImageInfo2", "VkCopyImageToBufferInfo2",
+	"VkImageCopy", "VkImageCopy2", "VkCopyImageInfo2", "VkImageSubresourceRange", "VkImageFormatProperties",
+	"VkImageFormatProperties2", "VkPhysicalDeviceImageFormatInfo2", "VkFormatProperties3",
+	"VkPhysicalDeviceImageRobustnessFeatures",
 }
 
 // Enumerations emitted in full.
@@ -88,9 +94,12 @@ var wantEnums = []string{
 	"VkPipelineCreateFlagBits", "VkSemaphoreWaitFlagBits", "VkCommandPoolCreateFlagBits", "VkMemoryAllocateFlagBits",
 	"VkDebugUtilsMessageSeverityFlagBitsEXT", "VkDebugUtilsMessageTypeFlagBitsEXT", "VkPhysicalDeviceType",
 	"VkCommandBufferResetFlagBits", "VkPipelineRobustnessBufferBehavior", "VkPipelineRobustnessImageBehavior",
+	"VkFormat", "VkImageType", "VkImageTiling", "VkImageViewType", "VkImageUsageFlagBits", "VkImageCreateFlagBits",
+	"VkImageAspectFlagBits", "VkSampleCountFlagBits", "VkFormatFeatureFlagBits", "VkFormatFeatureFlagBits2",
+	"VkFilter", "VkSamplerMipmapMode", "VkSamplerAddressMode", "VkBorderColor", "VkCompareOp",
 }
 
-var wantConstants = []string{"VK_WHOLE_SIZE", "VK_QUEUE_FAMILY_IGNORED", "VK_REMAINING_MIP_LEVELS"}
+var wantConstants = []string{"VK_WHOLE_SIZE", "VK_QUEUE_FAMILY_IGNORED", "VK_REMAINING_MIP_LEVELS", "VK_REMAINING_ARRAY_LAYERS"}
 
 // Extensions the driver advertises. Their commands are exposed; the specs
 // versions are the registry's.
@@ -439,8 +448,17 @@ func (g *gen) types_(r *vkxml.Registry, xmlName string) ([]byte, []byte, error) 
 		return nil, nil, err
 	}
 	for _, set := range append([]string{"VkStructureType"}, wantEnums...) {
-		if _, _, err := g.WriteEnum(&b, set); err != nil {
+		vals, _, err := g.WriteEnum(&b, set)
+		if err != nil {
 			return nil, nil, err
+		}
+		if set == "VkFormat" {
+			// The driver finds the executor's formats by name.
+			fmt.Fprintf(&b, "// FormatNames names the values of VkFormat.\nvar FormatNames = map[Format]string{\n")
+			for _, v := range vals {
+				fmt.Fprintf(&b, "\t%s: %q,\n", g.ConstName(v.Name), v.Name)
+			}
+			fmt.Fprintf(&b, "}\n\n")
 		}
 	}
 

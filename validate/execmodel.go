@@ -1,0 +1,145 @@
+package validate
+
+import (
+	"slices"
+
+	"github.com/coopshader/coop/spirv"
+)
+
+// Execution models and modes: the instructions and scopes only some
+// execution models may use, wherever in an entry point's call graph they
+// are (SPIR-V 2.16.1: "instructions ... valid only in some execution
+// models" are checked in every function the entry point calls), and the
+// operands of the workgroup-size and Id execution modes.
+
+func init() {
+	addChecks(map[spirv.Op]func(*state, int){
+		spirv.OpEntryPoint:      (*state).checkCallGraphModels,
+		spirv.OpExecutionMode:   (*state).checkLocalSize,
+		spirv.OpExecutionModeId: (*state).checkExecutionModeID,
+	})
+}
+
+// modelLimit is one instruction's restriction to some execution models.
+type modelLimit struct {
+	ok  func(spirv.ExecutionModel) bool
+	msg string
+}
+
+var (
+	fragmentOnly = func(m spirv.ExecutionModel) bool { return m == spirv.ExecutionModelFragment }
+	rayTracing   = func(m spirv.ExecutionModel) bool {
+		switch m {
+		case spirv.ExecutionModelRayGenerationKHR, spirv.ExecutionModelIntersectionKHR, spirv.ExecutionModelAnyHitKHR,
+			spirv.ExecutionModelClosestHitKHR, spirv.ExecutionModelMissKHR, spirv.ExecutionModelCallableKHR:
+			return true
+		}
+		return false
+	}
+	workgroupModels = func(m spirv.ExecutionModel) bool {
+		switch m {
+		case spirv.ExecutionModelTaskNV, spirv.ExecutionModelMeshNV, spirv.ExecutionModelTaskEXT, spirv.ExecutionModelMeshEXT,
+			spirv.ExecutionModelTessellationControl, spirv.ExecutionModelGLCompute:
+			return true
+		}
+		return false
+	}
+)
+
+// modelLimits lists the restrictions of instruction i:
+//   - OpKill, OpTerminateInvocation, OpDemoteToHelperInvocation and
+//     OpIsHelperInvocationEXT: "This instruction is only valid in the
+//     Fragment Execution Model" (SPIR-V 3.56.17, 3.56.27, paraphrased, no
+//     local copy);
+//   - in Vulkan, "If the code:Scope for execution is code:Workgroup, then it
+//     must: only be used in the task, mesh, tessellation control, or
+//     compute {ExecutionModel}" (VUID-StandaloneSpirv-None-04637), the same
+//     for memory (-07321), and "If the code:Scope for memory is
+//     code:ShaderCallKHR, then it must: only be used in ray generation,
+//     intersection, closest hit, any-hit, miss, and callable
+//     {ExecutionModel}" (-04640).
+func (s *state) modelLimits(i int, out []modelLimit) []modelLimit {
+	op := s.m.Insts[i].Op
+	switch op {
+	case spirv.OpKill, spirv.OpTerminateInvocation, spirv.OpDemoteToHelperInvocation, spirv.OpIsHelperInvocationEXT:
+		return append(out, modelLimit{fragmentOnly, op.String() + " requires Fragment execution model"})
+	}
+	if !s.env.vulkan || !scopeOps[op] {
+		return out
+	}
+	r := s.rolesOf(i)
+	if v, ok := s.known32(r.exec); ok && spirv.Scope(v) == spirv.ScopeWorkgroup {
+		out = append(out, modelLimit{workgroupModels, "[VUID-StandaloneSpirv-None-04637] in Vulkan environment, Workgroup execution scope is only for TaskNV, MeshNV, TaskEXT, MeshEXT, TessellationControl, and GLCompute execution models"})
+	}
+	if v, ok := s.known32(r.mem); ok {
+		switch spirv.Scope(v) {
+		case spirv.ScopeWorkgroup:
+			out = append(out, modelLimit{workgroupModels, "[VUID-StandaloneSpirv-None-07321] Workgroup Memory Scope is limited to MeshNV, TaskNV, MeshEXT, TaskEXT, TessellationControl, and GLCompute execution model"})
+		case spirv.ScopeShaderCallKHR:
+			out = append(out, modelLimit{rayTracing, "[VUID-StandaloneSpirv-None-04640] ShaderCallKHR Memory Scope requires a ray tracing execution model"})
+		}
+	}
+	return out
+}
+
+// checkCallGraphModels checks every instruction the entry point's call
+// graph reaches against the entry point's execution model.
+func (s *state) checkCallGraphModels(i int) {
+	w := s.m.Insts[i].Words
+	model := spirv.ExecutionModel(w[0])
+	var limits []modelLimit
+	for _, f := range s.reachableFuncs(w[1]) {
+		for k := f.Index + 1; k < f.End; k++ {
+			limits = s.modelLimits(k, limits[:0])
+			for _, l := range limits {
+				if !l.ok(model) {
+					s.fail(k, "execution-model.limit", "%s, and entry point <id> '%d' (%s) reaches it through its call graph", l.msg, w[1], modelName(model))
+					return
+				}
+			}
+		}
+	}
+}
+
+func modelName(m spirv.ExecutionModel) string {
+	if e := spirv.KindExecutionModel.Enumerant(uint32(m)); e != nil {
+		return e.Name
+	}
+	return "unknown"
+}
+
+// checkLocalSize: a workgroup has at least one invocation, so no LocalSize
+// dimension is zero (SPIR-V 3.6 Execution Mode LocalSize, paraphrased, no
+// local copy). A constant decorated WorkgroupSize overrides LocalSize.
+func (s *state) checkLocalSize(i int) {
+	w := s.m.Insts[i].Words
+	if spirv.ExecutionMode(w[1]) != spirv.ExecutionModeLocalSize || len(w) < 5 || slices.Min(w[2:5]) != 0 {
+		return
+	}
+	for id, ds := range s.decor {
+		for _, d := range ds {
+			if d.dec == spirv.DecorationBuiltIn && len(d.args) > 0 && spirv.BuiltIn(d.args[0]) == spirv.BuiltInWorkgroupSize && s.isConst(id) {
+				return
+			}
+		}
+	}
+	s.fail(i, "entry.local-size.zero", "Local Size execution mode must not have a product of zero (X = %d, Y = %d, Z = %d).", w[2], w[3], w[4])
+}
+
+// checkExecutionModeID: OpExecutionModeId's operands are <id>s of
+// constant instructions (SPIR-V 3.56.6 OpExecutionModeId, paraphrased, no
+// local copy: "Operands that are <id>s must be ... constant instructions").
+func (s *state) checkExecutionModeID(i int) {
+	in := &s.m.Insts[i]
+	for _, o := range s.operands(i)[1:] {
+		if !isIDKind(o.Kind) {
+			continue
+		}
+		for k := 0; k < o.Count; k++ {
+			if !s.isConst(in.Words[o.Offset+k]) {
+				s.fail(i, "entry.mode-id.constant", "For OpExecutionModeId all Extra Operand ids must be constant instructions.")
+				return
+			}
+		}
+	}
+}
