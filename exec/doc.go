@@ -86,6 +86,17 @@
 // divergence. A subgroup that reaches a workgroup barrier in lockstep
 // waits there still in lockstep and goes on in lockstep after it.
 //
+// A workgroup of several subgroups whose only collective instructions are
+// control barriers and subgroup operations starts in lockstep as a whole,
+// one row per slot over all its invocations: a barrier passes at once, a
+// subgroup operation is performed for each subgroup in turn, a masked
+// branch runs subgroup by subgroup. Where that would diverge, each
+// subgroup takes its share of the state (slot states, rows as views,
+// the leader's values) and goes on in its own lockstep. A fault there is
+// reported as running the subgroups one after another finds it: the
+// subgroups before the faulting one first run on until they finish or
+// wait at a barrier, and a fault of theirs comes first.
+//
 // # Memory
 //
 // Pointers are 64-bit addresses: the top byte is a region kind (1 device
