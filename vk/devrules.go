@@ -24,29 +24,33 @@ func (d *Device) Trust(words []uint32, m *spirv.Module, res *validate.Result) {
 // prepare returns the module the driver gets: the dispatch's module
 // without decode-vector functions (the backend never enables
 // VK_NV_cooperative_matrix_decode_vector, and the extension lets an
-// implementation call the scalar decode function anyway). A module the
-// device was not told to trust gets the validator's structural passes
-// first, so a malformed module never reaches the driver.
-func (d *Device) prepare(ds *backend.Dispatch) (*spirv.Module, []uint32, error) {
-	mod, _ := d.trusted.Lookup(ds.Code)
+// implementation call the scalar decode function anyway). valid is the
+// validator's structural check, nil for a module the device was told to
+// trust; it runs after the device's own refusals and before anything
+// reads the module's structure, so a malformed module never reaches
+// devcheck or the driver.
+func (d *Device) prepare(ds *backend.Dispatch) (mod *spirv.Module, words []uint32, valid func() error, err error) {
+	mod, _ = d.trusted.Lookup(ds.Code)
 	if mod == nil {
-		var err error
 		if mod, err = spirv.DecodeWords(ds.Code, nil); err != nil {
-			return nil, nil, fmt.Errorf("vk: %w", err)
+			return nil, nil, nil, fmt.Errorf("vk: %w", err)
 		}
-		if _, err := validate.Validate(mod, validate.Options{StructureOnly: true}); err != nil {
-			return nil, nil, fmt.Errorf("vk: invalid module:\n%w", err)
+		orig := mod
+		valid = func() error {
+			if _, err := validate.Validate(orig, validate.Options{StructureOnly: true}); err != nil {
+				return fmt.Errorf("vk: invalid module:\n%w", err)
+			}
+			return nil
 		}
 	}
-	words := ds.Code
+	words = ds.Code
 	if s, ok := devcheck.StripDecodeVector(mod); ok {
 		mod = s
-		var err error
 		if words, err = mod.Words(); err != nil {
-			return nil, nil, fmt.Errorf("vk: %w", err)
+			return nil, nil, nil, fmt.Errorf("vk: %w", err)
 		}
 	}
-	return mod, words, nil
+	return mod, words, valid, nil
 }
 
 // checkRules checks the module against the device's own profile (package
