@@ -17,7 +17,16 @@
 //	b := backend.Binding{Binding: 1, Kind: backend.AccelerationStructureKind, Accel: as}
 //
 // Load prepares a module without running it and reports every instruction
-// the executor does not implement (errors.Is(err, ErrUnsupported)).
+// the executor does not implement (errors.Is(err, ErrUnsupported)). It
+// relies on the validator for the module's validity: Load runs the
+// validator's structural passes (validate.Options.StructureOnly), the
+// checks a malformed module would otherwise need inside the loader;
+// LoadValidated takes a module the caller validated and reuses the
+// validator's function and block structure; Device.Trust does the same
+// for dispatches of words the caller validated. What stays in the loader
+// are the executor's own limits (ids, slots, memory, sizes) and guards on
+// the operand shapes of instructions, which the structural passes leave to
+// the instruction families.
 // Dispatch caches prepared programs by the code, entry point,
 // specialization constants and subgroup size.
 //
@@ -76,6 +85,17 @@
 // invocation that finished or waits elsewhere is reported as barrier
 // divergence. A subgroup that reaches a workgroup barrier in lockstep
 // waits there still in lockstep and goes on in lockstep after it.
+//
+// A workgroup of several subgroups whose only collective instructions are
+// control barriers and subgroup operations starts in lockstep as a whole,
+// one row per slot over all its invocations: a barrier passes at once, a
+// subgroup operation is performed for each subgroup in turn, a masked
+// branch runs subgroup by subgroup. Where that would diverge, each
+// subgroup takes its share of the state (slot states, rows as views,
+// the leader's values) and goes on in its own lockstep. A fault there is
+// reported as running the subgroups one after another finds it: the
+// subgroups before the faulting one first run on until they finish or
+// wait at a barrier, and a fault of theirs comes first.
 //
 // # Memory
 //

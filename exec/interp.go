@@ -85,7 +85,9 @@ type lane struct {
 	lid   int // local invocation index
 	sgl   int // lane within the subgroup
 	tmp   []uint64
-	rqs   []rayQuery // the invocation's ray queries (rayquery.go)
+	// memStale: mem has not been filled for this workgroup yet (fillMem).
+	memStale bool
+	rqs      []rayQuery // the invocation's ray queries (rayquery.go)
 	// nullTexel stands for texels outside an image (reads 0, drops writes).
 	nullTexel [8]byte
 	// self is the lane alone, for vector handlers (vec.go).
@@ -126,6 +128,9 @@ func (l *lane) region(in *instr, addr uint64, n int, write bool) ([]byte, error)
 		}
 		b = l.wg.mem
 	case regInv:
+		if l.memStale {
+			l.fillMem()
+		}
 		b = l.mem
 	case regPush:
 		if write {

@@ -24,7 +24,8 @@ import (
 const (
 	lkPure  uint8 = iota // a function of its operand slots
 	lkLoad               // OpLoad: once when the address is the same and not invocation memory
-	lkLoadU              // OpLoad of a subgroup-uniform built-in: once when the address is the same
+	lkLoadU              // OpLoad of a workgroup-uniform built-in: once when the address is the same
+	lkLoadS              // OpLoad of SubgroupId: lkLoadU in a subgroup, lkLoad in a whole workgroup
 	lkStore              // OpStore: once when pointer and value are the same outside invocation memory
 	lkLane               // run for each invocation (side effects, invocation memory)
 	lkCtl                // control flow the lockstep loop performs itself
@@ -62,6 +63,11 @@ type sgMeta struct {
 	rows []uint64
 	w    int
 	bc   [3][]uint64
+	// rs and ro place the rows in rows: slot s's at s*rs+ro (a subgroup of
+	// a wide workgroup views the workgroup's rows).
+	rs, ro int
+	// wide: sg is the whole workgroup of several subgroups (wgState.wide).
+	wide bool
 }
 
 const (
@@ -186,7 +192,7 @@ func (p *prog) classify() {
 			in.op == spirv.OpReturn || in.op == spirv.OpReturnValue || in.op == spirv.OpFunctionCall:
 			in.lk = lkCtl
 		case in.op == spirv.OpLoad || in.op == spirv.OpBufferPointerEXT:
-			if in.lk != lkLoadU {
+			if in.lk != lkLoadU && in.lk != lkLoadS {
 				in.lk = lkLoad
 			}
 		case in.op == spirv.OpStore:
@@ -442,6 +448,9 @@ func (m *sgMeta) enterLockstep() {
 		for s := range m.st {
 			m.st[s] = sAll
 		}
+		for _, r := range ld.p.reset {
+			setSt(m.st, r[0], r[1]-r[0], sLead)
+		}
 	default:
 		for s := range m.st {
 			v, u := ld.regs[s], sAll
@@ -483,9 +492,8 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 		switch in.lk {
 		case lkPure:
 			once = uniform(st, in.uses)
-		case lkLoad, lkLoadU:
-			a := in.a[0]
-			once = isUni(st[a]) && (in.lk == lkLoadU || ld.regs[a]>>56 != regInv)
+		case lkLoad, lkLoadU, lkLoadS:
+			once = m.loadOnce(in)
 		case lkStore:
 			once = uniform(st, in.uses) && ld.regs[in.a[0]]>>56 != regInv
 		case lkLane:
@@ -497,6 +505,17 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			continue
 		case lkColl:
 			switch {
+			case m.wide && isBarrier(in.op):
+				// The whole workgroup is here, in lockstep: the barrier
+				// releases at once.
+				if err := wg.slices(func(s []*lane) error { return chargeColl(in, s) }); err != nil {
+					return err
+				}
+				ld.pc++
+				if x.stop.Load() {
+					return errStopped
+				}
+				continue
 			case isWG(in):
 				if isBarrier(in.op) && !in.wg {
 					m.park()
@@ -523,7 +542,7 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			continue
 		default:
 			ld.steps++
-			m.release()
+			wg.leave(m)
 			return nil
 		}
 		switch {
@@ -543,7 +562,7 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			if in.vec == nil || !in.vec(sg, in) {
 				for _, l := range sg {
 					if err := l.one(in); err != nil {
-						return err
+						return wg.finishEarly(m, l, ld.pc+1, err)
 					}
 				}
 			}
@@ -553,6 +572,57 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 	}
 }
 
+// loadOnce reports whether a load runs once for the subgroup: its address
+// is the same everywhere and outside invocation memory, or it reads a
+// built-in the same in all of them.
+func (m *sgMeta) loadOnce(in *instr) bool {
+	a := in.a[0]
+	if !isUni(m.st[a]) {
+		return false
+	}
+	switch in.lk {
+	case lkLoadU:
+		return true
+	case lkLoadS:
+		return !m.wide
+	}
+	return m.sg[0].regs[a]>>56 != regInv
+}
+
+// slices runs f for each subgroup of the workgroup in order; it stops at
+// an error.
+func (wg *wgState) slices(f func(s []*lane) error) error {
+	for _, s := range wg.sgs {
+		if err := f(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finishEarly returns err, a fault of invocation l in the workgroup's
+// wide lockstep, as running the subgroups one after another would have
+// found it: each subgroup before l's runs on from resume (the instruction
+// after the one they completed with l) until it finishes or waits at a
+// workgroup barrier, and a fault of theirs comes first.
+func (wg *wgState) finishEarly(m *sgMeta, l *lane, resume int32, err error) error {
+	g := l.lid / wg.x.p.sgSize
+	if !m.wide || g == 0 {
+		return err
+	}
+	m.release()
+	for i := range g {
+		for _, e := range wg.sgs[i] {
+			e.pc = resume
+		}
+		wg.meta[i].enter = enterRecompute
+		if err := wg.runSubgroup(i); err != nil {
+			return err
+		}
+	}
+	return err
+}
+
 // lockColl performs a subgroup-wide instruction for the whole subgroup.
 func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
 	sg, st := m.sg, m.st
@@ -560,7 +630,14 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
 	n := resN(in)
 	if !isCoopOp(in.op) {
 		m.spread(in.uses)
-		if err := collective(in, sg, sg); err != nil {
+		if m.wide {
+			// Subgroup operations act on each subgroup of the workgroup.
+			for _, s := range wg.sgs {
+				if err := collective(in, s, s); err != nil {
+					return wg.finishEarly(m, s[0], ld.pc+1, err)
+				}
+			}
+		} else if err := collective(in, sg, sg); err != nil {
 			return err
 		}
 		for s := in.res; s < in.res+n; s++ {
@@ -629,7 +706,7 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 					if in.masked != nil {
 						return false, wg.lockMasked(in, m, in.masked)
 					}
-					return m.diverge(), nil
+					return wg.diverge(m), nil
 				}
 			}
 		}
@@ -648,7 +725,7 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 		if !isUni(st[c]) {
 			for _, l := range rest {
 				if sw.pick(l.regs[c]) != e {
-					return m.diverge(), nil
+					return wg.diverge(m), nil
 				}
 			}
 		}
@@ -682,11 +759,46 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 }
 
 // diverge leaves lockstep at a branch the invocations do not agree on;
-// each then takes its own way from there.
-func (m *sgMeta) diverge() bool {
+// each then takes its own way from there (the subgroups of a wide
+// workgroup each in its own lockstep).
+func (wg *wgState) diverge(m *sgMeta) bool {
 	m.sg[0].steps++
-	m.release()
+	wg.leave(m)
 	return true
+}
+
+// leave ends lockstep of m: a wide workgroup hands its state to its
+// subgroups, a subgroup releases its invocations.
+func (wg *wgState) leave(m *sgMeta) {
+	if m.wide {
+		wg.handOff(m)
+		return
+	}
+	m.release()
+}
+
+// handOff gives each subgroup of the wide workgroup m its part of m's
+// lockstep state, so that each goes on in its own lockstep from where m
+// is: the slot states (rows are shared views), the leader's values and
+// control state copied to each subgroup's leader.
+func (wg *wgState) handOff(m *sgMeta) {
+	ld := m.sg[0]
+	for i := range wg.meta {
+		sm := &wg.meta[i]
+		copy(sm.st, m.st)
+		sl := sm.sg[0]
+		if sl != ld {
+			for s, v := range m.st {
+				if v == sLead {
+					sl.regs[s] = ld.regs[s]
+				}
+			}
+			sl.pc, sl.steps = ld.pc, ld.steps
+			sl.stack = append(sl.stack[:0], ld.stack...)
+			sl.loops = append(sl.loops[:0], ld.loops...)
+		}
+		sm.enter, sm.parked, sm.used = enterResume, false, 0
+	}
 }
 
 // copySlots copies n slots from src to dst: a tile by reference, a value
@@ -701,8 +813,9 @@ func (m *sgMeta) copySlots(dst, src, n int32) {
 		copy(sg[0].regs[dst:dst+n], sg[0].regs[src:src+n])
 		setSt(st, dst, n, sLead)
 	case m.rows != nil && allSt(st[src:src+n], sVec):
-		w := int32(m.w)
-		copy(m.rows[dst*w:(dst+n)*w], m.rows[src*w:(src+n)*w])
+		for k := range n {
+			copy(m.row(dst+k), m.row(src+k))
+		}
 		setSt(st, dst, n, sVec)
 	default:
 		m.spread([]int32{src, n})
@@ -797,7 +910,8 @@ func (p *prog) promotedCopy(i int, dst, src int32, t *typ, id uint32) instr {
 	return in
 }
 
-// uniformInputs finds the Input variables of subgroup-uniform built-ins.
+// uniformInputs finds the Input variables of subgroup-uniform built-ins:
+// true for those the same in the whole workgroup, false for SubgroupId.
 func (p *prog) uniformInputs(first int) map[uint32]bool {
 	u := map[uint32]bool{}
 	for i := 0; i < first; i++ {
@@ -806,7 +920,7 @@ func (p *prog) uniformInputs(first int) map[uint32]bool {
 			continue
 		}
 		if d := p.deco(in.Words[1]); d.builtin >= 0 && uniformBuiltin(spirv.BuiltIn(d.builtin)) {
-			u[in.Words[1]] = true
+			u[in.Words[1]] = spirv.BuiltIn(d.builtin) != spirv.BuiltInSubgroupId
 		}
 	}
 	return u
@@ -815,14 +929,21 @@ func (p *prog) uniformInputs(first int) map[uint32]bool {
 // markUniformLoad follows pointers into subgroup-uniform built-ins through
 // access chains and marks the loads from them.
 func (p *prog) markUniformLoad(in *spirv.Inst, ins *instr, uvars map[uint32]bool) {
-	if len(in.Words) < 3 || !uvars[in.Words[2]] {
+	if len(in.Words) < 3 {
+		return
+	}
+	wgu, ok := uvars[in.Words[2]]
+	if !ok {
 		return
 	}
 	switch in.Op {
 	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain:
-		uvars[in.Words[1]] = true
+		uvars[in.Words[1]] = wgu
 	case spirv.OpLoad:
 		ins.lk = lkLoadU
+		if !wgu {
+			ins.lk = lkLoadS
+		}
 	}
 }
 
@@ -848,7 +969,7 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 			if in.masked != nil {
 				return false, wg.lockMasked(in, m, in.masked)
 			}
-			return m.diverge(), nil
+			return wg.diverge(m), nil
 		}
 	}
 	e := in.e

@@ -42,7 +42,7 @@ func (p *prog) straightTo(pc int32) (*edge, int32) {
 			return nil, 0
 		}
 		switch c.lk {
-		case lkPure, lkLoad, lkLoadU, lkStore, lkLane:
+		case lkPure, lkLoad, lkLoadU, lkLoadS, lkStore, lkLane:
 		default:
 			return nil, 0
 		}
@@ -82,25 +82,18 @@ func (p *prog) findMasked(in *instr) *maskedIf {
 // each side masked to the invocations that take it, and leaves the
 // subgroup, in lockstep, at the block where the sides meet.
 func (wg *wgState) lockMasked(in *instr, m *sgMeta, mi *maskedIf) error {
+	if m.wide {
+		return wg.lockMaskedWide(in, m, mi)
+	}
 	sg, st := m.sg, m.st
 	ld := sg[0]
-	c := in.a[0]
-	var sides [2][]*lane
-	sides[0], sides[1] = wg.mact[:0], wg.mrest[:0]
-	for _, l := range sg {
-		if l.regs[c] != 0 {
-			sides[0] = append(sides[0], l)
-		} else {
-			sides[1] = append(sides[1], l)
-		}
-	}
-	wg.mact, wg.mrest = sides[0], sides[1]
+	sides := wg.splitSides(sg, in.a[0])
 	code := wg.x.p.code
 	for k := range sides {
 		s := &mi.side[k]
 		m.maskedMoves(sides[k], s.pre)
 		for pc := s.from; pc < s.to; pc++ {
-			if err := m.maskedOne(&code[pc], sides[k]); err != nil {
+			if err := m.maskedOne(&code[pc], sides[k], true, ld); err != nil {
 				return err
 			}
 		}
@@ -122,6 +115,60 @@ func (wg *wgState) lockMasked(in *instr, m *sgMeta, mi *maskedIf) error {
 		setSt(st, v.dst, v.n, sVar)
 	}
 	ld.pc = mi.merge
+	return nil
+}
+
+// splitSides splits the invocations of sg by condition slot c: those
+// taking the true side, those taking the false side.
+func (wg *wgState) splitSides(sg []*lane, c int32) [2][]*lane {
+	var sides [2][]*lane
+	sides[0], sides[1] = wg.mact[:0], wg.mrest[:0]
+	for _, l := range sg {
+		if l.regs[c] != 0 {
+			sides[0] = append(sides[0], l)
+		} else {
+			sides[1] = append(sides[1], l)
+		}
+	}
+	wg.mact, wg.mrest = sides[0], sides[1]
+	return sides
+}
+
+// lockMaskedWide runs a masked branch of a whole workgroup in lockstep
+// one subgroup after another, each as lockMasked runs a subgroup's, so
+// that a fault is the one running the subgroups one by one finds. The
+// leader spends the steps of each side once.
+func (wg *wgState) lockMaskedWide(in *instr, m *sgMeta, mi *maskedIf) error {
+	code := wg.x.p.code
+	var ran [2]bool
+	for _, sg := range wg.sgs {
+		sides := wg.splitSides(sg, in.a[0])
+		for k := range sides {
+			if len(sides[k]) == 0 {
+				continue
+			}
+			s := &mi.side[k]
+			m.maskedMoves(sides[k], s.pre)
+			for pc := s.from; pc < s.to; pc++ {
+				if err := m.maskedOne(&code[pc], sides[k], !ran[k], sg[0]); err != nil {
+					return wg.finishEarly(m, sg[0], mi.merge, err)
+				}
+			}
+			ran[k] = true
+		}
+		for k := range sides {
+			m.spreadMoves(mi.side[k].post)
+		}
+		for k := range sides {
+			for _, l := range sides[k] {
+				phiMoves(l, mi.side[k].post)
+			}
+			for _, v := range mi.side[k].post {
+				setSt(m.st, v.dst, v.n, sVar)
+			}
+		}
+	}
+	m.sg[0].pc = mi.merge
 	return nil
 }
 
@@ -154,13 +201,17 @@ func (m *sgMeta) maskedMoves(act []*lane, moves []move) {
 // the leader, which may be masked out: its result slot is its own, which
 // the others never read, or memory every active invocation would write
 // alike). Slot copies may write variables that live on past the branch,
-// so they go to the active invocations only.
-func (m *sgMeta) maskedOne(in *instr, act []*lane) error {
+// so they go to the active invocations only. The leader spends a step
+// when count is set; lead is the leader of the subgroup act belongs to,
+// which a fault of the leader's names.
+func (m *sgMeta) maskedOne(in *instr, act []*lane, count bool, lead *lane) error {
 	st := m.st
 	ld := m.sg[0]
-	ld.steps--
-	if ld.steps < 0 {
-		return ld.fail(in, "step budget exhausted (runaway loop?)")
+	if count {
+		ld.steps--
+		if ld.steps < 0 {
+			return ld.fail(in, "step budget exhausted (runaway loop?)")
+		}
 	}
 	n := resN(in)
 	if in.fast == fCopy {
@@ -176,15 +227,17 @@ func (m *sgMeta) maskedOne(in *instr, act []*lane) error {
 	switch in.lk {
 	case lkPure:
 		once = uniform(st, in.uses)
-	case lkLoad, lkLoadU:
-		a := in.a[0]
-		once = isUni(st[a]) && (in.lk == lkLoadU || ld.regs[a]>>56 != regInv)
+	case lkLoad, lkLoadU, lkLoadS:
+		once = m.loadOnce(in)
 	case lkStore:
 		once = uniform(st, in.uses) && ld.regs[in.a[0]]>>56 != regInv
 	}
 	if once {
 		if in.vec == nil || !in.vec(ld.self[:], in) {
 			if err := ld.one(in); err != nil {
+				if e, ok := err.(*Error); ok && lead != ld {
+					e.Invocation = lead.gid
+				}
 				return err
 			}
 		}

@@ -37,6 +37,9 @@ type prog struct {
 	local          [3]uint32
 	// localIDs are the LocalSizeId operands, resolved after globals.
 	localIDs [3]uint32
+	// wideColl: every collective is a barrier or a subgroup operation,
+	// so a workgroup may run in lockstep as a whole (wgState.wide).
+	wideColl bool
 
 	invMem  int
 	invInit []byte

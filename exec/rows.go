@@ -27,7 +27,7 @@ const maxRowSlots = 1 << 16
 
 // initRows gives the subgroup its rows and broadcast scratch.
 func (m *sgMeta) initRows(slots int) {
-	m.w = len(m.sg)
+	m.w, m.rs = len(m.sg), len(m.sg)
 	if slots > maxRowSlots {
 		return
 	}
@@ -37,9 +37,21 @@ func (m *sgMeta) initRows(slots int) {
 	}
 }
 
+// subRows makes the rows of sub, a subgroup of the workgroup m runs as a
+// whole starting at invocation off, views of m's rows: when m hands its
+// state to the subgroups (wgState.handOff), their rows hold their values
+// already.
+func (m *sgMeta) subRows(sub *sgMeta, off int) {
+	sub.w, sub.rs, sub.ro = len(sub.sg), m.rs, off
+	sub.rows = m.rows
+	for k, b := range m.bc {
+		sub.bc[k] = b[:sub.w:sub.w]
+	}
+}
+
 // row is slot s's row.
 func (m *sgMeta) row(s int32) []uint64 {
-	o := int(s) * m.w
+	o := int(s)*m.rs + m.ro
 	return m.rows[o : o+m.w : o+m.w]
 }
 
@@ -291,6 +303,9 @@ func rLoad32(m *sgMeta, in *instr) bool {
 	a = a[:len(d)]
 	buf, tag := m.span(a[0])
 	if buf == nil {
+		if isUni(m.st[in.a[0]]) && a[0]>>56 == regInv && m.builtinRow(a[0]&(1<<offBits-1), d) {
+			return true
+		}
 		return m.memRow(a, 4, func(i int, b []byte) { d[i] = uint64(binary.LittleEndian.Uint32(b)) })
 	}
 	size := uint64(len(buf))
@@ -307,6 +322,55 @@ func rLoad32(m *sgMeta, in *instr) bool {
 		d[i] = uint64(binary.LittleEndian.Uint32(buf[off:]))
 	}
 	return true
+}
+
+// builtinRow fills d with the 32-bit integer built-in input at offset off
+// of every invocation's memory, computed from the invocation's place as
+// fillMem would store it, so that memory need not be filled; false for
+// an offset elsewhere.
+func (m *sgMeta) builtinRow(off uint64, d []uint64) bool {
+	l0 := m.sg[0]
+	for _, iv := range l0.p.inputs {
+		o, t := off-uint64(iv.off), iv.t
+		if off < uint64(iv.off) || o >= uint64(t.size) {
+			continue
+		}
+		if o%4 != 0 || !(t.kind == kInt || t.kind == kVector && t.elem.kind == kInt) || t.comp().size != 4 {
+			return false
+		}
+		c := o / 4
+		sg := m.sg[:len(d)]
+		switch iv.builtin {
+		case spirv.BuiltInGlobalInvocationId:
+			for i, l := range sg {
+				d[i] = uint64(l.gid[c])
+			}
+		case spirv.BuiltInLocalInvocationId:
+			for i, l := range sg {
+				d[i] = uint64(l.lxyz[c])
+			}
+		case spirv.BuiltInLocalInvocationIndex:
+			for i, l := range sg {
+				d[i] = uint64(l.lid)
+			}
+		case spirv.BuiltInSubgroupLocalInvocationId:
+			for i, l := range sg {
+				d[i] = uint64(l.sgl)
+			}
+		case spirv.BuiltInSubgroupId:
+			for i, l := range sg {
+				d[i] = uint64(l.lid / l0.p.sgSize)
+			}
+		case spirv.BuiltInWorkgroupId:
+			for i := range d {
+				d[i] = uint64(l0.wg.id[c])
+			}
+		default:
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 // rLoad16 is rLoad32 for 16-bit values (quantized weights, halves).

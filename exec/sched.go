@@ -67,9 +67,15 @@ type wgState struct {
 	scratch coopScratch
 	// meta is each subgroup's lockstep state; the rest is scratch for it.
 	meta []sgMeta
-	utmp []uint8
-	mtmp []move
-	ttmp []*tile
+	// wide is the lockstep state of the whole workgroup, where it may run
+	// so (useWide): a workgroup starts in lockstep as one row of all its
+	// invocations, barriers pass at once, subgroup operations act on each
+	// subgroup; where that row diverges the subgroups go on on their own.
+	wide    sgMeta
+	useWide bool
+	utmp    []uint8
+	mtmp    []move
+	ttmp    []*tile
 	// mact and mrest are the two sides of a masked branch (masked.go);
 	// act the invocations of a collective instruction (runSubgroup).
 	mact, mrest, act []*lane
@@ -99,13 +105,28 @@ func newWG(x *dispatchRun) *wgState {
 			l.fixed = append(l.fixed, l.mem[iv.off:iv.off+iv.t.size]...)
 		}
 	}
+	slots := len(x.tmpl)
+	wg.useWide = p.wideColl && n > p.sgSize && slots*n <= maxWideWords
+	if wg.useWide {
+		wg.wide = sgMeta{sg: wg.lanes, st: make([]uint8, slots), tiles: make([]*tile, slots), wide: true}
+		wg.wide.initRows(slots)
+	}
 	for i := 0; i < n; i += p.sgSize {
 		wg.sgs = append(wg.sgs, wg.lanes[i:min(i+p.sgSize, n)])
-		wg.meta = append(wg.meta, sgMeta{sg: wg.sgs[len(wg.sgs)-1], st: make([]uint8, len(x.tmpl)), tiles: make([]*tile, len(x.tmpl))})
-		wg.meta[len(wg.meta)-1].initRows(len(x.tmpl))
+		m := sgMeta{sg: wg.sgs[len(wg.sgs)-1], st: make([]uint8, slots), tiles: make([]*tile, slots)}
+		if wg.useWide {
+			wg.wide.subRows(&m, i)
+		} else {
+			m.initRows(slots)
+		}
+		wg.meta = append(wg.meta, m)
 	}
 	return wg
 }
+
+// maxWideWords bounds the rows of a workgroup run in lockstep as a whole
+// (slots times invocations).
+const maxWideWords = 1 << 20
 
 // reset prepares the workgroup with the given id to run from the start.
 func (wg *wgState) reset(id [3]uint32) {
@@ -118,14 +139,22 @@ func (wg *wgState) reset(id [3]uint32) {
 	for i := range wg.meta {
 		wg.meta[i].enter, wg.meta[i].parked = enterFresh, false
 	}
+	wg.wide.enter = enterFresh
+	// In lockstep the template's values of the slots reset restores are
+	// the leaders' (sLead, enterLockstep), copied to the others where
+	// one needs them; each invocation's memory is filled when first
+	// touched (fillMem).
+	all := x.noLock
 	for _, l := range wg.lanes {
-		for _, r := range p.reset {
-			// The ranges are mostly a slot or two: a loop beats memmove.
-			for s := r[0]; s < r[1]; s++ {
-				l.regs[s] = x.tmpl[s]
+		if all || l.sgl == 0 {
+			for _, r := range p.reset {
+				// The ranges are mostly a slot or two: a loop beats memmove.
+				for s := r[0]; s < r[1]; s++ {
+					l.regs[s] = x.tmpl[s]
+				}
 			}
 		}
-		copy(l.mem, p.invInit)
+		l.memStale = true
 		l.pc = p.entry
 		l.stack = l.stack[:0]
 		l.loops = l.loops[:0]
@@ -133,27 +162,35 @@ func (wg *wgState) reset(id [3]uint32) {
 		l.state = stRun
 		l.steps = x.budget
 		l.gid = [3]uint32{id[0]*p.local[0] + l.lxyz[0], id[1]*p.local[1] + l.lxyz[1], id[2]*p.local[2] + l.lxyz[2]}
-		fixed := l.fixed
-		for _, iv := range p.inputs {
-			if !perGroup(iv.builtin) {
-				fixed = fixed[copy(l.mem[iv.off:], fixed[:iv.t.size]):]
-				continue
-			}
-			v := &l.gid
-			if iv.builtin == spirv.BuiltInWorkgroupId {
-				v = &wg.id
-			}
-			if t := iv.t; t.kind == kVector && t.count == 3 && t.elem.kind == kInt && t.elem.size == 4 {
-				b := l.mem[iv.off : iv.off+12]
-				binary.LittleEndian.PutUint32(b, v[0])
-				binary.LittleEndian.PutUint32(b[4:], v[1])
-				binary.LittleEndian.PutUint32(b[8:], v[2])
-				continue
-			}
-			wg.vals = builtinValue(wg.vals[:0], iv.builtin, l, l.lxyz)
-			if len(wg.vals) >= iv.t.slots {
-				storeRec(iv.t, l.mem, iv.off, wg.vals, matLayout{})
-			}
+	}
+}
+
+// fillMem gives the invocation's memory its initial contents and the
+// built-in inputs.
+func (l *lane) fillMem() {
+	l.memStale = false
+	p, wg := l.p, l.wg
+	copy(l.mem, p.invInit)
+	fixed := l.fixed
+	for _, iv := range p.inputs {
+		if !perGroup(iv.builtin) {
+			fixed = fixed[copy(l.mem[iv.off:], fixed[:iv.t.size]):]
+			continue
+		}
+		v := &l.gid
+		if iv.builtin == spirv.BuiltInWorkgroupId {
+			v = &wg.id
+		}
+		if t := iv.t; t.kind == kVector && t.count == 3 && t.elem.kind == kInt && t.elem.size == 4 {
+			b := l.mem[iv.off : iv.off+12]
+			binary.LittleEndian.PutUint32(b, v[0])
+			binary.LittleEndian.PutUint32(b[4:], v[1])
+			binary.LittleEndian.PutUint32(b[8:], v[2])
+			continue
+		}
+		wg.vals = builtinValue(wg.vals[:0], iv.builtin, l, l.lxyz)
+		if len(wg.vals) >= iv.t.slots {
+			storeRec(iv.t, l.mem, iv.off, wg.vals, matLayout{})
 		}
 	}
 }
@@ -308,6 +345,14 @@ func collective(in *instr, act, sg []*lane) error {
 func (wg *wgState) run() error {
 	x := wg.x
 	code := x.p.code
+	if wg.useWide && !x.noLock {
+		if err := wg.lockstep(&wg.wide); err != nil {
+			return err
+		}
+		if wg.lanes[0].state == stDone {
+			return nil
+		}
+	}
 	for {
 		for i := range wg.sgs {
 			if err := wg.runSubgroup(i); err != nil {

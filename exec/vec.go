@@ -25,8 +25,12 @@ type vecOp func(sg []*lane, in *instr) bool
 // touches (fenv.go) keep the general path, and an instruction without a
 // vector handler has no row handler either.
 func (p *prog) pickVecs() {
+	p.wideColl = true
 	for k := range p.code {
 		in := &p.code[k]
+		if in.coll && !isBarrier(in.op) && (in.wg || !isGroupOp(in.op)) {
+			p.wideColl = false
+		}
 		in.fam = family(in.op)
 		if in.op == spirv.OpBranchConditional {
 			in.masked = p.findMasked(in)
@@ -53,7 +57,7 @@ func pickVec(in *instr) vecOp {
 		return nil
 	}
 	switch in.lk {
-	case lkPure, lkLoad, lkLoadU, lkStore:
+	case lkPure, lkLoad, lkLoadU, lkLoadS, lkStore:
 	default:
 		return nil
 	}
@@ -206,6 +210,9 @@ func (l *lane) plainMem(addr uint64, n uint64) []byte {
 	case regInv:
 		if (addr>>offBits)&0xffff != 0 {
 			return nil
+		}
+		if l.memStale {
+			l.fillMem()
 		}
 		b = l.mem
 	default:

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/coopshader/coop/devcheck"
 	"github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/icd/vkt"
 	"github.com/coopshader/coop/spirv"
@@ -388,37 +387,20 @@ func prepare(code []uint32, entry string, spec map[uint32][]byte, sg uint32) (*e
 	}
 	// The module is validated for Vulkan 1.3 with this device's rules (it
 	// has scalar block layout and standard uniform buffer layout) as the
-	// pipeline specializes it: llama.cpp sizes workgroups, tiles and
-	// arrays from the device's properties through specialization
-	// constants, so their defaults prove nothing. The validator's device
-	// rules (devcheck) look at the module's first compute entry point's
-	// workgroup size; a pipeline of another entry point is checked again
-	// with its own.
-	if _, err := validate.Validate(m, validate.Options{TargetEnv: "vulkan1.3", Profile: Profile(),
-		ScalarBlockLayout: true, UniformBufferStandardLayout: true, Spec: spec}); err != nil {
+	// pipeline specializes it and for the entry point it is made of:
+	// llama.cpp sizes workgroups, tiles and arrays from the device's
+	// properties through specialization constants, so their defaults
+	// prove nothing.
+	res, err := validate.Validate(m, validate.Options{TargetEnv: "vulkan1.3", Profile: Profile(),
+		ScalarBlockLayout: true, UniformBufferStandardLayout: true, EntryPoint: entry, Spec: spec})
+	if err != nil {
 		return nil, err
 	}
-	if entry != firstCompute(m) {
-		if err := devcheck.Check(m, Profile(), devcheck.Options{Entry: entry, Spec: spec}); err != nil {
-			return nil, err
-		}
-	}
-	prog, err := exec.Load(m, entry, spec, int(sg))
+	prog, err := exec.LoadValidated(m, res, entry, spec, int(sg))
 	if err != nil {
 		return nil, fmt.Errorf("entry point %q: %w", entry, err)
 	}
 	return prog, nil
-}
-
-// firstCompute names the module's first GLCompute entry point.
-func firstCompute(m *spirv.Module) string {
-	for _, in := range m.Insts {
-		if in.Op == spirv.OpEntryPoint && len(in.Words) >= 3 && in.Words[0] == uint32(spirv.ExecutionModelGLCompute) {
-			name, _, _ := in.String(2)
-			return name
-		}
-	}
-	return ""
 }
 
 func DestroyPipeline(device uintptr, pipeline uint64, pAllocator unsafe.Pointer) {

@@ -194,6 +194,7 @@ var featureTypes = map[vkt.StructureType]reflect.Type{
 	vkt.StructureTypePhysicalDeviceShaderAtomicInt64Features:               reflect.TypeFor[vkt.PhysicalDeviceShaderAtomicInt64Features](),
 	vkt.StructureTypePhysicalDeviceScalarBlockLayoutFeatures:               reflect.TypeFor[vkt.PhysicalDeviceScalarBlockLayoutFeatures](),
 	vkt.StructureTypePhysicalDeviceHostQueryResetFeatures:                  reflect.TypeFor[vkt.PhysicalDeviceHostQueryResetFeatures](),
+	vkt.StructureTypePhysicalDeviceImageRobustnessFeatures:                 reflect.TypeFor[vkt.PhysicalDeviceImageRobustnessFeatures](),
 }
 
 // propertyTypes are the properties structures the driver fills, by sType.

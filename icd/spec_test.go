@@ -38,15 +38,16 @@ func TestSpecializedDeviceRule(t *testing.T) {
 }
 
 // TestSecondEntryPoint creates pipelines of both entry points of one
-// module: the validator's device rules see the first one's workgroup;
-// the second's, over the device's invocation limit, is refused with the
-// rule named.
+// module: the validator's device rules see the pipeline's entry point
+// (validate.Options.EntryPoint), so the second one is accepted although
+// the first one's workgroup is over the device's size limit, and
+// the first is refused with the rule named.
 func TestSecondEntryPoint(t *testing.T) {
 	m, err := text.Assemble([]byte(`
 OpCapability Shader
 OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %a "small"
 OpEntryPoint GLCompute %b "large"
+OpEntryPoint GLCompute %a "small"
 OpExecutionMode %a LocalSize 64 1 1
 OpExecutionMode %b LocalSize 2048 1 1
 %void = OpTypeVoid
@@ -71,7 +72,7 @@ OpFunctionEnd
 		t.Fatalf("entry point small refused: %v", err)
 	}
 	_, err = prepare(words, "large", nil, defaultSubgroup)
-	if err == nil || !strings.Contains(err.Error(), "VUID-RuntimeSpirv-x-06432") {
-		t.Fatalf("entry point large: got %v, want the invocation limit's rule", err)
+	if err == nil || !strings.Contains(err.Error(), "VUID-RuntimeSpirv-x-06429") {
+		t.Fatalf("entry point large: got %v, want the workgroup size limit's rule", err)
 	}
 }

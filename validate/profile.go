@@ -82,7 +82,7 @@ func (s *state) checkProfile() {
 			}
 		}
 	}
-	err := devcheck.Check(s.m, p, devcheck.Options{Spec: s.opts.Spec})
+	err := devcheck.Check(s.m, p, devcheck.Options{Entry: s.opts.EntryPoint, Spec: s.opts.Spec})
 	var es devcheck.Errors
 	if errors.As(err, &es) && len(es) > 0 {
 		e := es[0]

@@ -42,6 +42,10 @@ type Options struct {
 	// BeforeHLSLLegalization is accepted for spirv-val compatibility; it
 	// relaxes nothing coop checks.
 	BeforeHLSLLegalization bool
+	// EntryPoint names the GLCompute entry point a pipeline is made of:
+	// the device rules (Profile) check its workgroup size. "" takes the
+	// module's first.
+	EntryPoint string
 	// Spec, when not nil, validates the module as a pipeline specializes
 	// it: each specialization constant has the value Spec gives its SpecId
 	// (little-endian bytes, as backend.Dispatch.Spec) or else its default,

@@ -114,6 +114,7 @@ const (
 	StructureTypePhysicalDeviceMaintenance4Properties                  StructureType = 1000413001
 	StructureTypeDeviceBufferMemoryRequirements                        StructureType = 1000413002
 	StructureTypeDeviceImageMemoryRequirements                         StructureType = 1000413003
+	StructureTypePhysicalDeviceImageRobustnessFeatures                 StructureType = 1000335000
 	StructureTypePhysicalDeviceSubgroupSizeControlProperties           StructureType = 1000225000
 	StructureTypePipelineShaderStageRequiredSubgroupSizeCreateInfo     StructureType = 1000225001
 	StructureTypePhysicalDeviceSubgroupSizeControlFeatures             StructureType = 1000225002
@@ -3352,6 +3353,13 @@ type FormatProperties3 struct {
 	LinearTilingFeatures  FormatFeatureFlags2 // offset 16
 	OptimalTilingFeatures FormatFeatureFlags2 // offset 24
 	BufferFeatures        FormatFeatureFlags2 // offset 32
+}
+
+// PhysicalDeviceImageRobustnessFeatures mirrors VkPhysicalDeviceImageRobustnessFeatures (C size 24, alignment 8).
+type PhysicalDeviceImageRobustnessFeatures struct {
+	SType             StructureType  // offset 0
+	PNext             unsafe.Pointer // offset 8
+	RobustImageAccess Bool32         // offset 16
 }
 
 type (

@@ -82,6 +82,7 @@ var wantStructs = []string{
 	"VkBindImageMemoryInfo", "VkBufferImageCopy", "VkBufferImageCopy2", "VkCopyBufferToImageInfo2", "VkCopyImageToBufferInfo2",
 	"VkImageCopy", "VkImageCopy2", "VkCopyImageInfo2", "VkImageSubresourceRange", "VkImageFormatProperties",
 	"VkImageFormatProperties2", "VkPhysicalDeviceImageFormatInfo2", "VkFormatProperties3",
+	"VkPhysicalDeviceImageRobustnessFeatures",
 }
 
 // Enumerations emitted in full.

@@ -1,0 +1,82 @@
+package exec
+
+import (
+	"encoding/binary"
+	"strings"
+	"testing"
+
+	"github.com/coopshader/coop/backend"
+)
+
+// TestWideFaultOrder runs workgroups of several subgroups, which start in
+// lockstep as a whole, where an invocation of a later subgroup faults at
+// an earlier instruction than one of the first subgroup: the fault
+// reported must be the first subgroup's (unless a barrier comes between),
+// as running the subgroups one after another (and one invocation at a
+// time) finds it, whether the
+// faults are plain accesses, inside masked branches or around subgroup
+// operations and barriers.
+func TestWideFaultOrder(t *testing.T) {
+	for _, tc := range []struct{ name, body string }{
+		{"plain", `
+    o[i == 40u ? i + p.bad : i] = 1u;
+    o[i == 3u ? i + p.bad : i] += 2u;`},
+		{"masked", `
+    if (i == 40u) { o[i + p.bad] = 1u; } else { o[i] = 5u; }
+    if (i == 3u) { o[i + p.bad] = 2u; }`},
+		{"subgroup", `
+    uint s = subgroupAdd(i);
+    o[i == 40u ? i + p.bad : i] = s;
+    s = subgroupMax(s + i);
+    o[i == 3u ? i + p.bad : i] += s;`},
+		{"barrier", `
+    o[i == 40u ? i + p.bad : i] = 1u;
+    barrier();
+    o[i == 3u ? i + p.bad : i] += 2u;`},
+		{"early barrier", `
+    o[i == 3u ? i + p.bad : i] = 1u;
+    barrier();
+    o[i == 40u ? i + p.bad : i] += 2u;`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := `#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 48) in;
+layout(set = 0, binding = 0) buffer Out { uint o[]; };
+layout(push_constant) uniform P { uint bad; } p;
+void main() {
+    uint i = gl_LocalInvocationIndex;` + tc.body + `
+}`
+			code := glslWords(t, src)
+			run := func(noLock bool, bad uint32) ([]byte, error) {
+				dev := New(Options{noLockstep: noLock, SubgroupSize: 16})
+				buf, _ := dev.NewBuffer(64*4, backend.UsageStorage)
+				push := binary.LittleEndian.AppendUint32(nil, bad)
+				_, err := dev.Dispatch(&backend.Dispatch{Code: code, Entry: "main", Groups: [3]uint32{1, 1, 1}, PushConstants: push,
+					Bindings: []backend.Binding{{Binding: 0, Buffer: buf}}})
+				return Bytes(buf), err
+			}
+			lock, err := run(false, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			one, err := run(true, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(lock) != string(one) {
+				t.Errorf("results differ between lockstep and one-by-one execution")
+			}
+			_, e1 := run(false, 1<<20)
+			_, e2 := run(true, 1<<20)
+			// A barrier orders: faults before it come first.
+			want := "invocation (3,0,0)"
+			if tc.name == "barrier" {
+				want = "invocation (40,0,0)"
+			}
+			if e1 == nil || e2 == nil || e1.Error() != e2.Error() || !strings.Contains(e1.Error(), want) {
+				t.Errorf("lockstep %v\none by one %v", e1, e2)
+			}
+		})
+	}
+}
