@@ -203,7 +203,10 @@ func TestScripts(t *testing.T) {
 // refused, a pipeline refused for its specialization (the device rule
 // named), a destroyed buffer left in a binding the
 // pipeline does not use, dispatch base, a timeline wait signaled from
-// the host after submission, timestamps.
+// the host after submission, timestamps; images (testdata/images.comp):
+// format queries, a linear image written through mapped memory, a clear,
+// an immutable sampler, a texel buffer, synchronization2 layout
+// transitions, a copy to a buffer.
 func TestCApplication(t *testing.T) {
 	needDriver(t)
 	if _, err := os.Stat("/usr/include/vulkan/vulkan.h"); err != nil {
@@ -226,8 +229,12 @@ void main() { v[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * mul + add; 
 	if err != nil {
 		t.Fatal(err)
 	}
+	images, err := os.ReadFile("testdata/images.comp")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var spv []string
-	for i, src := range [][]byte{[]byte(good), bad} {
+	for i, src := range [][]byte{[]byte(good), bad, images} {
 		words, err := compile.Words(fmt.Sprintf("s%d.comp", i), src, compile.Options{TargetEnv: "vulkan1.3"})
 		if err != nil {
 			t.Fatal(err)

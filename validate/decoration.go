@@ -80,6 +80,12 @@ func (s *state) checkDecorations() {
 				s.fail(i, "decoration.duplicate", "ID '%d', member '%d' decorated with %s multiple times is not allowed.", w[0], w[1], decName(d))
 				return
 			}
+			if notMemberDecoration(d) {
+				// Each decoration's "Apply to" (SPIR-V 3.20) names no
+				// structure member.
+				s.fail(i, "decoration.member", "%s cannot be applied to structure members", decName(d))
+				return
+			}
 			if s.checkIdDecoration(i, d, w[3:]); s.err != nil {
 				return
 			}
@@ -159,12 +165,19 @@ func (s *state) checkDecorationTarget(i int, target uint32, d spirv.Decoration) 
 	case spirv.DecorationRowMajor, spirv.DecorationColMajor, spirv.DecorationMatrixStride:
 		// "Applies only to a member of a structure type."
 		s.fail(i, "decoration.target", "%s can only be applied to structure members", name)
-	case spirv.DecorationBinding, spirv.DecorationDescriptorSet:
+	case spirv.DecorationBinding, spirv.DecorationDescriptorSet, spirv.DecorationInvariant, spirv.DecorationConstant,
+		spirv.DecorationLocation, spirv.DecorationIndex, spirv.DecorationInputAttachmentIndex:
 		if !variable {
 			s.fail(i, "decoration.target", "%s decoration on target <id> '%d' must be a variable", name, target)
 		}
-	case spirv.DecorationNonReadable, spirv.DecorationNonWritable:
-		if !variable && ti.Op != spirv.OpFunctionParameter {
+	case spirv.DecorationNonReadable, spirv.DecorationNonWritable, spirv.DecorationNoPerspective, spirv.DecorationFlat,
+		spirv.DecorationPatch, spirv.DecorationCentroid, spirv.DecorationSample, spirv.DecorationRestrict, spirv.DecorationAliased,
+		spirv.DecorationVolatile, spirv.DecorationCoherent, spirv.DecorationXfbBuffer, spirv.DecorationXfbStride,
+		spirv.DecorationComponent, spirv.DecorationStream, spirv.DecorationRestrictPointer, spirv.DecorationAliasedPointer,
+		spirv.DecorationPerPrimitiveEXT:
+		// Memory object declarations: variables, function parameters,
+		// and the pointers OpRawAccessChainNV and OpBufferPointerEXT make.
+		if !variable && ti.Op != spirv.OpFunctionParameter && ti.Op != spirv.OpRawAccessChainNV && ti.Op != spirv.OpBufferPointerEXT {
 			s.fail(i, "decoration.target", "%s decoration on target <id> '%d' must be a memory object declaration", name, target)
 		}
 	case spirv.DecorationSpecId:
@@ -174,8 +187,19 @@ func (s *state) checkDecorationTarget(i int, target uint32, d spirv.Decoration) 
 			s.fail(i, "decoration.target", "SpecId decoration on target <id> '%d' must be OpSpecConstantTrue, OpSpecConstantFalse, OpSpecConstant, or OpSpecConstantDataKHR", target)
 		}
 	case spirv.DecorationBuiltIn:
-		if !variable && !isConstInst(ti.Op) {
+		switch {
+		case !variable && !isConstInst(ti.Op):
 			s.fail(i, "decoration.target", "BuiltIns can only target variables, structure members or constants")
+		case len(s.m.Insts[i].Words) > 2 && spirv.BuiltIn(s.m.Insts[i].Words[2]) == spirv.BuiltInWorkgroupSize && s.hasCap(spirv.CapabilityShader):
+			// "WorkgroupSize ... If an object is decorated with the
+			// WorkgroupSize decoration, this takes precedence over any
+			// LocalSize or LocalSizeId execution mode": under Shader it is
+			// a constant (SPIR-V 3.21 BuiltIn, paraphrased, no local copy).
+			if !isConstInst(ti.Op) {
+				s.fail(i, "decoration.target", "BuiltIn decoration on target <id> '%d' must be a constant for WorkgroupSize", target)
+			}
+		case !variable:
+			s.fail(i, "decoration.target", "BuiltIn decoration on target <id> '%d' must be a variable", target)
 		}
 	case spirv.DecorationRelaxedPrecision:
 		if ti.Op.Desc().Class == "Type-Declaration" {
@@ -210,4 +234,23 @@ func (s *state) checkIdDecoration(i int, d spirv.Decoration, args []uint32) {
 // UserTypeGOOGLE).
 func repeatable(d spirv.Decoration) bool {
 	return d == spirv.DecorationUserSemantic || d == spirv.DecorationUserTypeGOOGLE
+}
+
+// notMemberDecoration reports whether d applies to ids only, never to a
+// structure member (SPIR-V 3.20 Decoration, "Apply to"). Restrict is left
+// out: glslang writes it on members.
+func notMemberDecoration(d spirv.Decoration) bool {
+	switch d {
+	case spirv.DecorationSpecId, spirv.DecorationBlock, spirv.DecorationBufferBlock, spirv.DecorationArrayStride,
+		spirv.DecorationArrayStrideIdEXT, spirv.DecorationGLSLShared, spirv.DecorationGLSLPacked, spirv.DecorationCPacked,
+		spirv.DecorationAliased, spirv.DecorationConstant, spirv.DecorationUniform, spirv.DecorationUniformId,
+		spirv.DecorationSaturatedConversion, spirv.DecorationIndex, spirv.DecorationBinding, spirv.DecorationDescriptorSet,
+		spirv.DecorationFuncParamAttr, spirv.DecorationFPRoundingMode, spirv.DecorationFPFastMathMode,
+		spirv.DecorationLinkageAttributes, spirv.DecorationNoContraction, spirv.DecorationInputAttachmentIndex,
+		spirv.DecorationAlignment, spirv.DecorationMaxByteOffset, spirv.DecorationAlignmentId, spirv.DecorationMaxByteOffsetId,
+		spirv.DecorationNoSignedWrap, spirv.DecorationNoUnsignedWrap, spirv.DecorationNonUniform,
+		spirv.DecorationRestrictPointer, spirv.DecorationAliasedPointer, spirv.DecorationCounterBuffer:
+		return true
+	}
+	return false
 }

@@ -9,7 +9,8 @@ import (
 // Explicit layouts (SPIR-V 2.16.2 "Shader Validation", Vulkan 15.6.4
 // "Offset and Stride Assignment"): the members of a Block or BufferBlock
 // struct in Uniform, StorageBuffer, PushConstant, PhysicalStorageBuffer
-// and ShaderRecordBufferKHR memory carry Offsets, arrays ArrayStrides and
+// and ShaderRecordBufferKHR memory (and Workgroup memory with
+// WorkgroupMemoryExplicitLayoutKHR) carry Offsets, arrays ArrayStrides and
 // matrices MatrixStrides that respect std140 (uniform blocks), std430 (the
 // others, and uniform blocks with --uniform-buffer-standard-layout) or the
 // scalar layout (--scalar-block-layout); Vulkan 1.1 and later relax vector
@@ -64,7 +65,10 @@ func (s *state) checkBlockLayouts() {
 		default:
 			continue
 		}
-		if pt == nil || !explicitStorage(pt.Storage) {
+		// SPV_KHR_workgroup_memory_explicit_layout: Workgroup blocks are
+		// laid out explicitly, as storage buffers are.
+		wg := pt != nil && pt.Storage == spirv.StorageClassWorkgroup && s.hasCap(spirv.CapabilityWorkgroupMemoryExplicitLayoutKHR)
+		if pt == nil || !explicitStorage(pt.Storage) && !wg {
 			continue
 		}
 		t := s.types[pt.Elem]

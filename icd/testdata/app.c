@@ -4,8 +4,12 @@
 // buffers, a descriptor set, push constants, a timeline semaphore, a
 // timestamp query, a pipeline the driver must refuse for its
 // specialization with a message, and
-// push descriptors through an update template in a secondary command buffer.
-// Usage: app good.spv bad.spv
+// push descriptors through an update template in a secondary command buffer;
+// with a third module, images (images.comp): format queries, a linear
+// storage image written through its mapped memory, an optimal one cleared
+// and sampled through an immutable sampler, a texel buffer, layout
+// transitions by synchronization2 barriers and a copy back to a buffer.
+// Usage: app good.spv bad.spv [images.spv]
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +40,183 @@ static uint32_t *readFile(const char *path, size_t *size) {
 	return p;
 }
 
+static VkShaderModule loadModule(VkDevice dev, const char *path) {
+	size_t size;
+	uint32_t *code = readFile(path, &size);
+	if (!code) return VK_NULL_HANDLE;
+	VkShaderModuleCreateInfo smci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0, size, code};
+	VkShaderModule sm = VK_NULL_HANDLE;
+	vkCreateShaderModule(dev, &smci, NULL, &sm);
+	free(code);
+	return sm;
+}
+
+static int submitWait(VkDevice dev, VkQueue q, VkCommandBuffer cb) {
+	VkCommandBufferSubmitInfo cbsi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, NULL, cb, 0};
+	VkSubmitInfo2 si = {VK_STRUCTURE_TYPE_SUBMIT_INFO_2, NULL, 0, 0, NULL, 1, &cbsi, 0, NULL};
+	CHECK(vkQueueSubmit2(q, 1, &si, VK_NULL_HANDLE));
+	CHECK(vkQueueWaitIdle(q));
+	return 0;
+}
+
+static void transition(VkCommandBuffer cb, VkImage img, VkImageLayout from, VkImageLayout to) {
+	VkImageMemoryBarrier2 ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2, NULL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+		VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT, from, to,
+		VK_QUEUE_FAMILY_IGNORED, VK_QUEUE_FAMILY_IGNORED, img, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+	VkDependencyInfo di = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO, NULL, 0, 0, NULL, 0, NULL, 1, &ib};
+	vkCmdPipelineBarrier2(cb, &di);
+}
+
+// images runs images.comp: img(x, y) = 10 img(x, y) + tex(x, y) + tb[4y + x]
+// with img a linear 4x2 R32_UINT storage image holding 4y + x, tex an
+// optimal one cleared to 7, tb a texel buffer holding 100 i.
+static int images(VkPhysicalDevice pd, VkDevice dev, VkQueue q, VkCommandPool cp, const char *spv) {
+	VkFormatProperties fp;
+	vkGetPhysicalDeviceFormatProperties(pd, VK_FORMAT_R32_UINT, &fp);
+	if (!(fp.linearTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) || !(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT) ||
+		!(fp.bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT)) {
+		printf("FAIL R32_UINT features %#x %#x %#x\n", fp.linearTilingFeatures, fp.optimalTilingFeatures, fp.bufferFeatures);
+		return 1;
+	}
+	VkImageFormatProperties ifp;
+	if (vkGetPhysicalDeviceImageFormatProperties(pd, VK_FORMAT_R32_UINT, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+			VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0, &ifp) != VK_ERROR_FORMAT_NOT_SUPPORTED) {
+		printf("FAIL a color attachment is supported\n");
+		return 1;
+	}
+	VkImageCreateInfo ici = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, NULL, 0, VK_IMAGE_TYPE_2D, VK_FORMAT_R32_UINT, {4, 2, 1}, 1, 1,
+		VK_SAMPLE_COUNT_1_BIT, VK_IMAGE_TILING_LINEAR, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+		VK_SHARING_MODE_EXCLUSIVE, 0, NULL, VK_IMAGE_LAYOUT_PREINITIALIZED};
+	VkImage img[2];
+	VkDeviceMemory imem[2];
+	CHECK(vkCreateImage(dev, &ici, NULL, &img[0]));
+	ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+	ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+	ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+	CHECK(vkCreateImage(dev, &ici, NULL, &img[1]));
+	for (int i = 0; i < 2; i++) {
+		VkMemoryRequirements req;
+		vkGetImageMemoryRequirements(dev, img[i], &req);
+		VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, req.size, 1};
+		CHECK(vkAllocateMemory(dev, &mai, NULL, &imem[i]));
+		VkBindImageMemoryInfo bimi = {VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_INFO, NULL, img[i], imem[i], 0};
+		CHECK(vkBindImageMemory2(dev, 1, &bimi));
+	}
+	VkImageSubresource isr = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0};
+	VkSubresourceLayout sl;
+	vkGetImageSubresourceLayout(dev, img[0], &isr, &sl);
+	char *texels;
+	CHECK(vkMapMemory(dev, imem[0], 0, VK_WHOLE_SIZE, 0, (void **)&texels));
+	for (uint32_t y = 0; y < 2; y++)
+		for (uint32_t x = 0; x < 4; x++)
+			((uint32_t *)(texels + sl.offset + y * sl.rowPitch))[x] = 4 * y + x;
+
+	VkImageView views[2];
+	for (int i = 0; i < 2; i++) {
+		VkImageViewCreateInfo vci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, NULL, 0, img[i], VK_IMAGE_VIEW_TYPE_2D, VK_FORMAT_R32_UINT,
+			{0}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS}};
+		CHECK(vkCreateImageView(dev, &vci, NULL, &views[i]));
+	}
+	VkSamplerCreateInfo sci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+	sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+	VkSampler smp;
+	CHECK(vkCreateSampler(dev, &sci, NULL, &smp));
+	VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, NULL, 0, 64,
+		VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT};
+	VkBuffer bufs[2];
+	VkDeviceMemory bmem;
+	CHECK(vkCreateBuffer(dev, &bci, NULL, &bufs[0]));
+	CHECK(vkCreateBuffer(dev, &bci, NULL, &bufs[1]));
+	VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, 128, 1};
+	CHECK(vkAllocateMemory(dev, &mai, NULL, &bmem));
+	CHECK(vkBindBufferMemory(dev, bufs[0], bmem, 0));
+	CHECK(vkBindBufferMemory(dev, bufs[1], bmem, 64));
+	uint32_t *words;
+	CHECK(vkMapMemory(dev, bmem, 0, VK_WHOLE_SIZE, 0, (void **)&words));
+	for (uint32_t i = 0; i < 8; i++) words[i] = 100 * i;
+	VkBufferViewCreateInfo bvci = {VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO, NULL, 0, bufs[0], VK_FORMAT_R32_UINT, 0, 32};
+	VkBufferView bv;
+	CHECK(vkCreateBufferView(dev, &bvci, NULL, &bv));
+
+	VkDescriptorSetLayoutBinding b[3] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+		{1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, &smp},
+		{2, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+	VkDescriptorSetLayoutCreateInfo dslci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, NULL, 0, 3, b};
+	VkDescriptorSetLayout dsl;
+	CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
+	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0, 1, &dsl};
+	VkPipelineLayout pl;
+	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &pl));
+	VkShaderModule sm = loadModule(dev, spv);
+	if (!sm) return 2;
+	VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+	cpci.stage = (VkPipelineShaderStageCreateInfo){VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
+		VK_SHADER_STAGE_COMPUTE_BIT, sm, "main", NULL};
+	cpci.layout = pl;
+	VkPipeline pipe;
+	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe));
+	VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
+		{VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 1}};
+	VkDescriptorPoolCreateInfo dpci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 3, ps};
+	VkDescriptorPool dp;
+	CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &dp));
+	VkDescriptorSetAllocateInfo dsai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL, dp, 1, &dsl};
+	VkDescriptorSet ds;
+	CHECK(vkAllocateDescriptorSets(dev, &dsai, &ds));
+	// The combined image sampler's sampler is the layout's immutable one.
+	VkDescriptorImageInfo dii[2] = {{VK_NULL_HANDLE, views[0], VK_IMAGE_LAYOUT_GENERAL},
+		{VK_NULL_HANDLE, views[1], VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}};
+	VkWriteDescriptorSet w[3] = {
+		{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, ds, 0, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, &dii[0]},
+		{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, ds, 1, 0, 1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, &dii[1]},
+		{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, ds, 2, 0, 1, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, NULL, NULL, &bv}};
+	vkUpdateDescriptorSets(dev, 3, w, 0, NULL);
+
+	VkCommandBufferAllocateInfo cbai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, cp, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+	VkCommandBuffer cb;
+	CHECK(vkAllocateCommandBuffers(dev, &cbai, &cb));
+	VkCommandBufferBeginInfo cbbi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	CHECK(vkBeginCommandBuffer(cb, &cbbi));
+	transition(cb, img[0], VK_IMAGE_LAYOUT_PREINITIALIZED, VK_IMAGE_LAYOUT_GENERAL);
+	transition(cb, img[1], VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+	VkClearColorValue seven = {.uint32 = {7}};
+	VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+	vkCmdClearColorImage(cb, img[1], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &seven, 1, &all);
+	transition(cb, img[1], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1, &ds, 0, NULL);
+	vkCmdDispatch(cb, 1, 1, 1);
+	transition(cb, img[0], VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+	VkBufferImageCopy bic = {0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {4, 2, 1}};
+	vkCmdCopyImageToBuffer(cb, img[0], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, bufs[1], 1, &bic);
+	CHECK(vkEndCommandBuffer(cb));
+	if (submitWait(dev, q, cb)) return 1;
+	for (uint32_t i = 0; i < 8; i++) {
+		uint32_t want = 10 * i + 7 + 100 * i;
+		if (words[16 + i] != want) {
+			printf("FAIL image texel %u = %u, want %u\n", i, words[16 + i], want);
+			return 1;
+		}
+	}
+	vkDestroyPipeline(dev, pipe, NULL);
+	vkDestroyShaderModule(dev, sm, NULL);
+	vkDestroyDescriptorPool(dev, dp, NULL);
+	vkDestroyPipelineLayout(dev, pl, NULL);
+	vkDestroyDescriptorSetLayout(dev, dsl, NULL);
+	vkDestroyBufferView(dev, bv, NULL);
+	vkDestroySampler(dev, smp, NULL);
+	for (int i = 0; i < 2; i++) {
+		vkDestroyImageView(dev, views[i], NULL);
+		vkDestroyImage(dev, img[i], NULL);
+		vkFreeMemory(dev, imem[i], NULL);
+		vkDestroyBuffer(dev, bufs[i], NULL);
+	}
+	vkFreeMemory(dev, bmem, NULL);
+	return 0;
+}
+
 int main(int argc, char **argv) {
-	if (argc != 3) return 2;
+	if (argc != 3 && argc != 4) return 2;
 	VkDebugUtilsMessengerCreateInfoEXT mci = {VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
 	mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
 	mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
@@ -222,7 +401,7 @@ int main(int argc, char **argv) {
 	// update template in a secondary command buffer, over buffer range
 	// [64, 128) elements: the shader's v[] starts there.
 	VkDescriptorSetLayoutCreateInfo pdslci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, NULL,
-		VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR, 1, &b};
+		VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR, 1, b};
 	VkDescriptorSetLayout pdsl;
 	CHECK(vkCreateDescriptorSetLayout(dev, &pdslci, NULL, &pdsl));
 	VkPipelineLayoutCreateInfo pplci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0, 1, &pdsl, 1, &pcr};
@@ -267,6 +446,8 @@ int main(int argc, char **argv) {
 			return 1;
 		}
 	}
+
+	if (argc == 4 && images(pd, dev, q, cp, argv[3])) return 1;
 
 	vkDeviceWaitIdle(dev);
 	vkDestroyDescriptorUpdateTemplate(dev, tmpl, NULL);
