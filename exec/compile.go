@@ -401,12 +401,9 @@ func (b *fnBuild) inst(k int, in *spirv.Inst) error {
 	d := in.Op.Desc()
 	var ty, id uint32
 	ops := w
-	if d != nil && d.HasType() && len(w) >= 2 {
+	if d.HasType() {
 		ty, id, ops = w[0], w[1], w[2:]
-		if ty == 0 {
-			return p.errAt(k, "result type %%0 is not a type")
-		}
-	} else if d != nil && d.HasResult() && len(w) >= 1 {
+	} else if d.HasResult() {
 		id, ops = w[0], w[1:]
 	}
 	ins, err := p.compileOp(k, in.Op, ty, id, ops)
@@ -530,10 +527,7 @@ func (p *prog) valSlots(i int, ids []uint32) ([]int32, error) {
 func (p *prog) compileOp(i int, op spirv.Op, ty, id uint32, ops []uint32) (*instr, error) {
 	ins := &instr{op: op, idx: int32(i), id: id, res: -1}
 	if ty != 0 {
-		ins.t = p.types[ty]
-		if ins.t == nil {
-			return nil, p.errAt(i, "result type %%%d is not a type", ty)
-		}
+		ins.t = p.types[ty] // validation made every result type a type
 		ins.res = p.slot[id]
 	}
 	if err := p.checkInt4Use(i, op, ins.t, ops); err != nil {

@@ -230,6 +230,21 @@ func TestRoundBinary(t *testing.T) {
 		if got, want := halfBits(roundF16(x)), fmtDescs[f16].nf.Encode(x, 0, false); got != want {
 			t.Fatalf("half %#04x: rounds to %#04x, want %#04x", h, got, want)
 		}
+		// The midpoint to the next half up, and the values next to it
+		// and to the half itself.
+		if h&0x7fff < 0x7c00 {
+			up := toF64(uint64(h+1), f16)
+			if h&0x7fff == 0x7bff {
+				up = math.Copysign(65536, x)
+			}
+			mid := (x + up) / 2
+			for _, v := range []float64{mid, math.Nextafter(mid, 0), math.Nextafter(mid, math.Inf(1)), math.Nextafter(mid, math.Inf(-1)),
+				math.Nextafter(x, 0), math.Nextafter(x, math.Inf(1)), math.Nextafter(x, math.Inf(-1))} {
+				if got, want := halfBits(roundF16(v)), fmtDescs[f16].nf.Encode(v, 0, false); got != want {
+					t.Fatalf("%v (%#x) rounds to %#04x, want %#04x", v, math.Float64bits(v), got, want)
+				}
+			}
+		}
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, f := range []ffmt{f16, bf16} {

@@ -79,6 +79,7 @@ type Device struct {
 	// freeImages are numbers of released images, reused as freeBufs are.
 	freeImages []uint32
 	cache      map[[32]byte]*Program
+	trusted    validate.Trusted
 }
 
 var _ backend.Device = (*Device)(nil)
@@ -380,7 +381,17 @@ func cacheKey(d *backend.Dispatch, sg int) [32]byte {
 	return out
 }
 
-// Dispatch decodes (or finds in its cache) the module and runs it.
+// Trust records that words, decoded as m, passed validate.Validate with
+// result res (coop run validates each module before its first dispatch):
+// a dispatch of those words reuses both instead of decoding the module and
+// running the validator's structural passes again.
+func (d *Device) Trust(words []uint32, m *spirv.Module, res *validate.Result) {
+	d.trusted.Add(words, m, res)
+}
+
+// Dispatch decodes (or finds in its cache) the module and runs it. A
+// module the device was not told to trust (Trust) gets the validator's
+// structural passes first, as Load does.
 func (d *Device) Dispatch(dp *backend.Dispatch) (backend.Result, error) {
 	sg := int(dp.SubgroupSize)
 	if sg == 0 {
@@ -391,14 +402,21 @@ func (d *Device) Dispatch(dp *backend.Dispatch) (backend.Result, error) {
 	pr := d.cache[key]
 	d.mu.Unlock()
 	if pr == nil {
-		m, err := spirv.DecodeWords(dp.Code, nil)
-		if err != nil {
-			return backend.Result{}, err
+		m, res := d.trusted.Lookup(dp.Code)
+		if m == nil {
+			var err error
+			if m, err = spirv.DecodeWords(dp.Code, nil); err != nil {
+				return backend.Result{}, err
+			}
+			if res, err = validate.Validate(m, validate.Options{StructureOnly: true}); err != nil {
+				return backend.Result{}, err
+			}
 		}
 		if err := d.checkProfile(m, dp); err != nil {
 			return backend.Result{}, err
 		}
-		if pr, err = Load(m, dp.Entry, dp.Spec, sg); err != nil {
+		var err error
+		if pr, err = LoadValidated(m, res, dp.Entry, dp.Spec, sg); err != nil {
 			return backend.Result{}, err
 		}
 		if n := d.numerics(); n != nil {

@@ -17,7 +17,16 @@
 //	b := backend.Binding{Binding: 1, Kind: backend.AccelerationStructureKind, Accel: as}
 //
 // Load prepares a module without running it and reports every instruction
-// the executor does not implement (errors.Is(err, ErrUnsupported)).
+// the executor does not implement (errors.Is(err, ErrUnsupported)). It
+// relies on the validator for the module's validity: Load runs the
+// validator's structural passes (validate.Options.StructureOnly), the
+// checks a malformed module would otherwise need inside the loader;
+// LoadValidated takes a module the caller validated and reuses the
+// validator's function and block structure; Device.Trust does the same
+// for dispatches of words the caller validated. What stays in the loader
+// are the executor's own limits (ids, slots, memory, sizes) and guards on
+// the operand shapes of instructions, which the structural passes leave to
+// the instruction families.
 // Dispatch caches prepared programs by the code, entry point,
 // specialization constants and subgroup size.
 //
@@ -308,7 +317,12 @@
 //     increasing column, along a column in increasing row, over a whole
 //     matrix in row-major order, over a 2x2 block in the order the
 //     specification lists. Per-element and decode functions are called once
-//     per element on the invocation that owns it. A decode function's
+//     per element on the invocation that owns it, each invocation's
+//     elements in increasing order; a decode function without side
+//     effects (one block, no stores but of whole Function variables
+//     before their use, no atomics or output) may run for the elements
+//     of different invocations interleaved, which nothing observes; a
+//     fault is still the one the calls in element order meet first. A decode function's
 //     pointer is the block's address, blocks being the size of the scalar
 //     decode function's pointee. With a decode vector function
 //     (SPV_NV_cooperative_matrix_decode_vector) of V components, every

@@ -1,11 +1,15 @@
 package exec
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/coopshader/coop/backend"
+
 	"github.com/coopshader/coop/spirv"
 	"github.com/coopshader/coop/spirv/text"
+	"github.com/coopshader/coop/validate"
 )
 
 const coopmatHuge = `OpCapability Shader
@@ -138,5 +142,35 @@ func TestLoadCorruptWords(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLoadValidates: Load runs the validator's structural passes, so a
+// malformed module fails with the validator's error naming the rule; a
+// Device told to trust words (Trust) reuses the module and result it was
+// given instead of decoding and validating them.
+func TestLoadValidates(t *testing.T) {
+	m, err := text.Assemble([]byte(strings.Replace(corruptSrc, "OpStore %p %x", "OpStore %p %y", 1)), "t.spvasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ve *validate.Error
+	if _, err := Load(m, "", nil, 32); !errors.As(err, &ve) || ve.Rule != "id.defined" {
+		t.Fatalf("Load of a module using an undefined id: %v, want the validator's id.defined", err)
+	}
+	if m, err = text.Assemble([]byte(corruptSrc), "t.spvasm"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := validate.Validate(m, validate.Options{StructureOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := New(Options{})
+	words := []uint32{1, 2, 3} // not a module: trusted words are not decoded
+	dev.Trust(words, m, res)
+	out := u32buf(t, dev, make([]uint32, 1))
+	mustRun(t, dev, words, 1, out)
+	if _, err := dev.Dispatch(&backend.Dispatch{Code: []uint32{1, 2, 4}, Entry: "main", Groups: [3]uint32{1, 1, 1}}); err == nil {
+		t.Fatal("untrusted garbage words dispatched")
 	}
 }

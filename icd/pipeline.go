@@ -391,11 +391,12 @@ func prepare(code []uint32, entry string, spec map[uint32][]byte, sg uint32) (*e
 	// llama.cpp sizes workgroups, tiles and arrays from the device's
 	// properties through specialization constants, so their defaults
 	// prove nothing.
-	if _, err := validate.Validate(m, validate.Options{TargetEnv: "vulkan1.3", Profile: Profile(),
-		ScalarBlockLayout: true, UniformBufferStandardLayout: true, EntryPoint: entry, Spec: spec}); err != nil {
+	res, err := validate.Validate(m, validate.Options{TargetEnv: "vulkan1.3", Profile: Profile(),
+		ScalarBlockLayout: true, UniformBufferStandardLayout: true, EntryPoint: entry, Spec: spec})
+	if err != nil {
 		return nil, err
 	}
-	prog, err := exec.Load(m, entry, spec, int(sg))
+	prog, err := exec.LoadValidated(m, res, entry, spec, int(sg))
 	if err != nil {
 		return nil, fmt.Errorf("entry point %q: %w", entry, err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/coopshader/coop/backend"
 	"github.com/coopshader/coop/profile"
+	"github.com/coopshader/coop/validate"
 	"github.com/coopshader/coop/vk/internal/vkc"
 )
 
@@ -24,6 +25,7 @@ type Device struct {
 	family   uint32
 	info     DeviceInfo
 	profile  *profile.Profile // info as a profile, for devcheck
+	trusted  validate.Trusted // modules the caller validated (Trust)
 	props    *properties
 	has      map[string]bool // enabled device extensions
 	heapExt  bool            // the driver offers VK_EXT_descriptor_heap (not used: see heap.go)

@@ -109,7 +109,7 @@ func (d *Device) checkResource(i int, b backend.Binding) error {
 // Dispatch runs one compute dispatch and waits for it to finish.
 func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	var res backend.Result
-	mod, words, err := d.prepare(ds)
+	mod, words, valid, err := d.prepare(ds)
 	if err != nil {
 		return res, err
 	}
@@ -131,6 +131,11 @@ func (d *Device) Dispatch(ds *backend.Dispatch) (backend.Result, error) {
 	}
 	if err := d.check(m); err != nil {
 		return res, err
+	}
+	if valid != nil {
+		if err := valid(); err != nil {
+			return res, err
+		}
 	}
 	if err := d.checkRules(mod, ds); err != nil {
 		return res, err

@@ -194,7 +194,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	defer prog.close()
 	opts := script.RunOptions{Compilers: compilers, TargetEnv: *env, Dump: dump, DumpTo: stdout, Timed: *timed}
 	if !*noValidate {
-		opts.Validate = validateWords
+		opts.Validate = validateWords(devs)
 	}
 	passed, failed, broken := 0, 0, 0
 	for _, path := range paths {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/coopshader/coop/backend"
 	"github.com/coopshader/coop/profile"
 	"github.com/coopshader/coop/spirv"
 	"github.com/coopshader/coop/validate"
@@ -112,11 +113,25 @@ func (f *specFlag) Set(s string) error {
 
 // validateWords is the check `coop run` makes on each module before its
 // first dispatch.
-func validateWords(words []uint32, env string) error {
-	m, err := spirv.DecodeWords(words, nil)
-	if err != nil {
-		return err
+// Each device that can reuse the result (exec's and vk's Trust) is given
+// it, so the module is validated once.
+func validateWords(devs []backend.Device) func(words []uint32, env string) error {
+	return func(words []uint32, env string) error {
+		m, err := spirv.DecodeWords(words, nil)
+		if err != nil {
+			return err
+		}
+		res, err := validate.Validate(m, validate.Options{TargetEnv: env})
+		if err != nil {
+			return err
+		}
+		for _, d := range devs {
+			if t, ok := d.(interface {
+				Trust([]uint32, *spirv.Module, *validate.Result)
+			}); ok {
+				t.Trust(words, m, res)
+			}
+		}
+		return nil
 	}
-	_, err = validate.Validate(m, validate.Options{TargetEnv: env})
-	return err
 }

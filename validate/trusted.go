@@ -1,0 +1,60 @@
+package validate
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"sync"
+
+	"github.com/coopshader/coop/spirv"
+)
+
+// Trusted remembers modules a caller has validated, by their words, so a
+// later stage given the same words (a backend's dispatch) reuses the
+// decoded module and the Result instead of decoding and validating again:
+// validate once, then trust. The zero value is ready to use and safe for
+// concurrent use.
+type Trusted struct {
+	mu sync.Mutex
+	m  map[[32]byte]trustedModule
+}
+
+type trustedModule struct {
+	mod *spirv.Module
+	res *Result
+}
+
+// Add records that words, decoded as m, validated with result res.
+func (t *Trusted) Add(words []uint32, m *spirv.Module, res *Result) {
+	k := wordsKey(words)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.m == nil {
+		t.m = map[[32]byte]trustedModule{}
+	}
+	t.m[k] = trustedModule{m, res}
+}
+
+// Lookup returns the module and result Add recorded for words, or nils.
+func (t *Trusted) Lookup(words []uint32) (*spirv.Module, *Result) {
+	k := wordsKey(words)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e := t.m[k]
+	return e.mod, e.res
+}
+
+func wordsKey(words []uint32) [32]byte {
+	h := sha256.New()
+	b := make([]byte, 4*min(len(words), 1024))
+	for len(words) > 0 {
+		n := min(len(words), len(b)/4)
+		for i, w := range words[:n] {
+			binary.LittleEndian.PutUint32(b[4*i:], w)
+		}
+		h.Write(b[:4*n])
+		words = words[n:]
+	}
+	var k [32]byte
+	copy(k[:], h.Sum(nil))
+	return k
+}
