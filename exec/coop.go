@@ -30,18 +30,13 @@ func isCoopOp(op spirv.Op) bool {
 	return false
 }
 
-// coopInLockstep reports the collective cooperative instructions a
-// lockstep subgroup runs without leaving lockstep: all but reductions,
-// whose combining calls run on the first invocation's own state. Tensor
-// loads with a decode function run it on the invocations' registers
-// (coop2.go: callback), which hold what it reads besides its parameters
-// and its own results: constants and variables of the module, the same
-// in lockstep as out of it.
-func coopInLockstep(in *instr) bool {
-	return in.op != spirv.OpCooperativeMatrixReduceNV
-}
-
-// decodes reports a tensor load with a decode function.
+// Every collective cooperative instruction runs in lockstep. Those
+// calling a function of the module for elements run it on the
+// invocations' registers (coop2.go: callback), which hold what it reads
+// besides its parameters and its own results: constants and variables of
+// the module, the same in lockstep as out of it. Reductions call it on the
+// first invocation, decode functions on each element's owner. decodes
+// reports a tensor load with a decode function.
 func decodes(in *instr) bool {
 	tm, ok := in.aux.(*tensorMem)
 	return ok && tm.decode != nil
