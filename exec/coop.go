@@ -552,6 +552,20 @@ func satAdd(c, sum int64, w int, signed bool) uint64 {
 // narrower) floats are exact in float32, so float32 arithmetic gives the
 // rounding of the definition.
 func mulAddF32(sc *coopScratch, io matIO, in *instr, cm *coopMul, M, N, K int) {
+	if io.m != nil {
+		// Straight into the result's tile, taken first: should that hand
+		// the tiles out, the operands are then read from the invocations.
+		t := io.m.newTile(in.t)
+		t.f = growF(t.f, M*N)
+		a := io.f32(cm.slotA, cm.a.elem.ff, sc.f32(0, M*K))
+		b := io.f32(cm.slotB, cm.b.elem.ff, sc.f32(1, K*N))
+		copy(t.f, io.f32(cm.slotC, cm.c.elem.ff, sc.f32(2, M*N)))
+		mulAddF32Blocked(a, b, t.f, M, N, K)
+		t.has = hasF
+		io.m.tiles[in.res] = t
+		setSt(io.m.st, in.res, int32(in.t.slots), sTile)
+		return
+	}
 	a := io.f32(cm.slotA, cm.a.elem.ff, sc.f32(0, M*K))
 	b := io.f32(cm.slotB, cm.b.elem.ff, sc.f32(1, K*N))
 	acc := sc.f32(2, M*N)
