@@ -205,26 +205,9 @@ func (s *state) checkCoopMatLoadStore(i int) {
 	ops := s.operands(i)
 	for _, o := range ops {
 		if o.Kind == spirv.KindIdRef && o.Offset == rest {
-			st := s.valueType(w[rest])
-			if !st.is(spirv.OpTypeInt) {
+			if st := s.valueType(w[rest]); !st.is(spirv.OpTypeInt) {
 				s.fail(i, "coopmat.stride", "%s Stride <id> '%d' must be a scalar integer type.", in.Op, w[rest])
 				return
-			}
-			// RowMajorKHR, ColumnMajorKHR: "'Stride' must be greater than
-			// 0 when passed to OpCooperativeMatrixStoreKHR and must be
-			// greater than or equal to 0 when passed to
-			// OpCooperativeMatrixLoadKHR."
-			lv, lok := s.constValue(layout)
-			sv, sok := s.constValue(w[rest])
-			major := spirv.CooperativeMatrixLayout(lv) == spirv.CooperativeMatrixLayoutRowMajorKHR ||
-				spirv.CooperativeMatrixLayout(lv) == spirv.CooperativeMatrixLayoutColumnMajorKHR
-			if lok && sok && major && st.Width >= 1 && st.Width <= 64 {
-				negative := st.Signed && sv>>(st.Width-1)&1 == 1
-				if negative || !load && sv == 0 {
-					s.fail(i, "coopmat.stride.value", "%s Stride <id> '%d' must be greater than %s with a row- or column-major layout.", in.Op, w[rest],
-						map[bool]string{true: "or equal to 0", false: "0"}[load])
-					return
-				}
 			}
 		}
 		if o.Kind == spirv.KindMemoryAccess {
