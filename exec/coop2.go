@@ -110,6 +110,10 @@ func (p *prog) compileCoop2(i int, ins *instr, ops []uint32) (*instr, error) {
 
 // resolveCallbacks points callbacks at their functions.
 func (p *prog) resolveCallbacks() error {
+	var fnVars map[uint32]bool
+	if len(p.callbacks) > 0 {
+		fnVars = p.functionVars()
+	}
 	for _, c := range p.callbacks {
 		pc, ok := p.fnPC[c.fn]
 		if !ok {
@@ -143,7 +147,7 @@ func (p *prog) resolveCallbacks() error {
 			p.tmpl = append(p.tmpl, make([]uint64, rt.slots)...)
 		}
 		if c.decode && !c.vec {
-			c.bodyEnd, c.ret = p.straightBody(c.pc)
+			c.bodyEnd, c.ret = p.straightBody(c.pc, fnVars)
 		}
 	}
 	return nil
@@ -153,16 +157,35 @@ func (p *prog) resolveCallbacks() error {
 // rare, and each instruction costs a pass over the subgroup.
 const maxBatchBody = 256
 
+// functionVars lists the ids of the module's Function variables.
+func (p *prog) functionVars() map[uint32]bool {
+	vars := map[uint32]bool{}
+	for i := range p.m.Insts {
+		in := &p.m.Insts[i]
+		if in.Op == spirv.OpVariable && len(in.Words) >= 3 && spirv.StorageClass(in.Words[2]) == spirv.StorageClassFunction {
+			vars[in.Words[1]] = true
+		}
+	}
+	return vars
+}
+
 // straightBody reports where the function starting at pc ends when it is
-// one block whose instructions compute values, load, or copy promoted
-// variables (no stores to memory, atomics, calls, output, collectives):
-// running it again, or for several elements in another order, changes
-// nothing but its own slots. It returns the OpReturnValue's index and the
-// returned slot, or zeros.
-func (p *prog) straightBody(pc int32) (end, ret int32) {
+// one block whose instructions compute values, load, copy promoted
+// variables or store whole Function variables before any other use of
+// them (no other stores, atomics, calls, output, collectives). Its result
+// then depends on its parameters and the memory it reads alone, and
+// running it changes nothing another call or another invocation sees:
+// calls for several elements may run in another order, and a call may be
+// made again. It returns the OpReturnValue's index and the returned slot,
+// or zeros.
+func (p *prog) straightBody(pc int32, fnVars map[uint32]bool) (end, ret int32) {
 	for k := pc; int(k) < len(p.code) && k-pc < maxBatchBody; k++ {
 		in := &p.code[k]
 		switch {
+		case in.op == spirv.OpStore && in.lk == lkStore && in.fast != fCopy:
+			if !p.storesFirst(pc, k, fnVars) {
+				return 0, 0
+			}
 		case in.op == spirv.OpReturnValue:
 			if k == pc || len(in.a) == 0 {
 				return 0, 0
@@ -177,6 +200,28 @@ func (p *prog) straightBody(pc int32) (end, ret int32) {
 		}
 	}
 	return 0, 0
+}
+
+// storesFirst reports whether the OpStore at k writes a whole Function
+// variable that no instruction in [pc, k) uses.
+func (p *prog) storesFirst(pc, k int32, fnVars map[uint32]bool) bool {
+	w := p.m.Insts[p.code[k].idx].Words
+	if len(w) < 2 || !fnVars[w[0]] || int(w[0]) >= len(p.slot) {
+		return false
+	}
+	s := p.slot[w[0]]
+	if s < 0 {
+		return false
+	}
+	for j := pc; j < k; j++ {
+		u := p.code[j].uses
+		for i := 0; i+1 < len(u); i += 2 {
+			if s >= u[i] && s < u[i]+u[i+1] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // callback runs function c on lane l with the given arguments (one value

@@ -205,11 +205,15 @@ func mulAddFloat(sc *coopScratch, cm *coopMul, rt ffmt, A, B, C, D []uint64, M, 
 	for e, v := range acc {
 		acc[e] = rnd(v)
 	}
-	for i := 0; i < M; i++ {
-		row := acc[i*N : i*N+N]
+	j0 := 0 // columns before j0 done by a vector kernel
+	if rt == f16 {
+		j0 = f16Panel(af, bf, acc, M, N, K)
+	}
+	for i := 0; i < M && j0 < N; i++ {
+		row := acc[i*N+j0 : i*N+N]
 		for k := 0; k < K; k++ {
 			x := af[i*K+k]
-			brow := bf[k*N : k*N+N]
+			brow := bf[k*N+j0 : k*N+N]
 			switch rt {
 			case f32:
 				for j, y := range brow {
@@ -221,7 +225,18 @@ func mulAddFloat(sc *coopScratch, cm *coopMul, rt ffmt, A, B, C, D []uint64, M, 
 				}
 			case f16:
 				for j, y := range brow {
-					row[j] = roundF16(row[j] + float64(x*y))
+					// roundF16 with its common case inline.
+					v := row[j] + float64(x*y)
+					b := math.Float64bits(v)
+					if e := b >> 52 & 0x7ff; e-(1023-14) <= 29 {
+						b += 1<<41 - 1 + b>>42&1
+						b &^= 1<<42 - 1
+						if b&(1<<63-1) <= 0x40effc0000000000 {
+							row[j] = math.Float64frombits(b)
+							continue
+						}
+					}
+					row[j] = roundF16(v)
 				}
 			default:
 				for j, y := range brow {
@@ -282,7 +297,28 @@ func rounder(f ffmt) func(float64) float64 {
 	return func(x float64) float64 { return x }
 }
 
-func roundF16(x float64) float64  { return roundBinary(x, 10, -14, 15, 65504) }
+// roundF16 rounds x to the nearest half (ties to even), as a float64.
+// Normal halves (exponents -14 to 15) are rounded on the bits: the
+// fraction's low 42 bits go, to nearest with ties to even, a carry
+// running into the exponent as it should, and a result past 65504 (only
+// 65536 can be) overflows. Zeros keep their sign; the rest (subnormal
+// halves, out of range, NaN) go through roundBinary.
+func roundF16(x float64) float64 {
+	b := math.Float64bits(x)
+	if e := b >> 52 & 0x7ff; e-(1023-14) <= 29 {
+		b += 1<<41 - 1 + b>>42&1
+		b &^= 1<<42 - 1
+		if b&(1<<63-1) > 0x40effc0000000000 { // 65504
+			return math.Copysign(math.Inf(1), x)
+		}
+		return math.Float64frombits(b)
+	}
+	if x == 0 {
+		return x
+	}
+	return roundBinary(x, 10, -14, 15, 65504)
+}
+
 func roundBF16(x float64) float64 { return roundBinary(x, 7, -126, 127, 0x1.fep127) }
 
 // roundBinary rounds x to an IEEE binary format with man fraction bits,

@@ -230,6 +230,21 @@ func TestRoundBinary(t *testing.T) {
 		if got, want := halfBits(roundF16(x)), fmtDescs[f16].nf.Encode(x, 0, false); got != want {
 			t.Fatalf("half %#04x: rounds to %#04x, want %#04x", h, got, want)
 		}
+		// The midpoint to the next half up, and the values next to it
+		// and to the half itself.
+		if h&0x7fff < 0x7c00 {
+			up := toF64(uint64(h+1), f16)
+			if h&0x7fff == 0x7bff {
+				up = math.Copysign(65536, x)
+			}
+			mid := (x + up) / 2
+			for _, v := range []float64{mid, math.Nextafter(mid, 0), math.Nextafter(mid, math.Inf(1)), math.Nextafter(mid, math.Inf(-1)),
+				math.Nextafter(x, 0), math.Nextafter(x, math.Inf(1)), math.Nextafter(x, math.Inf(-1))} {
+				if got, want := halfBits(roundF16(v)), fmtDescs[f16].nf.Encode(v, 0, false); got != want {
+					t.Fatalf("%v (%#x) rounds to %#04x, want %#04x", v, math.Float64bits(v), got, want)
+				}
+			}
+		}
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, f := range []ffmt{f16, bf16} {
@@ -378,6 +393,51 @@ func TestLoadHalvesRows(t *testing.T) {
 				want := f16Table[h]
 				if raw[e] != uint64(h) || math.Float32bits(f[e]) != math.Float32bits(want) && !(f[e] != f[e] && want != want) {
 					t.Fatalf("%dx%d stride %d: element (%d, %d) bits %#x value %v, want %#x %v", c.R, c.C, c.ls, i, j, raw[e], f[e], h, want)
+				}
+			}
+		}
+	}
+}
+
+// TestF16Panel checks the vector half-accumulator kernel against the
+// scalar steps, on operands of every kind: all halves (zeros,
+// subnormals, infinities, NaNs), float32 and float64 values around the
+// half range and its overflow, products that round to signed zeros.
+func TestF16Panel(t *testing.T) {
+	loadF16Table()
+	r := rand.New(rand.NewPCG(9, 10))
+	val := func() float64 {
+		switch r.IntN(4) {
+		case 0:
+			return toF64(uint64(r.IntN(1<<16)), f16)
+		case 1:
+			return math.Copysign(math.Ldexp(1+r.Float64(), r.IntN(60)-40), float64(r.IntN(2)*2-1))
+		case 2:
+			return float64(math.Float32frombits(r.Uint32()))
+		}
+		return []float64{0, math.Copysign(0, -1), 65504, -65504, 65519.99, 65520, 0x1p-24, -0x1p-25, 0x1p-14, 0x1.ffcp-15, math.Inf(1), math.NaN()}[r.IntN(12)]
+	}
+	for it := 0; it < 3000; it++ {
+		M, N, K := 1+r.IntN(5), 1+r.IntN(13), 1+r.IntN(9)
+		a, b, acc := make([]float64, M*K), make([]float64, K*N), make([]float64, M*N)
+		for _, s := range [][]float64{a, b, acc} {
+			for k := range s {
+				s[k] = val()
+			}
+		}
+		for k := range acc {
+			acc[k] = roundF16(acc[k])
+		}
+		want := append([]float64(nil), acc...)
+		n4 := f16Panel(a, b, acc, M, N, K)
+		for i := 0; i < M; i++ {
+			for j := 0; j < n4; j++ {
+				for k := 0; k < K; k++ {
+					want[i*N+j] = roundF16(want[i*N+j] + float64(a[i*K+k]*b[k*N+j]))
+				}
+				g, w := acc[i*N+j], want[i*N+j]
+				if math.Float64bits(g) != math.Float64bits(w) && !(g != g && w != w) {
+					t.Fatalf("%dx%dx%d: element (%d, %d) is %v (%#x), want %v (%#x)", M, N, K, i, j, g, math.Float64bits(g), w, math.Float64bits(w))
 				}
 			}
 		}

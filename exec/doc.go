@@ -317,7 +317,12 @@
 //     increasing column, along a column in increasing row, over a whole
 //     matrix in row-major order, over a 2x2 block in the order the
 //     specification lists. Per-element and decode functions are called once
-//     per element on the invocation that owns it. A decode function's
+//     per element on the invocation that owns it, each invocation's
+//     elements in increasing order; a decode function without side
+//     effects (one block, no stores but of whole Function variables
+//     before their use, no atomics or output) may run for the elements
+//     of different invocations interleaved, which nothing observes; a
+//     fault is still the one the calls in element order meet first. A decode function's
 //     pointer is the block's address, blocks being the size of the scalar
 //     decode function's pointee. With a decode vector function
 //     (SPV_NV_cooperative_matrix_decode_vector) of V components, every

@@ -134,16 +134,16 @@ func pickRow(in *instr) rowOp {
 	case 2:
 		switch {
 		case ct.kind == kInt && act.kind == kInt:
-			if f := rowIntBin(in.op, ct.width); f != nil {
-				return rBin(n, f)
+			if f, comm := rowIntBin(in.op, ct.width); f != nil {
+				return rBin(n, comm, f)
 			}
 		case ct.kind == kBool && act.kind == kInt:
-			if f := rowIntCmp(in.op, act.width); f != nil {
-				return rBin(n, f)
+			if f, comm := rowIntCmp(in.op, act.width); f != nil {
+				return rBin(n, comm, f)
 			}
 		case ct.kind == kFloat && ct.ff == f32 && act.kind == kFloat:
-			if f := rowF32Bin(in.op); f != nil {
-				return rBin(n, f)
+			if f, comm := rowF32Bin(in.op); f != nil {
+				return rBin(n, comm, f)
 			}
 		}
 	case 1:
@@ -184,27 +184,56 @@ func rSelect(m *sgMeta, in *instr) bool {
 	return true
 }
 
-// rChain computes an access chain without a descriptor table.
+// rChain computes an access chain without a descriptor table: the base
+// and the indices the same everywhere folded into one offset first.
 func rChain(c *chain) rowOp {
 	off := uint64(c.off)
 	return func(m *sgMeta, in *instr) bool {
-		b := m.arg(in.a[0], 0)
-		if b == nil {
+		st, lr := m.st, m.sg[0].regs
+		k0 := off
+		var base []uint64
+		if a := in.a[0]; isUni(st[a]) {
+			k0 += lr[a]
+		} else if base = m.arg(a, 0); base == nil {
 			return false
 		}
+		for _, s := range c.steps {
+			if isUni(st[s.slot]) {
+				k := sext(lr[s.slot], s.w)
+				if s.bound > 0 && uint64(k) >= uint64(s.bound) {
+					return false
+				}
+				k0 += uint64(k * int64(s.stride))
+			}
+		}
 		d := m.row(in.res)
-		b = b[:len(d)]
-		for i := range d {
-			d[i] = b[i] + off
+		set := base != nil // d holds the sum so far
+		if set {
+			base = base[:len(d)]
+			for i := range d {
+				d[i] = base[i] + k0
+			}
 		}
 		for _, s := range c.steps {
+			if isUni(st[s.slot]) {
+				continue
+			}
 			x := m.arg(s.slot, 1)
 			if x == nil {
 				return false
 			}
 			x = x[:len(d)]
 			stride, bound := int64(s.stride), uint64(s.bound)
-			if s.w == 32 {
+			switch {
+			case s.w == 32 && !set:
+				for i := range d {
+					k := int64(int32(x[i]))
+					if bound > 0 && uint64(k) >= bound {
+						return false
+					}
+					d[i] = k0 + uint64(k*stride)
+				}
+			case s.w == 32:
 				for i := range d {
 					k := int64(int32(x[i]))
 					if bound > 0 && uint64(k) >= bound {
@@ -212,14 +241,25 @@ func rChain(c *chain) rowOp {
 					}
 					d[i] += uint64(k * stride)
 				}
-				continue
-			}
-			for i := range d {
-				k := sext(x[i], s.w)
-				if bound > 0 && uint64(k) >= bound {
-					return false
+			default:
+				if !set {
+					for i := range d {
+						d[i] = k0
+					}
 				}
-				d[i] += uint64(k * stride)
+				for i := range d {
+					k := sext(x[i], s.w)
+					if bound > 0 && uint64(k) >= bound {
+						return false
+					}
+					d[i] += uint64(k * stride)
+				}
+			}
+			set = true
+		}
+		if !set {
+			for i := range d {
+				d[i] = k0
 			}
 		}
 		return true
@@ -339,27 +379,22 @@ func (m *sgMeta) builtinRow(off uint64, d []uint64) bool {
 			return false
 		}
 		c := o / 4
-		sg := m.sg[:len(d)]
 		switch iv.builtin {
 		case spirv.BuiltInGlobalInvocationId:
-			for i, l := range sg {
-				d[i] = uint64(l.gid[c])
-			}
+			m.placeRow(d, c, l0.wg.id[c]*l0.p.local[c])
 		case spirv.BuiltInLocalInvocationId:
-			for i, l := range sg {
-				d[i] = uint64(l.lxyz[c])
-			}
+			m.placeRow(d, c, 0)
 		case spirv.BuiltInLocalInvocationIndex:
-			for i, l := range sg {
-				d[i] = uint64(l.lid)
+			for i := range d {
+				d[i] = uint64(l0.lid + i)
 			}
 		case spirv.BuiltInSubgroupLocalInvocationId:
-			for i, l := range sg {
-				d[i] = uint64(l.sgl)
+			for i := range d {
+				d[i] = uint64((l0.lid + i) % l0.p.sgSize)
 			}
 		case spirv.BuiltInSubgroupId:
-			for i, l := range sg {
-				d[i] = uint64(l.lid / l0.p.sgSize)
+			for i := range d {
+				d[i] = uint64((l0.lid + i) / l0.p.sgSize)
 			}
 		case spirv.BuiltInWorkgroupId:
 			for i := range d {
@@ -371,6 +406,33 @@ func (m *sgMeta) builtinRow(off uint64, d []uint64) bool {
 		return true
 	}
 	return false
+}
+
+// placeRow fills d with base plus (in 32 bits) component c of LocalInvocationId of
+// each invocation of the row, counted on from the first (the row's
+// invocations are consecutive in LocalInvocationIndex order, and a
+// subgroup lies within a workgroup).
+func (m *sgMeta) placeRow(d []uint64, c uint64, base uint32) {
+	l0 := m.sg[0]
+	loc := l0.p.local
+	x, y, z := l0.lxyz[0], l0.lxyz[1], l0.lxyz[2]
+	for i := range d {
+		v := x
+		switch c {
+		case 1:
+			v = y
+		case 2:
+			v = z
+		}
+		d[i] = uint64(base + v)
+		if x++; x == loc[0] {
+			x = 0
+			if y++; y == loc[1] {
+				y = 0
+				z++
+			}
+		}
+	}
 }
 
 // rLoad16 is rLoad32 for 16-bit values (quantized weights, halves).
@@ -446,16 +508,35 @@ func rStore32(m *sgMeta, in *instr) bool {
 	return true
 }
 
+// rowBin is the loop of a binary operation over rows: d = a op b, or,
+// where b is nil, d = a op c (an operand the same everywhere, which
+// then needs no broadcast row).
+type rowBin func(d, a, b []uint64, c uint64)
+
 // rBin makes a handler applying the row function f to n components of
-// two operands.
-func rBin(n int32, f func(d, a, b []uint64)) rowOp {
+// two operands; comm: the operation is commutative, so a first operand
+// the same everywhere can go second.
+func rBin(n int32, comm bool, f rowBin) rowOp {
 	return func(m *sgMeta, in *instr) bool {
+		st, lr := m.st, m.sg[0].regs
 		for k := int32(0); k < n; k++ {
-			a, b := m.arg(in.a[0]+k, 0), m.arg(in.a[1]+k, 1)
-			if a == nil || b == nil {
+			x, y := in.a[0]+k, in.a[1]+k
+			if comm && isUni(st[x]) && !isUni(st[y]) {
+				x, y = y, x
+			}
+			a := m.arg(x, 0)
+			if a == nil {
 				return false
 			}
-			f(m.row(in.res+k), a, b)
+			if isUni(st[y]) {
+				f(m.row(in.res+k), a, nil, lr[y])
+				continue
+			}
+			b := m.arg(y, 1)
+			if b == nil {
+				return false
+			}
+			f(m.row(in.res+k), a, b, 0)
 		}
 		return true
 	}
@@ -484,66 +565,118 @@ func rElem(n int32, args int, f func(x, y uint64) uint64) rowOp {
 	}
 }
 
-// rowIntBin gives the loops of the commonest integer operations.
-func rowIntBin(op spirv.Op, w int) func(d, a, b []uint64) {
+// rowIntBin gives the loops of the commonest integer operations, and
+// whether they are commutative.
+func rowIntBin(op spirv.Op, w int) (rowBin, bool) {
 	m := mask(w)
+	sh := uint64(w - 1)
 	switch op {
 	case spirv.OpIAdd:
-		return func(d, a, b []uint64) {
-			a, b = a[:len(d)], b[:len(d)]
+		return func(d, a, b []uint64, c uint64) {
+			a = a[:len(d)]
+			if b == nil {
+				for i := range d {
+					d[i] = (a[i] + c) & m
+				}
+				return
+			}
+			b = b[:len(d)]
 			for i := range d {
 				d[i] = (a[i] + b[i]) & m
 			}
-		}
+		}, true
 	case spirv.OpISub:
-		return func(d, a, b []uint64) {
-			a, b = a[:len(d)], b[:len(d)]
+		return func(d, a, b []uint64, c uint64) {
+			a = a[:len(d)]
+			if b == nil {
+				for i := range d {
+					d[i] = (a[i] - c) & m
+				}
+				return
+			}
+			b = b[:len(d)]
 			for i := range d {
 				d[i] = (a[i] - b[i]) & m
 			}
-		}
+		}, false
 	case spirv.OpIMul:
-		return func(d, a, b []uint64) {
-			a, b = a[:len(d)], b[:len(d)]
+		return func(d, a, b []uint64, c uint64) {
+			a = a[:len(d)]
+			if b == nil {
+				for i := range d {
+					d[i] = a[i] * c & m
+				}
+				return
+			}
+			b = b[:len(d)]
 			for i := range d {
 				d[i] = a[i] * b[i] & m
 			}
-		}
+		}, true
 	case spirv.OpBitwiseAnd:
-		return func(d, a, b []uint64) {
-			a, b = a[:len(d)], b[:len(d)]
+		return func(d, a, b []uint64, c uint64) {
+			a = a[:len(d)]
+			if b == nil {
+				for i := range d {
+					d[i] = a[i] & c & m
+				}
+				return
+			}
+			b = b[:len(d)]
 			for i := range d {
 				d[i] = a[i] & b[i] & m
 			}
-		}
+		}, true
 	case spirv.OpShiftLeftLogical:
-		sh := uint64(w - 1)
-		return func(d, a, b []uint64) {
-			a, b = a[:len(d)], b[:len(d)]
+		return func(d, a, b []uint64, c uint64) {
+			a = a[:len(d)]
+			if b == nil {
+				c &= sh
+				for i := range d {
+					d[i] = a[i] << c & m
+				}
+				return
+			}
+			b = b[:len(d)]
 			for i := range d {
 				d[i] = a[i] << (b[i] & sh) & m
 			}
-		}
+		}, false
 	case spirv.OpShiftRightLogical:
-		sh := uint64(w - 1)
-		return func(d, a, b []uint64) {
-			a, b = a[:len(d)], b[:len(d)]
+		return func(d, a, b []uint64, c uint64) {
+			a = a[:len(d)]
+			if b == nil {
+				c &= sh
+				for i := range d {
+					d[i] = a[i] >> c & m
+				}
+				return
+			}
+			b = b[:len(d)]
 			for i := range d {
 				d[i] = a[i] >> (b[i] & sh) & m
 			}
-		}
+		}, false
 	case spirv.OpShiftRightArithmetic:
 		if w != 32 {
-			return nil
+			return nil, false
 		}
-		return func(d, a, b []uint64) {
-			a, b = a[:len(d)], b[:len(d)]
+		return func(d, a, b []uint64, c uint64) {
+			a = a[:len(d)]
+			if b == nil {
+				c &= 31
+				for i := range d {
+					d[i] = uint64(uint32(int32(a[i]) >> c))
+				}
+				return
+			}
+			b = b[:len(d)]
 			for i := range d {
 				d[i] = uint64(uint32(int32(a[i]) >> (b[i] & 31)))
 			}
-		}
+		}, false
 	}
-	return nil
+	return nil, false
 }
 
 // rowConv gives the loops of the commonest conversions, or nil.
@@ -587,69 +720,120 @@ func rUn(n int32, f func(d, a []uint64)) rowOp {
 	}
 }
 
-func rowIntCmp(op spirv.Op, w int) func(d, a, b []uint64) {
+func rowIntCmp(op spirv.Op, w int) (rowBin, bool) {
 	switch op {
 	case spirv.OpULessThan:
-		return func(d, a, b []uint64) {
-			a, b = a[:len(d)], b[:len(d)]
+		return func(d, a, b []uint64, c uint64) {
+			a = a[:len(d)]
+			if b == nil {
+				for i := range d {
+					d[i] = b2u(a[i] < c)
+				}
+				return
+			}
+			b = b[:len(d)]
 			for i := range d {
 				d[i] = b2u(a[i] < b[i])
 			}
-		}
+		}, false
 	case spirv.OpIEqual:
-		return func(d, a, b []uint64) {
-			a, b = a[:len(d)], b[:len(d)]
+		return func(d, a, b []uint64, c uint64) {
+			a = a[:len(d)]
+			if b == nil {
+				for i := range d {
+					d[i] = b2u(a[i] == c)
+				}
+				return
+			}
+			b = b[:len(d)]
 			for i := range d {
 				d[i] = b2u(a[i] == b[i])
 			}
-		}
+		}, true
 	case spirv.OpSLessThan:
-		return func(d, a, b []uint64) {
-			a, b = a[:len(d)], b[:len(d)]
+		return func(d, a, b []uint64, c uint64) {
+			a = a[:len(d)]
+			if b == nil {
+				sc := sext(c, w)
+				for i := range d {
+					d[i] = b2u(sext(a[i], w) < sc)
+				}
+				return
+			}
+			b = b[:len(d)]
 			for i := range d {
 				d[i] = b2u(sext(a[i], w) < sext(b[i], w))
 			}
-		}
+		}, false
 	}
-	return nil
+	return nil, false
 }
 
 // rowF32Bin gives float32 arithmetic done in float32: the same results
 // as vec.go's rounding of the float64 result, since float64 carries more
 // than twice float32's precision (double rounding is harmless for +, -
 // and *).
-func rowF32Bin(op spirv.Op) func(d, a, b []uint64) {
+func rowF32Bin(op spirv.Op) (rowBin, bool) {
 	switch op {
 	case spirv.OpFAdd:
-		return func(d, a, b []uint64) {
-			a, b = a[:len(d)], b[:len(d)]
+		return func(d, a, b []uint64, c uint64) {
+			a = a[:len(d)]
+			if b == nil {
+				y := math.Float32frombits(uint32(c))
+				for i := range d {
+					d[i] = f32out(math.Float32frombits(uint32(a[i])) + y)
+				}
+				return
+			}
+			b = b[:len(d)]
 			for i := range d {
 				d[i] = f32out(math.Float32frombits(uint32(a[i])) + math.Float32frombits(uint32(b[i])))
 			}
-		}
+		}, true
 	case spirv.OpFMul:
-		return func(d, a, b []uint64) {
-			a, b = a[:len(d)], b[:len(d)]
+		return func(d, a, b []uint64, c uint64) {
+			a = a[:len(d)]
+			if b == nil {
+				y := math.Float32frombits(uint32(c))
+				for i := range d {
+					d[i] = f32out(math.Float32frombits(uint32(a[i])) * y)
+				}
+				return
+			}
+			b = b[:len(d)]
 			for i := range d {
 				d[i] = f32out(math.Float32frombits(uint32(a[i])) * math.Float32frombits(uint32(b[i])))
 			}
-		}
+		}, true
 	case spirv.OpFSub:
-		return func(d, a, b []uint64) {
-			a, b = a[:len(d)], b[:len(d)]
+		return func(d, a, b []uint64, c uint64) {
+			a = a[:len(d)]
+			if b == nil {
+				y := math.Float32frombits(uint32(c))
+				for i := range d {
+					d[i] = f32out(math.Float32frombits(uint32(a[i])) - y)
+				}
+				return
+			}
+			b = b[:len(d)]
 			for i := range d {
 				d[i] = f32out(math.Float32frombits(uint32(a[i])) - math.Float32frombits(uint32(b[i])))
 			}
-		}
+		}, false
 	}
-	return nil
+	return nil, false
 }
+
+// nanF32 is the float32 NaN arithmetic makes by default
+// (fmtDescs[f32].nan).
+const nanF32 = 0x7fc00000
 
 // f32out is the bits of a float32 result, NaN canonical (as fround
 // makes it).
 func f32out(x float32) uint64 {
+	b := uint64(math.Float32bits(x))
 	if x != x {
-		return fmtDescs[f32].nan
+		b = nanF32
 	}
-	return uint64(math.Float32bits(x))
+	return b
 }

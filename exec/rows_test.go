@@ -122,3 +122,10 @@ void main() {
 		t.Errorf("out-of-range store: lockstep %v; one by one %v", e1, e2)
 	}
 }
+
+// TestNanF32 checks the row handlers' float32 NaN against the format's.
+func TestNanF32(t *testing.T) {
+	if fmtDescs[f32].nan != nanF32 {
+		t.Errorf("nanF32 %#x, fmtDescs[f32].nan %#x", nanF32, fmtDescs[f32].nan)
+	}
+}

@@ -80,3 +80,49 @@ void main() {
 		})
 	}
 }
+
+// TestBuiltinRows loads the integer built-ins in lockstep, where rows
+// compute them from the invocations' places (rows crossing y and z
+// boundaries of the workgroup), and one invocation at a time from memory.
+func TestBuiltinRows(t *testing.T) {
+	src := `#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+layout(local_size_x = 3, local_size_y = 2, local_size_z = 4) in;
+layout(set = 0, binding = 0) buffer Out { uint o[]; };
+void main() {
+    uint g = gl_LocalInvocationIndex + 24u * (gl_WorkGroupID.x + 2u * gl_WorkGroupID.y + 4u * gl_WorkGroupID.z);
+    uint b = g * 11u;
+    o[b] = gl_GlobalInvocationID.x;
+    o[b + 1u] = gl_GlobalInvocationID.y;
+    o[b + 2u] = gl_GlobalInvocationID.z;
+    o[b + 3u] = gl_LocalInvocationID.x;
+    o[b + 4u] = gl_LocalInvocationID.y;
+    o[b + 5u] = gl_LocalInvocationID.z;
+    o[b + 6u] = gl_LocalInvocationIndex;
+    o[b + 7u] = gl_SubgroupInvocationID;
+    o[b + 8u] = gl_SubgroupID;
+    o[b + 9u] = gl_WorkGroupID.y;
+    o[b + 10u] = gl_WorkGroupID.z;
+}`
+	code := glslWords(t, src)
+	var outs [2][]byte
+	for k, noLock := range []bool{false, true} {
+		dev := New(Options{noLockstep: noLock, SubgroupSize: 4})
+		buf, _ := dev.NewBuffer(24*8*11*4, backend.UsageStorage)
+		if _, err := dev.Dispatch(&backend.Dispatch{Code: code, Entry: "main", Groups: [3]uint32{2, 2, 2},
+			Bindings: []backend.Binding{{Binding: 0, Buffer: buf}}}); err != nil {
+			t.Fatal(err)
+		}
+		outs[k] = Bytes(buf)
+	}
+	if string(outs[0]) != string(outs[1]) {
+		t.Error("built-ins differ between lockstep and one-by-one execution")
+	}
+	// Invocation 23 of workgroup (1,1,1) is (2,1,3) in it, (5,3,7) in all.
+	b := (23 + 24*7) * 11 * 4
+	for k, want := range []uint32{5, 3, 7, 2, 1, 3, 23, 3, 5, 1, 1} {
+		if got := binary.LittleEndian.Uint32(outs[0][b+4*k:]); got != want {
+			t.Errorf("value %d: got %d, want %d", k, got, want)
+		}
+	}
+}

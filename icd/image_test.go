@@ -3,10 +3,12 @@ package icd
 import (
 	"bytes"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"unsafe"
 
+	"github.com/coopshader/coop/backend"
 	"github.com/coopshader/coop/icd/vkt"
 )
 
@@ -269,5 +271,122 @@ func TestImageCommands(t *testing.T) {
 	sci.MaxLod, sci.MagFilter = math.MaxFloat32, vkt.FilterLinear
 	if r := CreateSampler(dev, unsafe.Pointer(&sci), nil, unsafe.Pointer(&h)); r != success {
 		t.Errorf("a linear sampler: result %d", r)
+	}
+}
+
+// Image, sampler and texel buffer descriptors are written by
+// vkUpdateDescriptorSets, copied, and written by update templates; a
+// binding's immutable sampler is what a dispatch binds, whatever was
+// written.
+func TestImageDescriptors(t *testing.T) {
+	dev := newTestDevice(t)
+	img, _ := testImage(t, dev, vkt.ImageCreateInfo{ImageType: vkt.ImageType2d, Format: vkt.Format(vkFormat(t, "R32_SFLOAT")),
+		Extent: vkt.Extent3D{Width: 2, Height: 2, Depth: 1}, MipLevels: 1, ArrayLayers: 1, Samples: 1, Usage: vkt.ImageUsageSampledBit})
+	var view, smp, other, buf, bmem, bview uint64
+	vci := vkt.ImageViewCreateInfo{SType: vkt.StructureTypeImageViewCreateInfo, Image: vkt.Image(img), ViewType: vkt.ImageViewType2d,
+		Format: vkt.Format(vkFormat(t, "R32_SFLOAT")), SubresourceRange: vkt.ImageSubresourceRange{AspectMask: vkt.ImageAspectColorBit, LevelCount: 1, LayerCount: 1}}
+	if r := CreateImageView(dev, unsafe.Pointer(&vci), nil, unsafe.Pointer(&view)); r != success {
+		t.Fatalf("vkCreateImageView: %d", r)
+	}
+	sci := vkt.SamplerCreateInfo{SType: vkt.StructureTypeSamplerCreateInfo}
+	CreateSampler(dev, unsafe.Pointer(&sci), nil, unsafe.Pointer(&smp))
+	CreateSampler(dev, unsafe.Pointer(&sci), nil, unsafe.Pointer(&other))
+	bci := vkt.BufferCreateInfo{SType: vkt.StructureTypeBufferCreateInfo, Size: 64}
+	CreateBuffer(dev, unsafe.Pointer(&bci), nil, unsafe.Pointer(&buf))
+	ai := vkt.MemoryAllocateInfo{SType: vkt.StructureTypeMemoryAllocateInfo, AllocationSize: 64}
+	AllocateMemory(dev, unsafe.Pointer(&ai), nil, unsafe.Pointer(&bmem))
+	BindBufferMemory(dev, buf, bmem, 0)
+	bvci := vkt.BufferViewCreateInfo{SType: vkt.StructureTypeBufferViewCreateInfo, Buffer: vkt.Buffer(buf), Format: vkt.Format(vkFormat(t, "R32_UINT")),
+		Offset: 16, Range: vkt.WholeSize}
+	if r := CreateBufferView(dev, unsafe.Pointer(&bvci), nil, unsafe.Pointer(&bview)); r != success {
+		t.Fatalf("vkCreateBufferView: %d", r)
+	}
+	bvci.Offset, bvci.Range = 16, 52
+	var h uint64
+	if r := CreateBufferView(dev, unsafe.Pointer(&bvci), nil, unsafe.Pointer(&h)); r != errValidationFailed {
+		t.Errorf("a buffer view past the buffer's end: result %d", r)
+	}
+
+	bindings := []vkt.DescriptorSetLayoutBinding{
+		{Binding: 0, DescriptorType: vkt.DescriptorTypeCombinedImageSampler, DescriptorCount: 1, PImmutableSamplers: unsafe.Pointer(&smp)},
+		{Binding: 1, DescriptorType: vkt.DescriptorTypeStorageTexelBuffer, DescriptorCount: 1},
+		{Binding: 2, DescriptorType: vkt.DescriptorTypeSampler, DescriptorCount: 1},
+	}
+	var layout, pool uint64
+	var sets [2]uint64
+	lci := vkt.DescriptorSetLayoutCreateInfo{SType: vkt.StructureTypeDescriptorSetLayoutCreateInfo, BindingCount: 3, PBindings: unsafe.Pointer(&bindings[0])}
+	CreateDescriptorSetLayout(dev, unsafe.Pointer(&lci), nil, unsafe.Pointer(&layout))
+	pci := vkt.DescriptorPoolCreateInfo{SType: vkt.StructureTypeDescriptorPoolCreateInfo, MaxSets: 2}
+	CreateDescriptorPool(dev, unsafe.Pointer(&pci), nil, unsafe.Pointer(&pool))
+	layouts := [2]uint64{layout, layout}
+	dsai := vkt.DescriptorSetAllocateInfo{SType: vkt.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: vkt.DescriptorPool(pool),
+		DescriptorSetCount: 2, PSetLayouts: unsafe.Pointer(&layouts[0])}
+	if r := AllocateDescriptorSets(dev, unsafe.Pointer(&dsai), unsafe.Pointer(&sets[0])); r != success {
+		t.Fatalf("vkAllocateDescriptorSets: %d", r)
+	}
+	// Set 0 by writes (the combined image sampler's sampler, other, is
+	// ignored: the binding's is immutable), set 1 by a copy of binding 0
+	// and a template for bindings 1 and 2.
+	ii := vkt.DescriptorImageInfo{Sampler: vkt.Sampler(other), ImageView: vkt.ImageView(view)}
+	si := vkt.DescriptorImageInfo{Sampler: vkt.Sampler(other)}
+	tv := bview
+	ws := []vkt.WriteDescriptorSet{
+		{SType: vkt.StructureTypeWriteDescriptorSet, DstSet: vkt.DescriptorSet(sets[0]), DstBinding: 0, DescriptorCount: 1,
+			DescriptorType: vkt.DescriptorTypeCombinedImageSampler, PImageInfo: unsafe.Pointer(&ii)},
+		{SType: vkt.StructureTypeWriteDescriptorSet, DstSet: vkt.DescriptorSet(sets[0]), DstBinding: 1, DescriptorCount: 1,
+			DescriptorType: vkt.DescriptorTypeStorageTexelBuffer, PTexelBufferView: unsafe.Pointer(&tv)},
+		{SType: vkt.StructureTypeWriteDescriptorSet, DstSet: vkt.DescriptorSet(sets[0]), DstBinding: 2, DescriptorCount: 1,
+			DescriptorType: vkt.DescriptorTypeSampler, PImageInfo: unsafe.Pointer(&si)},
+	}
+	cp := vkt.CopyDescriptorSet{SType: vkt.StructureTypeCopyDescriptorSet, SrcSet: vkt.DescriptorSet(sets[0]), DstSet: vkt.DescriptorSet(sets[1]), DescriptorCount: 1}
+	UpdateDescriptorSets(dev, 3, unsafe.Pointer(&ws[0]), 1, unsafe.Pointer(&cp))
+	data := struct {
+		view uint64
+		pad  uint64
+		smp  vkt.DescriptorImageInfo
+	}{view: bview, smp: si}
+	entries := []vkt.DescriptorUpdateTemplateEntry{
+		{DstBinding: 1, DescriptorCount: 1, DescriptorType: vkt.DescriptorTypeStorageTexelBuffer, Offset: 0, Stride: 8},
+		{DstBinding: 2, DescriptorCount: 1, DescriptorType: vkt.DescriptorTypeSampler, Offset: 16, Stride: 24},
+	}
+	var tmpl uint64
+	tci := vkt.DescriptorUpdateTemplateCreateInfo{SType: vkt.StructureTypeDescriptorUpdateTemplateCreateInfo, DescriptorUpdateEntryCount: 2,
+		PDescriptorUpdateEntries: unsafe.Pointer(&entries[0])}
+	CreateDescriptorUpdateTemplate(dev, unsafe.Pointer(&tci), nil, unsafe.Pointer(&tmpl))
+	UpdateDescriptorSetWithTemplate(dev, sets[1], tmpl, unsafe.Pointer(&data))
+
+	for i, h := range sets {
+		cb := &CommandBuffer{}
+		cb.sets[0] = &boundSet{set: lookup[DescriptorSet](h)}
+		got := map[uint32]backend.Binding{}
+		for _, c := range cb.capture() {
+			b, err := c.d.binding()
+			if err != nil {
+				t.Fatalf("set %d, binding %d: %v", i, c.binding, err)
+			}
+			got[c.binding] = b
+		}
+		want := map[uint32]backend.Binding{
+			0: {Kind: backend.CombinedImageSampler, Image: lookup[ImageView](view).ex, Sampler: lookup[Sampler](smp).ex},
+			1: {Kind: backend.StorageTexelBuffer, Format: backend.FormatR32ui},
+			2: {Kind: backend.SeparateSampler, Sampler: lookup[Sampler](other).ex},
+		}
+		if got[1].Buffer == nil || got[1].Buffer.Size() != 48 {
+			t.Errorf("set %d: texel buffer %v", i, got[1].Buffer)
+		}
+		b1 := got[1]
+		b1.Buffer = nil
+		got[1] = b1
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("set %d: bindings\n%+v\nwant\n%+v", i, got, want)
+		}
+	}
+	DestroyImageView(dev, view, nil)
+	cb := &CommandBuffer{}
+	cb.sets[0] = &boundSet{set: lookup[DescriptorSet](sets[0])}
+	for _, c := range cb.capture() {
+		if _, err := c.d.binding(); c.binding == 0 && err != errDestroyed {
+			t.Errorf("a destroyed view: %v", err)
+		}
 	}
 }
