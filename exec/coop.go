@@ -30,18 +30,13 @@ func isCoopOp(op spirv.Op) bool {
 	return false
 }
 
-// coopInLockstep reports the collective cooperative instructions a
-// lockstep subgroup runs without leaving lockstep: all but reductions,
-// whose combining calls run on the first invocation's own state. Tensor
-// loads with a decode function run it on the invocations' registers
-// (coop2.go: callback), which hold what it reads besides its parameters
-// and its own results: constants and variables of the module, the same
-// in lockstep as out of it.
-func coopInLockstep(in *instr) bool {
-	return in.op != spirv.OpCooperativeMatrixReduceNV
-}
-
-// decodes reports a tensor load with a decode function.
+// Every collective cooperative instruction runs in lockstep. Those
+// calling a function of the module for elements run it on the
+// invocations' registers (coop2.go: callback), which hold what it reads
+// besides its parameters and its own results: constants and variables of
+// the module, the same in lockstep as out of it. Reductions call it on the
+// first invocation, decode functions on each element's owner. decodes
+// reports a tensor load with a decode function.
 func decodes(in *instr) bool {
 	tm, ok := in.aux.(*tensorMem)
 	return ok && tm.decode != nil
@@ -557,6 +552,20 @@ func satAdd(c, sum int64, w int, signed bool) uint64 {
 // narrower) floats are exact in float32, so float32 arithmetic gives the
 // rounding of the definition.
 func mulAddF32(sc *coopScratch, io matIO, in *instr, cm *coopMul, M, N, K int) {
+	if io.m != nil {
+		// Straight into the result's tile, taken first: should that hand
+		// the tiles out, the operands are then read from the invocations.
+		t := io.m.newTile(in.t)
+		t.f = growF(t.f, M*N)
+		a := io.f32(cm.slotA, cm.a.elem.ff, sc.f32(0, M*K))
+		b := io.f32(cm.slotB, cm.b.elem.ff, sc.f32(1, K*N))
+		copy(t.f, io.f32(cm.slotC, cm.c.elem.ff, sc.f32(2, M*N)))
+		mulAddF32Blocked(a, b, t.f, M, N, K)
+		t.has = hasF
+		io.m.tiles[in.res] = t
+		setSt(io.m.st, in.res, int32(in.t.slots), sTile)
+		return
+	}
 	a := io.f32(cm.slotA, cm.a.elem.ff, sc.f32(0, M*K))
 	b := io.f32(cm.slotB, cm.b.elem.ff, sc.f32(1, K*N))
 	acc := sc.f32(2, M*N)

@@ -205,11 +205,15 @@ func mulAddFloat(sc *coopScratch, cm *coopMul, rt ffmt, A, B, C, D []uint64, M, 
 	for e, v := range acc {
 		acc[e] = rnd(v)
 	}
-	for i := 0; i < M; i++ {
-		row := acc[i*N : i*N+N]
+	j0 := 0 // columns before j0 done by a vector kernel
+	if rt == f16 {
+		j0 = f16Panel(af, bf, acc, M, N, K)
+	}
+	for i := 0; i < M && j0 < N; i++ {
+		row := acc[i*N+j0 : i*N+N]
 		for k := 0; k < K; k++ {
 			x := af[i*K+k]
-			brow := bf[k*N : k*N+N]
+			brow := bf[k*N+j0 : k*N+N]
 			switch rt {
 			case f32:
 				for j, y := range brow {

@@ -227,3 +227,91 @@ loop8:
 	VMOVUPS Y6, (R11)
 	VZEROUPPER
 	RET
+
+// func f16AccRows(acc *float64, a *float64, b *float64, ldb int, k int, n int)
+// For t in 0..k-1 in increasing t, and j in 0..n-1 (n a multiple of 4):
+// acc[j] = roundF16(acc[j] + a[t]*b[t*ldb+j]) in float64 (VMULPD then
+// VADDPD, each rounded as Go's float64 arithmetic is; never fused), then
+// rounded to the nearest half as roundF16 does: normal halves on the
+// bits, values below 2^-14 by adding and taking away 1.5*2^28 (with the
+// sign put back), values from 2^16 on (and rounded results past 65504) to
+// infinity, NaNs kept.
+TEXT ·f16AccRows(SB), NOSPLIT, $0-48
+	MOVQ acc+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ ldb+24(FP), R8
+	SHLQ $3, R8
+	MOVQ k+32(FP), CX
+	MOVQ n+40(FP), R9
+	SHRQ $2, R9
+	TESTQ CX, CX
+	JZ   fdone
+	TESTQ R9, R9
+	JZ   fdone
+	MOVQ $0x1ffffffffff, AX
+	MOVQ AX, X15
+	VPBROADCASTQ X15, Y15 // rounding bias: 2^41-1
+	MOVQ $0xfffffc0000000000, AX
+	MOVQ AX, X14
+	VPBROADCASTQ X14, Y14 // clears the 42 bits rounded away
+	MOVQ $0x40effc0000000000, AX
+	MOVQ AX, X13
+	VPBROADCASTQ X13, Y13 // 65504
+	MOVQ $1008, AX
+	MOVQ AX, X12
+	VPBROADCASTQ X12, Y12 // biased exponent of 2^-15
+	MOVQ $1038, AX
+	MOVQ AX, X11
+	VPBROADCASTQ X11, Y11 // biased exponent of 2^15
+	MOVQ $0x41b8000000000000, AX
+	MOVQ AX, X10
+	VPBROADCASTQ X10, Y10 // 1.5*2^28
+	MOVQ $0x8000000000000000, AX
+	MOVQ AX, X9
+	VPBROADCASTQ X9, Y9 // sign
+	MOVQ $0x7ff0000000000000, AX
+	MOVQ AX, X8
+	VPBROADCASTQ X8, Y8 // infinity
+ftloop:
+	VBROADCASTSD (SI), Y0
+	MOVQ DI, R10
+	MOVQ DX, R11
+	MOVQ R9, BX
+fjloop:
+	VMULPD (R11), Y0, Y1
+	VMOVUPD (R10), Y2
+	VADDPD Y1, Y2, Y2     // v = acc + product
+	VPAND Y9, Y2, Y4      // its sign
+	VPSLLQ $1, Y2, Y3
+	VPSRLQ $53, Y3, Y3    // its biased exponent
+	VPSLLQ $21, Y2, Y1
+	VPSRLQ $63, Y1, Y1    // bit 42, the last one kept
+	VPADDQ Y15, Y1, Y1
+	VPADDQ Y2, Y1, Y1
+	VPAND Y14, Y1, Y1     // normal halves rounded
+	VPANDN Y1, Y9, Y5
+	VPCMPGTQ Y13, Y5, Y5  // past 65504
+	VPOR Y8, Y4, Y6       // infinity of v's sign
+	VBLENDVPD Y5, Y6, Y1, Y1
+	VCMPPD $3, Y2, Y2, Y5 // v is NaN
+	VBLENDVPD Y5, Y2, Y6, Y6
+	VPCMPGTQ Y11, Y3, Y5  // v at least 2^16
+	VBLENDVPD Y5, Y6, Y1, Y1
+	VADDPD Y10, Y2, Y6
+	VSUBPD Y10, Y6, Y6
+	VPOR Y4, Y6, Y6       // below 2^-14: to a multiple of 2^-24
+	VPCMPGTQ Y12, Y3, Y5  // at least 2^-14
+	VBLENDVPD Y5, Y1, Y6, Y1
+	VMOVUPD Y1, (R10)
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  fjloop
+	ADDQ $8, SI
+	ADDQ R8, DX
+	DECQ CX
+	JNZ  ftloop
+	VZEROUPPER
+fdone:
+	RET

@@ -398,3 +398,48 @@ func TestLoadHalvesRows(t *testing.T) {
 		}
 	}
 }
+
+// TestF16Panel checks the vector half-accumulator kernel against the
+// scalar steps, on operands of every kind: all halves (zeros,
+// subnormals, infinities, NaNs), float32 and float64 values around the
+// half range and its overflow, products that round to signed zeros.
+func TestF16Panel(t *testing.T) {
+	loadF16Table()
+	r := rand.New(rand.NewPCG(9, 10))
+	val := func() float64 {
+		switch r.IntN(4) {
+		case 0:
+			return toF64(uint64(r.IntN(1<<16)), f16)
+		case 1:
+			return math.Copysign(math.Ldexp(1+r.Float64(), r.IntN(60)-40), float64(r.IntN(2)*2-1))
+		case 2:
+			return float64(math.Float32frombits(r.Uint32()))
+		}
+		return []float64{0, math.Copysign(0, -1), 65504, -65504, 65519.99, 65520, 0x1p-24, -0x1p-25, 0x1p-14, 0x1.ffcp-15, math.Inf(1), math.NaN()}[r.IntN(12)]
+	}
+	for it := 0; it < 3000; it++ {
+		M, N, K := 1+r.IntN(5), 1+r.IntN(13), 1+r.IntN(9)
+		a, b, acc := make([]float64, M*K), make([]float64, K*N), make([]float64, M*N)
+		for _, s := range [][]float64{a, b, acc} {
+			for k := range s {
+				s[k] = val()
+			}
+		}
+		for k := range acc {
+			acc[k] = roundF16(acc[k])
+		}
+		want := append([]float64(nil), acc...)
+		n4 := f16Panel(a, b, acc, M, N, K)
+		for i := 0; i < M; i++ {
+			for j := 0; j < n4; j++ {
+				for k := 0; k < K; k++ {
+					want[i*N+j] = roundF16(want[i*N+j] + float64(a[i*K+k]*b[k*N+j]))
+				}
+				g, w := acc[i*N+j], want[i*N+j]
+				if math.Float64bits(g) != math.Float64bits(w) && !(g != g && w != w) {
+					t.Fatalf("%dx%dx%d: element (%d, %d) is %v (%#x), want %v (%#x)", M, N, K, i, j, g, math.Float64bits(g), w, math.Float64bits(w))
+				}
+			}
+		}
+	}
+}

@@ -526,11 +526,6 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 					l.state = stBlocked
 				}
 				return nil
-			case isCoop2Coll(in.op) && !coopInLockstep(in):
-				// Their callbacks run on each invocation's own control state.
-				ld.steps++
-				m.release()
-				return nil
 			}
 			if err := wg.lockColl(in, m); err != nil {
 				return err

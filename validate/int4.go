@@ -22,7 +22,9 @@ var int4Uses = &restricted{
 	cite: "SPV_INTEL_int4 Validation Rules",
 }
 
-// checkInt4 applies SPV_INTEL_int4's instruction list, and its rule that
+// checkInt4 applies SPV_INTEL_int4's instruction list (and the other
+// narrow types' lists: bfloat16, 8-bit floats, storage-only 8- and 16-bit
+// types), and its rule that
 // OpCooperativeMatrixMulAddKHR and OpCooperativeMatrixLengthKHR reach
 // 4-bit matrices only with Int4CooperativeMatrixINTEL (checked with the
 // matrix type itself, in checkCoopMatType).
@@ -33,6 +35,9 @@ func (s *state) checkInt4() {
 	}
 	if s.err == nil {
 		s.checkRestricted(fp8Uses)
+	}
+	if s.err == nil {
+		s.checkRestricted(smallUses)
 	}
 }
 
