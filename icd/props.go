@@ -61,6 +61,9 @@ var properties = map[string]any{
 	"TimestampComputeAndGraphics": uint32(1), "TimestampPeriod": float32(1), "DiscreteQueuePriorities": uint32(2),
 	"OptimalBufferCopyOffsetAlignment": uint64(1), "OptimalBufferCopyRowPitchAlignment": uint64(1),
 	"NonCoherentAtomSize": uint64(1),
+	// Texel buffer offsets: the buffer alignment, not a texel's size.
+	"StorageTexelBufferOffsetAlignmentBytes": uint64(bufferAlignment),
+	"UniformTexelBufferOffsetAlignmentBytes": uint64(bufferAlignment),
 
 	// Images, samplers and texel buffers (image.go): one sample, the
 	// executor's sampling (8 subtexel bits, exact mipmap blends, LOD bias
@@ -79,8 +82,7 @@ var properties = map[string]any{
 	"SampledImageDepthSampleCounts": uint32(1), "StorageImageSampleCounts": uint32(1),
 
 	// Subgroups (VkPhysicalDeviceVulkan11Properties, VkPhysicalDeviceSubgroupProperties).
-	"SubgroupSize": uint32(defaultSubgroup), "SubgroupSupportedStages": uint32(0x20), "SupportedStages": uint32(0x20),
-	"SubgroupSupportedOperations": uint32(0xff), "SupportedOperations": uint32(0xff),
+	"SubgroupSize": uint32(defaultSubgroup), "SubgroupSupportedStages": uint32(0x20), "SubgroupSupportedOperations": uint32(0xff),
 	"MaxPerSetDescriptors": uint32(1024), "MaxMemoryAllocationSize": uint64(maxAllocation),
 	"MaxMultiviewViewCount": uint32(0),
 
@@ -166,58 +168,36 @@ func init() {
 	}
 }
 
-// featureTypes are the features structures the driver knows, by sType.
-var featureTypes = map[vkt.StructureType]reflect.Type{
-	vkt.StructureTypePhysicalDeviceFeatures2:                               reflect.TypeFor[vkt.PhysicalDeviceFeatures2](),
-	vkt.StructureTypePhysicalDeviceVulkan11Features:                        reflect.TypeFor[vkt.PhysicalDeviceVulkan11Features](),
-	vkt.StructureTypePhysicalDeviceVulkan12Features:                        reflect.TypeFor[vkt.PhysicalDeviceVulkan12Features](),
-	vkt.StructureTypePhysicalDeviceVulkan13Features:                        reflect.TypeFor[vkt.PhysicalDeviceVulkan13Features](),
-	vkt.StructureTypePhysicalDeviceCooperativeMatrixFeaturesKHR:            reflect.TypeFor[vkt.PhysicalDeviceCooperativeMatrixFeaturesKHR](),
-	vkt.StructureTypePhysicalDeviceCooperativeMatrixFeaturesNV:             reflect.TypeFor[vkt.PhysicalDeviceCooperativeMatrixFeaturesNV](),
-	vkt.StructureTypePhysicalDeviceCooperativeMatrix2FeaturesNV:            reflect.TypeFor[vkt.PhysicalDeviceCooperativeMatrix2FeaturesNV](),
-	vkt.StructureTypePhysicalDeviceCooperativeVectorFeaturesNV:             reflect.TypeFor[vkt.PhysicalDeviceCooperativeVectorFeaturesNV](),
-	vkt.StructureTypePhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV: reflect.TypeFor[vkt.PhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV](),
-	vkt.StructureTypePhysicalDeviceShaderBfloat16FeaturesKHR:               reflect.TypeFor[vkt.PhysicalDeviceShaderBfloat16FeaturesKHR](),
-	vkt.StructureTypePhysicalDeviceShaderFloat8FeaturesEXT:                 reflect.TypeFor[vkt.PhysicalDeviceShaderFloat8FeaturesEXT](),
-	vkt.StructureTypePhysicalDevice8bitStorageFeatures:                     reflect.TypeFor[vkt.PhysicalDevice8BitStorageFeatures](),
-	vkt.StructureTypePhysicalDevice16bitStorageFeatures:                    reflect.TypeFor[vkt.PhysicalDevice16BitStorageFeatures](),
-	vkt.StructureTypePhysicalDeviceShaderFloat16Int8Features:               reflect.TypeFor[vkt.PhysicalDeviceShaderFloat16Int8Features](),
-	vkt.StructureTypePhysicalDeviceBufferDeviceAddressFeatures:             reflect.TypeFor[vkt.PhysicalDeviceBufferDeviceAddressFeatures](),
-	vkt.StructureTypePhysicalDeviceVulkanMemoryModelFeatures:               reflect.TypeFor[vkt.PhysicalDeviceVulkanMemoryModelFeatures](),
-	vkt.StructureTypePhysicalDeviceSubgroupSizeControlFeatures:             reflect.TypeFor[vkt.PhysicalDeviceSubgroupSizeControlFeatures](),
-	vkt.StructureTypePhysicalDeviceShaderIntegerDotProductFeatures:         reflect.TypeFor[vkt.PhysicalDeviceShaderIntegerDotProductFeatures](),
-	vkt.StructureTypePhysicalDeviceTimelineSemaphoreFeatures:               reflect.TypeFor[vkt.PhysicalDeviceTimelineSemaphoreFeatures](),
-	vkt.StructureTypePhysicalDeviceSynchronization2Features:                reflect.TypeFor[vkt.PhysicalDeviceSynchronization2Features](),
-	vkt.StructureTypePhysicalDeviceMaintenance4Features:                    reflect.TypeFor[vkt.PhysicalDeviceMaintenance4Features](),
-	vkt.StructureTypePhysicalDevicePipelineRobustnessFeatures:              reflect.TypeFor[vkt.PhysicalDevicePipelineRobustnessFeatures](),
-	vkt.StructureTypePhysicalDeviceShaderSubgroupExtendedTypesFeatures:     reflect.TypeFor[vkt.PhysicalDeviceShaderSubgroupExtendedTypesFeatures](),
-	vkt.StructureTypePhysicalDeviceShaderAtomicInt64Features:               reflect.TypeFor[vkt.PhysicalDeviceShaderAtomicInt64Features](),
-	vkt.StructureTypePhysicalDeviceScalarBlockLayoutFeatures:               reflect.TypeFor[vkt.PhysicalDeviceScalarBlockLayoutFeatures](),
-	vkt.StructureTypePhysicalDeviceHostQueryResetFeatures:                  reflect.TypeFor[vkt.PhysicalDeviceHostQueryResetFeatures](),
-	vkt.StructureTypePhysicalDeviceImageRobustnessFeatures:                 reflect.TypeFor[vkt.PhysicalDeviceImageRobustnessFeatures](),
-}
+// featureTypes and propertyTypes are the structures the driver fills, by
+// sType: those of core Vulkan 1.1 to 1.3 and of the advertised device
+// extensions (genicd finds them in vk.xml). Others are left untouched.
+var (
+	featureTypes  = vkt.FeatureStructs
+	propertyTypes = vkt.PropertyStructs
+)
 
-// propertyTypes are the properties structures the driver fills, by sType.
-var propertyTypes = map[vkt.StructureType]reflect.Type{
-	vkt.StructureTypePhysicalDeviceProperties2:                       reflect.TypeFor[vkt.PhysicalDeviceProperties2](),
-	vkt.StructureTypePhysicalDeviceVulkan11Properties:                reflect.TypeFor[vkt.PhysicalDeviceVulkan11Properties](),
-	vkt.StructureTypePhysicalDeviceVulkan12Properties:                reflect.TypeFor[vkt.PhysicalDeviceVulkan12Properties](),
-	vkt.StructureTypePhysicalDeviceVulkan13Properties:                reflect.TypeFor[vkt.PhysicalDeviceVulkan13Properties](),
-	vkt.StructureTypePhysicalDeviceIdProperties:                      reflect.TypeFor[vkt.PhysicalDeviceIDProperties](),
-	vkt.StructureTypePhysicalDeviceDriverProperties:                  reflect.TypeFor[vkt.PhysicalDeviceDriverProperties](),
-	vkt.StructureTypePhysicalDeviceMaintenance3Properties:            reflect.TypeFor[vkt.PhysicalDeviceMaintenance3Properties](),
-	vkt.StructureTypePhysicalDeviceMaintenance4Properties:            reflect.TypeFor[vkt.PhysicalDeviceMaintenance4Properties](),
-	vkt.StructureTypePhysicalDeviceSubgroupProperties:                reflect.TypeFor[vkt.PhysicalDeviceSubgroupProperties](),
-	vkt.StructureTypePhysicalDeviceSubgroupSizeControlProperties:     reflect.TypeFor[vkt.PhysicalDeviceSubgroupSizeControlProperties](),
-	vkt.StructureTypePhysicalDeviceShaderIntegerDotProductProperties: reflect.TypeFor[vkt.PhysicalDeviceShaderIntegerDotProductProperties](),
-	vkt.StructureTypePhysicalDeviceTimelineSemaphoreProperties:       reflect.TypeFor[vkt.PhysicalDeviceTimelineSemaphoreProperties](),
-	vkt.StructureTypePhysicalDevicePushDescriptorProperties:          reflect.TypeFor[vkt.PhysicalDevicePushDescriptorProperties](),
-	vkt.StructureTypePhysicalDevicePipelineRobustnessProperties:      reflect.TypeFor[vkt.PhysicalDevicePipelineRobustnessProperties](),
-	vkt.StructureTypePhysicalDeviceFloatControlsProperties:           reflect.TypeFor[vkt.PhysicalDeviceFloatControlsProperties](),
-	vkt.StructureTypePhysicalDeviceCooperativeMatrixPropertiesKHR:    reflect.TypeFor[vkt.PhysicalDeviceCooperativeMatrixPropertiesKHR](),
-	vkt.StructureTypePhysicalDeviceCooperativeMatrixPropertiesNV:     reflect.TypeFor[vkt.PhysicalDeviceCooperativeMatrixPropertiesNV](),
-	vkt.StructureTypePhysicalDeviceCooperativeMatrix2PropertiesNV:    reflect.TypeFor[vkt.PhysicalDeviceCooperativeMatrix2PropertiesNV](),
-	vkt.StructureTypePhysicalDeviceCooperativeVectorPropertiesNV:     reflect.TypeFor[vkt.PhysicalDeviceCooperativeVectorPropertiesNV](),
+// coreNames maps a member of a structure promoted into Vulkan 1.1 to 1.3
+// to its name in the VkPhysicalDeviceVulkan1x structure that mirrors it,
+// where the names differ (VkPhysicalDeviceSubgroupProperties'
+// supportedStages is subgroupSupportedStages there): the tables above
+// name each member once, by its Vulkan 1.x name, so the two views agree.
+var coreNames = func() map[[2]string]string {
+	m := map[[2]string]string{}
+	for _, p := range vkt.Promotions {
+		if p.Member != p.CoreMember {
+			m[[2]string{p.Struct, p.Member}] = p.CoreMember
+		}
+	}
+	return m
+}()
+
+// memberName is the name the tables above know member i of t by.
+func memberName(t reflect.Type, i int) string {
+	n := t.Field(i).Name
+	if c, ok := coreNames[[2]string{t.Name(), n}]; ok {
+		return c
+	}
+	return n
 }
 
 // chain calls f for every structure of a pNext chain (the first included).
@@ -233,7 +213,7 @@ func chain(p unsafe.Pointer, f func(sType vkt.StructureType, p unsafe.Pointer)) 
 // (nested structures included) to whether the driver supports it.
 func fillFeatures(v reflect.Value) {
 	for i := 0; i < v.NumField(); i++ {
-		f, name := v.Field(i), v.Type().Field(i).Name
+		f, name := v.Field(i), memberName(v.Type(), i)
 		switch {
 		case name == "SType" || name == "PNext":
 		case f.Kind() == reflect.Struct:
@@ -248,7 +228,7 @@ func fillFeatures(v reflect.Value) {
 // the driver does not support.
 func missingFeatures(v reflect.Value, out []string) []string {
 	for i := 0; i < v.NumField(); i++ {
-		f, name := v.Field(i), v.Type().Field(i).Name
+		f, name := v.Field(i), memberName(v.Type(), i)
 		switch {
 		case name == "SType" || name == "PNext":
 		case f.Kind() == reflect.Struct:
@@ -266,7 +246,7 @@ func missingFeatures(v reflect.Value, out []string) []string {
 // and sets the members the table names.
 func fillProperties(v reflect.Value) {
 	for i := 0; i < v.NumField(); i++ {
-		f, name := v.Field(i), v.Type().Field(i).Name
+		f, name := v.Field(i), memberName(v.Type(), i)
 		if name == "SType" || name == "PNext" {
 			continue
 		}

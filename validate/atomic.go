@@ -39,6 +39,25 @@ func (s *state) checkAtomic(i int) {
 	in := &s.m.Insts[i]
 	w := in.Words
 	name := in.Op.String()[2:]
+	ptr := w[2]
+	if in.Op == spirv.OpAtomicStore {
+		ptr = w[0]
+	}
+	// "Pointer is a pointer to the memory to access"; 64-bit integer
+	// atomics need Int64Atomics under Shader (SPIR-V 3.31 Capability).
+	pt := s.valueType(ptr)
+	if !pt.is(spirv.OpTypePointer) && !pt.is(spirv.OpTypeUntypedPointerKHR) {
+		s.fail(i, "atomic.pointer", "%s: expected Pointer to be a pointer type", name)
+		return
+	}
+	vt := s.types[w[0]]
+	if in.Op == spirv.OpAtomicStore {
+		vt = s.types[pt.Elem]
+	}
+	if vt.is(spirv.OpTypeInt) && vt.Width == 64 && s.hasCap(spirv.CapabilityShader) && !s.hasCap(spirv.CapabilityInt64Atomics) {
+		s.fail(i, "atomic.int64", "%s: 64-bit atomics require the Int64Atomics capability", name)
+		return
+	}
 	if in.Op == spirv.OpAtomicStore {
 		// "The type of Value must be the same as the type pointed to by
 		// Pointer."

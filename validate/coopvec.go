@@ -300,7 +300,13 @@ func (s *state) checkCoopVecConversion(i int, r, v *Type) {
 	op := s.m.Insts[i].Op
 	// With SPV_EXT_long_vector too, OpTypeVectorIdEXT may be a long vector,
 	// which converts and bitcasts as vectors do.
-	if !s.isCoopVec(r) || !s.isCoopVec(v) || s.hasCap(spirv.CapabilityLongVectorEXT) {
+	if s.hasCap(spirv.CapabilityLongVectorEXT) {
+		return
+	}
+	if !s.isCoopVec(r) || !s.isCoopVec(v) {
+		// "Result Type must be a cooperative vector type ... Value must
+		// be a cooperative vector" when either is.
+		s.fail(i, "coopvec.convert", "%s: Result Type and operand must both be cooperative vectors.", op)
 		return
 	}
 	if r.CountKnown && v.CountKnown && r.Count != v.Count {

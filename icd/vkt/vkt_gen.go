@@ -3,7 +3,10 @@
 
 package vkt
 
-import "unsafe"
+import (
+	"reflect"
+	"unsafe"
+)
 
 const (
 	LuidSize                  = 8
@@ -67,12 +70,20 @@ const (
 	StructureTypePhysicalDeviceImageFormatInfo2                        StructureType = 1000059004
 	StructureTypeQueueFamilyProperties2                                StructureType = 1000059005
 	StructureTypePhysicalDeviceMemoryProperties2                       StructureType = 1000059006
+	StructureTypePhysicalDeviceProtectedMemoryFeatures                 StructureType = 1000145001
+	StructureTypePhysicalDeviceProtectedMemoryProperties               StructureType = 1000145002
 	StructureTypePhysicalDeviceIdProperties                            StructureType = 1000071004
 	StructureTypePhysicalDeviceSubgroupProperties                      StructureType = 1000094000
 	StructureTypePhysicalDevice16bitStorageFeatures                    StructureType = 1000083000
+	StructureTypePhysicalDeviceVariablePointersFeatures                StructureType = 1000120000
 	StructureTypeDescriptorUpdateTemplateCreateInfo                    StructureType = 1000085000
 	StructureTypePhysicalDeviceMaintenance3Properties                  StructureType = 1000168000
 	StructureTypeDescriptorSetLayoutSupport                            StructureType = 1000168001
+	StructureTypePhysicalDeviceSamplerYcbcrConversionFeatures          StructureType = 1000156004
+	StructureTypePhysicalDevicePointClippingProperties                 StructureType = 1000117000
+	StructureTypePhysicalDeviceMultiviewFeatures                       StructureType = 1000053001
+	StructureTypePhysicalDeviceMultiviewProperties                     StructureType = 1000053002
+	StructureTypePhysicalDeviceShaderDrawParametersFeatures            StructureType = 1000063000
 	StructureTypePhysicalDeviceDriverProperties                        StructureType = 1000196000
 	StructureTypePhysicalDeviceVulkan11Features                        StructureType = 49
 	StructureTypePhysicalDeviceVulkan11Properties                      StructureType = 50
@@ -92,11 +103,19 @@ const (
 	StructureTypePhysicalDeviceShaderAtomicInt64Features               StructureType = 1000180000
 	StructureTypePhysicalDeviceShaderFloat16Int8Features               StructureType = 1000082000
 	StructureTypePhysicalDeviceFloatControlsProperties                 StructureType = 1000197000
+	StructureTypePhysicalDeviceDescriptorIndexingFeatures              StructureType = 1000161001
+	StructureTypePhysicalDeviceDescriptorIndexingProperties            StructureType = 1000161002
 	StructureTypePhysicalDeviceScalarBlockLayoutFeatures               StructureType = 1000221000
+	StructureTypePhysicalDeviceSamplerFilterMinmaxProperties           StructureType = 1000130000
+	StructureTypePhysicalDeviceUniformBufferStandardLayoutFeatures     StructureType = 1000253000
 	StructureTypePhysicalDeviceShaderSubgroupExtendedTypesFeatures     StructureType = 1000175000
+	StructureTypePhysicalDeviceDepthStencilResolveProperties           StructureType = 1000199000
+	StructureTypePhysicalDeviceImagelessFramebufferFeatures            StructureType = 1000108000
+	StructureTypePhysicalDeviceSeparateDepthStencilLayoutsFeatures     StructureType = 1000241000
 	StructureTypePhysicalDeviceVulkan13Features                        StructureType = 53
 	StructureTypePhysicalDeviceVulkan13Properties                      StructureType = 54
 	StructureTypePhysicalDeviceToolProperties                          StructureType = 1000245000
+	StructureTypePhysicalDevicePrivateDataFeatures                     StructureType = 1000295000
 	StructureTypeDependencyInfo                                        StructureType = 1000314003
 	StructureTypeSubmitInfo2                                           StructureType = 1000314004
 	StructureTypeSemaphoreSubmitInfo                                   StructureType = 1000314005
@@ -109,17 +128,26 @@ const (
 	StructureTypeBufferCopy2                                           StructureType = 1000337006
 	StructureTypeImageCopy2                                            StructureType = 1000337007
 	StructureTypeBufferImageCopy2                                      StructureType = 1000337009
+	StructureTypePhysicalDeviceTextureCompressionAstcHdrFeatures       StructureType = 1000066000
 	StructureTypeFormatProperties3                                     StructureType = 1000360000
 	StructureTypePhysicalDeviceMaintenance4Features                    StructureType = 1000413000
 	StructureTypePhysicalDeviceMaintenance4Properties                  StructureType = 1000413001
 	StructureTypeDeviceBufferMemoryRequirements                        StructureType = 1000413002
 	StructureTypeDeviceImageMemoryRequirements                         StructureType = 1000413003
+	StructureTypePhysicalDeviceShaderTerminateInvocationFeatures       StructureType = 1000215000
+	StructureTypePhysicalDeviceShaderDemoteToHelperInvocationFeatures  StructureType = 1000276000
+	StructureTypePhysicalDevicePipelineCreationCacheControlFeatures    StructureType = 1000297000
+	StructureTypePhysicalDeviceZeroInitializeWorkgroupMemoryFeatures   StructureType = 1000325000
 	StructureTypePhysicalDeviceImageRobustnessFeatures                 StructureType = 1000335000
 	StructureTypePhysicalDeviceSubgroupSizeControlProperties           StructureType = 1000225000
 	StructureTypePipelineShaderStageRequiredSubgroupSizeCreateInfo     StructureType = 1000225001
 	StructureTypePhysicalDeviceSubgroupSizeControlFeatures             StructureType = 1000225002
+	StructureTypePhysicalDeviceInlineUniformBlockFeatures              StructureType = 1000138000
+	StructureTypePhysicalDeviceInlineUniformBlockProperties            StructureType = 1000138001
 	StructureTypePhysicalDeviceShaderIntegerDotProductFeatures         StructureType = 1000280000
 	StructureTypePhysicalDeviceShaderIntegerDotProductProperties       StructureType = 1000280001
+	StructureTypePhysicalDeviceTexelBufferAlignmentProperties          StructureType = 1000281001
+	StructureTypePhysicalDeviceDynamicRenderingFeatures                StructureType = 1000044003
 	StructureTypeMemoryMapInfo                                         StructureType = 1000271000
 	StructureTypePhysicalDevicePushDescriptorProperties                StructureType = 1000080000
 	StructureTypeBindDescriptorSetsInfo                                StructureType = 1000545003
@@ -1562,6 +1590,274 @@ const (
 	CompareOpAlways         CompareOp = 7
 )
 
+// FeatureStructs are the features structures the driver fills,
+// by sType: VkPhysicalDeviceFeatures2 and every structure that may extend it in
+// Vulkan 1.1 to 1.3 or in an advertised device extension.
+var FeatureStructs = map[StructureType]reflect.Type{
+	StructureTypePhysicalDeviceFeatures2:                               reflect.TypeFor[PhysicalDeviceFeatures2](),
+	StructureTypePhysicalDevice16bitStorageFeatures:                    reflect.TypeFor[PhysicalDevice16BitStorageFeatures](),
+	StructureTypePhysicalDevice8bitStorageFeatures:                     reflect.TypeFor[PhysicalDevice8BitStorageFeatures](),
+	StructureTypePhysicalDeviceBufferDeviceAddressFeatures:             reflect.TypeFor[PhysicalDeviceBufferDeviceAddressFeatures](),
+	StructureTypePhysicalDeviceCooperativeMatrix2FeaturesNV:            reflect.TypeFor[PhysicalDeviceCooperativeMatrix2FeaturesNV](),
+	StructureTypePhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV: reflect.TypeFor[PhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV](),
+	StructureTypePhysicalDeviceCooperativeMatrixFeaturesKHR:            reflect.TypeFor[PhysicalDeviceCooperativeMatrixFeaturesKHR](),
+	StructureTypePhysicalDeviceCooperativeMatrixFeaturesNV:             reflect.TypeFor[PhysicalDeviceCooperativeMatrixFeaturesNV](),
+	StructureTypePhysicalDeviceCooperativeVectorFeaturesNV:             reflect.TypeFor[PhysicalDeviceCooperativeVectorFeaturesNV](),
+	StructureTypePhysicalDeviceDescriptorIndexingFeatures:              reflect.TypeFor[PhysicalDeviceDescriptorIndexingFeatures](),
+	StructureTypePhysicalDeviceDynamicRenderingFeatures:                reflect.TypeFor[PhysicalDeviceDynamicRenderingFeatures](),
+	StructureTypePhysicalDeviceHostQueryResetFeatures:                  reflect.TypeFor[PhysicalDeviceHostQueryResetFeatures](),
+	StructureTypePhysicalDeviceImageRobustnessFeatures:                 reflect.TypeFor[PhysicalDeviceImageRobustnessFeatures](),
+	StructureTypePhysicalDeviceImagelessFramebufferFeatures:            reflect.TypeFor[PhysicalDeviceImagelessFramebufferFeatures](),
+	StructureTypePhysicalDeviceInlineUniformBlockFeatures:              reflect.TypeFor[PhysicalDeviceInlineUniformBlockFeatures](),
+	StructureTypePhysicalDeviceMaintenance4Features:                    reflect.TypeFor[PhysicalDeviceMaintenance4Features](),
+	StructureTypePhysicalDeviceMultiviewFeatures:                       reflect.TypeFor[PhysicalDeviceMultiviewFeatures](),
+	StructureTypePhysicalDevicePipelineCreationCacheControlFeatures:    reflect.TypeFor[PhysicalDevicePipelineCreationCacheControlFeatures](),
+	StructureTypePhysicalDevicePipelineRobustnessFeatures:              reflect.TypeFor[PhysicalDevicePipelineRobustnessFeatures](),
+	StructureTypePhysicalDevicePrivateDataFeatures:                     reflect.TypeFor[PhysicalDevicePrivateDataFeatures](),
+	StructureTypePhysicalDeviceProtectedMemoryFeatures:                 reflect.TypeFor[PhysicalDeviceProtectedMemoryFeatures](),
+	StructureTypePhysicalDeviceSamplerYcbcrConversionFeatures:          reflect.TypeFor[PhysicalDeviceSamplerYcbcrConversionFeatures](),
+	StructureTypePhysicalDeviceScalarBlockLayoutFeatures:               reflect.TypeFor[PhysicalDeviceScalarBlockLayoutFeatures](),
+	StructureTypePhysicalDeviceSeparateDepthStencilLayoutsFeatures:     reflect.TypeFor[PhysicalDeviceSeparateDepthStencilLayoutsFeatures](),
+	StructureTypePhysicalDeviceShaderAtomicInt64Features:               reflect.TypeFor[PhysicalDeviceShaderAtomicInt64Features](),
+	StructureTypePhysicalDeviceShaderBfloat16FeaturesKHR:               reflect.TypeFor[PhysicalDeviceShaderBfloat16FeaturesKHR](),
+	StructureTypePhysicalDeviceShaderDemoteToHelperInvocationFeatures:  reflect.TypeFor[PhysicalDeviceShaderDemoteToHelperInvocationFeatures](),
+	StructureTypePhysicalDeviceShaderDrawParametersFeatures:            reflect.TypeFor[PhysicalDeviceShaderDrawParametersFeatures](),
+	StructureTypePhysicalDeviceShaderFloat16Int8Features:               reflect.TypeFor[PhysicalDeviceShaderFloat16Int8Features](),
+	StructureTypePhysicalDeviceShaderFloat8FeaturesEXT:                 reflect.TypeFor[PhysicalDeviceShaderFloat8FeaturesEXT](),
+	StructureTypePhysicalDeviceShaderIntegerDotProductFeatures:         reflect.TypeFor[PhysicalDeviceShaderIntegerDotProductFeatures](),
+	StructureTypePhysicalDeviceShaderSubgroupExtendedTypesFeatures:     reflect.TypeFor[PhysicalDeviceShaderSubgroupExtendedTypesFeatures](),
+	StructureTypePhysicalDeviceShaderTerminateInvocationFeatures:       reflect.TypeFor[PhysicalDeviceShaderTerminateInvocationFeatures](),
+	StructureTypePhysicalDeviceSubgroupSizeControlFeatures:             reflect.TypeFor[PhysicalDeviceSubgroupSizeControlFeatures](),
+	StructureTypePhysicalDeviceSynchronization2Features:                reflect.TypeFor[PhysicalDeviceSynchronization2Features](),
+	StructureTypePhysicalDeviceTextureCompressionAstcHdrFeatures:       reflect.TypeFor[PhysicalDeviceTextureCompressionASTCHDRFeatures](),
+	StructureTypePhysicalDeviceTimelineSemaphoreFeatures:               reflect.TypeFor[PhysicalDeviceTimelineSemaphoreFeatures](),
+	StructureTypePhysicalDeviceUniformBufferStandardLayoutFeatures:     reflect.TypeFor[PhysicalDeviceUniformBufferStandardLayoutFeatures](),
+	StructureTypePhysicalDeviceVariablePointersFeatures:                reflect.TypeFor[PhysicalDeviceVariablePointersFeatures](),
+	StructureTypePhysicalDeviceVulkan11Features:                        reflect.TypeFor[PhysicalDeviceVulkan11Features](),
+	StructureTypePhysicalDeviceVulkan12Features:                        reflect.TypeFor[PhysicalDeviceVulkan12Features](),
+	StructureTypePhysicalDeviceVulkan13Features:                        reflect.TypeFor[PhysicalDeviceVulkan13Features](),
+	StructureTypePhysicalDeviceVulkanMemoryModelFeatures:               reflect.TypeFor[PhysicalDeviceVulkanMemoryModelFeatures](),
+	StructureTypePhysicalDeviceZeroInitializeWorkgroupMemoryFeatures:   reflect.TypeFor[PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures](),
+}
+
+// PropertyStructs are the properties structures the driver fills,
+// by sType: VkPhysicalDeviceProperties2 and every structure that may extend it in
+// Vulkan 1.1 to 1.3 or in an advertised device extension.
+var PropertyStructs = map[StructureType]reflect.Type{
+	StructureTypePhysicalDeviceProperties2:                       reflect.TypeFor[PhysicalDeviceProperties2](),
+	StructureTypePhysicalDeviceCooperativeMatrix2PropertiesNV:    reflect.TypeFor[PhysicalDeviceCooperativeMatrix2PropertiesNV](),
+	StructureTypePhysicalDeviceCooperativeMatrixPropertiesKHR:    reflect.TypeFor[PhysicalDeviceCooperativeMatrixPropertiesKHR](),
+	StructureTypePhysicalDeviceCooperativeMatrixPropertiesNV:     reflect.TypeFor[PhysicalDeviceCooperativeMatrixPropertiesNV](),
+	StructureTypePhysicalDeviceCooperativeVectorPropertiesNV:     reflect.TypeFor[PhysicalDeviceCooperativeVectorPropertiesNV](),
+	StructureTypePhysicalDeviceDepthStencilResolveProperties:     reflect.TypeFor[PhysicalDeviceDepthStencilResolveProperties](),
+	StructureTypePhysicalDeviceDescriptorIndexingProperties:      reflect.TypeFor[PhysicalDeviceDescriptorIndexingProperties](),
+	StructureTypePhysicalDeviceDriverProperties:                  reflect.TypeFor[PhysicalDeviceDriverProperties](),
+	StructureTypePhysicalDeviceFloatControlsProperties:           reflect.TypeFor[PhysicalDeviceFloatControlsProperties](),
+	StructureTypePhysicalDeviceIdProperties:                      reflect.TypeFor[PhysicalDeviceIDProperties](),
+	StructureTypePhysicalDeviceInlineUniformBlockProperties:      reflect.TypeFor[PhysicalDeviceInlineUniformBlockProperties](),
+	StructureTypePhysicalDeviceMaintenance3Properties:            reflect.TypeFor[PhysicalDeviceMaintenance3Properties](),
+	StructureTypePhysicalDeviceMaintenance4Properties:            reflect.TypeFor[PhysicalDeviceMaintenance4Properties](),
+	StructureTypePhysicalDeviceMultiviewProperties:               reflect.TypeFor[PhysicalDeviceMultiviewProperties](),
+	StructureTypePhysicalDevicePipelineRobustnessProperties:      reflect.TypeFor[PhysicalDevicePipelineRobustnessProperties](),
+	StructureTypePhysicalDevicePointClippingProperties:           reflect.TypeFor[PhysicalDevicePointClippingProperties](),
+	StructureTypePhysicalDeviceProtectedMemoryProperties:         reflect.TypeFor[PhysicalDeviceProtectedMemoryProperties](),
+	StructureTypePhysicalDevicePushDescriptorProperties:          reflect.TypeFor[PhysicalDevicePushDescriptorProperties](),
+	StructureTypePhysicalDeviceSamplerFilterMinmaxProperties:     reflect.TypeFor[PhysicalDeviceSamplerFilterMinmaxProperties](),
+	StructureTypePhysicalDeviceShaderIntegerDotProductProperties: reflect.TypeFor[PhysicalDeviceShaderIntegerDotProductProperties](),
+	StructureTypePhysicalDeviceSubgroupProperties:                reflect.TypeFor[PhysicalDeviceSubgroupProperties](),
+	StructureTypePhysicalDeviceSubgroupSizeControlProperties:     reflect.TypeFor[PhysicalDeviceSubgroupSizeControlProperties](),
+	StructureTypePhysicalDeviceTexelBufferAlignmentProperties:    reflect.TypeFor[PhysicalDeviceTexelBufferAlignmentProperties](),
+	StructureTypePhysicalDeviceTimelineSemaphoreProperties:       reflect.TypeFor[PhysicalDeviceTimelineSemaphoreProperties](),
+	StructureTypePhysicalDeviceVulkan11Properties:                reflect.TypeFor[PhysicalDeviceVulkan11Properties](),
+	StructureTypePhysicalDeviceVulkan12Properties:                reflect.TypeFor[PhysicalDeviceVulkan12Properties](),
+	StructureTypePhysicalDeviceVulkan13Properties:                reflect.TypeFor[PhysicalDeviceVulkan13Properties](),
+}
+
+// Promotion pairs a member of a Vulkan 1.x structure (Core.CoreMember)
+// with the member of a promoted structure it mirrors (Struct.Member):
+// both must always hold the same value.
+type Promotion struct{ Core, CoreMember, Struct, Member string }
+
+// Promotions are vk.xml's member aliases of the Vulkan 1.1 to 1.3 structures.
+var Promotions = []Promotion{
+	{"PhysicalDeviceVulkan11Features", "StorageBuffer16BitAccess", "PhysicalDevice16BitStorageFeatures", "StorageBuffer16BitAccess"},
+	{"PhysicalDeviceVulkan11Features", "UniformAndStorageBuffer16BitAccess", "PhysicalDevice16BitStorageFeatures", "UniformAndStorageBuffer16BitAccess"},
+	{"PhysicalDeviceVulkan11Features", "StoragePushConstant16", "PhysicalDevice16BitStorageFeatures", "StoragePushConstant16"},
+	{"PhysicalDeviceVulkan11Features", "StorageInputOutput16", "PhysicalDevice16BitStorageFeatures", "StorageInputOutput16"},
+	{"PhysicalDeviceVulkan11Features", "Multiview", "PhysicalDeviceMultiviewFeatures", "Multiview"},
+	{"PhysicalDeviceVulkan11Features", "MultiviewGeometryShader", "PhysicalDeviceMultiviewFeatures", "MultiviewGeometryShader"},
+	{"PhysicalDeviceVulkan11Features", "MultiviewTessellationShader", "PhysicalDeviceMultiviewFeatures", "MultiviewTessellationShader"},
+	{"PhysicalDeviceVulkan11Features", "VariablePointersStorageBuffer", "PhysicalDeviceVariablePointersFeatures", "VariablePointersStorageBuffer"},
+	{"PhysicalDeviceVulkan11Features", "VariablePointers", "PhysicalDeviceVariablePointersFeatures", "VariablePointers"},
+	{"PhysicalDeviceVulkan11Features", "ProtectedMemory", "PhysicalDeviceProtectedMemoryFeatures", "ProtectedMemory"},
+	{"PhysicalDeviceVulkan11Features", "SamplerYcbcrConversion", "PhysicalDeviceSamplerYcbcrConversionFeatures", "SamplerYcbcrConversion"},
+	{"PhysicalDeviceVulkan11Features", "ShaderDrawParameters", "PhysicalDeviceShaderDrawParametersFeatures", "ShaderDrawParameters"},
+	{"PhysicalDeviceVulkan12Features", "StorageBuffer8BitAccess", "PhysicalDevice8BitStorageFeatures", "StorageBuffer8BitAccess"},
+	{"PhysicalDeviceVulkan12Features", "UniformAndStorageBuffer8BitAccess", "PhysicalDevice8BitStorageFeatures", "UniformAndStorageBuffer8BitAccess"},
+	{"PhysicalDeviceVulkan12Features", "StoragePushConstant8", "PhysicalDevice8BitStorageFeatures", "StoragePushConstant8"},
+	{"PhysicalDeviceVulkan12Features", "ShaderBufferInt64Atomics", "PhysicalDeviceShaderAtomicInt64Features", "ShaderBufferInt64Atomics"},
+	{"PhysicalDeviceVulkan12Features", "ShaderSharedInt64Atomics", "PhysicalDeviceShaderAtomicInt64Features", "ShaderSharedInt64Atomics"},
+	{"PhysicalDeviceVulkan12Features", "ShaderFloat16", "PhysicalDeviceShaderFloat16Int8Features", "ShaderFloat16"},
+	{"PhysicalDeviceVulkan12Features", "ShaderInt8", "PhysicalDeviceShaderFloat16Int8Features", "ShaderInt8"},
+	{"PhysicalDeviceVulkan12Features", "ShaderInputAttachmentArrayDynamicIndexing", "PhysicalDeviceDescriptorIndexingFeatures", "ShaderInputAttachmentArrayDynamicIndexing"},
+	{"PhysicalDeviceVulkan12Features", "ShaderUniformTexelBufferArrayDynamicIndexing", "PhysicalDeviceDescriptorIndexingFeatures", "ShaderUniformTexelBufferArrayDynamicIndexing"},
+	{"PhysicalDeviceVulkan12Features", "ShaderStorageTexelBufferArrayDynamicIndexing", "PhysicalDeviceDescriptorIndexingFeatures", "ShaderStorageTexelBufferArrayDynamicIndexing"},
+	{"PhysicalDeviceVulkan12Features", "ShaderUniformBufferArrayNonUniformIndexing", "PhysicalDeviceDescriptorIndexingFeatures", "ShaderUniformBufferArrayNonUniformIndexing"},
+	{"PhysicalDeviceVulkan12Features", "ShaderSampledImageArrayNonUniformIndexing", "PhysicalDeviceDescriptorIndexingFeatures", "ShaderSampledImageArrayNonUniformIndexing"},
+	{"PhysicalDeviceVulkan12Features", "ShaderStorageBufferArrayNonUniformIndexing", "PhysicalDeviceDescriptorIndexingFeatures", "ShaderStorageBufferArrayNonUniformIndexing"},
+	{"PhysicalDeviceVulkan12Features", "ShaderStorageImageArrayNonUniformIndexing", "PhysicalDeviceDescriptorIndexingFeatures", "ShaderStorageImageArrayNonUniformIndexing"},
+	{"PhysicalDeviceVulkan12Features", "ShaderInputAttachmentArrayNonUniformIndexing", "PhysicalDeviceDescriptorIndexingFeatures", "ShaderInputAttachmentArrayNonUniformIndexing"},
+	{"PhysicalDeviceVulkan12Features", "ShaderUniformTexelBufferArrayNonUniformIndexing", "PhysicalDeviceDescriptorIndexingFeatures", "ShaderUniformTexelBufferArrayNonUniformIndexing"},
+	{"PhysicalDeviceVulkan12Features", "ShaderStorageTexelBufferArrayNonUniformIndexing", "PhysicalDeviceDescriptorIndexingFeatures", "ShaderStorageTexelBufferArrayNonUniformIndexing"},
+	{"PhysicalDeviceVulkan12Features", "DescriptorBindingUniformBufferUpdateAfterBind", "PhysicalDeviceDescriptorIndexingFeatures", "DescriptorBindingUniformBufferUpdateAfterBind"},
+	{"PhysicalDeviceVulkan12Features", "DescriptorBindingSampledImageUpdateAfterBind", "PhysicalDeviceDescriptorIndexingFeatures", "DescriptorBindingSampledImageUpdateAfterBind"},
+	{"PhysicalDeviceVulkan12Features", "DescriptorBindingStorageImageUpdateAfterBind", "PhysicalDeviceDescriptorIndexingFeatures", "DescriptorBindingStorageImageUpdateAfterBind"},
+	{"PhysicalDeviceVulkan12Features", "DescriptorBindingStorageBufferUpdateAfterBind", "PhysicalDeviceDescriptorIndexingFeatures", "DescriptorBindingStorageBufferUpdateAfterBind"},
+	{"PhysicalDeviceVulkan12Features", "DescriptorBindingUniformTexelBufferUpdateAfterBind", "PhysicalDeviceDescriptorIndexingFeatures", "DescriptorBindingUniformTexelBufferUpdateAfterBind"},
+	{"PhysicalDeviceVulkan12Features", "DescriptorBindingStorageTexelBufferUpdateAfterBind", "PhysicalDeviceDescriptorIndexingFeatures", "DescriptorBindingStorageTexelBufferUpdateAfterBind"},
+	{"PhysicalDeviceVulkan12Features", "DescriptorBindingUpdateUnusedWhilePending", "PhysicalDeviceDescriptorIndexingFeatures", "DescriptorBindingUpdateUnusedWhilePending"},
+	{"PhysicalDeviceVulkan12Features", "DescriptorBindingPartiallyBound", "PhysicalDeviceDescriptorIndexingFeatures", "DescriptorBindingPartiallyBound"},
+	{"PhysicalDeviceVulkan12Features", "DescriptorBindingVariableDescriptorCount", "PhysicalDeviceDescriptorIndexingFeatures", "DescriptorBindingVariableDescriptorCount"},
+	{"PhysicalDeviceVulkan12Features", "RuntimeDescriptorArray", "PhysicalDeviceDescriptorIndexingFeatures", "RuntimeDescriptorArray"},
+	{"PhysicalDeviceVulkan12Features", "ScalarBlockLayout", "PhysicalDeviceScalarBlockLayoutFeatures", "ScalarBlockLayout"},
+	{"PhysicalDeviceVulkan12Features", "ImagelessFramebuffer", "PhysicalDeviceImagelessFramebufferFeatures", "ImagelessFramebuffer"},
+	{"PhysicalDeviceVulkan12Features", "UniformBufferStandardLayout", "PhysicalDeviceUniformBufferStandardLayoutFeatures", "UniformBufferStandardLayout"},
+	{"PhysicalDeviceVulkan12Features", "ShaderSubgroupExtendedTypes", "PhysicalDeviceShaderSubgroupExtendedTypesFeatures", "ShaderSubgroupExtendedTypes"},
+	{"PhysicalDeviceVulkan12Features", "SeparateDepthStencilLayouts", "PhysicalDeviceSeparateDepthStencilLayoutsFeatures", "SeparateDepthStencilLayouts"},
+	{"PhysicalDeviceVulkan12Features", "HostQueryReset", "PhysicalDeviceHostQueryResetFeatures", "HostQueryReset"},
+	{"PhysicalDeviceVulkan12Features", "TimelineSemaphore", "PhysicalDeviceTimelineSemaphoreFeatures", "TimelineSemaphore"},
+	{"PhysicalDeviceVulkan12Features", "BufferDeviceAddress", "PhysicalDeviceBufferDeviceAddressFeatures", "BufferDeviceAddress"},
+	{"PhysicalDeviceVulkan12Features", "BufferDeviceAddressCaptureReplay", "PhysicalDeviceBufferDeviceAddressFeatures", "BufferDeviceAddressCaptureReplay"},
+	{"PhysicalDeviceVulkan12Features", "BufferDeviceAddressMultiDevice", "PhysicalDeviceBufferDeviceAddressFeatures", "BufferDeviceAddressMultiDevice"},
+	{"PhysicalDeviceVulkan12Features", "VulkanMemoryModel", "PhysicalDeviceVulkanMemoryModelFeatures", "VulkanMemoryModel"},
+	{"PhysicalDeviceVulkan12Features", "VulkanMemoryModelDeviceScope", "PhysicalDeviceVulkanMemoryModelFeatures", "VulkanMemoryModelDeviceScope"},
+	{"PhysicalDeviceVulkan12Features", "VulkanMemoryModelAvailabilityVisibilityChains", "PhysicalDeviceVulkanMemoryModelFeatures", "VulkanMemoryModelAvailabilityVisibilityChains"},
+	{"PhysicalDeviceVulkan13Features", "RobustImageAccess", "PhysicalDeviceImageRobustnessFeatures", "RobustImageAccess"},
+	{"PhysicalDeviceVulkan13Features", "InlineUniformBlock", "PhysicalDeviceInlineUniformBlockFeatures", "InlineUniformBlock"},
+	{"PhysicalDeviceVulkan13Features", "DescriptorBindingInlineUniformBlockUpdateAfterBind", "PhysicalDeviceInlineUniformBlockFeatures", "DescriptorBindingInlineUniformBlockUpdateAfterBind"},
+	{"PhysicalDeviceVulkan13Features", "PipelineCreationCacheControl", "PhysicalDevicePipelineCreationCacheControlFeatures", "PipelineCreationCacheControl"},
+	{"PhysicalDeviceVulkan13Features", "PrivateData", "PhysicalDevicePrivateDataFeatures", "PrivateData"},
+	{"PhysicalDeviceVulkan13Features", "ShaderDemoteToHelperInvocation", "PhysicalDeviceShaderDemoteToHelperInvocationFeatures", "ShaderDemoteToHelperInvocation"},
+	{"PhysicalDeviceVulkan13Features", "ShaderTerminateInvocation", "PhysicalDeviceShaderTerminateInvocationFeatures", "ShaderTerminateInvocation"},
+	{"PhysicalDeviceVulkan13Features", "SubgroupSizeControl", "PhysicalDeviceSubgroupSizeControlFeatures", "SubgroupSizeControl"},
+	{"PhysicalDeviceVulkan13Features", "ComputeFullSubgroups", "PhysicalDeviceSubgroupSizeControlFeatures", "ComputeFullSubgroups"},
+	{"PhysicalDeviceVulkan13Features", "Synchronization2", "PhysicalDeviceSynchronization2Features", "Synchronization2"},
+	{"PhysicalDeviceVulkan13Features", "TextureCompressionASTC_HDR", "PhysicalDeviceTextureCompressionASTCHDRFeatures", "TextureCompressionASTC_HDR"},
+	{"PhysicalDeviceVulkan13Features", "ShaderZeroInitializeWorkgroupMemory", "PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures", "ShaderZeroInitializeWorkgroupMemory"},
+	{"PhysicalDeviceVulkan13Features", "DynamicRendering", "PhysicalDeviceDynamicRenderingFeatures", "DynamicRendering"},
+	{"PhysicalDeviceVulkan13Features", "ShaderIntegerDotProduct", "PhysicalDeviceShaderIntegerDotProductFeatures", "ShaderIntegerDotProduct"},
+	{"PhysicalDeviceVulkan13Features", "Maintenance4", "PhysicalDeviceMaintenance4Features", "Maintenance4"},
+	{"PhysicalDeviceVulkan11Properties", "DeviceUUID", "PhysicalDeviceIDProperties", "DeviceUUID"},
+	{"PhysicalDeviceVulkan11Properties", "DriverUUID", "PhysicalDeviceIDProperties", "DriverUUID"},
+	{"PhysicalDeviceVulkan11Properties", "DeviceLUID", "PhysicalDeviceIDProperties", "DeviceLUID"},
+	{"PhysicalDeviceVulkan11Properties", "DeviceNodeMask", "PhysicalDeviceIDProperties", "DeviceNodeMask"},
+	{"PhysicalDeviceVulkan11Properties", "DeviceLUIDValid", "PhysicalDeviceIDProperties", "DeviceLUIDValid"},
+	{"PhysicalDeviceVulkan11Properties", "SubgroupSize", "PhysicalDeviceSubgroupProperties", "SubgroupSize"},
+	{"PhysicalDeviceVulkan11Properties", "SubgroupSupportedStages", "PhysicalDeviceSubgroupProperties", "SupportedStages"},
+	{"PhysicalDeviceVulkan11Properties", "SubgroupSupportedOperations", "PhysicalDeviceSubgroupProperties", "SupportedOperations"},
+	{"PhysicalDeviceVulkan11Properties", "SubgroupQuadOperationsInAllStages", "PhysicalDeviceSubgroupProperties", "QuadOperationsInAllStages"},
+	{"PhysicalDeviceVulkan11Properties", "PointClippingBehavior", "PhysicalDevicePointClippingProperties", "PointClippingBehavior"},
+	{"PhysicalDeviceVulkan11Properties", "MaxMultiviewViewCount", "PhysicalDeviceMultiviewProperties", "MaxMultiviewViewCount"},
+	{"PhysicalDeviceVulkan11Properties", "MaxMultiviewInstanceIndex", "PhysicalDeviceMultiviewProperties", "MaxMultiviewInstanceIndex"},
+	{"PhysicalDeviceVulkan11Properties", "ProtectedNoFault", "PhysicalDeviceProtectedMemoryProperties", "ProtectedNoFault"},
+	{"PhysicalDeviceVulkan11Properties", "MaxPerSetDescriptors", "PhysicalDeviceMaintenance3Properties", "MaxPerSetDescriptors"},
+	{"PhysicalDeviceVulkan11Properties", "MaxMemoryAllocationSize", "PhysicalDeviceMaintenance3Properties", "MaxMemoryAllocationSize"},
+	{"PhysicalDeviceVulkan12Properties", "DriverID", "PhysicalDeviceDriverProperties", "DriverID"},
+	{"PhysicalDeviceVulkan12Properties", "DriverName", "PhysicalDeviceDriverProperties", "DriverName"},
+	{"PhysicalDeviceVulkan12Properties", "DriverInfo", "PhysicalDeviceDriverProperties", "DriverInfo"},
+	{"PhysicalDeviceVulkan12Properties", "ConformanceVersion", "PhysicalDeviceDriverProperties", "ConformanceVersion"},
+	{"PhysicalDeviceVulkan12Properties", "DenormBehaviorIndependence", "PhysicalDeviceFloatControlsProperties", "DenormBehaviorIndependence"},
+	{"PhysicalDeviceVulkan12Properties", "RoundingModeIndependence", "PhysicalDeviceFloatControlsProperties", "RoundingModeIndependence"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderSignedZeroInfNanPreserveFloat16", "PhysicalDeviceFloatControlsProperties", "ShaderSignedZeroInfNanPreserveFloat16"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderSignedZeroInfNanPreserveFloat32", "PhysicalDeviceFloatControlsProperties", "ShaderSignedZeroInfNanPreserveFloat32"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderSignedZeroInfNanPreserveFloat64", "PhysicalDeviceFloatControlsProperties", "ShaderSignedZeroInfNanPreserveFloat64"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderDenormPreserveFloat16", "PhysicalDeviceFloatControlsProperties", "ShaderDenormPreserveFloat16"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderDenormPreserveFloat32", "PhysicalDeviceFloatControlsProperties", "ShaderDenormPreserveFloat32"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderDenormPreserveFloat64", "PhysicalDeviceFloatControlsProperties", "ShaderDenormPreserveFloat64"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderDenormFlushToZeroFloat16", "PhysicalDeviceFloatControlsProperties", "ShaderDenormFlushToZeroFloat16"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderDenormFlushToZeroFloat32", "PhysicalDeviceFloatControlsProperties", "ShaderDenormFlushToZeroFloat32"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderDenormFlushToZeroFloat64", "PhysicalDeviceFloatControlsProperties", "ShaderDenormFlushToZeroFloat64"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderRoundingModeRTEFloat16", "PhysicalDeviceFloatControlsProperties", "ShaderRoundingModeRTEFloat16"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderRoundingModeRTEFloat32", "PhysicalDeviceFloatControlsProperties", "ShaderRoundingModeRTEFloat32"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderRoundingModeRTEFloat64", "PhysicalDeviceFloatControlsProperties", "ShaderRoundingModeRTEFloat64"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderRoundingModeRTZFloat16", "PhysicalDeviceFloatControlsProperties", "ShaderRoundingModeRTZFloat16"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderRoundingModeRTZFloat32", "PhysicalDeviceFloatControlsProperties", "ShaderRoundingModeRTZFloat32"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderRoundingModeRTZFloat64", "PhysicalDeviceFloatControlsProperties", "ShaderRoundingModeRTZFloat64"},
+	{"PhysicalDeviceVulkan12Properties", "MaxUpdateAfterBindDescriptorsInAllPools", "PhysicalDeviceDescriptorIndexingProperties", "MaxUpdateAfterBindDescriptorsInAllPools"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderUniformBufferArrayNonUniformIndexingNative", "PhysicalDeviceDescriptorIndexingProperties", "ShaderUniformBufferArrayNonUniformIndexingNative"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderSampledImageArrayNonUniformIndexingNative", "PhysicalDeviceDescriptorIndexingProperties", "ShaderSampledImageArrayNonUniformIndexingNative"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderStorageBufferArrayNonUniformIndexingNative", "PhysicalDeviceDescriptorIndexingProperties", "ShaderStorageBufferArrayNonUniformIndexingNative"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderStorageImageArrayNonUniformIndexingNative", "PhysicalDeviceDescriptorIndexingProperties", "ShaderStorageImageArrayNonUniformIndexingNative"},
+	{"PhysicalDeviceVulkan12Properties", "ShaderInputAttachmentArrayNonUniformIndexingNative", "PhysicalDeviceDescriptorIndexingProperties", "ShaderInputAttachmentArrayNonUniformIndexingNative"},
+	{"PhysicalDeviceVulkan12Properties", "RobustBufferAccessUpdateAfterBind", "PhysicalDeviceDescriptorIndexingProperties", "RobustBufferAccessUpdateAfterBind"},
+	{"PhysicalDeviceVulkan12Properties", "QuadDivergentImplicitLod", "PhysicalDeviceDescriptorIndexingProperties", "QuadDivergentImplicitLod"},
+	{"PhysicalDeviceVulkan12Properties", "MaxPerStageDescriptorUpdateAfterBindSamplers", "PhysicalDeviceDescriptorIndexingProperties", "MaxPerStageDescriptorUpdateAfterBindSamplers"},
+	{"PhysicalDeviceVulkan12Properties", "MaxPerStageDescriptorUpdateAfterBindUniformBuffers", "PhysicalDeviceDescriptorIndexingProperties", "MaxPerStageDescriptorUpdateAfterBindUniformBuffers"},
+	{"PhysicalDeviceVulkan12Properties", "MaxPerStageDescriptorUpdateAfterBindStorageBuffers", "PhysicalDeviceDescriptorIndexingProperties", "MaxPerStageDescriptorUpdateAfterBindStorageBuffers"},
+	{"PhysicalDeviceVulkan12Properties", "MaxPerStageDescriptorUpdateAfterBindSampledImages", "PhysicalDeviceDescriptorIndexingProperties", "MaxPerStageDescriptorUpdateAfterBindSampledImages"},
+	{"PhysicalDeviceVulkan12Properties", "MaxPerStageDescriptorUpdateAfterBindStorageImages", "PhysicalDeviceDescriptorIndexingProperties", "MaxPerStageDescriptorUpdateAfterBindStorageImages"},
+	{"PhysicalDeviceVulkan12Properties", "MaxPerStageDescriptorUpdateAfterBindInputAttachments", "PhysicalDeviceDescriptorIndexingProperties", "MaxPerStageDescriptorUpdateAfterBindInputAttachments"},
+	{"PhysicalDeviceVulkan12Properties", "MaxPerStageUpdateAfterBindResources", "PhysicalDeviceDescriptorIndexingProperties", "MaxPerStageUpdateAfterBindResources"},
+	{"PhysicalDeviceVulkan12Properties", "MaxDescriptorSetUpdateAfterBindSamplers", "PhysicalDeviceDescriptorIndexingProperties", "MaxDescriptorSetUpdateAfterBindSamplers"},
+	{"PhysicalDeviceVulkan12Properties", "MaxDescriptorSetUpdateAfterBindUniformBuffers", "PhysicalDeviceDescriptorIndexingProperties", "MaxDescriptorSetUpdateAfterBindUniformBuffers"},
+	{"PhysicalDeviceVulkan12Properties", "MaxDescriptorSetUpdateAfterBindUniformBuffersDynamic", "PhysicalDeviceDescriptorIndexingProperties", "MaxDescriptorSetUpdateAfterBindUniformBuffersDynamic"},
+	{"PhysicalDeviceVulkan12Properties", "MaxDescriptorSetUpdateAfterBindStorageBuffers", "PhysicalDeviceDescriptorIndexingProperties", "MaxDescriptorSetUpdateAfterBindStorageBuffers"},
+	{"PhysicalDeviceVulkan12Properties", "MaxDescriptorSetUpdateAfterBindStorageBuffersDynamic", "PhysicalDeviceDescriptorIndexingProperties", "MaxDescriptorSetUpdateAfterBindStorageBuffersDynamic"},
+	{"PhysicalDeviceVulkan12Properties", "MaxDescriptorSetUpdateAfterBindSampledImages", "PhysicalDeviceDescriptorIndexingProperties", "MaxDescriptorSetUpdateAfterBindSampledImages"},
+	{"PhysicalDeviceVulkan12Properties", "MaxDescriptorSetUpdateAfterBindStorageImages", "PhysicalDeviceDescriptorIndexingProperties", "MaxDescriptorSetUpdateAfterBindStorageImages"},
+	{"PhysicalDeviceVulkan12Properties", "MaxDescriptorSetUpdateAfterBindInputAttachments", "PhysicalDeviceDescriptorIndexingProperties", "MaxDescriptorSetUpdateAfterBindInputAttachments"},
+	{"PhysicalDeviceVulkan12Properties", "SupportedDepthResolveModes", "PhysicalDeviceDepthStencilResolveProperties", "SupportedDepthResolveModes"},
+	{"PhysicalDeviceVulkan12Properties", "SupportedStencilResolveModes", "PhysicalDeviceDepthStencilResolveProperties", "SupportedStencilResolveModes"},
+	{"PhysicalDeviceVulkan12Properties", "IndependentResolveNone", "PhysicalDeviceDepthStencilResolveProperties", "IndependentResolveNone"},
+	{"PhysicalDeviceVulkan12Properties", "IndependentResolve", "PhysicalDeviceDepthStencilResolveProperties", "IndependentResolve"},
+	{"PhysicalDeviceVulkan12Properties", "FilterMinmaxSingleComponentFormats", "PhysicalDeviceSamplerFilterMinmaxProperties", "FilterMinmaxSingleComponentFormats"},
+	{"PhysicalDeviceVulkan12Properties", "FilterMinmaxImageComponentMapping", "PhysicalDeviceSamplerFilterMinmaxProperties", "FilterMinmaxImageComponentMapping"},
+	{"PhysicalDeviceVulkan12Properties", "MaxTimelineSemaphoreValueDifference", "PhysicalDeviceTimelineSemaphoreProperties", "MaxTimelineSemaphoreValueDifference"},
+	{"PhysicalDeviceVulkan13Properties", "MinSubgroupSize", "PhysicalDeviceSubgroupSizeControlProperties", "MinSubgroupSize"},
+	{"PhysicalDeviceVulkan13Properties", "MaxSubgroupSize", "PhysicalDeviceSubgroupSizeControlProperties", "MaxSubgroupSize"},
+	{"PhysicalDeviceVulkan13Properties", "MaxComputeWorkgroupSubgroups", "PhysicalDeviceSubgroupSizeControlProperties", "MaxComputeWorkgroupSubgroups"},
+	{"PhysicalDeviceVulkan13Properties", "RequiredSubgroupSizeStages", "PhysicalDeviceSubgroupSizeControlProperties", "RequiredSubgroupSizeStages"},
+	{"PhysicalDeviceVulkan13Properties", "MaxInlineUniformBlockSize", "PhysicalDeviceInlineUniformBlockProperties", "MaxInlineUniformBlockSize"},
+	{"PhysicalDeviceVulkan13Properties", "MaxPerStageDescriptorInlineUniformBlocks", "PhysicalDeviceInlineUniformBlockProperties", "MaxPerStageDescriptorInlineUniformBlocks"},
+	{"PhysicalDeviceVulkan13Properties", "MaxPerStageDescriptorUpdateAfterBindInlineUniformBlocks", "PhysicalDeviceInlineUniformBlockProperties", "MaxPerStageDescriptorUpdateAfterBindInlineUniformBlocks"},
+	{"PhysicalDeviceVulkan13Properties", "MaxDescriptorSetInlineUniformBlocks", "PhysicalDeviceInlineUniformBlockProperties", "MaxDescriptorSetInlineUniformBlocks"},
+	{"PhysicalDeviceVulkan13Properties", "MaxDescriptorSetUpdateAfterBindInlineUniformBlocks", "PhysicalDeviceInlineUniformBlockProperties", "MaxDescriptorSetUpdateAfterBindInlineUniformBlocks"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProduct8BitUnsignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProduct8BitUnsignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProduct8BitSignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProduct8BitSignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProduct8BitMixedSignednessAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProduct8BitMixedSignednessAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProduct4x8BitPackedUnsignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProduct4x8BitPackedUnsignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProduct4x8BitPackedSignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProduct4x8BitPackedSignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProduct4x8BitPackedMixedSignednessAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProduct4x8BitPackedMixedSignednessAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProduct16BitUnsignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProduct16BitUnsignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProduct16BitSignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProduct16BitSignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProduct16BitMixedSignednessAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProduct16BitMixedSignednessAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProduct32BitUnsignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProduct32BitUnsignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProduct32BitSignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProduct32BitSignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProduct32BitMixedSignednessAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProduct32BitMixedSignednessAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProduct64BitUnsignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProduct64BitUnsignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProduct64BitSignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProduct64BitSignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProduct64BitMixedSignednessAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProduct64BitMixedSignednessAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProductAccumulatingSaturating8BitUnsignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProductAccumulatingSaturating8BitUnsignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProductAccumulatingSaturating8BitSignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProductAccumulatingSaturating8BitSignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProductAccumulatingSaturating8BitMixedSignednessAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProductAccumulatingSaturating8BitMixedSignednessAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProductAccumulatingSaturating4x8BitPackedUnsignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProductAccumulatingSaturating4x8BitPackedUnsignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProductAccumulatingSaturating4x8BitPackedSignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProductAccumulatingSaturating4x8BitPackedSignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProductAccumulatingSaturating4x8BitPackedMixedSignednessAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProductAccumulatingSaturating4x8BitPackedMixedSignednessAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProductAccumulatingSaturating16BitUnsignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProductAccumulatingSaturating16BitUnsignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProductAccumulatingSaturating16BitSignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProductAccumulatingSaturating16BitSignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProductAccumulatingSaturating16BitMixedSignednessAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProductAccumulatingSaturating16BitMixedSignednessAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProductAccumulatingSaturating32BitUnsignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProductAccumulatingSaturating32BitUnsignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProductAccumulatingSaturating32BitSignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProductAccumulatingSaturating32BitSignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProductAccumulatingSaturating32BitMixedSignednessAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProductAccumulatingSaturating32BitMixedSignednessAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProductAccumulatingSaturating64BitUnsignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProductAccumulatingSaturating64BitUnsignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProductAccumulatingSaturating64BitSignedAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProductAccumulatingSaturating64BitSignedAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "IntegerDotProductAccumulatingSaturating64BitMixedSignednessAccelerated", "PhysicalDeviceShaderIntegerDotProductProperties", "IntegerDotProductAccumulatingSaturating64BitMixedSignednessAccelerated"},
+	{"PhysicalDeviceVulkan13Properties", "StorageTexelBufferOffsetAlignmentBytes", "PhysicalDeviceTexelBufferAlignmentProperties", "StorageTexelBufferOffsetAlignmentBytes"},
+	{"PhysicalDeviceVulkan13Properties", "StorageTexelBufferOffsetSingleTexelAlignment", "PhysicalDeviceTexelBufferAlignmentProperties", "StorageTexelBufferOffsetSingleTexelAlignment"},
+	{"PhysicalDeviceVulkan13Properties", "UniformTexelBufferOffsetAlignmentBytes", "PhysicalDeviceTexelBufferAlignmentProperties", "UniformTexelBufferOffsetAlignmentBytes"},
+	{"PhysicalDeviceVulkan13Properties", "UniformTexelBufferOffsetSingleTexelAlignment", "PhysicalDeviceTexelBufferAlignmentProperties", "UniformTexelBufferOffsetSingleTexelAlignment"},
+}
+
 // BaseInStructure mirrors VkBaseInStructure (C size 16, alignment 8).
 type BaseInStructure struct {
 	SType StructureType  // offset 0
@@ -1759,352 +2055,6 @@ type PhysicalDeviceProperties struct {
 	SparseProperties  PhysicalDeviceSparseProperties  // offset 800
 }
 
-// PhysicalDeviceProperties2 mirrors VkPhysicalDeviceProperties2 (C size 840, alignment 8).
-type PhysicalDeviceProperties2 struct {
-	SType      StructureType            // offset 0
-	PNext      unsafe.Pointer           // offset 8
-	Properties PhysicalDeviceProperties // offset 16
-}
-
-// PhysicalDeviceFeatures mirrors VkPhysicalDeviceFeatures (C size 220, alignment 4).
-type PhysicalDeviceFeatures struct {
-	RobustBufferAccess                      Bool32 // offset 0
-	FullDrawIndexUint32                     Bool32 // offset 4
-	ImageCubeArray                          Bool32 // offset 8
-	IndependentBlend                        Bool32 // offset 12
-	GeometryShader                          Bool32 // offset 16
-	TessellationShader                      Bool32 // offset 20
-	SampleRateShading                       Bool32 // offset 24
-	DualSrcBlend                            Bool32 // offset 28
-	LogicOp                                 Bool32 // offset 32
-	MultiDrawIndirect                       Bool32 // offset 36
-	DrawIndirectFirstInstance               Bool32 // offset 40
-	DepthClamp                              Bool32 // offset 44
-	DepthBiasClamp                          Bool32 // offset 48
-	FillModeNonSolid                        Bool32 // offset 52
-	DepthBounds                             Bool32 // offset 56
-	WideLines                               Bool32 // offset 60
-	LargePoints                             Bool32 // offset 64
-	AlphaToOne                              Bool32 // offset 68
-	MultiViewport                           Bool32 // offset 72
-	SamplerAnisotropy                       Bool32 // offset 76
-	TextureCompressionETC2                  Bool32 // offset 80
-	TextureCompressionASTC_LDR              Bool32 // offset 84
-	TextureCompressionBC                    Bool32 // offset 88
-	OcclusionQueryPrecise                   Bool32 // offset 92
-	PipelineStatisticsQuery                 Bool32 // offset 96
-	VertexPipelineStoresAndAtomics          Bool32 // offset 100
-	FragmentStoresAndAtomics                Bool32 // offset 104
-	ShaderTessellationAndGeometryPointSize  Bool32 // offset 108
-	ShaderImageGatherExtended               Bool32 // offset 112
-	ShaderStorageImageExtendedFormats       Bool32 // offset 116
-	ShaderStorageImageMultisample           Bool32 // offset 120
-	ShaderStorageImageReadWithoutFormat     Bool32 // offset 124
-	ShaderStorageImageWriteWithoutFormat    Bool32 // offset 128
-	ShaderUniformBufferArrayDynamicIndexing Bool32 // offset 132
-	ShaderSampledImageArrayDynamicIndexing  Bool32 // offset 136
-	ShaderStorageBufferArrayDynamicIndexing Bool32 // offset 140
-	ShaderStorageImageArrayDynamicIndexing  Bool32 // offset 144
-	ShaderClipDistance                      Bool32 // offset 148
-	ShaderCullDistance                      Bool32 // offset 152
-	ShaderFloat64                           Bool32 // offset 156
-	ShaderInt64                             Bool32 // offset 160
-	ShaderInt16                             Bool32 // offset 164
-	ShaderResourceResidency                 Bool32 // offset 168
-	ShaderResourceMinLod                    Bool32 // offset 172
-	SparseBinding                           Bool32 // offset 176
-	SparseResidencyBuffer                   Bool32 // offset 180
-	SparseResidencyImage2D                  Bool32 // offset 184
-	SparseResidencyImage3D                  Bool32 // offset 188
-	SparseResidency2Samples                 Bool32 // offset 192
-	SparseResidency4Samples                 Bool32 // offset 196
-	SparseResidency8Samples                 Bool32 // offset 200
-	SparseResidency16Samples                Bool32 // offset 204
-	SparseResidencyAliased                  Bool32 // offset 208
-	VariableMultisampleRate                 Bool32 // offset 212
-	InheritedQueries                        Bool32 // offset 216
-}
-
-// PhysicalDeviceFeatures2 mirrors VkPhysicalDeviceFeatures2 (C size 240, alignment 8).
-type PhysicalDeviceFeatures2 struct {
-	SType    StructureType          // offset 0
-	PNext    unsafe.Pointer         // offset 8
-	Features PhysicalDeviceFeatures // offset 16
-}
-
-// PhysicalDeviceVulkan11Features mirrors VkPhysicalDeviceVulkan11Features (C size 64, alignment 8).
-type PhysicalDeviceVulkan11Features struct {
-	SType                              StructureType  // offset 0
-	PNext                              unsafe.Pointer // offset 8
-	StorageBuffer16BitAccess           Bool32         // offset 16
-	UniformAndStorageBuffer16BitAccess Bool32         // offset 20
-	StoragePushConstant16              Bool32         // offset 24
-	StorageInputOutput16               Bool32         // offset 28
-	Multiview                          Bool32         // offset 32
-	MultiviewGeometryShader            Bool32         // offset 36
-	MultiviewTessellationShader        Bool32         // offset 40
-	VariablePointersStorageBuffer      Bool32         // offset 44
-	VariablePointers                   Bool32         // offset 48
-	ProtectedMemory                    Bool32         // offset 52
-	SamplerYcbcrConversion             Bool32         // offset 56
-	ShaderDrawParameters               Bool32         // offset 60
-}
-
-// PhysicalDeviceVulkan12Features mirrors VkPhysicalDeviceVulkan12Features (C size 208, alignment 8).
-type PhysicalDeviceVulkan12Features struct {
-	SType                                              StructureType  // offset 0
-	PNext                                              unsafe.Pointer // offset 8
-	SamplerMirrorClampToEdge                           Bool32         // offset 16
-	DrawIndirectCount                                  Bool32         // offset 20
-	StorageBuffer8BitAccess                            Bool32         // offset 24
-	UniformAndStorageBuffer8BitAccess                  Bool32         // offset 28
-	StoragePushConstant8                               Bool32         // offset 32
-	ShaderBufferInt64Atomics                           Bool32         // offset 36
-	ShaderSharedInt64Atomics                           Bool32         // offset 40
-	ShaderFloat16                                      Bool32         // offset 44
-	ShaderInt8                                         Bool32         // offset 48
-	DescriptorIndexing                                 Bool32         // offset 52
-	ShaderInputAttachmentArrayDynamicIndexing          Bool32         // offset 56
-	ShaderUniformTexelBufferArrayDynamicIndexing       Bool32         // offset 60
-	ShaderStorageTexelBufferArrayDynamicIndexing       Bool32         // offset 64
-	ShaderUniformBufferArrayNonUniformIndexing         Bool32         // offset 68
-	ShaderSampledImageArrayNonUniformIndexing          Bool32         // offset 72
-	ShaderStorageBufferArrayNonUniformIndexing         Bool32         // offset 76
-	ShaderStorageImageArrayNonUniformIndexing          Bool32         // offset 80
-	ShaderInputAttachmentArrayNonUniformIndexing       Bool32         // offset 84
-	ShaderUniformTexelBufferArrayNonUniformIndexing    Bool32         // offset 88
-	ShaderStorageTexelBufferArrayNonUniformIndexing    Bool32         // offset 92
-	DescriptorBindingUniformBufferUpdateAfterBind      Bool32         // offset 96
-	DescriptorBindingSampledImageUpdateAfterBind       Bool32         // offset 100
-	DescriptorBindingStorageImageUpdateAfterBind       Bool32         // offset 104
-	DescriptorBindingStorageBufferUpdateAfterBind      Bool32         // offset 108
-	DescriptorBindingUniformTexelBufferUpdateAfterBind Bool32         // offset 112
-	DescriptorBindingStorageTexelBufferUpdateAfterBind Bool32         // offset 116
-	DescriptorBindingUpdateUnusedWhilePending          Bool32         // offset 120
-	DescriptorBindingPartiallyBound                    Bool32         // offset 124
-	DescriptorBindingVariableDescriptorCount           Bool32         // offset 128
-	RuntimeDescriptorArray                             Bool32         // offset 132
-	SamplerFilterMinmax                                Bool32         // offset 136
-	ScalarBlockLayout                                  Bool32         // offset 140
-	ImagelessFramebuffer                               Bool32         // offset 144
-	UniformBufferStandardLayout                        Bool32         // offset 148
-	ShaderSubgroupExtendedTypes                        Bool32         // offset 152
-	SeparateDepthStencilLayouts                        Bool32         // offset 156
-	HostQueryReset                                     Bool32         // offset 160
-	TimelineSemaphore                                  Bool32         // offset 164
-	BufferDeviceAddress                                Bool32         // offset 168
-	BufferDeviceAddressCaptureReplay                   Bool32         // offset 172
-	BufferDeviceAddressMultiDevice                     Bool32         // offset 176
-	VulkanMemoryModel                                  Bool32         // offset 180
-	VulkanMemoryModelDeviceScope                       Bool32         // offset 184
-	VulkanMemoryModelAvailabilityVisibilityChains      Bool32         // offset 188
-	ShaderOutputViewportIndex                          Bool32         // offset 192
-	ShaderOutputLayer                                  Bool32         // offset 196
-	SubgroupBroadcastDynamicId                         Bool32         // offset 200
-}
-
-// PhysicalDeviceVulkan13Features mirrors VkPhysicalDeviceVulkan13Features (C size 80, alignment 8).
-type PhysicalDeviceVulkan13Features struct {
-	SType                                              StructureType  // offset 0
-	PNext                                              unsafe.Pointer // offset 8
-	RobustImageAccess                                  Bool32         // offset 16
-	InlineUniformBlock                                 Bool32         // offset 20
-	DescriptorBindingInlineUniformBlockUpdateAfterBind Bool32         // offset 24
-	PipelineCreationCacheControl                       Bool32         // offset 28
-	PrivateData                                        Bool32         // offset 32
-	ShaderDemoteToHelperInvocation                     Bool32         // offset 36
-	ShaderTerminateInvocation                          Bool32         // offset 40
-	SubgroupSizeControl                                Bool32         // offset 44
-	ComputeFullSubgroups                               Bool32         // offset 48
-	Synchronization2                                   Bool32         // offset 52
-	TextureCompressionASTC_HDR                         Bool32         // offset 56
-	ShaderZeroInitializeWorkgroupMemory                Bool32         // offset 60
-	DynamicRendering                                   Bool32         // offset 64
-	ShaderIntegerDotProduct                            Bool32         // offset 68
-	Maintenance4                                       Bool32         // offset 72
-}
-
-// PhysicalDeviceVulkan11Properties mirrors VkPhysicalDeviceVulkan11Properties (C size 112, alignment 8).
-type PhysicalDeviceVulkan11Properties struct {
-	SType                             StructureType         // offset 0
-	PNext                             unsafe.Pointer        // offset 8
-	DeviceUUID                        [UuidSize]uint8       // offset 16
-	DriverUUID                        [UuidSize]uint8       // offset 32
-	DeviceLUID                        [LuidSize]uint8       // offset 48
-	DeviceNodeMask                    uint32                // offset 56
-	DeviceLUIDValid                   Bool32                // offset 60
-	SubgroupSize                      uint32                // offset 64
-	SubgroupSupportedStages           ShaderStageFlags      // offset 68
-	SubgroupSupportedOperations       SubgroupFeatureFlags  // offset 72
-	SubgroupQuadOperationsInAllStages Bool32                // offset 76
-	PointClippingBehavior             PointClippingBehavior // offset 80
-	MaxMultiviewViewCount             uint32                // offset 84
-	MaxMultiviewInstanceIndex         uint32                // offset 88
-	ProtectedNoFault                  Bool32                // offset 92
-	MaxPerSetDescriptors              uint32                // offset 96
-	MaxMemoryAllocationSize           DeviceSize            // offset 104
-}
-
-// ConformanceVersion mirrors VkConformanceVersion (C size 4, alignment 1).
-type ConformanceVersion struct {
-	Major    uint8 // offset 0
-	Minor    uint8 // offset 1
-	Subminor uint8 // offset 2
-	Patch    uint8 // offset 3
-}
-
-// PhysicalDeviceVulkan12Properties mirrors VkPhysicalDeviceVulkan12Properties (C size 736, alignment 8).
-type PhysicalDeviceVulkan12Properties struct {
-	SType                                                StructureType                   // offset 0
-	PNext                                                unsafe.Pointer                  // offset 8
-	DriverID                                             DriverId                        // offset 16
-	DriverName                                           [MaxDriverNameSize]byte         // offset 20
-	DriverInfo                                           [MaxDriverInfoSize]byte         // offset 276
-	ConformanceVersion                                   ConformanceVersion              // offset 532
-	DenormBehaviorIndependence                           ShaderFloatControlsIndependence // offset 536
-	RoundingModeIndependence                             ShaderFloatControlsIndependence // offset 540
-	ShaderSignedZeroInfNanPreserveFloat16                Bool32                          // offset 544
-	ShaderSignedZeroInfNanPreserveFloat32                Bool32                          // offset 548
-	ShaderSignedZeroInfNanPreserveFloat64                Bool32                          // offset 552
-	ShaderDenormPreserveFloat16                          Bool32                          // offset 556
-	ShaderDenormPreserveFloat32                          Bool32                          // offset 560
-	ShaderDenormPreserveFloat64                          Bool32                          // offset 564
-	ShaderDenormFlushToZeroFloat16                       Bool32                          // offset 568
-	ShaderDenormFlushToZeroFloat32                       Bool32                          // offset 572
-	ShaderDenormFlushToZeroFloat64                       Bool32                          // offset 576
-	ShaderRoundingModeRTEFloat16                         Bool32                          // offset 580
-	ShaderRoundingModeRTEFloat32                         Bool32                          // offset 584
-	ShaderRoundingModeRTEFloat64                         Bool32                          // offset 588
-	ShaderRoundingModeRTZFloat16                         Bool32                          // offset 592
-	ShaderRoundingModeRTZFloat32                         Bool32                          // offset 596
-	ShaderRoundingModeRTZFloat64                         Bool32                          // offset 600
-	MaxUpdateAfterBindDescriptorsInAllPools              uint32                          // offset 604
-	ShaderUniformBufferArrayNonUniformIndexingNative     Bool32                          // offset 608
-	ShaderSampledImageArrayNonUniformIndexingNative      Bool32                          // offset 612
-	ShaderStorageBufferArrayNonUniformIndexingNative     Bool32                          // offset 616
-	ShaderStorageImageArrayNonUniformIndexingNative      Bool32                          // offset 620
-	ShaderInputAttachmentArrayNonUniformIndexingNative   Bool32                          // offset 624
-	RobustBufferAccessUpdateAfterBind                    Bool32                          // offset 628
-	QuadDivergentImplicitLod                             Bool32                          // offset 632
-	MaxPerStageDescriptorUpdateAfterBindSamplers         uint32                          // offset 636
-	MaxPerStageDescriptorUpdateAfterBindUniformBuffers   uint32                          // offset 640
-	MaxPerStageDescriptorUpdateAfterBindStorageBuffers   uint32                          // offset 644
-	MaxPerStageDescriptorUpdateAfterBindSampledImages    uint32                          // offset 648
-	MaxPerStageDescriptorUpdateAfterBindStorageImages    uint32                          // offset 652
-	MaxPerStageDescriptorUpdateAfterBindInputAttachments uint32                          // offset 656
-	MaxPerStageUpdateAfterBindResources                  uint32                          // offset 660
-	MaxDescriptorSetUpdateAfterBindSamplers              uint32                          // offset 664
-	MaxDescriptorSetUpdateAfterBindUniformBuffers        uint32                          // offset 668
-	MaxDescriptorSetUpdateAfterBindUniformBuffersDynamic uint32                          // offset 672
-	MaxDescriptorSetUpdateAfterBindStorageBuffers        uint32                          // offset 676
-	MaxDescriptorSetUpdateAfterBindStorageBuffersDynamic uint32                          // offset 680
-	MaxDescriptorSetUpdateAfterBindSampledImages         uint32                          // offset 684
-	MaxDescriptorSetUpdateAfterBindStorageImages         uint32                          // offset 688
-	MaxDescriptorSetUpdateAfterBindInputAttachments      uint32                          // offset 692
-	SupportedDepthResolveModes                           ResolveModeFlags                // offset 696
-	SupportedStencilResolveModes                         ResolveModeFlags                // offset 700
-	IndependentResolveNone                               Bool32                          // offset 704
-	IndependentResolve                                   Bool32                          // offset 708
-	FilterMinmaxSingleComponentFormats                   Bool32                          // offset 712
-	FilterMinmaxImageComponentMapping                    Bool32                          // offset 716
-	MaxTimelineSemaphoreValueDifference                  uint64                          // offset 720
-	FramebufferIntegerColorSampleCounts                  SampleCountFlags                // offset 728
-}
-
-// PhysicalDeviceVulkan13Properties mirrors VkPhysicalDeviceVulkan13Properties (C size 216, alignment 8).
-type PhysicalDeviceVulkan13Properties struct {
-	SType                                                                         StructureType    // offset 0
-	PNext                                                                         unsafe.Pointer   // offset 8
-	MinSubgroupSize                                                               uint32           // offset 16
-	MaxSubgroupSize                                                               uint32           // offset 20
-	MaxComputeWorkgroupSubgroups                                                  uint32           // offset 24
-	RequiredSubgroupSizeStages                                                    ShaderStageFlags // offset 28
-	MaxInlineUniformBlockSize                                                     uint32           // offset 32
-	MaxPerStageDescriptorInlineUniformBlocks                                      uint32           // offset 36
-	MaxPerStageDescriptorUpdateAfterBindInlineUniformBlocks                       uint32           // offset 40
-	MaxDescriptorSetInlineUniformBlocks                                           uint32           // offset 44
-	MaxDescriptorSetUpdateAfterBindInlineUniformBlocks                            uint32           // offset 48
-	MaxInlineUniformTotalSize                                                     uint32           // offset 52
-	IntegerDotProduct8BitUnsignedAccelerated                                      Bool32           // offset 56
-	IntegerDotProduct8BitSignedAccelerated                                        Bool32           // offset 60
-	IntegerDotProduct8BitMixedSignednessAccelerated                               Bool32           // offset 64
-	IntegerDotProduct4x8BitPackedUnsignedAccelerated                              Bool32           // offset 68
-	IntegerDotProduct4x8BitPackedSignedAccelerated                                Bool32           // offset 72
-	IntegerDotProduct4x8BitPackedMixedSignednessAccelerated                       Bool32           // offset 76
-	IntegerDotProduct16BitUnsignedAccelerated                                     Bool32           // offset 80
-	IntegerDotProduct16BitSignedAccelerated                                       Bool32           // offset 84
-	IntegerDotProduct16BitMixedSignednessAccelerated                              Bool32           // offset 88
-	IntegerDotProduct32BitUnsignedAccelerated                                     Bool32           // offset 92
-	IntegerDotProduct32BitSignedAccelerated                                       Bool32           // offset 96
-	IntegerDotProduct32BitMixedSignednessAccelerated                              Bool32           // offset 100
-	IntegerDotProduct64BitUnsignedAccelerated                                     Bool32           // offset 104
-	IntegerDotProduct64BitSignedAccelerated                                       Bool32           // offset 108
-	IntegerDotProduct64BitMixedSignednessAccelerated                              Bool32           // offset 112
-	IntegerDotProductAccumulatingSaturating8BitUnsignedAccelerated                Bool32           // offset 116
-	IntegerDotProductAccumulatingSaturating8BitSignedAccelerated                  Bool32           // offset 120
-	IntegerDotProductAccumulatingSaturating8BitMixedSignednessAccelerated         Bool32           // offset 124
-	IntegerDotProductAccumulatingSaturating4x8BitPackedUnsignedAccelerated        Bool32           // offset 128
-	IntegerDotProductAccumulatingSaturating4x8BitPackedSignedAccelerated          Bool32           // offset 132
-	IntegerDotProductAccumulatingSaturating4x8BitPackedMixedSignednessAccelerated Bool32           // offset 136
-	IntegerDotProductAccumulatingSaturating16BitUnsignedAccelerated               Bool32           // offset 140
-	IntegerDotProductAccumulatingSaturating16BitSignedAccelerated                 Bool32           // offset 144
-	IntegerDotProductAccumulatingSaturating16BitMixedSignednessAccelerated        Bool32           // offset 148
-	IntegerDotProductAccumulatingSaturating32BitUnsignedAccelerated               Bool32           // offset 152
-	IntegerDotProductAccumulatingSaturating32BitSignedAccelerated                 Bool32           // offset 156
-	IntegerDotProductAccumulatingSaturating32BitMixedSignednessAccelerated        Bool32           // offset 160
-	IntegerDotProductAccumulatingSaturating64BitUnsignedAccelerated               Bool32           // offset 164
-	IntegerDotProductAccumulatingSaturating64BitSignedAccelerated                 Bool32           // offset 168
-	IntegerDotProductAccumulatingSaturating64BitMixedSignednessAccelerated        Bool32           // offset 172
-	StorageTexelBufferOffsetAlignmentBytes                                        DeviceSize       // offset 176
-	StorageTexelBufferOffsetSingleTexelAlignment                                  Bool32           // offset 184
-	UniformTexelBufferOffsetAlignmentBytes                                        DeviceSize       // offset 192
-	UniformTexelBufferOffsetSingleTexelAlignment                                  Bool32           // offset 200
-	MaxBufferSize                                                                 DeviceSize       // offset 208
-}
-
-// PhysicalDeviceIDProperties mirrors VkPhysicalDeviceIDProperties (C size 64, alignment 8).
-type PhysicalDeviceIDProperties struct {
-	SType           StructureType   // offset 0
-	PNext           unsafe.Pointer  // offset 8
-	DeviceUUID      [UuidSize]uint8 // offset 16
-	DriverUUID      [UuidSize]uint8 // offset 32
-	DeviceLUID      [LuidSize]uint8 // offset 48
-	DeviceNodeMask  uint32          // offset 56
-	DeviceLUIDValid Bool32          // offset 60
-}
-
-// PhysicalDeviceDriverProperties mirrors VkPhysicalDeviceDriverProperties (C size 536, alignment 8).
-type PhysicalDeviceDriverProperties struct {
-	SType              StructureType           // offset 0
-	PNext              unsafe.Pointer          // offset 8
-	DriverID           DriverId                // offset 16
-	DriverName         [MaxDriverNameSize]byte // offset 20
-	DriverInfo         [MaxDriverInfoSize]byte // offset 276
-	ConformanceVersion ConformanceVersion      // offset 532
-}
-
-// PhysicalDeviceMaintenance3Properties mirrors VkPhysicalDeviceMaintenance3Properties (C size 32, alignment 8).
-type PhysicalDeviceMaintenance3Properties struct {
-	SType                   StructureType  // offset 0
-	PNext                   unsafe.Pointer // offset 8
-	MaxPerSetDescriptors    uint32         // offset 16
-	MaxMemoryAllocationSize DeviceSize     // offset 24
-}
-
-// PhysicalDeviceMaintenance4Properties mirrors VkPhysicalDeviceMaintenance4Properties (C size 24, alignment 8).
-type PhysicalDeviceMaintenance4Properties struct {
-	SType         StructureType  // offset 0
-	PNext         unsafe.Pointer // offset 8
-	MaxBufferSize DeviceSize     // offset 16
-}
-
-// PhysicalDeviceMaintenance4Features mirrors VkPhysicalDeviceMaintenance4Features (C size 24, alignment 8).
-type PhysicalDeviceMaintenance4Features struct {
-	SType        StructureType  // offset 0
-	PNext        unsafe.Pointer // offset 8
-	Maintenance4 Bool32         // offset 16
-}
-
 // Extent3D mirrors VkExtent3D (C size 12, alignment 4).
 type Extent3D struct {
 	Width  uint32 // offset 0
@@ -2168,21 +2118,6 @@ type FormatProperties2 struct {
 	FormatProperties FormatProperties // offset 16
 }
 
-// PhysicalDeviceCooperativeMatrixFeaturesKHR mirrors VkPhysicalDeviceCooperativeMatrixFeaturesKHR (C size 24, alignment 8).
-type PhysicalDeviceCooperativeMatrixFeaturesKHR struct {
-	SType                               StructureType  // offset 0
-	PNext                               unsafe.Pointer // offset 8
-	CooperativeMatrix                   Bool32         // offset 16
-	CooperativeMatrixRobustBufferAccess Bool32         // offset 20
-}
-
-// PhysicalDeviceCooperativeMatrixPropertiesKHR mirrors VkPhysicalDeviceCooperativeMatrixPropertiesKHR (C size 24, alignment 8).
-type PhysicalDeviceCooperativeMatrixPropertiesKHR struct {
-	SType                            StructureType    // offset 0
-	PNext                            unsafe.Pointer   // offset 8
-	CooperativeMatrixSupportedStages ShaderStageFlags // offset 16
-}
-
 // CooperativeMatrixPropertiesKHR mirrors VkCooperativeMatrixPropertiesKHR (C size 56, alignment 8).
 type CooperativeMatrixPropertiesKHR struct {
 	SType                  StructureType    // offset 0
@@ -2196,21 +2131,6 @@ type CooperativeMatrixPropertiesKHR struct {
 	ResultType             ComponentTypeKHR // offset 40
 	SaturatingAccumulation Bool32           // offset 44
 	Scope                  ScopeKHR         // offset 48
-}
-
-// PhysicalDeviceCooperativeMatrixFeaturesNV mirrors VkPhysicalDeviceCooperativeMatrixFeaturesNV (C size 24, alignment 8).
-type PhysicalDeviceCooperativeMatrixFeaturesNV struct {
-	SType                               StructureType  // offset 0
-	PNext                               unsafe.Pointer // offset 8
-	CooperativeMatrix                   Bool32         // offset 16
-	CooperativeMatrixRobustBufferAccess Bool32         // offset 20
-}
-
-// PhysicalDeviceCooperativeMatrixPropertiesNV mirrors VkPhysicalDeviceCooperativeMatrixPropertiesNV (C size 24, alignment 8).
-type PhysicalDeviceCooperativeMatrixPropertiesNV struct {
-	SType                            StructureType    // offset 0
-	PNext                            unsafe.Pointer   // offset 8
-	CooperativeMatrixSupportedStages ShaderStageFlags // offset 16
 }
 
 // CooperativeMatrixPropertiesNV mirrors VkCooperativeMatrixPropertiesNV (C size 48, alignment 8).
@@ -2227,28 +2147,6 @@ type CooperativeMatrixPropertiesNV struct {
 	Scope ScopeKHR         // offset 44
 }
 
-// PhysicalDeviceCooperativeMatrix2FeaturesNV mirrors VkPhysicalDeviceCooperativeMatrix2FeaturesNV (C size 48, alignment 8).
-type PhysicalDeviceCooperativeMatrix2FeaturesNV struct {
-	SType                                 StructureType  // offset 0
-	PNext                                 unsafe.Pointer // offset 8
-	CooperativeMatrixWorkgroupScope       Bool32         // offset 16
-	CooperativeMatrixFlexibleDimensions   Bool32         // offset 20
-	CooperativeMatrixReductions           Bool32         // offset 24
-	CooperativeMatrixConversions          Bool32         // offset 28
-	CooperativeMatrixPerElementOperations Bool32         // offset 32
-	CooperativeMatrixTensorAddressing     Bool32         // offset 36
-	CooperativeMatrixBlockLoads           Bool32         // offset 40
-}
-
-// PhysicalDeviceCooperativeMatrix2PropertiesNV mirrors VkPhysicalDeviceCooperativeMatrix2PropertiesNV (C size 32, alignment 8).
-type PhysicalDeviceCooperativeMatrix2PropertiesNV struct {
-	SType                                               StructureType  // offset 0
-	PNext                                               unsafe.Pointer // offset 8
-	CooperativeMatrixWorkgroupScopeMaxWorkgroupSize     uint32         // offset 16
-	CooperativeMatrixFlexibleDimensionsMaxDimension     uint32         // offset 20
-	CooperativeMatrixWorkgroupScopeReservedSharedMemory uint32         // offset 24
-}
-
 // CooperativeMatrixFlexibleDimensionsPropertiesNV mirrors VkCooperativeMatrixFlexibleDimensionsPropertiesNV (C size 56, alignment 8).
 type CooperativeMatrixFlexibleDimensionsPropertiesNV struct {
 	SType                  StructureType    // offset 0
@@ -2263,24 +2161,6 @@ type CooperativeMatrixFlexibleDimensionsPropertiesNV struct {
 	SaturatingAccumulation Bool32           // offset 44
 	Scope                  ScopeKHR         // offset 48
 	WorkgroupInvocations   uint32           // offset 52
-}
-
-// PhysicalDeviceCooperativeVectorFeaturesNV mirrors VkPhysicalDeviceCooperativeVectorFeaturesNV (C size 24, alignment 8).
-type PhysicalDeviceCooperativeVectorFeaturesNV struct {
-	SType                     StructureType  // offset 0
-	PNext                     unsafe.Pointer // offset 8
-	CooperativeVector         Bool32         // offset 16
-	CooperativeVectorTraining Bool32         // offset 20
-}
-
-// PhysicalDeviceCooperativeVectorPropertiesNV mirrors VkPhysicalDeviceCooperativeVectorPropertiesNV (C size 32, alignment 8).
-type PhysicalDeviceCooperativeVectorPropertiesNV struct {
-	SType                                        StructureType    // offset 0
-	PNext                                        unsafe.Pointer   // offset 8
-	CooperativeVectorSupportedStages             ShaderStageFlags // offset 16
-	CooperativeVectorTrainingFloat16Accumulation Bool32           // offset 20
-	CooperativeVectorTrainingFloat32Accumulation Bool32           // offset 24
-	MaxCooperativeVectorComponents               uint32           // offset 28
 }
 
 // CooperativeVectorPropertiesNV mirrors VkCooperativeVectorPropertiesNV (C size 40, alignment 8).
@@ -2311,243 +2191,6 @@ type ConvertCooperativeVectorMatrixInfoNV struct {
 	SrcStride        uintptr                         // offset 72
 	DstLayout        CooperativeVectorMatrixLayoutNV // offset 80
 	DstStride        uintptr                         // offset 88
-}
-
-// PhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV mirrors VkPhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV (C size 24, alignment 8).
-type PhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV struct {
-	SType                         StructureType  // offset 0
-	PNext                         unsafe.Pointer // offset 8
-	CooperativeMatrixDecodeVector Bool32         // offset 16
-}
-
-// PhysicalDeviceShaderBfloat16FeaturesKHR mirrors VkPhysicalDeviceShaderBfloat16FeaturesKHR (C size 32, alignment 8).
-type PhysicalDeviceShaderBfloat16FeaturesKHR struct {
-	SType                           StructureType  // offset 0
-	PNext                           unsafe.Pointer // offset 8
-	ShaderBFloat16Type              Bool32         // offset 16
-	ShaderBFloat16DotProduct        Bool32         // offset 20
-	ShaderBFloat16CooperativeMatrix Bool32         // offset 24
-}
-
-// PhysicalDeviceShaderFloat8FeaturesEXT mirrors VkPhysicalDeviceShaderFloat8FeaturesEXT (C size 24, alignment 8).
-type PhysicalDeviceShaderFloat8FeaturesEXT struct {
-	SType                         StructureType  // offset 0
-	PNext                         unsafe.Pointer // offset 8
-	ShaderFloat8                  Bool32         // offset 16
-	ShaderFloat8CooperativeMatrix Bool32         // offset 20
-}
-
-// PhysicalDevice8BitStorageFeatures mirrors VkPhysicalDevice8BitStorageFeatures (C size 32, alignment 8).
-type PhysicalDevice8BitStorageFeatures struct {
-	SType                             StructureType  // offset 0
-	PNext                             unsafe.Pointer // offset 8
-	StorageBuffer8BitAccess           Bool32         // offset 16
-	UniformAndStorageBuffer8BitAccess Bool32         // offset 20
-	StoragePushConstant8              Bool32         // offset 24
-}
-
-// PhysicalDevice16BitStorageFeatures mirrors VkPhysicalDevice16BitStorageFeatures (C size 32, alignment 8).
-type PhysicalDevice16BitStorageFeatures struct {
-	SType                              StructureType  // offset 0
-	PNext                              unsafe.Pointer // offset 8
-	StorageBuffer16BitAccess           Bool32         // offset 16
-	UniformAndStorageBuffer16BitAccess Bool32         // offset 20
-	StoragePushConstant16              Bool32         // offset 24
-	StorageInputOutput16               Bool32         // offset 28
-}
-
-// PhysicalDeviceShaderFloat16Int8Features mirrors VkPhysicalDeviceShaderFloat16Int8Features (C size 24, alignment 8).
-type PhysicalDeviceShaderFloat16Int8Features struct {
-	SType         StructureType  // offset 0
-	PNext         unsafe.Pointer // offset 8
-	ShaderFloat16 Bool32         // offset 16
-	ShaderInt8    Bool32         // offset 20
-}
-
-// PhysicalDeviceBufferDeviceAddressFeatures mirrors VkPhysicalDeviceBufferDeviceAddressFeatures (C size 32, alignment 8).
-type PhysicalDeviceBufferDeviceAddressFeatures struct {
-	SType                            StructureType  // offset 0
-	PNext                            unsafe.Pointer // offset 8
-	BufferDeviceAddress              Bool32         // offset 16
-	BufferDeviceAddressCaptureReplay Bool32         // offset 20
-	BufferDeviceAddressMultiDevice   Bool32         // offset 24
-}
-
-// PhysicalDeviceVulkanMemoryModelFeatures mirrors VkPhysicalDeviceVulkanMemoryModelFeatures (C size 32, alignment 8).
-type PhysicalDeviceVulkanMemoryModelFeatures struct {
-	SType                                         StructureType  // offset 0
-	PNext                                         unsafe.Pointer // offset 8
-	VulkanMemoryModel                             Bool32         // offset 16
-	VulkanMemoryModelDeviceScope                  Bool32         // offset 20
-	VulkanMemoryModelAvailabilityVisibilityChains Bool32         // offset 24
-}
-
-// PhysicalDeviceSubgroupSizeControlFeatures mirrors VkPhysicalDeviceSubgroupSizeControlFeatures (C size 24, alignment 8).
-type PhysicalDeviceSubgroupSizeControlFeatures struct {
-	SType                StructureType  // offset 0
-	PNext                unsafe.Pointer // offset 8
-	SubgroupSizeControl  Bool32         // offset 16
-	ComputeFullSubgroups Bool32         // offset 20
-}
-
-// PhysicalDeviceSubgroupSizeControlProperties mirrors VkPhysicalDeviceSubgroupSizeControlProperties (C size 32, alignment 8).
-type PhysicalDeviceSubgroupSizeControlProperties struct {
-	SType                        StructureType    // offset 0
-	PNext                        unsafe.Pointer   // offset 8
-	MinSubgroupSize              uint32           // offset 16
-	MaxSubgroupSize              uint32           // offset 20
-	MaxComputeWorkgroupSubgroups uint32           // offset 24
-	RequiredSubgroupSizeStages   ShaderStageFlags // offset 28
-}
-
-// PhysicalDeviceSubgroupProperties mirrors VkPhysicalDeviceSubgroupProperties (C size 32, alignment 8).
-type PhysicalDeviceSubgroupProperties struct {
-	SType                     StructureType        // offset 0
-	PNext                     unsafe.Pointer       // offset 8
-	SubgroupSize              uint32               // offset 16
-	SupportedStages           ShaderStageFlags     // offset 20
-	SupportedOperations       SubgroupFeatureFlags // offset 24
-	QuadOperationsInAllStages Bool32               // offset 28
-}
-
-// PhysicalDeviceShaderIntegerDotProductFeatures mirrors VkPhysicalDeviceShaderIntegerDotProductFeatures (C size 24, alignment 8).
-type PhysicalDeviceShaderIntegerDotProductFeatures struct {
-	SType                   StructureType  // offset 0
-	PNext                   unsafe.Pointer // offset 8
-	ShaderIntegerDotProduct Bool32         // offset 16
-}
-
-// PhysicalDeviceShaderIntegerDotProductProperties mirrors VkPhysicalDeviceShaderIntegerDotProductProperties (C size 136, alignment 8).
-type PhysicalDeviceShaderIntegerDotProductProperties struct {
-	SType                                                                         StructureType  // offset 0
-	PNext                                                                         unsafe.Pointer // offset 8
-	IntegerDotProduct8BitUnsignedAccelerated                                      Bool32         // offset 16
-	IntegerDotProduct8BitSignedAccelerated                                        Bool32         // offset 20
-	IntegerDotProduct8BitMixedSignednessAccelerated                               Bool32         // offset 24
-	IntegerDotProduct4x8BitPackedUnsignedAccelerated                              Bool32         // offset 28
-	IntegerDotProduct4x8BitPackedSignedAccelerated                                Bool32         // offset 32
-	IntegerDotProduct4x8BitPackedMixedSignednessAccelerated                       Bool32         // offset 36
-	IntegerDotProduct16BitUnsignedAccelerated                                     Bool32         // offset 40
-	IntegerDotProduct16BitSignedAccelerated                                       Bool32         // offset 44
-	IntegerDotProduct16BitMixedSignednessAccelerated                              Bool32         // offset 48
-	IntegerDotProduct32BitUnsignedAccelerated                                     Bool32         // offset 52
-	IntegerDotProduct32BitSignedAccelerated                                       Bool32         // offset 56
-	IntegerDotProduct32BitMixedSignednessAccelerated                              Bool32         // offset 60
-	IntegerDotProduct64BitUnsignedAccelerated                                     Bool32         // offset 64
-	IntegerDotProduct64BitSignedAccelerated                                       Bool32         // offset 68
-	IntegerDotProduct64BitMixedSignednessAccelerated                              Bool32         // offset 72
-	IntegerDotProductAccumulatingSaturating8BitUnsignedAccelerated                Bool32         // offset 76
-	IntegerDotProductAccumulatingSaturating8BitSignedAccelerated                  Bool32         // offset 80
-	IntegerDotProductAccumulatingSaturating8BitMixedSignednessAccelerated         Bool32         // offset 84
-	IntegerDotProductAccumulatingSaturating4x8BitPackedUnsignedAccelerated        Bool32         // offset 88
-	IntegerDotProductAccumulatingSaturating4x8BitPackedSignedAccelerated          Bool32         // offset 92
-	IntegerDotProductAccumulatingSaturating4x8BitPackedMixedSignednessAccelerated Bool32         // offset 96
-	IntegerDotProductAccumulatingSaturating16BitUnsignedAccelerated               Bool32         // offset 100
-	IntegerDotProductAccumulatingSaturating16BitSignedAccelerated                 Bool32         // offset 104
-	IntegerDotProductAccumulatingSaturating16BitMixedSignednessAccelerated        Bool32         // offset 108
-	IntegerDotProductAccumulatingSaturating32BitUnsignedAccelerated               Bool32         // offset 112
-	IntegerDotProductAccumulatingSaturating32BitSignedAccelerated                 Bool32         // offset 116
-	IntegerDotProductAccumulatingSaturating32BitMixedSignednessAccelerated        Bool32         // offset 120
-	IntegerDotProductAccumulatingSaturating64BitUnsignedAccelerated               Bool32         // offset 124
-	IntegerDotProductAccumulatingSaturating64BitSignedAccelerated                 Bool32         // offset 128
-	IntegerDotProductAccumulatingSaturating64BitMixedSignednessAccelerated        Bool32         // offset 132
-}
-
-// PhysicalDeviceTimelineSemaphoreFeatures mirrors VkPhysicalDeviceTimelineSemaphoreFeatures (C size 24, alignment 8).
-type PhysicalDeviceTimelineSemaphoreFeatures struct {
-	SType             StructureType  // offset 0
-	PNext             unsafe.Pointer // offset 8
-	TimelineSemaphore Bool32         // offset 16
-}
-
-// PhysicalDeviceTimelineSemaphoreProperties mirrors VkPhysicalDeviceTimelineSemaphoreProperties (C size 24, alignment 8).
-type PhysicalDeviceTimelineSemaphoreProperties struct {
-	SType                               StructureType  // offset 0
-	PNext                               unsafe.Pointer // offset 8
-	MaxTimelineSemaphoreValueDifference uint64         // offset 16
-}
-
-// PhysicalDeviceSynchronization2Features mirrors VkPhysicalDeviceSynchronization2Features (C size 24, alignment 8).
-type PhysicalDeviceSynchronization2Features struct {
-	SType            StructureType  // offset 0
-	PNext            unsafe.Pointer // offset 8
-	Synchronization2 Bool32         // offset 16
-}
-
-// PhysicalDevicePushDescriptorProperties mirrors VkPhysicalDevicePushDescriptorProperties (C size 24, alignment 8).
-type PhysicalDevicePushDescriptorProperties struct {
-	SType              StructureType  // offset 0
-	PNext              unsafe.Pointer // offset 8
-	MaxPushDescriptors uint32         // offset 16
-}
-
-// PhysicalDevicePipelineRobustnessFeatures mirrors VkPhysicalDevicePipelineRobustnessFeatures (C size 24, alignment 8).
-type PhysicalDevicePipelineRobustnessFeatures struct {
-	SType              StructureType  // offset 0
-	PNext              unsafe.Pointer // offset 8
-	PipelineRobustness Bool32         // offset 16
-}
-
-// PhysicalDevicePipelineRobustnessProperties mirrors VkPhysicalDevicePipelineRobustnessProperties (C size 32, alignment 8).
-type PhysicalDevicePipelineRobustnessProperties struct {
-	SType                           StructureType                    // offset 0
-	PNext                           unsafe.Pointer                   // offset 8
-	DefaultRobustnessStorageBuffers PipelineRobustnessBufferBehavior // offset 16
-	DefaultRobustnessUniformBuffers PipelineRobustnessBufferBehavior // offset 20
-	DefaultRobustnessVertexInputs   PipelineRobustnessBufferBehavior // offset 24
-	DefaultRobustnessImages         PipelineRobustnessImageBehavior  // offset 28
-}
-
-// PhysicalDeviceShaderSubgroupExtendedTypesFeatures mirrors VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures (C size 24, alignment 8).
-type PhysicalDeviceShaderSubgroupExtendedTypesFeatures struct {
-	SType                       StructureType  // offset 0
-	PNext                       unsafe.Pointer // offset 8
-	ShaderSubgroupExtendedTypes Bool32         // offset 16
-}
-
-// PhysicalDeviceFloatControlsProperties mirrors VkPhysicalDeviceFloatControlsProperties (C size 88, alignment 8).
-type PhysicalDeviceFloatControlsProperties struct {
-	SType                                 StructureType                   // offset 0
-	PNext                                 unsafe.Pointer                  // offset 8
-	DenormBehaviorIndependence            ShaderFloatControlsIndependence // offset 16
-	RoundingModeIndependence              ShaderFloatControlsIndependence // offset 20
-	ShaderSignedZeroInfNanPreserveFloat16 Bool32                          // offset 24
-	ShaderSignedZeroInfNanPreserveFloat32 Bool32                          // offset 28
-	ShaderSignedZeroInfNanPreserveFloat64 Bool32                          // offset 32
-	ShaderDenormPreserveFloat16           Bool32                          // offset 36
-	ShaderDenormPreserveFloat32           Bool32                          // offset 40
-	ShaderDenormPreserveFloat64           Bool32                          // offset 44
-	ShaderDenormFlushToZeroFloat16        Bool32                          // offset 48
-	ShaderDenormFlushToZeroFloat32        Bool32                          // offset 52
-	ShaderDenormFlushToZeroFloat64        Bool32                          // offset 56
-	ShaderRoundingModeRTEFloat16          Bool32                          // offset 60
-	ShaderRoundingModeRTEFloat32          Bool32                          // offset 64
-	ShaderRoundingModeRTEFloat64          Bool32                          // offset 68
-	ShaderRoundingModeRTZFloat16          Bool32                          // offset 72
-	ShaderRoundingModeRTZFloat32          Bool32                          // offset 76
-	ShaderRoundingModeRTZFloat64          Bool32                          // offset 80
-}
-
-// PhysicalDeviceShaderAtomicInt64Features mirrors VkPhysicalDeviceShaderAtomicInt64Features (C size 24, alignment 8).
-type PhysicalDeviceShaderAtomicInt64Features struct {
-	SType                    StructureType  // offset 0
-	PNext                    unsafe.Pointer // offset 8
-	ShaderBufferInt64Atomics Bool32         // offset 16
-	ShaderSharedInt64Atomics Bool32         // offset 20
-}
-
-// PhysicalDeviceScalarBlockLayoutFeatures mirrors VkPhysicalDeviceScalarBlockLayoutFeatures (C size 24, alignment 8).
-type PhysicalDeviceScalarBlockLayoutFeatures struct {
-	SType             StructureType  // offset 0
-	PNext             unsafe.Pointer // offset 8
-	ScalarBlockLayout Bool32         // offset 16
-}
-
-// PhysicalDeviceHostQueryResetFeatures mirrors VkPhysicalDeviceHostQueryResetFeatures (C size 24, alignment 8).
-type PhysicalDeviceHostQueryResetFeatures struct {
-	SType          StructureType  // offset 0
-	PNext          unsafe.Pointer // offset 8
-	HostQueryReset Bool32         // offset 16
 }
 
 // BufferCreateInfo mirrors VkBufferCreateInfo (C size 56, alignment 8).
@@ -3355,11 +2998,896 @@ type FormatProperties3 struct {
 	BufferFeatures        FormatFeatureFlags2 // offset 32
 }
 
+// PhysicalDeviceFeatures mirrors VkPhysicalDeviceFeatures (C size 220, alignment 4).
+type PhysicalDeviceFeatures struct {
+	RobustBufferAccess                      Bool32 // offset 0
+	FullDrawIndexUint32                     Bool32 // offset 4
+	ImageCubeArray                          Bool32 // offset 8
+	IndependentBlend                        Bool32 // offset 12
+	GeometryShader                          Bool32 // offset 16
+	TessellationShader                      Bool32 // offset 20
+	SampleRateShading                       Bool32 // offset 24
+	DualSrcBlend                            Bool32 // offset 28
+	LogicOp                                 Bool32 // offset 32
+	MultiDrawIndirect                       Bool32 // offset 36
+	DrawIndirectFirstInstance               Bool32 // offset 40
+	DepthClamp                              Bool32 // offset 44
+	DepthBiasClamp                          Bool32 // offset 48
+	FillModeNonSolid                        Bool32 // offset 52
+	DepthBounds                             Bool32 // offset 56
+	WideLines                               Bool32 // offset 60
+	LargePoints                             Bool32 // offset 64
+	AlphaToOne                              Bool32 // offset 68
+	MultiViewport                           Bool32 // offset 72
+	SamplerAnisotropy                       Bool32 // offset 76
+	TextureCompressionETC2                  Bool32 // offset 80
+	TextureCompressionASTC_LDR              Bool32 // offset 84
+	TextureCompressionBC                    Bool32 // offset 88
+	OcclusionQueryPrecise                   Bool32 // offset 92
+	PipelineStatisticsQuery                 Bool32 // offset 96
+	VertexPipelineStoresAndAtomics          Bool32 // offset 100
+	FragmentStoresAndAtomics                Bool32 // offset 104
+	ShaderTessellationAndGeometryPointSize  Bool32 // offset 108
+	ShaderImageGatherExtended               Bool32 // offset 112
+	ShaderStorageImageExtendedFormats       Bool32 // offset 116
+	ShaderStorageImageMultisample           Bool32 // offset 120
+	ShaderStorageImageReadWithoutFormat     Bool32 // offset 124
+	ShaderStorageImageWriteWithoutFormat    Bool32 // offset 128
+	ShaderUniformBufferArrayDynamicIndexing Bool32 // offset 132
+	ShaderSampledImageArrayDynamicIndexing  Bool32 // offset 136
+	ShaderStorageBufferArrayDynamicIndexing Bool32 // offset 140
+	ShaderStorageImageArrayDynamicIndexing  Bool32 // offset 144
+	ShaderClipDistance                      Bool32 // offset 148
+	ShaderCullDistance                      Bool32 // offset 152
+	ShaderFloat64                           Bool32 // offset 156
+	ShaderInt64                             Bool32 // offset 160
+	ShaderInt16                             Bool32 // offset 164
+	ShaderResourceResidency                 Bool32 // offset 168
+	ShaderResourceMinLod                    Bool32 // offset 172
+	SparseBinding                           Bool32 // offset 176
+	SparseResidencyBuffer                   Bool32 // offset 180
+	SparseResidencyImage2D                  Bool32 // offset 184
+	SparseResidencyImage3D                  Bool32 // offset 188
+	SparseResidency2Samples                 Bool32 // offset 192
+	SparseResidency4Samples                 Bool32 // offset 196
+	SparseResidency8Samples                 Bool32 // offset 200
+	SparseResidency16Samples                Bool32 // offset 204
+	SparseResidencyAliased                  Bool32 // offset 208
+	VariableMultisampleRate                 Bool32 // offset 212
+	InheritedQueries                        Bool32 // offset 216
+}
+
+// PhysicalDeviceFeatures2 mirrors VkPhysicalDeviceFeatures2 (C size 240, alignment 8).
+type PhysicalDeviceFeatures2 struct {
+	SType    StructureType          // offset 0
+	PNext    unsafe.Pointer         // offset 8
+	Features PhysicalDeviceFeatures // offset 16
+}
+
+// PhysicalDevice16BitStorageFeatures mirrors VkPhysicalDevice16BitStorageFeatures (C size 32, alignment 8).
+type PhysicalDevice16BitStorageFeatures struct {
+	SType                              StructureType  // offset 0
+	PNext                              unsafe.Pointer // offset 8
+	StorageBuffer16BitAccess           Bool32         // offset 16
+	UniformAndStorageBuffer16BitAccess Bool32         // offset 20
+	StoragePushConstant16              Bool32         // offset 24
+	StorageInputOutput16               Bool32         // offset 28
+}
+
+// PhysicalDevice8BitStorageFeatures mirrors VkPhysicalDevice8BitStorageFeatures (C size 32, alignment 8).
+type PhysicalDevice8BitStorageFeatures struct {
+	SType                             StructureType  // offset 0
+	PNext                             unsafe.Pointer // offset 8
+	StorageBuffer8BitAccess           Bool32         // offset 16
+	UniformAndStorageBuffer8BitAccess Bool32         // offset 20
+	StoragePushConstant8              Bool32         // offset 24
+}
+
+// PhysicalDeviceBufferDeviceAddressFeatures mirrors VkPhysicalDeviceBufferDeviceAddressFeatures (C size 32, alignment 8).
+type PhysicalDeviceBufferDeviceAddressFeatures struct {
+	SType                            StructureType  // offset 0
+	PNext                            unsafe.Pointer // offset 8
+	BufferDeviceAddress              Bool32         // offset 16
+	BufferDeviceAddressCaptureReplay Bool32         // offset 20
+	BufferDeviceAddressMultiDevice   Bool32         // offset 24
+}
+
+// PhysicalDeviceCooperativeMatrix2FeaturesNV mirrors VkPhysicalDeviceCooperativeMatrix2FeaturesNV (C size 48, alignment 8).
+type PhysicalDeviceCooperativeMatrix2FeaturesNV struct {
+	SType                                 StructureType  // offset 0
+	PNext                                 unsafe.Pointer // offset 8
+	CooperativeMatrixWorkgroupScope       Bool32         // offset 16
+	CooperativeMatrixFlexibleDimensions   Bool32         // offset 20
+	CooperativeMatrixReductions           Bool32         // offset 24
+	CooperativeMatrixConversions          Bool32         // offset 28
+	CooperativeMatrixPerElementOperations Bool32         // offset 32
+	CooperativeMatrixTensorAddressing     Bool32         // offset 36
+	CooperativeMatrixBlockLoads           Bool32         // offset 40
+}
+
+// PhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV mirrors VkPhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV (C size 24, alignment 8).
+type PhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV struct {
+	SType                         StructureType  // offset 0
+	PNext                         unsafe.Pointer // offset 8
+	CooperativeMatrixDecodeVector Bool32         // offset 16
+}
+
+// PhysicalDeviceCooperativeMatrixFeaturesKHR mirrors VkPhysicalDeviceCooperativeMatrixFeaturesKHR (C size 24, alignment 8).
+type PhysicalDeviceCooperativeMatrixFeaturesKHR struct {
+	SType                               StructureType  // offset 0
+	PNext                               unsafe.Pointer // offset 8
+	CooperativeMatrix                   Bool32         // offset 16
+	CooperativeMatrixRobustBufferAccess Bool32         // offset 20
+}
+
+// PhysicalDeviceCooperativeMatrixFeaturesNV mirrors VkPhysicalDeviceCooperativeMatrixFeaturesNV (C size 24, alignment 8).
+type PhysicalDeviceCooperativeMatrixFeaturesNV struct {
+	SType                               StructureType  // offset 0
+	PNext                               unsafe.Pointer // offset 8
+	CooperativeMatrix                   Bool32         // offset 16
+	CooperativeMatrixRobustBufferAccess Bool32         // offset 20
+}
+
+// PhysicalDeviceCooperativeVectorFeaturesNV mirrors VkPhysicalDeviceCooperativeVectorFeaturesNV (C size 24, alignment 8).
+type PhysicalDeviceCooperativeVectorFeaturesNV struct {
+	SType                     StructureType  // offset 0
+	PNext                     unsafe.Pointer // offset 8
+	CooperativeVector         Bool32         // offset 16
+	CooperativeVectorTraining Bool32         // offset 20
+}
+
+// PhysicalDeviceDescriptorIndexingFeatures mirrors VkPhysicalDeviceDescriptorIndexingFeatures (C size 96, alignment 8).
+type PhysicalDeviceDescriptorIndexingFeatures struct {
+	SType                                              StructureType  // offset 0
+	PNext                                              unsafe.Pointer // offset 8
+	ShaderInputAttachmentArrayDynamicIndexing          Bool32         // offset 16
+	ShaderUniformTexelBufferArrayDynamicIndexing       Bool32         // offset 20
+	ShaderStorageTexelBufferArrayDynamicIndexing       Bool32         // offset 24
+	ShaderUniformBufferArrayNonUniformIndexing         Bool32         // offset 28
+	ShaderSampledImageArrayNonUniformIndexing          Bool32         // offset 32
+	ShaderStorageBufferArrayNonUniformIndexing         Bool32         // offset 36
+	ShaderStorageImageArrayNonUniformIndexing          Bool32         // offset 40
+	ShaderInputAttachmentArrayNonUniformIndexing       Bool32         // offset 44
+	ShaderUniformTexelBufferArrayNonUniformIndexing    Bool32         // offset 48
+	ShaderStorageTexelBufferArrayNonUniformIndexing    Bool32         // offset 52
+	DescriptorBindingUniformBufferUpdateAfterBind      Bool32         // offset 56
+	DescriptorBindingSampledImageUpdateAfterBind       Bool32         // offset 60
+	DescriptorBindingStorageImageUpdateAfterBind       Bool32         // offset 64
+	DescriptorBindingStorageBufferUpdateAfterBind      Bool32         // offset 68
+	DescriptorBindingUniformTexelBufferUpdateAfterBind Bool32         // offset 72
+	DescriptorBindingStorageTexelBufferUpdateAfterBind Bool32         // offset 76
+	DescriptorBindingUpdateUnusedWhilePending          Bool32         // offset 80
+	DescriptorBindingPartiallyBound                    Bool32         // offset 84
+	DescriptorBindingVariableDescriptorCount           Bool32         // offset 88
+	RuntimeDescriptorArray                             Bool32         // offset 92
+}
+
+// PhysicalDeviceDynamicRenderingFeatures mirrors VkPhysicalDeviceDynamicRenderingFeatures (C size 24, alignment 8).
+type PhysicalDeviceDynamicRenderingFeatures struct {
+	SType            StructureType  // offset 0
+	PNext            unsafe.Pointer // offset 8
+	DynamicRendering Bool32         // offset 16
+}
+
+// PhysicalDeviceHostQueryResetFeatures mirrors VkPhysicalDeviceHostQueryResetFeatures (C size 24, alignment 8).
+type PhysicalDeviceHostQueryResetFeatures struct {
+	SType          StructureType  // offset 0
+	PNext          unsafe.Pointer // offset 8
+	HostQueryReset Bool32         // offset 16
+}
+
 // PhysicalDeviceImageRobustnessFeatures mirrors VkPhysicalDeviceImageRobustnessFeatures (C size 24, alignment 8).
 type PhysicalDeviceImageRobustnessFeatures struct {
 	SType             StructureType  // offset 0
 	PNext             unsafe.Pointer // offset 8
 	RobustImageAccess Bool32         // offset 16
+}
+
+// PhysicalDeviceImagelessFramebufferFeatures mirrors VkPhysicalDeviceImagelessFramebufferFeatures (C size 24, alignment 8).
+type PhysicalDeviceImagelessFramebufferFeatures struct {
+	SType                StructureType  // offset 0
+	PNext                unsafe.Pointer // offset 8
+	ImagelessFramebuffer Bool32         // offset 16
+}
+
+// PhysicalDeviceInlineUniformBlockFeatures mirrors VkPhysicalDeviceInlineUniformBlockFeatures (C size 24, alignment 8).
+type PhysicalDeviceInlineUniformBlockFeatures struct {
+	SType                                              StructureType  // offset 0
+	PNext                                              unsafe.Pointer // offset 8
+	InlineUniformBlock                                 Bool32         // offset 16
+	DescriptorBindingInlineUniformBlockUpdateAfterBind Bool32         // offset 20
+}
+
+// PhysicalDeviceMaintenance4Features mirrors VkPhysicalDeviceMaintenance4Features (C size 24, alignment 8).
+type PhysicalDeviceMaintenance4Features struct {
+	SType        StructureType  // offset 0
+	PNext        unsafe.Pointer // offset 8
+	Maintenance4 Bool32         // offset 16
+}
+
+// PhysicalDeviceMultiviewFeatures mirrors VkPhysicalDeviceMultiviewFeatures (C size 32, alignment 8).
+type PhysicalDeviceMultiviewFeatures struct {
+	SType                       StructureType  // offset 0
+	PNext                       unsafe.Pointer // offset 8
+	Multiview                   Bool32         // offset 16
+	MultiviewGeometryShader     Bool32         // offset 20
+	MultiviewTessellationShader Bool32         // offset 24
+}
+
+// PhysicalDevicePipelineCreationCacheControlFeatures mirrors VkPhysicalDevicePipelineCreationCacheControlFeatures (C size 24, alignment 8).
+type PhysicalDevicePipelineCreationCacheControlFeatures struct {
+	SType                        StructureType  // offset 0
+	PNext                        unsafe.Pointer // offset 8
+	PipelineCreationCacheControl Bool32         // offset 16
+}
+
+// PhysicalDevicePipelineRobustnessFeatures mirrors VkPhysicalDevicePipelineRobustnessFeatures (C size 24, alignment 8).
+type PhysicalDevicePipelineRobustnessFeatures struct {
+	SType              StructureType  // offset 0
+	PNext              unsafe.Pointer // offset 8
+	PipelineRobustness Bool32         // offset 16
+}
+
+// PhysicalDevicePrivateDataFeatures mirrors VkPhysicalDevicePrivateDataFeatures (C size 24, alignment 8).
+type PhysicalDevicePrivateDataFeatures struct {
+	SType       StructureType  // offset 0
+	PNext       unsafe.Pointer // offset 8
+	PrivateData Bool32         // offset 16
+}
+
+// PhysicalDeviceProtectedMemoryFeatures mirrors VkPhysicalDeviceProtectedMemoryFeatures (C size 24, alignment 8).
+type PhysicalDeviceProtectedMemoryFeatures struct {
+	SType           StructureType  // offset 0
+	PNext           unsafe.Pointer // offset 8
+	ProtectedMemory Bool32         // offset 16
+}
+
+// PhysicalDeviceSamplerYcbcrConversionFeatures mirrors VkPhysicalDeviceSamplerYcbcrConversionFeatures (C size 24, alignment 8).
+type PhysicalDeviceSamplerYcbcrConversionFeatures struct {
+	SType                  StructureType  // offset 0
+	PNext                  unsafe.Pointer // offset 8
+	SamplerYcbcrConversion Bool32         // offset 16
+}
+
+// PhysicalDeviceScalarBlockLayoutFeatures mirrors VkPhysicalDeviceScalarBlockLayoutFeatures (C size 24, alignment 8).
+type PhysicalDeviceScalarBlockLayoutFeatures struct {
+	SType             StructureType  // offset 0
+	PNext             unsafe.Pointer // offset 8
+	ScalarBlockLayout Bool32         // offset 16
+}
+
+// PhysicalDeviceSeparateDepthStencilLayoutsFeatures mirrors VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures (C size 24, alignment 8).
+type PhysicalDeviceSeparateDepthStencilLayoutsFeatures struct {
+	SType                       StructureType  // offset 0
+	PNext                       unsafe.Pointer // offset 8
+	SeparateDepthStencilLayouts Bool32         // offset 16
+}
+
+// PhysicalDeviceShaderAtomicInt64Features mirrors VkPhysicalDeviceShaderAtomicInt64Features (C size 24, alignment 8).
+type PhysicalDeviceShaderAtomicInt64Features struct {
+	SType                    StructureType  // offset 0
+	PNext                    unsafe.Pointer // offset 8
+	ShaderBufferInt64Atomics Bool32         // offset 16
+	ShaderSharedInt64Atomics Bool32         // offset 20
+}
+
+// PhysicalDeviceShaderBfloat16FeaturesKHR mirrors VkPhysicalDeviceShaderBfloat16FeaturesKHR (C size 32, alignment 8).
+type PhysicalDeviceShaderBfloat16FeaturesKHR struct {
+	SType                           StructureType  // offset 0
+	PNext                           unsafe.Pointer // offset 8
+	ShaderBFloat16Type              Bool32         // offset 16
+	ShaderBFloat16DotProduct        Bool32         // offset 20
+	ShaderBFloat16CooperativeMatrix Bool32         // offset 24
+}
+
+// PhysicalDeviceShaderDemoteToHelperInvocationFeatures mirrors VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures (C size 24, alignment 8).
+type PhysicalDeviceShaderDemoteToHelperInvocationFeatures struct {
+	SType                          StructureType  // offset 0
+	PNext                          unsafe.Pointer // offset 8
+	ShaderDemoteToHelperInvocation Bool32         // offset 16
+}
+
+// PhysicalDeviceShaderDrawParametersFeatures mirrors VkPhysicalDeviceShaderDrawParametersFeatures (C size 24, alignment 8).
+type PhysicalDeviceShaderDrawParametersFeatures struct {
+	SType                StructureType  // offset 0
+	PNext                unsafe.Pointer // offset 8
+	ShaderDrawParameters Bool32         // offset 16
+}
+
+// PhysicalDeviceShaderFloat16Int8Features mirrors VkPhysicalDeviceShaderFloat16Int8Features (C size 24, alignment 8).
+type PhysicalDeviceShaderFloat16Int8Features struct {
+	SType         StructureType  // offset 0
+	PNext         unsafe.Pointer // offset 8
+	ShaderFloat16 Bool32         // offset 16
+	ShaderInt8    Bool32         // offset 20
+}
+
+// PhysicalDeviceShaderFloat8FeaturesEXT mirrors VkPhysicalDeviceShaderFloat8FeaturesEXT (C size 24, alignment 8).
+type PhysicalDeviceShaderFloat8FeaturesEXT struct {
+	SType                         StructureType  // offset 0
+	PNext                         unsafe.Pointer // offset 8
+	ShaderFloat8                  Bool32         // offset 16
+	ShaderFloat8CooperativeMatrix Bool32         // offset 20
+}
+
+// PhysicalDeviceShaderIntegerDotProductFeatures mirrors VkPhysicalDeviceShaderIntegerDotProductFeatures (C size 24, alignment 8).
+type PhysicalDeviceShaderIntegerDotProductFeatures struct {
+	SType                   StructureType  // offset 0
+	PNext                   unsafe.Pointer // offset 8
+	ShaderIntegerDotProduct Bool32         // offset 16
+}
+
+// PhysicalDeviceShaderSubgroupExtendedTypesFeatures mirrors VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures (C size 24, alignment 8).
+type PhysicalDeviceShaderSubgroupExtendedTypesFeatures struct {
+	SType                       StructureType  // offset 0
+	PNext                       unsafe.Pointer // offset 8
+	ShaderSubgroupExtendedTypes Bool32         // offset 16
+}
+
+// PhysicalDeviceShaderTerminateInvocationFeatures mirrors VkPhysicalDeviceShaderTerminateInvocationFeatures (C size 24, alignment 8).
+type PhysicalDeviceShaderTerminateInvocationFeatures struct {
+	SType                     StructureType  // offset 0
+	PNext                     unsafe.Pointer // offset 8
+	ShaderTerminateInvocation Bool32         // offset 16
+}
+
+// PhysicalDeviceSubgroupSizeControlFeatures mirrors VkPhysicalDeviceSubgroupSizeControlFeatures (C size 24, alignment 8).
+type PhysicalDeviceSubgroupSizeControlFeatures struct {
+	SType                StructureType  // offset 0
+	PNext                unsafe.Pointer // offset 8
+	SubgroupSizeControl  Bool32         // offset 16
+	ComputeFullSubgroups Bool32         // offset 20
+}
+
+// PhysicalDeviceSynchronization2Features mirrors VkPhysicalDeviceSynchronization2Features (C size 24, alignment 8).
+type PhysicalDeviceSynchronization2Features struct {
+	SType            StructureType  // offset 0
+	PNext            unsafe.Pointer // offset 8
+	Synchronization2 Bool32         // offset 16
+}
+
+// PhysicalDeviceTextureCompressionASTCHDRFeatures mirrors VkPhysicalDeviceTextureCompressionASTCHDRFeatures (C size 24, alignment 8).
+type PhysicalDeviceTextureCompressionASTCHDRFeatures struct {
+	SType                      StructureType  // offset 0
+	PNext                      unsafe.Pointer // offset 8
+	TextureCompressionASTC_HDR Bool32         // offset 16
+}
+
+// PhysicalDeviceTimelineSemaphoreFeatures mirrors VkPhysicalDeviceTimelineSemaphoreFeatures (C size 24, alignment 8).
+type PhysicalDeviceTimelineSemaphoreFeatures struct {
+	SType             StructureType  // offset 0
+	PNext             unsafe.Pointer // offset 8
+	TimelineSemaphore Bool32         // offset 16
+}
+
+// PhysicalDeviceUniformBufferStandardLayoutFeatures mirrors VkPhysicalDeviceUniformBufferStandardLayoutFeatures (C size 24, alignment 8).
+type PhysicalDeviceUniformBufferStandardLayoutFeatures struct {
+	SType                       StructureType  // offset 0
+	PNext                       unsafe.Pointer // offset 8
+	UniformBufferStandardLayout Bool32         // offset 16
+}
+
+// PhysicalDeviceVariablePointersFeatures mirrors VkPhysicalDeviceVariablePointersFeatures (C size 24, alignment 8).
+type PhysicalDeviceVariablePointersFeatures struct {
+	SType                         StructureType  // offset 0
+	PNext                         unsafe.Pointer // offset 8
+	VariablePointersStorageBuffer Bool32         // offset 16
+	VariablePointers              Bool32         // offset 20
+}
+
+// PhysicalDeviceVulkan11Features mirrors VkPhysicalDeviceVulkan11Features (C size 64, alignment 8).
+type PhysicalDeviceVulkan11Features struct {
+	SType                              StructureType  // offset 0
+	PNext                              unsafe.Pointer // offset 8
+	StorageBuffer16BitAccess           Bool32         // offset 16
+	UniformAndStorageBuffer16BitAccess Bool32         // offset 20
+	StoragePushConstant16              Bool32         // offset 24
+	StorageInputOutput16               Bool32         // offset 28
+	Multiview                          Bool32         // offset 32
+	MultiviewGeometryShader            Bool32         // offset 36
+	MultiviewTessellationShader        Bool32         // offset 40
+	VariablePointersStorageBuffer      Bool32         // offset 44
+	VariablePointers                   Bool32         // offset 48
+	ProtectedMemory                    Bool32         // offset 52
+	SamplerYcbcrConversion             Bool32         // offset 56
+	ShaderDrawParameters               Bool32         // offset 60
+}
+
+// PhysicalDeviceVulkan12Features mirrors VkPhysicalDeviceVulkan12Features (C size 208, alignment 8).
+type PhysicalDeviceVulkan12Features struct {
+	SType                                              StructureType  // offset 0
+	PNext                                              unsafe.Pointer // offset 8
+	SamplerMirrorClampToEdge                           Bool32         // offset 16
+	DrawIndirectCount                                  Bool32         // offset 20
+	StorageBuffer8BitAccess                            Bool32         // offset 24
+	UniformAndStorageBuffer8BitAccess                  Bool32         // offset 28
+	StoragePushConstant8                               Bool32         // offset 32
+	ShaderBufferInt64Atomics                           Bool32         // offset 36
+	ShaderSharedInt64Atomics                           Bool32         // offset 40
+	ShaderFloat16                                      Bool32         // offset 44
+	ShaderInt8                                         Bool32         // offset 48
+	DescriptorIndexing                                 Bool32         // offset 52
+	ShaderInputAttachmentArrayDynamicIndexing          Bool32         // offset 56
+	ShaderUniformTexelBufferArrayDynamicIndexing       Bool32         // offset 60
+	ShaderStorageTexelBufferArrayDynamicIndexing       Bool32         // offset 64
+	ShaderUniformBufferArrayNonUniformIndexing         Bool32         // offset 68
+	ShaderSampledImageArrayNonUniformIndexing          Bool32         // offset 72
+	ShaderStorageBufferArrayNonUniformIndexing         Bool32         // offset 76
+	ShaderStorageImageArrayNonUniformIndexing          Bool32         // offset 80
+	ShaderInputAttachmentArrayNonUniformIndexing       Bool32         // offset 84
+	ShaderUniformTexelBufferArrayNonUniformIndexing    Bool32         // offset 88
+	ShaderStorageTexelBufferArrayNonUniformIndexing    Bool32         // offset 92
+	DescriptorBindingUniformBufferUpdateAfterBind      Bool32         // offset 96
+	DescriptorBindingSampledImageUpdateAfterBind       Bool32         // offset 100
+	DescriptorBindingStorageImageUpdateAfterBind       Bool32         // offset 104
+	DescriptorBindingStorageBufferUpdateAfterBind      Bool32         // offset 108
+	DescriptorBindingUniformTexelBufferUpdateAfterBind Bool32         // offset 112
+	DescriptorBindingStorageTexelBufferUpdateAfterBind Bool32         // offset 116
+	DescriptorBindingUpdateUnusedWhilePending          Bool32         // offset 120
+	DescriptorBindingPartiallyBound                    Bool32         // offset 124
+	DescriptorBindingVariableDescriptorCount           Bool32         // offset 128
+	RuntimeDescriptorArray                             Bool32         // offset 132
+	SamplerFilterMinmax                                Bool32         // offset 136
+	ScalarBlockLayout                                  Bool32         // offset 140
+	ImagelessFramebuffer                               Bool32         // offset 144
+	UniformBufferStandardLayout                        Bool32         // offset 148
+	ShaderSubgroupExtendedTypes                        Bool32         // offset 152
+	SeparateDepthStencilLayouts                        Bool32         // offset 156
+	HostQueryReset                                     Bool32         // offset 160
+	TimelineSemaphore                                  Bool32         // offset 164
+	BufferDeviceAddress                                Bool32         // offset 168
+	BufferDeviceAddressCaptureReplay                   Bool32         // offset 172
+	BufferDeviceAddressMultiDevice                     Bool32         // offset 176
+	VulkanMemoryModel                                  Bool32         // offset 180
+	VulkanMemoryModelDeviceScope                       Bool32         // offset 184
+	VulkanMemoryModelAvailabilityVisibilityChains      Bool32         // offset 188
+	ShaderOutputViewportIndex                          Bool32         // offset 192
+	ShaderOutputLayer                                  Bool32         // offset 196
+	SubgroupBroadcastDynamicId                         Bool32         // offset 200
+}
+
+// PhysicalDeviceVulkan13Features mirrors VkPhysicalDeviceVulkan13Features (C size 80, alignment 8).
+type PhysicalDeviceVulkan13Features struct {
+	SType                                              StructureType  // offset 0
+	PNext                                              unsafe.Pointer // offset 8
+	RobustImageAccess                                  Bool32         // offset 16
+	InlineUniformBlock                                 Bool32         // offset 20
+	DescriptorBindingInlineUniformBlockUpdateAfterBind Bool32         // offset 24
+	PipelineCreationCacheControl                       Bool32         // offset 28
+	PrivateData                                        Bool32         // offset 32
+	ShaderDemoteToHelperInvocation                     Bool32         // offset 36
+	ShaderTerminateInvocation                          Bool32         // offset 40
+	SubgroupSizeControl                                Bool32         // offset 44
+	ComputeFullSubgroups                               Bool32         // offset 48
+	Synchronization2                                   Bool32         // offset 52
+	TextureCompressionASTC_HDR                         Bool32         // offset 56
+	ShaderZeroInitializeWorkgroupMemory                Bool32         // offset 60
+	DynamicRendering                                   Bool32         // offset 64
+	ShaderIntegerDotProduct                            Bool32         // offset 68
+	Maintenance4                                       Bool32         // offset 72
+}
+
+// PhysicalDeviceVulkanMemoryModelFeatures mirrors VkPhysicalDeviceVulkanMemoryModelFeatures (C size 32, alignment 8).
+type PhysicalDeviceVulkanMemoryModelFeatures struct {
+	SType                                         StructureType  // offset 0
+	PNext                                         unsafe.Pointer // offset 8
+	VulkanMemoryModel                             Bool32         // offset 16
+	VulkanMemoryModelDeviceScope                  Bool32         // offset 20
+	VulkanMemoryModelAvailabilityVisibilityChains Bool32         // offset 24
+}
+
+// PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures mirrors VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures (C size 24, alignment 8).
+type PhysicalDeviceZeroInitializeWorkgroupMemoryFeatures struct {
+	SType                               StructureType  // offset 0
+	PNext                               unsafe.Pointer // offset 8
+	ShaderZeroInitializeWorkgroupMemory Bool32         // offset 16
+}
+
+// PhysicalDeviceProperties2 mirrors VkPhysicalDeviceProperties2 (C size 840, alignment 8).
+type PhysicalDeviceProperties2 struct {
+	SType      StructureType            // offset 0
+	PNext      unsafe.Pointer           // offset 8
+	Properties PhysicalDeviceProperties // offset 16
+}
+
+// PhysicalDeviceCooperativeMatrix2PropertiesNV mirrors VkPhysicalDeviceCooperativeMatrix2PropertiesNV (C size 32, alignment 8).
+type PhysicalDeviceCooperativeMatrix2PropertiesNV struct {
+	SType                                               StructureType  // offset 0
+	PNext                                               unsafe.Pointer // offset 8
+	CooperativeMatrixWorkgroupScopeMaxWorkgroupSize     uint32         // offset 16
+	CooperativeMatrixFlexibleDimensionsMaxDimension     uint32         // offset 20
+	CooperativeMatrixWorkgroupScopeReservedSharedMemory uint32         // offset 24
+}
+
+// PhysicalDeviceCooperativeMatrixPropertiesKHR mirrors VkPhysicalDeviceCooperativeMatrixPropertiesKHR (C size 24, alignment 8).
+type PhysicalDeviceCooperativeMatrixPropertiesKHR struct {
+	SType                            StructureType    // offset 0
+	PNext                            unsafe.Pointer   // offset 8
+	CooperativeMatrixSupportedStages ShaderStageFlags // offset 16
+}
+
+// PhysicalDeviceCooperativeMatrixPropertiesNV mirrors VkPhysicalDeviceCooperativeMatrixPropertiesNV (C size 24, alignment 8).
+type PhysicalDeviceCooperativeMatrixPropertiesNV struct {
+	SType                            StructureType    // offset 0
+	PNext                            unsafe.Pointer   // offset 8
+	CooperativeMatrixSupportedStages ShaderStageFlags // offset 16
+}
+
+// PhysicalDeviceCooperativeVectorPropertiesNV mirrors VkPhysicalDeviceCooperativeVectorPropertiesNV (C size 32, alignment 8).
+type PhysicalDeviceCooperativeVectorPropertiesNV struct {
+	SType                                        StructureType    // offset 0
+	PNext                                        unsafe.Pointer   // offset 8
+	CooperativeVectorSupportedStages             ShaderStageFlags // offset 16
+	CooperativeVectorTrainingFloat16Accumulation Bool32           // offset 20
+	CooperativeVectorTrainingFloat32Accumulation Bool32           // offset 24
+	MaxCooperativeVectorComponents               uint32           // offset 28
+}
+
+// PhysicalDeviceDepthStencilResolveProperties mirrors VkPhysicalDeviceDepthStencilResolveProperties (C size 32, alignment 8).
+type PhysicalDeviceDepthStencilResolveProperties struct {
+	SType                        StructureType    // offset 0
+	PNext                        unsafe.Pointer   // offset 8
+	SupportedDepthResolveModes   ResolveModeFlags // offset 16
+	SupportedStencilResolveModes ResolveModeFlags // offset 20
+	IndependentResolveNone       Bool32           // offset 24
+	IndependentResolve           Bool32           // offset 28
+}
+
+// PhysicalDeviceDescriptorIndexingProperties mirrors VkPhysicalDeviceDescriptorIndexingProperties (C size 112, alignment 8).
+type PhysicalDeviceDescriptorIndexingProperties struct {
+	SType                                                StructureType  // offset 0
+	PNext                                                unsafe.Pointer // offset 8
+	MaxUpdateAfterBindDescriptorsInAllPools              uint32         // offset 16
+	ShaderUniformBufferArrayNonUniformIndexingNative     Bool32         // offset 20
+	ShaderSampledImageArrayNonUniformIndexingNative      Bool32         // offset 24
+	ShaderStorageBufferArrayNonUniformIndexingNative     Bool32         // offset 28
+	ShaderStorageImageArrayNonUniformIndexingNative      Bool32         // offset 32
+	ShaderInputAttachmentArrayNonUniformIndexingNative   Bool32         // offset 36
+	RobustBufferAccessUpdateAfterBind                    Bool32         // offset 40
+	QuadDivergentImplicitLod                             Bool32         // offset 44
+	MaxPerStageDescriptorUpdateAfterBindSamplers         uint32         // offset 48
+	MaxPerStageDescriptorUpdateAfterBindUniformBuffers   uint32         // offset 52
+	MaxPerStageDescriptorUpdateAfterBindStorageBuffers   uint32         // offset 56
+	MaxPerStageDescriptorUpdateAfterBindSampledImages    uint32         // offset 60
+	MaxPerStageDescriptorUpdateAfterBindStorageImages    uint32         // offset 64
+	MaxPerStageDescriptorUpdateAfterBindInputAttachments uint32         // offset 68
+	MaxPerStageUpdateAfterBindResources                  uint32         // offset 72
+	MaxDescriptorSetUpdateAfterBindSamplers              uint32         // offset 76
+	MaxDescriptorSetUpdateAfterBindUniformBuffers        uint32         // offset 80
+	MaxDescriptorSetUpdateAfterBindUniformBuffersDynamic uint32         // offset 84
+	MaxDescriptorSetUpdateAfterBindStorageBuffers        uint32         // offset 88
+	MaxDescriptorSetUpdateAfterBindStorageBuffersDynamic uint32         // offset 92
+	MaxDescriptorSetUpdateAfterBindSampledImages         uint32         // offset 96
+	MaxDescriptorSetUpdateAfterBindStorageImages         uint32         // offset 100
+	MaxDescriptorSetUpdateAfterBindInputAttachments      uint32         // offset 104
+}
+
+// ConformanceVersion mirrors VkConformanceVersion (C size 4, alignment 1).
+type ConformanceVersion struct {
+	Major    uint8 // offset 0
+	Minor    uint8 // offset 1
+	Subminor uint8 // offset 2
+	Patch    uint8 // offset 3
+}
+
+// PhysicalDeviceDriverProperties mirrors VkPhysicalDeviceDriverProperties (C size 536, alignment 8).
+type PhysicalDeviceDriverProperties struct {
+	SType              StructureType           // offset 0
+	PNext              unsafe.Pointer          // offset 8
+	DriverID           DriverId                // offset 16
+	DriverName         [MaxDriverNameSize]byte // offset 20
+	DriverInfo         [MaxDriverInfoSize]byte // offset 276
+	ConformanceVersion ConformanceVersion      // offset 532
+}
+
+// PhysicalDeviceFloatControlsProperties mirrors VkPhysicalDeviceFloatControlsProperties (C size 88, alignment 8).
+type PhysicalDeviceFloatControlsProperties struct {
+	SType                                 StructureType                   // offset 0
+	PNext                                 unsafe.Pointer                  // offset 8
+	DenormBehaviorIndependence            ShaderFloatControlsIndependence // offset 16
+	RoundingModeIndependence              ShaderFloatControlsIndependence // offset 20
+	ShaderSignedZeroInfNanPreserveFloat16 Bool32                          // offset 24
+	ShaderSignedZeroInfNanPreserveFloat32 Bool32                          // offset 28
+	ShaderSignedZeroInfNanPreserveFloat64 Bool32                          // offset 32
+	ShaderDenormPreserveFloat16           Bool32                          // offset 36
+	ShaderDenormPreserveFloat32           Bool32                          // offset 40
+	ShaderDenormPreserveFloat64           Bool32                          // offset 44
+	ShaderDenormFlushToZeroFloat16        Bool32                          // offset 48
+	ShaderDenormFlushToZeroFloat32        Bool32                          // offset 52
+	ShaderDenormFlushToZeroFloat64        Bool32                          // offset 56
+	ShaderRoundingModeRTEFloat16          Bool32                          // offset 60
+	ShaderRoundingModeRTEFloat32          Bool32                          // offset 64
+	ShaderRoundingModeRTEFloat64          Bool32                          // offset 68
+	ShaderRoundingModeRTZFloat16          Bool32                          // offset 72
+	ShaderRoundingModeRTZFloat32          Bool32                          // offset 76
+	ShaderRoundingModeRTZFloat64          Bool32                          // offset 80
+}
+
+// PhysicalDeviceIDProperties mirrors VkPhysicalDeviceIDProperties (C size 64, alignment 8).
+type PhysicalDeviceIDProperties struct {
+	SType           StructureType   // offset 0
+	PNext           unsafe.Pointer  // offset 8
+	DeviceUUID      [UuidSize]uint8 // offset 16
+	DriverUUID      [UuidSize]uint8 // offset 32
+	DeviceLUID      [LuidSize]uint8 // offset 48
+	DeviceNodeMask  uint32          // offset 56
+	DeviceLUIDValid Bool32          // offset 60
+}
+
+// PhysicalDeviceInlineUniformBlockProperties mirrors VkPhysicalDeviceInlineUniformBlockProperties (C size 40, alignment 8).
+type PhysicalDeviceInlineUniformBlockProperties struct {
+	SType                                                   StructureType  // offset 0
+	PNext                                                   unsafe.Pointer // offset 8
+	MaxInlineUniformBlockSize                               uint32         // offset 16
+	MaxPerStageDescriptorInlineUniformBlocks                uint32         // offset 20
+	MaxPerStageDescriptorUpdateAfterBindInlineUniformBlocks uint32         // offset 24
+	MaxDescriptorSetInlineUniformBlocks                     uint32         // offset 28
+	MaxDescriptorSetUpdateAfterBindInlineUniformBlocks      uint32         // offset 32
+}
+
+// PhysicalDeviceMaintenance3Properties mirrors VkPhysicalDeviceMaintenance3Properties (C size 32, alignment 8).
+type PhysicalDeviceMaintenance3Properties struct {
+	SType                   StructureType  // offset 0
+	PNext                   unsafe.Pointer // offset 8
+	MaxPerSetDescriptors    uint32         // offset 16
+	MaxMemoryAllocationSize DeviceSize     // offset 24
+}
+
+// PhysicalDeviceMaintenance4Properties mirrors VkPhysicalDeviceMaintenance4Properties (C size 24, alignment 8).
+type PhysicalDeviceMaintenance4Properties struct {
+	SType         StructureType  // offset 0
+	PNext         unsafe.Pointer // offset 8
+	MaxBufferSize DeviceSize     // offset 16
+}
+
+// PhysicalDeviceMultiviewProperties mirrors VkPhysicalDeviceMultiviewProperties (C size 24, alignment 8).
+type PhysicalDeviceMultiviewProperties struct {
+	SType                     StructureType  // offset 0
+	PNext                     unsafe.Pointer // offset 8
+	MaxMultiviewViewCount     uint32         // offset 16
+	MaxMultiviewInstanceIndex uint32         // offset 20
+}
+
+// PhysicalDevicePipelineRobustnessProperties mirrors VkPhysicalDevicePipelineRobustnessProperties (C size 32, alignment 8).
+type PhysicalDevicePipelineRobustnessProperties struct {
+	SType                           StructureType                    // offset 0
+	PNext                           unsafe.Pointer                   // offset 8
+	DefaultRobustnessStorageBuffers PipelineRobustnessBufferBehavior // offset 16
+	DefaultRobustnessUniformBuffers PipelineRobustnessBufferBehavior // offset 20
+	DefaultRobustnessVertexInputs   PipelineRobustnessBufferBehavior // offset 24
+	DefaultRobustnessImages         PipelineRobustnessImageBehavior  // offset 28
+}
+
+// PhysicalDevicePointClippingProperties mirrors VkPhysicalDevicePointClippingProperties (C size 24, alignment 8).
+type PhysicalDevicePointClippingProperties struct {
+	SType                 StructureType         // offset 0
+	PNext                 unsafe.Pointer        // offset 8
+	PointClippingBehavior PointClippingBehavior // offset 16
+}
+
+// PhysicalDeviceProtectedMemoryProperties mirrors VkPhysicalDeviceProtectedMemoryProperties (C size 24, alignment 8).
+type PhysicalDeviceProtectedMemoryProperties struct {
+	SType            StructureType  // offset 0
+	PNext            unsafe.Pointer // offset 8
+	ProtectedNoFault Bool32         // offset 16
+}
+
+// PhysicalDevicePushDescriptorProperties mirrors VkPhysicalDevicePushDescriptorProperties (C size 24, alignment 8).
+type PhysicalDevicePushDescriptorProperties struct {
+	SType              StructureType  // offset 0
+	PNext              unsafe.Pointer // offset 8
+	MaxPushDescriptors uint32         // offset 16
+}
+
+// PhysicalDeviceSamplerFilterMinmaxProperties mirrors VkPhysicalDeviceSamplerFilterMinmaxProperties (C size 24, alignment 8).
+type PhysicalDeviceSamplerFilterMinmaxProperties struct {
+	SType                              StructureType  // offset 0
+	PNext                              unsafe.Pointer // offset 8
+	FilterMinmaxSingleComponentFormats Bool32         // offset 16
+	FilterMinmaxImageComponentMapping  Bool32         // offset 20
+}
+
+// PhysicalDeviceShaderIntegerDotProductProperties mirrors VkPhysicalDeviceShaderIntegerDotProductProperties (C size 136, alignment 8).
+type PhysicalDeviceShaderIntegerDotProductProperties struct {
+	SType                                                                         StructureType  // offset 0
+	PNext                                                                         unsafe.Pointer // offset 8
+	IntegerDotProduct8BitUnsignedAccelerated                                      Bool32         // offset 16
+	IntegerDotProduct8BitSignedAccelerated                                        Bool32         // offset 20
+	IntegerDotProduct8BitMixedSignednessAccelerated                               Bool32         // offset 24
+	IntegerDotProduct4x8BitPackedUnsignedAccelerated                              Bool32         // offset 28
+	IntegerDotProduct4x8BitPackedSignedAccelerated                                Bool32         // offset 32
+	IntegerDotProduct4x8BitPackedMixedSignednessAccelerated                       Bool32         // offset 36
+	IntegerDotProduct16BitUnsignedAccelerated                                     Bool32         // offset 40
+	IntegerDotProduct16BitSignedAccelerated                                       Bool32         // offset 44
+	IntegerDotProduct16BitMixedSignednessAccelerated                              Bool32         // offset 48
+	IntegerDotProduct32BitUnsignedAccelerated                                     Bool32         // offset 52
+	IntegerDotProduct32BitSignedAccelerated                                       Bool32         // offset 56
+	IntegerDotProduct32BitMixedSignednessAccelerated                              Bool32         // offset 60
+	IntegerDotProduct64BitUnsignedAccelerated                                     Bool32         // offset 64
+	IntegerDotProduct64BitSignedAccelerated                                       Bool32         // offset 68
+	IntegerDotProduct64BitMixedSignednessAccelerated                              Bool32         // offset 72
+	IntegerDotProductAccumulatingSaturating8BitUnsignedAccelerated                Bool32         // offset 76
+	IntegerDotProductAccumulatingSaturating8BitSignedAccelerated                  Bool32         // offset 80
+	IntegerDotProductAccumulatingSaturating8BitMixedSignednessAccelerated         Bool32         // offset 84
+	IntegerDotProductAccumulatingSaturating4x8BitPackedUnsignedAccelerated        Bool32         // offset 88
+	IntegerDotProductAccumulatingSaturating4x8BitPackedSignedAccelerated          Bool32         // offset 92
+	IntegerDotProductAccumulatingSaturating4x8BitPackedMixedSignednessAccelerated Bool32         // offset 96
+	IntegerDotProductAccumulatingSaturating16BitUnsignedAccelerated               Bool32         // offset 100
+	IntegerDotProductAccumulatingSaturating16BitSignedAccelerated                 Bool32         // offset 104
+	IntegerDotProductAccumulatingSaturating16BitMixedSignednessAccelerated        Bool32         // offset 108
+	IntegerDotProductAccumulatingSaturating32BitUnsignedAccelerated               Bool32         // offset 112
+	IntegerDotProductAccumulatingSaturating32BitSignedAccelerated                 Bool32         // offset 116
+	IntegerDotProductAccumulatingSaturating32BitMixedSignednessAccelerated        Bool32         // offset 120
+	IntegerDotProductAccumulatingSaturating64BitUnsignedAccelerated               Bool32         // offset 124
+	IntegerDotProductAccumulatingSaturating64BitSignedAccelerated                 Bool32         // offset 128
+	IntegerDotProductAccumulatingSaturating64BitMixedSignednessAccelerated        Bool32         // offset 132
+}
+
+// PhysicalDeviceSubgroupProperties mirrors VkPhysicalDeviceSubgroupProperties (C size 32, alignment 8).
+type PhysicalDeviceSubgroupProperties struct {
+	SType                     StructureType        // offset 0
+	PNext                     unsafe.Pointer       // offset 8
+	SubgroupSize              uint32               // offset 16
+	SupportedStages           ShaderStageFlags     // offset 20
+	SupportedOperations       SubgroupFeatureFlags // offset 24
+	QuadOperationsInAllStages Bool32               // offset 28
+}
+
+// PhysicalDeviceSubgroupSizeControlProperties mirrors VkPhysicalDeviceSubgroupSizeControlProperties (C size 32, alignment 8).
+type PhysicalDeviceSubgroupSizeControlProperties struct {
+	SType                        StructureType    // offset 0
+	PNext                        unsafe.Pointer   // offset 8
+	MinSubgroupSize              uint32           // offset 16
+	MaxSubgroupSize              uint32           // offset 20
+	MaxComputeWorkgroupSubgroups uint32           // offset 24
+	RequiredSubgroupSizeStages   ShaderStageFlags // offset 28
+}
+
+// PhysicalDeviceTexelBufferAlignmentProperties mirrors VkPhysicalDeviceTexelBufferAlignmentProperties (C size 48, alignment 8).
+type PhysicalDeviceTexelBufferAlignmentProperties struct {
+	SType                                        StructureType  // offset 0
+	PNext                                        unsafe.Pointer // offset 8
+	StorageTexelBufferOffsetAlignmentBytes       DeviceSize     // offset 16
+	StorageTexelBufferOffsetSingleTexelAlignment Bool32         // offset 24
+	UniformTexelBufferOffsetAlignmentBytes       DeviceSize     // offset 32
+	UniformTexelBufferOffsetSingleTexelAlignment Bool32         // offset 40
+}
+
+// PhysicalDeviceTimelineSemaphoreProperties mirrors VkPhysicalDeviceTimelineSemaphoreProperties (C size 24, alignment 8).
+type PhysicalDeviceTimelineSemaphoreProperties struct {
+	SType                               StructureType  // offset 0
+	PNext                               unsafe.Pointer // offset 8
+	MaxTimelineSemaphoreValueDifference uint64         // offset 16
+}
+
+// PhysicalDeviceVulkan11Properties mirrors VkPhysicalDeviceVulkan11Properties (C size 112, alignment 8).
+type PhysicalDeviceVulkan11Properties struct {
+	SType                             StructureType         // offset 0
+	PNext                             unsafe.Pointer        // offset 8
+	DeviceUUID                        [UuidSize]uint8       // offset 16
+	DriverUUID                        [UuidSize]uint8       // offset 32
+	DeviceLUID                        [LuidSize]uint8       // offset 48
+	DeviceNodeMask                    uint32                // offset 56
+	DeviceLUIDValid                   Bool32                // offset 60
+	SubgroupSize                      uint32                // offset 64
+	SubgroupSupportedStages           ShaderStageFlags      // offset 68
+	SubgroupSupportedOperations       SubgroupFeatureFlags  // offset 72
+	SubgroupQuadOperationsInAllStages Bool32                // offset 76
+	PointClippingBehavior             PointClippingBehavior // offset 80
+	MaxMultiviewViewCount             uint32                // offset 84
+	MaxMultiviewInstanceIndex         uint32                // offset 88
+	ProtectedNoFault                  Bool32                // offset 92
+	MaxPerSetDescriptors              uint32                // offset 96
+	MaxMemoryAllocationSize           DeviceSize            // offset 104
+}
+
+// PhysicalDeviceVulkan12Properties mirrors VkPhysicalDeviceVulkan12Properties (C size 736, alignment 8).
+type PhysicalDeviceVulkan12Properties struct {
+	SType                                                StructureType                   // offset 0
+	PNext                                                unsafe.Pointer                  // offset 8
+	DriverID                                             DriverId                        // offset 16
+	DriverName                                           [MaxDriverNameSize]byte         // offset 20
+	DriverInfo                                           [MaxDriverInfoSize]byte         // offset 276
+	ConformanceVersion                                   ConformanceVersion              // offset 532
+	DenormBehaviorIndependence                           ShaderFloatControlsIndependence // offset 536
+	RoundingModeIndependence                             ShaderFloatControlsIndependence // offset 540
+	ShaderSignedZeroInfNanPreserveFloat16                Bool32                          // offset 544
+	ShaderSignedZeroInfNanPreserveFloat32                Bool32                          // offset 548
+	ShaderSignedZeroInfNanPreserveFloat64                Bool32                          // offset 552
+	ShaderDenormPreserveFloat16                          Bool32                          // offset 556
+	ShaderDenormPreserveFloat32                          Bool32                          // offset 560
+	ShaderDenormPreserveFloat64                          Bool32                          // offset 564
+	ShaderDenormFlushToZeroFloat16                       Bool32                          // offset 568
+	ShaderDenormFlushToZeroFloat32                       Bool32                          // offset 572
+	ShaderDenormFlushToZeroFloat64                       Bool32                          // offset 576
+	ShaderRoundingModeRTEFloat16                         Bool32                          // offset 580
+	ShaderRoundingModeRTEFloat32                         Bool32                          // offset 584
+	ShaderRoundingModeRTEFloat64                         Bool32                          // offset 588
+	ShaderRoundingModeRTZFloat16                         Bool32                          // offset 592
+	ShaderRoundingModeRTZFloat32                         Bool32                          // offset 596
+	ShaderRoundingModeRTZFloat64                         Bool32                          // offset 600
+	MaxUpdateAfterBindDescriptorsInAllPools              uint32                          // offset 604
+	ShaderUniformBufferArrayNonUniformIndexingNative     Bool32                          // offset 608
+	ShaderSampledImageArrayNonUniformIndexingNative      Bool32                          // offset 612
+	ShaderStorageBufferArrayNonUniformIndexingNative     Bool32                          // offset 616
+	ShaderStorageImageArrayNonUniformIndexingNative      Bool32                          // offset 620
+	ShaderInputAttachmentArrayNonUniformIndexingNative   Bool32                          // offset 624
+	RobustBufferAccessUpdateAfterBind                    Bool32                          // offset 628
+	QuadDivergentImplicitLod                             Bool32                          // offset 632
+	MaxPerStageDescriptorUpdateAfterBindSamplers         uint32                          // offset 636
+	MaxPerStageDescriptorUpdateAfterBindUniformBuffers   uint32                          // offset 640
+	MaxPerStageDescriptorUpdateAfterBindStorageBuffers   uint32                          // offset 644
+	MaxPerStageDescriptorUpdateAfterBindSampledImages    uint32                          // offset 648
+	MaxPerStageDescriptorUpdateAfterBindStorageImages    uint32                          // offset 652
+	MaxPerStageDescriptorUpdateAfterBindInputAttachments uint32                          // offset 656
+	MaxPerStageUpdateAfterBindResources                  uint32                          // offset 660
+	MaxDescriptorSetUpdateAfterBindSamplers              uint32                          // offset 664
+	MaxDescriptorSetUpdateAfterBindUniformBuffers        uint32                          // offset 668
+	MaxDescriptorSetUpdateAfterBindUniformBuffersDynamic uint32                          // offset 672
+	MaxDescriptorSetUpdateAfterBindStorageBuffers        uint32                          // offset 676
+	MaxDescriptorSetUpdateAfterBindStorageBuffersDynamic uint32                          // offset 680
+	MaxDescriptorSetUpdateAfterBindSampledImages         uint32                          // offset 684
+	MaxDescriptorSetUpdateAfterBindStorageImages         uint32                          // offset 688
+	MaxDescriptorSetUpdateAfterBindInputAttachments      uint32                          // offset 692
+	SupportedDepthResolveModes                           ResolveModeFlags                // offset 696
+	SupportedStencilResolveModes                         ResolveModeFlags                // offset 700
+	IndependentResolveNone                               Bool32                          // offset 704
+	IndependentResolve                                   Bool32                          // offset 708
+	FilterMinmaxSingleComponentFormats                   Bool32                          // offset 712
+	FilterMinmaxImageComponentMapping                    Bool32                          // offset 716
+	MaxTimelineSemaphoreValueDifference                  uint64                          // offset 720
+	FramebufferIntegerColorSampleCounts                  SampleCountFlags                // offset 728
+}
+
+// PhysicalDeviceVulkan13Properties mirrors VkPhysicalDeviceVulkan13Properties (C size 216, alignment 8).
+type PhysicalDeviceVulkan13Properties struct {
+	SType                                                                         StructureType    // offset 0
+	PNext                                                                         unsafe.Pointer   // offset 8
+	MinSubgroupSize                                                               uint32           // offset 16
+	MaxSubgroupSize                                                               uint32           // offset 20
+	MaxComputeWorkgroupSubgroups                                                  uint32           // offset 24
+	RequiredSubgroupSizeStages                                                    ShaderStageFlags // offset 28
+	MaxInlineUniformBlockSize                                                     uint32           // offset 32
+	MaxPerStageDescriptorInlineUniformBlocks                                      uint32           // offset 36
+	MaxPerStageDescriptorUpdateAfterBindInlineUniformBlocks                       uint32           // offset 40
+	MaxDescriptorSetInlineUniformBlocks                                           uint32           // offset 44
+	MaxDescriptorSetUpdateAfterBindInlineUniformBlocks                            uint32           // offset 48
+	MaxInlineUniformTotalSize                                                     uint32           // offset 52
+	IntegerDotProduct8BitUnsignedAccelerated                                      Bool32           // offset 56
+	IntegerDotProduct8BitSignedAccelerated                                        Bool32           // offset 60
+	IntegerDotProduct8BitMixedSignednessAccelerated                               Bool32           // offset 64
+	IntegerDotProduct4x8BitPackedUnsignedAccelerated                              Bool32           // offset 68
+	IntegerDotProduct4x8BitPackedSignedAccelerated                                Bool32           // offset 72
+	IntegerDotProduct4x8BitPackedMixedSignednessAccelerated                       Bool32           // offset 76
+	IntegerDotProduct16BitUnsignedAccelerated                                     Bool32           // offset 80
+	IntegerDotProduct16BitSignedAccelerated                                       Bool32           // offset 84
+	IntegerDotProduct16BitMixedSignednessAccelerated                              Bool32           // offset 88
+	IntegerDotProduct32BitUnsignedAccelerated                                     Bool32           // offset 92
+	IntegerDotProduct32BitSignedAccelerated                                       Bool32           // offset 96
+	IntegerDotProduct32BitMixedSignednessAccelerated                              Bool32           // offset 100
+	IntegerDotProduct64BitUnsignedAccelerated                                     Bool32           // offset 104
+	IntegerDotProduct64BitSignedAccelerated                                       Bool32           // offset 108
+	IntegerDotProduct64BitMixedSignednessAccelerated                              Bool32           // offset 112
+	IntegerDotProductAccumulatingSaturating8BitUnsignedAccelerated                Bool32           // offset 116
+	IntegerDotProductAccumulatingSaturating8BitSignedAccelerated                  Bool32           // offset 120
+	IntegerDotProductAccumulatingSaturating8BitMixedSignednessAccelerated         Bool32           // offset 124
+	IntegerDotProductAccumulatingSaturating4x8BitPackedUnsignedAccelerated        Bool32           // offset 128
+	IntegerDotProductAccumulatingSaturating4x8BitPackedSignedAccelerated          Bool32           // offset 132
+	IntegerDotProductAccumulatingSaturating4x8BitPackedMixedSignednessAccelerated Bool32           // offset 136
+	IntegerDotProductAccumulatingSaturating16BitUnsignedAccelerated               Bool32           // offset 140
+	IntegerDotProductAccumulatingSaturating16BitSignedAccelerated                 Bool32           // offset 144
+	IntegerDotProductAccumulatingSaturating16BitMixedSignednessAccelerated        Bool32           // offset 148
+	IntegerDotProductAccumulatingSaturating32BitUnsignedAccelerated               Bool32           // offset 152
+	IntegerDotProductAccumulatingSaturating32BitSignedAccelerated                 Bool32           // offset 156
+	IntegerDotProductAccumulatingSaturating32BitMixedSignednessAccelerated        Bool32           // offset 160
+	IntegerDotProductAccumulatingSaturating64BitUnsignedAccelerated               Bool32           // offset 164
+	IntegerDotProductAccumulatingSaturating64BitSignedAccelerated                 Bool32           // offset 168
+	IntegerDotProductAccumulatingSaturating64BitMixedSignednessAccelerated        Bool32           // offset 172
+	StorageTexelBufferOffsetAlignmentBytes                                        DeviceSize       // offset 176
+	StorageTexelBufferOffsetSingleTexelAlignment                                  Bool32           // offset 184
+	UniformTexelBufferOffsetAlignmentBytes                                        DeviceSize       // offset 192
+	UniformTexelBufferOffsetSingleTexelAlignment                                  Bool32           // offset 200
+	MaxBufferSize                                                                 DeviceSize       // offset 208
 }
 
 type (

@@ -52,6 +52,7 @@ type Type struct {
 	Alias    string   `xml:"alias,attr"`
 	Requires string   `xml:"requires,attr"`
 	BitVals  string   `xml:"bitvalues,attr"`
+	Extends  string   `xml:"structextends,attr"` // structures whose pNext chains may hold this one
 	Name     string   `xml:"name"`
 	Type     string   `xml:"type"`
 	Inner    string   `xml:",innerxml"`
@@ -116,6 +117,9 @@ type Require struct {
 	Commands []struct {
 		Name string `xml:"name,attr"`
 	} `xml:"command"`
+	Types []struct {
+		Name string `xml:"name,attr"`
+	} `xml:"type"`
 }
 
 // Feature is a core version (<feature>).

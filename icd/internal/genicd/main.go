@@ -3,8 +3,12 @@
 //
 //   - icd/vkt/vkt_gen.go: the structures the driver reads and writes, laid
 //     out as C lays them out on 64-bit Linux, their sType values, the
-//     enumerations it uses, and the extensions it advertises with their
-//     specification versions;
+//     enumerations it uses, the extensions it advertises with their
+//     specification versions, and the query chains: every structure that
+//     may extend VkPhysicalDeviceFeatures2 or VkPhysicalDeviceProperties2
+//     in Vulkan 1.1 to 1.3 or an advertised extension, and which
+//     VkPhysicalDeviceVulkan1x member mirrors which member of a promoted
+//     structure (vk.xml's member aliases; chain.go);
 //   - cmd/coop-icd/exports_gen.go: one C-callable function per command the
 //     driver exposes (core Vulkan 1.0 to 1.3 and the advertised extensions).
 //     A command package icd implements (a function named as the command
@@ -37,32 +41,15 @@ import (
 	"github.com/coopshader/coop/internal/vkxml"
 )
 
-// Structures the driver reads or fills.
+// Structures the driver reads or fills, besides those of the features and
+// properties chains (chain.go finds those in the registry).
 var wantStructs = []string{
 	"VkBaseInStructure", "VkBaseOutStructure",
 	"VkApplicationInfo", "VkInstanceCreateInfo", "VkDeviceQueueCreateInfo", "VkDeviceCreateInfo", "VkExtensionProperties",
-	"VkPhysicalDeviceProperties", "VkPhysicalDeviceProperties2", "VkPhysicalDeviceFeatures2",
-	"VkPhysicalDeviceVulkan11Features", "VkPhysicalDeviceVulkan12Features", "VkPhysicalDeviceVulkan13Features",
-	"VkPhysicalDeviceVulkan11Properties", "VkPhysicalDeviceVulkan12Properties", "VkPhysicalDeviceVulkan13Properties",
-	"VkPhysicalDeviceIDProperties", "VkPhysicalDeviceDriverProperties", "VkPhysicalDeviceMaintenance3Properties",
-	"VkPhysicalDeviceMaintenance4Properties", "VkPhysicalDeviceMaintenance4Features",
-	"VkQueueFamilyProperties", "VkQueueFamilyProperties2", "VkPhysicalDeviceMemoryProperties", "VkPhysicalDeviceMemoryProperties2",
+	"VkPhysicalDeviceProperties", "VkQueueFamilyProperties", "VkQueueFamilyProperties2", "VkPhysicalDeviceMemoryProperties", "VkPhysicalDeviceMemoryProperties2",
 	"VkFormatProperties", "VkFormatProperties2",
-	"VkPhysicalDeviceCooperativeMatrixFeaturesKHR", "VkPhysicalDeviceCooperativeMatrixPropertiesKHR", "VkCooperativeMatrixPropertiesKHR",
-	"VkPhysicalDeviceCooperativeMatrixFeaturesNV", "VkPhysicalDeviceCooperativeMatrixPropertiesNV", "VkCooperativeMatrixPropertiesNV",
-	"VkPhysicalDeviceCooperativeMatrix2FeaturesNV", "VkPhysicalDeviceCooperativeMatrix2PropertiesNV", "VkCooperativeMatrixFlexibleDimensionsPropertiesNV",
-	"VkPhysicalDeviceCooperativeVectorFeaturesNV", "VkPhysicalDeviceCooperativeVectorPropertiesNV", "VkCooperativeVectorPropertiesNV",
-	"VkConvertCooperativeVectorMatrixInfoNV", "VkPhysicalDeviceCooperativeMatrixDecodeVectorFeaturesNV",
-	"VkPhysicalDeviceShaderBfloat16FeaturesKHR", "VkPhysicalDeviceShaderFloat8FeaturesEXT",
-	"VkPhysicalDevice8BitStorageFeatures", "VkPhysicalDevice16BitStorageFeatures", "VkPhysicalDeviceShaderFloat16Int8Features",
-	"VkPhysicalDeviceBufferDeviceAddressFeatures", "VkPhysicalDeviceVulkanMemoryModelFeatures",
-	"VkPhysicalDeviceSubgroupSizeControlFeatures", "VkPhysicalDeviceSubgroupSizeControlProperties", "VkPhysicalDeviceSubgroupProperties",
-	"VkPhysicalDeviceShaderIntegerDotProductFeatures", "VkPhysicalDeviceShaderIntegerDotProductProperties",
-	"VkPhysicalDeviceTimelineSemaphoreFeatures", "VkPhysicalDeviceTimelineSemaphoreProperties", "VkPhysicalDeviceSynchronization2Features",
-	"VkPhysicalDevicePushDescriptorProperties", "VkPhysicalDevicePipelineRobustnessFeatures", "VkPhysicalDevicePipelineRobustnessProperties",
-	"VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures", "VkPhysicalDeviceFloatControlsProperties",
-	"VkPhysicalDeviceShaderAtomicInt64Features", "VkPhysicalDeviceScalarBlockLayoutFeatures",
-	"VkPhysicalDeviceHostQueryResetFeatures",
+	"VkCooperativeMatrixPropertiesKHR", "VkCooperativeMatrixPropertiesNV", "VkCooperativeMatrixFlexibleDimensionsPropertiesNV",
+	"VkCooperativeVectorPropertiesNV", "VkConvertCooperativeVectorMatrixInfoNV",
 	"VkBufferCreateInfo", "VkMemoryRequirements", "VkMemoryRequirements2", "VkMemoryDedicatedRequirements", "VkMemoryAllocateInfo",
 	"VkMemoryAllocateFlagsInfo", "VkBufferDeviceAddressInfo", "VkBufferMemoryRequirementsInfo2", "VkDeviceBufferMemoryRequirements",
 	"VkBindBufferMemoryInfo", "VkMappedMemoryRange", "VkMemoryMapInfo",
@@ -82,7 +69,6 @@ var wantStructs = []string{
 	"VkBindImageMemoryInfo", "VkBufferImageCopy", "VkBufferImageCopy2", "VkCopyBufferToImageInfo2", "VkCopyImageToBufferInfo2",
 	"VkImageCopy", "VkImageCopy2", "VkCopyImageInfo2", "VkImageSubresourceRange", "VkImageFormatProperties",
 	"VkImageFormatProperties2", "VkPhysicalDeviceImageFormatInfo2", "VkFormatProperties3",
-	"VkPhysicalDeviceImageRobustnessFeatures",
 }
 
 // Enumerations emitted in full.
@@ -440,9 +426,13 @@ func (g *gen) types_(r *vkxml.Registry, xmlName string) ([]byte, []byte, error) 
 			return nil, nil, err
 		}
 	}
+	ch, err := g.chains(r)
+	if err != nil {
+		return nil, nil, err
+	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// Code generated by genicd from %s; DO NOT EDIT.\n// Regenerate with: go generate ./icd\n\n", xmlName)
-	fmt.Fprintf(&b, "package vkt\n\nimport \"unsafe\"\n\n")
+	fmt.Fprintf(&b, "package vkt\n\nimport (\n\t\"reflect\"\n\t\"unsafe\"\n)\n\n")
 
 	if err := g.WriteConsts(&b, wantConstants, nil); err != nil {
 		return nil, nil, err
@@ -462,6 +452,9 @@ func (g *gen) types_(r *vkxml.Registry, xmlName string) ([]byte, []byte, error) 
 		}
 	}
 
+	if err := g.tables(ch, &b); err != nil {
+		return nil, nil, err
+	}
 	var test bytes.Buffer
 	fmt.Fprintf(&test, "// Code generated by genicd from %s; DO NOT EDIT.\n\npackage vkt\n\nimport \"unsafe\"\n\n", xmlName)
 	if err := g.WriteStructs(&b, &test); err != nil {
