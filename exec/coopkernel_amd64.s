@@ -315,3 +315,63 @@ fjloop:
 	VZEROUPPER
 fdone:
 	RET
+
+// func kernI32x4x8(a *int32, lda int, b *int32, ldb int, c *int32, ldc int, k int)
+// c[r][0:8] += a[r][t] * b[t][0:8] for r in 0..3, t in 0..k-1, in 32-bit
+// arithmetic that wraps (VPMULLD keeps a product's low 32 bits).
+TEXT ·kernI32x4x8(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), SI
+	MOVQ lda+8(FP), R8
+	MOVQ b+16(FP), DI
+	MOVQ ldb+24(FP), R9
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R10
+	MOVQ k+48(FP), CX
+	SHLQ $2, R8
+	SHLQ $2, R9
+	SHLQ $2, R10
+	MOVQ DX, R11
+	VMOVDQU (R11), Y0
+	ADDQ R10, R11
+	VMOVDQU (R11), Y2
+	ADDQ R10, R11
+	VMOVDQU (R11), Y4
+	ADDQ R10, R11
+	VMOVDQU (R11), Y6
+	LEAQ (SI)(R8*1), R12
+	LEAQ (R12)(R8*1), R13
+	LEAQ (R13)(R8*1), R14
+	TESTQ CX, CX
+	JZ   istore
+iloop:
+	VMOVDQU (DI), Y8
+	VPBROADCASTD (SI), Y10
+	VPMULLD Y8, Y10, Y11
+	VPADDD Y11, Y0, Y0
+	VPBROADCASTD (R12), Y10
+	VPMULLD Y8, Y10, Y11
+	VPADDD Y11, Y2, Y2
+	VPBROADCASTD (R13), Y10
+	VPMULLD Y8, Y10, Y11
+	VPADDD Y11, Y4, Y4
+	VPBROADCASTD (R14), Y10
+	VPMULLD Y8, Y10, Y11
+	VPADDD Y11, Y6, Y6
+	ADDQ $4, SI
+	ADDQ $4, R12
+	ADDQ $4, R13
+	ADDQ $4, R14
+	ADDQ R9, DI
+	DECQ CX
+	JNZ  iloop
+istore:
+	MOVQ DX, R11
+	VMOVDQU Y0, (R11)
+	ADDQ R10, R11
+	VMOVDQU Y2, (R11)
+	ADDQ R10, R11
+	VMOVDQU Y4, (R11)
+	ADDQ R10, R11
+	VMOVDQU Y6, (R11)
+	VZEROUPPER
+	RET

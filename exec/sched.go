@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -85,8 +84,15 @@ func newWG(x *dispatchRun) *wgState {
 	p := x.p
 	n := int(p.local[0] * p.local[1] * p.local[2])
 	wg := &wgState{x: x, mem: make([]byte, p.wgMem)}
+	// The invocations, their registers and their memory each lie in one
+	// block, in invocation order, so that walking them stays in cache.
+	ls := make([]lane, n)
+	slots, im := len(x.tmpl), p.invMem
+	regs, mem := make([]uint64, n*slots), make([]byte, n*im)
 	for i := 0; i < n; i++ {
-		l := &lane{p: p, x: x, wg: wg, regs: slices.Clone(x.tmpl), mem: make([]byte, p.invMem), lid: i, sgl: i % p.sgSize}
+		l := &ls[i]
+		*l = lane{p: p, x: x, wg: wg, regs: regs[i*slots : (i+1)*slots : (i+1)*slots], mem: mem[i*im : (i+1)*im : (i+1)*im], lid: i, sgl: i % p.sgSize}
+		copy(l.regs, x.tmpl)
 		l.lxyz = [3]uint32{uint32(i) % p.local[0], uint32(i) / p.local[0] % p.local[1], uint32(i) / (p.local[0] * p.local[1])}
 		l.self[0] = l
 		wg.lanes = append(wg.lanes, l)
@@ -105,7 +111,6 @@ func newWG(x *dispatchRun) *wgState {
 			l.fixed = append(l.fixed, l.mem[iv.off:iv.off+iv.t.size]...)
 		}
 	}
-	slots := len(x.tmpl)
 	wg.useWide = p.wideColl && n > p.sgSize && slots*n <= maxWideWords
 	if wg.useWide {
 		wg.wide = sgMeta{sg: wg.lanes, st: make([]uint8, slots), tiles: make([]*tile, slots), wide: true}

@@ -15,7 +15,7 @@ import (
 // as running the subgroups one after another (and one invocation at a
 // time) finds it, whether the
 // faults are plain accesses, inside masked branches or around subgroup
-// operations and barriers.
+// operations and barriers, or loads fused with their access chains.
 func TestWideFaultOrder(t *testing.T) {
 	for _, tc := range []struct{ name, body string }{
 		{"plain", `
@@ -33,6 +33,17 @@ func TestWideFaultOrder(t *testing.T) {
     o[i == 40u ? i + p.bad : i] = 1u;
     barrier();
     o[i == 3u ? i + p.bad : i] += 2u;`},
+		{"load", `
+    uint v = o[i == 40u ? i + p.bad : i];
+    o[i] = v + 1u;
+    uint w = o[i == 3u ? i + p.bad : i];
+    o[i] += w;`},
+		{"shared", `
+    t[i] = i;
+    uint v = t[i == 40u ? i + p.bad : i];
+    o[i] = v + 1u;
+    uint w = t[i == 3u ? i + p.bad : i];
+    o[i] += w;`},
 		{"early barrier", `
     o[i == 3u ? i + p.bad : i] = 1u;
     barrier();
@@ -44,6 +55,7 @@ func TestWideFaultOrder(t *testing.T) {
 layout(local_size_x = 48) in;
 layout(set = 0, binding = 0) buffer Out { uint o[]; };
 layout(push_constant) uniform P { uint bad; } p;
+shared uint t[48];
 void main() {
     uint i = gl_LocalInvocationIndex;` + tc.body + `
 }`
