@@ -10,7 +10,7 @@ import "github.com/coopshader/coop/spirv"
 // constant is not compared).
 
 func init() {
-	addChecks(map[spirv.Op]func(*state, int){spirv.OpCopyLogical: (*state).checkCopyLogical})
+	addChecks(func() checks { return checks{spirv.OpCopyLogical: (*state).checkCopyLogical} })
 }
 
 func (s *state) checkCopyLogical(i int) {

@@ -9,7 +9,7 @@ import "github.com/coopshader/coop/spirv"
 // local copy).
 
 func init() {
-	addChecks(map[spirv.Op]func(*state, int){spirv.OpStore: (*state).checkStoreStorage})
+	addChecks(func() checks { return checks{spirv.OpStore: (*state).checkStoreStorage} })
 }
 
 func (s *state) checkStoreStorage(i int) {
