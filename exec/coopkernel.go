@@ -205,10 +205,7 @@ func mulAddFloat(sc *coopScratch, cm *coopMul, rt ffmt, A, B, C, D []uint64, M, 
 	for e, v := range acc {
 		acc[e] = rnd(v)
 	}
-	j0 := 0 // columns before j0 done by a vector kernel
-	if rt == f16 {
-		j0 = f16Panel(af, bf, acc, M, N, K)
-	}
+	j0 := accPanel(rt, af, bf, acc, M, N, K) // columns done by a vector kernel
 	for i := 0; i < M && j0 < N; i++ {
 		row := acc[i*N+j0 : i*N+N]
 		for k := 0; k < K; k++ {

@@ -22,6 +22,9 @@ func f16AccRows(acc *float64, a *float64, b *float64, ldb int, k int, n int)
 func kernI32x4x8(a *int32, lda int, b *int32, ldb int, c *int32, ldc int, k int)
 
 //go:noescape
+func f32AccRows(acc *float64, a *float64, b *float64, ldb int, k int, n int)
+
+//go:noescape
 func kernF32x4x16(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
 
 //go:noescape
@@ -93,18 +96,23 @@ func loadHalvesRows(src []byte, ls, R, C int, raw []uint64, f []float32) {
 	loadHalvesRowsGo(src, ls, R, C, raw, f)
 }
 
-// f16Panel runs f16AccRows over columns [0, N&^3) of every row of acc
-// (M x N, a M x K, b K x N, row-major, float64 values of the operands)
-// and reports the columns it covered (0 without AVX2).
-func f16Panel(a, b, acc []float64, M, N, K int) int {
+// accPanel runs f16AccRows (f16) or f32AccRows (f32) over columns
+// [0, N&^3) of every row of acc (M x N, a M x K, b K x N, row-major,
+// float64 values of the operands) and reports the columns it covered (0
+// without AVX2, or for another result format).
+func accPanel(rt ffmt, a, b, acc []float64, M, N, K int) int {
 	n4 := N &^ 3
-	if !hasF16C || n4 == 0 || K == 0 || M == 0 {
+	if !hasF16C || n4 == 0 || K == 0 || M == 0 || rt != f16 && rt != f32 {
 		return 0
 	}
 	// The last element each call touches, checked once for all.
 	_, _, _ = a[M*K-1], b[(K-1)*N+n4-1], acc[(M-1)*N+n4-1]
 	for i := 0; i < M; i++ {
-		f16AccRows(&acc[i*N], &a[i*K], &b[0], N, K, n4)
+		if rt == f16 {
+			f16AccRows(&acc[i*N], &a[i*K], &b[0], N, K, n4)
+		} else {
+			f32AccRows(&acc[i*N], &a[i*K], &b[0], N, K, n4)
+		}
 	}
 	return n4
 }

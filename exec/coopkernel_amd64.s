@@ -375,3 +375,44 @@ istore:
 	VMOVDQU Y6, (R11)
 	VZEROUPPER
 	RET
+
+// func f32AccRows(acc *float64, a *float64, b *float64, ldb int, k int, n int)
+// f16AccRows for float32 results: acc[j] = float64(float32(acc[j] +
+// a[t]*b[t*ldb+j])), the sum in float64 then rounded to float32 to
+// nearest even (VCVTPD2PS, as Go's conversion), in increasing t.
+TEXT ·f32AccRows(SB), NOSPLIT, $0-48
+	MOVQ acc+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ ldb+24(FP), R8
+	SHLQ $3, R8
+	MOVQ k+32(FP), CX
+	MOVQ n+40(FP), R9
+	SHRQ $2, R9
+	TESTQ CX, CX
+	JZ   gdone
+	TESTQ R9, R9
+	JZ   gdone
+gtloop:
+	VBROADCASTSD (SI), Y0
+	MOVQ DI, R10
+	MOVQ DX, R11
+	MOVQ R9, BX
+gjloop:
+	VMULPD (R11), Y0, Y1
+	VMOVUPD (R10), Y2
+	VADDPD Y1, Y2, Y2
+	VCVTPD2PSY Y2, X3
+	VCVTPS2PD X3, Y3
+	VMOVUPD Y3, (R10)
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  gjloop
+	ADDQ $8, SI
+	ADDQ R8, DX
+	DECQ CX
+	JNZ  gtloop
+	VZEROUPPER
+gdone:
+	RET

@@ -59,6 +59,9 @@ func (s *state) checkGroupArith(i int) {
 	case spirv.GroupOperationClusteredReduce:
 		if !ok || v.vec || !v.is(spirv.OpTypeInt) || v.t.Signed {
 			s.fail(i, "group.cluster-size", "ClusterSize must be an unsigned integer scalar")
+		} else if !s.isConst(w[5]) {
+			// "ClusterSize ... must come from a constant instruction"
+			s.fail(i, "group.cluster-size", "ClusterSize must be a constant instruction")
 		}
 	case spirv.GroupOperationPartitionedReduceEXT, spirv.GroupOperationPartitionedInclusiveScanEXT,
 		spirv.GroupOperationPartitionedExclusiveScanEXT:
