@@ -589,10 +589,11 @@ func gatherF32(act []*lane, slot int32, f ffmt, dst []float32) {
 
 // coopScratch holds a worker's reusable tile buffers.
 type coopScratch struct {
-	u [4][]uint64
-	f [3][]float32
-	d [3][]float64
-	i [4][]int64
+	u   [4][]uint64
+	f   [3][]float32
+	d   [3][]float64
+	i   [4][]int64
+	i32 [3][]int32
 	// cvecIn holds a cooperative vector multiply's input; peRes and args
 	// the results and arguments of a per-element function, which may run
 	// while a collective's callbacks hold the tiles above.
@@ -623,6 +624,13 @@ func (s *coopScratch) i64s(k, n int) []int64 {
 		s.i[k] = make([]int64, n)
 	}
 	return s.i[k][:n]
+}
+
+func (s *coopScratch) i32s(k, n int) []int32 {
+	if cap(s.i32[k]) < n {
+		s.i32[k] = make([]int32, n)
+	}
+	return s.i32[k][:n]
 }
 
 func (s *coopScratch) u64(k, n int) []uint64 {

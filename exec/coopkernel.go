@@ -205,10 +205,7 @@ func mulAddFloat(sc *coopScratch, cm *coopMul, rt ffmt, A, B, C, D []uint64, M, 
 	for e, v := range acc {
 		acc[e] = rnd(v)
 	}
-	j0 := 0 // columns before j0 done by a vector kernel
-	if rt == f16 {
-		j0 = f16Panel(af, bf, acc, M, N, K)
-	}
+	j0 := accPanel(rt, af, bf, acc, M, N, K) // columns done by a vector kernel
 	for i := 0; i < M && j0 < N; i++ {
 		row := acc[i*N+j0 : i*N+N]
 		for k := 0; k < K; k++ {
@@ -352,6 +349,10 @@ func mulAddInt(sc *coopScratch, cm *coopMul, rt *typ, A, B, C, D []uint64, M, N,
 	be := sc.i64s(1, K*N)
 	ce := sc.i64s(2, M*N)
 	sum := sc.i64s(3, M*N)
+	w := rt.width
+	if !cm.sat && w <= 32 && mulAddInt32(sc, cm, A, B, C, D, M, N, K, w) {
+		return
+	}
 	extInts(ae, A, cm.a.elem, cm.sa)
 	extInts(be, B, cm.b.elem, cm.sb)
 	extInts(ce, C, cm.c.elem, cm.sc)
@@ -369,7 +370,6 @@ func mulAddInt(sc *coopScratch, cm *coopMul, rt *typ, A, B, C, D []uint64, M, N,
 			}
 		}
 	}
-	w := rt.width
 	for e, s := range sum {
 		if cm.sat {
 			D[e] = satAdd(ce[e], s, w, cm.sr)
@@ -417,5 +417,61 @@ func loadHalvesGo(src []byte, raw []uint64, f []float32) {
 func loadHalvesRowsGo(src []byte, ls, R, C int, raw []uint64, f []float32) {
 	for r := 0; r < R; r++ {
 		loadHalves(src[r*ls:r*ls+2*C], raw[r*C:r*C+C], f[r*C:r*C+C])
+	}
+}
+
+// mulAddInt32 is mulAddInt for a result of 32 bits or fewer without
+// saturation, whose bits are those of the sums modulo 2^32: the operands'
+// low 32 bits are multiplied and added in 32-bit arithmetic that wraps,
+// through the vector kernels where there are. It reports false, doing
+// nothing, where there are none.
+func mulAddInt32(sc *coopScratch, cm *coopMul, A, B, C, D []uint64, M, N, K, w int) bool {
+	if !hasI32Panels || M < 4 || N < 8 {
+		return false
+	}
+	a32, b32, sum := sc.i32s(0, M*K), sc.i32s(1, K*N), sc.i32s(2, M*N)
+	extInts32(a32, A, cm.a.elem, cm.sa)
+	extInts32(b32, B, cm.b.elem, cm.sb)
+	clear(sum)
+	mv, nv := panelsI32(a32, b32, sum, M, N, K)
+	// Rows below the panels, then the columns right of them.
+	for _, r := range [2][4]int{{mv, M, 0, N}, {0, mv, nv, N}} {
+		for i := r[0]; i < r[1]; i++ {
+			row := sum[i*N+r[2] : i*N+r[3]]
+			for k := 0; k < K; k++ {
+				x := a32[i*K+k]
+				for j, y := range b32[k*N+r[2] : k*N+r[3]] {
+					row[j] += x * y
+				}
+			}
+		}
+	}
+	c32 := sc.i32s(0, M*N) // the operands are read by now
+	extInts32(c32, C, cm.c.elem, cm.sc)
+	m := mask(w)
+	for e, s := range sum {
+		D[e] = uint64(uint32(c32[e]+s)) & m
+	}
+	return true
+}
+
+// extInts32 is extInts keeping the low 32 bits.
+func extInts32(dst []int32, src []uint64, t *typ, signed bool) {
+	dst = dst[:len(src)]
+	switch {
+	case t.kind == kFloat:
+		for k, v := range src {
+			dst[k] = int32(int64(toF64(v, t.ff)))
+		}
+	case signed && t.width < 32:
+		sh := 32 - t.width
+		for k, v := range src {
+			dst[k] = int32(uint32(v)<<sh) >> sh
+		}
+	default:
+		m := mask(t.width)
+		for k, v := range src {
+			dst[k] = int32(uint32(v & m))
+		}
 	}
 }

@@ -19,12 +19,22 @@ func halvesF16CRows(src *byte, ls int, raw *uint64, f *float32, rows, cols int)
 func f16AccRows(acc *float64, a *float64, b *float64, ldb int, k int, n int)
 
 //go:noescape
+func kernI32x4x8(a *int32, lda int, b *int32, ldb int, c *int32, ldc int, k int)
+
+//go:noescape
+func f32AccRows(acc *float64, a *float64, b *float64, ldb int, k int, n int)
+
+//go:noescape
 func kernF32x4x16(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
 
 //go:noescape
 func kernF32x4x8(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
 
 var hasAVX, hasF16C = cpuFeatures()
+
+// hasI32Panels: panelsI32 has its AVX2 kernel (cpuFeatures' second
+// answer needs AVX2).
+var hasI32Panels = hasF16C
 
 // panelsF32 runs the AVX kernels over rows [0, M&^3) and columns
 // [0, N&^7) of acc for k in [k0, k1), and reports the rows and columns
@@ -86,18 +96,40 @@ func loadHalvesRows(src []byte, ls, R, C int, raw []uint64, f []float32) {
 	loadHalvesRowsGo(src, ls, R, C, raw, f)
 }
 
-// f16Panel runs f16AccRows over columns [0, N&^3) of every row of acc
-// (M x N, a M x K, b K x N, row-major, float64 values of the operands)
-// and reports the columns it covered (0 without AVX2).
-func f16Panel(a, b, acc []float64, M, N, K int) int {
+// accPanel runs f16AccRows (f16) or f32AccRows (f32) over columns
+// [0, N&^3) of every row of acc (M x N, a M x K, b K x N, row-major,
+// float64 values of the operands) and reports the columns it covered (0
+// without AVX2, or for another result format).
+func accPanel(rt ffmt, a, b, acc []float64, M, N, K int) int {
 	n4 := N &^ 3
-	if !hasF16C || n4 == 0 || K == 0 || M == 0 {
+	if !hasF16C || n4 == 0 || K == 0 || M == 0 || rt != f16 && rt != f32 {
 		return 0
 	}
 	// The last element each call touches, checked once for all.
 	_, _, _ = a[M*K-1], b[(K-1)*N+n4-1], acc[(M-1)*N+n4-1]
 	for i := 0; i < M; i++ {
-		f16AccRows(&acc[i*N], &a[i*K], &b[0], N, K, n4)
+		if rt == f16 {
+			f16AccRows(&acc[i*N], &a[i*K], &b[0], N, K, n4)
+		} else {
+			f32AccRows(&acc[i*N], &a[i*K], &b[0], N, K, n4)
+		}
 	}
 	return n4
+}
+
+// panelsI32 runs kernI32x4x8 over rows [0, M&^3) and columns [0, N&^7)
+// of sum (M x N, a M x K, b K x N, row-major, 32-bit wrapping) and
+// reports the rows and columns it covered (0, 0 without AVX2).
+func panelsI32(a, b, sum []int32, M, N, K int) (int, int) {
+	m4, n8 := M&^3, N&^7
+	if !hasF16C || m4 == 0 || n8 == 0 || K == 0 {
+		return 0, 0
+	}
+	_, _, _ = a[(m4-1)*K+K-1], b[(K-1)*N+n8-1], sum[(m4-1)*N+n8-1]
+	for j := 0; j < n8; j += 8 {
+		for i := 0; i < m4; i += 4 {
+			kernI32x4x8(&a[i*K], K, &b[j], N, &sum[i*N+j], N, K)
+		}
+	}
+	return m4, n8
 }

@@ -315,3 +315,104 @@ fjloop:
 	VZEROUPPER
 fdone:
 	RET
+
+// func kernI32x4x8(a *int32, lda int, b *int32, ldb int, c *int32, ldc int, k int)
+// c[r][0:8] += a[r][t] * b[t][0:8] for r in 0..3, t in 0..k-1, in 32-bit
+// arithmetic that wraps (VPMULLD keeps a product's low 32 bits).
+TEXT ·kernI32x4x8(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), SI
+	MOVQ lda+8(FP), R8
+	MOVQ b+16(FP), DI
+	MOVQ ldb+24(FP), R9
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R10
+	MOVQ k+48(FP), CX
+	SHLQ $2, R8
+	SHLQ $2, R9
+	SHLQ $2, R10
+	MOVQ DX, R11
+	VMOVDQU (R11), Y0
+	ADDQ R10, R11
+	VMOVDQU (R11), Y2
+	ADDQ R10, R11
+	VMOVDQU (R11), Y4
+	ADDQ R10, R11
+	VMOVDQU (R11), Y6
+	LEAQ (SI)(R8*1), R12
+	LEAQ (R12)(R8*1), R13
+	LEAQ (R13)(R8*1), R14
+	TESTQ CX, CX
+	JZ   istore
+iloop:
+	VMOVDQU (DI), Y8
+	VPBROADCASTD (SI), Y10
+	VPMULLD Y8, Y10, Y11
+	VPADDD Y11, Y0, Y0
+	VPBROADCASTD (R12), Y10
+	VPMULLD Y8, Y10, Y11
+	VPADDD Y11, Y2, Y2
+	VPBROADCASTD (R13), Y10
+	VPMULLD Y8, Y10, Y11
+	VPADDD Y11, Y4, Y4
+	VPBROADCASTD (R14), Y10
+	VPMULLD Y8, Y10, Y11
+	VPADDD Y11, Y6, Y6
+	ADDQ $4, SI
+	ADDQ $4, R12
+	ADDQ $4, R13
+	ADDQ $4, R14
+	ADDQ R9, DI
+	DECQ CX
+	JNZ  iloop
+istore:
+	MOVQ DX, R11
+	VMOVDQU Y0, (R11)
+	ADDQ R10, R11
+	VMOVDQU Y2, (R11)
+	ADDQ R10, R11
+	VMOVDQU Y4, (R11)
+	ADDQ R10, R11
+	VMOVDQU Y6, (R11)
+	VZEROUPPER
+	RET
+
+// func f32AccRows(acc *float64, a *float64, b *float64, ldb int, k int, n int)
+// f16AccRows for float32 results: acc[j] = float64(float32(acc[j] +
+// a[t]*b[t*ldb+j])), the sum in float64 then rounded to float32 to
+// nearest even (VCVTPD2PS, as Go's conversion), in increasing t.
+TEXT ·f32AccRows(SB), NOSPLIT, $0-48
+	MOVQ acc+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ ldb+24(FP), R8
+	SHLQ $3, R8
+	MOVQ k+32(FP), CX
+	MOVQ n+40(FP), R9
+	SHRQ $2, R9
+	TESTQ CX, CX
+	JZ   gdone
+	TESTQ R9, R9
+	JZ   gdone
+gtloop:
+	VBROADCASTSD (SI), Y0
+	MOVQ DI, R10
+	MOVQ DX, R11
+	MOVQ R9, BX
+gjloop:
+	VMULPD (R11), Y0, Y1
+	VMOVUPD (R10), Y2
+	VADDPD Y1, Y2, Y2
+	VCVTPD2PSY Y2, X3
+	VCVTPS2PD X3, Y3
+	VMOVUPD Y3, (R10)
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  gjloop
+	ADDQ $8, SI
+	ADDQ R8, DX
+	DECQ CX
+	JNZ  gtloop
+	VZEROUPPER
+gdone:
+	RET

@@ -16,6 +16,11 @@ func loadHalvesRows(src []byte, ls, R, C int, raw []uint64, f []float32) {
 	loadHalvesRowsGo(src, ls, R, C, raw, f)
 }
 
-// f16Panel has no vector kernel to run here (mulAddFloat's loop covers
+// accPanel has no vector kernels to run here (mulAddFloat's loop covers
 // every column).
-func f16Panel(a, b, acc []float64, M, N, K int) int { return 0 }
+func accPanel(rt ffmt, a, b, acc []float64, M, N, K int) int { return 0 }
+
+const hasI32Panels = false
+
+// panelsI32 has no vector kernel to run here.
+func panelsI32(a, b, sum []int32, M, N, K int) (int, int) { return 0, 0 }

@@ -399,8 +399,8 @@ func TestLoadHalvesRows(t *testing.T) {
 	}
 }
 
-// TestF16Panel checks the vector half-accumulator kernel against the
-// scalar steps, on operands of every kind: all halves (zeros,
+// TestF16Panel checks the vector half-accumulator kernel (and the
+// float32 one) against the scalar steps, on operands of every kind: all halves (zeros,
 // subnormals, infinities, NaNs), float32 and float64 values around the
 // half range and its overflow, products that round to signed zeros.
 func TestF16Panel(t *testing.T) {
@@ -429,7 +429,7 @@ func TestF16Panel(t *testing.T) {
 			acc[k] = roundF16(acc[k])
 		}
 		want := append([]float64(nil), acc...)
-		n4 := f16Panel(a, b, acc, M, N, K)
+		n4 := accPanel(f16, a, b, acc, M, N, K)
 		for i := 0; i < M; i++ {
 			for j := 0; j < n4; j++ {
 				for k := 0; k < K; k++ {
@@ -438,6 +438,24 @@ func TestF16Panel(t *testing.T) {
 				g, w := acc[i*N+j], want[i*N+j]
 				if math.Float64bits(g) != math.Float64bits(w) && !(g != g && w != w) {
 					t.Fatalf("%dx%dx%d: element (%d, %d) is %v (%#x), want %v (%#x)", M, N, K, i, j, g, math.Float64bits(g), w, math.Float64bits(w))
+				}
+			}
+		}
+		// The float32 kernel on the same operands, from accumulators
+		// rounded to float32.
+		for k := range acc {
+			acc[k] = float64(float32(val()))
+		}
+		want = append(want[:0], acc...)
+		n4 = accPanel(f32, a, b, acc, M, N, K)
+		for i := 0; i < M; i++ {
+			for j := 0; j < n4; j++ {
+				for k := 0; k < K; k++ {
+					want[i*N+j] = float64(float32(want[i*N+j] + float64(a[i*K+k]*b[k*N+j])))
+				}
+				g, w := acc[i*N+j], want[i*N+j]
+				if math.Float64bits(g) != math.Float64bits(w) && !(g != g && w != w) {
+					t.Fatalf("float32 %dx%dx%d: element (%d, %d) is %v (%#x), want %v (%#x)", M, N, K, i, j, g, math.Float64bits(g), w, math.Float64bits(w))
 				}
 			}
 		}

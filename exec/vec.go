@@ -3,6 +3,7 @@ package exec
 import (
 	"encoding/binary"
 	"math"
+	"sync"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -575,6 +576,18 @@ func pickConv(in *instr, ct, act *typ) func(x, y uint64) uint64 {
 			return nil
 		}
 		signed, ff := in.op == spirv.OpConvertSToF, ct.ff
+		if aw == 8 {
+			// Every byte's result, computed on first use: decode
+			// functions convert quantized bytes.
+			tab := sync.OnceValue(func() *[256]uint64 {
+				t := new([256]uint64)
+				for v := range t {
+					t[v] = intToF(uint64(v), signed, aw, ff, rm)
+				}
+				return t
+			})
+			return func(x, _ uint64) uint64 { return tab()[uint8(x)] }
+		}
 		return func(x, _ uint64) uint64 { return intToF(x, signed, aw, ff, rm) }
 	case spirv.OpUConvert:
 		if !intOK(ct) || !intOK(act) {

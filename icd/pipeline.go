@@ -335,14 +335,26 @@ func CreateComputePipelines(device uintptr, cache uint64, count uint32, pInfos, 
 	out := array[uint64](pPipelines, count)
 	result := int32(success)
 	for i, ci := range array[vkt.ComputePipelineCreateInfo](pInfos, count) {
-		p, err := d.newPipeline(&ci)
-		if err != nil {
+		out[i] = 0
+		if ci.Flags&vkt.PipelineCreateFailOnPipelineCompileRequiredBit != 0 {
+			// The driver's pipeline caches hold no pipelines, so every
+			// creation compiles (pipelineCreationCacheControl).
+			if result == success {
+				result = int32(vkt.PipelineCompileRequired)
+			}
+		} else if p, err := d.newPipeline(&ci); err != nil {
 			d.inst.report(severityError, "vkCreateComputePipelines: %v", err)
-			out[i] = 0
 			result = errUnknown
+		} else {
+			out[i] = newHandle(p)
 			continue
 		}
-		out[i] = newHandle(p)
+		if ci.Flags&vkt.PipelineCreateEarlyReturnOnFailureBit != 0 {
+			for j := i + 1; j < len(out); j++ {
+				out[j] = 0
+			}
+			return result
+		}
 	}
 	return result
 }

@@ -5,8 +5,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/coopshader/coop/glsl/compile"
+	"github.com/coopshader/coop/icd/vkt"
 	"github.com/coopshader/coop/spirv/text"
 )
 
@@ -74,5 +76,55 @@ OpFunctionEnd
 	_, err = prepare(words, "large", nil, defaultSubgroup)
 	if err == nil || !strings.Contains(err.Error(), "VUID-RuntimeSpirv-x-06429") {
 		t.Fatalf("entry point large: got %v, want the workgroup size limit's rule", err)
+	}
+}
+
+// TestFailOnCompileRequired: with pipelineCreationCacheControl reported, a
+// creation flagged VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT
+// returns VK_PIPELINE_COMPILE_REQUIRED and no pipeline (the driver's
+// caches hold none); with early return, later pipelines are not created.
+func TestFailOnCompileRequired(t *testing.T) {
+	dev := newTestDevice(t)
+	words, err := compile.Words("one.comp", []byte("#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n"), compile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mod uint64
+	mci := vkt.ShaderModuleCreateInfo{SType: vkt.StructureTypeShaderModuleCreateInfo, CodeSize: uintptr(4 * len(words)), PCode: unsafe.Pointer(&words[0])}
+	if r := CreateShaderModule(dev, unsafe.Pointer(&mci), nil, unsafe.Pointer(&mod)); r != success {
+		t.Fatalf("vkCreateShaderModule: %d", r)
+	}
+	defer DestroyShaderModule(dev, mod, nil)
+	name := []byte("main\x00")
+	info := func(flags vkt.PipelineCreateFlags) vkt.ComputePipelineCreateInfo {
+		return vkt.ComputePipelineCreateInfo{SType: vkt.StructureTypeComputePipelineCreateInfo, Flags: flags,
+			Stage: vkt.PipelineShaderStageCreateInfo{SType: vkt.StructureTypePipelineShaderStageCreateInfo,
+				Stage: vkt.ShaderStageComputeBit, Module: vkt.ShaderModule(mod), PName: unsafe.Pointer(&name[0])}}
+	}
+	fail, early := vkt.PipelineCreateFailOnPipelineCompileRequiredBit, vkt.PipelineCreateEarlyReturnOnFailureBit
+	for _, c := range []struct {
+		flags []vkt.PipelineCreateFlags
+		made  []bool
+	}{
+		{[]vkt.PipelineCreateFlags{0, fail, 0}, []bool{true, false, true}},
+		{[]vkt.PipelineCreateFlags{0, fail | early, 0}, []bool{true, false, false}},
+	} {
+		var infos []vkt.ComputePipelineCreateInfo
+		for _, f := range c.flags {
+			infos = append(infos, info(f))
+		}
+		out := []uint64{7, 7, 7}
+		r := CreateComputePipelines(dev, 0, uint32(len(infos)), unsafe.Pointer(&infos[0]), nil, unsafe.Pointer(&out[0]))
+		if r != int32(vkt.PipelineCompileRequired) {
+			t.Errorf("flags %v: vkCreateComputePipelines gives %d", c.flags, r)
+		}
+		for i, p := range out {
+			if (p != 0) != c.made[i] {
+				t.Errorf("flags %v: pipeline %d is %#x", c.flags, i, p)
+			}
+			if p != 0 {
+				DestroyPipeline(dev, p, nil)
+			}
+		}
 	}
 }

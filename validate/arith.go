@@ -2,6 +2,7 @@ package validate
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -486,72 +487,76 @@ func derivative(c *op) {
 	}
 }
 
-var arithRules = map[spirv.Op]func(*op){
-	spirv.OpDPdx: derivative, spirv.OpDPdy: derivative, spirv.OpFwidth: derivative, spirv.OpDPdxFine: derivative,
-	spirv.OpDPdyFine: derivative, spirv.OpFwidthFine: derivative, spirv.OpDPdxCoarse: derivative,
-	spirv.OpDPdyCoarse: derivative, spirv.OpFwidthCoarse: derivative,
-	spirv.OpFAdd: floatArith, spirv.OpFSub: floatArith, spirv.OpFMul: floatArith, spirv.OpFDiv: floatArith,
-	spirv.OpFRem: floatArith, spirv.OpFMod: floatArith, spirv.OpFNegate: floatArith,
-	spirv.OpUDiv: uintArith, spirv.OpUMod: uintArith,
-	spirv.OpIAdd: intArith, spirv.OpISub: intArith, spirv.OpIMul: intArith, spirv.OpSDiv: intArith,
-	spirv.OpSRem: intArith, spirv.OpSMod: intArith, spirv.OpSNegate: intArith,
-	spirv.OpBitwiseOr: intArith, spirv.OpBitwiseXor: intArith, spirv.OpBitwiseAnd: intArith, spirv.OpNot: intArith,
-	spirv.OpShiftRightLogical: shift, spirv.OpShiftRightArithmetic: shift, spirv.OpShiftLeftLogical: shift,
-	spirv.OpBitFieldInsert: bitField, spirv.OpBitFieldSExtract: bitField, spirv.OpBitFieldUExtract: bitField,
-	spirv.OpBitReverse: bitField, spirv.OpBitCount: bitCount,
-	spirv.OpAny: anyAll, spirv.OpAll: anyAll,
-	spirv.OpIsNan: floatCompare, spirv.OpIsInf: floatCompare, spirv.OpIsFinite: floatCompare, spirv.OpIsNormal: floatCompare,
-	spirv.OpSignBitSet: floatCompare, spirv.OpLessOrGreater: floatCompare, spirv.OpOrdered: floatCompare, spirv.OpUnordered: floatCompare,
-	spirv.OpFOrdEqual: floatCompare, spirv.OpFUnordEqual: floatCompare, spirv.OpFOrdNotEqual: floatCompare,
-	spirv.OpFUnordNotEqual: floatCompare, spirv.OpFOrdLessThan: floatCompare, spirv.OpFUnordLessThan: floatCompare,
-	spirv.OpFOrdGreaterThan: floatCompare, spirv.OpFUnordGreaterThan: floatCompare, spirv.OpFOrdLessThanEqual: floatCompare,
-	spirv.OpFUnordLessThanEqual: floatCompare, spirv.OpFOrdGreaterThanEqual: floatCompare, spirv.OpFUnordGreaterThanEqual: floatCompare,
-	spirv.OpIEqual: intCompare, spirv.OpINotEqual: intCompare, spirv.OpUGreaterThan: intCompare, spirv.OpSGreaterThan: intCompare,
-	spirv.OpUGreaterThanEqual: intCompare, spirv.OpSGreaterThanEqual: intCompare, spirv.OpULessThan: intCompare,
-	spirv.OpSLessThan: intCompare, spirv.OpULessThanEqual: intCompare, spirv.OpSLessThanEqual: intCompare,
-	spirv.OpLogicalEqual: logical, spirv.OpLogicalNotEqual: logical, spirv.OpLogicalOr: logical,
-	spirv.OpLogicalAnd: logical, spirv.OpLogicalNot: logical,
-	spirv.OpSelect:        selectRule,
-	spirv.OpConvertFToU:   convert(spirv.OpTypeInt, spirv.OpTypeFloat, true, false),
-	spirv.OpConvertFToS:   convert(spirv.OpTypeInt, spirv.OpTypeFloat, false, false),
-	spirv.OpConvertSToF:   convert(spirv.OpTypeFloat, spirv.OpTypeInt, false, false),
-	spirv.OpConvertUToF:   convert(spirv.OpTypeFloat, spirv.OpTypeInt, false, false),
-	spirv.OpUConvert:      convert(spirv.OpTypeInt, spirv.OpTypeInt, true, true),
-	spirv.OpSConvert:      convert(spirv.OpTypeInt, spirv.OpTypeInt, false, true),
-	spirv.OpFConvert:      convert(spirv.OpTypeFloat, spirv.OpTypeFloat, false, true),
-	spirv.OpQuantizeToF16: quantize,
-	spirv.OpBitcast:       bitcast,
-}
+var arithRules = sync.OnceValue(func() map[spirv.Op]func(*op) {
+	return map[spirv.Op]func(*op){
+		spirv.OpDPdx: derivative, spirv.OpDPdy: derivative, spirv.OpFwidth: derivative, spirv.OpDPdxFine: derivative,
+		spirv.OpDPdyFine: derivative, spirv.OpFwidthFine: derivative, spirv.OpDPdxCoarse: derivative,
+		spirv.OpDPdyCoarse: derivative, spirv.OpFwidthCoarse: derivative,
+		spirv.OpFAdd: floatArith, spirv.OpFSub: floatArith, spirv.OpFMul: floatArith, spirv.OpFDiv: floatArith,
+		spirv.OpFRem: floatArith, spirv.OpFMod: floatArith, spirv.OpFNegate: floatArith,
+		spirv.OpUDiv: uintArith, spirv.OpUMod: uintArith,
+		spirv.OpIAdd: intArith, spirv.OpISub: intArith, spirv.OpIMul: intArith, spirv.OpSDiv: intArith,
+		spirv.OpSRem: intArith, spirv.OpSMod: intArith, spirv.OpSNegate: intArith,
+		spirv.OpBitwiseOr: intArith, spirv.OpBitwiseXor: intArith, spirv.OpBitwiseAnd: intArith, spirv.OpNot: intArith,
+		spirv.OpShiftRightLogical: shift, spirv.OpShiftRightArithmetic: shift, spirv.OpShiftLeftLogical: shift,
+		spirv.OpBitFieldInsert: bitField, spirv.OpBitFieldSExtract: bitField, spirv.OpBitFieldUExtract: bitField,
+		spirv.OpBitReverse: bitField, spirv.OpBitCount: bitCount,
+		spirv.OpAny: anyAll, spirv.OpAll: anyAll,
+		spirv.OpIsNan: floatCompare, spirv.OpIsInf: floatCompare, spirv.OpIsFinite: floatCompare, spirv.OpIsNormal: floatCompare,
+		spirv.OpSignBitSet: floatCompare, spirv.OpLessOrGreater: floatCompare, spirv.OpOrdered: floatCompare, spirv.OpUnordered: floatCompare,
+		spirv.OpFOrdEqual: floatCompare, spirv.OpFUnordEqual: floatCompare, spirv.OpFOrdNotEqual: floatCompare,
+		spirv.OpFUnordNotEqual: floatCompare, spirv.OpFOrdLessThan: floatCompare, spirv.OpFUnordLessThan: floatCompare,
+		spirv.OpFOrdGreaterThan: floatCompare, spirv.OpFUnordGreaterThan: floatCompare, spirv.OpFOrdLessThanEqual: floatCompare,
+		spirv.OpFUnordLessThanEqual: floatCompare, spirv.OpFOrdGreaterThanEqual: floatCompare, spirv.OpFUnordGreaterThanEqual: floatCompare,
+		spirv.OpIEqual: intCompare, spirv.OpINotEqual: intCompare, spirv.OpUGreaterThan: intCompare, spirv.OpSGreaterThan: intCompare,
+		spirv.OpUGreaterThanEqual: intCompare, spirv.OpSGreaterThanEqual: intCompare, spirv.OpULessThan: intCompare,
+		spirv.OpSLessThan: intCompare, spirv.OpULessThanEqual: intCompare, spirv.OpSLessThanEqual: intCompare,
+		spirv.OpLogicalEqual: logical, spirv.OpLogicalNotEqual: logical, spirv.OpLogicalOr: logical,
+		spirv.OpLogicalAnd: logical, spirv.OpLogicalNot: logical,
+		spirv.OpSelect:        selectRule,
+		spirv.OpConvertFToU:   convert(spirv.OpTypeInt, spirv.OpTypeFloat, true, false),
+		spirv.OpConvertFToS:   convert(spirv.OpTypeInt, spirv.OpTypeFloat, false, false),
+		spirv.OpConvertSToF:   convert(spirv.OpTypeFloat, spirv.OpTypeInt, false, false),
+		spirv.OpConvertUToF:   convert(spirv.OpTypeFloat, spirv.OpTypeInt, false, false),
+		spirv.OpUConvert:      convert(spirv.OpTypeInt, spirv.OpTypeInt, true, true),
+		spirv.OpSConvert:      convert(spirv.OpTypeInt, spirv.OpTypeInt, false, true),
+		spirv.OpFConvert:      convert(spirv.OpTypeFloat, spirv.OpTypeFloat, false, true),
+		spirv.OpQuantizeToF16: quantize,
+		spirv.OpBitcast:       bitcast,
+	}
+})
 
 // specConstantOps are the operations OpSpecConstantOp may perform (SPIR-V
 // 3.56.7 OpSpecConstantOp: the Shader and Kernel lists), with
 // OpCooperativeMatrixLengthNV (SPV_NV_cooperative_matrix: "the following
 // opcode is also valid") and its KHR successor.
-var specConstantOps = map[spirv.Op]bool{
-	spirv.OpSConvert: true, spirv.OpUConvert: true, spirv.OpFConvert: true, spirv.OpSNegate: true, spirv.OpNot: true,
-	spirv.OpIAdd: true, spirv.OpISub: true, spirv.OpIMul: true, spirv.OpUDiv: true, spirv.OpSDiv: true, spirv.OpUMod: true,
-	spirv.OpSRem: true, spirv.OpSMod: true, spirv.OpShiftRightLogical: true, spirv.OpShiftRightArithmetic: true,
-	spirv.OpShiftLeftLogical: true, spirv.OpBitwiseOr: true, spirv.OpBitwiseXor: true, spirv.OpBitwiseAnd: true,
-	spirv.OpVectorShuffle: true, spirv.OpCompositeExtract: true, spirv.OpCompositeInsert: true,
-	spirv.OpLogicalOr: true, spirv.OpLogicalAnd: true, spirv.OpLogicalNot: true, spirv.OpLogicalEqual: true,
-	spirv.OpLogicalNotEqual: true, spirv.OpSelect: true, spirv.OpIEqual: true, spirv.OpINotEqual: true,
-	spirv.OpULessThan: true, spirv.OpSLessThan: true, spirv.OpUGreaterThan: true, spirv.OpSGreaterThan: true,
-	spirv.OpULessThanEqual: true, spirv.OpSLessThanEqual: true, spirv.OpUGreaterThanEqual: true,
-	spirv.OpSGreaterThanEqual: true, spirv.OpQuantizeToF16: true,
-	spirv.OpConvertFToS: true, spirv.OpConvertSToF: true, spirv.OpConvertFToU: true, spirv.OpConvertUToF: true,
-	spirv.OpConvertPtrToU: true, spirv.OpConvertUToPtr: true, spirv.OpGenericCastToPtr: true, spirv.OpPtrCastToGeneric: true,
-	spirv.OpBitcast: true, spirv.OpFNegate: true, spirv.OpFAdd: true, spirv.OpFSub: true, spirv.OpFMul: true,
-	spirv.OpFDiv: true, spirv.OpFRem: true, spirv.OpFMod: true, spirv.OpAccessChain: true, spirv.OpInBoundsAccessChain: true,
-	spirv.OpPtrAccessChain: true, spirv.OpInBoundsPtrAccessChain: true,
-	spirv.OpCooperativeMatrixLengthNV: true, spirv.OpCooperativeMatrixLengthKHR: true,
-}
+var specConstantOps = sync.OnceValue(func() map[spirv.Op]bool {
+	return map[spirv.Op]bool{
+		spirv.OpSConvert: true, spirv.OpUConvert: true, spirv.OpFConvert: true, spirv.OpSNegate: true, spirv.OpNot: true,
+		spirv.OpIAdd: true, spirv.OpISub: true, spirv.OpIMul: true, spirv.OpUDiv: true, spirv.OpSDiv: true, spirv.OpUMod: true,
+		spirv.OpSRem: true, spirv.OpSMod: true, spirv.OpShiftRightLogical: true, spirv.OpShiftRightArithmetic: true,
+		spirv.OpShiftLeftLogical: true, spirv.OpBitwiseOr: true, spirv.OpBitwiseXor: true, spirv.OpBitwiseAnd: true,
+		spirv.OpVectorShuffle: true, spirv.OpCompositeExtract: true, spirv.OpCompositeInsert: true,
+		spirv.OpLogicalOr: true, spirv.OpLogicalAnd: true, spirv.OpLogicalNot: true, spirv.OpLogicalEqual: true,
+		spirv.OpLogicalNotEqual: true, spirv.OpSelect: true, spirv.OpIEqual: true, spirv.OpINotEqual: true,
+		spirv.OpULessThan: true, spirv.OpSLessThan: true, spirv.OpUGreaterThan: true, spirv.OpSGreaterThan: true,
+		spirv.OpULessThanEqual: true, spirv.OpSLessThanEqual: true, spirv.OpUGreaterThanEqual: true,
+		spirv.OpSGreaterThanEqual: true, spirv.OpQuantizeToF16: true,
+		spirv.OpConvertFToS: true, spirv.OpConvertSToF: true, spirv.OpConvertFToU: true, spirv.OpConvertUToF: true,
+		spirv.OpConvertPtrToU: true, spirv.OpConvertUToPtr: true, spirv.OpGenericCastToPtr: true, spirv.OpPtrCastToGeneric: true,
+		spirv.OpBitcast: true, spirv.OpFNegate: true, spirv.OpFAdd: true, spirv.OpFSub: true, spirv.OpFMul: true,
+		spirv.OpFDiv: true, spirv.OpFRem: true, spirv.OpFMod: true, spirv.OpAccessChain: true, spirv.OpInBoundsAccessChain: true,
+		spirv.OpPtrAccessChain: true, spirv.OpInBoundsPtrAccessChain: true,
+		spirv.OpCooperativeMatrixLengthNV: true, spirv.OpCooperativeMatrixLengthKHR: true,
+	}
+})
 
 // checkSpecConstantOp: the operation is one OpSpecConstantOp may perform,
 // its <id> operands are values, and it follows the operation's own rules.
 func (s *state) checkSpecConstantOp(i int) {
 	w := s.m.Insts[i].Words
 	inner := spirv.Op(w[2])
-	if !specConstantOps[inner] {
+	if !specConstantOps()[inner] {
 		s.fail(i, "spec-constant-op.opcode", "Invalid OpSpecConstantOp opcode: %d", w[2])
 		return
 	}
@@ -573,9 +578,9 @@ func (s *state) checkSpecConstantOp(i int) {
 			return
 		}
 	}
-	r := arithRules[inner]
+	r := arithRules()[inner]
 	if r == nil {
-		r = compositeRules[inner]
+		r = compositeRules()[inner]
 	}
 	if r != nil {
 		r(&op{s: s, i: i, name: "SpecConstantOp", rt: w[0], args: w[3:]})
@@ -586,19 +591,21 @@ func (s *state) checkSpecConstantOp(i int) {
 // instruction i.
 func (s *state) checkValueOp(i int) {
 	in := &s.m.Insts[i]
-	r := arithRules[in.Op]
+	r := arithRules()[in.Op]
 	if r == nil {
-		r = compositeRules[in.Op]
+		r = compositeRules()[in.Op]
 	}
 	r(&op{s: s, i: i, name: in.Op.String()[2:], rt: in.Words[0], args: in.Words[2:]})
 }
 
 func init() {
-	m := map[spirv.Op]func(*state, int){spirv.OpSpecConstantOp: (*state).checkSpecConstantOp}
-	for _, rules := range []map[spirv.Op]func(*op){arithRules, compositeRules} {
-		for o := range rules {
-			m[o] = (*state).checkValueOp
+	addChecks(func() checks {
+		m := checks{spirv.OpSpecConstantOp: (*state).checkSpecConstantOp}
+		for _, rules := range []map[spirv.Op]func(*op){arithRules(), compositeRules()} {
+			for o := range rules {
+				m[o] = (*state).checkValueOp
+			}
 		}
-	}
-	addChecks(m)
+		return m
+	})
 }

@@ -8,10 +8,12 @@ import "github.com/coopshader/coop/spirv"
 // it.
 
 func init() {
-	addChecks(map[spirv.Op]func(*state, int){
-		spirv.OpTensorReadARM:      (*state).checkTensorReadARM,
-		spirv.OpTensorWriteARM:     (*state).checkTensorWriteARM,
-		spirv.OpTensorQuerySizeARM: (*state).checkTensorQuerySizeARM,
+	addChecks(func() checks {
+		return checks{
+			spirv.OpTensorReadARM:      (*state).checkTensorReadARM,
+			spirv.OpTensorWriteARM:     (*state).checkTensorWriteARM,
+			spirv.OpTensorQuerySizeARM: (*state).checkTensorQuerySizeARM,
+		}
 	})
 }
 

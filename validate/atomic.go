@@ -1,6 +1,10 @@
 package validate
 
-import "github.com/coopshader/coop/spirv"
+import (
+	"sync"
+
+	"github.com/coopshader/coop/spirv"
+)
 
 // The atomic instructions (SPIR-V 3.56.18): "Result Type must be an
 // integer type scalar. The type of Value must be the same as Result Type.
@@ -17,7 +21,7 @@ type atomicShape struct {
 	kind   spirv.Op
 }
 
-var atomicShapes = func() map[spirv.Op]atomicShape {
+var atomicShapes = sync.OnceValue(func() map[spirv.Op]atomicShape {
 	m := map[spirv.Op]atomicShape{
 		spirv.OpAtomicLoad:            {nil, 0},
 		spirv.OpAtomicExchange:        {[]int{5}, 0},
@@ -33,7 +37,7 @@ var atomicShapes = func() map[spirv.Op]atomicShape {
 		m[op] = atomicShape{[]int{5}, spirv.OpTypeFloat}
 	}
 	return m
-}()
+})
 
 func (s *state) checkAtomic(i int) {
 	in := &s.m.Insts[i]
@@ -66,7 +70,7 @@ func (s *state) checkAtomic(i int) {
 		}
 		return
 	}
-	sh := atomicShapes[in.Op]
+	sh := atomicShapes()[in.Op]
 	r, ok, _ := s.numOf(w[0])
 	if sh.kind != 0 && (!ok || r.vec || !r.is(sh.kind)) {
 		s.fail(i, "atomic.result", "%s: expected Result Type to be %s scalar type", name, map[spirv.Op]string{spirv.OpTypeInt: "integer", spirv.OpTypeFloat: "float"}[sh.kind])
@@ -84,9 +88,11 @@ func (s *state) checkAtomic(i int) {
 }
 
 func init() {
-	m := map[spirv.Op]func(*state, int){spirv.OpAtomicStore: (*state).checkAtomic}
-	for op := range atomicShapes {
-		m[op] = (*state).checkAtomic
-	}
-	addChecks(m)
+	addChecks(func() checks {
+		m := checks{spirv.OpAtomicStore: (*state).checkAtomic}
+		for op := range atomicShapes() {
+			m[op] = (*state).checkAtomic
+		}
+		return m
+	})
 }

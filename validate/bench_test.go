@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/coopshader/coop/internal/reftool"
 	"github.com/coopshader/coop/spirv"
@@ -36,7 +37,8 @@ func corpusBinaries(b *testing.B) (paths []string, bins [][]byte, envs []string)
 // BenchmarkValidate validates the glslang corpus modules (decoding each
 // binary first) in-process, with `coop val` as a process per module, and
 // with spirv-val as a process per module, side by side: ns/op is per
-// corpus; compare the sub-benchmarks for the ratios.
+// corpus; process-ratio alternates the two tools module by module and
+// reports coop/spirv-val, the ratio of their times.
 func BenchmarkValidate(b *testing.B) {
 	paths, bins, envs := corpusBinaries(b)
 	b.Run("in-process", func(b *testing.B) {
@@ -57,13 +59,16 @@ func BenchmarkValidate(b *testing.B) {
 	if out, err := exec.Command("go", "build", "-o", coop, "../cmd/coop").CombinedOutput(); err != nil {
 		b.Fatalf("building coop: %v\n%s", err, out)
 	}
+	run := func(b *testing.B, tool string, args []string, i int) {
+		if out, err := exec.Command(tool, append(args, "--target-env", spirvValEnv(envs[i]), paths[i])...).CombinedOutput(); err != nil {
+			b.Fatalf("%s %s: %v\n%s", tool, paths[i], err, out)
+		}
+	}
 	process := func(tool string, args ...string) func(b *testing.B) {
 		return func(b *testing.B) {
 			for b.Loop() {
-				for i, p := range paths {
-					if out, err := exec.Command(tool, append(args, "--target-env", spirvValEnv(envs[i]), p)...).CombinedOutput(); err != nil {
-						b.Fatalf("%s %s: %v\n%s", tool, p, err, out)
-					}
+				for i := range paths {
+					run(b, tool, args, i)
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(paths)), "ns/module")
@@ -76,4 +81,22 @@ func BenchmarkValidate(b *testing.B) {
 		return
 	}
 	b.Run("spirv-val-process", process(val))
+	// Both tools module by module, alternating, so load on the machine
+	// falls on both alike: the ratio is coop val's time over spirv-val's.
+	b.Run("process-ratio", func(b *testing.B) {
+		var tc, tv time.Duration
+		for b.Loop() {
+			for i := range paths {
+				t0 := time.Now()
+				run(b, coop, []string{"val"}, i)
+				t1 := time.Now()
+				run(b, val, nil, i)
+				tc, tv = tc+t1.Sub(t0), tv+time.Since(t1)
+			}
+		}
+		n := float64(b.N * len(paths))
+		b.ReportMetric(float64(tc.Nanoseconds())/n, "coop-ns/module")
+		b.ReportMetric(float64(tv.Nanoseconds())/n, "spirv-val-ns/module")
+		b.ReportMetric(float64(tc)/float64(tv), "coop/spirv-val")
+	})
 }

@@ -43,4 +43,4 @@ func checkBFloat16Dot(s *state, i int) {
 	}
 }
 
-func init() { addChecks(map[spirv.Op]func(*state, int){spirv.OpDot: checkBFloat16Dot}) }
+func init() { addChecks(func() checks { return checks{spirv.OpDot: checkBFloat16Dot} }) }

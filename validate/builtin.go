@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -21,24 +22,26 @@ type builtinShape struct {
 	vuid  string
 }
 
-var builtinShapes = map[spirv.BuiltIn]builtinShape{
-	spirv.BuiltInLocalInvocationId:         {3, false, true, "VUID-LocalInvocationId-LocalInvocationId-04283"},
-	spirv.BuiltInGlobalInvocationId:        {3, false, true, "VUID-GlobalInvocationId-GlobalInvocationId-04238"},
-	spirv.BuiltInWorkgroupId:               {3, false, true, "VUID-WorkgroupId-WorkgroupId-04424"},
-	spirv.BuiltInNumWorkgroups:             {3, false, true, "VUID-NumWorkgroups-NumWorkgroups-04298"},
-	spirv.BuiltInWorkgroupSize:             {3, false, false, "VUID-WorkgroupSize-WorkgroupSize-04427"},
-	spirv.BuiltInLocalInvocationIndex:      {1, false, true, "VUID-LocalInvocationIndex-LocalInvocationIndex-04286"},
-	spirv.BuiltInSubgroupSize:              {1, false, true, "VUID-SubgroupSize-SubgroupSize-04383"},
-	spirv.BuiltInSubgroupLocalInvocationId: {1, false, true, "VUID-SubgroupLocalInvocationId-SubgroupLocalInvocationId-04381"},
-	spirv.BuiltInNumSubgroups:              {1, false, true, "VUID-NumSubgroups-NumSubgroups-04295"},
-	spirv.BuiltInSubgroupId:                {1, false, true, "VUID-SubgroupId-SubgroupId-04367"},
-	spirv.BuiltInSubgroupEqMask:            {4, false, true, "VUID-SubgroupEqMask-SubgroupEqMask-04371"},
-	spirv.BuiltInSubgroupGeMask:            {4, false, true, "VUID-SubgroupGeMask-SubgroupGeMask-04373"},
-	spirv.BuiltInSubgroupGtMask:            {4, false, true, "VUID-SubgroupGtMask-SubgroupGtMask-04375"},
-	spirv.BuiltInSubgroupLeMask:            {4, false, true, "VUID-SubgroupLeMask-SubgroupLeMask-04377"},
-	spirv.BuiltInSubgroupLtMask:            {4, false, true, "VUID-SubgroupLtMask-SubgroupLtMask-04379"},
-	spirv.BuiltInFragCoord:                 {4, true, true, "VUID-FragCoord-FragCoord-04212"},
-}
+var builtinShapes = sync.OnceValue(func() map[spirv.BuiltIn]builtinShape {
+	return map[spirv.BuiltIn]builtinShape{
+		spirv.BuiltInLocalInvocationId:         {3, false, true, "VUID-LocalInvocationId-LocalInvocationId-04283"},
+		spirv.BuiltInGlobalInvocationId:        {3, false, true, "VUID-GlobalInvocationId-GlobalInvocationId-04238"},
+		spirv.BuiltInWorkgroupId:               {3, false, true, "VUID-WorkgroupId-WorkgroupId-04424"},
+		spirv.BuiltInNumWorkgroups:             {3, false, true, "VUID-NumWorkgroups-NumWorkgroups-04298"},
+		spirv.BuiltInWorkgroupSize:             {3, false, false, "VUID-WorkgroupSize-WorkgroupSize-04427"},
+		spirv.BuiltInLocalInvocationIndex:      {1, false, true, "VUID-LocalInvocationIndex-LocalInvocationIndex-04286"},
+		spirv.BuiltInSubgroupSize:              {1, false, true, "VUID-SubgroupSize-SubgroupSize-04383"},
+		spirv.BuiltInSubgroupLocalInvocationId: {1, false, true, "VUID-SubgroupLocalInvocationId-SubgroupLocalInvocationId-04381"},
+		spirv.BuiltInNumSubgroups:              {1, false, true, "VUID-NumSubgroups-NumSubgroups-04295"},
+		spirv.BuiltInSubgroupId:                {1, false, true, "VUID-SubgroupId-SubgroupId-04367"},
+		spirv.BuiltInSubgroupEqMask:            {4, false, true, "VUID-SubgroupEqMask-SubgroupEqMask-04371"},
+		spirv.BuiltInSubgroupGeMask:            {4, false, true, "VUID-SubgroupGeMask-SubgroupGeMask-04373"},
+		spirv.BuiltInSubgroupGtMask:            {4, false, true, "VUID-SubgroupGtMask-SubgroupGtMask-04375"},
+		spirv.BuiltInSubgroupLeMask:            {4, false, true, "VUID-SubgroupLeMask-SubgroupLeMask-04377"},
+		spirv.BuiltInSubgroupLtMask:            {4, false, true, "VUID-SubgroupLtMask-SubgroupLtMask-04379"},
+		spirv.BuiltInFragCoord:                 {4, true, true, "VUID-FragCoord-FragCoord-04212"},
+	}
+})
 
 // checkBuiltIns checks every BuiltIn decoration of a variable or constant
 // in the Vulkan environment.
@@ -68,7 +71,7 @@ func (s *state) checkBuiltIn(i int, id uint32, b spirv.BuiltIn) {
 		s.fail(i, "vulkan.builtin", "Vulkan spec doesn't allow BuiltIn %s to be used.", name)
 		return
 	}
-	want, ok := builtinShapes[b]
+	want, ok := builtinShapes()[b]
 	d := s.defInst(id)
 	if !ok || d == nil {
 		return

@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -86,7 +87,7 @@ func (s *state) checkCapabilities() {
 		return
 	}
 	for i := range s.m.Insts {
-		if in := &s.m.Insts[i]; in.Op == spirv.OpCapability && vulkanForbidden[spirv.Capability(in.Words[0])] {
+		if in := &s.m.Insts[i]; in.Op == spirv.OpCapability && vulkanForbidden()[spirv.Capability(in.Words[0])] {
 			s.fail(i, "vulkan.capability", "Capability %s is not allowed by Vulkan 1.%d specification (or requires extension)",
 				capNames([]spirv.Capability{spirv.Capability(in.Words[0])}), s.env.vkMinor)
 			return
@@ -190,12 +191,14 @@ func capNames(cs []spirv.Capability) string {
 // does not list and no SPIR-V extension enables: "The application must
 // not pass a SPIR-V module containing any of the following to
 // vkCreateShaderModule: any OpCapability not listed above".
-var vulkanForbidden = map[spirv.Capability]bool{
-	spirv.CapabilityAddresses: true, spirv.CapabilityLinkage: true, spirv.CapabilityKernel: true,
-	spirv.CapabilityVector16: true, spirv.CapabilityFloat16Buffer: true, spirv.CapabilityImageBasic: true,
-	spirv.CapabilityImageReadWrite: true, spirv.CapabilityImageMipmap: true, spirv.CapabilityPipes: true,
-	spirv.CapabilityDeviceEnqueue: true, spirv.CapabilityLiteralSampler: true, spirv.CapabilityAtomicStorage: true,
-	spirv.CapabilityImageRect: true, spirv.CapabilitySampledRect: true, spirv.CapabilityGenericPointer: true,
-	spirv.CapabilitySubgroupDispatch: true, spirv.CapabilityNamedBarrier: true, spirv.CapabilityPipeStorage: true,
-	spirv.CapabilityUniformDecoration: true,
-}
+var vulkanForbidden = sync.OnceValue(func() map[spirv.Capability]bool {
+	return map[spirv.Capability]bool{
+		spirv.CapabilityAddresses: true, spirv.CapabilityLinkage: true, spirv.CapabilityKernel: true,
+		spirv.CapabilityVector16: true, spirv.CapabilityFloat16Buffer: true, spirv.CapabilityImageBasic: true,
+		spirv.CapabilityImageReadWrite: true, spirv.CapabilityImageMipmap: true, spirv.CapabilityPipes: true,
+		spirv.CapabilityDeviceEnqueue: true, spirv.CapabilityLiteralSampler: true, spirv.CapabilityAtomicStorage: true,
+		spirv.CapabilityImageRect: true, spirv.CapabilitySampledRect: true, spirv.CapabilityGenericPointer: true,
+		spirv.CapabilitySubgroupDispatch: true, spirv.CapabilityNamedBarrier: true, spirv.CapabilityPipeStorage: true,
+		spirv.CapabilityUniformDecoration: true,
+	}
+})

@@ -1,6 +1,10 @@
 package validate
 
-import "github.com/coopshader/coop/spirv"
+import (
+	"sync"
+
+	"github.com/coopshader/coop/spirv"
+)
 
 // The composite instructions (SPIR-V 3.56.12): the literal indices of
 // OpCompositeExtract and OpCompositeInsert select a member that exists,
@@ -8,11 +12,13 @@ import "github.com/coopshader/coop/spirv"
 // Like the arithmetic rules they also check an OpSpecConstantOp's
 // operation.
 
-var compositeRules = map[spirv.Op]func(*op){
-	spirv.OpCompositeExtract: compositeExtract,
-	spirv.OpCompositeInsert:  compositeInsert,
-	spirv.OpVectorShuffle:    vectorShuffle,
-}
+var compositeRules = sync.OnceValue(func() map[spirv.Op]func(*op) {
+	return map[spirv.Op]func(*op){
+		spirv.OpCompositeExtract: compositeExtract,
+		spirv.OpCompositeInsert:  compositeInsert,
+		spirv.OpVectorShuffle:    vectorShuffle,
+	}
+})
 
 // walkLiterals follows literal indices from the type t, as
 // OpCompositeExtract and OpCompositeInsert do.

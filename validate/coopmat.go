@@ -9,30 +9,32 @@ import (
 // conversions, transpose); the tensor loads and stores are in tensor.go.
 
 func init() {
-	addChecks(map[spirv.Op]func(*state, int){
-		spirv.OpTypeCooperativeMatrixKHR:         (*state).checkCoopMatType,
-		spirv.OpTypeCooperativeMatrixNV:          (*state).checkCoopMatType,
-		spirv.OpCooperativeMatrixLengthKHR:       (*state).checkCoopMatLength,
-		spirv.OpCooperativeMatrixLengthNV:        (*state).checkCoopMatLength,
-		spirv.OpCooperativeMatrixLoadKHR:         (*state).checkCoopMatLoadStore,
-		spirv.OpCooperativeMatrixStoreKHR:        (*state).checkCoopMatLoadStore,
-		spirv.OpCooperativeMatrixLoadNV:          (*state).checkCoopMatLoadStoreNV,
-		spirv.OpCooperativeMatrixStoreNV:         (*state).checkCoopMatLoadStoreNV,
-		spirv.OpCooperativeMatrixMulAddKHR:       (*state).checkCoopMatMulAdd,
-		spirv.OpCooperativeMatrixMulAddNV:        (*state).checkCoopMatMulAdd,
-		spirv.OpCooperativeMatrixConvertUseEXT:   (*state).checkCoopMatConvertUse,
-		spirv.OpCooperativeMatrixTransposeNV:     (*state).checkCoopMatTranspose,
-		spirv.OpCooperativeMatrixReduceEXT:       (*state).checkCoopMatReduce,
-		spirv.OpCooperativeMatrixPerElementOpEXT: (*state).checkCoopMatPerElement,
-		spirv.OpConvertFToU:                      (*state).checkCoopMatConversion,
-		spirv.OpConvertFToS:                      (*state).checkCoopMatConversion,
-		spirv.OpConvertSToF:                      (*state).checkCoopMatConversion,
-		spirv.OpConvertUToF:                      (*state).checkCoopMatConversion,
-		spirv.OpUConvert:                         (*state).checkCoopMatConversion,
-		spirv.OpSConvert:                         (*state).checkCoopMatConversion,
-		spirv.OpFConvert:                         (*state).checkCoopMatConversion,
-		spirv.OpBitcast:                          (*state).checkCoopMatConversion,
-		spirv.OpMatrixTimesScalar:                (*state).checkCoopMatTimesScalar,
+	addChecks(func() checks {
+		return checks{
+			spirv.OpTypeCooperativeMatrixKHR:         (*state).checkCoopMatType,
+			spirv.OpTypeCooperativeMatrixNV:          (*state).checkCoopMatType,
+			spirv.OpCooperativeMatrixLengthKHR:       (*state).checkCoopMatLength,
+			spirv.OpCooperativeMatrixLengthNV:        (*state).checkCoopMatLength,
+			spirv.OpCooperativeMatrixLoadKHR:         (*state).checkCoopMatLoadStore,
+			spirv.OpCooperativeMatrixStoreKHR:        (*state).checkCoopMatLoadStore,
+			spirv.OpCooperativeMatrixLoadNV:          (*state).checkCoopMatLoadStoreNV,
+			spirv.OpCooperativeMatrixStoreNV:         (*state).checkCoopMatLoadStoreNV,
+			spirv.OpCooperativeMatrixMulAddKHR:       (*state).checkCoopMatMulAdd,
+			spirv.OpCooperativeMatrixMulAddNV:        (*state).checkCoopMatMulAdd,
+			spirv.OpCooperativeMatrixConvertUseEXT:   (*state).checkCoopMatConvertUse,
+			spirv.OpCooperativeMatrixTransposeNV:     (*state).checkCoopMatTranspose,
+			spirv.OpCooperativeMatrixReduceEXT:       (*state).checkCoopMatReduce,
+			spirv.OpCooperativeMatrixPerElementOpEXT: (*state).checkCoopMatPerElement,
+			spirv.OpConvertFToU:                      (*state).checkCoopMatConversion,
+			spirv.OpConvertFToS:                      (*state).checkCoopMatConversion,
+			spirv.OpConvertSToF:                      (*state).checkCoopMatConversion,
+			spirv.OpConvertUToF:                      (*state).checkCoopMatConversion,
+			spirv.OpUConvert:                         (*state).checkCoopMatConversion,
+			spirv.OpSConvert:                         (*state).checkCoopMatConversion,
+			spirv.OpFConvert:                         (*state).checkCoopMatConversion,
+			spirv.OpBitcast:                          (*state).checkCoopMatConversion,
+			spirv.OpMatrixTimesScalar:                (*state).checkCoopMatTimesScalar,
+		}
 	})
 }
 

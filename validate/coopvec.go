@@ -8,13 +8,15 @@ import (
 // (checkVectorIDType) and where the type may live in checkVariable.
 
 func init() {
-	addChecks(map[spirv.Op]func(*state, int){
-		spirv.OpCooperativeVectorLoadNV:                   (*state).checkCoopVecLoadStore,
-		spirv.OpCooperativeVectorStoreNV:                  (*state).checkCoopVecLoadStore,
-		spirv.OpCooperativeVectorMatrixMulNV:              (*state).checkCoopVecMatMul,
-		spirv.OpCooperativeVectorMatrixMulAddNV:           (*state).checkCoopVecMatMul,
-		spirv.OpCooperativeVectorOuterProductAccumulateNV: (*state).checkCoopVecOuterProduct,
-		spirv.OpCooperativeVectorReduceSumAccumulateNV:    (*state).checkCoopVecReduceSum,
+	addChecks(func() checks {
+		return checks{
+			spirv.OpCooperativeVectorLoadNV:                   (*state).checkCoopVecLoadStore,
+			spirv.OpCooperativeVectorStoreNV:                  (*state).checkCoopVecLoadStore,
+			spirv.OpCooperativeVectorMatrixMulNV:              (*state).checkCoopVecMatMul,
+			spirv.OpCooperativeVectorMatrixMulAddNV:           (*state).checkCoopVecMatMul,
+			spirv.OpCooperativeVectorOuterProductAccumulateNV: (*state).checkCoopVecOuterProduct,
+			spirv.OpCooperativeVectorReduceSumAccumulateNV:    (*state).checkCoopVecReduceSum,
+		}
 	})
 }
 

@@ -169,6 +169,19 @@ func (s *state) checkDecorationTarget(i int, target uint32, d spirv.Decoration) 
 		spirv.DecorationLocation, spirv.DecorationIndex, spirv.DecorationInputAttachmentIndex:
 		if !variable {
 			s.fail(i, "decoration.target", "%s decoration on target <id> '%d' must be a variable", name, target)
+			return
+		}
+		sc := spirv.StorageClass(ti.Words[2])
+		switch {
+		case s.env.vulkan && (d == spirv.DecorationBinding || d == spirv.DecorationDescriptorSet) &&
+			sc != spirv.StorageClassStorageBuffer && sc != spirv.StorageClassUniform && sc != spirv.StorageClassUniformConstant &&
+			sc != spirv.StorageClassTileAttachmentQCOM:
+			// "If a variable is decorated by code:DescriptorSet or
+			// code:Binding, the {StorageClass} must: correspond to an entry
+			// in <<interfaces-resources-storage-class-correspondence, Shader
+			// Resource and Storage Class Correspondence>>"
+			// (VUID-StandaloneSpirv-DescriptorSet-06491).
+			s.fail(i, "vulkan.decoration", "[VUID-StandaloneSpirv-DescriptorSet-06491] %s decoration on target <id> '%d' must be in the StorageBuffer, Uniform, or UniformConstant storage class", name, target)
 		}
 	case spirv.DecorationNonReadable, spirv.DecorationNonWritable, spirv.DecorationNoPerspective, spirv.DecorationFlat,
 		spirv.DecorationPatch, spirv.DecorationCentroid, spirv.DecorationSample, spirv.DecorationRestrict, spirv.DecorationAliased,

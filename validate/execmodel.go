@@ -13,10 +13,12 @@ import (
 // operands of the workgroup-size and Id execution modes.
 
 func init() {
-	addChecks(map[spirv.Op]func(*state, int){
-		spirv.OpEntryPoint:      (*state).checkCallGraphModels,
-		spirv.OpExecutionMode:   (*state).checkLocalSize,
-		spirv.OpExecutionModeId: (*state).checkExecutionModeID,
+	addChecks(func() checks {
+		return checks{
+			spirv.OpEntryPoint:      (*state).checkCallGraphModels,
+			spirv.OpExecutionMode:   (*state).checkLocalSize,
+			spirv.OpExecutionModeId: (*state).checkExecutionModeID,
+		}
 	})
 }
 
@@ -64,7 +66,7 @@ func (s *state) modelLimits(i int, out []modelLimit) []modelLimit {
 	case spirv.OpKill, spirv.OpTerminateInvocation, spirv.OpDemoteToHelperInvocation, spirv.OpIsHelperInvocationEXT:
 		return append(out, modelLimit{fragmentOnly, op.String() + " requires Fragment execution model"})
 	}
-	if !s.env.vulkan || !scopeOps[op] {
+	if !s.env.vulkan || !scopeOps()[op] {
 		return out
 	}
 	r := s.rolesOf(i)

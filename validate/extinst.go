@@ -118,8 +118,10 @@ func (s *state) checkGLSLInst(i int) {
 }
 
 func init() {
-	addChecks(map[spirv.Op]func(*state, int){
-		spirv.OpExtInstImport: (*state).checkExtInstImport,
-		spirv.OpExtInst:       (*state).checkGLSLInst,
+	addChecks(func() checks {
+		return checks{
+			spirv.OpExtInstImport: (*state).checkExtInstImport,
+			spirv.OpExtInst:       (*state).checkGLSLInst,
+		}
 	})
 }

@@ -1,6 +1,10 @@
 package validate
 
-import "github.com/coopshader/coop/spirv"
+import (
+	"sync"
+
+	"github.com/coopshader/coop/spirv"
+)
 
 // The non-uniform group instructions (SPIR-V 3.56.24): the Value an
 // operation combines or moves has the Result Type, the kind of which the
@@ -10,17 +14,19 @@ import "github.com/coopshader/coop/spirv"
 
 // groupArith are the reductions and scans, by the component kind they
 // take ("Result Type must be a scalar or vector of integer type").
-var groupArith = map[spirv.Op]spirv.Op{
-	spirv.OpGroupNonUniformIAdd: spirv.OpTypeInt, spirv.OpGroupNonUniformIMul: spirv.OpTypeInt,
-	spirv.OpGroupNonUniformSMin: spirv.OpTypeInt, spirv.OpGroupNonUniformUMin: spirv.OpTypeInt,
-	spirv.OpGroupNonUniformSMax: spirv.OpTypeInt, spirv.OpGroupNonUniformUMax: spirv.OpTypeInt,
-	spirv.OpGroupNonUniformBitwiseAnd: spirv.OpTypeInt, spirv.OpGroupNonUniformBitwiseOr: spirv.OpTypeInt,
-	spirv.OpGroupNonUniformBitwiseXor: spirv.OpTypeInt,
-	spirv.OpGroupNonUniformFAdd:       spirv.OpTypeFloat, spirv.OpGroupNonUniformFMul: spirv.OpTypeFloat,
-	spirv.OpGroupNonUniformFMin: spirv.OpTypeFloat, spirv.OpGroupNonUniformFMax: spirv.OpTypeFloat,
-	spirv.OpGroupNonUniformLogicalAnd: spirv.OpTypeBool, spirv.OpGroupNonUniformLogicalOr: spirv.OpTypeBool,
-	spirv.OpGroupNonUniformLogicalXor: spirv.OpTypeBool,
-}
+var groupArith = sync.OnceValue(func() map[spirv.Op]spirv.Op {
+	return map[spirv.Op]spirv.Op{
+		spirv.OpGroupNonUniformIAdd: spirv.OpTypeInt, spirv.OpGroupNonUniformIMul: spirv.OpTypeInt,
+		spirv.OpGroupNonUniformSMin: spirv.OpTypeInt, spirv.OpGroupNonUniformUMin: spirv.OpTypeInt,
+		spirv.OpGroupNonUniformSMax: spirv.OpTypeInt, spirv.OpGroupNonUniformUMax: spirv.OpTypeInt,
+		spirv.OpGroupNonUniformBitwiseAnd: spirv.OpTypeInt, spirv.OpGroupNonUniformBitwiseOr: spirv.OpTypeInt,
+		spirv.OpGroupNonUniformBitwiseXor: spirv.OpTypeInt,
+		spirv.OpGroupNonUniformFAdd:       spirv.OpTypeFloat, spirv.OpGroupNonUniformFMul: spirv.OpTypeFloat,
+		spirv.OpGroupNonUniformFMin: spirv.OpTypeFloat, spirv.OpGroupNonUniformFMax: spirv.OpTypeFloat,
+		spirv.OpGroupNonUniformLogicalAnd: spirv.OpTypeBool, spirv.OpGroupNonUniformLogicalOr: spirv.OpTypeBool,
+		spirv.OpGroupNonUniformLogicalXor: spirv.OpTypeBool,
+	}
+})
 
 // checkGroupArith: "Result Type must be a scalar or vector of <kind>
 // type. ... The type of Value must be the same as Result Type.
@@ -37,8 +43,8 @@ func (s *state) checkGroupArith(i int) {
 	if coop {
 		return
 	}
-	if !ok || !r.is(groupArith[in.Op]) {
-		s.fail(i, "group.result", "%s: Result Type must be a scalar or vector of %s type", in.Op, kindName(groupArith[in.Op]))
+	if !ok || !r.is(groupArith()[in.Op]) {
+		s.fail(i, "group.result", "%s: Result Type must be a scalar or vector of %s type", in.Op, kindName(groupArith()[in.Op]))
 		return
 	}
 	if s.typeOf(w[4]) != w[0] {
@@ -53,6 +59,9 @@ func (s *state) checkGroupArith(i int) {
 	case spirv.GroupOperationClusteredReduce:
 		if !ok || v.vec || !v.is(spirv.OpTypeInt) || v.t.Signed {
 			s.fail(i, "group.cluster-size", "ClusterSize must be an unsigned integer scalar")
+		} else if !s.isConst(w[5]) {
+			// "ClusterSize ... must come from a constant instruction"
+			s.fail(i, "group.cluster-size", "ClusterSize must be a constant instruction")
 		}
 	case spirv.GroupOperationPartitionedReduceEXT, spirv.GroupOperationPartitionedInclusiveScanEXT,
 		spirv.GroupOperationPartitionedExclusiveScanEXT:
@@ -105,18 +114,20 @@ func (s *state) checkGroupPredicate(i int) {
 }
 
 func init() {
-	m := map[spirv.Op]func(*state, int){}
-	for op := range groupArith {
-		m[op] = (*state).checkGroupArith
-	}
-	for _, op := range []spirv.Op{spirv.OpGroupNonUniformBroadcast, spirv.OpGroupNonUniformBroadcastFirst,
-		spirv.OpGroupNonUniformShuffle, spirv.OpGroupNonUniformShuffleXor, spirv.OpGroupNonUniformShuffleUp,
-		spirv.OpGroupNonUniformShuffleDown, spirv.OpGroupNonUniformQuadBroadcast, spirv.OpGroupNonUniformQuadSwap,
-		spirv.OpGroupNonUniformRotateKHR} {
-		m[op] = (*state).checkGroupValue
-	}
-	for _, op := range []spirv.Op{spirv.OpGroupNonUniformBallot, spirv.OpGroupNonUniformAll, spirv.OpGroupNonUniformAny} {
-		m[op] = (*state).checkGroupPredicate
-	}
-	addChecks(m)
+	addChecks(func() checks {
+		m := checks{}
+		for op := range groupArith() {
+			m[op] = (*state).checkGroupArith
+		}
+		for _, op := range []spirv.Op{spirv.OpGroupNonUniformBroadcast, spirv.OpGroupNonUniformBroadcastFirst,
+			spirv.OpGroupNonUniformShuffle, spirv.OpGroupNonUniformShuffleXor, spirv.OpGroupNonUniformShuffleUp,
+			spirv.OpGroupNonUniformShuffleDown, spirv.OpGroupNonUniformQuadBroadcast, spirv.OpGroupNonUniformQuadSwap,
+			spirv.OpGroupNonUniformRotateKHR} {
+			m[op] = (*state).checkGroupValue
+		}
+		for _, op := range []spirv.Op{spirv.OpGroupNonUniformBallot, spirv.OpGroupNonUniformAll, spirv.OpGroupNonUniformAny} {
+			m[op] = (*state).checkGroupPredicate
+		}
+		return m
+	})
 }

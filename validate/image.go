@@ -148,10 +148,12 @@ func (s *state) checkImageOperands(i int, name string, it []uint32, mask uint32,
 }
 
 func init() {
-	addChecks(map[spirv.Op]func(*state, int){
-		spirv.OpTypeImage:  (*state).checkImageType,
-		spirv.OpImageRead:  (*state).checkImageAccess,
-		spirv.OpImageWrite: (*state).checkImageAccess,
-		spirv.OpImageFetch: (*state).checkImageAccess,
+	addChecks(func() checks {
+		return checks{
+			spirv.OpTypeImage:  (*state).checkImageType,
+			spirv.OpImageRead:  (*state).checkImageAccess,
+			spirv.OpImageWrite: (*state).checkImageAccess,
+			spirv.OpImageFetch: (*state).checkImageAccess,
+		}
 	})
 }

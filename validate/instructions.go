@@ -2,34 +2,47 @@ package validate
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/coopshader/coop/spirv"
 )
 
-// instChecks holds the checks of the instruction families, by opcode;
-// each family file adds its own in an init function. Families sharing an
-// opcode (a conversion of scalars and of cooperative matrices) each add
-// theirs: they run in the order the files' init functions ran, until one
-// fails.
-var instChecks = map[spirv.Op]func(*state, int){}
+// checks are one instruction family's rules, by opcode.
+type checks = map[spirv.Op]func(*state, int)
 
-func addChecks(m map[spirv.Op]func(*state, int)) {
-	for op, f := range m {
-		if g := instChecks[op]; g != nil {
-			h := f
-			f = func(s *state, i int) {
-				if g(s, i); s.err == nil {
-					h(s, i)
+// families are the instruction families' tables in the order their files'
+// init functions registered them (addChecks). A table is a function, so
+// init only records it: every command of coop pays for package init, and
+// only validation needs the tables.
+var families []func() checks
+
+func addChecks(f func() checks) { families = append(families, f) }
+
+// instChecks merges the families' tables on first use. Families sharing
+// an opcode (a conversion of scalars and of cooperative matrices) each
+// add theirs: they run in the order the families registered, until one
+// fails.
+var instChecks = sync.OnceValue(func() checks {
+	all := checks{}
+	for _, fam := range families {
+		for op, f := range fam() {
+			if g := all[op]; g != nil {
+				h := f
+				f = func(s *state, i int) {
+					if g(s, i); s.err == nil {
+						h(s, i)
+					}
 				}
 			}
+			all[op] = f
 		}
-		instChecks[op] = f
 	}
-}
+	return all
+})
 
 // runChecks runs the family checks of instruction i.
 func (s *state) runChecks(i int) {
-	if h := instChecks[s.m.Insts[i].Op]; h != nil {
+	if h := instChecks()[s.m.Insts[i].Op]; h != nil {
 		h(s, i)
 	}
 }

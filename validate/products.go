@@ -10,13 +10,15 @@ import "github.com/coopshader/coop/spirv"
 // with the scaling products, have their families' rules.
 
 func init() {
-	addChecks(map[spirv.Op]func(*state, int){
-		spirv.OpVectorTimesScalar: (*state).checkTimesScalar,
-		spirv.OpMatrixTimesScalar: (*state).checkTimesScalar,
-		spirv.OpIAddCarry:         (*state).checkExtendedArith,
-		spirv.OpISubBorrow:        (*state).checkExtendedArith,
-		spirv.OpUMulExtended:      (*state).checkExtendedArith,
-		spirv.OpSMulExtended:      (*state).checkExtendedArith,
+	addChecks(func() checks {
+		return checks{
+			spirv.OpVectorTimesScalar: (*state).checkTimesScalar,
+			spirv.OpMatrixTimesScalar: (*state).checkTimesScalar,
+			spirv.OpIAddCarry:         (*state).checkExtendedArith,
+			spirv.OpISubBorrow:        (*state).checkExtendedArith,
+			spirv.OpUMulExtended:      (*state).checkExtendedArith,
+			spirv.OpSMulExtended:      (*state).checkExtendedArith,
+		}
 	})
 }
 

@@ -1,6 +1,10 @@
 package validate
 
-import "github.com/coopshader/coop/spirv"
+import (
+	"sync"
+
+	"github.com/coopshader/coop/spirv"
+)
 
 // SPV_KHR_ray_query (with SPV_KHR_ray_tracing_position_fetch's and
 // SPV_NV_linear_swept_spheres' queries): the operand and result types of
@@ -22,43 +26,49 @@ const (
 
 // rayQueryOps lists, per instruction, its result and whether it takes an
 // Intersection operand after the Ray Query.
-var rayQueryOps = map[spirv.Op]struct {
+type rayQueryOp struct {
 	result       rayQueryResult
 	intersection bool
-}{
-	spirv.OpRayQueryProceedKHR:                                               {rqBool, false},
-	spirv.OpRayQueryGetIntersectionCandidateAABBOpaqueKHR:                    {rqBool, false},
-	spirv.OpRayQueryGetIntersectionFrontFaceKHR:                              {rqBool, true},
-	spirv.OpRayQueryGetRayTMinKHR:                                            {rqFloat, false},
-	spirv.OpRayQueryGetIntersectionTKHR:                                      {rqFloat, true},
-	spirv.OpRayQueryGetRayFlagsKHR:                                           {rqInt, false},
-	spirv.OpRayQueryGetIntersectionTypeKHR:                                   {rqInt, true},
-	spirv.OpRayQueryGetIntersectionInstanceCustomIndexKHR:                    {rqInt, true},
-	spirv.OpRayQueryGetIntersectionInstanceIdKHR:                             {rqInt, true},
-	spirv.OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR: {rqInt, true},
-	spirv.OpRayQueryGetIntersectionGeometryIndexKHR:                          {rqInt, true},
-	spirv.OpRayQueryGetIntersectionPrimitiveIndexKHR:                         {rqInt, true},
-	spirv.OpRayQueryGetWorldRayDirectionKHR:                                  {rqVec3, false},
-	spirv.OpRayQueryGetWorldRayOriginKHR:                                     {rqVec3, false},
-	spirv.OpRayQueryGetIntersectionObjectRayDirectionKHR:                     {rqVec3, true},
-	spirv.OpRayQueryGetIntersectionObjectRayOriginKHR:                        {rqVec3, true},
-	spirv.OpRayQueryGetIntersectionBarycentricsKHR:                           {rqVec2, true},
-	spirv.OpRayQueryGetIntersectionObjectToWorldKHR:                          {rqMat4x3, true},
-	spirv.OpRayQueryGetIntersectionWorldToObjectKHR:                          {rqMat4x3, true},
-	spirv.OpRayQueryGetIntersectionTriangleVertexPositionsKHR:                {rqNone, true},
 }
 
+var rayQueryOps = sync.OnceValue(func() map[spirv.Op]rayQueryOp {
+	return map[spirv.Op]rayQueryOp{
+		spirv.OpRayQueryProceedKHR:                                               {rqBool, false},
+		spirv.OpRayQueryGetIntersectionCandidateAABBOpaqueKHR:                    {rqBool, false},
+		spirv.OpRayQueryGetIntersectionFrontFaceKHR:                              {rqBool, true},
+		spirv.OpRayQueryGetRayTMinKHR:                                            {rqFloat, false},
+		spirv.OpRayQueryGetIntersectionTKHR:                                      {rqFloat, true},
+		spirv.OpRayQueryGetRayFlagsKHR:                                           {rqInt, false},
+		spirv.OpRayQueryGetIntersectionTypeKHR:                                   {rqInt, true},
+		spirv.OpRayQueryGetIntersectionInstanceCustomIndexKHR:                    {rqInt, true},
+		spirv.OpRayQueryGetIntersectionInstanceIdKHR:                             {rqInt, true},
+		spirv.OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR: {rqInt, true},
+		spirv.OpRayQueryGetIntersectionGeometryIndexKHR:                          {rqInt, true},
+		spirv.OpRayQueryGetIntersectionPrimitiveIndexKHR:                         {rqInt, true},
+		spirv.OpRayQueryGetWorldRayDirectionKHR:                                  {rqVec3, false},
+		spirv.OpRayQueryGetWorldRayOriginKHR:                                     {rqVec3, false},
+		spirv.OpRayQueryGetIntersectionObjectRayDirectionKHR:                     {rqVec3, true},
+		spirv.OpRayQueryGetIntersectionObjectRayOriginKHR:                        {rqVec3, true},
+		spirv.OpRayQueryGetIntersectionBarycentricsKHR:                           {rqVec2, true},
+		spirv.OpRayQueryGetIntersectionObjectToWorldKHR:                          {rqMat4x3, true},
+		spirv.OpRayQueryGetIntersectionWorldToObjectKHR:                          {rqMat4x3, true},
+		spirv.OpRayQueryGetIntersectionTriangleVertexPositionsKHR:                {rqNone, true},
+	}
+})
+
 func init() {
-	m := map[spirv.Op]func(*state, int){
-		spirv.OpRayQueryInitializeKHR:           (*state).checkRayQueryInitialize,
-		spirv.OpRayQueryTerminateKHR:            func(s *state, i int) { s.checkRayQueryPointer(i, 0) },
-		spirv.OpRayQueryConfirmIntersectionKHR:  func(s *state, i int) { s.checkRayQueryPointer(i, 0) },
-		spirv.OpRayQueryGenerateIntersectionKHR: (*state).checkRayQueryGenerate,
-	}
-	for op := range rayQueryOps {
-		m[op] = (*state).checkRayQueryGet
-	}
-	addChecks(m)
+	addChecks(func() checks {
+		m := checks{
+			spirv.OpRayQueryInitializeKHR:           (*state).checkRayQueryInitialize,
+			spirv.OpRayQueryTerminateKHR:            func(s *state, i int) { s.checkRayQueryPointer(i, 0) },
+			spirv.OpRayQueryConfirmIntersectionKHR:  func(s *state, i int) { s.checkRayQueryPointer(i, 0) },
+			spirv.OpRayQueryGenerateIntersectionKHR: (*state).checkRayQueryGenerate,
+		}
+		for op := range rayQueryOps() {
+			m[op] = (*state).checkRayQueryGet
+		}
+		return m
+	})
 }
 
 // checkRayQueryPointer: "Ray Query must be a pointer to an
@@ -135,7 +145,7 @@ func (s *state) checkRayQueryGenerate(i int) {
 // committed intersection).
 func (s *state) checkRayQueryGet(i int) {
 	in := &s.m.Insts[i]
-	q := rayQueryOps[in.Op]
+	q := rayQueryOps()[in.Op]
 	if s.checkRayQueryPointer(i, 2); s.err != nil {
 		return
 	}

@@ -9,10 +9,12 @@ import "github.com/coopshader/coop/spirv"
 // paraphrased from it.
 
 func init() {
-	addChecks(map[spirv.Op]func(*state, int){
-		spirv.OpCompositeConstructReplicateEXT:    (*state).checkReplicate,
-		spirv.OpConstantCompositeReplicateEXT:     (*state).checkReplicate,
-		spirv.OpSpecConstantCompositeReplicateEXT: (*state).checkReplicate,
+	addChecks(func() checks {
+		return checks{
+			spirv.OpCompositeConstructReplicateEXT:    (*state).checkReplicate,
+			spirv.OpConstantCompositeReplicateEXT:     (*state).checkReplicate,
+			spirv.OpSpecConstantCompositeReplicateEXT: (*state).checkReplicate,
+		}
 	})
 }
 

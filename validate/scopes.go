@@ -1,6 +1,10 @@
 package validate
 
-import "github.com/coopshader/coop/spirv"
+import (
+	"sync"
+
+	"github.com/coopshader/coop/spirv"
+)
 
 // The roles of Scope and Memory Semantics <id> operands: what an
 // execution scope, a memory scope and each semantics may be, by
@@ -10,23 +14,31 @@ import "github.com/coopshader/coop/spirv"
 // operands' forms (constant 32-bit integers, valid values) are checked in
 // memory.go; here only values known as OpConstant are read.
 
-// scopeOps are the instructions with a Scope or Memory Semantics <id>.
-var scopeOps = map[spirv.Op]bool{}
-
-func init() {
-	m := map[spirv.Op]func(*state, int){}
+// scopeOps are the instructions with a Scope or Memory Semantics <id>,
+// found in the grammar on first use.
+var scopeOps = sync.OnceValue(func() map[spirv.Op]bool {
+	ops := map[spirv.Op]bool{}
 	for op := range spirv.Ops {
 		if d := op.Desc(); d != nil {
 			for _, od := range d.Operands {
 				if od.Kind == spirv.KindIdScope || od.Kind == spirv.KindIdMemorySemantics {
-					m[op] = (*state).checkScopeRoles
-					scopeOps[op] = true
+					ops[op] = true
 					break
 				}
 			}
 		}
 	}
-	addChecks(m)
+	return ops
+})
+
+func init() {
+	addChecks(func() checks {
+		m := checks{}
+		for op := range scopeOps() {
+			m[op] = (*state).checkScopeRoles
+		}
+		return m
+	})
 }
 
 // scopeRoles are the Scope and Memory Semantics operands of one

@@ -45,16 +45,18 @@ var smallUses = &restricted{
 }
 
 func init() {
-	m := map[spirv.Op]func(*state, int){
-		spirv.OpVariable: (*state).checkSmallVariable,
-		spirv.OpLoad:     (*state).checkSmallLoad,
-	}
-	for op := range spirv.Ops {
-		if isConstInst(op) {
-			m[op] = (*state).checkSmallConstant
+	addChecks(func() checks {
+		m := checks{
+			spirv.OpVariable: (*state).checkSmallVariable,
+			spirv.OpLoad:     (*state).checkSmallLoad,
 		}
-	}
-	addChecks(m)
+		for op := range spirv.Ops {
+			if isConstInst(op) {
+				m[op] = (*state).checkSmallConstant
+			}
+		}
+		return m
+	})
 }
 
 // checkSmallConstant: storage-only types have no constants.

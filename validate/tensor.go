@@ -8,21 +8,23 @@ import (
 // the tensor loads and stores of SPV_NV_cooperative_matrix2.
 
 func init() {
-	addChecks(map[spirv.Op]func(*state, int){
-		spirv.OpTypeTensorLayoutNV:             (*state).checkTensorLayoutType,
-		spirv.OpTypeTensorViewNV:               (*state).checkTensorViewType,
-		spirv.OpCreateTensorLayoutNV:           (*state).checkTensorCreate,
-		spirv.OpCreateTensorViewNV:             (*state).checkTensorCreate,
-		spirv.OpTensorLayoutSetDimensionNV:     (*state).checkTensorSet,
-		spirv.OpTensorLayoutSetStrideNV:        (*state).checkTensorSet,
-		spirv.OpTensorLayoutSetBlockSizeNV:     (*state).checkTensorSet,
-		spirv.OpTensorLayoutSliceNV:            (*state).checkTensorSet,
-		spirv.OpTensorLayoutSetClampValueNV:    (*state).checkTensorSet,
-		spirv.OpTensorViewSetDimensionNV:       (*state).checkTensorSet,
-		spirv.OpTensorViewSetStrideNV:          (*state).checkTensorSet,
-		spirv.OpTensorViewSetClipNV:            (*state).checkTensorSet,
-		spirv.OpCooperativeMatrixLoadTensorNV:  (*state).checkTensorLoadStore,
-		spirv.OpCooperativeMatrixStoreTensorNV: (*state).checkTensorLoadStore,
+	addChecks(func() checks {
+		return checks{
+			spirv.OpTypeTensorLayoutNV:             (*state).checkTensorLayoutType,
+			spirv.OpTypeTensorViewNV:               (*state).checkTensorViewType,
+			spirv.OpCreateTensorLayoutNV:           (*state).checkTensorCreate,
+			spirv.OpCreateTensorViewNV:             (*state).checkTensorCreate,
+			spirv.OpTensorLayoutSetDimensionNV:     (*state).checkTensorSet,
+			spirv.OpTensorLayoutSetStrideNV:        (*state).checkTensorSet,
+			spirv.OpTensorLayoutSetBlockSizeNV:     (*state).checkTensorSet,
+			spirv.OpTensorLayoutSliceNV:            (*state).checkTensorSet,
+			spirv.OpTensorLayoutSetClampValueNV:    (*state).checkTensorSet,
+			spirv.OpTensorViewSetDimensionNV:       (*state).checkTensorSet,
+			spirv.OpTensorViewSetStrideNV:          (*state).checkTensorSet,
+			spirv.OpTensorViewSetClipNV:            (*state).checkTensorSet,
+			spirv.OpCooperativeMatrixLoadTensorNV:  (*state).checkTensorLoadStore,
+			spirv.OpCooperativeMatrixStoreTensorNV: (*state).checkTensorLoadStore,
+		}
 	})
 }
 

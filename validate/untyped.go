@@ -8,13 +8,15 @@ import "github.com/coopshader/coop/spirv"
 // are paraphrased from it and from the Vulkan environment's VUIDs.
 
 func init() {
-	addChecks(map[spirv.Op]func(*state, int){
-		spirv.OpTypeUntypedPointerKHR:            (*state).checkUntypedPointerType,
-		spirv.OpUntypedVariableKHR:               (*state).checkUntypedVariable,
-		spirv.OpUntypedAccessChainKHR:            (*state).checkUntypedAccessChain,
-		spirv.OpUntypedInBoundsAccessChainKHR:    (*state).checkUntypedAccessChain,
-		spirv.OpUntypedPtrAccessChainKHR:         (*state).checkUntypedAccessChain,
-		spirv.OpUntypedInBoundsPtrAccessChainKHR: (*state).checkUntypedAccessChain,
+	addChecks(func() checks {
+		return checks{
+			spirv.OpTypeUntypedPointerKHR:            (*state).checkUntypedPointerType,
+			spirv.OpUntypedVariableKHR:               (*state).checkUntypedVariable,
+			spirv.OpUntypedAccessChainKHR:            (*state).checkUntypedAccessChain,
+			spirv.OpUntypedInBoundsAccessChainKHR:    (*state).checkUntypedAccessChain,
+			spirv.OpUntypedPtrAccessChainKHR:         (*state).checkUntypedAccessChain,
+			spirv.OpUntypedInBoundsPtrAccessChainKHR: (*state).checkUntypedAccessChain,
+		}
 	})
 }
 

@@ -1,0 +1,51 @@
+package validate
+
+import "github.com/coopshader/coop/spirv"
+
+// OpCopyLogical (SPIR-V 3.56.12, paraphrased, no local copy): "Result
+// Type must not equal the type of Operand ... but Result Type must
+// logically match the Operand type": two arrays of one length whose
+// element types logically match, or two structures whose members
+// logically match, or the same type (a length that is a specialization
+// constant is not compared).
+
+func init() {
+	addChecks(func() checks { return checks{spirv.OpCopyLogical: (*state).checkCopyLogical} })
+}
+
+func (s *state) checkCopyLogical(i int) {
+	w := s.m.Insts[i].Words
+	ot := s.typeOf(w[2])
+	if w[0] == ot {
+		s.fail(i, "composite.copy-logical", "Result Type must not equal the Operand type")
+		return
+	}
+	if !s.logicallyMatch(w[0], ot) {
+		s.fail(i, "composite.copy-logical", "Result Type does not logically match the Operand type")
+	}
+}
+
+func (s *state) logicallyMatch(a, b uint32) bool {
+	if a == b {
+		return true
+	}
+	ta, tb := s.types[a], s.types[b]
+	if ta == nil || tb == nil || ta.Op != tb.Op {
+		return false
+	}
+	switch ta.Op {
+	case spirv.OpTypeArray:
+		return (!ta.CountKnown || !tb.CountKnown || ta.Count == tb.Count) && s.logicallyMatch(ta.Elem, tb.Elem)
+	case spirv.OpTypeStruct:
+		if len(ta.Members) != len(tb.Members) {
+			return false
+		}
+		for k := range ta.Members {
+			if !s.logicallyMatch(ta.Members[k], tb.Members[k]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
