@@ -113,6 +113,11 @@ func coopArith(c *op, kind spirv.Op) bool {
 	if _, _, coop := c.s.numOf(c.rt); !coop {
 		return false
 	}
+	if op := c.s.m.Insts[c.i].Op; op != spirv.OpSpecConstantOp && !coopArithAllowed(c.s.types[c.rt], c.s.isCoopVec(c.s.types[c.rt]), op) {
+		c.fail("arith.coop", "%s cannot be used with a cooperative %s Result Type", c.name,
+			map[bool]string{true: "vector", false: "matrix"}[c.s.isCoopVec(c.s.types[c.rt])])
+		return true
+	}
 	if comp := c.s.types[c.s.types[c.rt].Elem]; !comp.is(kind) {
 		c.fail("arith.coop", "%s: the cooperative Result Type's Component Type must be of %s type", c.name, kindName(kind))
 		return true
@@ -123,6 +128,28 @@ func coopArith(c *op, kind spirv.Op) bool {
 		}
 	}
 	return true
+}
+
+// coopArithAllowed: "Allow cooperative matrix types for the following
+// arithmetic instructions: OpSNegate and OpFNegate; OpIAdd, OpFAdd, OpISub,
+// OpFSub, OpFMul, OpIMul, OpFDiv, OpSDiv, and OpUDiv"
+// (SPV_KHR_cooperative_matrix; SPV_NV_cooperative_matrix's list has no
+// OpFMul and OpIMul); SPV_NV_cooperative_vector allows the same list and
+// "the following bit instructions: OpShiftRightLogical,
+// OpShiftRightArithmetic, OpShiftLeftLogical, OpBitwiseOr, OpBitwiseXor,
+// OpBitwiseAnd, and OpNot".
+func coopArithAllowed(t *Type, vec bool, op spirv.Op) bool {
+	switch op {
+	case spirv.OpSNegate, spirv.OpFNegate, spirv.OpIAdd, spirv.OpFAdd, spirv.OpISub, spirv.OpFSub,
+		spirv.OpFDiv, spirv.OpSDiv, spirv.OpUDiv:
+		return true
+	case spirv.OpFMul, spirv.OpIMul:
+		return !t.is(spirv.OpTypeCooperativeMatrixNV)
+	case spirv.OpShiftRightLogical, spirv.OpShiftRightArithmetic, spirv.OpShiftLeftLogical,
+		spirv.OpBitwiseOr, spirv.OpBitwiseXor, spirv.OpBitwiseAnd, spirv.OpNot:
+		return vec
+	}
+	return false
 }
 
 // floatArith: "Result Type must be a scalar or vector of floating-point

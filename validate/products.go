@@ -5,9 +5,10 @@ import "github.com/coopshader/coop/spirv"
 // Scaling products and the arithmetic with extended results (SPIR-V
 // 3.56.13 Arithmetic Instructions, paraphrased, no local copy):
 // OpVectorTimesScalar, OpMatrixTimesScalar, OpIAddCarry, OpISubBorrow,
-// OpUMulExtended and OpSMulExtended. Cooperative matrices and vectors,
-// which SPV_KHR_cooperative_matrix and SPV_NV_cooperative_vector allow
-// with the scaling products, have their families' rules.
+// OpUMulExtended and OpSMulExtended. Cooperative vectors scale as vectors
+// do ("Allow floating point cooperative vector types for
+// OpVectorTimesScalar", SPV_NV_cooperative_vector); cooperative matrices
+// have their family's rule (coopmat.go).
 
 func init() {
 	addChecks(func() checks {
@@ -30,7 +31,7 @@ func (s *state) checkTimesScalar(i int) {
 	in := &s.m.Insts[i]
 	w := in.Words
 	rt := s.types[w[0]]
-	if rt == nil || isCoopMat(rt) || s.isCoopVec(rt) {
+	if rt == nil || isCoopMat(rt) {
 		return
 	}
 	name := in.Op.String()[2:]
