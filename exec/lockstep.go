@@ -623,6 +623,22 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
 	sg, st := m.sg, m.st
 	ld, rest := sg[0], sg[1:]
 	n := resN(in)
+	if m.rows != nil && groupRowOp(in) && (len(in.a) == 0 || st[in.a[0]] != sTile) {
+		// On rows: each subgroup's part of the operand's row, the result
+		// the subgroup's in its part of the result's row.
+		if m.wide {
+			for _, s := range wg.sgs {
+				if err := chargeColl(in, s); err != nil {
+					return wg.finishEarly(m, s[0], ld.pc+1, err)
+				}
+			}
+		} else if err := chargeColl(in, sg); err != nil {
+			return err
+		}
+		m.groupRow(in, wg.x.p.sgSize)
+		setSt(st, in.res, n, sVec)
+		return nil
+	}
 	if !isCoopOp(in.op) {
 		m.spread(in.uses)
 		if m.wide {
@@ -678,6 +694,45 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
 		ld.steps = min(ld.steps, l.steps)
 	}
 	return err
+}
+
+// groupRowOp reports the subgroup operations groupRow runs: Elect, and
+// the Reduce of IAdd on a scalar integer.
+func groupRowOp(in *instr) bool {
+	switch in.op {
+	case spirv.OpGroupNonUniformElect:
+		return true
+	case spirv.OpGroupNonUniformIAdd:
+		return len(in.lit) > 0 && spirv.GroupOperation(in.lit[0]) == spirv.GroupOperationReduce && len(in.a) == 1 &&
+			in.t.kind == kInt && in.t.slots == 1
+	}
+	return false
+}
+
+// groupRow performs a groupRowOp for every subgroup of m (consecutive
+// parts of size sgs of its rows, all invocations active) as groupExec
+// does: Elect is true in each subgroup's first invocation, Reduce adds in
+// invocation order, wrapping.
+func (m *sgMeta) groupRow(in *instr, sgs int) {
+	d := m.row(in.res)
+	if in.op == spirv.OpGroupNonUniformElect {
+		for i := range d {
+			d[i] = b2u((m.sg[0].sgl+i)%sgs == 0)
+		}
+		return
+	}
+	a := m.arg(in.a[0], 0)[:len(d)]
+	mk := mask(in.t.width)
+	for o := 0; o < len(d); o += sgs {
+		e := min(o+sgs, len(d))
+		acc := a[o]
+		for _, v := range a[o+1 : e] {
+			acc = (acc + v) & mk
+		}
+		for j := o; j < e; j++ {
+			d[j] = acc
+		}
+	}
 }
 
 // lockCtl performs a control-flow instruction for the whole subgroup. It

@@ -8,7 +8,8 @@ import (
 	"github.com/coopshader/coop/backend"
 )
 
-// TestWideFaultOrder runs workgroups of several subgroups, which start in
+// TestWideFaultOrder runs workgroups of several subgroups (the last one
+// partial with subgroups of 32), which start in
 // lockstep as a whole, where an invocation of a later subgroup faults at
 // an earlier instruction than one of the first subgroup: the fault
 // reported must be the first subgroup's (unless a barrier comes between),
@@ -28,6 +29,9 @@ func TestWideFaultOrder(t *testing.T) {
     uint s = subgroupAdd(i);
     o[i == 40u ? i + p.bad : i] = s;
     s = subgroupMax(s + i);
+    if (subgroupElect()) {
+        s += 7u;
+    }
     o[i == 3u ? i + p.bad : i] += s;`},
 		{"barrier", `
     o[i == 40u ? i + p.bad : i] = 1u;
@@ -60,34 +64,36 @@ void main() {
     uint i = gl_LocalInvocationIndex;` + tc.body + `
 }`
 			code := glslWords(t, src)
-			run := func(noLock bool, bad uint32) ([]byte, error) {
-				dev := New(Options{noLockstep: noLock, SubgroupSize: 16})
-				buf, _ := dev.NewBuffer(64*4, backend.UsageStorage)
-				push := binary.LittleEndian.AppendUint32(nil, bad)
-				_, err := dev.Dispatch(&backend.Dispatch{Code: code, Entry: "main", Groups: [3]uint32{1, 1, 1}, PushConstants: push,
-					Bindings: []backend.Binding{{Binding: 0, Buffer: buf}}})
-				return Bytes(buf), err
-			}
-			lock, err := run(false, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			one, err := run(true, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(lock) != string(one) {
-				t.Errorf("results differ between lockstep and one-by-one execution")
-			}
-			_, e1 := run(false, 1<<20)
-			_, e2 := run(true, 1<<20)
-			// A barrier orders: faults before it come first.
-			want := "invocation (3,0,0)"
-			if tc.name == "barrier" {
-				want = "invocation (40,0,0)"
-			}
-			if e1 == nil || e2 == nil || e1.Error() != e2.Error() || !strings.Contains(e1.Error(), want) {
-				t.Errorf("lockstep %v\none by one %v", e1, e2)
+			for _, sgs := range []int{16, 32} {
+				run := func(noLock bool, bad uint32) ([]byte, error) {
+					dev := New(Options{noLockstep: noLock, SubgroupSize: sgs})
+					buf, _ := dev.NewBuffer(64*4, backend.UsageStorage)
+					push := binary.LittleEndian.AppendUint32(nil, bad)
+					_, err := dev.Dispatch(&backend.Dispatch{Code: code, Entry: "main", Groups: [3]uint32{1, 1, 1}, PushConstants: push,
+						Bindings: []backend.Binding{{Binding: 0, Buffer: buf}}})
+					return Bytes(buf), err
+				}
+				lock, err := run(false, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				one, err := run(true, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(lock) != string(one) {
+					t.Errorf("subgroups of %d: results differ between lockstep and one-by-one execution", sgs)
+				}
+				_, e1 := run(false, 1<<20)
+				_, e2 := run(true, 1<<20)
+				// A barrier orders: faults before it come first.
+				want := "invocation (3,0,0)"
+				if tc.name == "barrier" {
+					want = "invocation (40,0,0)"
+				}
+				if e1 == nil || e2 == nil || e1.Error() != e2.Error() || !strings.Contains(e1.Error(), want) {
+					t.Errorf("subgroups of %d: lockstep %v\none by one %v", sgs, e1, e2)
+				}
 			}
 		})
 	}

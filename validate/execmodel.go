@@ -73,7 +73,11 @@ func (s *state) modelLimits(i int, out []modelLimit) []modelLimit {
 	if v, ok := s.known32(r.exec); ok && spirv.Scope(v) == spirv.ScopeWorkgroup {
 		out = append(out, modelLimit{workgroupModels, "[VUID-StandaloneSpirv-None-04637] in Vulkan environment, Workgroup execution scope is only for TaskNV, MeshNV, TaskEXT, MeshEXT, TessellationControl, and GLCompute execution models"})
 	}
-	if v, ok := s.known32(r.mem); ok {
+	for _, m := range r.memScopes() {
+		v, ok := s.known32(m)
+		if !ok {
+			continue
+		}
 		switch spirv.Scope(v) {
 		case spirv.ScopeWorkgroup:
 			out = append(out, modelLimit{workgroupModels, "[VUID-StandaloneSpirv-None-07321] Workgroup Memory Scope is limited to MeshNV, TaskNV, MeshEXT, TaskEXT, TessellationControl, and GLCompute execution model"})

@@ -21,7 +21,10 @@ var scopeOps = sync.OnceValue(func() map[spirv.Op]bool {
 	for op := range spirv.Ops {
 		if d := op.Desc(); d != nil {
 			for _, od := range d.Operands {
-				if od.Kind == spirv.KindIdScope || od.Kind == spirv.KindIdMemorySemantics {
+				// Memory and image operands take MakePointerAvailable's,
+				// MakeTexelVisible's, ... memory scopes.
+				if od.Kind == spirv.KindIdScope || od.Kind == spirv.KindIdMemorySemantics ||
+					od.Kind == spirv.KindMemoryAccess || od.Kind == spirv.KindImageOperands {
 					ops[op] = true
 					break
 				}
@@ -45,6 +48,17 @@ func init() {
 // instruction, by their grammar names (0 when absent).
 type scopeRoles struct {
 	exec, mem, sem, equal, unequal uint32
+	// operandMem are the memory scopes of memory and image operands
+	// (MakePointerAvailable, MakeTexelVisible, ...).
+	operandMem []uint32
+}
+
+// memScopes returns every memory scope of the instruction.
+func (r scopeRoles) memScopes() []uint32 {
+	if r.mem == 0 {
+		return r.operandMem
+	}
+	return append([]uint32{r.mem}, r.operandMem...)
 }
 
 // rolesOf pairs instruction i's leading operands with the grammar's: the
@@ -53,6 +67,7 @@ func (s *state) rolesOf(i int) scopeRoles {
 	var r scopeRoles
 	w := s.m.Insts[i].Words
 	ops := s.operands(i)
+	lead := 0
 	for k, od := range s.m.Insts[i].Op.Desc().Operands {
 		if od.Quant != spirv.QuantOne || k >= len(ops) {
 			break
@@ -60,6 +75,7 @@ func (s *state) rolesOf(i int) scopeRoles {
 		if ops[k].Kind != od.Kind {
 			break
 		}
+		lead = k + 1
 		id := w[ops[k].Offset]
 		switch {
 		case od.Kind == spirv.KindIdScope && od.Name == "Execution":
@@ -72,6 +88,11 @@ func (s *state) rolesOf(i int) scopeRoles {
 			r.equal = id
 		case od.Kind == spirv.KindIdMemorySemantics && od.Name == "Unequal":
 			r.unequal = id
+		}
+	}
+	for _, o := range ops[lead:] {
+		if o.Kind == spirv.KindIdScope {
+			r.operandMem = append(r.operandMem, w[o.Offset])
 		}
 	}
 	return r
@@ -102,8 +123,13 @@ func (s *state) checkScopeRoles(i int) {
 	if s.err != nil {
 		return
 	}
-	if v, ok := s.known32(r.mem); ok {
-		s.checkMemoryScope(i, spirv.Scope(v))
+	for _, m := range r.memScopes() {
+		if v, ok := s.known32(m); ok && s.err == nil {
+			s.checkMemoryScope(i, spirv.Scope(v))
+		}
+	}
+	if s.err != nil {
+		return
 	}
 	for _, id := range []uint32{r.sem, r.equal, r.unequal} {
 		if v, ok := s.known32(id); ok && s.err == nil {

@@ -6,10 +6,13 @@ import "github.com/coopshader/coop/spirv"
 // the read-only ones take no store (SPIR-V 3.7 Storage Class:
 // UniformConstant "read-only", Input, PushConstant "read-only";
 // SPV_KHR_ray_tracing: ShaderRecordBufferKHR is read-only; paraphrased, no
-// local copy).
+// local copy); in Vulkan, runtime arrays live only where a buffer's
+// length gives them one.
 
 func init() {
-	addChecks(func() checks { return checks{spirv.OpStore: (*state).checkStoreStorage} })
+	addChecks(func() checks {
+		return checks{spirv.OpStore: (*state).checkStoreStorage, spirv.OpVariable: (*state).checkRuntimeArrayVariable}
+	})
 }
 
 func (s *state) checkStoreStorage(i int) {
@@ -21,5 +24,35 @@ func (s *state) checkStoreStorage(i int) {
 	switch pt.Storage {
 	case spirv.StorageClassUniformConstant, spirv.StorageClassInput, spirv.StorageClassPushConstant, spirv.StorageClassShaderRecordBufferKHR:
 		s.fail(i, "memory.store.read-only", "OpStore Pointer <id> '%d' storage class is read-only", w[0])
+	}
+}
+
+// checkRuntimeArrayVariable: "code:OpTypeRuntimeArray must: only be
+// instantiated by a variable as: the last member of a code:Block-decorated
+// code:OpTypeStruct in code:StorageBuffer or code:PhysicalStorageBuffer
+// storage {StorageClass}" ... "code:BufferBlock-decorated code:OpTypeStruct
+// in the code:Uniform storage {StorageClass}" ... "the outermost dimension
+// of an arrayed variable in the code:StorageBuffer, code:Uniform, or
+// code:UniformConstant storage {StorageClass}"
+// (VUID-StandaloneSpirv-OpTypeRuntimeArray-04680); an arrayed variable's
+// runtime array needs RuntimeDescriptorArray. The Block decorations are
+// checked with the other resource rules (memory.go).
+func (s *state) checkRuntimeArrayVariable(i int) {
+	pt := s.types[s.m.Insts[i].Words[0]]
+	if !s.env.vulkan || !pt.is(spirv.OpTypePointer) {
+		return
+	}
+	t, sc := s.types[pt.Elem], pt.Storage
+	switch {
+	case t.is(spirv.OpTypeRuntimeArray):
+		if !s.hasCap(spirv.CapabilityRuntimeDescriptorArray) {
+			s.fail(i, "vulkan.runtime-array", "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680] OpVariable, <id> '%d', is attempting to create memory for an illegal type, OpTypeRuntimeArray: without the RuntimeDescriptorArray capability it can only appear as the final member of an OpTypeStruct", s.m.Insts[i].Words[1])
+		} else if sc != spirv.StorageClassStorageBuffer && sc != spirv.StorageClassUniform && sc != spirv.StorageClassUniformConstant {
+			s.fail(i, "vulkan.runtime-array", "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680] For Vulkan with RuntimeDescriptorArray, a variable containing OpTypeRuntimeArray must have storage class of StorageBuffer, Uniform, or UniformConstant.")
+		}
+	case t.is(spirv.OpTypeStruct) && s.contains(t, func(t *Type) bool { return t.Op == spirv.OpTypeRuntimeArray }) != nil:
+		if sc != spirv.StorageClassStorageBuffer && sc != spirv.StorageClassPhysicalStorageBuffer && sc != spirv.StorageClassUniform {
+			s.fail(i, "vulkan.runtime-array", "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680] For Vulkan, OpTypeStruct variables containing OpTypeRuntimeArray must have storage class of StorageBuffer, PhysicalStorageBuffer, or Uniform.")
+		}
 	}
 }

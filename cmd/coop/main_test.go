@@ -386,3 +386,24 @@ func TestRunWorkBudget(t *testing.T) {
 		t.Fatalf("budget 1: rc %d %s", rc, errs)
 	}
 }
+
+// TestRunNoValidate: --no-validate skips the environment's rules (a
+// storage buffer's struct without Block runs), but the backend still runs
+// the validator's structural passes, so a malformed module is an error
+// naming the rule, never a crash.
+func TestRunNoValidate(t *testing.T) {
+	dir := t.TempDir()
+	noBlock := filepath.Join(dir, "noblock.amber")
+	os.WriteFile(noBlock, []byte(strings.Replace(storeScript, "OpDecorate %B Block\n", "", 1)), 0o644)
+	if rc, _, errs := runCLI("run", noBlock); rc != 1 || !strings.Contains(errs, "invalid module") {
+		t.Errorf("validated: rc %d, %q", rc, errs)
+	}
+	if rc, out, errs := runCLI("run", "--no-validate", noBlock); rc != 0 {
+		t.Errorf("--no-validate: rc %d\n%s\n%s", rc, out, errs)
+	}
+	undefined := filepath.Join(dir, "undefined.amber")
+	os.WriteFile(undefined, []byte(strings.Replace(storeScript, "OpStore %p %uint_42", "OpStore %p %nothing", 1)), 0o644)
+	if rc, _, errs := runCLI("run", "--no-validate", undefined); rc != 1 || !strings.Contains(errs, "has not been defined") {
+		t.Errorf("--no-validate, undefined id: rc %d, %q", rc, errs)
+	}
+}
