@@ -377,20 +377,7 @@ func tensorIndices(lt *tensorInfo, L []uint64, vt *tensorInfo, V []uint64, R, C 
 	for dim := 0; dim < D; dim++ {
 		span[dim] = max(L[lt.span()+dim], 1)
 	}
-	for e := range idxs[:R*C] {
-		var idx uint64
-		var skip, clamped bool
-		if counter {
-			idx, clamped = tensorAddress(lt, L, &sc, store, bc[:], ib[:])
-			for dim := D - 1; dim >= 0; dim-- {
-				if sc[dim]++; sc[dim] < span[dim] {
-					break
-				}
-				sc[dim] = 0
-			}
-		} else {
-			idx, skip, clamped = tensorElement(lt, L, vt, V, uint64(e/C), uint64(e%C), uint64(C), store, bc[:], ib[:])
-		}
+	put := func(e int, idx uint64, skip, clamped bool) {
 		switch {
 		case skip:
 			idxs[e] = tensorSkip
@@ -401,6 +388,43 @@ func tensorIndices(lt *tensorInfo, L []uint64, vt *tensorInfo, V []uint64, R, C 
 			if coords != nil {
 				copy(coords[e*2*D:], bc[:D])
 				copy(coords[e*2*D+D:], ib[:D])
+			}
+		}
+	}
+	n := R * C
+	if !counter {
+		for e := 0; e < n; e++ {
+			idx, skip, clamped := tensorElement(lt, L, vt, V, uint64(e/C), uint64(e%C), uint64(C), store, bc[:], ib[:])
+			put(e, idx, skip, clamped)
+		}
+		return
+	}
+	in := D - 1 // the innermost dimension
+	for e := 0; e < n; {
+		idx, clamped := tensorAddress(lt, L, &sc, store, bc[:], ib[:])
+		put(e, idx, false, clamped)
+		// The rest of the innermost run: when all of it lies inside the
+		// tensor without blocks there, each element's index is the last
+		// one's plus the stride, and only its block coordinate moves.
+		run := min(span[in]-sc[in], uint64(n-e))
+		c0 := int64(int32(uint32(sc[in] + L[lt.offset()+in])))
+		c1 := int64(int32(uint32(sc[in] + run - 1 + L[lt.offset()+in])))
+		if !clamped && run > 1 && L[lt.block()+in] <= 1 && c0 >= 0 && c1 == c0+int64(run)-1 && c1 < int64(L[lt.ldim()+in]) {
+			st := L[lt.stride()+in]
+			for r := 1; r < int(run); r++ {
+				idx = (idx + st) & 0xffffffff
+				bc[in]++
+				put(e+r, idx, false, false)
+			}
+		} else {
+			run = 1
+		}
+		e += int(run)
+		sc[in] += run
+		for dim := in; dim >= 0 && sc[dim] >= span[dim]; dim-- {
+			sc[dim] = 0
+			if dim > 0 {
+				sc[dim-1]++
 			}
 		}
 	}

@@ -7,9 +7,10 @@ import (
 	"github.com/coopshader/coop/spirv"
 )
 
-// TestTensorIndices checks the counter of tensorIndices against
-// tensorElement, element by element, on random layouts: every clamp
-// mode, spans, offsets wrapping at 32 bits, blocks and strides.
+// TestTensorIndices checks the counter of tensorIndices (and its runs
+// along the innermost dimension) against tensorElement, element by
+// element, on random layouts: every clamp mode, spans, offsets wrapping
+// at 32 bits, blocks and strides.
 func TestTensorIndices(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	modes := []spirv.TensorClampMode{spirv.TensorClampModeUndefined, spirv.TensorClampModeConstant,
@@ -27,8 +28,13 @@ func TestTensorIndices(t *testing.T) {
 				L[lt.offset()+d] = uint64(uint32(-r.IntN(5)))
 			}
 			L[lt.span()+d] = uint64(r.IntN(7))
+			if it%2 == 0 {
+				// Long runs inside the tensor.
+				L[lt.ldim()+d] = uint64(1 + r.IntN(64))
+				L[lt.span()+d] = uint64(r.IntN(40))
+			}
 		}
-		R, C := 1+r.IntN(8), 1+r.IntN(8)
+		R, C := 1+r.IntN(16), 1+r.IntN(16)
 		store := r.IntN(2) == 0
 		idxs := make([]int64, R*C)
 		coords := make([]uint64, R*C*2*D)

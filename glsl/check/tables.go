@@ -8,6 +8,8 @@ import "sync"
 // dis) do not pay for them. The order is the one the initialisers had: the
 // package variable first, then the init functions in file order.
 var loadTables = sync.OnceFunc(func() {
+	defineBuiltinConsts()
+	defineTexForms()
 	defineTypeNames()
 	indexBuiltinNames()
 	defineBuiltins()
