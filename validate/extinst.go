@@ -75,6 +75,7 @@ func (s *state) checkGLSLInst(i int) {
 	name := spirv.LookupExtInstSet("GLSL.std.450").Inst(w[3]).Name
 	r, ok, coop := s.numOf(w[0])
 	if coop {
+		s.checkCoopVecGLSL(i, name, rule)
 		return
 	}
 	switch rule {
@@ -111,6 +112,41 @@ func (s *state) checkGLSLInst(i int) {
 			}
 			if !v.sameDim(r) || v.t.Width != r.t.Width {
 				s.fail(i, "glsl.operand", "GLSL.std.450 %s: expected all operands to have the same dimension and bit width as Result Type", name)
+				return
+			}
+		}
+	}
+}
+
+// coopVecGLSL are the GLSL.std.450 instructions cooperative vectors take:
+// "Allow cooperative vector types for the following GLSL.std.450 extended
+// instruction set instructions: FMin, UMin, SMin, NMin, FMax, UMax, SMax,
+// NMax, FClamp, UClamp, SClamp, NClamp, Step, Exp, Log, Tanh, Atan, and
+// Fma if their 'Component Type' is appropriate." (SPV_NV_cooperative_vector
+// 3.42.13)
+var coopVecGLSL = []string{"FMin", "UMin", "SMin", "NMin", "FMax", "UMax", "SMax", "NMax", "FClamp", "UClamp", "SClamp",
+	"NClamp", "Step", "Exp", "Log", "Tanh", "Atan", "Fma"}
+
+// checkCoopVecGLSL: a GLSL.std.450 instruction with a cooperative vector
+// Result Type is one of coopVecGLSL, on components of its kind, with
+// operands of the Result Type.
+func (s *state) checkCoopVecGLSL(i int, name string, rule glslRule) {
+	w := s.m.Insts[i].Words
+	rt := s.types[w[0]]
+	if !s.isCoopVec(rt) {
+		return
+	}
+	comp := s.types[rt.Elem]
+	switch {
+	case !slices.Contains(coopVecGLSL, name):
+		s.fail(i, "glsl.coopvec", "GLSL.std.450 %s cannot be used with a cooperative vector Result Type", name)
+	case rule == glslFloat && !comp.is(spirv.OpTypeFloat), rule == glslInt && !comp.is(spirv.OpTypeInt):
+		s.fail(i, "glsl.coopvec", "GLSL.std.450 %s: the cooperative vector's Component Type must be of %s type", name,
+			map[bool]string{true: "floating-point", false: "integer"}[rule == glslFloat])
+	default:
+		for _, a := range w[4:] {
+			if s.typeOf(a) != w[0] {
+				s.fail(i, "glsl.coopvec", "GLSL.std.450 %s: expected types of all operands to be equal to Result Type", name)
 				return
 			}
 		}
