@@ -228,6 +228,16 @@ func intArith(c *op) {
 // Result Type." (OpShiftRightLogical, OpShiftRightArithmetic,
 // OpShiftLeftLogical)
 func shift(c *op) {
+	if _, _, coop := c.s.numOf(c.rt); coop {
+		// A cooperative vector shifts as it takes the other bit
+		// instructions: its Base has the Result Type.
+		if !coopArithAllowed(c.s.types[c.rt], c.s.isCoopVec(c.s.types[c.rt]), c.s.m.Insts[c.i].Op) {
+			c.fail("arith.coop", "%s cannot be used with a cooperative matrix Result Type", c.name)
+		} else if len(c.args) == 2 && c.s.typeOf(c.args[0]) != c.rt {
+			c.fail("bit.shift", "Expected Base to be of Result Type: %s", c.name)
+		}
+		return
+	}
 	r, done := c.result(spirv.OpTypeInt, false, "int")
 	if done || len(c.args) != 2 {
 		return
