@@ -500,21 +500,75 @@ func quantize(c *op) {
 	c.sameAsResult(0, "Expected input type to be equal to Result Type: %s (operand index %d)")
 }
 
-// bitcast (OpBitcast) of scalars and vectors: "The total number of bits
-// in Operand must equal the total number of bits in Result Type."
-// Pointers and cooperative types are left to their rules.
+// bitcast (OpBitcast): "Result Type must be an OpTypePointer, or a scalar
+// or vector of numerical-type"; "Operand must have a type of
+// OpTypePointer, or a scalar or vector of numerical-type"; a pointer
+// converts to or from a pointer, an integer scalar or, from SPIR-V 1.5 or
+// with SPV_KHR_physical_storage_buffer, a vector of 32-bit integers; "The
+// total number of bits in Operand must equal the total number of bits in
+// Result Type"; and in the Logical addressing model only a physical
+// storage buffer pointer may be cast (SPIR-V 2.16.1: a logical pointer is
+// an operand of the memory, access-chain, call and copy instructions only).
+// Cooperative types are left to their rules.
 func bitcast(c *op) {
-	r, ok, _ := c.s.numOf(c.rt)
-	if !ok || len(c.args) != 1 {
+	if len(c.args) != 1 {
 		return
 	}
-	v, ok, _ := c.s.numOf(c.s.typeOf(c.args[0]))
-	if !ok || !r.known || !v.known || r.is(spirv.OpTypeBool) || v.is(spirv.OpTypeBool) {
+	vt := c.s.typeOf(c.args[0])
+	if vt == 0 {
+		c.fail("convert.bitcast", "Expected input to have a type: %s", c.name)
+		return
+	}
+	r, rok, rcoop := c.s.numOf(c.rt)
+	v, vok, vcoop := c.s.numOf(vt)
+	if rcoop || vcoop {
+		return
+	}
+	rptr, vptr := c.s.isPointerType(c.rt), c.s.isPointerType(vt)
+	if !rptr && (!rok || r.is(spirv.OpTypeBool)) {
+		c.fail("convert.bitcast", "Expected Result Type to be a pointer or int or float vector or scalar type: %s", c.name)
+		return
+	}
+	if !vptr && (!vok || v.is(spirv.OpTypeBool)) {
+		c.fail("convert.bitcast", "Expected input to be a pointer or int or float vector or scalar: %s", c.name)
+		return
+	}
+	if vptr && c.s.addressing == spirv.AddressingModelLogical && c.s.types[vt].Storage != spirv.StorageClassPhysicalStorageBuffer {
+		c.fail("convert.bitcast-logical", "Instruction may not have a logical pointer operand")
+		return
+	}
+	if rptr != vptr {
+		other := r
+		if rptr {
+			other = v
+		}
+		if !other.is(spirv.OpTypeInt) || other.vec && (other.t.Width != 32 || !c.s.pointerVectors()) {
+			if c.s.pointerVectors() {
+				c.fail("convert.bitcast-pointer", "In SPIR-V 1.5 or later (or with SPV_KHR_physical_storage_buffer), pointer can only be converted to another pointer, int scalar or 32-bit int vector: %s", c.name)
+			} else {
+				c.fail("convert.bitcast-pointer", "Before SPIR-V 1.5, pointer can only be converted to another pointer or int scalar: %s", c.name)
+			}
+			return
+		}
+	}
+	if rptr || vptr || !r.known || !v.known {
 		return
 	}
 	if r.n*uint64(r.t.Width) != v.n*uint64(v.t.Width) {
 		c.fail("convert.bitcast", "Expected input to have the same total bit width as Result Type: %s", c.name)
 	}
+}
+
+// pointerVectors: a pointer may be bitcast to or from a vector of 32-bit
+// integers (SPIR-V 1.5, SPV_KHR_physical_storage_buffer).
+func (s *state) pointerVectors() bool {
+	return s.m.Version >= spirv.MakeVersion(1, 5) || s.exts["SPV_KHR_physical_storage_buffer"]
+}
+
+// isPointerType: a typed or untyped pointer type.
+func (s *state) isPointerType(id uint32) bool {
+	t := s.types[id]
+	return t != nil && (t.Op == spirv.OpTypePointer || t.Op == spirv.OpTypeUntypedPointerKHR)
 }
 
 // derivative: "Result Type must be a scalar or vector of floating-point

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -68,11 +69,31 @@ func (s *state) checkGLSLInst(i int) {
 	if name, _, _ := spirv.DecodeString(set.Words[1:]); name != "GLSL.std.450" {
 		return
 	}
+	d := spirv.LookupExtInstSet("GLSL.std.450").Inst(w[3])
+	if d == nil {
+		s.fail(i, "glsl.number", "Invalid extended instruction number: %d", w[3])
+		return
+	}
+	// Every GLSL.std.450 operand is one <id> of a value: the grammar's
+	// operand list is the instruction's exact shape.
+	if len(w)-4 != len(d.Operands) {
+		s.fail(i, "glsl.operands", "GLSL.std.450 %s takes %d operands, not %d", d.Name, len(d.Operands), len(w)-4)
+		return
+	}
+	for _, a := range w[4:] {
+		if di := s.defInst(a); di != nil && di.Op.Desc().Class == "Type-Declaration" {
+			s.fail(i, "operand.type", "Operand '%d' cannot be a type", a)
+			return
+		}
+	}
+	if s.checkGLSLPack(i, d.Name) {
+		return
+	}
 	rule := glslRules()[w[3]]
 	if rule == 0 {
 		return
 	}
-	name := spirv.LookupExtInstSet("GLSL.std.450").Inst(w[3]).Name
+	name := d.Name
 	r, ok, coop := s.numOf(w[0])
 	if coop {
 		s.checkCoopVecGLSL(i, name, rule)
@@ -116,6 +137,61 @@ func (s *state) checkGLSLInst(i int) {
 			}
 		}
 	}
+}
+
+// glslPack are the packing instructions' shapes: Result Type and the
+// operand as a component type, its width and component count (1 for a
+// scalar). GLSL.std.450 (paraphrased): PackSnorm4x8 and PackUnorm4x8 take
+// "a four-component vector of 32-bit floating-point type" and give "a
+// 32-bit integer"; the 2x16 packs and PackHalf2x16 take two components;
+// PackDouble2x32 gives "a 64-bit floating-point scalar" from "a
+// two-component vector of 32-bit integer type"; the unpacks the reverse.
+var glslPack = map[string][2]struct {
+	op    spirv.Op
+	width uint32
+	n     uint64
+}{
+	"PackSnorm4x8":     {{spirv.OpTypeInt, 32, 1}, {spirv.OpTypeFloat, 32, 4}},
+	"PackUnorm4x8":     {{spirv.OpTypeInt, 32, 1}, {spirv.OpTypeFloat, 32, 4}},
+	"PackSnorm2x16":    {{spirv.OpTypeInt, 32, 1}, {spirv.OpTypeFloat, 32, 2}},
+	"PackUnorm2x16":    {{spirv.OpTypeInt, 32, 1}, {spirv.OpTypeFloat, 32, 2}},
+	"PackHalf2x16":     {{spirv.OpTypeInt, 32, 1}, {spirv.OpTypeFloat, 32, 2}},
+	"PackDouble2x32":   {{spirv.OpTypeFloat, 64, 1}, {spirv.OpTypeInt, 32, 2}},
+	"UnpackSnorm4x8":   {{spirv.OpTypeFloat, 32, 4}, {spirv.OpTypeInt, 32, 1}},
+	"UnpackUnorm4x8":   {{spirv.OpTypeFloat, 32, 4}, {spirv.OpTypeInt, 32, 1}},
+	"UnpackSnorm2x16":  {{spirv.OpTypeFloat, 32, 2}, {spirv.OpTypeInt, 32, 1}},
+	"UnpackUnorm2x16":  {{spirv.OpTypeFloat, 32, 2}, {spirv.OpTypeInt, 32, 1}},
+	"UnpackHalf2x16":   {{spirv.OpTypeFloat, 32, 2}, {spirv.OpTypeInt, 32, 1}},
+	"UnpackDouble2x32": {{spirv.OpTypeInt, 32, 2}, {spirv.OpTypeFloat, 64, 1}},
+}
+
+// checkGLSLPack checks a packing instruction's Result Type and operand
+// against glslPack; it reports whether name is one.
+func (s *state) checkGLSLPack(i int, name string) bool {
+	shape, ok := glslPack[name]
+	if !ok {
+		return false
+	}
+	w := s.m.Insts[i].Words
+	for k, id := range []uint32{w[0], s.typeOf(w[4])} {
+		want := shape[k]
+		v, ok, _ := s.numOf(id)
+		if ok && v.is(want.op) && v.t.Width == want.width && v.known && v.n == want.n && v.vec == (want.n > 1) {
+			continue
+		}
+		kind := map[spirv.Op]string{spirv.OpTypeInt: "int", spirv.OpTypeFloat: "float"}[want.op]
+		what := fmt.Sprintf("%d-bit %s scalar type", want.width, kind)
+		if want.n > 1 {
+			what = fmt.Sprintf("%d-component %d-bit %s vector type", want.n, want.width, kind)
+		}
+		if k == 0 {
+			s.fail(i, "glsl.pack", "GLSL.std.450 %s: expected Result Type to be %s", name, what)
+		} else {
+			s.fail(i, "glsl.pack", "GLSL.std.450 %s: expected the operand to be of %s", name, what)
+		}
+		return true
+	}
+	return true
 }
 
 // coopVecGLSL are the GLSL.std.450 instructions cooperative vectors take:
