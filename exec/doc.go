@@ -527,7 +527,20 @@
 // by Options.WorkBudget or backend.Dispatch.WorkBudget; negative for none)
 // stops a dispatch sized by mistake, at once when its invocations alone
 // exceed it, and a panic inside the executor becomes an internal Error
-// naming the instruction. Workgroup and invocation counts are multiplied
+// naming the instruction. Lockstep charges both budgets as running the
+// invocations one at a time does: each invocation spends a step for every
+// instruction it runs and the work of that instruction (on a masked
+// branch, those of its own side and the branch to where the sides meet),
+// whether the instruction ran once, on rows or in each invocation. The
+// steps spent alike are counted once and given to every invocation when
+// lockstep ends or its invocations are charged unevenly (a masked
+// branch, an instruction with work of its own, a collective's share);
+// where an invocation would run out of steps in lockstep (before an
+// instruction, a masked branch or an instruction's work), lockstep ends
+// there and the invocations run on one at a time. So a runaway loop
+// stops at the same instruction of the same invocation, and a dispatch
+// spends the same work, in lockstep (of a subgroup or a whole workgroup)
+// and one invocation at a time. Workgroup and invocation counts are multiplied
 // in 64 bits: a count that does not fit is an error, never a wrapped
 // (empty) dispatch. Dispatch.Context cancels a dispatch between
 // instructions.

@@ -185,8 +185,8 @@ func (l *lane) charge(in *instr) error {
 }
 
 // chargeColl spends the work of a collective instruction on the
-// invocations running it, an equal share each (in lockstep only the
-// leader's count is kept, and every invocation takes it on leaving).
+// invocations running it, an equal share each (in lockstep on counts
+// settled before, sgMeta.settle).
 func chargeColl(in *instr, act []*lane) error {
 	if len(act) == 0 {
 		return nil

@@ -68,6 +68,9 @@ type sgMeta struct {
 	rs, ro int
 	// wide: sg is the whole workgroup of several subgroups (wgState.wide).
 	wide bool
+	// left counts the steps the invocations spend alike in lockstep down
+	// from start, the fewest any of them had left (settle).
+	left, start int64
 }
 
 const (
@@ -410,8 +413,9 @@ func (m *sgMeta) release() {
 		}
 	}
 	m.used = 0
+	m.settle()
 	for _, l := range rest {
-		l.pc, l.steps = ld.pc, ld.steps
+		l.pc = ld.pc
 		l.stack = append(l.stack[:0], ld.stack...)
 		l.loops = append(l.loops[:0], ld.loops...)
 	}
@@ -424,23 +428,36 @@ func (m *sgMeta) release() {
 // registers until it resumes in lockstep.
 func (m *sgMeta) park() {
 	ld, rest := m.sg[0], m.sg[1:]
+	m.settle()
 	for _, l := range rest {
-		l.pc, l.steps = ld.pc, ld.steps
+		l.pc = ld.pc
 		l.stack = append(l.stack[:0], ld.stack...)
 		l.loops = append(l.loops[:0], ld.loops...)
 	}
 	m.parked = true
 }
 
-// enter prepares the slot states and the leader's step budget.
+// settle gives every invocation the steps spent in lockstep since the
+// last settle, and starts counting again from the fewest left, so that
+// left goes below zero exactly where one of them would run out.
+func (m *sgMeta) settle() {
+	spent := m.start - m.left
+	lo := m.sg[0].steps - spent
+	for _, l := range m.sg {
+		l.steps -= spent
+		lo = min(lo, l.steps)
+	}
+	m.start, m.left = lo, lo
+}
+
+// enterLockstep prepares the slot states and the step count.
 func (m *sgMeta) enterLockstep() {
 	sg := m.sg
 	ld := sg[0]
+	m.start, m.left = 0, 0
+	m.settle()
 	if m.enter == enterResume {
 		m.enter, m.parked = enterNone, false
-		for _, l := range sg[1:] {
-			ld.steps = min(ld.steps, l.steps)
-		}
 		return
 	}
 	switch m.enter {
@@ -465,15 +482,16 @@ func (m *sgMeta) enterLockstep() {
 	}
 	m.enter = enterNone
 	m.used = 0
-	for _, l := range sg[1:] {
-		ld.steps = min(ld.steps, l.steps)
-	}
 }
 
 // lockstep runs the converged subgroup until it finishes, waits at a
 // workgroup-wide instruction, or leaves lockstep (its invocations then
 // continue from the same place on their own). Only the leader's control
-// state (pc, stack, loops, steps) is kept up to date meanwhile.
+// state (pc, stack, loops) is kept up to date meanwhile, and the steps
+// all spend alike in m.left (settle). Where an invocation would run out
+// of steps, lockstep ends before the instruction, so that each runs on
+// from there on its own and the budget stops the one it stops running
+// the invocations one at a time.
 func (wg *wgState) lockstep(m *sgMeta) error {
 	m.enterLockstep()
 	x := wg.x
@@ -483,9 +501,11 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 	wg.cur = ld
 	for {
 		in := &code[ld.pc]
-		ld.steps--
-		if ld.steps < 0 {
-			return ld.fail(in, "step budget exhausted (runaway loop?)")
+		m.left--
+		if m.left < 0 {
+			m.left++
+			wg.leave(m)
+			return nil
 		}
 		n := resN(in)
 		once := false
@@ -508,8 +528,14 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			case m.wide && isBarrier(in.op):
 				// The whole workgroup is here, in lockstep: the barrier
 				// releases at once.
+				if in.w > 0 {
+					m.settle()
+				}
 				if err := wg.slices(func(s []*lane) error { return chargeColl(in, s) }); err != nil {
 					return err
+				}
+				if in.w > 0 {
+					m.settle()
 				}
 				ld.pc++
 				if x.stop.Load() {
@@ -527,8 +553,17 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 				}
 				return nil
 			}
+			// Work of its own falls on the invocations unevenly (a
+			// short subgroup's share, decode functions): it is charged
+			// on settled counts. Without, nothing is charged.
+			if in.w > 0 {
+				m.settle()
+			}
 			if err := wg.lockColl(in, m); err != nil {
 				return err
+			}
+			if in.w > 0 {
+				m.settle()
 			}
 			ld.pc++
 			if x.stop.Load() {
@@ -536,9 +571,19 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			}
 			continue
 		default:
-			ld.steps++
+			m.left++
 			wg.leave(m)
 			return nil
+		}
+		// An instruction with work of its own costs every invocation the
+		// same, however it runs here (once, on rows, in each invocation).
+		var pre []int64
+		if in.w > 0 {
+			if pre = wg.workSteps(m, in.w); pre == nil {
+				m.left++
+				wg.leave(m)
+				return nil
+			}
 		}
 		switch {
 		case once:
@@ -563,8 +608,36 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			}
 			setSt(st, in.res, n, sVar)
 		}
+		if pre != nil {
+			m.setSteps(pre)
+		}
 		ld.pc++
 	}
+}
+
+// workSteps settles the step counts and returns each invocation's count
+// after spending w (wg.stmp), or nil where one of them has fewer than w
+// left (it then runs out on its own).
+func (wg *wgState) workSteps(m *sgMeta, w int64) []int64 {
+	m.settle()
+	if m.left < w {
+		return nil
+	}
+	pre := wg.stmp[:0]
+	for _, l := range m.sg {
+		pre = append(pre, l.steps-w)
+	}
+	wg.stmp = pre
+	return pre
+}
+
+// setSteps gives the invocations of m the step counts in to.
+func (m *sgMeta) setSteps(to []int64) {
+	for i, l := range m.sg {
+		l.steps = to[i]
+	}
+	m.start, m.left = 0, 0
+	m.settle()
 }
 
 // loadOnce reports whether a load runs once for the subgroup: its address
@@ -684,16 +757,9 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
 	if !decodes(in) {
 		return coopExec(in, matIO{act: sg, m: m}, true)
 	}
-	// The decode function runs on every invocation: each starts from the
-	// leader's budget, and the subgroup goes on with the least left.
-	for _, l := range rest {
-		l.steps = ld.steps
-	}
-	err := coopExec(in, matIO{act: sg, m: m}, true)
-	for _, l := range rest {
-		ld.steps = min(ld.steps, l.steps)
-	}
-	return err
+	// The decode function runs on every invocation, each on its own steps
+	// (settled).
+	return coopExec(in, matIO{act: sg, m: m}, true)
 }
 
 // groupRowOp reports the subgroup operations groupRow runs: Elect, and
@@ -754,7 +820,7 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 			for _, l := range rest {
 				if (l.regs[c] != 0) != v {
 					if in.masked != nil {
-						return false, wg.lockMasked(in, m, in.masked)
+						return wg.masked(in, m)
 					}
 					return wg.diverge(m), nil
 				}
@@ -782,6 +848,7 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 		return wg.lockTake(e, m)
 	case spirv.OpReturn, spirv.OpReturnValue:
 		if len(ld.stack) == 0 {
+			m.settle()
 			for _, l := range sg {
 				l.state = stDone
 			}
@@ -812,7 +879,7 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 // each then takes its own way from there (the subgroups of a wide
 // workgroup each in its own lockstep).
 func (wg *wgState) diverge(m *sgMeta) bool {
-	m.sg[0].steps++
+	m.left++
 	wg.leave(m)
 	return true
 }
@@ -833,6 +900,7 @@ func (wg *wgState) leave(m *sgMeta) {
 // control state copied to each subgroup's leader.
 func (wg *wgState) handOff(m *sgMeta) {
 	ld := m.sg[0]
+	m.settle()
 	for i := range wg.meta {
 		sm := &wg.meta[i]
 		copy(sm.st, m.st)
@@ -843,7 +911,7 @@ func (wg *wgState) handOff(m *sgMeta) {
 					sl.regs[s] = ld.regs[s]
 				}
 			}
-			sl.pc, sl.steps = ld.pc, ld.steps
+			sl.pc = ld.pc
 			sl.stack = append(sl.stack[:0], ld.stack...)
 			sl.loops = append(sl.loops[:0], ld.loops...)
 		}
@@ -1017,7 +1085,7 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 		if (x != 0) != v {
 			m.scatterRow(c)
 			if in.masked != nil {
-				return false, wg.lockMasked(in, m, in.masked)
+				return wg.masked(in, m)
 			}
 			return wg.diverge(m), nil
 		}

@@ -14,7 +14,9 @@ import "github.com/coopshader/coop/spirv"
 
 // maskedIf is a conditional branch that can run masked: per side (true,
 // false) the phi moves into the side, its code [from, to) and the phi
-// moves into the block where the sides meet (merge).
+// moves into the block where the sides meet (merge), and the steps an
+// invocation taking the side spends on the way (its instructions with
+// their work, and the branch to the merge).
 type maskedIf struct {
 	side  [2]maskedSide
 	merge int32
@@ -24,6 +26,7 @@ type maskedSide struct {
 	pre      []move
 	from, to int32
 	post     []move
+	steps    int64
 }
 
 // straightTo finds the straight-line code from pc: the OpBranch that ends
@@ -64,7 +67,11 @@ func (p *prog) findMasked(in *instr) *maskedIf {
 		end[k], to[k] = p.straightTo(e[k].pc)
 	}
 	side := func(k int) maskedSide {
-		return maskedSide{pre: e[k].moves, from: e[k].pc, to: to[k], post: end[k].moves}
+		n := int64(to[k]-e[k].pc) + 1
+		for j := e[k].pc; j < to[k]; j++ {
+			n += max(p.code[j].w, 0)
+		}
+		return maskedSide{pre: e[k].moves, from: e[k].pc, to: to[k], post: end[k].moves, steps: n}
 	}
 	empty := func(k int) maskedSide { return maskedSide{post: e[k].moves} }
 	switch {
@@ -78,9 +85,49 @@ func (p *prog) findMasked(in *instr) *maskedIf {
 	return nil
 }
 
+// maskedSteps settles the step counts and returns each invocation's count
+// after its side of the masked branch in (wg.stmp), or nil where one of
+// them would run out on the way (the branch then diverges, and each runs
+// out on its own).
+func (wg *wgState) maskedSteps(m *sgMeta, in *instr) []int64 {
+	m.settle()
+	mi := in.masked
+	// The leader runs the instructions of both sides that run once, and
+	// spends their work meanwhile.
+	if m.sg[0].steps < mi.side[0].steps+mi.side[1].steps {
+		return nil
+	}
+	to := wg.stmp[:0]
+	for _, l := range m.sg {
+		k := 1
+		if l.regs[in.a[0]] != 0 {
+			k = 0
+		}
+		if l.steps < mi.side[k].steps {
+			return nil
+		}
+		to = append(to, l.steps-mi.side[k].steps)
+	}
+	wg.stmp = to
+	return to
+}
+
+// masked runs the masked branch in where every invocation has the steps
+// its side costs, or else diverges (lockCtl).
+func (wg *wgState) masked(in *instr, m *sgMeta) (bool, error) {
+	to := wg.maskedSteps(m, in)
+	if to == nil {
+		return wg.diverge(m), nil
+	}
+	err := wg.lockMasked(in, m, in.masked)
+	m.setSteps(to)
+	return false, err
+}
+
 // lockMasked runs the branch in, on which the invocations disagree, with
 // each side masked to the invocations that take it, and leaves the
-// subgroup, in lockstep, at the block where the sides meet.
+// subgroup, in lockstep, at the block where the sides meet. Each
+// invocation spends the steps of its own side (masked).
 func (wg *wgState) lockMasked(in *instr, m *sgMeta, mi *maskedIf) error {
 	if m.wide {
 		return wg.lockMaskedWide(in, m, mi)
@@ -93,7 +140,7 @@ func (wg *wgState) lockMasked(in *instr, m *sgMeta, mi *maskedIf) error {
 		s := &mi.side[k]
 		m.maskedMoves(sides[k], s.pre)
 		for pc := s.from; pc < s.to; pc++ {
-			if err := m.maskedOne(&code[pc], sides[k], true, ld); err != nil {
+			if err := m.maskedOne(&code[pc], sides[k], ld); err != nil {
 				return err
 			}
 		}
@@ -136,11 +183,9 @@ func (wg *wgState) splitSides(sg []*lane, c int32) [2][]*lane {
 
 // lockMaskedWide runs a masked branch of a whole workgroup in lockstep
 // one subgroup after another, each as lockMasked runs a subgroup's, so
-// that a fault is the one running the subgroups one by one finds. The
-// leader spends the steps of each side once.
+// that a fault is the one running the subgroups one by one finds.
 func (wg *wgState) lockMaskedWide(in *instr, m *sgMeta, mi *maskedIf) error {
 	code := wg.x.p.code
-	var ran [2]bool
 	for _, sg := range wg.sgs {
 		sides := wg.splitSides(sg, in.a[0])
 		for k := range sides {
@@ -150,11 +195,10 @@ func (wg *wgState) lockMaskedWide(in *instr, m *sgMeta, mi *maskedIf) error {
 			s := &mi.side[k]
 			m.maskedMoves(sides[k], s.pre)
 			for pc := s.from; pc < s.to; pc++ {
-				if err := m.maskedOne(&code[pc], sides[k], !ran[k], sg[0]); err != nil {
+				if err := m.maskedOne(&code[pc], sides[k], sg[0]); err != nil {
 					return wg.finishEarly(m, sg[0], mi.merge, err)
 				}
 			}
-			ran[k] = true
 		}
 		for k := range sides {
 			m.spreadMoves(mi.side[k].post)
@@ -201,18 +245,12 @@ func (m *sgMeta) maskedMoves(act []*lane, moves []move) {
 // the leader, which may be masked out: its result slot is its own, which
 // the others never read, or memory every active invocation would write
 // alike). Slot copies may write variables that live on past the branch,
-// so they go to the active invocations only. The leader spends a step
-// when count is set; lead is the leader of the subgroup act belongs to,
-// which a fault of the leader's names.
-func (m *sgMeta) maskedOne(in *instr, act []*lane, count bool, lead *lane) error {
+// so they go to the active invocations only. Steps are charged for the
+// whole branch (masked); lead is the leader of the subgroup act belongs
+// to, which a fault of the leader's names.
+func (m *sgMeta) maskedOne(in *instr, act []*lane, lead *lane) error {
 	st := m.st
 	ld := m.sg[0]
-	if count {
-		ld.steps--
-		if ld.steps < 0 {
-			return ld.fail(in, "step budget exhausted (runaway loop?)")
-		}
-	}
 	n := resN(in)
 	if in.fast == fCopy {
 		d, s, k := in.res, in.a[0], int32(in.m)

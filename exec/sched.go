@@ -78,6 +78,8 @@ type wgState struct {
 	// mact and mrest are the two sides of a masked branch (masked.go);
 	// act the invocations of a collective instruction (runSubgroup).
 	mact, mrest, act []*lane
+	// stmp holds step counts of lockstep's invocations (workSteps).
+	stmp []int64
 }
 
 func newWG(x *dispatchRun) *wgState {
