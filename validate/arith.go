@@ -571,6 +571,25 @@ func (s *state) isPointerType(id uint32) bool {
 	return t != nil && (t.Op == spirv.OpTypePointer || t.Op == spirv.OpTypeUntypedPointerKHR)
 }
 
+// expect (OpExpectKHR, SPV_KHR_expect_assume): "Result Type must be a
+// scalar or vector of integer type or boolean type. The type of Value
+// must be Result Type. The type of ExpectedValue must be Result Type."
+func expect(c *op) {
+	r, ok, _ := c.s.numOf(c.rt)
+	if !ok || r.is(spirv.OpTypeFloat) {
+		c.fail("expect.result", "Result of OpExpectKHR must be a scalar or vector of integer type or boolean type")
+		return
+	}
+	if len(c.args) != 2 {
+		return
+	}
+	if c.s.typeOf(c.args[0]) != c.rt {
+		c.fail("expect.operand", "Type of Value operand of OpExpectKHR does not match the result type ")
+	} else if c.s.typeOf(c.args[1]) != c.rt {
+		c.fail("expect.operand", "Type of ExpectedValue operand of OpExpectKHR does not match the result type ")
+	}
+}
+
 // derivative: "Result Type must be a scalar or vector of floating-point
 // type ... The type of P must be the same as Result Type." (OpDPdx ...
 // OpFwidthCoarse)
@@ -619,6 +638,7 @@ var arithRules = sync.OnceValue(func() map[spirv.Op]func(*op) {
 		spirv.OpFConvert:      convert(spirv.OpTypeFloat, spirv.OpTypeFloat, false, true),
 		spirv.OpQuantizeToF16: quantize,
 		spirv.OpBitcast:       bitcast,
+		spirv.OpExpectKHR:     expect,
 	}
 })
 

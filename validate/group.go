@@ -97,6 +97,18 @@ func (s *state) checkGroupValue(i int) {
 		if len(w) > 4 {
 			if d, ok, _ := s.numOf(s.typeOf(w[4])); !ok || d.vec || !d.is(spirv.OpTypeInt) || d.t.Signed {
 				s.fail(i, "group.delta", "Delta must be a scalar of integer type, whose Signedness operand is 0.")
+				return
+			}
+		}
+		// RotateKHR (SPV_KHR_subgroup_rotate): "ClusterSize is the size of
+		// cluster to use. ClusterSize must be a scalar of integer type,
+		// whose Signedness operand is 0. ClusterSize must come from a
+		// constant instruction."
+		if in.Op == spirv.OpGroupNonUniformRotateKHR && len(w) > 5 {
+			if c, ok, _ := s.numOf(s.typeOf(w[5])); !ok || c.vec || !c.is(spirv.OpTypeInt) || c.t.Signed {
+				s.fail(i, "group.cluster-size", "ClusterSize must be a scalar of integer type, whose Signedness operand is 0.")
+			} else if !s.isConst(w[5]) {
+				s.fail(i, "group.cluster-size", "ClusterSize must be a constant instruction")
 			}
 		}
 	}

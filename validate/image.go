@@ -49,7 +49,8 @@ func (s *state) imageInfo(id uint32) []uint32 {
 // scalar or vector of floating-point type or integer type" (a fetch's of
 // integer type); OpImageWrite's "Texel is the data to
 // write. It must be a scalar or vector with component type the same as
-// Sampled Type of the OpTypeImage"; in Vulkan "The Result Type operand of
+// Sampled Type of the OpTypeImage (unless that Sampled Type is
+// OpTypeVoid)"; in Vulkan "The Result Type operand of
 // any OpImageRead or OpImageSparseRead instruction must be a vector of
 // four components" (VUID-StandaloneSpirv-Result-04780), and OpImageFetch
 // "Result Type must be a vector of four components of floating-point type
@@ -82,8 +83,13 @@ func (s *state) checkImageAccess(i int) {
 		return
 	}
 	if in.Op == spirv.OpImageWrite {
-		if t, ok, _ := s.numOf(s.typeOf(w[2])); !ok || t.is(spirv.OpTypeBool) {
+		t, ok, _ := s.numOf(s.typeOf(w[2]))
+		if !ok || t.is(spirv.OpTypeBool) {
 			s.fail(i, "image.texel", "%s: Expected Texel to be int or float vector or scalar", name)
+			return
+		}
+		if st := s.types[it[1]]; st != nil && !st.is(spirv.OpTypeVoid) && t.t.ID != st.ID {
+			s.fail(i, "image.texel", "%s: Expected Image 'Sampled Type' to be the same as Texel components", name)
 			return
 		}
 	} else if in.Op == spirv.OpImageFetch || s.env.vulkan {

@@ -87,6 +87,19 @@ func (s *state) checkBlockLayouts() {
 			continue
 		}
 		done[key] = true
+		// A block's members are laid out within it: one holding a block of
+		// its own would make that one's decorations and offsets ambiguous
+		// (SPIR-V 2.16.2, paraphrased: a Block or BufferBlock struct is not
+		// nested in another).
+		for _, m := range t.Members {
+			inner := s.contains(s.types[m], func(u *Type) bool {
+				return u.Op == spirv.OpTypeStruct && (s.hasDecoration(u.ID, spirv.DecorationBlock) || s.hasDecoration(u.ID, spirv.DecorationBufferBlock))
+			})
+			if inner != nil {
+				s.fail(i, "layout.nested-block", "rules: A Block or BufferBlock cannot be nested within another Block or BufferBlock. Structure id %d contains Block %d", t.ID, inner.ID)
+				return
+			}
+		}
 		r := s.layoutFor(pt.Storage, bb)
 		if msg := s.checkStructLayout(t, r, false); msg != "" {
 			s.fail(i, "layout."+r.name, "Structure id %d decorated as %s for variable in %s storage class must follow %s storage buffer layout rules: %s",

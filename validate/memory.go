@@ -240,7 +240,28 @@ func (s *state) checkResourceVariable(i int, used map[uint32]bool) {
 		s.fail(i, "memory.workgroup-block", "Workgroup Storage Class variables can't be decorated with Block unless declaring the WorkgroupMemoryExplicitLayoutKHR capability.")
 		return
 	}
-	if !s.env.vulkan || s.hasDecoration(id, spirv.DecorationBuiltIn) {
+	if !s.env.vulkan {
+		return
+	}
+	// "must: be decorated with either code:DescriptorSet and code:Binding,
+	// or code:BuiltIn with code:SamplerHeapEXT or code:ResourceHeapEXT"
+	// (VUID-StandaloneSpirv-UniformConstant-06677): a descriptor heap is
+	// no buffer of its own; any other BuiltIn exempts nothing.
+	if b, ok := s.decorationArg(id, spirv.DecorationBuiltIn); ok &&
+		(spirv.BuiltIn(b) == spirv.BuiltInSamplerHeapEXT || spirv.BuiltIn(b) == spirv.BuiltInResourceHeapEXT) {
+		return
+	}
+	// "Any variable in the code:Uniform or code:StorageBuffer
+	// {StorageClass} must: be typed as code:OpTypeStruct or an array of
+	// this type" (VUID-StandaloneSpirv-Uniform-06807); "Any variable in
+	// the code:PushConstant {StorageClass} must: be typed as
+	// code:OpTypeStruct" (VUID-StandaloneSpirv-PushConstant-06808).
+	switch {
+	case (sc == spirv.StorageClassUniform || sc == spirv.StorageClassStorageBuffer) && !elem.is(spirv.OpTypeStruct):
+		s.fail(i, "vulkan.buffer-type", "[VUID-StandaloneSpirv-Uniform-06807] %s OpVariable <id> '%d' has illegal type.", scName(sc), id)
+		return
+	case sc == spirv.StorageClassPushConstant && !s.types[s.types[w[0]].Elem].is(spirv.OpTypeStruct):
+		s.fail(i, "vulkan.buffer-type", "[VUID-StandaloneSpirv-PushConstant-06808] PushConstant OpVariable <id> '%d' has illegal type.", id)
 		return
 	}
 	switch sc {
