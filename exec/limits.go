@@ -83,6 +83,11 @@ func (x *dispatchRun) spend(wg *wgState, err error, done, total uint64) error {
 	for _, l := range wg.lanes {
 		n += x.budget - l.steps
 	}
+	// Subgroups that finished in lockstep left their steps unsettled.
+	n += wg.wide.fin * int64(len(wg.wide.sg))
+	for i := range wg.meta {
+		n += wg.meta[i].fin * int64(len(wg.meta[i].sg))
+	}
 	if used := x.worked.Add(n); used > x.work {
 		return fmt.Errorf("dispatch stopped after about %d of %d workgroups: the work budget of %d instructions per dispatch is spent (exec.Options.WorkBudget, backend.Dispatch.WorkBudget)",
 			done+1, total, x.work)

@@ -69,8 +69,9 @@ type sgMeta struct {
 	// wide: sg is the whole workgroup of several subgroups (wgState.wide).
 	wide bool
 	// left counts the steps the invocations spend alike in lockstep down
-	// from start, the fewest any of them had left (settle).
-	left, start int64
+	// from start, the fewest any of them had left (settle); fin is what
+	// each spent so when they finished in lockstep unsettled (spend).
+	left, start, fin int64
 }
 
 const (
@@ -443,9 +444,15 @@ func (m *sgMeta) park() {
 func (m *sgMeta) settle() {
 	spent := m.start - m.left
 	lo := m.sg[0].steps - spent
-	for _, l := range m.sg {
-		l.steps -= spent
-		lo = min(lo, l.steps)
+	if spent == 0 {
+		for _, l := range m.sg[1:] {
+			lo = min(lo, l.steps)
+		}
+	} else {
+		for _, l := range m.sg {
+			l.steps -= spent
+			lo = min(lo, l.steps)
+		}
 	}
 	m.start, m.left = lo, lo
 }
@@ -454,7 +461,10 @@ func (m *sgMeta) settle() {
 func (m *sgMeta) enterLockstep() {
 	sg := m.sg
 	ld := sg[0]
-	m.start, m.left = 0, 0
+	if m.enter != enterResume {
+		// Resuming, the steps spent before (handOff) are still to settle.
+		m.start, m.left = 0, 0
+	}
 	m.settle()
 	if m.enter == enterResume {
 		m.enter, m.parked = enterNone, false
@@ -577,13 +587,11 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 		}
 		// An instruction with work of its own costs every invocation the
 		// same, however it runs here (once, on rows, in each invocation).
-		var pre []int64
-		if in.w > 0 {
-			if pre = wg.workSteps(m, in.w); pre == nil {
-				m.left++
-				wg.leave(m)
-				return nil
-			}
+		weighted := in.w > 0
+		if weighted && !wg.workSteps(m, in.w) {
+			m.left++
+			wg.leave(m)
+			return nil
 		}
 		switch {
 		case once:
@@ -608,27 +616,27 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			}
 			setSt(st, in.res, n, sVar)
 		}
-		if pre != nil {
-			m.setSteps(pre)
+		if weighted {
+			m.setSteps(wg.stmp)
 		}
 		ld.pc++
 	}
 }
 
-// workSteps settles the step counts and returns each invocation's count
-// after spending w (wg.stmp), or nil where one of them has fewer than w
+// workSteps settles the step counts and puts each invocation's count
+// after spending w in wg.stmp; false where one of them has fewer than w
 // left (it then runs out on its own).
-func (wg *wgState) workSteps(m *sgMeta, w int64) []int64 {
+func (wg *wgState) workSteps(m *sgMeta, w int64) bool {
 	m.settle()
 	if m.left < w {
-		return nil
+		return false
 	}
 	pre := wg.stmp[:0]
 	for _, l := range m.sg {
 		pre = append(pre, l.steps-w)
 	}
 	wg.stmp = pre
-	return pre
+	return true
 }
 
 // setSteps gives the invocations of m the step counts in to.
@@ -848,7 +856,7 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 		return wg.lockTake(e, m)
 	case spirv.OpReturn, spirv.OpReturnValue:
 		if len(ld.stack) == 0 {
-			m.settle()
+			m.fin = m.start - m.left
 			for _, l := range sg {
 				l.state = stDone
 			}
@@ -897,10 +905,11 @@ func (wg *wgState) leave(m *sgMeta) {
 // handOff gives each subgroup of the wide workgroup m its part of m's
 // lockstep state, so that each goes on in its own lockstep from where m
 // is: the slot states (rows are shared views), the leader's values and
-// control state copied to each subgroup's leader.
+// control state copied to each subgroup's leader; the steps spent alike are
+// settled as each subgroup enters its lockstep.
 func (wg *wgState) handOff(m *sgMeta) {
 	ld := m.sg[0]
-	m.settle()
+	spent := m.start - m.left
 	for i := range wg.meta {
 		sm := &wg.meta[i]
 		copy(sm.st, m.st)
@@ -916,6 +925,7 @@ func (wg *wgState) handOff(m *sgMeta) {
 			sl.loops = append(sl.loops[:0], ld.loops...)
 		}
 		sm.enter, sm.parked, sm.used = enterResume, false, 0
+		sm.start, sm.left = spent, 0
 	}
 }
 

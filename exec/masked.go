@@ -16,10 +16,12 @@ import "github.com/coopshader/coop/spirv"
 // false) the phi moves into the side, its code [from, to) and the phi
 // moves into the block where the sides meet (merge), and the steps an
 // invocation taking the side spends on the way (its instructions with
-// their work, and the branch to the merge).
+// their work, and the branch to the merge); weighted: an instruction of
+// a side has work of its own.
 type maskedIf struct {
-	side  [2]maskedSide
-	merge int32
+	side     [2]maskedSide
+	merge    int32
+	weighted bool
 }
 
 type maskedSide struct {
@@ -74,52 +76,67 @@ func (p *prog) findMasked(in *instr) *maskedIf {
 		return maskedSide{pre: e[k].moves, from: e[k].pc, to: to[k], post: end[k].moves, steps: n}
 	}
 	empty := func(k int) maskedSide { return maskedSide{post: e[k].moves} }
+	var mi *maskedIf
 	switch {
 	case end[0] != nil && end[0].pc == e[1].pc:
-		return &maskedIf{side: [2]maskedSide{side(0), empty(1)}, merge: e[1].pc}
+		mi = &maskedIf{side: [2]maskedSide{side(0), empty(1)}, merge: e[1].pc}
 	case end[1] != nil && end[1].pc == e[0].pc:
-		return &maskedIf{side: [2]maskedSide{empty(0), side(1)}, merge: e[0].pc}
+		mi = &maskedIf{side: [2]maskedSide{empty(0), side(1)}, merge: e[0].pc}
 	case end[0] != nil && end[1] != nil && end[0].pc == end[1].pc:
-		return &maskedIf{side: [2]maskedSide{side(0), side(1)}, merge: end[0].pc}
+		mi = &maskedIf{side: [2]maskedSide{side(0), side(1)}, merge: end[0].pc}
+	default:
+		return nil
 	}
-	return nil
+	for _, s := range mi.side {
+		for j := s.from; j < s.to; j++ {
+			mi.weighted = mi.weighted || p.code[j].w > 0
+		}
+	}
+	return mi
 }
 
-// maskedSteps settles the step counts and returns each invocation's count
-// after its side of the masked branch in (wg.stmp), or nil where one of
-// them would run out on the way (the branch then diverges, and each runs
-// out on its own).
-func (wg *wgState) maskedSteps(m *sgMeta, in *instr) []int64 {
-	m.settle()
-	mi := in.masked
+// masked runs the masked branch in, each invocation charged the steps of
+// its side at once, where every one has them; else (one would run out on
+// the way) the branch diverges, and each runs out on its own (lockCtl).
+// Without work of their own the sides charge nothing as they run; with,
+// the counts are set to what the sides cost after.
+func (wg *wgState) masked(in *instr, m *sgMeta) (bool, error) {
+	mi, c := in.masked, in.a[0]
+	spent := m.start - m.left
+	ok := true
+	lo := m.sg[0].steps
+	for _, l := range m.sg {
+		k := 1
+		if l.regs[c] != 0 {
+			k = 0
+		}
+		l.steps -= spent + mi.side[k].steps
+		ok = ok && l.steps >= 0
+		lo = min(lo, l.steps)
+	}
+	m.start, m.left = lo, lo
 	// The leader runs the instructions of both sides that run once, and
 	// spends their work meanwhile.
-	if m.sg[0].steps < mi.side[0].steps+mi.side[1].steps {
-		return nil
+	if !ok || mi.weighted && m.sg[0].steps < mi.side[0].steps+mi.side[1].steps {
+		for _, l := range m.sg {
+			k := 1
+			if l.regs[c] != 0 {
+				k = 0
+			}
+			l.steps += mi.side[k].steps
+		}
+		m.settle()
+		return wg.diverge(m), nil
+	}
+	if !mi.weighted {
+		return false, wg.lockMasked(in, m, mi)
 	}
 	to := wg.stmp[:0]
 	for _, l := range m.sg {
-		k := 1
-		if l.regs[in.a[0]] != 0 {
-			k = 0
-		}
-		if l.steps < mi.side[k].steps {
-			return nil
-		}
-		to = append(to, l.steps-mi.side[k].steps)
+		to = append(to, l.steps)
 	}
 	wg.stmp = to
-	return to
-}
-
-// masked runs the masked branch in where every invocation has the steps
-// its side costs, or else diverges (lockCtl).
-func (wg *wgState) masked(in *instr, m *sgMeta) (bool, error) {
-	to := wg.maskedSteps(m, in)
-	if to == nil {
-		return wg.diverge(m), nil
-	}
-	err := wg.lockMasked(in, m, in.masked)
+	err := wg.lockMasked(in, m, mi)
 	m.setSteps(to)
 	return false, err
 }

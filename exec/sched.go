@@ -144,9 +144,9 @@ func (wg *wgState) reset(id [3]uint32) {
 		x.check.reset(wg)
 	}
 	for i := range wg.meta {
-		wg.meta[i].enter, wg.meta[i].parked = enterFresh, false
+		wg.meta[i].enter, wg.meta[i].parked, wg.meta[i].fin = enterFresh, false, 0
 	}
-	wg.wide.enter = enterFresh
+	wg.wide.enter, wg.wide.fin = enterFresh, 0
 	// In lockstep the template's values of the slots reset restores are
 	// the leaders' (sLead, enterLockstep), copied to the others where
 	// one needs them; each invocation's memory is filled when first
