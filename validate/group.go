@@ -125,9 +125,66 @@ func (s *state) checkGroupPredicate(i int) {
 	}
 }
 
+// checkGroupAllEqual (OpGroupNonUniformAllEqual): "Result Type must be a
+// Boolean type. Value must be a scalar or vector of floating-point type,
+// integer type, or Boolean type."
+func (s *state) checkGroupAllEqual(i int) {
+	w := s.m.Insts[i].Words
+	if r := s.types[w[0]]; !r.is(spirv.OpTypeBool) {
+		s.fail(i, "group.result", "Result Type must be a boolean scalar type")
+		return
+	}
+	if len(w) > 3 {
+		if _, ok, _ := s.numOf(s.typeOf(w[3])); !ok {
+			s.fail(i, "group.value", "Value must be a scalar or vector of integer, floating-point, or boolean type")
+		}
+	}
+}
+
+// checkBallotBitExtract (OpGroupNonUniformBallotBitExtract): "Result Type
+// must be a Boolean type. Value must be a vector of four components of
+// integer type scalar, whose Width operand is 32 and whose Signedness
+// operand is 0. Index must be a scalar of integer type, whose Signedness
+// operand is 0."
+func (s *state) checkBallotBitExtract(i int) {
+	w := s.m.Insts[i].Words
+	if len(w) < 5 {
+		return
+	}
+	if r := s.types[w[0]]; !r.is(spirv.OpTypeBool) {
+		s.fail(i, "group.result", "Result Type must be a boolean scalar type")
+		return
+	}
+	if v, ok, _ := s.numOf(s.typeOf(w[3])); !ok || !v.vec || !v.is(spirv.OpTypeInt) || v.t.Width != 32 || v.t.Signed || v.known && v.n != 4 {
+		s.fail(i, "group.ballot", "Expected Value to be a vector of four components of integer type scalar")
+		return
+	}
+	if d, ok, _ := s.numOf(s.typeOf(w[4])); !ok || d.vec || !d.is(spirv.OpTypeInt) || d.t.Signed {
+		s.fail(i, "group.index", "Id must be an unsigned integer scalar")
+	}
+}
+
+// checkGroupX (the Group and SPV_AMD_shader_ballot NonUniform reductions,
+// OpGroupIAdd ... OpGroupSMaxNonUniformAMD): "The type of X must be the
+// same as Result Type."
+func (s *state) checkGroupX(i int) {
+	w := s.m.Insts[i].Words
+	if len(w) > 4 && s.typeOf(w[4]) != w[0] {
+		s.fail(i, "group.value", "The type of X must match the Result type")
+	}
+}
+
 func init() {
 	addChecks(func() checks {
-		m := checks{}
+		m := checks{spirv.OpGroupNonUniformAllEqual: (*state).checkGroupAllEqual,
+			spirv.OpGroupNonUniformBallotBitExtract: (*state).checkBallotBitExtract}
+		for _, op := range []spirv.Op{spirv.OpGroupIAdd, spirv.OpGroupFAdd, spirv.OpGroupFMin, spirv.OpGroupUMin,
+			spirv.OpGroupSMin, spirv.OpGroupFMax, spirv.OpGroupUMax, spirv.OpGroupSMax, spirv.OpGroupIAddNonUniformAMD,
+			spirv.OpGroupFAddNonUniformAMD, spirv.OpGroupFMinNonUniformAMD, spirv.OpGroupUMinNonUniformAMD,
+			spirv.OpGroupSMinNonUniformAMD, spirv.OpGroupFMaxNonUniformAMD, spirv.OpGroupUMaxNonUniformAMD,
+			spirv.OpGroupSMaxNonUniformAMD} {
+			m[op] = (*state).checkGroupX
+		}
 		for op := range groupArith() {
 			m[op] = (*state).checkGroupArith
 		}

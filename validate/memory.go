@@ -85,6 +85,9 @@ func (s *state) checkVariable(i int) {
 		}
 	}
 	t := s.types[pt.Elem]
+	if s.checkPointerVariable(i, sc, t); s.err != nil {
+		return
+	}
 	switch sc {
 	case spirv.StorageClassFunction, spirv.StorageClassPrivate:
 	default:
@@ -104,6 +107,36 @@ func (s *state) checkVariable(i int) {
 			return
 		}
 		s.checkLongVectorStorage(i, sc, t)
+	}
+}
+
+// checkPointerVariable: a variable holding logical pointers (SPIR-V
+// 2.16.1, paraphrased, no local copy): without VariablePointers or
+// VariablePointersStorageBuffer "OpVariable cannot allocate an object
+// whose type is or contains a logical pointer type"; with them, such a
+// variable is in the Function or Private storage class and its pointers
+// point into StorageBuffer (or, with VariablePointers, Workgroup).
+// Physical storage buffer pointers are no logical pointers.
+func (s *state) checkPointerVariable(i int, sc spirv.StorageClass, t *Type) {
+	if s.addressing != spirv.AddressingModelLogical {
+		return
+	}
+	p := s.contains(t, func(u *Type) bool {
+		return u.Op == spirv.OpTypePointer && u.Storage != spirv.StorageClassPhysicalStorageBuffer
+	})
+	if p == nil {
+		return
+	}
+	vp := s.hasCap(spirv.CapabilityVariablePointers)
+	switch {
+	case p.Storage != spirv.StorageClassStorageBuffer && p.Storage != spirv.StorageClassWorkgroup:
+		s.fail(i, "variable.pointer", "In Logical addressing, variables can only allocate a pointer to the StorageBuffer or Workgroup storage classes")
+	case p.Storage == spirv.StorageClassWorkgroup && !vp:
+		s.fail(i, "variable.pointer", "In Logical addressing, variables can only allocate a workgroup pointer if the VariablePointers capability is declared")
+	case !vp && !s.hasCap(spirv.CapabilityVariablePointersStorageBuffer):
+		s.fail(i, "variable.pointer", "In Logical addressing, variables can only allocate a storage buffer pointer if the VariablePointersStorageBuffer capability is declared")
+	case sc != spirv.StorageClassFunction && sc != spirv.StorageClassPrivate:
+		s.fail(i, "variable.pointer", "In Logical addressing with variable pointers, variables that allocate pointers must be in Function or Private storage classes")
 	}
 }
 

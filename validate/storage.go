@@ -11,7 +11,8 @@ import "github.com/coopshader/coop/spirv"
 
 func init() {
 	addChecks(func() checks {
-		return checks{spirv.OpStore: (*state).checkStoreStorage, spirv.OpVariable: (*state).checkRuntimeArrayVariable}
+		return checks{spirv.OpStore: (*state).checkStoreStorage, spirv.OpVariable: (*state).checkRuntimeArrayVariable,
+			spirv.OpArrayLength: (*state).checkArrayLength}
 	})
 }
 
@@ -54,5 +55,36 @@ func (s *state) checkRuntimeArrayVariable(i int) {
 		if sc != spirv.StorageClassStorageBuffer && sc != spirv.StorageClassPhysicalStorageBuffer && sc != spirv.StorageClassUniform {
 			s.fail(i, "vulkan.runtime-array", "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680] For Vulkan, OpTypeStruct variables containing OpTypeRuntimeArray must have storage class of StorageBuffer, PhysicalStorageBuffer, or Uniform.")
 		}
+	}
+}
+
+// checkArrayLength (OpArrayLength): "Result Type must be an OpTypeInt with
+// 32-bit Width and 0 Signedness. Structure must be a logical pointer to an
+// OpTypeStruct whose last member is a run-time array. Array member is an
+// unsigned 32-bit integer index of the last member of the structure that
+// Structure points to." (SPIR-V 1.6, paraphrased, no local copy); a 64-bit
+// Result Type is what glslang writes with GL_EXT_shader_64bit_indexing
+// and spirv-val accepts.
+func (s *state) checkArrayLength(i int) {
+	w := s.m.Insts[i].Words
+	if len(w) < 4 {
+		return
+	}
+	if r := s.types[w[0]]; !r.is(spirv.OpTypeInt) || r.Width != 32 && r.Width != 64 || r.Signed {
+		s.fail(i, "array-length.result", "The Result Type of OpArrayLength <id> '%d' must be OpTypeInt with width 32 (or 64) and signedness 0.", w[1])
+		return
+	}
+	pt := s.valueType(w[2])
+	var st *Type
+	if pt.is(spirv.OpTypePointer) {
+		st = s.types[pt.Elem]
+	}
+	switch {
+	case !st.is(spirv.OpTypeStruct) || len(st.Members) == 0:
+		s.fail(i, "array-length.structure", "The Structure's type in OpArrayLength <id> '%d' must be a pointer to an OpTypeStruct.", w[1])
+	case !s.types[st.Members[len(st.Members)-1]].is(spirv.OpTypeRuntimeArray):
+		s.fail(i, "array-length.structure", "The Structure's last member in OpArrayLength <id> '%d' must be an OpTypeRuntimeArray.", w[1])
+	case uint64(w[3]) != uint64(len(st.Members)-1):
+		s.fail(i, "array-length.member", "The array member in OpArrayLength <id> '%d' must be the last member of the struct.", w[1])
 	}
 }
