@@ -27,7 +27,7 @@ func (s *state) checkDecorations() {
 			if s.checkDecorationTarget(i, w[0], d.dec); s.err != nil {
 				return
 			}
-			if s.checkIdDecoration(i, d.dec, d.args); s.err != nil {
+			if s.checkIdDecoration(i, w[0], d.dec, d.args, false); s.err != nil {
 				return
 			}
 			switch d.dec {
@@ -86,7 +86,7 @@ func (s *state) checkDecorations() {
 				s.fail(i, "decoration.member", "%s cannot be applied to structure members", decName(d))
 				return
 			}
-			if s.checkIdDecoration(i, d, w[3:]); s.err != nil {
+			if s.checkIdDecoration(i, w[0], d, w[3:], true); s.err != nil {
 				return
 			}
 			s.memberDec[w[0]] = append(s.memberDec[w[0]], memberDecoration{member: w[1], dec: d, args: w[3:], inst: i})
@@ -230,12 +230,29 @@ func (s *state) checkDecorationTarget(i int, target uint32, d spirv.Decoration) 
 }
 
 // checkIdDecoration: the <id> operands of ArrayStrideIdEXT and OffsetIdEXT
-// (SPV_EXT_descriptor_heap) are 32-bit integer scalars.
-func (s *state) checkIdDecoration(i int, d spirv.Decoration, args []uint32) {
+// (SPV_EXT_descriptor_heap) are 32-bit integer scalars defined before the
+// type they decorate (its layout is known where it is declared), and
+// ArrayStrideIdEXT decorates an array type (paraphrased, no local copy).
+func (s *state) checkIdDecoration(i int, target uint32, d spirv.Decoration, args []uint32, member bool) {
 	switch d {
 	case spirv.DecorationArrayStrideIdEXT, spirv.DecorationOffsetIdEXT:
-		if len(args) > 0 && !s.isInt32Scalar(s.typeOf(args[0])) {
+		if len(args) == 0 {
+			return
+		}
+		if !s.isInt32Scalar(s.typeOf(args[0])) {
 			s.fail(i, "decoration.id-operand", "%s extra operand must be a 32-bit int scalar type.", decName(d))
+			return
+		}
+		if d == spirv.DecorationArrayStrideIdEXT && !s.types[target].is(spirv.OpTypeArray) && !s.types[target].is(spirv.OpTypeRuntimeArray) {
+			s.fail(i, "decoration.array-stride", "ArrayStrideIdEXT decoration must only be applied to array types.")
+			return
+		}
+		if ti := s.defIndex(target); ti >= 0 && s.defIndex(args[0]) > ti {
+			if member {
+				s.fail(i, "decoration.id-operand", "All <id> Extra Operands must appear before Structure Type.")
+			} else {
+				s.fail(i, "decoration.id-operand", "Parameter <ID> '%d' must appear earlier in the binary than the target", args[0])
+			}
 		}
 	}
 }

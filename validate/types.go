@@ -57,6 +57,12 @@ func (s *state) checkTypes() {
 		case spirv.OpTypeVector:
 			t.Elem, t.Count, t.CountKnown = w[1], uint64(w[2]), true
 			s.checkVectorType(i, t)
+		case spirv.OpTypeBufferEXT:
+			// SPV_EXT_descriptor_heap (paraphrased, no local copy): a
+			// buffer of the heap is a storage or a uniform buffer.
+			if sc := spirv.StorageClass(w[1]); sc != spirv.StorageClassStorageBuffer && sc != spirv.StorageClassUniform {
+				s.fail(i, "type.buffer", "TypeBufferEXT StorageClass could only be StorageBuffer or Uniform.")
+			}
 		case spirv.OpTypeVectorIdEXT:
 			t.Elem = w[1]
 			t.Count, t.CountKnown = s.constValue(w[2])
