@@ -13,7 +13,8 @@ import (
 // handles in different ways: a subgroup that finishes in lockstep, a
 // masked branch whose sides differ in length, and invocations whose step
 // counts differ when they reconverge at a subgroup operation, and
-// instructions with work of their own (copies of a large array).
+// instructions with work of their own (copies of a large array), also
+// on a masked branch's side.
 var budgetShaders = map[string]string{
 	"finish": `
     uint a = gl_LocalInvocationIndex;
@@ -40,6 +41,15 @@ var budgetShaders = map[string]string{
         uint u[256] = t;
         a += u[(i * 7u + a) & 255u];
         t[i & 255u] = a;
+    }
+    o[gl_LocalInvocationIndex] = a;`,
+	"maskedwork": `
+    uint t[256];
+    for (uint i = 0u; i < 256u; i++) t[i] = i * gl_LocalInvocationIndex;
+    uint a = gl_LocalInvocationIndex;
+    for (uint i = 0u; i < pc.n; i++) {
+        if ((a & 1u) == 0u) { uint u[256] = t; a += u[i & 255u] + 1u; } else { a += 3u; }
+        t[a & 255u] = i;
     }
     o[gl_LocalInvocationIndex] = a;`,
 }
@@ -72,7 +82,7 @@ func budgetRun(t *testing.T, code []uint32, oneByOne bool, n uint32, steps, work
 // stops with the same error (instruction and invocation) at every step
 // budget, and the least work budget a dispatch runs within is the same.
 func TestBudgetsMatchOneByOne(t *testing.T) {
-	for _, name := range []string{"finish", "masked", "reconverge", "work"} {
+	for _, name := range []string{"finish", "masked", "reconverge", "work", "maskedwork"} {
 		for _, local := range []int{16, 64} {
 			code := budgetCode(t, budgetShaders[name], local)
 			for _, steps := range []int64{60, 61, 200, 1001, 1002, 1003, 4099, 9000, 9001} {

@@ -96,10 +96,11 @@ func (p *prog) findMasked(in *instr) *maskedIf {
 }
 
 // masked runs the masked branch in, each invocation charged the steps of
-// its side at once, where every one has them; else (one would run out on
-// the way) the branch diverges, and each runs out on its own (lockCtl).
-// Without work of their own the sides charge nothing as they run; with,
-// the counts are set to what the sides cost after.
+// its side, where every one has them; else (one would run out on the
+// way) the branch diverges, and each runs out on its own (lockCtl).
+// Sides without work of their own charge nothing as they run, so the
+// steps are charged at once; with, the work is charged as the sides run,
+// and the counts are then set to what the sides cost.
 func (wg *wgState) masked(in *instr, m *sgMeta) (bool, error) {
 	mi, c := in.masked, in.a[0]
 	spent := m.start - m.left
@@ -115,27 +116,26 @@ func (wg *wgState) masked(in *instr, m *sgMeta) (bool, error) {
 		lo = min(lo, l.steps)
 	}
 	m.start, m.left = lo, lo
-	// The leader runs the instructions of both sides that run once, and
-	// spends their work meanwhile.
-	if !ok || mi.weighted && m.sg[0].steps < mi.side[0].steps+mi.side[1].steps {
-		for _, l := range m.sg {
-			k := 1
-			if l.regs[c] != 0 {
-				k = 0
-			}
-			l.steps += mi.side[k].steps
-		}
-		m.settle()
-		return wg.diverge(m), nil
-	}
-	if !mi.weighted {
+	if ok && !mi.weighted {
 		return false, wg.lockMasked(in, m, mi)
 	}
+	// The sides' work is charged as they run, on the counts before the
+	// branch: the leader runs the instructions of both sides that run
+	// once, and spends their work meanwhile.
 	to := wg.stmp[:0]
 	for _, l := range m.sg {
 		to = append(to, l.steps)
+		k := 1
+		if l.regs[c] != 0 {
+			k = 0
+		}
+		l.steps += mi.side[k].steps
 	}
 	wg.stmp = to
+	m.settle()
+	if !ok || m.sg[0].steps < mi.side[0].steps+mi.side[1].steps {
+		return wg.diverge(m), nil
+	}
 	err := wg.lockMasked(in, m, mi)
 	m.setSteps(to)
 	return false, err

@@ -522,6 +522,15 @@ func bitcast(c *op) {
 	r, rok, rcoop := c.s.numOf(c.rt)
 	v, vok, vcoop := c.s.numOf(vt)
 	if rcoop || vcoop {
+		// With SPV_EXT_long_vector too, OpTypeVectorIdEXT may be a long
+		// vector, which bitcasts as vectors do (checkCoopVecConversion).
+		if c.s.hasCap(spirv.CapabilityLongVectorEXT) {
+			rb, rk := c.s.vecIDBits(c.rt)
+			vb, vk := c.s.vecIDBits(vt)
+			if rk && vk && rb != vb {
+				c.fail("convert.bitcast", "Expected input to have the same total bit width as Result Type: %s", c.name)
+			}
+		}
 		return
 	}
 	rptr, vptr := c.s.isPointerType(c.rt), c.s.isPointerType(vt)
@@ -557,6 +566,23 @@ func bitcast(c *op) {
 	if r.n*uint64(r.t.Width) != v.n*uint64(v.t.Width) {
 		c.fail("convert.bitcast", "Expected input to have the same total bit width as Result Type: %s", c.name)
 	}
+}
+
+// vecIDBits is the total bit width of a scalar, vector or
+// OpTypeVectorIdEXT type, known is false where a count is not.
+func (s *state) vecIDBits(id uint32) (bits uint64, known bool) {
+	t := s.types[id]
+	switch {
+	case t == nil:
+		return 0, false
+	case t.is(spirv.OpTypeInt) || t.is(spirv.OpTypeFloat):
+		return uint64(t.Width), true
+	case t.is(spirv.OpTypeVector) || t.is(spirv.OpTypeVectorIdEXT):
+		if c := s.types[t.Elem]; c != nil && t.CountKnown {
+			return t.Count * uint64(c.Width), true
+		}
+	}
+	return 0, false
 }
 
 // pointerVectors: a pointer may be bitcast to or from a vector of 32-bit
