@@ -12,7 +12,7 @@ import "github.com/coopshader/coop/spirv"
 func init() {
 	addChecks(func() checks {
 		return checks{spirv.OpStore: (*state).checkStoreStorage, spirv.OpVariable: (*state).checkRuntimeArrayVariable,
-			spirv.OpArrayLength: (*state).checkArrayLength}
+			spirv.OpArrayLength: (*state).checkArrayLength, spirv.OpTypePointer: (*state).checkRuntimeArrayPointer}
 	})
 }
 
@@ -86,5 +86,26 @@ func (s *state) checkArrayLength(i int) {
 		s.fail(i, "array-length.structure", "The Structure's last member in OpArrayLength <id> '%d' must be an OpTypeRuntimeArray.", w[1])
 	case uint64(w[3]) != uint64(len(st.Members)-1):
 		s.fail(i, "array-length.member", "The array member in OpArrayLength <id> '%d' must be the last member of the struct.", w[1])
+	}
+}
+
+// checkRuntimeArrayPointer: a pointer into a buffer reaches a struct whose
+// last member is a runtime array only where that struct is a Block (or, in
+// Uniform, a BufferBlock): "the last member of a code:Block-decorated
+// code:OpTypeStruct" (VUID-StandaloneSpirv-OpTypeRuntimeArray-04680). A
+// descriptor heap's buffer is reached by such a pointer without any
+// OpVariable, which checkRuntimeArrayVariable sees.
+func (s *state) checkRuntimeArrayPointer(i int) {
+	w := s.m.Insts[i].Words
+	sc := spirv.StorageClass(w[1])
+	if !s.env.vulkan || sc != spirv.StorageClassStorageBuffer && sc != spirv.StorageClassPhysicalStorageBuffer && sc != spirv.StorageClassUniform {
+		return
+	}
+	t := s.types[w[2]]
+	if !t.is(spirv.OpTypeStruct) || len(t.Members) == 0 || !s.types[t.Members[len(t.Members)-1]].is(spirv.OpTypeRuntimeArray) {
+		return
+	}
+	if !s.hasDecoration(t.ID, spirv.DecorationBlock) && !s.hasDecoration(t.ID, spirv.DecorationBufferBlock) {
+		s.fail(i, "vulkan.runtime-array", "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680] Vulkan, OpTypeStruct containing an OpTypeRuntimeArray must be decorated with Block or BufferBlock.")
 	}
 }
