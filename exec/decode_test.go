@@ -12,36 +12,8 @@ import (
 // n-element buffer through a decode function reading each element
 // through its pointer, and stores it to a second buffer.
 func decodeModule() []uint32 {
-	b := spirv.NewBuilder(spirv.MakeVersion(1, 6), 0)
-	b.Capability(spirv.CapabilityShader)
-	b.Capability(spirv.CapabilityCooperativeMatrixKHR)
-	b.Capability(spirv.CapabilityTensorAddressingNV)
-	b.Capability(spirv.CapabilityPhysicalStorageBufferAddresses)
-	b.MemoryModel(spirv.AddressingModelPhysicalStorageBuffer64, spirv.MemoryModelGLSL450)
-	void := b.TypeVoid()
-	u32 := b.TypeInt(32, false)
-	f := b.TypeFloat(32)
-	c := func(v uint32) uint32 { return b.ConstUint32(u32, v) }
-	tm := b.Type(spirv.OpTypeCooperativeMatrixKHR, f, c(uint32(spirv.ScopeSubgroup)), c(16), c(16), c(2))
-	tl := b.Type(spirv.OpTypeTensorLayoutNV, c(2), c(uint32(spirv.TensorClampModeUndefined)))
-	ra := b.NewType(spirv.OpTypeRuntimeArray, f)
-	b.Decorate(ra, spirv.DecorationArrayStride, 4)
-	st := b.NewType(spirv.OpTypeStruct, ra)
-	b.Decorate(st, spirv.DecorationBlock)
-	b.MemberDecorate(st, 0, spirv.DecorationOffset, 0)
-	in := b.Variable(b.TypePointer(spirv.StorageClassStorageBuffer, st), spirv.StorageClassStorageBuffer)
-	out := b.Variable(b.TypePointer(spirv.StorageClassStorageBuffer, st), spirv.StorageClassStorageBuffer)
-	for k, v := range []uint32{in, out} {
-		b.Decorate(v, spirv.DecorationDescriptorSet, 0)
-		b.Decorate(v, spirv.DecorationBinding, uint32(k))
-	}
-	arr2 := b.Type(spirv.OpTypeArray, u32, c(2))
-	pfPhys := b.TypePointer(spirv.StorageClassPhysicalStorageBuffer, f)
-	decode := b.ID()
-	pf := b.TypePointer(spirv.StorageClassStorageBuffer, f)
-	fn := b.BeginFunction(void, 0, b.TypeFunction(void))
-	b.Label(b.ID())
-	zero := b.EmitResult(spirv.OpCompositeConstruct, tm, b.ConstFloat32(f, 0))
+	ts := newTensorShader(16, spirv.TensorClampModeUndefined)
+	b, c, f, tm, tl, in, out, pf, decode, zero := ts.b, ts.c, ts.f, ts.tm, ts.tl, ts.in, ts.out, ts.pf, ts.decode, ts.zero
 	l0 := b.EmitResult(spirv.OpCreateTensorLayoutNV, tl)
 	l1 := b.EmitResult(spirv.OpTensorLayoutSetDimensionNV, tl, l0, c(16), c(16))
 	pin := b.EmitResult(spirv.OpAccessChain, pf, in, c(0), c(0))
@@ -50,17 +22,11 @@ func decodeModule() []uint32 {
 	b.Emit(spirv.OpCooperativeMatrixStoreKHR, pout, m, c(0), c(16))
 	b.Emit(spirv.OpReturn)
 	b.EndFunction()
-	b.Add(spirv.SecFunction, spirv.OpFunction, f, decode, 0, b.TypeFunction(f, pfPhys, arr2, arr2))
-	pp, bc, ib := b.ID(), b.ID(), b.ID()
-	b.Emit(spirv.OpFunctionParameter, pfPhys, pp)
-	b.Emit(spirv.OpFunctionParameter, arr2, bc)
-	b.Emit(spirv.OpFunctionParameter, arr2, ib)
-	b.Label(b.ID())
+	pp, _, _ := ts.beginDecode()
 	v := b.EmitResult(spirv.OpLoad, f, pp, uint32(spirv.MemoryAccessAligned), 4)
 	b.Emit(spirv.OpReturnValue, b.EmitResult(spirv.OpFAdd, f, v, b.ConstFloat32(f, 1)))
 	b.Emit(spirv.OpFunctionEnd)
-	b.EntryPoint(spirv.ExecutionModelGLCompute, fn, "main", in, out)
-	b.ExecutionMode(fn, spirv.ExecutionModeLocalSize, 32, 1, 1)
+	ts.finish()
 	code, _ := b.Module().Words()
 	return code
 }

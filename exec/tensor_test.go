@@ -12,36 +12,8 @@ import (
 // through a second layout into a 16x8 tensor, and loads through a decode
 // function that returns the block coordinates it is given.
 func TestTensorLoadStore(t *testing.T) {
-	b := spirv.NewBuilder(spirv.MakeVersion(1, 6), 0)
-	b.Capability(spirv.CapabilityShader)
-	b.Capability(spirv.CapabilityCooperativeMatrixKHR)
-	b.Capability(spirv.CapabilityTensorAddressingNV)
-	b.Capability(spirv.CapabilityPhysicalStorageBufferAddresses)
-	b.MemoryModel(spirv.AddressingModelPhysicalStorageBuffer64, spirv.MemoryModelGLSL450)
-	void := b.TypeVoid()
-	u32 := b.TypeInt(32, false)
-	f := b.TypeFloat(32)
-	c := func(v uint32) uint32 { return b.ConstUint32(u32, v) }
-	tm := b.Type(spirv.OpTypeCooperativeMatrixKHR, f, c(uint32(spirv.ScopeSubgroup)), c(16), c(8), c(2))
-	tl := b.Type(spirv.OpTypeTensorLayoutNV, c(2), c(uint32(spirv.TensorClampModeConstant)))
-	ra := b.NewType(spirv.OpTypeRuntimeArray, f)
-	b.Decorate(ra, spirv.DecorationArrayStride, 4)
-	st := b.NewType(spirv.OpTypeStruct, ra)
-	b.Decorate(st, spirv.DecorationBlock)
-	b.MemberDecorate(st, 0, spirv.DecorationOffset, 0)
-	in := b.Variable(b.TypePointer(spirv.StorageClassStorageBuffer, st), spirv.StorageClassStorageBuffer)
-	out := b.Variable(b.TypePointer(spirv.StorageClassStorageBuffer, st), spirv.StorageClassStorageBuffer)
-	for k, v := range []uint32{in, out} {
-		b.Decorate(v, spirv.DecorationDescriptorSet, 0)
-		b.Decorate(v, spirv.DecorationBinding, uint32(k))
-	}
-	arr2 := b.Type(spirv.OpTypeArray, u32, c(2))
-	pfPhys := b.TypePointer(spirv.StorageClassPhysicalStorageBuffer, f)
-	decode := b.ID()
-	pf := b.TypePointer(spirv.StorageClassStorageBuffer, f)
-	fn := b.BeginFunction(void, 0, b.TypeFunction(void))
-	b.Label(b.ID())
-	zero := b.EmitResult(spirv.OpCompositeConstruct, tm, b.ConstFloat32(f, 0))
+	ts := newTensorShader(8, spirv.TensorClampModeConstant)
+	b, c, f, u32, tm, tl, in, out, pf, decode, zero := ts.b, ts.c, ts.f, ts.u32, ts.tm, ts.tl, ts.in, ts.out, ts.pf, ts.decode, ts.zero
 	l0 := b.EmitResult(spirv.OpCreateTensorLayoutNV, tl)
 	l1 := b.EmitResult(spirv.OpTensorLayoutSetDimensionNV, tl, l0, c(32), c(32))
 	l2 := b.EmitResult(spirv.OpTensorLayoutSetClampValueNV, tl, l1, b.ConstFloat32(f, 7)) // bits of 7.0
@@ -64,20 +36,14 @@ func TestTensorLoadStore(t *testing.T) {
 	b.Emit(spirv.OpCooperativeMatrixStoreTensorNV, pout3, wide, o1, 0, 1, view)
 	b.Emit(spirv.OpReturn)
 	b.EndFunction()
-	b.Add(spirv.SecFunction, spirv.OpFunction, f, decode, 0, b.TypeFunction(f, pfPhys, arr2, arr2))
-	pp, bc, ib := b.ID(), b.ID(), b.ID()
-	b.Emit(spirv.OpFunctionParameter, pfPhys, pp)
-	b.Emit(spirv.OpFunctionParameter, arr2, bc)
-	b.Emit(spirv.OpFunctionParameter, arr2, ib)
-	b.Label(b.ID())
+	_, bc, ib := ts.beginDecode()
 	b0 := b.EmitResult(spirv.OpCompositeExtract, u32, bc, 0)
 	b1 := b.EmitResult(spirv.OpCompositeExtract, u32, bc, 1)
 	i1 := b.EmitResult(spirv.OpCompositeExtract, u32, ib, 1)
 	v := b.EmitResult(spirv.OpIAdd, u32, b.EmitResult(spirv.OpIAdd, u32, b.EmitResult(spirv.OpIMul, u32, b0, c(1000)), b.EmitResult(spirv.OpIMul, u32, b1, c(10))), i1)
 	b.Emit(spirv.OpReturnValue, b.EmitResult(spirv.OpConvertUToF, f, v))
 	b.Emit(spirv.OpFunctionEnd)
-	b.EntryPoint(spirv.ExecutionModelGLCompute, fn, "main", in, out)
-	b.ExecutionMode(fn, spirv.ExecutionModeLocalSize, 32, 1, 1)
+	ts.finish()
 	code, _ := b.Module().Words()
 	dev := New(Options{})
 	vals := make([]uint32, 32*32)
@@ -117,4 +83,68 @@ func TestTensorLoadStore(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tensorShader is the common start of the tensor tests' shaders: a 16xcols
+// f32 matrix type, a 2-D tensor layout, two storage buffers of floats
+// (bindings 0 and 1), a decode function's id, and main begun with a zero
+// matrix.
+type tensorShader struct {
+	b                                                           *spirv.Builder
+	c                                                           func(uint32) uint32
+	f, u32, tm, tl, in, out, arr2, pfPhys, pf, decode, fn, zero uint32
+}
+
+func newTensorShader(cols uint32, clamp spirv.TensorClampMode) *tensorShader {
+	b := spirv.NewBuilder(spirv.MakeVersion(1, 6), 0)
+	b.Capability(spirv.CapabilityShader)
+	b.Capability(spirv.CapabilityCooperativeMatrixKHR)
+	b.Capability(spirv.CapabilityTensorAddressingNV)
+	b.Capability(spirv.CapabilityPhysicalStorageBufferAddresses)
+	b.MemoryModel(spirv.AddressingModelPhysicalStorageBuffer64, spirv.MemoryModelGLSL450)
+	ts := &tensorShader{b: b, u32: b.TypeInt(32, false), f: b.TypeFloat(32)}
+	void := b.TypeVoid()
+	c := func(v uint32) uint32 { return b.ConstUint32(ts.u32, v) }
+	ts.c = c
+	ts.tm = b.Type(spirv.OpTypeCooperativeMatrixKHR, ts.f, c(uint32(spirv.ScopeSubgroup)), c(16), c(cols), c(2))
+	ts.tl = b.Type(spirv.OpTypeTensorLayoutNV, c(2), c(uint32(clamp)))
+	ra := b.NewType(spirv.OpTypeRuntimeArray, ts.f)
+	b.Decorate(ra, spirv.DecorationArrayStride, 4)
+	st := b.NewType(spirv.OpTypeStruct, ra)
+	b.Decorate(st, spirv.DecorationBlock)
+	b.MemberDecorate(st, 0, spirv.DecorationOffset, 0)
+	ts.in = b.Variable(b.TypePointer(spirv.StorageClassStorageBuffer, st), spirv.StorageClassStorageBuffer)
+	ts.out = b.Variable(b.TypePointer(spirv.StorageClassStorageBuffer, st), spirv.StorageClassStorageBuffer)
+	for k, v := range []uint32{ts.in, ts.out} {
+		b.Decorate(v, spirv.DecorationDescriptorSet, 0)
+		b.Decorate(v, spirv.DecorationBinding, uint32(k))
+	}
+	ts.arr2 = b.Type(spirv.OpTypeArray, ts.u32, c(2))
+	ts.pfPhys = b.TypePointer(spirv.StorageClassPhysicalStorageBuffer, ts.f)
+	ts.decode = b.ID()
+	ts.pf = b.TypePointer(spirv.StorageClassStorageBuffer, ts.f)
+	ts.fn = b.BeginFunction(void, 0, b.TypeFunction(void))
+	b.Label(b.ID())
+	ts.zero = b.EmitResult(spirv.OpCompositeConstruct, ts.tm, b.ConstFloat32(ts.f, 0))
+	return ts
+}
+
+// beginDecode opens the decode function (after main has ended) and returns
+// its parameters: the element's pointer, the block coordinates and the
+// coordinates within the block.
+func (ts *tensorShader) beginDecode() (ptr, block, inBlock uint32) {
+	b := ts.b
+	b.Add(spirv.SecFunction, spirv.OpFunction, ts.f, ts.decode, 0, b.TypeFunction(ts.f, ts.pfPhys, ts.arr2, ts.arr2))
+	ptr, block, inBlock = b.ID(), b.ID(), b.ID()
+	b.Emit(spirv.OpFunctionParameter, ts.pfPhys, ptr)
+	b.Emit(spirv.OpFunctionParameter, ts.arr2, block)
+	b.Emit(spirv.OpFunctionParameter, ts.arr2, inBlock)
+	b.Label(b.ID())
+	return ptr, block, inBlock
+}
+
+// finish declares main as a 32-wide compute entry point.
+func (ts *tensorShader) finish() {
+	ts.b.EntryPoint(spirv.ExecutionModelGLCompute, ts.fn, "main", ts.in, ts.out)
+	ts.b.ExecutionMode(ts.fn, spirv.ExecutionModeLocalSize, 32, 1, 1)
 }
