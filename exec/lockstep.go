@@ -827,18 +827,11 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 		if !isUni(st[c]) {
 			for _, l := range rest {
 				if (l.regs[c] != 0) != v {
-					if in.masked != nil {
-						return wg.masked(in, m)
-					}
-					return wg.diverge(m), nil
+					return wg.lockSplit(in, m)
 				}
 			}
 		}
-		e := in.e
-		if v {
-			return wg.lockTake(e[0], m)
-		}
-		return wg.lockTake(e[1], m)
+		return wg.lockBranch(in, m, v)
 	case spirv.OpSwitch:
 		sw := in.sw
 		c := in.a[0]
@@ -1094,15 +1087,25 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 	for _, x := range r[1:] {
 		if (x != 0) != v {
 			m.scatterRow(c)
-			if in.masked != nil {
-				return wg.masked(in, m)
-			}
-			return wg.diverge(m), nil
+			return wg.lockSplit(in, m)
 		}
 	}
-	e := in.e
-	if v {
-		return wg.lockTake(e[0], m)
+	return wg.lockBranch(in, m, v)
+}
+
+// lockSplit ends a conditional branch whose invocations disagree: a
+// masked branch runs both sides in lockstep, any other diverges.
+func (wg *wgState) lockSplit(in *instr, m *sgMeta) (bool, error) {
+	if in.masked != nil {
+		return wg.masked(in, m)
 	}
-	return wg.lockTake(e[1], m)
+	return wg.diverge(m), nil
+}
+
+// lockBranch takes a conditional branch every invocation agrees on.
+func (wg *wgState) lockBranch(in *instr, m *sgMeta, v bool) (bool, error) {
+	if v {
+		return wg.lockTake(in.e[0], m)
+	}
+	return wg.lockTake(in.e[1], m)
 }
