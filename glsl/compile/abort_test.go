@@ -30,18 +30,10 @@ void main() {
 	}
 }
 `
-		m, d := Compile("t.comp", []byte(src), Options{TargetEnv: "vulkan1.3"})
-		if m == nil {
-			t.Fatalf("compile:\n%v", d)
-		}
-		validate(t, m, "vulkan1.3")
-		words, err := m.Words()
-		if err != nil {
-			t.Fatal(err)
-		}
+		words := vulkanWords(t, "t.comp", src)
 		dev := cpu.New(cpu.Options{})
 		buf, _ := dev.NewBuffer(32, backend.UsageStorage)
-		_, err = dev.Dispatch(&backend.Dispatch{Code: words, Entry: "main", Groups: [3]uint32{1, 1, 1},
+		_, err := dev.Dispatch(&backend.Dispatch{Code: words, Entry: "main", Groups: [3]uint32{1, 1, 1},
 			Bindings: []backend.Binding{{Binding: 0, Buffer: buf}}})
 		if err == nil || !strings.Contains(err.Error(), "invocation (3,0,0)") || !strings.Contains(err.Error(), "the shader aborted: "+tc.want) {
 			t.Errorf("%s: dispatch error %v, want an abort of invocation 3 with %s", tc.call, err, tc.want)

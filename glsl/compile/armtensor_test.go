@@ -62,15 +62,7 @@ func runResources(t *testing.T, words []uint32, res []resource, push []byte) [][
 // present, glslang's module must leave the same memory.
 func runBoth(t *testing.T, src string, res []resource, push []byte) [][]byte {
 	t.Helper()
-	m, d := Compile("t.comp", []byte(src), Options{TargetEnv: "vulkan1.3"})
-	if m == nil {
-		t.Fatalf("compile:\n%v", d)
-	}
-	validate(t, m, "vulkan1.3")
-	words, err := m.Words()
-	if err != nil {
-		t.Fatal(err)
-	}
+	words := vulkanWords(t, "t.comp", src)
 	got := runResources(t, words, res, push)
 	ref := glslangModule(t, src)
 	if ref == nil {

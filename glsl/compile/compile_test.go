@@ -35,6 +35,22 @@ func compileFile(t *testing.T, path string, opts Options) *spirv.Module {
 	return m
 }
 
+// vulkanWords compiles src for vulkan1.3, validates the module and returns
+// its words.
+func vulkanWords(t *testing.T, name, src string) []uint32 {
+	t.Helper()
+	m, d := Compile(name, []byte(src), Options{TargetEnv: "vulkan1.3"})
+	if m == nil {
+		t.Fatalf("compile:\n%v", d)
+	}
+	validate(t, m, "vulkan1.3")
+	words, err := m.Words()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return words
+}
+
 // validate runs coop's validator on m, and spirv-val when it is available.
 func validate(t *testing.T, m *spirv.Module, env string) {
 	t.Helper()

@@ -52,15 +52,7 @@ func runWords(t *testing.T, words []uint32, in []uint32) []uint32 {
 // same buffer.
 func runCoop2(t *testing.T, src string, in []uint32) []uint32 {
 	t.Helper()
-	m, d := Compile("t.comp", []byte(src), Options{TargetEnv: "vulkan1.3"})
-	if m == nil {
-		t.Fatalf("compile:\n%v", d)
-	}
-	validate(t, m, "vulkan1.3")
-	words, err := m.Words()
-	if err != nil {
-		t.Fatal(err)
-	}
+	words := vulkanWords(t, "t.comp", src)
 	got := runWords(t, words, in)
 	if ref := glslangModule(t, src); ref != nil {
 		refWords, err := ref.Words()

@@ -34,15 +34,7 @@ void main() {
 	n[gl_LocalInvocationIndex] = uint(s.x * 100 + s.y);
 }
 `
-	m, d := Compile("rect.comp", []byte(src), Options{TargetEnv: "vulkan1.3"})
-	if m == nil {
-		t.Fatalf("compile:\n%v", d)
-	}
-	validate(t, m, "vulkan1.3")
-	words, err := m.Words()
-	if err != nil {
-		t.Fatal(err)
-	}
+	words := vulkanWords(t, "rect.comp", src)
 	dev := cpu.New(cpu.Options{})
 	fi, err := dev.NewImage(backend.ImageDesc{Format: backend.FormatR32f, Dim: backend.Image2D, Width: 4, Height: 2})
 	if err != nil {

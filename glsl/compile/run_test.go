@@ -273,12 +273,7 @@ void main() {
 	b.pair = p;
 }
 `
-	m, d := Compile("t.comp", []byte(src), Options{TargetEnv: "vulkan1.3"})
-	if m == nil {
-		t.Fatalf("compile:\n%v", d)
-	}
-	validate(t, m, "vulkan1.3")
-	words, _ := m.Words()
+	words := vulkanWords(t, "t.comp", src)
 	dev := cpu.New(cpu.Options{})
 	buf, _ := dev.NewBuffer(64, backend.UsageStorage|backend.UsageAddress)
 	data := buf.Address() + 32
