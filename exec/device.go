@@ -356,11 +356,8 @@ func prepareSafe(m *spirv.Module, res *validate.Result, entry string, spec map[u
 
 func cacheKey(d *backend.Dispatch, sg int) [32]byte {
 	h := sha256.New()
+	spirv.WriteWords(h, d.Code)
 	var b [8]byte
-	for _, w := range d.Code {
-		binary.LittleEndian.PutUint32(b[:4], w)
-		h.Write(b[:4])
-	}
 	h.Write([]byte(d.Entry))
 	h.Write([]byte{0})
 	binary.LittleEndian.PutUint64(b[:], uint64(sg))

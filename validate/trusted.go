@@ -2,7 +2,6 @@ package validate
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"sync"
 
 	"github.com/coopshader/coop/spirv"
@@ -45,15 +44,7 @@ func (t *Trusted) Lookup(words []uint32) (*spirv.Module, *Result) {
 
 func wordsKey(words []uint32) [32]byte {
 	h := sha256.New()
-	b := make([]byte, 4*min(len(words), 1024))
-	for len(words) > 0 {
-		n := min(len(words), len(b)/4)
-		for i, w := range words[:n] {
-			binary.LittleEndian.PutUint32(b[4*i:], w)
-		}
-		h.Write(b[:4*n])
-		words = words[n:]
-	}
+	spirv.WriteWords(h, words)
 	var k [32]byte
 	copy(k[:], h.Sum(nil))
 	return k
