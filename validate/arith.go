@@ -628,6 +628,46 @@ func derivative(c *op) {
 	}
 }
 
+// bitcastExtract (OpBitcastExtractEXT) takes a narrower value out of each
+// component of Base at bit Offset: Result Type and Base are numeric
+// scalars or vectors of one component count, Base's components wider, and
+// Offset an integer scalar (paraphrased, no local copy); in Vulkan "The
+// Result Type operand of OpBitcastExtractEXT must be OpTypeFloat with a
+// Float6E2M3EXT, Float6E3M2EXT, or Float4E2M1EXT encoding" and "The Base
+// operand of OpBitcastExtractEXT must be a scalar or vector integer type"
+// (VUID-12468, -12469).
+func bitcastExtract(c *op) {
+	r, ok, _ := c.s.numOf(c.rt)
+	if !ok || r.is(spirv.OpTypeBool) {
+		c.fail("bitcast-extract.result", "[VUID-StandaloneSpirv-Result-12468] Expected Result Type to be a numerical scalar or vector type: %s", c.name)
+		return
+	}
+	if c.s.env.vulkan {
+		switch spirv.FPEncoding(r.t.Encoding) {
+		case spirv.FPEncodingFloat6E2M3EXT, spirv.FPEncodingFloat6E3M2EXT, spirv.FPEncodingFloat4E2M1EXT:
+		default:
+			c.fail("bitcast-extract.result", "[VUID-StandaloneSpirv-Result-12468] Expected Result Type to be a Float4EXT or Float6EXT type in the Vulkan environment: %s", c.name)
+			return
+		}
+	}
+	if len(c.args) != 2 {
+		return
+	}
+	b, ok, _ := c.s.numOf(c.s.typeOf(c.args[0]))
+	switch {
+	case !ok || b.is(spirv.OpTypeBool):
+		c.fail("bitcast-extract.base", "[VUID-StandaloneSpirv-Base-12469] Expected Base to be a numerical scalar or vector type: %s", c.name)
+	case c.s.env.vulkan && !b.is(spirv.OpTypeInt):
+		c.fail("bitcast-extract.base", "[VUID-StandaloneSpirv-Base-12469] Expected Base to be an integer scalar or vector type in the Vulkan environment: %s", c.name)
+	case !b.sameDim(r):
+		c.fail("bitcast-extract.base", "Expected Base to have the same dimension as Result Type: %s", c.name)
+	case b.t.Width <= r.t.Width:
+		c.fail("bitcast-extract.base", "Expected Base component bit width to be greater than Result Type component bit width: %s", c.name)
+	case !c.s.valueType(c.args[1]).is(spirv.OpTypeInt):
+		c.fail("bitcast-extract.offset", "Expected Offset to be a scalar integer type: %s", c.name)
+	}
+}
+
 var arithRules = sync.OnceValue(func() map[spirv.Op]func(*op) {
 	return map[spirv.Op]func(*op){
 		spirv.OpDPdx: derivative, spirv.OpDPdy: derivative, spirv.OpFwidth: derivative, spirv.OpDPdxFine: derivative,
@@ -654,17 +694,18 @@ var arithRules = sync.OnceValue(func() map[spirv.Op]func(*op) {
 		spirv.OpSLessThan: intCompare, spirv.OpULessThanEqual: intCompare, spirv.OpSLessThanEqual: intCompare,
 		spirv.OpLogicalEqual: logical, spirv.OpLogicalNotEqual: logical, spirv.OpLogicalOr: logical,
 		spirv.OpLogicalAnd: logical, spirv.OpLogicalNot: logical,
-		spirv.OpSelect:        selectRule,
-		spirv.OpConvertFToU:   convert(spirv.OpTypeInt, spirv.OpTypeFloat, true, false),
-		spirv.OpConvertFToS:   convert(spirv.OpTypeInt, spirv.OpTypeFloat, false, false),
-		spirv.OpConvertSToF:   convert(spirv.OpTypeFloat, spirv.OpTypeInt, false, false),
-		spirv.OpConvertUToF:   convert(spirv.OpTypeFloat, spirv.OpTypeInt, false, false),
-		spirv.OpUConvert:      convert(spirv.OpTypeInt, spirv.OpTypeInt, true, true),
-		spirv.OpSConvert:      convert(spirv.OpTypeInt, spirv.OpTypeInt, false, true),
-		spirv.OpFConvert:      convert(spirv.OpTypeFloat, spirv.OpTypeFloat, false, true),
-		spirv.OpQuantizeToF16: quantize,
-		spirv.OpBitcast:       bitcast,
-		spirv.OpExpectKHR:     expect,
+		spirv.OpSelect:            selectRule,
+		spirv.OpConvertFToU:       convert(spirv.OpTypeInt, spirv.OpTypeFloat, true, false),
+		spirv.OpConvertFToS:       convert(spirv.OpTypeInt, spirv.OpTypeFloat, false, false),
+		spirv.OpConvertSToF:       convert(spirv.OpTypeFloat, spirv.OpTypeInt, false, false),
+		spirv.OpConvertUToF:       convert(spirv.OpTypeFloat, spirv.OpTypeInt, false, false),
+		spirv.OpUConvert:          convert(spirv.OpTypeInt, spirv.OpTypeInt, true, true),
+		spirv.OpSConvert:          convert(spirv.OpTypeInt, spirv.OpTypeInt, false, true),
+		spirv.OpFConvert:          convert(spirv.OpTypeFloat, spirv.OpTypeFloat, false, true),
+		spirv.OpQuantizeToF16:     quantize,
+		spirv.OpBitcast:           bitcast,
+		spirv.OpBitcastExtractEXT: bitcastExtract,
+		spirv.OpExpectKHR:         expect,
 	}
 })
 
