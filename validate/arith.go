@@ -620,7 +620,15 @@ func expect(c *op) {
 // type ... The type of P must be the same as Result Type." (OpDPdx ...
 // OpFwidthCoarse)
 func derivative(c *op) {
-	if _, done := c.result(spirv.OpTypeFloat, false, "float"); done {
+	r, done := c.result(spirv.OpTypeFloat, false, "float")
+	if done {
+		return
+	}
+	// OpDPdx ...: "The component width must be 32 bits" (no local copy);
+	// SPV_AMD_gpu_shader_half_float adds 16-bit ones.
+	half := c.s.exts["SPV_AMD_gpu_shader_half_float"]
+	if r.t.Width != 32 && (!half || r.t.Width != 16) {
+		c.fail("derivative.width", "Result type component width must be %s", map[bool]string{false: "32 bits", true: "16 bits or 32 bits"}[half])
 		return
 	}
 	if len(c.args) == 1 && c.s.typeOf(c.args[0]) != c.rt {
@@ -781,7 +789,20 @@ func (s *state) checkValueOp(i int) {
 	r(&op{s: s, i: i, name: in.Op.String()[2:], rt: in.Words[0], args: in.Words[2:]})
 }
 
+var derivativeOps = []spirv.Op{spirv.OpDPdx, spirv.OpDPdy, spirv.OpFwidth, spirv.OpDPdxFine, spirv.OpDPdyFine,
+	spirv.OpFwidthFine, spirv.OpDPdxCoarse, spirv.OpDPdyCoarse, spirv.OpFwidthCoarse}
+
 func init() {
+	addModelLimits(func() opLimits {
+		m := opLimits{}
+		for _, o := range derivativeOps {
+			m[o] = func(s *state, i int, out []modelLimit) []modelLimit {
+				grouped := s.exts["SPV_KHR_compute_shader_derivatives"] || s.exts["SPV_NV_compute_shader_derivatives"]
+				return derivativeLimits(out, "Derivative instructions require", ": "+o.String()[2:], grouped)
+			}
+		}
+		return m
+	})
 	addChecks(func() checks {
 		m := checks{spirv.OpSpecConstantOp: (*state).checkSpecConstantOp}
 		for _, rules := range []map[spirv.Op]func(*op){arithRules(), compositeRules()} {
