@@ -66,6 +66,12 @@ func derivativeLimits(out []modelLimit, what, suffix string, grouped bool) []mod
 	}, what + " DerivativeGroupQuadsKHR or DerivativeGroupLinearKHR execution mode for GLCompute, MeshEXT or TaskEXT execution model" + suffix})
 }
 
+// subgroupBarrierModels are the execution models whose OpControlBarrier
+// synchronizes at most a subgroup (VUID-04682).
+var subgroupBarrierModels = []spirv.ExecutionModel{spirv.ExecutionModelFragment, spirv.ExecutionModelVertex, spirv.ExecutionModelGeometry,
+	spirv.ExecutionModelTessellationEvaluation, spirv.ExecutionModelRayGenerationKHR, spirv.ExecutionModelIntersectionKHR,
+	spirv.ExecutionModelAnyHitKHR, spirv.ExecutionModelClosestHitKHR, spirv.ExecutionModelMissKHR}
+
 // opLimits are the families' execution-model limits by opcode: each
 // returns instruction i's limits appended to out (addModelLimits, merged
 // on first use as the checks are).
@@ -94,6 +100,10 @@ var familyLimits = sync.OnceValue(func() opLimits {
 //     OpIsHelperInvocationEXT: "This instruction is only valid in the
 //     Fragment Execution Model" (SPIR-V 3.56.17, 3.56.27, paraphrased, no
 //     local copy);
+//   - in Vulkan, "If code:OpControlBarrier is used in ray generation,
+//     intersection, any-hit, closest hit, miss, fragment, vertex,
+//     tessellation evaluation, or geometry shaders, the execution Scope
+//     must: be code:Subgroup" (VUID-StandaloneSpirv-OpControlBarrier-04682);
 //   - in Vulkan, "If the code:Scope for execution is code:Workgroup, then it
 //     must: only be used in the task, mesh, tessellation control, or
 //     compute {ExecutionModel}" (VUID-StandaloneSpirv-None-04637), the same
@@ -114,6 +124,12 @@ func (s *state) modelLimits(i int, out []modelLimit) []modelLimit {
 		return out
 	}
 	r := s.rolesOf(i)
+	if v, ok := s.known32(r.exec); ok && op == spirv.OpControlBarrier && spirv.Scope(v) != spirv.ScopeSubgroup {
+		out = append(out, modelLimit{func(m spirv.ExecutionModel, _ []spirv.ExecutionMode) bool {
+			return !slices.Contains(subgroupBarrierModels, m)
+		},
+			"[VUID-StandaloneSpirv-OpControlBarrier-04682] in Vulkan environment, OpControlBarrier execution scope must be Subgroup for Fragment, Vertex, Geometry, TessellationEvaluation, RayGeneration, Intersection, AnyHit, ClosestHit, and Miss execution models"})
+	}
 	if v, ok := s.known32(r.exec); ok && spirv.Scope(v) == spirv.ScopeWorkgroup {
 		out = append(out, models("[VUID-StandaloneSpirv-None-04637] in Vulkan environment, Workgroup execution scope is only for TaskNV, MeshNV, TaskEXT, MeshEXT, TessellationControl, and GLCompute execution models", workgroupModels...))
 	}
