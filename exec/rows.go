@@ -21,6 +21,12 @@ import (
 // path, which redoes it identically and faults where it must.
 type rowOp func(m *sgMeta, in *instr) bool
 
+// The functions that make handlers (closures) are marked go:noinline
+// here and in vec.go: Go (to 1.27) compiles the copy of a closure made by
+// inlining its maker without inlining the closure's own calls
+// (golang/go#81380), which left math.Float32frombits, f32out, isUni and
+// sext as calls in every row loop.
+
 // maxRowSlots bounds the slots a subgroup keeps rows for; a module with
 // more runs on the invocations' registers alone.
 const maxRowSlots = 1 << 16
@@ -186,6 +192,8 @@ func rSelect(m *sgMeta, in *instr) bool {
 
 // rChain computes an access chain without a descriptor table: the base
 // and the indices the same everywhere folded into one offset first.
+//
+//go:noinline
 func rChain(c *chain) rowOp {
 	off := uint64(c.off)
 	return func(m *sgMeta, in *instr) bool {
@@ -313,6 +321,7 @@ func (m *sgMeta) memRow(a []uint64, n uint64, f func(i int, b []byte)) bool {
 	return true
 }
 
+//go:noinline
 func pickRowLoad(in *instr) rowOp {
 	switch in.t.width {
 	case 8:
@@ -516,6 +525,8 @@ type rowBin func(d, a, b []uint64, c uint64)
 // rBin makes a handler applying the row function f to n components of
 // two operands; comm: the operation is commutative, so a first operand
 // the same everywhere can go second.
+//
+//go:noinline
 func rBin(n int32, comm bool, f rowBin) rowOp {
 	return func(m *sgMeta, in *instr) bool {
 		st, lr := m.st, m.sg[0].regs
@@ -544,6 +555,8 @@ func rBin(n int32, comm bool, f rowBin) rowOp {
 
 // rElem makes a handler applying an element function (one or two
 // operands) to n components.
+//
+//go:noinline
 func rElem(n int32, args int, f func(x, y uint64) uint64) rowOp {
 	return func(m *sgMeta, in *instr) bool {
 		for k := int32(0); k < n; k++ {
@@ -707,6 +720,8 @@ func rowConv(in *instr, ct, act *typ) func(d, a []uint64) {
 
 // rUn makes a handler applying the row function f to n components of
 // one operand.
+//
+//go:noinline
 func rUn(n int32, f func(d, a []uint64)) rowOp {
 	return func(m *sgMeta, in *instr) bool {
 		for k := int32(0); k < n; k++ {
@@ -720,6 +735,7 @@ func rUn(n int32, f func(d, a []uint64)) rowOp {
 	}
 }
 
+//go:noinline
 func rowIntCmp(op spirv.Op, w int) (rowBin, bool) {
 	switch op {
 	case spirv.OpULessThan:
@@ -773,6 +789,8 @@ func rowIntCmp(op spirv.Op, w int) (rowBin, bool) {
 // as vec.go's rounding of the float64 result, since float64 carries more
 // than twice float32's precision (double rounding is harmless for +, -
 // and *).
+//
+//go:noinline
 func rowF32Bin(op spirv.Op) (rowBin, bool) {
 	switch op {
 	case spirv.OpFAdd:
