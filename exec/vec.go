@@ -39,7 +39,7 @@ func (p *prog) pickVecs() {
 		in.vec, in.row = nil, nil
 		if p.fe == nil || p.fe.ins[in] == 0 {
 			in.vec = charged(in, pickVec(in))
-			in.row = chargedRow(in, pickRow(in))
+			in.row = chargedRow(in, affRow(in, pickRow(in)))
 		}
 	}
 	p.int4Pointers()
