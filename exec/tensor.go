@@ -498,7 +498,8 @@ func tensorMemExec(in *instr, io matIO) error {
 			tile[e] = L[tm.lt.clampV()] & mask(ct.width)
 		}
 	}
-	if tm.decode.bodyEnd > 0 && l0.x != nil && l0.x.check == nil && decodeBatch(tm, act, per, base, idxs, coords, tile) {
+	if tm.decode.bodyEnd > 0 && l0.x != nil && l0.x.check == nil && (io.m != nil && decodeRows(tm, act, io.m, per, base, idxs, coords, tile) ||
+		decodeBatch(tm, act, per, base, idxs, coords, tile)) {
 		io.putRaw(in.res, mt, tile)
 		return nil
 	}
