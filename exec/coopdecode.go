@@ -22,6 +22,8 @@ type rowPlan struct {
 	ok     bool
 	lo, hi int32
 	liveIn []int32
+	// coords: the body reads the coordinates (parameters 1 and 2).
+	coords bool
 }
 
 // planRows derives c's rowPlan from its straight body.
@@ -45,6 +47,14 @@ func (p *prog) planRows(c *coop2) rowPlan {
 		write(s, c.pn[j])
 	}
 	seen := map[int32]bool{}
+	coord := func(s int32) bool {
+		for j := 1; j < len(c.params) && j < 3; j++ {
+			if s >= c.params[j] && s < c.params[j]+c.pn[j] {
+				return true
+			}
+		}
+		return false
+	}
 	for pc := c.pc; pc < c.bodyEnd; pc++ {
 		in := &p.code[pc]
 		if in.w > 0 || in.lk == lkStore && in.fast != fCopy {
@@ -52,6 +62,7 @@ func (p *prog) planRows(c *coop2) rowPlan {
 		}
 		for i := 0; i+1 < len(in.uses); i += 2 {
 			for s := in.uses[i]; s < in.uses[i]+in.uses[i+1]; s++ {
+				rp.coords = rp.coords || coord(s)
 				if !written[s] && !seen[s] {
 					seen[s] = true
 					rp.liveIn = append(rp.liveIn, s, 1)
@@ -84,7 +95,8 @@ type decodeMeta struct {
 const maxDecodeRows = 1 << 18
 
 // decodeRows runs the decode function for the elements whose index idxs
-// holds on rows, owners' step budgets charged as decodeBatch charges
+// holds on rows (coords, the elements' coordinates, only where the body
+// reads them), owners' step budgets charged as decodeBatch charges
 // them. It reports false, having changed nothing, where it cannot: an
 // operand the lockstep subgroup does not hold the same everywhere, an
 // instruction without a row handler or one that declines, a budget that
@@ -155,12 +167,16 @@ func decodeRows(tm *tensorMem, act []*lane, lm *sgMeta, per int, base uint64, id
 			m.bc[k] = m.bc[k][:n]
 		}
 		ptr := m.row(c.params[0])
-		bc, ib := m.rowsOf(c.params[1], D), m.rowsOf(c.params[2], D)
 		for i, e := range elems {
 			ptr[i] = base + uint64(idxs[e])*uint64(c.pointee)
-			cd := coords[e*2*D : e*2*D+2*D]
-			for d := 0; d < D; d++ {
-				bc[d][i], ib[d][i] = cd[d], cd[D+d]
+		}
+		if rp.coords {
+			bc, ib := m.rowsOf(c.params[1], D), m.rowsOf(c.params[2], D)
+			for i, e := range elems {
+				cd := coords[e*2*D : e*2*D+2*D]
+				for d := 0; d < D; d++ {
+					bc[d][i], ib[d][i] = cd[d], cd[D+d]
+				}
 			}
 		}
 		for j, s := range c.params {
