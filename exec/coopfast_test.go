@@ -41,8 +41,8 @@ float16_t dec(const in W w, const in uint32_t bc[2], const in uint32_t ib[2]) {
 void main() {
 	uint tm = gl_WorkGroupID.y * 16, tn = gl_WorkGroupID.x * 16;
 	GLOBAL
-	tensorLayoutNV<2> la = createTensorLayoutNV(2);
-	la = setTensorLayoutDimensionNV(la, M, K);
+	tensorLayoutNV<2, CLAMP> la = createTensorLayoutNV(2, CLAMP);
+	la = setTensorLayoutDimensionNV(la, M - MCUT, K);
 	tensorLayoutNV<2> lb = createTensorLayoutNV(2);
 	lb = setTensorLayoutDimensionNV(lb, K, N);
 	lb = setTensorLayoutBlockSizeNV(lb, 1, BS);
@@ -74,8 +74,8 @@ var decodeCases = []fastCase{
 }
 
 // runFast compiles src and runs it with inputs of M=N=K=n (B short by
-// cut bytes) under opts; it returns C's bytes or the error.
-func runFast(t *testing.T, src string, n int, bs uint32, cut int, opts exec.Options) ([]byte, error) {
+// cut bytes, A by cutA) under opts; it returns C's bytes or the error.
+func runFast(t *testing.T, src string, n int, bs uint32, cutA, cut int, opts exec.Options) ([]byte, error) {
 	t.Helper()
 	code, err := compile.Words("fast.comp", []byte(src), compile.Options{TargetEnv: "vulkan1.3"})
 	if err != nil {
@@ -91,8 +91,8 @@ func runFast(t *testing.T, src string, n int, bs uint32, cut int, opts exec.Opti
 		fill(exec.Bytes(b))
 		return b
 	}
-	A := buf(2*n*n, func(b []byte) {
-		for i := 0; i < n*n; i++ {
+	A := buf(2*n*n-cutA, func(b []byte) {
+		for i := 0; i < len(b)/2; i++ {
 			// Halves of [-2, 2) in steps of 1/64.
 			binary.LittleEndian.PutUint16(b[2*i:], f16(float32(r.IntN(256)-128)/64))
 		}
@@ -140,17 +140,17 @@ func f16(v float32) uint16 {
 // element of the tile meets it first.
 func TestDecodeRowsDiffer(t *testing.T) {
 	for _, c := range decodeCases {
-		src := strings.NewReplacer("BODY", c.body, "GLOBAL", strings.ReplaceAll(c.global, "dims_scale", "float(BS) * 0.25")).Replace(decodeShader)
+		src := strings.NewReplacer("CLAMP", "gl_CooperativeMatrixClampModeUndefinedNV", "MCUT", "0", "BODY", c.body, "GLOBAL", strings.ReplaceAll(c.global, "dims_scale", "float(BS) * 0.25")).Replace(decodeShader)
 		for _, cut := range []int{0, 1, 77, 300} {
 			t.Run(fmt.Sprintf("%s/cut%d", c.name, cut), func(t *testing.T) {
-				want, werr := runFast(t, src, 64, c.bs, cut, exec.Options{Check: true})
+				want, werr := runFast(t, src, 64, c.bs, 0, cut, exec.Options{Check: true})
 				opts := []exec.Options{{}}
 				if cut == 0 {
 					// In parallel the first workgroup to fault is any.
 					opts = append(opts, exec.Options{Parallel: true})
 				}
 				for _, o := range opts {
-					got, err := runFast(t, src, 64, c.bs, cut, o)
+					got, err := runFast(t, src, 64, c.bs, 0, cut, o)
 					if fmt.Sprint(err) != fmt.Sprint(werr) {
 						t.Fatalf("%+v: error %v, want %v", o, err, werr)
 					}
@@ -165,6 +165,58 @@ func TestDecodeRowsDiffer(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestTensorLoadTileDiffer: plain tensor loads (A) straight into tiles
+// give the exact path's bytes, also where the layout clamps rows past its
+// end, and its fault where A is cut short.
+func TestTensorLoadTileDiffer(t *testing.T) {
+	for _, c := range []struct {
+		clamp     string
+		mcut, cut int
+	}{
+		{"gl_CooperativeMatrixClampModeUndefinedNV", 0, 0},
+		{"gl_CooperativeMatrixClampModeConstantNV", 5, 0},
+		{"gl_CooperativeMatrixClampModeClampToEdgeNV", 3, 0},
+		{"gl_CooperativeMatrixClampModeUndefinedNV", 0, 2},
+		{"gl_CooperativeMatrixClampModeUndefinedNV", 0, 700},
+	} {
+		t.Run(fmt.Sprintf("%s/%d/%d", c.clamp, c.mcut, c.cut), func(t *testing.T) {
+			src := strings.NewReplacer("CLAMP", c.clamp, "MCUT", fmt.Sprint(c.mcut), "BODY", decodeCases[0].body, "GLOBAL", "").Replace(decodeShader)
+			want, werr := runFast(t, src, 64, 1, c.cut, 0, exec.Options{Check: true})
+			if (werr != nil) != (c.cut > 0) {
+				t.Fatalf("exact path: error %v", werr)
+			}
+			got, err := runFast(t, src, 64, 1, c.cut, 0, exec.Options{})
+			if fmt.Sprint(err) != fmt.Sprint(werr) {
+				t.Fatalf("error %v, want %v", err, werr)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatal("C differs from the exact path's")
+			}
+		})
+	}
+}
+
+// TestCoopBudgetDiffer: where the step budget runs out amid cooperative
+// loads, multiply-adds and decode calls, lockstep stops at the
+// instruction and invocation the exact path stops at.
+func TestCoopBudgetDiffer(t *testing.T) {
+	src := strings.NewReplacer("CLAMP", "gl_CooperativeMatrixClampModeUndefinedNV", "MCUT", "0", "BODY", decodeCases[1].body, "GLOBAL", "").Replace(decodeShader)
+	budgets := []int64{40, 100, 150, 1000}
+	for b := int64(300); b < 500; b += 7 {
+		budgets = append(budgets, b)
+	}
+	for _, budget := range budgets {
+		want, werr := runFast(t, src, 32, 4, 0, 0, exec.Options{Check: true, StepBudget: budget})
+		got, err := runFast(t, src, 32, 4, 0, 0, exec.Options{StepBudget: budget})
+		if fmt.Sprint(err) != fmt.Sprint(werr) {
+			t.Fatalf("budget %d: error %v, want %v", budget, err, werr)
+		}
+		if werr == nil && !bytes.Equal(got, want) {
+			t.Fatalf("budget %d: C differs from the exact path's", budget)
 		}
 	}
 }
