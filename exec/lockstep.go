@@ -582,14 +582,16 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			}
 			// Work of its own falls on the invocations unevenly (a
 			// short subgroup's share, decode functions): it is charged
-			// on settled counts. Without, nothing is charged.
-			if in.w > 0 {
+			// on settled counts, unless it is an equal share (coopEven).
+			// Without, nothing is charged.
+			even := in.w > 0 && m.coopEven(in, x)
+			if in.w > 0 && !even {
 				m.settle()
 			}
-			if err := wg.lockColl(in, m); err != nil {
+			if err := wg.lockColl(in, m, even); err != nil {
 				return err
 			}
-			if in.w > 0 {
+			if in.w > 0 && !even {
 				m.settle()
 			}
 			ld.pc++
@@ -721,7 +723,7 @@ func (wg *wgState) finishEarly(m *sgMeta, l *lane, resume int32, err error) erro
 }
 
 // lockColl performs a subgroup-wide instruction for the whole subgroup.
-func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
+func (wg *wgState) lockColl(in *instr, m *sgMeta, charged bool) error {
 	sg, st := m.sg, m.st
 	ld, rest := sg[0], sg[1:]
 	n := resN(in)
@@ -765,7 +767,8 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
 		}
 		return nil
 	}
-	if err := chargeColl(in, sg); err != nil {
+	if charged {
+	} else if err := chargeColl(in, sg); err != nil {
 		return err
 	}
 	if len(sg) != wg.x.p.sgSize {
@@ -782,13 +785,29 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
 		return nil
 	}
 	// Only the leader's pointer and stride are read; matrices stay whole.
-	m.spreadLead(coopMats(in))
-	if !decodes(in) {
-		return coopExec(in, matIO{act: sg, m: m}, true)
-	}
-	// The decode function runs on every invocation, each on its own steps
+	// A decode function runs on every invocation, each on its own steps
 	// (settled).
+	m.spreadLead(coopMats(in))
 	return coopExec(in, matIO{act: sg, m: m}, true)
+}
+
+// coopEven charges a cooperative load, store or multiply-add of a whole
+// subgroup in lockstep when its equal share is at most what every
+// invocation has left: then spending it alike (in m.left, as lockstep
+// spends the steps of instructions) is what charging each invocation on
+// settled counts would do, and none of them runs out. Elsewhere
+// (decode functions, a short subgroup, checking, too few steps) it
+// reports false and the collective is charged on settled counts.
+func (m *sgMeta) coopEven(in *instr, x *dispatchRun) bool {
+	if !isCoopOp(in.op) || decodes(in) || x.check != nil || len(m.sg) != x.p.sgSize {
+		return false
+	}
+	share := (in.w + int64(len(m.sg)) - 1) / int64(len(m.sg))
+	if m.left < share {
+		return false
+	}
+	m.left -= share
+	return true
 }
 
 // groupRowOp reports the subgroup operations groupRow runs: Elect, and

@@ -144,24 +144,28 @@ func pickRow(in *instr) rowOp {
 		switch {
 		case ct.kind == kInt && act.kind == kInt:
 			if f, comm := rowIntBin(in.op, ct.width); f != nil {
-				return rBin(n, comm, f)
+				return rBin(n, comm, vecBin(in, ct, act, f))
 			}
 		case ct.kind == kBool && act.kind == kInt:
 			if f, comm := rowIntCmp(in.op, act.width); f != nil {
-				return rBin(n, comm, f)
+				return rBin(n, comm, vecBin(in, ct, act, f))
 			}
 		case ct.kind == kFloat && ct.ff == f32 && act.kind == kFloat:
 			if f, comm := rowF32Bin(in.op); f != nil {
-				return rBin(n, comm, f)
+				return rBin(n, comm, vecBin(in, ct, act, f))
 			}
 		}
 	case 1:
 		if f := rowConv(in, ct, act); f != nil {
-			return rUn(n, f)
+			return rUn(n, vecUn(in, ct, act, f))
 		}
 	}
-	// The rest apply the vector handler's element function row by row.
+	// The rest apply the vector handler's element function row by row,
+	// through a kernel where one does the same (rowsimd.go).
 	if f := elemFunc(in); f != nil {
+		if r := vecElem(in, n, ct, act, f); r != nil {
+			return r
+		}
 		return rElem(n, len(in.a), f)
 	}
 	return nil
@@ -182,6 +186,13 @@ func rSelect(m *sgMeta, in *instr) bool {
 		return false
 	}
 	d := m.row(in.res)
+	vecSelect(d, c[:len(d)], a[:len(d)], b[:len(d)])
+	return true
+}
+
+// selectRows is the select loop (vecSelect's twin): d = a where c is
+// not 0, b where it is.
+func selectRows(d, c, a, b []uint64) {
 	a, b, c = a[:len(d)], b[:len(d)], c[:len(d)]
 	for i := range d {
 		if c[i] != 0 {
@@ -190,7 +201,6 @@ func rSelect(m *sgMeta, in *instr) bool {
 			d[i] = b[i]
 		}
 	}
-	return true
 }
 
 // rChain computes an access chain without a descriptor table: the base

@@ -71,9 +71,7 @@ func (b *Buffer) contents(fn func(off int, p []byte) error) error {
 	}
 	if b.gen != nil && b.gen.kind == "FILL" {
 		// Every chunk is the same: compute it once.
-		for j := range min(step, b.N) {
-			t.put(chunk, j, b.gen.v)
-		}
+		t.fill(chunk, min(step, b.N), func() Value { return b.gen.v })
 		next = nil
 	}
 	for i0 := 0; i0 < b.N; i0 += step {
@@ -81,9 +79,7 @@ func (b *Buffer) contents(fn func(off int, p []byte) error) error {
 		p := chunk[:t.byteSize(k)]
 		if next != nil {
 			clear(p) // padding
-			for j := range k {
-				t.put(p, j, next())
-			}
+			t.fill(p, k, next)
 		}
 		if err := fn(t.byteSize(i0), p); err != nil {
 			return err

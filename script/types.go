@@ -266,6 +266,9 @@ func (t DataType) Stride() int {
 // offset is the byte offset of scalar component j from the buffer start.
 func (t DataType) offset(j int) int {
 	n := t.Comps()
+	if n == 1 {
+		return j * t.Stride()
+	}
 	e, c := j/n, j%n
 	return e*t.Stride() + c/t.Rows*t.colStride() + c%t.Rows*t.scalarSize()
 }
@@ -448,7 +451,34 @@ func (t DataType) put(data []byte, i int, v Value) {
 		data[i/2] = data[i/2]&^(0xf<<sh) | byte(b&0xf)<<sh
 		return
 	}
-	o := t.offset(i)
+	t.putAt(data, t.offset(i), b)
+}
+
+// fill stores components 0, 1, ... k-1 from next at their places in
+// data, walking the layout element by element rather than dividing for
+// each component's offset (generated buffers hold millions of them).
+func (t DataType) fill(data []byte, k int, next func() Value) {
+	if t.Bits == 4 {
+		for j := range k {
+			t.put(data, j, next())
+		}
+		return
+	}
+	offs := make([]int, t.Comps())
+	for c := range offs {
+		offs[c] = t.offset(c)
+	}
+	st := t.Stride()
+	for base, j := 0, 0; j < k; base += st {
+		for _, o := range offs[:min(len(offs), k-j)] {
+			t.putAt(data, base+o, t.bits(next()))
+		}
+		j += len(offs)
+	}
+}
+
+// putAt stores the encoding b of one scalar at byte offset o.
+func (t DataType) putAt(data []byte, o int, b uint64) {
 	switch t.Bits {
 	case 8:
 		data[o] = byte(b)

@@ -86,3 +86,29 @@ func TestInt4Vectors(t *testing.T) {
 		t.Errorf("5 vec2<int4>: %d components in %d bytes, want 10 in 5", b.N, b.Type.byteSize(b.N))
 	}
 }
+
+// fill lays components out exactly as put does one at a time, for every
+// shape and layout, including a last element cut short.
+func TestFillMatchesPut(t *testing.T) {
+	for _, name := range []string{"float", "int8", "float16", "int4", "vec3<float>", "vec2<int16>", "mat3x3<float>", "mat2x3<double>", "vec4<uint8>"} {
+		for _, std140 := range []bool{false, true} {
+			dt, err := ParseDataType(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dt.Std140, dt.Array = std140, std140
+			for _, k := range []int{0, 1, 5, 18, 37} {
+				size := dt.byteSize(k + dt.Comps())
+				want, got := make([]byte, size), make([]byte, size)
+				for j := range k {
+					dt.put(want, j, dt.fromFloat(float64(j%13)-6))
+				}
+				j := 0
+				dt.fill(got, k, func() Value { j++; return dt.fromFloat(float64((j-1)%13) - 6) })
+				if string(got) != string(want) {
+					t.Errorf("%s std140=%v k=%d: fill % x, put % x", name, std140, k, got, want)
+				}
+			}
+		}
+	}
+}

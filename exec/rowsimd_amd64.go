@@ -1,0 +1,78 @@
+//go:build amd64 && !purego
+
+package exec
+
+// The AVX2 row kernels (rowsimd_amd64.s), run where cpuFeatures finds
+// AVX2 (its second answer).
+
+//go:noescape
+func vkF32Add(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
+func vkF32Sub(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
+func vkF32Mul(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
+func vkF32Div(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
+func vkIAdd(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
+func vkISub(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
+func vkIMul(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
+func vkAnd(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
+func vkOr(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
+func vkXor(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
+func vkShl(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
+func vkShr(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
+func vkSar32(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
+func vkICmp(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
+func vkFCmp(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
+func vkSelect(d, c, a, b *uint64, n int)
+
+//go:noescape
+func vkXorAnd(d, a *uint64, p, q uint64, n int)
+
+//go:noescape
+func vkNegAnd(d, a *uint64, p, q uint64, n int)
+
+//go:noescape
+func vkSToF32(d, a *uint64, p, q uint64, n int)
+
+func init() {
+	if !hasF16C {
+		return
+	}
+	binKerns = [nVBin]vkBin{
+		vF32Add: vkF32Add, vF32Sub: vkF32Sub, vF32Mul: vkF32Mul, vF32Div: vkF32Div,
+		vIAdd: vkIAdd, vISub: vkISub, vIMul: vkIMul,
+		vAnd: vkAnd, vOr: vkOr, vXor: vkXor,
+		vShl: vkShl, vShr: vkShr, vSar32: vkSar32,
+		vICmp: vkICmp, vFCmp: vkFCmp,
+	}
+	unKerns = [nVUn]vkUn{vXorAnd: vkXorAnd, vNegAnd: vkNegAnd, vSToF32: vkSToF32}
+	selKern = vkSelect
+}

@@ -1,0 +1,229 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// AVX2 row kernels (rowsimd.go). A row holds one 64-bit slot per
+// invocation, so a Y register holds four lanes; every kernel runs n lanes,
+// n a multiple of 4, and leaves the tail to its scalar twin. A lane is
+// read before it is written, so d may be a or b.
+//
+// The binary kernels share one frame:
+//	func(d, a, b *uint64, c, p, q, r uint64, n int)
+// b nil: the second operand is c in every lane. p, q and r are the
+// kernel's parameters, broadcast into Y12, Y11 and Y10. A body macro gets
+// a in Y0 and b in Y1, leaves the result in Y0 and may use Y2-Y5; Y13
+// holds c, Y14 the canonical float32 NaN in every dword, Y15 the low
+// 32 bits of every lane, Y9 zero, Y8 one in every lane.
+
+#define BINARY(BODY) \
+	MOVQ d+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ b+16(FP), DX; \
+	MOVQ n+56(FP), CX; \
+	VPBROADCASTQ c+24(FP), Y13; \
+	VPBROADCASTQ p+32(FP), Y12; \
+	VPBROADCASTQ q+40(FP), Y11; \
+	VPBROADCASTQ r+48(FP), Y10; \
+	MOVL $0x7fc00000, AX; \
+	MOVQ AX, X14; \
+	VPBROADCASTD X14, Y14; \
+	VPCMPEQQ Y15, Y15, Y15; \
+	VPSRLQ $32, Y15, Y15; \
+	VPXOR Y9, Y9, Y9; \
+	VPCMPEQQ Y8, Y8, Y8; \
+	VPSRLQ $63, Y8, Y8; \
+	XORQ AX, AX; \
+	TESTQ DX, DX; \
+	JZ uniform; \
+rows: \
+	CMPQ AX, CX; \
+	JAE done; \
+	VMOVDQU (SI)(AX*8), Y0; \
+	VMOVDQU (DX)(AX*8), Y1; \
+	BODY; \
+	VMOVDQU Y0, (DI)(AX*8); \
+	ADDQ $4, AX; \
+	JMP rows; \
+uniform: \
+	VMOVDQA Y13, Y1; \
+loop: \
+	CMPQ AX, CX; \
+	JAE done; \
+	VMOVDQU (SI)(AX*8), Y0; \
+	BODY; \
+	VMOVDQU Y0, (DI)(AX*8); \
+	ADDQ $4, AX; \
+	JMP loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
+// NANFIX makes a NaN float32 in a lane's low half canonical and clears
+// the high half (f32out).
+#define NANFIX \
+	VCMPPS $3, Y0, Y0, Y2; \
+	VBLENDVPS Y2, Y14, Y0, Y0; \
+	VPAND Y15, Y0, Y0
+
+#define F32ADD VADDPS Y1, Y0, Y0; NANFIX
+#define F32SUB VSUBPS Y1, Y0, Y0; NANFIX
+#define F32MUL VMULPS Y1, Y0, Y0; NANFIX
+#define F32DIV VDIVPS Y1, Y0, Y0; NANFIX
+
+// Integer operations keep the result's width: p is its mask.
+#define IADD VPADDQ Y1, Y0, Y0; VPAND Y12, Y0, Y0
+#define ISUB VPSUBQ Y1, Y0, Y0; VPAND Y12, Y0, Y0
+// The low 32 bits of a product depend on the factors' low 32 bits
+// alone (p at most 32 bits).
+#define IMUL VPMULLD Y1, Y0, Y0; VPAND Y12, Y0, Y0
+#define IAND VPAND Y1, Y0, Y0; VPAND Y12, Y0, Y0
+#define IOR VPOR Y1, Y0, Y0; VPAND Y12, Y0, Y0
+#define IXOR VPXOR Y1, Y0, Y0; VPAND Y12, Y0, Y0
+// Shifts: q masks the count.
+#define ISHL VPAND Y11, Y1, Y2; VPSLLVQ Y2, Y0, Y0; VPAND Y12, Y0, Y0
+#define ISHR VPAND Y11, Y1, Y2; VPSRLVQ Y2, Y0, Y0; VPAND Y12, Y0, Y0
+// 32-bit arithmetic shift on the low halves (q = 31 leaves the high
+// halves' counts 0).
+#define ISAR VPAND Y11, Y1, Y2; VPSRAVD Y2, Y0, Y0; VPAND Y15, Y0, Y0
+
+// Integer comparison: both operands shifted left by p (signed: the sign
+// bit to the top) and xor q (unsigned: the top bit flipped) compare as
+// signed 64-bit values; code 0 (less), 1 (equal) or 2 (greater) picks
+// bit code of r.
+#define ICMP \
+	VPSLLVQ Y12, Y0, Y2; \
+	VPXOR Y11, Y2, Y2; \
+	VPSLLVQ Y12, Y1, Y3; \
+	VPXOR Y11, Y3, Y3; \
+	VPCMPEQQ Y3, Y2, Y4; \
+	VPCMPGTQ Y3, Y2, Y5; \
+	VPSUBQ Y4, Y9, Y4; \
+	VPSUBQ Y5, Y4, Y4; \
+	VPSUBQ Y5, Y4, Y4; \
+	VPSRLVQ Y4, Y10, Y0; \
+	VPAND Y8, Y0, Y0
+
+// Float32 comparison on the low halves: code 0 (less), 1 (equal),
+// 2 (greater) or 3 (unordered) picks bit code of r.
+#define FCMP \
+	VCMPPS $0, Y1, Y0, Y2; \
+	VCMPPS $0x1e, Y1, Y0, Y3; \
+	VCMPPS $3, Y1, Y0, Y4; \
+	VPSUBD Y2, Y9, Y2; \
+	VPSUBD Y3, Y2, Y2; \
+	VPSUBD Y3, Y2, Y2; \
+	VPSUBD Y4, Y2, Y2; \
+	VPSUBD Y4, Y2, Y2; \
+	VPSUBD Y4, Y2, Y2; \
+	VPSRLVD Y2, Y10, Y0; \
+	VPAND Y8, Y0, Y0
+
+// The unary kernels share one frame:
+//	func(d, a *uint64, p, q uint64, n int)
+#define UNARY(BODY) \
+	MOVQ d+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ n+32(FP), CX; \
+	VPBROADCASTQ p+16(FP), Y12; \
+	VPBROADCASTQ q+24(FP), Y11; \
+	VPCMPEQQ Y15, Y15, Y15; \
+	VPSRLQ $32, Y15, Y15; \
+	VPXOR Y9, Y9, Y9; \
+	XORQ AX, AX; \
+loop: \
+	CMPQ AX, CX; \
+	JAE done; \
+	VMOVDQU (SI)(AX*8), Y0; \
+	BODY; \
+	VMOVDQU Y0, (DI)(AX*8); \
+	ADDQ $4, AX; \
+	JMP loop; \
+done: \
+	VZEROUPPER; \
+	RET
+
+// (a xor p) and q: UConvert, Not, FNegate, LogicalNot.
+#define XORAND VPXOR Y12, Y0, Y0; VPAND Y11, Y0, Y0
+// (0 - a) and q: SNegate.
+#define NEGAND VPSUBQ Y0, Y9, Y0; VPAND Y11, Y0, Y0
+// int32 to float32, rounded as MXCSR says (to nearest even: Go's
+// default, which the scalar conversion uses too).
+#define STOF VCVTDQ2PS Y0, Y0; VPAND Y15, Y0, Y0
+
+TEXT ·vkF32Add(SB), NOSPLIT, $0-64
+	BINARY(F32ADD)
+
+TEXT ·vkF32Sub(SB), NOSPLIT, $0-64
+	BINARY(F32SUB)
+
+TEXT ·vkF32Mul(SB), NOSPLIT, $0-64
+	BINARY(F32MUL)
+
+TEXT ·vkF32Div(SB), NOSPLIT, $0-64
+	BINARY(F32DIV)
+
+TEXT ·vkIAdd(SB), NOSPLIT, $0-64
+	BINARY(IADD)
+
+TEXT ·vkISub(SB), NOSPLIT, $0-64
+	BINARY(ISUB)
+
+TEXT ·vkIMul(SB), NOSPLIT, $0-64
+	BINARY(IMUL)
+
+TEXT ·vkAnd(SB), NOSPLIT, $0-64
+	BINARY(IAND)
+
+TEXT ·vkOr(SB), NOSPLIT, $0-64
+	BINARY(IOR)
+
+TEXT ·vkXor(SB), NOSPLIT, $0-64
+	BINARY(IXOR)
+
+TEXT ·vkShl(SB), NOSPLIT, $0-64
+	BINARY(ISHL)
+
+TEXT ·vkShr(SB), NOSPLIT, $0-64
+	BINARY(ISHR)
+
+TEXT ·vkSar32(SB), NOSPLIT, $0-64
+	BINARY(ISAR)
+
+TEXT ·vkICmp(SB), NOSPLIT, $0-64
+	BINARY(ICMP)
+
+TEXT ·vkFCmp(SB), NOSPLIT, $0-64
+	BINARY(FCMP)
+
+// func vkSelect(d, c, a, b *uint64, n int)
+// d = a where c is not 0, b where it is.
+TEXT ·vkSelect(SB), NOSPLIT, $0-40
+	MOVQ d+0(FP), DI
+	MOVQ c+8(FP), R8
+	MOVQ a+16(FP), SI
+	MOVQ b+24(FP), DX
+	MOVQ n+32(FP), CX
+	VPXOR Y9, Y9, Y9
+	XORQ AX, AX
+sel:
+	CMPQ AX, CX
+	JAE  seldone
+	VMOVDQU (R8)(AX*8), Y0
+	VPCMPEQQ Y9, Y0, Y0
+	VMOVDQU (SI)(AX*8), Y1
+	VPBLENDVB Y0, (DX)(AX*8), Y1, Y2
+	VMOVDQU Y2, (DI)(AX*8)
+	ADDQ $4, AX
+	JMP  sel
+seldone:
+	VZEROUPPER
+	RET
+
+TEXT ·vkXorAnd(SB), NOSPLIT, $0-40
+	UNARY(XORAND)
+
+TEXT ·vkNegAnd(SB), NOSPLIT, $0-40
+	UNARY(NEGAND)
+
+TEXT ·vkSToF32(SB), NOSPLIT, $0-40
+	UNARY(STOF)
