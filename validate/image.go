@@ -166,6 +166,15 @@ func init() {
 		m := opLimits{spirv.OpImageQueryLod: func(s *state, i int, out []modelLimit) []modelLimit {
 			return derivativeLimits(out, "OpImageQueryLod requires", "", true)
 		}}
+		// A subpass input is the fragment's own pixel of an input
+		// attachment: "SubpassData ... only valid in the Fragment
+		// Execution Model" (Dim, paraphrased, no local copy).
+		m[spirv.OpImageRead] = func(s *state, i int, out []modelLimit) []modelLimit {
+			if it := s.imageInfo(s.m.Insts[i].Words[2]); it != nil && spirv.Dim(it[2]) == spirv.DimSubpassData {
+				out = append(out, models("Dim SubpassData requires Fragment execution model: ImageRead", fragmentOnly...))
+			}
+			return out
+		}
 		for _, o := range implicitLodOps {
 			m[o] = func(s *state, i int, out []modelLimit) []modelLimit {
 				return derivativeLimits(out, "ImplicitLod instructions require", ": "+o.String()[2:], true)
