@@ -268,9 +268,8 @@ func (s *state) checkAccessChain(i int) {
 	w := in.Words
 	bt := s.valueType(w[2])
 	if !bt.is(spirv.OpTypePointer) {
-		if bt.is(spirv.OpTypeUntypedPointerKHR) {
-			return
-		}
+		// An untyped pointer (SPV_KHR_untyped_pointers) names no type to
+		// walk: OpUntypedAccessChainKHR takes it, with a Base Type.
 		s.fail(i, "access-chain.base", "The Base <id> '%d' in %s instruction must be a pointer.", w[2], in.Op)
 		return
 	}
