@@ -289,11 +289,34 @@ func (m *sgMeta) affLoad(in *instr, n int64) bool {
 	a := &m.aff[s]
 	dx := a.d[0]
 	d := m.row(in.res)
+	var prev []uint64 // the last run's values, and where it read them
+	po := int64(-1)
 	for i := range m.runs {
 		u := &m.runs[i]
 		o := a.at(u) - tag
 		dd := d[u.i0 : u.i0+u.n]
+		if o == po && len(dd) == len(prev) {
+			// Rows of a tile read alike (an address not depending on y).
+			copy(dd, prev)
+			continue
+		}
+		prev, po = dd, o
 		switch {
+		case dx == 0:
+			var v uint64
+			switch n {
+			case 1:
+				v = uint64(buf[o])
+			case 2:
+				v = uint64(binary.LittleEndian.Uint16(buf[o:]))
+			case 4:
+				v = uint64(binary.LittleEndian.Uint32(buf[o:]))
+			default:
+				v = binary.LittleEndian.Uint64(buf[o:])
+			}
+			for j := range dd {
+				dd[j] = v
+			}
 		case n == 4 && dx == 4:
 			src := buf[o : o+4*int64(len(dd))]
 			for j := range dd {
@@ -343,6 +366,11 @@ func (m *sgMeta) affStore(in *instr, n int64) bool {
 		u := &m.runs[i]
 		o := a.at(u) - tag
 		vv := v[u.i0 : u.i0+u.n]
+		if dx == 0 {
+			// The run's invocations write one place: the last one's value
+			// stays.
+			vv = vv[len(vv)-1:]
+		}
 		switch {
 		case n == 4 && dx == 4:
 			dst := buf[o : o+4*int64(len(vv))]

@@ -162,6 +162,53 @@ func (p *prog) promotable(first int) map[uint32]bool {
 	return cand
 }
 
+// promotedLoads finds the loads of promoted variables whose result is
+// used only later in the same block with no store to the variable in
+// between (the id of the load's result to the variable's): such a result
+// can share the variable's value slots, so the load copies nothing.
+func (p *prog) promotedLoads(first int, promo map[uint32]bool) map[uint32]uint32 {
+	insts := p.m.Insts
+	cand := map[uint32]uint32{}
+	for i := first; i < len(insts); i++ {
+		if in := &insts[i]; in.Op == spirv.OpLoad && len(in.Words) >= 3 && promo[in.Words[2]] {
+			cand[in.Words[1]] = in.Words[2]
+		}
+	}
+	if len(cand) == 0 {
+		return cand
+	}
+	bad := map[uint32]bool{}
+	open := map[uint32]bool{} // loads of this block whose variable is unchanged since
+	for i := first; i < len(insts); i++ {
+		in := &insts[i]
+		w := in.Words
+		if in.Op == spirv.OpLabel {
+			clear(open)
+		}
+		for _, v := range w[operandStart(in):] {
+			if _, ok := cand[v]; ok && !open[v] {
+				bad[v] = true
+			}
+		}
+		if in.Op == spirv.OpStore && len(w) >= 2 && promo[w[0]] {
+			for r := range open {
+				if cand[r] == w[0] {
+					delete(open, r)
+				}
+			}
+		}
+		if in.Op == spirv.OpLoad && len(w) >= 3 {
+			if _, ok := cand[w[1]]; ok {
+				open[w[1]] = true
+			}
+		}
+	}
+	for r := range bad {
+		delete(cand, r)
+	}
+	return cand
+}
+
 // operandStart is the index of the first word after result type and id.
 func operandStart(in *spirv.Inst) int {
 	k := 0
