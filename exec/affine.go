@@ -287,7 +287,6 @@ func (m *sgMeta) affLoad(in *instr, n int64) bool {
 		return false
 	}
 	a := &m.aff[s]
-	dx := a.d[0]
 	d := m.row(in.res)
 	var prev []uint64 // the last run's values, and where it read them
 	po := int64(-1)
@@ -301,50 +300,61 @@ func (m *sgMeta) affLoad(in *instr, n int64) bool {
 			continue
 		}
 		prev, po = dd, o
-		switch {
-		case dx == 0:
-			var v uint64
-			switch n {
-			case 1:
-				v = uint64(buf[o])
-			case 2:
-				v = uint64(binary.LittleEndian.Uint16(buf[o:]))
-			case 4:
-				v = uint64(binary.LittleEndian.Uint32(buf[o:]))
-			default:
-				v = binary.LittleEndian.Uint64(buf[o:])
-			}
-			for j := range dd {
-				dd[j] = v
-			}
-		case n == 4 && dx == 4:
-			src := buf[o : o+4*int64(len(dd))]
-			for j := range dd {
-				dd[j] = uint64(binary.LittleEndian.Uint32(src[4*j:]))
-			}
-		case n == 4:
-			for j := range dd {
-				dd[j] = uint64(binary.LittleEndian.Uint32(buf[o:]))
-				o += dx
-			}
-		case n == 2:
-			for j := range dd {
-				dd[j] = uint64(binary.LittleEndian.Uint16(buf[o:]))
-				o += dx
-			}
-		case n == 1:
-			for j := range dd {
-				dd[j] = uint64(buf[o])
-				o += dx
-			}
-		default:
-			for j := range dd {
-				dd[j] = binary.LittleEndian.Uint64(buf[o:])
-				o += dx
-			}
-		}
+		loadRun(dd, buf, o, a.d[0], n)
 	}
 	return true
+}
+
+// loadRun reads d's values of n bytes from b at o, o+dx, ... (the
+// caller checked that they lie within b). Apart from the big loops'
+// functions, so that its loops keep their variables in registers.
+//
+//go:noinline
+func loadRun(d []uint64, b []byte, o, dx, n int64) {
+	switch {
+	case dx == 0:
+		b = b[o:]
+		var v uint64
+		switch n {
+		case 1:
+			v = uint64(b[0])
+		case 2:
+			v = uint64(binary.LittleEndian.Uint16(b))
+		case 4:
+			v = uint64(binary.LittleEndian.Uint32(b))
+		default:
+			v = binary.LittleEndian.Uint64(b)
+		}
+		for j := range d {
+			d[j] = v
+		}
+	case n == 4 && dx == 4:
+		b = b[o:]
+		for j := range d {
+			d[j] = uint64(binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		}
+	case n == 4:
+		for j := range d {
+			d[j] = uint64(binary.LittleEndian.Uint32(b[o:]))
+			o += dx
+		}
+	case n == 2:
+		for j := range d {
+			d[j] = uint64(binary.LittleEndian.Uint16(b[o:]))
+			o += dx
+		}
+	case n == 1:
+		for j := range d {
+			d[j] = uint64(b[o])
+			o += dx
+		}
+	default:
+		for j := range d {
+			d[j] = binary.LittleEndian.Uint64(b[o:])
+			o += dx
+		}
+	}
 }
 
 // affStore runs a store of n bytes (1, 2, 4 or 8) of in.a[1] through the
@@ -364,40 +374,48 @@ func (m *sgMeta) affStore(in *instr, n int64) bool {
 	dx := a.d[0]
 	for i := range m.runs {
 		u := &m.runs[i]
-		o := a.at(u) - tag
 		vv := v[u.i0 : u.i0+u.n]
 		if dx == 0 {
 			// The run's invocations write one place: the last one's value
 			// stays.
 			vv = vv[len(vv)-1:]
 		}
-		switch {
-		case n == 4 && dx == 4:
-			dst := buf[o : o+4*int64(len(vv))]
-			for j, x := range vv {
-				binary.LittleEndian.PutUint32(dst[4*j:], uint32(x))
-			}
-		case n == 4:
-			for _, x := range vv {
-				binary.LittleEndian.PutUint32(buf[o:], uint32(x))
-				o += dx
-			}
-		case n == 2:
-			for _, x := range vv {
-				binary.LittleEndian.PutUint16(buf[o:], uint16(x))
-				o += dx
-			}
-		case n == 1:
-			for _, x := range vv {
-				buf[o] = byte(x)
-				o += dx
-			}
-		default:
-			for _, x := range vv {
-				binary.LittleEndian.PutUint64(buf[o:], x)
-				o += dx
-			}
-		}
+		storeRun(buf, a.at(u)-tag, vv, dx, n)
 	}
 	return true
+}
+
+// storeRun writes v's values of n bytes to b at o, o+dx, ... (the caller
+// checked that they lie within b), in order.
+//
+//go:noinline
+func storeRun(b []byte, o int64, v []uint64, dx, n int64) {
+	switch {
+	case n == 4 && dx == 4:
+		b = b[o:]
+		for _, x := range v {
+			binary.LittleEndian.PutUint32(b, uint32(x))
+			b = b[4:]
+		}
+	case n == 4:
+		for _, x := range v {
+			binary.LittleEndian.PutUint32(b[o:], uint32(x))
+			o += dx
+		}
+	case n == 2:
+		for _, x := range v {
+			binary.LittleEndian.PutUint16(b[o:], uint16(x))
+			o += dx
+		}
+	case n == 1:
+		for _, x := range v {
+			b[o] = byte(x)
+			o += dx
+		}
+	default:
+		for _, x := range v {
+			binary.LittleEndian.PutUint64(b[o:], x)
+			o += dx
+		}
+	}
 }

@@ -525,11 +525,18 @@ func (m *sgMeta) settle() {
 func (m *sgMeta) enterLockstep() {
 	sg := m.sg
 	ld := sg[0]
-	if m.enter != enterResume {
-		// Resuming, the steps spent before (handOff) are still to settle.
+	switch m.enter {
+	case enterFresh:
+		// Every invocation has the whole budget (reset): nothing to settle.
+		b := ld.x.budget
+		m.start, m.left = b, b
+	case enterResume:
+		// The steps spent before (handOff) are still to settle.
+		m.settle()
+	default:
 		m.start, m.left = 0, 0
+		m.settle()
 	}
-	m.settle()
 	if m.enter == enterResume {
 		m.enter, m.parked = enterNone, false
 		return
