@@ -27,6 +27,8 @@ type affine struct {
 	c int64
 	d [3]int64
 	w uint8
+	// filled: the slot's row holds the values too (fill).
+	filled bool
 }
 
 // xrun is the invocations i0 .. i0+n-1 of a subgroup's rows, whose
@@ -109,14 +111,26 @@ func (m *sgMeta) setAff(s int32, a affine) {
 	if m.aff == nil {
 		m.aff = make([]affine, len(m.st))
 	}
+	a.filled = false
 	m.aff[s] = a.canon()
 	m.st[s] = sAff
 	m.made = true
 }
 
-// materialize writes the row of the sAff slot s.
+// materialize makes the sAff slot s an ordinary row (sVec).
 func (m *sgMeta) materialize(s int32) {
+	m.fill(s)
+	m.st[s] = sVec
+}
+
+// fill writes the values of the sAff slot s into its row, which it keeps
+// (the function stays known for the loads, stores and chains to come).
+func (m *sgMeta) fill(s int32) {
 	a := &m.aff[s]
+	if a.filled {
+		return
+	}
+	a.filled = true
 	r := m.row(s)
 	mk := mask(int(a.w))
 	for i := range m.runs {
@@ -128,7 +142,6 @@ func (m *sgMeta) materialize(s int32) {
 			v += a.d[0]
 		}
 	}
-	m.st[s] = sVec
 }
 
 // affOf gives slot s as an affine function of width w: its own, or the

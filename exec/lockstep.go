@@ -1041,6 +1041,7 @@ func (m *sgMeta) copySlots(dst, src, n int32) {
 		for k := range n {
 			if st[src+k] == sAff {
 				m.aff[dst+k] = m.aff[src+k]
+				m.aff[dst+k].filled = false // dst's row is its own
 				st[dst+k] = sAff
 				continue
 			}
