@@ -144,7 +144,7 @@ func TestDecodeRowsDiffer(t *testing.T) {
 		for _, cut := range []int{0, 1, 77, 300} {
 			t.Run(fmt.Sprintf("%s/cut%d", c.name, cut), func(t *testing.T) {
 				want, werr := runFast(t, src, 64, c.bs, 0, cut, exec.Options{Check: true})
-				opts := []exec.Options{{}}
+				opts := []exec.Options{{}, exec.NoLockstep(exec.Options{})}
 				if cut == 0 {
 					// In parallel the first workgroup to fault is any.
 					opts = append(opts, exec.Options{Parallel: true})
@@ -211,12 +211,92 @@ func TestCoopBudgetDiffer(t *testing.T) {
 	}
 	for _, budget := range budgets {
 		want, werr := runFast(t, src, 32, 4, 0, 0, exec.Options{Check: true, StepBudget: budget})
-		got, err := runFast(t, src, 32, 4, 0, 0, exec.Options{StepBudget: budget})
-		if fmt.Sprint(err) != fmt.Sprint(werr) {
-			t.Fatalf("budget %d: error %v, want %v", budget, err, werr)
+		for _, o := range []exec.Options{{StepBudget: budget}, exec.NoLockstep(exec.Options{StepBudget: budget})} {
+			got, err := runFast(t, src, 32, 4, 0, 0, o)
+			if fmt.Sprint(err) != fmt.Sprint(werr) {
+				t.Fatalf("%+v: error %v, want %v", o, err, werr)
+			}
+			if werr == nil && !bytes.Equal(got, want) {
+				t.Fatalf("%+v: C differs from the exact path's", o)
+			}
 		}
-		if werr == nil && !bytes.Equal(got, want) {
-			t.Fatalf("budget %d: C differs from the exact path's", budget)
-		}
+	}
+}
+
+// vecShader is decodeShader's GEMM with a vector decode function beside
+// the scalar one (GL_NV_cooperative_matrix_decode_vector): blocks of 1x32
+// int8 quants, B's tiles sliced OFF columns into the matrix (so that
+// groups of four can be cut at the edges), VEC the vector function's
+// body.
+const vecShader = `#version 450 core
+#extension GL_KHR_memory_scope_semantics : enable
+#extension GL_KHR_cooperative_matrix : enable
+#extension GL_NV_cooperative_matrix2 : enable
+#extension GL_NV_cooperative_matrix_decode_vector : enable
+#extension GL_EXT_shader_explicit_arithmetic_types : enable
+#extension GL_EXT_buffer_reference : enable
+layout(local_size_x = 32) in;
+layout(push_constant) uniform Dims { uint M, N, K, BS; };
+layout(std430, binding = 0) readonly buffer A { float16_t a[]; };
+layout(std430, binding = 1) readonly buffer B { int8_t b[]; };
+layout(std430, binding = 2) buffer C { float c[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Block8 { int8_t qs[32]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Block32 { int32_t qs[8]; };
+float16_t decode1(const in Block8 blk, const in uint32_t bc[2], const in uint32_t ib[2]) {
+	return float16_t(blk.qs[ib[1]]) * float16_t(0.25);
+}
+f16vec4 decode4(const in Block32 blk, const in uint32_t bc[2], const in uint32_t ib[2]) {
+	VEC
+}
+void main() {
+	uint tm = gl_WorkGroupID.y * 16, tn = gl_WorkGroupID.x * 16;
+	tensorLayoutNV<2> la = createTensorLayoutNV(2);
+	la = setTensorLayoutDimensionNV(la, M, K);
+	tensorLayoutNV<2, gl_CooperativeMatrixClampModeConstantNV> lb = createTensorLayoutNV(2, gl_CooperativeMatrixClampModeConstantNV);
+	lb = setTensorLayoutBlockSizeNV(lb, 1, 32);
+	lb = setTensorLayoutDimensionNV(lb, K, N);
+	coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator> acc =
+		coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>(0.0);
+	for (uint k = 0; k < K; k += 16) {
+		coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> ma;
+		coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> mb;
+		coopMatLoadTensorNV(ma, a, 0, sliceTensorLayoutNV(la, tm, 16, k, 16));
+		coopMatLoadTensorNV(mb, b, 0, sliceTensorLayoutNV(lb, k, 16, tn + OFF, 16), decode1, decode4);
+		acc = coopMatMulAdd(ma, mb, acc);
+	}
+	coopMatStore(acc, c, tm * N + tn, N, gl_CooperativeMatrixLayoutRowMajor);
+}
+`
+
+// TestDecodeVectorsDiffer: vector decode functions with the scalar calls
+// batched give the exact path's bytes, the same first disagreement
+// between the two functions, and the same fault where B is cut short.
+func TestDecodeVectorsDiffer(t *testing.T) {
+	agree := "return f16vec4(unpack8(blk.qs[ib[1] / 4])) * float16_t(0.25);"
+	for _, c := range []struct {
+		name, vec string
+		off, cut  int
+	}{
+		{"agree", agree, 0, 0},
+		{"edges", agree, 2, 0},
+		{"cut", agree, 0, 45},
+		{"disagree", "f16vec4 v = f16vec4(unpack8(blk.qs[ib[1] / 4])) * float16_t(0.25); v.z += float16_t(bc[0] == 37u ? 1 : 0); return v;", 0, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := strings.NewReplacer("VEC", c.vec, "OFF", fmt.Sprint(c.off)).Replace(vecShader)
+			want, werr := runFast(t, src, 64, 1, 0, c.cut, exec.Options{Check: true})
+			if (werr != nil) != (c.name == "cut" || c.name == "disagree") {
+				t.Fatalf("exact path: error %v", werr)
+			}
+			for _, o := range []exec.Options{{}, exec.NoLockstep(exec.Options{})} {
+				got, err := runFast(t, src, 64, 1, 0, c.cut, o)
+				if fmt.Sprint(err) != fmt.Sprint(werr) {
+					t.Fatalf("%+v: error %v, want %v", o, err, werr)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%+v: C differs from the exact path's", o)
+				}
+			}
+		})
 	}
 }
