@@ -295,6 +295,15 @@ func (m *sgMeta) handOut(s int32) {
 
 // bits returns the elements' bits.
 func (t *tile) bits() []uint64 {
+	if t.has&hasRaw == 0 && t.mt.elem.kind == kFloat && t.mt.elem.ff == f16 {
+		// Halves loaded as values alone, none a NaN: each value is a
+		// half's exactly.
+		t.raw = grow(t.raw, len(t.f))
+		for k, v := range t.f {
+			t.raw[k] = halfBits(float64(v))
+		}
+		t.has |= hasRaw
+	}
 	if t.has&hasRaw == 0 {
 		// Only float32 results are made as values.
 		t.raw = grow(t.raw, len(t.f))
