@@ -358,3 +358,91 @@ void main() {
 		}
 	}
 }
+
+// wgShader is a workgroup-scope coopmat2 GEMM (BM x BN tiles, steps of
+// BK, 128 invocations of 4 subgroups): DIVERGE, in the loop, may send
+// the workgroup's subgroups their own ways.
+const wgShader = `#version 450 core
+#extension GL_KHR_memory_scope_semantics : enable
+#extension GL_KHR_cooperative_matrix : enable
+#extension GL_NV_cooperative_matrix2 : enable
+#extension GL_EXT_shader_explicit_arithmetic_types : enable
+layout(local_size_x = 128) in;
+layout(push_constant) uniform Dims { uint M, N, K, BS; };
+layout(std430, binding = 0) readonly buffer A { float16_t a[]; };
+layout(std430, binding = 1) buffer B { float16_t b[]; };
+layout(std430, binding = 2) buffer C { float c[]; };
+const uint BM = 32, BN = 64, BK = 16;
+void main() {
+	uint tm = gl_WorkGroupID.y * BM, tn = gl_WorkGroupID.x * BN;
+	if (tm >= M || tn >= N) {
+		return; // runFast dispatches N/16 x M/16 workgroups
+	}
+	tensorLayoutNV<2> la = createTensorLayoutNV(2);
+	la = setTensorLayoutDimensionNV(la, M, K);
+	tensorLayoutNV<2> lb = createTensorLayoutNV(2);
+	lb = setTensorLayoutDimensionNV(lb, K, N);
+	coopmat<float, gl_ScopeWorkgroup, BM, BN, gl_MatrixUseAccumulator> acc =
+		coopmat<float, gl_ScopeWorkgroup, BM, BN, gl_MatrixUseAccumulator>(0.0);
+	for (uint k = 0; k < K; k += BK) {
+		coopmat<float16_t, gl_ScopeWorkgroup, BM, BK, gl_MatrixUseA> ma;
+		coopmat<float16_t, gl_ScopeWorkgroup, BK, BN, gl_MatrixUseB> mb;
+		coopMatLoadTensorNV(ma, a, 0, sliceTensorLayoutNV(la, tm, BM, k, BK));
+		coopMatLoad(mb, b, k * N + tn, N, gl_CooperativeMatrixLayoutRowMajor);
+		acc = coopMatMulAdd(ma, mb, acc);
+		DIVERGE
+	}
+	coopMatStore(acc, c, tm * N + tn, N, gl_CooperativeMatrixLayoutRowMajor);
+}
+`
+
+// TestWideCoopDiffer: workgroup-scope matrices held as tiles by the
+// workgroup's wide lockstep give the exact paths' bytes, where the
+// workgroup stays converged and where it diverges mid-loop (its tiles
+// then handed to the invocations), with the exact path's faults and
+// budget stops.
+func TestWideCoopDiffer(t *testing.T) {
+	type wideCase struct {
+		name, diverge string
+		cutA          int
+		budget        int64
+	}
+	cases := []wideCase{
+		{"converged", "", 0, 0},
+		{"diverged", "for (uint j = 0u; k == 32u && j < gl_LocalInvocationIndex % 3u; j++) { b[K * N + (gl_WorkGroupID.y * 8u + gl_WorkGroupID.x) * 128u + gl_LocalInvocationIndex] += float16_t(1); }", 0, 0},
+		{"cut", "", 1000, 0},
+	}
+	for b := int64(60); b < 400; b += 29 {
+		cases = append(cases, wideCase{fmt.Sprint("budget", b), "", 0, b})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := strings.NewReplacer("DIVERGE", c.diverge).Replace(wgShader)
+			o := exec.Options{StepBudget: c.budget}
+			const halvesB = -2 * 128 * 128 // B's cut: three times the bytes, halves and room past them
+			want, werr := runFast(t, src, 128, 1, c.cutA, halvesB, exec.NoLockstep(o))
+			if c.cutA > 0 || c.budget > 0 {
+				if werr == nil {
+					t.Fatal("no fault")
+				}
+			} else if werr != nil {
+				t.Fatal(werr)
+			}
+			for _, o := range []exec.Options{o, {Check: true, StepBudget: c.budget}} {
+				got, err := runFast(t, src, 128, 1, c.cutA, halvesB, o)
+				if c.cutA == 0 && fmt.Sprint(err) != fmt.Sprint(werr) {
+					t.Fatalf("%+v: error %v, want %v", o, err, werr)
+				}
+				if werr == nil && !bytes.Equal(got, want) {
+					t.Fatalf("%+v: C differs from the exact path's", o)
+				}
+			}
+			if c.cutA > 0 {
+				_, err := runFast(t, src, 128, 1, c.cutA, halvesB, o)
+				if fmt.Sprint(err) != fmt.Sprint(werr) {
+					t.Fatalf("error %v, want %v", err, werr)
+				}
+			}
+		})
+	}
+}
