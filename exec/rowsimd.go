@@ -46,6 +46,8 @@ const (
 	vXorAnd = iota // (a ^ p) & q
 	vNegAnd        // -a & q
 	vSToF32        // int32 to float32
+	vH2F           // float16 to float32
+	vF2H           // float32 to float16; p: the float16 NaN
 	nVUn
 )
 
@@ -180,6 +182,16 @@ func unKernel(in *instr, ct, act *typ) (k int, p, q uint64) {
 	case spirv.OpLogicalNot:
 		if ct.kind == kBool {
 			return vXorAnd, 1, ^uint64(0)
+		}
+	case spirv.OpFConvert:
+		if in.sub&3 != uint32(rne) || in.sub&256 != 0 || ct.kind != kFloat || act.kind != kFloat {
+			break
+		}
+		switch {
+		case ct.ff == f32 && act.ff == f16:
+			return vH2F, 0, 0
+		case ct.ff == f16 && act.ff == f32:
+			return vF2H, fmtDescs[f16].nan, 0
 		}
 	case spirv.OpConvertSToF:
 		if ct.kind == kFloat && ct.ff == f32 && act.kind == kInt && act.width == 32 && in.sub&3 == uint32(rne) {

@@ -62,6 +62,12 @@ func vkNegAnd(d, a *uint64, p, q uint64, n int)
 //go:noescape
 func vkSToF32(d, a *uint64, p, q uint64, n int)
 
+//go:noescape
+func vkH2F(d, a *uint64, p, q uint64, n int)
+
+//go:noescape
+func vkF2H(d, a *uint64, p, q uint64, n int)
+
 func init() {
 	if !hasF16C {
 		return
@@ -73,6 +79,6 @@ func init() {
 		vShl: vkShl, vShr: vkShr, vSar32: vkSar32,
 		vICmp: vkICmp, vFCmp: vkFCmp,
 	}
-	unKerns = [nVUn]vkUn{vXorAnd: vkXorAnd, vNegAnd: vkNegAnd, vSToF32: vkSToF32}
+	unKerns = [nVUn]vkUn{vXorAnd: vkXorAnd, vNegAnd: vkNegAnd, vSToF32: vkSToF32, vH2F: vkH2F, vF2H: vkF2H}
 	selKern = vkSelect
 }

@@ -126,6 +126,10 @@ done: \
 	MOVQ n+32(FP), CX; \
 	VPBROADCASTQ p+16(FP), Y12; \
 	VPBROADCASTQ q+24(FP), Y11; \
+	MOVL $0x7fc00000, AX; \
+	MOVQ AX, X14; \
+	VPBROADCASTD X14, Y14; \
+	VMOVDQU halfbytes<>(SB), Y7; \
 	VPCMPEQQ Y15, Y15, Y15; \
 	VPSRLQ $32, Y15, Y15; \
 	VPXOR Y9, Y9, Y9; \
@@ -146,6 +150,23 @@ done: \
 #define XORAND VPXOR Y12, Y0, Y0; VPAND Y11, Y0, Y0
 // (0 - a) and q: SNegate.
 #define NEGAND VPSUBQ Y0, Y9, Y0; VPAND Y11, Y0, Y0
+// float16 to float32: the lanes' low halves gathered (halfbytes, two in
+// each 128 bits, then the two pairs side by side) and widened, exactly but for NaNs, made canonical.
+#define H2F \
+	VPSHUFB Y7, Y0, Y0; \
+	VEXTRACTI128 $1, Y0, X1; \
+	VPUNPCKLDQ X1, X0, X0; \
+	VCVTPH2PS X0, X0; \
+	VPMOVZXDQ X0, Y0; \
+	NANFIX
+// float32 to float16 rounded to nearest even, NaN p.
+#define F2H \
+	VCMPPS $3, Y0, Y0, Y2; \
+	VPSHUFD $0x08, Y0, Y1; \
+	VPERMQ $0x08, Y1, Y1; \
+	VCVTPS2PH $0, X1, X1; \
+	VPMOVZXWQ X1, Y1; \
+	VPBLENDVB Y2, Y12, Y1, Y0
 // int32 to float32, rounded as MXCSR says (to nearest even: Go's
 // default, which the scalar conversion uses too).
 #define STOF VCVTDQ2PS Y0, Y0; VPAND Y15, Y0, Y0
@@ -227,3 +248,16 @@ TEXT ·vkNegAnd(SB), NOSPLIT, $0-40
 
 TEXT ·vkSToF32(SB), NOSPLIT, $0-40
 	UNARY(STOF)
+
+TEXT ·vkH2F(SB), NOSPLIT, $0-40
+	UNARY(H2F)
+
+TEXT ·vkF2H(SB), NOSPLIT, $0-40
+	UNARY(F2H)
+
+// halfbytes picks, in each 128 bits, the low two bytes of both lanes.
+DATA halfbytes<>+0(SB)/8, $0x8080808009080100
+DATA halfbytes<>+8(SB)/8, $0x8080808080808080
+DATA halfbytes<>+16(SB)/8, $0x8080808009080100
+DATA halfbytes<>+24(SB)/8, $0x8080808080808080
+GLOBL halfbytes<>(SB), RODATA|NOPTR, $32

@@ -36,6 +36,7 @@ type simdCase struct {
 }
 
 func simdCases() []simdCase {
+	loadF16Table()
 	var cs []simdCase
 	addBin := func(op spirv.Op, ct, act *typ) {
 		var twin rowBin
@@ -92,6 +93,8 @@ func simdCases() []simdCase {
 	addUn(spirv.OpFNegate, tF16, tF16)
 	addUn(spirv.OpLogicalNot, tBool, tBool)
 	addUn(spirv.OpConvertSToF, tF32, tI32)
+	addUn(spirv.OpFConvert, tF32, tF16)
+	addUn(spirv.OpFConvert, tF16, tF32)
 	slices.SortFunc(cs, func(x, y simdCase) int {
 		if x.name < y.name {
 			return -1
@@ -113,10 +116,15 @@ var specials = []uint64{
 	0x00000001, 0x007fffff, 0x80000001, 0x807fffff, 0x00800000, // denormals, least normal
 	0x7f7fffff, 0xff7fffff, 0x33800000, 0x4b000000, 0xcf000000,
 	0x0000000100000001, 0xdeadbeef3f800000,
+	0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfe01, 0x0001, 0x03ff, 0x8001, 0x3c00, 0x7bff, 0x0400, // halves
+	0x477fe000, 0x477fefff, 0x477ff000, 0x33000000, 0x33000001, 0x337fffff, 0x387fc000, 0x387fe000, // float32s at halves' edges
 }
 
 func simdValue(rng *rand.Rand) uint64 {
-	switch rng.IntN(5) {
+	switch rng.IntN(6) {
+	case 5:
+		// Float32s of halves' range, so that narrowing rounds.
+		return uint64(rng.Uint32N(40)+100)<<23 | uint64(rng.Uint32N(1<<23)) | uint64(rng.Uint32N(2))<<31
 	case 0, 1:
 		return specials[rng.IntN(len(specials))]
 	case 2:
