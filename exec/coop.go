@@ -608,6 +608,8 @@ type coopScratch struct {
 	// coordinates, which its calls must not overwrite.
 	decIdx   []int64
 	decCoord []uint64
+	// decode serves decodeRows.
+	decode *decodeMeta
 	// perElement is set while a per-element operation uses peRes and args.
 	perElement bool
 }

@@ -38,6 +38,8 @@ type coop2 struct {
 	// [pc, bodyEnd), one block of instructions without side effects,
 	// then OpReturnValue of slot ret. bodyEnd is 0 for any other.
 	bodyEnd, ret int32
+	// rows is how the body runs for a whole tile at once (coopdecode.go).
+	rows rowPlan
 }
 
 func (p *prog) compileCoop2(i int, ins *instr, ops []uint32) (*instr, error) {
@@ -148,6 +150,7 @@ func (p *prog) resolveCallbacks() error {
 		}
 		if c.decode && !c.vec {
 			c.bodyEnd, c.ret = p.straightBody(c.pc, fnVars)
+			c.rows = p.planRows(c)
 		}
 	}
 	return nil

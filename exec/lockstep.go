@@ -68,6 +68,13 @@ type sgMeta struct {
 	rs, ro int
 	// wide: sg is the whole workgroup of several subgroups (wgState.wide).
 	wide bool
+	// aff holds the functions of the sAff slots, runs and box the
+	// invocations' ids for them (affine.go); made: the row handler just
+	// run made its result sAff.
+	aff  []affine
+	runs []xrun
+	box  [3][2]int64
+	made bool
 	// left counts the steps the invocations spend alike in lockstep down
 	// from start, the fewest any of them had left (settle); fin is what
 	// each spent so when they finished in lockstep unsettled (spend).
@@ -80,6 +87,7 @@ const (
 	sLead
 	sTile
 	sVec // in the subgroup's row of the slot (rows.go)
+	sAff // an affine function of the invocation's id (affine.go)
 )
 
 // tile is a whole cooperative matrix value, row-major: the elements' bits,
@@ -260,6 +268,9 @@ func (m *sgMeta) spread(uses []int32) {
 				m.handOut(s)
 			case sVec:
 				m.scatterRow(s)
+			case sAff:
+				m.materialize(s)
+				m.scatterRow(s)
 			}
 		}
 	}
@@ -279,6 +290,9 @@ func (m *sgMeta) spreadLead(uses []int32) {
 				}
 				m.st[s] = sAll
 			case sVec:
+				m.scatterRow(s)
+			case sAff:
+				m.materialize(s)
 				m.scatterRow(s)
 			}
 		}
@@ -410,6 +424,9 @@ func (m *sgMeta) release() {
 		case sTile:
 			m.handOut(int32(s))
 		case sVec:
+			m.scatterRow(int32(s))
+		case sAff:
+			m.materialize(int32(s))
 			m.scatterRow(int32(s))
 		}
 	}
@@ -565,14 +582,16 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			}
 			// Work of its own falls on the invocations unevenly (a
 			// short subgroup's share, decode functions): it is charged
-			// on settled counts. Without, nothing is charged.
-			if in.w > 0 {
+			// on settled counts, unless it is an equal share (coopEven).
+			// Without, nothing is charged.
+			even := in.w > 0 && m.coopEven(in, x)
+			if in.w > 0 && !even {
 				m.settle()
 			}
-			if err := wg.lockColl(in, m); err != nil {
+			if err := wg.lockColl(in, m, even); err != nil {
 				return err
 			}
-			if in.w > 0 {
+			if in.w > 0 && !even {
 				m.settle()
 			}
 			ld.pc++
@@ -604,7 +623,11 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 		case in.fast == fCopy:
 			m.copySlots(in.res, in.a[0], int32(in.m))
 		case in.row != nil && m.rows != nil && in.row(m, in):
-			setSt(st, in.res, n, sVec)
+			if m.made {
+				m.made = false
+			} else {
+				setSt(st, in.res, n, sVec)
+			}
 		default:
 			m.spread(in.uses)
 			if in.vec == nil || !in.vec(sg, in) {
@@ -700,7 +723,7 @@ func (wg *wgState) finishEarly(m *sgMeta, l *lane, resume int32, err error) erro
 }
 
 // lockColl performs a subgroup-wide instruction for the whole subgroup.
-func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
+func (wg *wgState) lockColl(in *instr, m *sgMeta, charged bool) error {
 	sg, st := m.sg, m.st
 	ld, rest := sg[0], sg[1:]
 	n := resN(in)
@@ -744,7 +767,8 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
 		}
 		return nil
 	}
-	if err := chargeColl(in, sg); err != nil {
+	if charged {
+	} else if err := chargeColl(in, sg); err != nil {
 		return err
 	}
 	if len(sg) != wg.x.p.sgSize {
@@ -761,13 +785,29 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta) error {
 		return nil
 	}
 	// Only the leader's pointer and stride are read; matrices stay whole.
-	m.spreadLead(coopMats(in))
-	if !decodes(in) {
-		return coopExec(in, matIO{act: sg, m: m}, true)
-	}
-	// The decode function runs on every invocation, each on its own steps
+	// A decode function runs on every invocation, each on its own steps
 	// (settled).
+	m.spreadLead(coopMats(in))
 	return coopExec(in, matIO{act: sg, m: m}, true)
+}
+
+// coopEven charges a cooperative load, store or multiply-add of a whole
+// subgroup in lockstep when its equal share is at most what every
+// invocation has left: then spending it alike (in m.left, as lockstep
+// spends the steps of instructions) is what charging each invocation on
+// settled counts would do, and none of them runs out. Elsewhere
+// (decode functions, a short subgroup, checking, too few steps) it
+// reports false and the collective is charged on settled counts.
+func (m *sgMeta) coopEven(in *instr, x *dispatchRun) bool {
+	if !isCoopOp(in.op) || decodes(in) || x.check != nil || len(m.sg) != x.p.sgSize {
+		return false
+	}
+	share := (in.w + int64(len(m.sg)) - 1) / int64(len(m.sg))
+	if m.left < share {
+		return false
+	}
+	m.left -= share
+	return true
 }
 
 // groupRowOp reports the subgroup operations groupRow runs: Elect, and
@@ -815,6 +855,9 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 	sg, st := m.sg, m.st
 	ld, rest := sg[0], sg[1:]
 	r := ld.regs
+	if len(in.a) > 0 && st[in.a[0]] == sAff {
+		m.materialize(in.a[0])
+	}
 	switch in.op {
 	case spirv.OpBranch:
 		return wg.lockTake(in.e[0], m)
@@ -907,12 +950,18 @@ func (wg *wgState) handOff(m *sgMeta) {
 		sm := &wg.meta[i]
 		copy(sm.st, m.st)
 		sl := sm.sg[0]
-		if sl != ld {
-			for s, v := range m.st {
-				if v == sLead {
-					sl.regs[s] = ld.regs[s]
+		for s, v := range m.st {
+			switch {
+			case v == sLead && sl != ld:
+				sl.regs[s] = ld.regs[s]
+			case v == sAff:
+				if sm.aff == nil {
+					sm.aff = make([]affine, len(sm.st))
 				}
+				sm.aff[s] = m.aff[s]
 			}
+		}
+		if sl != ld {
 			sl.pc = ld.pc
 			sl.stack = append(sl.stack[:0], ld.stack...)
 			sl.loops = append(sl.loops[:0], ld.loops...)
@@ -933,11 +982,17 @@ func (m *sgMeta) copySlots(dst, src, n int32) {
 	case uniform(st, []int32{src, n}):
 		copy(sg[0].regs[dst:dst+n], sg[0].regs[src:src+n])
 		setSt(st, dst, n, sLead)
-	case m.rows != nil && allSt(st[src:src+n], sVec):
+	case dst == src:
+	case m.rows != nil && allRows(st[src:src+n]):
 		for k := range n {
+			if st[src+k] == sAff {
+				m.aff[dst+k] = m.aff[src+k]
+				st[dst+k] = sAff
+				continue
+			}
 			copy(m.row(dst+k), m.row(src+k))
+			st[dst+k] = sVec
 		}
-		setSt(st, dst, n, sVec)
 	default:
 		m.spread([]int32{src, n})
 		for _, l := range sg {
@@ -1068,10 +1123,10 @@ func (p *prog) markUniformLoad(in *spirv.Inst, ins *instr, uvars map[uint32]bool
 	}
 }
 
-// allSt reports whether every state of st is v.
-func allSt(st []uint8, v uint8) bool {
+// allRows reports whether every state of st is sVec or sAff.
+func allRows(st []uint8) bool {
 	for _, x := range st {
-		if x != v {
+		if x != sVec && x != sAff {
 			return false
 		}
 	}

@@ -1,8 +1,10 @@
 package exec
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -462,9 +464,12 @@ func tensorMemExec(in *instr, io matIO) error {
 	base := l0.regs[tm.ptr]
 	load := in.op == spirv.OpCooperativeMatrixLoadTensorNV
 	sc := &l0.wg.scratch
+	if load && tm.decode == nil && io.m != nil && tensorLoadTile(in, io, l0, tm, L, V, base) {
+		return nil
+	}
 	tile := sc.u64(0, R*C)
-	copy(tile, io.raw(tm.obj, tile))
 	if tm.decode == nil {
+		copy(tile, io.raw(tm.obj, tile))
 		if err := tensorPlain(in, l0, tm, L, V, base, tile, load); err != nil {
 			return err
 		}
@@ -476,19 +481,29 @@ func tensorMemExec(in *instr, io matIO) error {
 	per := (len(tile) + len(act) - 1) / len(act)
 	owner := func(e int) *lane { return act[e/per] }
 	var done []bool
-	if load && tm.decodeVec != nil {
+	if tm.decodeVec != nil {
+		copy(tile, io.raw(tm.obj, tile))
 		var err error
 		if done, err = decodeVectors(in, tm, L, V, base, tile, owner); err != nil {
 			return err
 		}
 	}
 	// Every element's index and coordinates first (D of each kind), then
-	// the calls.
+	// the calls. On rows, a body that reads no coordinates needs none.
 	D := tm.lt.dim
+	batch := tm.decode.bodyEnd > 0 && l0.x != nil && l0.x.check == nil
+	onRows := batch && io.m != nil && tm.decode.rows.ok
 	sc.decIdx = growI(sc.decIdx, R*C)
-	sc.decCoord = grow(sc.decCoord, R*C*2*D)
-	idxs, coords := sc.decIdx, sc.decCoord
-	tensorIndices(tm.lt, L, tm.vt, V, R, C, !load, idxs, coords)
+	idxs, coords := sc.decIdx, []uint64(nil)
+	if !onRows || tm.decode.rows.coords {
+		sc.decCoord = grow(sc.decCoord, R*C*2*D)
+		coords = sc.decCoord
+	}
+	tensorIndices(tm.lt, L, tm.vt, V, R, C, false, idxs, coords)
+	if done == nil && slices.Contains(idxs, tensorSkip) {
+		// Clipped elements keep Object's values.
+		copy(tile, io.raw(tm.obj, tile))
+	}
 	for e, idx := range idxs {
 		switch {
 		case done != nil && done[e]:
@@ -498,7 +513,16 @@ func tensorMemExec(in *instr, io matIO) error {
 			tile[e] = L[tm.lt.clampV()] & mask(ct.width)
 		}
 	}
-	if tm.decode.bodyEnd > 0 && l0.x != nil && l0.x.check == nil && decodeBatch(tm, act, per, base, idxs, coords, tile) {
+	if onRows && decodeRows(tm, act, io.m, per, base, idxs, coords, tile) {
+		io.putRaw(in.res, mt, tile)
+		return nil
+	}
+	if coords == nil {
+		sc.decCoord = grow(sc.decCoord, R*C*2*D)
+		coords = sc.decCoord
+		tensorIndices(tm.lt, L, tm.vt, V, R, C, false, sc.i64s(0, R*C), coords)
+	}
+	if batch && decodeBatch(tm, act, per, base, idxs, coords, tile) {
 		io.putRaw(in.res, mt, tile)
 		return nil
 	}
@@ -647,6 +671,72 @@ func tensorPlain(in *instr, l0 *lane, tm *tensorMem, L, V []uint64, base uint64,
 		}
 	}
 	return nil
+}
+
+// tensorLoadTile is a plain tensor load straight into a tile of the
+// lockstep subgroup, for the common case where every element is
+// addressed (nothing clipped or clamped) and each row of the matrix is
+// a run of consecutive tensor elements, all in one region: rows copied
+// whole, halves converted in bulk as cooperative loads do, Object not
+// read. It reports false, having changed nothing the general path does
+// not redo, where that does not hold; the general path then faults
+// where it must.
+func tensorLoadTile(in *instr, io matIO, l0 *lane, tm *tensorMem, L, V []uint64, base uint64) bool {
+	mt := tm.mt
+	R, C := mt.rows, mt.cols
+	ct := mt.elem
+	es := ct.bytes()
+	if (ct.kind != kInt && ct.kind != kFloat) || ct.width != 8*es || es > 4 || R*C == 0 {
+		return false
+	}
+	idxs := l0.wg.scratch.i64s(0, R*C)
+	tensorIndices(tm.lt, L, tm.vt, V, R, C, false, idxs, nil)
+	lo, hi := int64(math.MaxInt64), int64(-1)
+	for r := 0; r < R; r++ {
+		row := idxs[r*C : r*C+C]
+		x := row[0]
+		if x < 0 {
+			return false
+		}
+		for c, v := range row {
+			if v != x+int64(c) {
+				return false
+			}
+		}
+		lo, hi = min(lo, x), max(hi, x+int64(C))
+	}
+	b, err := l0.region(in, base+uint64(lo)*uint64(es), int(hi-lo)*es, false)
+	if err != nil {
+		return false
+	}
+	t := io.m.newTile(mt)
+	t.raw, t.has = grow(t.raw, R*C), hasRaw
+	if ct.kind == kFloat && ct.ff == f16 {
+		t.f, t.has = growF(t.f, R*C), hasRaw|hasF
+	}
+	for r := 0; r < R; r++ {
+		src := b[int(idxs[r*C]-lo)*es:][:C*es]
+		raw := t.raw[r*C : r*C+C]
+		switch {
+		case t.has&hasF != 0:
+			loadHalves(src, raw, t.f[r*C:r*C+C])
+		case es == 1:
+			for c := range raw {
+				raw[c] = uint64(src[c])
+			}
+		case es == 2:
+			for c := range raw {
+				raw[c] = uint64(binary.LittleEndian.Uint16(src[2*c:]))
+			}
+		default:
+			for c := range raw {
+				raw[c] = uint64(binary.LittleEndian.Uint32(src[4*c:]))
+			}
+		}
+	}
+	io.m.tiles[in.res] = t
+	setSt(io.m.st, in.res, int32(mt.slots), sTile)
+	return true
 }
 
 // decodeArgs appends to args a decode function's arguments: a pointer to

@@ -620,11 +620,59 @@ func expect(c *op) {
 // type ... The type of P must be the same as Result Type." (OpDPdx ...
 // OpFwidthCoarse)
 func derivative(c *op) {
-	if _, done := c.result(spirv.OpTypeFloat, false, "float"); done {
+	r, done := c.result(spirv.OpTypeFloat, false, "float")
+	if done {
+		return
+	}
+	// OpDPdx ...: "The component width must be 32 bits" (no local copy);
+	// SPV_AMD_gpu_shader_half_float adds 16-bit ones.
+	half := c.s.exts["SPV_AMD_gpu_shader_half_float"]
+	if r.t.Width != 32 && (!half || r.t.Width != 16) {
+		c.fail("derivative.width", "Result type component width must be %s", map[bool]string{false: "32 bits", true: "16 bits or 32 bits"}[half])
 		return
 	}
 	if len(c.args) == 1 && c.s.typeOf(c.args[0]) != c.rt {
 		c.fail("derivative.operand", "Expected P type and Result Type to be the same: %s", c.name)
+	}
+}
+
+// bitcastExtract (OpBitcastExtractEXT) takes a narrower value out of each
+// component of Base at bit Offset: Result Type and Base are numeric
+// scalars or vectors of one component count, Base's components wider, and
+// Offset an integer scalar (paraphrased, no local copy); in Vulkan "The
+// Result Type operand of OpBitcastExtractEXT must be OpTypeFloat with a
+// Float6E2M3EXT, Float6E3M2EXT, or Float4E2M1EXT encoding" and "The Base
+// operand of OpBitcastExtractEXT must be a scalar or vector integer type"
+// (VUID-12468, -12469).
+func bitcastExtract(c *op) {
+	r, ok, _ := c.s.numOf(c.rt)
+	if !ok || r.is(spirv.OpTypeBool) {
+		c.fail("bitcast-extract.result", "[VUID-StandaloneSpirv-Result-12468] Expected Result Type to be a numerical scalar or vector type: %s", c.name)
+		return
+	}
+	if c.s.env.vulkan {
+		switch spirv.FPEncoding(r.t.Encoding) {
+		case spirv.FPEncodingFloat6E2M3EXT, spirv.FPEncodingFloat6E3M2EXT, spirv.FPEncodingFloat4E2M1EXT:
+		default:
+			c.fail("bitcast-extract.result", "[VUID-StandaloneSpirv-Result-12468] Expected Result Type to be a Float4EXT or Float6EXT type in the Vulkan environment: %s", c.name)
+			return
+		}
+	}
+	if len(c.args) != 2 {
+		return
+	}
+	b, ok, _ := c.s.numOf(c.s.typeOf(c.args[0]))
+	switch {
+	case !ok || b.is(spirv.OpTypeBool):
+		c.fail("bitcast-extract.base", "[VUID-StandaloneSpirv-Base-12469] Expected Base to be a numerical scalar or vector type: %s", c.name)
+	case c.s.env.vulkan && !b.is(spirv.OpTypeInt):
+		c.fail("bitcast-extract.base", "[VUID-StandaloneSpirv-Base-12469] Expected Base to be an integer scalar or vector type in the Vulkan environment: %s", c.name)
+	case !b.sameDim(r):
+		c.fail("bitcast-extract.base", "Expected Base to have the same dimension as Result Type: %s", c.name)
+	case b.t.Width <= r.t.Width:
+		c.fail("bitcast-extract.base", "Expected Base component bit width to be greater than Result Type component bit width: %s", c.name)
+	case !c.s.valueType(c.args[1]).is(spirv.OpTypeInt):
+		c.fail("bitcast-extract.offset", "Expected Offset to be a scalar integer type: %s", c.name)
 	}
 }
 
@@ -654,17 +702,18 @@ var arithRules = sync.OnceValue(func() map[spirv.Op]func(*op) {
 		spirv.OpSLessThan: intCompare, spirv.OpULessThanEqual: intCompare, spirv.OpSLessThanEqual: intCompare,
 		spirv.OpLogicalEqual: logical, spirv.OpLogicalNotEqual: logical, spirv.OpLogicalOr: logical,
 		spirv.OpLogicalAnd: logical, spirv.OpLogicalNot: logical,
-		spirv.OpSelect:        selectRule,
-		spirv.OpConvertFToU:   convert(spirv.OpTypeInt, spirv.OpTypeFloat, true, false),
-		spirv.OpConvertFToS:   convert(spirv.OpTypeInt, spirv.OpTypeFloat, false, false),
-		spirv.OpConvertSToF:   convert(spirv.OpTypeFloat, spirv.OpTypeInt, false, false),
-		spirv.OpConvertUToF:   convert(spirv.OpTypeFloat, spirv.OpTypeInt, false, false),
-		spirv.OpUConvert:      convert(spirv.OpTypeInt, spirv.OpTypeInt, true, true),
-		spirv.OpSConvert:      convert(spirv.OpTypeInt, spirv.OpTypeInt, false, true),
-		spirv.OpFConvert:      convert(spirv.OpTypeFloat, spirv.OpTypeFloat, false, true),
-		spirv.OpQuantizeToF16: quantize,
-		spirv.OpBitcast:       bitcast,
-		spirv.OpExpectKHR:     expect,
+		spirv.OpSelect:            selectRule,
+		spirv.OpConvertFToU:       convert(spirv.OpTypeInt, spirv.OpTypeFloat, true, false),
+		spirv.OpConvertFToS:       convert(spirv.OpTypeInt, spirv.OpTypeFloat, false, false),
+		spirv.OpConvertSToF:       convert(spirv.OpTypeFloat, spirv.OpTypeInt, false, false),
+		spirv.OpConvertUToF:       convert(spirv.OpTypeFloat, spirv.OpTypeInt, false, false),
+		spirv.OpUConvert:          convert(spirv.OpTypeInt, spirv.OpTypeInt, true, true),
+		spirv.OpSConvert:          convert(spirv.OpTypeInt, spirv.OpTypeInt, false, true),
+		spirv.OpFConvert:          convert(spirv.OpTypeFloat, spirv.OpTypeFloat, false, true),
+		spirv.OpQuantizeToF16:     quantize,
+		spirv.OpBitcast:           bitcast,
+		spirv.OpBitcastExtractEXT: bitcastExtract,
+		spirv.OpExpectKHR:         expect,
 	}
 })
 
@@ -740,7 +789,20 @@ func (s *state) checkValueOp(i int) {
 	r(&op{s: s, i: i, name: in.Op.String()[2:], rt: in.Words[0], args: in.Words[2:]})
 }
 
+var derivativeOps = []spirv.Op{spirv.OpDPdx, spirv.OpDPdy, spirv.OpFwidth, spirv.OpDPdxFine, spirv.OpDPdyFine,
+	spirv.OpFwidthFine, spirv.OpDPdxCoarse, spirv.OpDPdyCoarse, spirv.OpFwidthCoarse}
+
 func init() {
+	addModelLimits(func() opLimits {
+		m := opLimits{}
+		for _, o := range derivativeOps {
+			m[o] = func(s *state, i int, out []modelLimit) []modelLimit {
+				grouped := s.exts["SPV_KHR_compute_shader_derivatives"] || s.exts["SPV_NV_compute_shader_derivatives"]
+				return derivativeLimits(out, "Derivative instructions require", ": "+o.String()[2:], grouped)
+			}
+		}
+		return m
+	})
 	addChecks(func() checks {
 		m := checks{spirv.OpSpecConstantOp: (*state).checkSpecConstantOp}
 		for _, rules := range []map[spirv.Op]func(*op){arithRules(), compositeRules()} {

@@ -2,6 +2,8 @@ package validate
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/coopshader/coop/spirv"
@@ -40,8 +42,79 @@ var builtinShapes = sync.OnceValue(func() map[spirv.BuiltIn]builtinShape {
 		spirv.BuiltInSubgroupLeMask:            {4, false, true, "VUID-SubgroupLeMask-SubgroupLeMask-04377"},
 		spirv.BuiltInSubgroupLtMask:            {4, false, true, "VUID-SubgroupLtMask-SubgroupLtMask-04379"},
 		spirv.BuiltInFragCoord:                 {4, true, true, "VUID-FragCoord-FragCoord-04212"},
+		// SPV_QCOM_tile_shading: the tile's offset, dimension and apron
+		// are unsigned integer vectors (paraphrased, no local copy).
+		spirv.BuiltInTileOffsetQCOM:    {2, false, true, "VUID-TileOffsetQCOM-TileOffsetQCOM-10628"},
+		spirv.BuiltInTileDimensionQCOM: {3, false, true, "VUID-TileDimensionQCOM-TileDimensionQCOM-10631"},
+		spirv.BuiltInTileApronSizeQCOM: {2, false, true, "VUID-TileApronSizeQCOM-TileApronSizeQCOM-10634"},
 	}
 })
+
+// unsignedBuiltins are the built-ins whose integers are unsigned.
+func unsignedBuiltin(b spirv.BuiltIn) bool {
+	return b == spirv.BuiltInTileOffsetQCOM || b == spirv.BuiltInTileDimensionQCOM || b == spirv.BuiltInTileApronSizeQCOM
+}
+
+// builtinModels are the execution models a Vulkan built-in may be used in,
+// for those only some take (Vulkan 15.9 "Built-In Variables", each
+// built-in's "... decoration must be used only within ..." VUIDs,
+// paraphrased: no local copy): the ray tracing built-ins in the ray
+// tracing stages that have a ray, hit or instance, the tile built-ins in
+// fragment and compute shaders.
+var builtinModels = sync.OnceValue(func() map[spirv.BuiltIn][]spirv.ExecutionModel {
+	rgen, isect, ahit, chit, miss, call := spirv.ExecutionModelRayGenerationKHR, spirv.ExecutionModelIntersectionKHR,
+		spirv.ExecutionModelAnyHitKHR, spirv.ExecutionModelClosestHitKHR, spirv.ExecutionModelMissKHR, spirv.ExecutionModelCallableKHR
+	hit := []spirv.ExecutionModel{ahit, chit}
+	instance := []spirv.ExecutionModel{isect, ahit, chit}
+	ray := []spirv.ExecutionModel{isect, ahit, chit, miss}
+	launch := []spirv.ExecutionModel{rgen, isect, ahit, chit, miss, call}
+	tile := []spirv.ExecutionModel{spirv.ExecutionModelFragment, spirv.ExecutionModelGLCompute}
+	return map[spirv.BuiltIn][]spirv.ExecutionModel{
+		spirv.BuiltInHitKindKHR: hit, spirv.BuiltInHitTNV: hit, spirv.BuiltInHitTriangleVertexPositionsKHR: hit,
+		spirv.BuiltInInstanceCustomIndexKHR: instance, spirv.BuiltInInstanceId: instance, spirv.BuiltInRayGeometryIndexKHR: instance,
+		spirv.BuiltInObjectRayDirectionKHR: instance, spirv.BuiltInObjectRayOriginKHR: instance,
+		spirv.BuiltInObjectToWorldKHR: instance, spirv.BuiltInWorldToObjectKHR: instance,
+		spirv.BuiltInIncomingRayFlagsKHR: ray, spirv.BuiltInRayTminKHR: ray, spirv.BuiltInRayTmaxKHR: ray,
+		spirv.BuiltInWorldRayDirectionKHR: ray, spirv.BuiltInWorldRayOriginKHR: ray, spirv.BuiltInCullMaskKHR: ray,
+		spirv.BuiltInLaunchIdKHR: launch, spirv.BuiltInLaunchSizeKHR: launch,
+		spirv.BuiltInTileOffsetQCOM: tile, spirv.BuiltInTileDimensionQCOM: tile, spirv.BuiltInTileApronSizeQCOM: tile,
+	}
+})
+
+func init() {
+	addChecks(func() checks { return checks{spirv.OpEntryPoint: (*state).checkBuiltInModels} })
+}
+
+// checkBuiltInModels: in Vulkan, each built-in variable of an entry
+// point's interface is one its execution model has.
+func (s *state) checkBuiltInModels(i int) {
+	if !s.env.vulkan {
+		return
+	}
+	in := &s.m.Insts[i]
+	model := spirv.ExecutionModel(in.Words[0])
+	_, n, _ := in.String(2)
+	for _, v := range in.Words[2+n:] {
+		for _, d := range s.decor[v] {
+			if d.dec != spirv.DecorationBuiltIn || len(d.args) == 0 {
+				continue
+			}
+			b := spirv.BuiltIn(d.args[0])
+			if ms, ok := builtinModels()[b]; ok && !slices.Contains(ms, model) {
+				s.fail(i, "vulkan.builtin.model", "Vulkan spec does not allow BuiltIn %s to be used with the execution model %s (interface <id> '%d' of entry point <id> '%d')",
+					builtinName(b), modelName(model), v, in.Words[1])
+				return
+			}
+		}
+	}
+}
+
+func builtinName(b spirv.BuiltIn) string {
+	if e := spirv.KindBuiltIn.Enumerant(uint32(b)); e != nil {
+		return e.Name
+	}
+	return "BuiltIn"
+}
 
 // checkBuiltIns checks every BuiltIn decoration of a variable or constant
 // in the Vulkan environment.
@@ -65,9 +138,10 @@ func (s *state) checkBuiltIn(i int, id uint32, b spirv.BuiltIn) {
 	if e := spirv.KindBuiltIn.Enumerant(uint32(b)); e != nil {
 		name = e.Name
 	}
-	// Vulkan 15.9: "VertexId ... InstanceId" are OpenGL's; Vulkan has
-	// VertexIndex and InstanceIndex.
-	if b == spirv.BuiltInVertexId || b == spirv.BuiltInInstanceId {
+	// Vulkan 15.9: VertexId is OpenGL's; Vulkan has VertexIndex (and
+	// InstanceIndex, its InstanceId being the ray tracing instance's,
+	// builtinModels).
+	if b == spirv.BuiltInVertexId {
 		s.fail(i, "vulkan.builtin", "Vulkan spec doesn't allow BuiltIn %s to be used.", name)
 		return
 	}
@@ -98,7 +172,10 @@ func (s *state) checkBuiltIn(i int, id uint32, b spirv.BuiltIn) {
 	if want.n > 1 {
 		desc = fmt.Sprintf("%d-component 32-bit %s vector", want.n, what)
 	}
-	if !ok || !v.is(kind) || v.t.Width != 32 || v.vec != (want.n > 1) || v.known && v.n != want.n {
+	if unsignedBuiltin(b) {
+		desc = strings.Replace(desc, "int", "unsigned int", 1)
+	}
+	if !ok || !v.is(kind) || v.t.Width != 32 || v.vec != (want.n > 1) || v.known && v.n != want.n || unsignedBuiltin(b) && v.t.Signed {
 		s.fail(i, "vulkan.builtin.type", "[%s] According to the Vulkan spec BuiltIn %s variable needs to be a %s. ID <%d> (Op%s) is not one.",
 			want.vuid, name, desc, id, d.Op.String()[2:])
 	}

@@ -40,8 +40,10 @@ func (s *state) checkCapabilities() {
 			v := in.Words[o.Offset]
 			check := func(e *spirv.Enumerant) bool {
 				// SPV_AMD_shader_ballot adds the reduce and scan group
-				// operations to the Groups instructions.
-				amdGroups := o.Kind == spirv.KindGroupOperation && s.exts["SPV_AMD_shader_ballot"]
+				// operations (Reduce, InclusiveScan, ExclusiveScan; not the
+				// partitioned ones) to the Groups instructions.
+				amdGroups := o.Kind == spirv.KindGroupOperation && s.exts["SPV_AMD_shader_ballot"] &&
+					v <= uint32(spirv.GroupOperationExclusiveScan)
 				if o.Kind != spirv.KindCapability && !amdGroups && !s.anyCap(e.Capabilities) {
 					s.fail(i, "capability.operand", "Operand %d of %s requires one of these capabilities: %s", o.Offset+1, in.Op, capNames(e.Capabilities))
 					return false

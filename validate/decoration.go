@@ -1,6 +1,10 @@
 package validate
 
-import "github.com/coopshader/coop/spirv"
+import (
+	"slices"
+
+	"github.com/coopshader/coop/spirv"
+)
 
 // checkDecorations collects the decorations by target and checks their
 // forms (SPIR-V 3.56.5 Annotation Instructions): OpMemberDecorate names a
@@ -231,8 +235,10 @@ func (s *state) checkDecorationTarget(i int, target uint32, d spirv.Decoration) 
 
 // checkIdDecoration: the <id> operands of ArrayStrideIdEXT and OffsetIdEXT
 // (SPV_EXT_descriptor_heap) are 32-bit integer scalars defined before the
-// type they decorate (its layout is known where it is declared), and
-// ArrayStrideIdEXT decorates an array type (paraphrased, no local copy).
+// type they decorate (its layout is known where it is declared),
+// ArrayStrideIdEXT decorates an array type, and both lay out descriptors:
+// OffsetIdEXT the members of a struct holding one (paraphrased, no local
+// copy).
 func (s *state) checkIdDecoration(i int, target uint32, d spirv.Decoration, args []uint32, member bool) {
 	switch d {
 	case spirv.DecorationArrayStrideIdEXT, spirv.DecorationOffsetIdEXT:
@@ -247,6 +253,14 @@ func (s *state) checkIdDecoration(i int, target uint32, d spirv.Decoration, args
 			s.fail(i, "decoration.array-stride", "ArrayStrideIdEXT decoration must only be applied to array types.")
 			return
 		}
+		if d == spirv.DecorationOffsetIdEXT && member && !s.holdsDescriptor(s.types[target]) {
+			s.fail(i, "decoration.offset-id", "OffsetIdEXT decoration in MemberDecorateIdEXT must only be applied to members of structs where the struct contains descriptor types.")
+			return
+		}
+		if d == spirv.DecorationArrayStrideIdEXT && !s.holdsDescriptor(s.types[s.types[target].Elem]) {
+			s.fail(i, "decoration.array-stride", "ArrayStrideIdEXT decoration must only be applied to array type containing a Descriptor type.")
+			return
+		}
 		if ti := s.defIndex(target); ti >= 0 && s.defIndex(args[0]) > ti {
 			if member {
 				s.fail(i, "decoration.id-operand", "All <id> Extra Operands must appear before Structure Type.")
@@ -255,6 +269,34 @@ func (s *state) checkIdDecoration(i int, target uint32, d spirv.Decoration, args
 			}
 		}
 	}
+}
+
+// holdsDescriptor reports whether t is or holds (through components,
+// elements, members and pointees) a descriptor type: the types whose size
+// OpConstantSizeOfEXT gives, which an ArrayStrideIdEXT array steps over
+// (SPV_EXT_descriptor_heap, paraphrased, no local copy).
+func (s *state) holdsDescriptor(t *Type) bool {
+	seen := map[uint32]bool{}
+	var walk func(t *Type) bool
+	walk = func(t *Type) bool {
+		if t == nil || seen[t.ID] {
+			return false
+		}
+		seen[t.ID] = true
+		switch t.Op {
+		case spirv.OpTypeBufferEXT, spirv.OpTypeImage, spirv.OpTypeTensorARM, spirv.OpTypeSampler, spirv.OpTypeAccelerationStructureKHR:
+			return true
+		case spirv.OpTypeStruct:
+			return slices.ContainsFunc(t.Members, func(m uint32) bool { return walk(s.types[m]) })
+		case spirv.OpTypeFunction:
+			return walk(s.types[t.Elem]) || slices.ContainsFunc(t.Members, func(m uint32) bool { return walk(s.types[m]) })
+		case spirv.OpTypeArray, spirv.OpTypeRuntimeArray, spirv.OpTypeVector, spirv.OpTypeVectorIdEXT, spirv.OpTypeMatrix,
+			spirv.OpTypeSampledImage, spirv.OpTypeCooperativeMatrixKHR, spirv.OpTypeCooperativeMatrixNV, spirv.OpTypePointer:
+			return walk(s.types[t.Elem])
+		}
+		return false
+	}
+	return walk(t)
 }
 
 // repeatable reports whether a decoration may decorate one target more

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -22,37 +23,94 @@ func init() {
 	})
 }
 
-// modelLimit is one instruction's restriction to some execution models.
+// modelLimit is one instruction's restriction to some execution models;
+// ok is given the entry point reaching it.
 type modelLimit struct {
-	ok  func(spirv.ExecutionModel) bool
+	ok  func(e entryPoint) bool
 	msg string
 }
 
+// entryPoint is an entry point's function, execution model and modes.
+type entryPoint struct {
+	id    uint32
+	model spirv.ExecutionModel
+	modes []spirv.ExecutionMode
+}
+
+// models returns a limit to the listed execution models.
+func models(msg string, ms ...spirv.ExecutionModel) modelLimit {
+	return modelLimit{func(e entryPoint) bool { return slices.Contains(ms, e.model) }, msg}
+}
+
 var (
-	fragmentOnly = func(m spirv.ExecutionModel) bool { return m == spirv.ExecutionModelFragment }
-	rayTracing   = func(m spirv.ExecutionModel) bool {
-		switch m {
-		case spirv.ExecutionModelRayGenerationKHR, spirv.ExecutionModelIntersectionKHR, spirv.ExecutionModelAnyHitKHR,
-			spirv.ExecutionModelClosestHitKHR, spirv.ExecutionModelMissKHR, spirv.ExecutionModelCallableKHR:
-			return true
-		}
-		return false
-	}
-	workgroupModels = func(m spirv.ExecutionModel) bool {
-		switch m {
-		case spirv.ExecutionModelTaskNV, spirv.ExecutionModelMeshNV, spirv.ExecutionModelTaskEXT, spirv.ExecutionModelMeshEXT,
-			spirv.ExecutionModelTessellationControl, spirv.ExecutionModelGLCompute:
-			return true
-		}
-		return false
-	}
+	fragmentOnly     = []spirv.ExecutionModel{spirv.ExecutionModelFragment}
+	rayTracingModels = []spirv.ExecutionModel{spirv.ExecutionModelRayGenerationKHR, spirv.ExecutionModelIntersectionKHR, spirv.ExecutionModelAnyHitKHR,
+		spirv.ExecutionModelClosestHitKHR, spirv.ExecutionModelMissKHR, spirv.ExecutionModelCallableKHR}
+	workgroupModels = []spirv.ExecutionModel{spirv.ExecutionModelTaskNV, spirv.ExecutionModelMeshNV, spirv.ExecutionModelTaskEXT, spirv.ExecutionModelMeshEXT,
+		spirv.ExecutionModelTessellationControl, spirv.ExecutionModelGLCompute}
 )
+
+// derivativeLimits are the limits of an instruction taking derivatives
+// (what names it: "Derivative instructions require", suffix follows each
+// message): "Derivatives ... are only valid in the Fragment Execution
+// Model" in core SPIR-V, widened to GLCompute, MeshEXT and TaskEXT, where
+// SPV_KHR_compute_shader_derivatives (and its NV form) has an entry point
+// declare how invocations group into quads, DerivativeGroupQuadsKHR or
+// DerivativeGroupLinearKHR (paraphrased, no local copy). grouped says the
+// rule applies: always for implicit-LOD sampling, and for the derivative
+// instructions only in a module declaring the extension (GLSL's compute
+// shaders without a derivative group get zero derivatives, as glslang
+// writes them).
+func derivativeLimits(out []modelLimit, what, suffix string, grouped bool) []modelLimit {
+	compute := []spirv.ExecutionModel{spirv.ExecutionModelGLCompute, spirv.ExecutionModelMeshEXT, spirv.ExecutionModelTaskEXT}
+	out = append(out, models(what+" Fragment, GLCompute, MeshEXT or TaskEXT execution model"+suffix, append(compute, spirv.ExecutionModelFragment)...))
+	if !grouped {
+		return out
+	}
+	return append(out, modelLimit{func(e entryPoint) bool {
+		return !slices.Contains(compute, e.model) || slices.Contains(e.modes, spirv.ExecutionModeDerivativeGroupQuadsKHR) ||
+			slices.Contains(e.modes, spirv.ExecutionModeDerivativeGroupLinearKHR)
+	}, what + " DerivativeGroupQuadsKHR or DerivativeGroupLinearKHR execution mode for GLCompute, MeshEXT or TaskEXT execution model" + suffix})
+}
+
+// subgroupBarrierModels are the execution models whose OpControlBarrier
+// synchronizes at most a subgroup (VUID-04682).
+var subgroupBarrierModels = []spirv.ExecutionModel{spirv.ExecutionModelFragment, spirv.ExecutionModelVertex, spirv.ExecutionModelGeometry,
+	spirv.ExecutionModelTessellationEvaluation, spirv.ExecutionModelRayGenerationKHR, spirv.ExecutionModelIntersectionKHR,
+	spirv.ExecutionModelAnyHitKHR, spirv.ExecutionModelClosestHitKHR, spirv.ExecutionModelMissKHR}
+
+// opLimits are the families' execution-model limits by opcode: each
+// returns instruction i's limits appended to out (addModelLimits, merged
+// on first use as the checks are).
+type opLimits = map[spirv.Op]func(s *state, i int, out []modelLimit) []modelLimit
+
+var limitFamilies []func() opLimits
+
+func addModelLimits(f func() opLimits) { limitFamilies = append(limitFamilies, f) }
+
+var familyLimits = sync.OnceValue(func() opLimits {
+	all := opLimits{}
+	for _, fam := range limitFamilies {
+		for op, f := range fam() {
+			if g := all[op]; g != nil {
+				h := f
+				f = func(s *state, i int, out []modelLimit) []modelLimit { return h(s, i, g(s, i, out)) }
+			}
+			all[op] = f
+		}
+	}
+	return all
+})
 
 // modelLimits lists the restrictions of instruction i:
 //   - OpKill, OpTerminateInvocation, OpDemoteToHelperInvocation and
 //     OpIsHelperInvocationEXT: "This instruction is only valid in the
 //     Fragment Execution Model" (SPIR-V 3.56.17, 3.56.27, paraphrased, no
 //     local copy);
+//   - in Vulkan, "If code:OpControlBarrier is used in ray generation,
+//     intersection, any-hit, closest hit, miss, fragment, vertex,
+//     tessellation evaluation, or geometry shaders, the execution Scope
+//     must: be code:Subgroup" (VUID-StandaloneSpirv-OpControlBarrier-04682);
 //   - in Vulkan, "If the code:Scope for execution is code:Workgroup, then it
 //     must: only be used in the task, mesh, tessellation control, or
 //     compute {ExecutionModel}" (VUID-StandaloneSpirv-None-04637), the same
@@ -64,14 +122,21 @@ func (s *state) modelLimits(i int, out []modelLimit) []modelLimit {
 	op := s.m.Insts[i].Op
 	switch op {
 	case spirv.OpKill, spirv.OpTerminateInvocation, spirv.OpDemoteToHelperInvocation, spirv.OpIsHelperInvocationEXT:
-		return append(out, modelLimit{fragmentOnly, op.String() + " requires Fragment execution model"})
+		out = append(out, models(op.String()+" requires Fragment execution model", fragmentOnly...))
+	}
+	if f := familyLimits()[op]; f != nil {
+		out = f(s, i, out)
 	}
 	if !s.env.vulkan || !scopeOps()[op] {
 		return out
 	}
 	r := s.rolesOf(i)
+	if v, ok := s.known32(r.exec); ok && op == spirv.OpControlBarrier && spirv.Scope(v) != spirv.ScopeSubgroup {
+		out = append(out, modelLimit{func(e entryPoint) bool { return !slices.Contains(subgroupBarrierModels, e.model) },
+			"[VUID-StandaloneSpirv-OpControlBarrier-04682] in Vulkan environment, OpControlBarrier execution scope must be Subgroup for Fragment, Vertex, Geometry, TessellationEvaluation, RayGeneration, Intersection, AnyHit, ClosestHit, and Miss execution models"})
+	}
 	if v, ok := s.known32(r.exec); ok && spirv.Scope(v) == spirv.ScopeWorkgroup {
-		out = append(out, modelLimit{workgroupModels, "[VUID-StandaloneSpirv-None-04637] in Vulkan environment, Workgroup execution scope is only for TaskNV, MeshNV, TaskEXT, MeshEXT, TessellationControl, and GLCompute execution models"})
+		out = append(out, models("[VUID-StandaloneSpirv-None-04637] in Vulkan environment, Workgroup execution scope is only for TaskNV, MeshNV, TaskEXT, MeshEXT, TessellationControl, and GLCompute execution models", workgroupModels...))
 	}
 	for _, m := range r.memScopes() {
 		v, ok := s.known32(m)
@@ -80,9 +145,9 @@ func (s *state) modelLimits(i int, out []modelLimit) []modelLimit {
 		}
 		switch spirv.Scope(v) {
 		case spirv.ScopeWorkgroup:
-			out = append(out, modelLimit{workgroupModels, "[VUID-StandaloneSpirv-None-07321] Workgroup Memory Scope is limited to MeshNV, TaskNV, MeshEXT, TaskEXT, TessellationControl, and GLCompute execution model"})
+			out = append(out, models("[VUID-StandaloneSpirv-None-07321] Workgroup Memory Scope is limited to MeshNV, TaskNV, MeshEXT, TaskEXT, TessellationControl, and GLCompute execution model", workgroupModels...))
 		case spirv.ScopeShaderCallKHR:
-			out = append(out, modelLimit{rayTracing, "[VUID-StandaloneSpirv-None-04640] ShaderCallKHR Memory Scope requires a ray tracing execution model"})
+			out = append(out, models("[VUID-StandaloneSpirv-None-04640] ShaderCallKHR Memory Scope requires a ray tracing execution model", rayTracingModels...))
 		}
 	}
 	return out
@@ -93,18 +158,42 @@ func (s *state) modelLimits(i int, out []modelLimit) []modelLimit {
 func (s *state) checkCallGraphModels(i int) {
 	w := s.m.Insts[i].Words
 	model := spirv.ExecutionModel(w[0])
+	ep := entryPoint{w[1], model, s.modesOf(w[1])}
 	var limits []modelLimit
 	for _, f := range s.reachableFuncs(w[1]) {
 		for k := f.Index + 1; k < f.End; k++ {
 			limits = s.modelLimits(k, limits[:0])
 			for _, l := range limits {
-				if !l.ok(model) {
+				if !l.ok(ep) {
 					s.fail(k, "execution-model.limit", "%s, and entry point <id> '%d' (%s) reaches it through its call graph", l.msg, w[1], modelName(model))
 					return
 				}
 			}
 		}
 	}
+}
+
+// modesOf returns the execution modes the module declares for the entry
+// point fid.
+func (s *state) modesOf(fid uint32) []spirv.ExecutionMode {
+	var out []spirv.ExecutionMode
+	for _, in := range s.layout.ExecutionModes {
+		if len(in.Words) > 1 && in.Words[0] == fid {
+			out = append(out, spirv.ExecutionMode(in.Words[1]))
+		}
+	}
+	return out
+}
+
+// modeArg returns the first operand of the entry point fid's execution
+// mode m, if the module declares it with OpExecutionMode.
+func (s *state) modeArg(fid uint32, m spirv.ExecutionMode) (uint32, bool) {
+	for _, in := range s.layout.ExecutionModes {
+		if in.Op == spirv.OpExecutionMode && len(in.Words) > 2 && in.Words[0] == fid && spirv.ExecutionMode(in.Words[1]) == m {
+			return in.Words[2], true
+		}
+	}
+	return 0, false
 }
 
 func modelName(m spirv.ExecutionModel) string {

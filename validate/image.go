@@ -153,7 +153,26 @@ func (s *state) checkImageOperands(i int, name string, it []uint32, mask uint32,
 	}
 }
 
+// Sampling with an implicit level of detail and OpImageQueryLod take
+// derivatives of the coordinates ("ImplicitLod ... is only valid in the
+// Fragment Execution Model", widened to compute-like models by
+// SPV_KHR_compute_shader_derivatives; paraphrased, no local copy).
+var implicitLodOps = []spirv.Op{spirv.OpImageSampleImplicitLod, spirv.OpImageSampleDrefImplicitLod,
+	spirv.OpImageSampleProjImplicitLod, spirv.OpImageSampleProjDrefImplicitLod, spirv.OpImageSparseSampleImplicitLod,
+	spirv.OpImageSparseSampleDrefImplicitLod, spirv.OpImageSparseSampleProjImplicitLod, spirv.OpImageSparseSampleProjDrefImplicitLod}
+
 func init() {
+	addModelLimits(func() opLimits {
+		m := opLimits{spirv.OpImageQueryLod: func(s *state, i int, out []modelLimit) []modelLimit {
+			return derivativeLimits(out, "OpImageQueryLod requires", "", true)
+		}}
+		for _, o := range implicitLodOps {
+			m[o] = func(s *state, i int, out []modelLimit) []modelLimit {
+				return derivativeLimits(out, "ImplicitLod instructions require", ": "+o.String()[2:], true)
+			}
+		}
+		return m
+	})
 	addChecks(func() checks {
 		return checks{
 			spirv.OpTypeImage:  (*state).checkImageType,

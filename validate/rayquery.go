@@ -120,6 +120,8 @@ func (s *state) checkRayQueryInitialize(i int) {
 		s.fail(i, "rayquery.operand", "Expected Acceleration Structure to be of type OpTypeAccelerationStructureKHR")
 	case !s.isIntScalar32(w[2]):
 		s.fail(i, "rayquery.operand", "Ray Flags must be a 32-bit int scalar")
+	case !s.opacityMicromapFlagOK(w[2]):
+		s.fail(i, "rayquery.flags", "The ForceOpacityMicromap2StateKHR flag requires the RayTracingOpacityMicromapKHR and RayQueryKHR or RayTracingKHR capabilities")
 	case !s.isIntScalar32(w[3]):
 		s.fail(i, "rayquery.operand", "Cull Mask must be a 32-bit int scalar")
 	case !s.isFloatVec(s.valueType(w[4]), 3):

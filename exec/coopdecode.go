@@ -1,0 +1,249 @@
+package exec
+
+import "github.com/coopshader/coop/spirv"
+
+// Decode functions on rows. A decode function without side effects
+// (coop2.bodyEnd) can run for every element of a tile at once: each
+// element is one "invocation" of a row, its parameters and the body's
+// results kept slot-major as a lockstep subgroup keeps varying values
+// (rows.go), so every instruction of the body is one row handler's loop
+// over the tile instead of a pass over the subgroup per element of an
+// invocation (decodeBatch's rounds). The row's invocations are the
+// elements' owners, so a handler that falls back on an invocation's own
+// memory reads the owner's, as the element's call would.
+
+// rowPlan is what a decode function's body needs on rows, derived once
+// at load time: the slots it writes (parameters and results, [lo, hi)),
+// the slots it reads without writing them (liveIn, as uses pairs of one
+// slot each), and whether it can
+// run on rows at all (no stores to memory: on rows every element of one
+// owner would share the owner's variable).
+type rowPlan struct {
+	ok     bool
+	lo, hi int32
+	liveIn []int32
+	// coords: the body reads the coordinates (parameters 1 and 2).
+	coords bool
+}
+
+// planRows derives c's rowPlan from its straight body.
+func (p *prog) planRows(c *coop2) rowPlan {
+	var rp rowPlan
+	if c.bodyEnd == 0 {
+		return rp
+	}
+	written := map[int32]bool{}
+	lo, hi := int32(-1), int32(-1)
+	write := func(s, n int32) {
+		for k := s; k < s+n; k++ {
+			written[k] = true
+			if lo < 0 || k < lo {
+				lo = k
+			}
+			hi = max(hi, k+1)
+		}
+	}
+	for j, s := range c.params {
+		write(s, c.pn[j])
+	}
+	seen := map[int32]bool{}
+	coord := func(s int32) bool {
+		for j := 1; j < len(c.params) && j < 3; j++ {
+			if s >= c.params[j] && s < c.params[j]+c.pn[j] {
+				return true
+			}
+		}
+		return false
+	}
+	for pc := c.pc; pc < c.bodyEnd; pc++ {
+		in := &p.code[pc]
+		if in.w > 0 || in.lk == lkStore && in.fast != fCopy {
+			return rowPlan{}
+		}
+		for i := 0; i+1 < len(in.uses); i += 2 {
+			for s := in.uses[i]; s < in.uses[i]+in.uses[i+1]; s++ {
+				rp.coords = rp.coords || coord(s)
+				if !written[s] && !seen[s] {
+					seen[s] = true
+					rp.liveIn = append(rp.liveIn, s, 1)
+				}
+			}
+		}
+		if in.fast == fCopy {
+			write(in.res, int32(in.m))
+		} else {
+			write(in.res, resN(in))
+		}
+	}
+	if !written[c.ret] {
+		return rowPlan{}
+	}
+	rp.ok, rp.lo, rp.hi = true, lo, hi
+	return rp
+}
+
+// decodeMeta is a worker's scratch for decodeRows.
+type decodeMeta struct {
+	m     sgMeta
+	sg    []*lane
+	elems []int
+	n     []int // elements per owner, by lane
+}
+
+// maxDecodeRows bounds the row values one pass of decodeRows keeps: a
+// tile whose elements times the body's slots exceed it runs in chunks.
+const maxDecodeRows = 1 << 18
+
+// decodeRows runs the decode function for the elements whose index idxs
+// holds on rows (coords, the elements' coordinates, only where the body
+// reads them), owners' step budgets charged as decodeBatch charges
+// them. It reports false, having changed nothing, where it cannot: an
+// operand the lockstep subgroup does not hold the same everywhere, an
+// instruction without a row handler or one that declines, a budget that
+// runs out; decodeBatch's rounds then take over.
+func decodeRows(tm *tensorMem, act []*lane, lm *sgMeta, per int, base uint64, idxs []int64, coords, tile []uint64) bool {
+	c := tm.decode
+	rp := &c.rows
+	l0 := act[0]
+	D := tm.lt.dim
+	if !rp.ok || len(l0.stack) >= 64 || c.pn[0] != 1 || int(c.pn[1]) != D || int(c.pn[2]) != D {
+		return false
+	}
+	// What the body reads besides its own values must be the same in
+	// every invocation, and in all their registers (where the calls of
+	// the other paths read it).
+	lm.spreadLead(rp.liveIn)
+	for k := 0; k < len(rp.liveIn); k += 2 {
+		if lm.st[rp.liveIn[k]] != sAll {
+			return false
+		}
+	}
+	code := l0.p.code
+	cost := int64(c.bodyEnd-c.pc) + 2
+	dm := l0.wg.scratch.decode
+	if dm == nil {
+		dm = &decodeMeta{}
+		l0.wg.scratch.decode = dm
+	}
+	// The elements to decode and their owners; every owner's budget must
+	// cover its calls.
+	dm.sg, dm.elems = dm.sg[:0], dm.elems[:0]
+	dm.n = append(dm.n[:0], make([]int, len(act))...)
+	for e, idx := range idxs {
+		if idx >= 0 {
+			o := e / per
+			dm.sg, dm.elems = append(dm.sg, act[o]), append(dm.elems, e)
+			dm.n[o]++
+		}
+	}
+	for o, l := range act {
+		if l.steps < int64(dm.n[o])*cost {
+			return false
+		}
+	}
+	m := &dm.m
+	if len(m.st) < len(lm.st) {
+		m.st = make([]uint8, len(lm.st))
+	}
+	for k := 0; k < len(rp.liveIn); k += 2 {
+		m.st[rp.liveIn[k]] = sAll
+	}
+	slots := int(rp.hi - rp.lo)
+	w := max(1, min(len(dm.elems), maxDecodeRows/max(slots, 1)))
+	if need := slots * w; cap(m.rows) < need {
+		m.rows = make([]uint64, need)
+	}
+	for k := range m.bc {
+		if cap(m.bc[k]) < w {
+			m.bc[k] = make([]uint64, w)
+		}
+	}
+	for lo := 0; lo < len(dm.elems); lo += w {
+		n := min(w, len(dm.elems)-lo)
+		elems := dm.elems[lo : lo+n]
+		m.sg, m.w, m.rs, m.ro = dm.sg[lo:lo+n], n, n, -int(rp.lo)*n
+		m.rows = m.rows[:slots*n]
+		for k := range m.bc {
+			m.bc[k] = m.bc[k][:n]
+		}
+		ptr := m.row(c.params[0])
+		for i, e := range elems {
+			ptr[i] = base + uint64(idxs[e])*uint64(c.pointee)
+		}
+		if rp.coords {
+			bc, ib := m.rowsOf(c.params[1], D), m.rowsOf(c.params[2], D)
+			for i, e := range elems {
+				cd := coords[e*2*D : e*2*D+2*D]
+				for d := 0; d < D; d++ {
+					bc[d][i], ib[d][i] = cd[d], cd[D+d]
+				}
+			}
+		}
+		for j, s := range c.params {
+			setSt(m.st, s, c.pn[j], sVec)
+		}
+		for pc := c.pc; pc < c.bodyEnd; pc++ {
+			if !m.decodeStep(&code[pc]) {
+				return false
+			}
+		}
+		for i, v := range m.row(c.ret) {
+			tile[elems[i]] = v
+		}
+	}
+	for o, l := range act {
+		l.steps -= int64(dm.n[o]) * cost
+	}
+	return true
+}
+
+// rowsOf returns the rows of the n slots from s.
+func (m *sgMeta) rowsOf(s int32, n int) [5][]uint64 {
+	var r [5][]uint64
+	for k := 0; k < n; k++ {
+		r[k] = m.row(s + int32(k))
+	}
+	return r
+}
+
+// decodeStep runs one instruction of a decode body on m's rows.
+func (m *sgMeta) decodeStep(in *instr) bool {
+	if in.fast == fCopy {
+		for k := int32(0); k < int32(in.m); k++ {
+			a := m.arg(in.a[0]+k, 0)
+			if a == nil {
+				return false
+			}
+			copy(m.row(in.res+k), a)
+		}
+		setSt(m.st, in.res, int32(in.m), sVec)
+		return true
+	}
+	if in.row == nil {
+		return false
+	}
+	// A load through a pointer the same everywhere into an invocation's
+	// built-in inputs: the row handlers would place the values by the
+	// row's position, which here is an element's, not an invocation's.
+	if in.op == spirv.OpLoad && isUni(m.st[in.a[0]]) {
+		if a := m.sg[0].regs[in.a[0]]; a>>56 == regInv && m.sg[0].p.inInputs(a&(1<<offBits-1)) {
+			return false
+		}
+	}
+	if !in.row(m, in) {
+		return false
+	}
+	setSt(m.st, in.res, resN(in), sVec)
+	return true
+}
+
+// inInputs reports whether offset off of an invocation's memory lies in
+// one of its input variables.
+func (p *prog) inInputs(off uint64) bool {
+	for _, iv := range p.inputs {
+		if off >= uint64(iv.off) && off-uint64(iv.off) < uint64(iv.t.size) {
+			return true
+		}
+	}
+	return false
+}
