@@ -68,6 +68,13 @@ type sgMeta struct {
 	rs, ro int
 	// wide: sg is the whole workgroup of several subgroups (wgState.wide).
 	wide bool
+	// aff holds the functions of the sAff slots, runs and box the
+	// invocations' ids for them (affine.go); made: the row handler just
+	// run made its result sAff.
+	aff  []affine
+	runs []xrun
+	box  [3][2]int64
+	made bool
 	// left counts the steps the invocations spend alike in lockstep down
 	// from start, the fewest any of them had left (settle); fin is what
 	// each spent so when they finished in lockstep unsettled (spend).
@@ -80,6 +87,7 @@ const (
 	sLead
 	sTile
 	sVec // in the subgroup's row of the slot (rows.go)
+	sAff // an affine function of the invocation's id (affine.go)
 )
 
 // tile is a whole cooperative matrix value, row-major: the elements' bits,
@@ -260,6 +268,9 @@ func (m *sgMeta) spread(uses []int32) {
 				m.handOut(s)
 			case sVec:
 				m.scatterRow(s)
+			case sAff:
+				m.materialize(s)
+				m.scatterRow(s)
 			}
 		}
 	}
@@ -279,6 +290,9 @@ func (m *sgMeta) spreadLead(uses []int32) {
 				}
 				m.st[s] = sAll
 			case sVec:
+				m.scatterRow(s)
+			case sAff:
+				m.materialize(s)
 				m.scatterRow(s)
 			}
 		}
@@ -419,6 +433,9 @@ func (m *sgMeta) release() {
 		case sTile:
 			m.handOut(int32(s))
 		case sVec:
+			m.scatterRow(int32(s))
+		case sAff:
+			m.materialize(int32(s))
 			m.scatterRow(int32(s))
 		}
 	}
@@ -615,7 +632,11 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 		case in.fast == fCopy:
 			m.copySlots(in.res, in.a[0], int32(in.m))
 		case in.row != nil && m.rows != nil && in.row(m, in):
-			setSt(st, in.res, n, sVec)
+			if m.made {
+				m.made = false
+			} else {
+				setSt(st, in.res, n, sVec)
+			}
 		default:
 			m.spread(in.uses)
 			if in.vec == nil || !in.vec(sg, in) {
@@ -850,6 +871,9 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 	sg, st := m.sg, m.st
 	ld, rest := sg[0], sg[1:]
 	r := ld.regs
+	if len(in.a) > 0 && st[in.a[0]] == sAff {
+		m.materialize(in.a[0])
+	}
 	switch in.op {
 	case spirv.OpBranch:
 		return wg.lockTake(in.e[0], m)
@@ -945,12 +969,18 @@ func (wg *wgState) handOff(m *sgMeta) {
 		sm := &wg.meta[i]
 		copy(sm.st, m.st)
 		sl := sm.sg[0]
-		if sl != ld {
-			for s, v := range m.st {
-				if v == sLead {
-					sl.regs[s] = ld.regs[s]
+		for s, v := range m.st {
+			switch {
+			case v == sLead && sl != ld:
+				sl.regs[s] = ld.regs[s]
+			case v == sAff:
+				if sm.aff == nil {
+					sm.aff = make([]affine, len(sm.st))
 				}
+				sm.aff[s] = m.aff[s]
 			}
+		}
+		if sl != ld {
 			sl.pc = ld.pc
 			sl.stack = append(sl.stack[:0], ld.stack...)
 			sl.loops = append(sl.loops[:0], ld.loops...)
@@ -971,11 +1001,17 @@ func (m *sgMeta) copySlots(dst, src, n int32) {
 	case uniform(st, []int32{src, n}):
 		copy(sg[0].regs[dst:dst+n], sg[0].regs[src:src+n])
 		setSt(st, dst, n, sLead)
-	case m.rows != nil && allSt(st[src:src+n], sVec):
+	case dst == src:
+	case m.rows != nil && allRows(st[src:src+n]):
 		for k := range n {
+			if st[src+k] == sAff {
+				m.aff[dst+k] = m.aff[src+k]
+				st[dst+k] = sAff
+				continue
+			}
 			copy(m.row(dst+k), m.row(src+k))
+			st[dst+k] = sVec
 		}
-		setSt(st, dst, n, sVec)
 	default:
 		m.spread([]int32{src, n})
 		for _, l := range sg {
@@ -1106,10 +1142,10 @@ func (p *prog) markUniformLoad(in *spirv.Inst, ins *instr, uvars map[uint32]bool
 	}
 }
 
-// allSt reports whether every state of st is v.
-func allSt(st []uint8, v uint8) bool {
+// allRows reports whether every state of st is sVec or sAff.
+func allRows(st []uint8) bool {
 	for _, x := range st {
-		if x != v {
+		if x != sVec && x != sAff {
 			return false
 		}
 	}

@@ -117,6 +117,7 @@ func newWG(x *dispatchRun) *wgState {
 	if wg.useWide {
 		wg.wide = sgMeta{sg: wg.lanes, st: make([]uint8, slots), tiles: make([]*tile, slots), wide: true}
 		wg.wide.initRows(slots)
+		wg.wide.initRuns()
 	}
 	for i := 0; i < n; i += p.sgSize {
 		wg.sgs = append(wg.sgs, wg.lanes[i:min(i+p.sgSize, n)])
@@ -126,6 +127,7 @@ func newWG(x *dispatchRun) *wgState {
 		} else {
 			m.initRows(slots)
 		}
+		m.initRuns()
 		wg.meta = append(wg.meta, m)
 	}
 	return wg

@@ -3,8 +3,10 @@
 # GPU, compared (docs/VULKAN.md). Needs a Vulkan driver; run from the
 # repository root:
 #   scripts/gpucheck.sh [COOP] [CORPUS]
-# COOP is a coop binary (default: built into a temporary folder), CORPUS
-# the glslang corpus (default ../shared/corpus/glslang; skipped if absent).
+# COOP is a coop-vulkan binary (default: built from cmd/coop-vulkan into a
+# temporary folder; a coop binary does as well when coop-vulkan is next to
+# it or on PATH, as coop hands Vulkan command lines to it), CORPUS the
+# glslang corpus (default ../shared/corpus/glslang; skipped if absent).
 # Parts: every example and every script under script/testdata with
 # `coop run --backend both` (every EXPECT on both devices, every buffer
 # compared); every script under scripts/refused must be refused on the GPU
@@ -14,8 +16,8 @@ set -u
 COOP=${1:-}
 CORPUS=${2:-../shared/corpus/glslang}
 if [ -z "$COOP" ]; then
-	COOP=$(mktemp -d)/coop
-	go build -o "$COOP" ./cmd/coop || exit 1
+	COOP=$(mktemp -d)/coop-vulkan
+	go build -o "$COOP" ./cmd/coop-vulkan || exit 1
 fi
 pass=0 fail=0 broken=0 refused=0 notrefused=0
 for s in examples/*.amber script/testdata/*.amber; do

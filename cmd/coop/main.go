@@ -1,83 +1,17 @@
-// Command coop is the command-line face of the coop toolchain: compile GLSL
-// to SPIR-V, disassemble and assemble SPIR-V, and run test scripts on the
-// CPU reference executor or a Vulkan GPU. Each subcommand only turns flags
-// into calls of the library packages.
+// Command coop is the command-line face of the coop toolchain (package
+// internal/cli): compile GLSL to SPIR-V, disassemble, assemble and
+// validate SPIR-V, and run test scripts on the CPU reference executor.
+// It links no Vulkan, so it is a static binary that starts fast (`coop
+// val` runs once per module in a build); commands that need a Vulkan GPU
+// hand the command line to coop-vulkan, found next to coop or on PATH.
 package main
 
 import (
-	"fmt"
-	"io"
 	"os"
-	"sort"
+
+	"github.com/coopshader/coop/internal/cli"
 )
 
-type command struct {
-	summary string
-	run     func(args []string, stdout, stderr io.Writer) int
-}
-
-var commands = map[string]command{}
-
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-}
-
-func run(args []string, stdout, stderr io.Writer) int {
-	switch {
-	case len(args) == 0:
-		usage(stderr)
-		return 2
-	case args[0] == "-h" || args[0] == "--help" || args[0] == "help":
-		usage(stdout)
-		return 0
-	case args[0] == "--version" || args[0] == "version":
-		fmt.Fprintf(stdout, "coop %s\n", version())
-		return 0
-	}
-	c, ok := commands[args[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "coop: unknown command %q\n", args[0])
-		usage(stderr)
-		return 2
-	}
-	return c.run(args[1:], stdout, stderr)
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: coop <command> [arguments]\n\ncommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
-	}
-	fmt.Fprintln(w, "\nRun 'coop <command> -h' for a command's flags.")
-}
-
-// readInput reads a file, or standard input for "-".
-func readInput(name string) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(os.Stdin)
-	}
-	return os.ReadFile(name)
-}
-
-// writeOutput writes to a file, or to stdout for "-" or "".
-func writeOutput(name string, data []byte, stdout io.Writer) error {
-	if name == "" || name == "-" {
-		_, err := stdout.Write(data)
-		return err
-	}
-	return os.WriteFile(name, data, 0o644)
-}
-
-// flagValue is the argument after flag args[*i], which it steps over.
-func flagValue(args []string, i *int, flag string) (string, error) {
-	if *i+1 >= len(args) {
-		return "", fmt.Errorf("flag %s needs a value", flag)
-	}
-	*i++
-	return args[*i], nil
+	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 }

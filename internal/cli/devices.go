@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/coopshader/coop/backend"
-	"github.com/coopshader/coop/vk"
 )
 
 func init() {
@@ -26,20 +25,30 @@ func runDevices(args []string, stdout, stderr io.Writer) int {
 	if len(rest) > 0 {
 		return usageError(stderr, fs.Name(), help, "unexpected argument %q", rest[0])
 	}
+	if vulkan == nil {
+		status, err := startVulkan(append([]string{"devices"}, args...))
+		if err == nil {
+			return status
+		}
+		if *asJSON {
+			fmt.Fprintf(stderr, "coop devices: %v\n", err)
+			return 1
+		}
+		// The listing's promise holds: the CPU is there, Vulkan is not.
+		fmt.Fprintln(stdout, "cpu: coop reference executor (always available)")
+		fmt.Fprintf(stdout, "vulkan: %v\n", err)
+		return 0
+	}
 	if *asJSON {
 		return devicesJSON(*name, stdout, stderr)
 	}
 	fmt.Fprintln(stdout, "cpu: coop reference executor (always available)")
-	ds, err := vk.Devices()
+	err := vulkan.Devices(stdout)
 	if errors.Is(err, backend.ErrUnavailable) {
 		fmt.Fprintf(stdout, "vulkan: %v\n", err)
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "coop devices: %v\n", err)
-		return 1
-	}
-	if err := vk.FormatDevices(stdout, ds); err != nil {
 		fmt.Fprintf(stderr, "coop devices: %v\n", err)
 		return 1
 	}
@@ -49,17 +58,13 @@ func runDevices(args []string, stdout, stderr io.Writer) int {
 // devicesJSON writes a profile per Vulkan device, one JSON document each;
 // with one device the output is a profile file as profile.Open reads it.
 func devicesJSON(name string, stdout, stderr io.Writer) int {
-	ds, err := vk.Devices()
+	ps, err := vulkan.Profiles(name)
 	if err != nil {
 		fmt.Fprintf(stderr, "coop devices: %v\n", err)
 		return 1
 	}
-	for _, d := range ds {
-		n := name
-		if n == "" {
-			n = d.Name
-		}
-		b, err := d.Profile(n).Marshal()
+	for _, p := range ps {
+		b, err := p.Marshal()
 		if err != nil {
 			fmt.Fprintf(stderr, "coop devices: %v\n", err)
 			return 1

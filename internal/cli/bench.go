@@ -1,10 +1,11 @@
-package main
+package cli
 
 import (
 	"context"
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -12,7 +13,6 @@ import (
 	"github.com/coopshader/coop/backend"
 	cpu "github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/script"
-	"github.com/coopshader/coop/vk"
 )
 
 func init() {
@@ -73,21 +73,27 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, fs.Name(), benchHelp, "--compare wants two different backends, e.g. cpu,vulkan; got %q", *compare)
 		}
 	}
+	for _, name := range names {
+		if name != "cpu" && name != "vulkan" {
+			return usageError(stderr, fs.Name(), benchHelp, "unknown backend %q (want cpu or vulkan)", name)
+		}
+	}
+	if slices.Contains(names, "vulkan") && vulkan == nil {
+		return handOff("bench", args, stderr)
+	}
 	var devs []backend.Device
 	for _, name := range names {
 		switch name {
 		case "cpu":
 			devs = append(devs, cpu.New(cpu.Options{Parallel: true, Workers: *workers, WorkBudget: *work}))
 		case "vulkan":
-			d, err := vk.Open(*device)
+			d, err := vulkan.Open(*device, OpenOptions{})
 			if err != nil {
 				fmt.Fprintf(stderr, "coop bench: %v\n", err)
 				return 1
 			}
 			defer d.Close()
 			devs = append(devs, d)
-		default:
-			return usageError(stderr, fs.Name(), benchHelp, "unknown backend %q (want cpu or vulkan)", name)
 		}
 	}
 	ctx, cancel := runContext(*timeout)

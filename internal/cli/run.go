@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -19,7 +19,6 @@ import (
 	"github.com/coopshader/coop/glsl/pp"
 	"github.com/coopshader/coop/profile"
 	"github.com/coopshader/coop/script"
-	"github.com/coopshader/coop/vk"
 )
 
 func init() {
@@ -148,6 +147,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	default:
 		return usageError(stderr, fs.Name(), runHelp, "unknown backend %q (want cpu, vulkan or both)", *backendName)
 	}
+	if *backendName != "cpu" && vulkan == nil {
+		return handOff("run", args, stderr)
+	}
 	paths, err := scriptPaths(paths)
 	if err != nil {
 		fmt.Fprintf(stderr, "coop run: %v\n", err)
@@ -162,9 +164,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		}
 		prof = p
 	}
-	var gpu *vk.Device
+	var gpu GPU
 	if *backendName != "cpu" {
-		d, err := vk.Open(*device)
+		d, err := vulkan.Open(*device, OpenOptions{})
 		if err != nil {
 			if errors.Is(err, backend.ErrUnavailable) {
 				fmt.Fprintf(stderr, "coop run: --backend %s needs a Vulkan GPU: %v\n", *backendName, err)

@@ -1,14 +1,14 @@
-package main
+package cli
 
 import (
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"time"
 
 	cpu "github.com/coopshader/coop/exec"
 	"github.com/coopshader/coop/gpucheck"
-	"github.com/coopshader/coop/vk"
 )
 
 func init() {
@@ -28,10 +28,14 @@ func runGPUCheck(args []string, stdout, stderr io.Writer) int {
 	if len(rest) > 0 {
 		return usageError(stderr, fs.Name(), help, "unexpected argument %q", rest[0])
 	}
+	if vulkan == nil {
+		return handOff("gpucheck", args, stderr)
+	}
 	// Corpus shaders index buffers with their filled inputs: robust
 	// buffer access keeps most stray accesses from losing the device, and
-	// when one does the device is opened again and the check goes on.
-	vk.DispatchTimeout = 10e9 // a corpus shader looping on filled inputs must not stall the check
+	// when one does the device is opened again and the check goes on. A
+	// corpus shader looping on filled inputs must not stall the check.
+	open := OpenOptions{Robust: true, DispatchTimeout: 10 * time.Second}
 	var n [4]int
 	total, lostN := 0, 0
 	report := func(r gpucheck.Result) {
@@ -50,12 +54,12 @@ func runGPUCheck(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	for from := 0; ; {
-		gpu, err := vk.OpenRobust(*device)
+		gpu, err := vulkan.Open(*device, open)
 		if err != nil {
 			fmt.Fprintf(stderr, "coop gpucheck: %v\n", err)
 			return 1
 		}
-		opts := cpu.Options{SubgroupSize: int(gpu.Info().SubgroupSize), StepBudget: 1 << 22, Numerics: &shippedProfile(gpu.Profile()).Numerics}
+		opts := cpu.Options{SubgroupSize: gpu.SubgroupSize(), StepBudget: 1 << 22, Numerics: &shippedProfile(gpu.Profile()).Numerics}
 		c := cpu.New(opts)
 		opts.Check = true
 		from, err = gpucheck.Corpus(*corpus, from, c, gpu, cpu.New(opts), report)

@@ -1,0 +1,83 @@
+// Package cli is the coop command line: compile GLSL to SPIR-V,
+// disassemble, assemble and validate SPIR-V, and run test scripts on the
+// CPU reference executor or a Vulkan GPU. Each command only turns flags
+// into calls of the library packages. Two binaries run it: cmd/coop
+// without the Vulkan backend, which hands the commands that need Vulkan to
+// cmd/coop-vulkan, which registers the backend with SetVulkan (vulkan.go).
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+type command struct {
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+var commands = map[string]command{}
+
+// Main runs the command line args (without the program's name) and
+// returns the exit status.
+func Main(args []string, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 0:
+		usage(stderr)
+		return 2
+	case args[0] == "-h" || args[0] == "--help" || args[0] == "help":
+		usage(stdout)
+		return 0
+	case args[0] == "--version" || args[0] == "version":
+		fmt.Fprintf(stdout, "coop %s\n", version())
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "coop: unknown command %q\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	return c.run(args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: coop <command> [arguments]\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'coop <command> -h' for a command's flags.")
+}
+
+// readInput reads a file, or standard input for "-".
+func readInput(name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(os.Stdin)
+	}
+	return os.ReadFile(name)
+}
+
+// writeOutput writes to a file, or to stdout for "-" or "".
+func writeOutput(name string, data []byte, stdout io.Writer) error {
+	if name == "" || name == "-" {
+		_, err := stdout.Write(data)
+		return err
+	}
+	return os.WriteFile(name, data, 0o644)
+}
+
+// flagValue is the argument after flag args[*i], which it steps over.
+func flagValue(args []string, i *int, flag string) (string, error) {
+	if *i+1 >= len(args) {
+		return "", fmt.Errorf("flag %s needs a value", flag)
+	}
+	*i++
+	return args[*i], nil
+}
