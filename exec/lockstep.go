@@ -356,6 +356,15 @@ func (m *sgMeta) handOut(s int32) {
 
 // bits returns the elements' bits.
 func (t *tile) bits() []uint64 {
+	if t.has&hasRaw == 0 && t.mt.elem.kind == kFloat && t.mt.elem.ff == f16 {
+		// Halves loaded as values alone, none a NaN: each value is a
+		// half's exactly.
+		t.raw = grow(t.raw, len(t.f))
+		for k, v := range t.f {
+			t.raw[k] = halfBits(float64(v))
+		}
+		t.has |= hasRaw
+	}
 	if t.has&hasRaw == 0 {
 		// Only float32 results are made as values.
 		t.raw = grow(t.raw, len(t.f))
@@ -623,7 +632,7 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 					return errStopped
 				}
 				continue
-			case isWG(in):
+			case isWG(in) && !wideCoop(m, in):
 				if isBarrier(in.op) && !in.wg {
 					m.park()
 				} else {
@@ -825,7 +834,7 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta, charged bool) error {
 	} else if err := chargeColl(in, sg); err != nil {
 		return err
 	}
-	if len(sg) != wg.x.p.sgSize {
+	if len(sg) != wg.x.p.sgSize && !wideCoop(m, in) {
 		return ld.fail(in, "cooperative matrices need a full subgroup of %d invocations; this one has %d", wg.x.p.sgSize, len(sg))
 	}
 	if cm, ok := in.aux.(*coopMem); ok && !(isUni(st[in.a[0]]) && (cm.stride < 0 || isUni(st[cm.stride]))) {
@@ -845,6 +854,13 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta, charged bool) error {
 	return coopExec(in, matIO{act: sg, m: m}, true)
 }
 
+// wideCoop reports a workgroup-scope cooperative load, store or
+// multiply-add in the wide lockstep of the whole workgroup: it runs there
+// as a subgroup-scope one does in a subgroup's, on tiles the workgroup
+// holds whole (elements owned by local invocation index, as the
+// collective path's act is the workgroup's invocations in that order).
+func wideCoop(m *sgMeta, in *instr) bool { return m.wide && in.wg && isCoopOp(in.op) }
+
 // coopEven charges a cooperative load, store or multiply-add of a whole
 // subgroup in lockstep when its equal share is at most what every
 // invocation has left: then spending it alike (in m.left, as lockstep
@@ -853,7 +869,7 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta, charged bool) error {
 // (decode functions, a short subgroup, checking, too few steps) it
 // reports false and the collective is charged on settled counts.
 func (m *sgMeta) coopEven(in *instr, x *dispatchRun) bool {
-	if !isCoopOp(in.op) || decodes(in) || x.check != nil || len(m.sg) != x.p.sgSize {
+	if !isCoopOp(in.op) || decodes(in) || x.check != nil || len(m.sg) != x.p.sgSize && !wideCoop(m, in) {
 		return false
 	}
 	share := (in.w + int64(len(m.sg)) - 1) / int64(len(m.sg))
@@ -998,6 +1014,9 @@ func (wg *wgState) leave(m *sgMeta) {
 // control state copied to each subgroup's leader; the steps spent alike are
 // settled as each subgroup enters its lockstep.
 func (wg *wgState) handOff(m *sgMeta) {
+	// Tiles of workgroup-scope matrices (wideCoop) go to the invocations
+	// first: a subgroup holds tiles of its own matrices only.
+	m.handOutAll()
 	ld := m.sg[0]
 	spent := m.start - m.left
 	for i := range wg.meta {

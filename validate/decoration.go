@@ -235,8 +235,10 @@ func (s *state) checkDecorationTarget(i int, target uint32, d spirv.Decoration) 
 
 // checkIdDecoration: the <id> operands of ArrayStrideIdEXT and OffsetIdEXT
 // (SPV_EXT_descriptor_heap) are 32-bit integer scalars defined before the
-// type they decorate (its layout is known where it is declared), and
-// ArrayStrideIdEXT decorates an array type (paraphrased, no local copy).
+// type they decorate (its layout is known where it is declared),
+// ArrayStrideIdEXT decorates an array type, and both lay out descriptors:
+// OffsetIdEXT the members of a struct holding one (paraphrased, no local
+// copy).
 func (s *state) checkIdDecoration(i int, target uint32, d spirv.Decoration, args []uint32, member bool) {
 	switch d {
 	case spirv.DecorationArrayStrideIdEXT, spirv.DecorationOffsetIdEXT:
@@ -249,6 +251,10 @@ func (s *state) checkIdDecoration(i int, target uint32, d spirv.Decoration, args
 		}
 		if d == spirv.DecorationArrayStrideIdEXT && !s.types[target].is(spirv.OpTypeArray) && !s.types[target].is(spirv.OpTypeRuntimeArray) {
 			s.fail(i, "decoration.array-stride", "ArrayStrideIdEXT decoration must only be applied to array types.")
+			return
+		}
+		if d == spirv.DecorationOffsetIdEXT && member && !s.holdsDescriptor(s.types[target]) {
+			s.fail(i, "decoration.offset-id", "OffsetIdEXT decoration in MemberDecorateIdEXT must only be applied to members of structs where the struct contains descriptor types.")
 			return
 		}
 		if d == spirv.DecorationArrayStrideIdEXT && !s.holdsDescriptor(s.types[s.types[target].Elem]) {
