@@ -153,6 +153,11 @@ done: \
 	VPCMPEQQ Y15, Y15, Y15; \
 	VPSRLQ $32, Y15, Y15; \
 	VPXOR Y9, Y9, Y9; \
+	VPCMPEQQ Y8, Y8, Y8; \
+	VPSRLQ $63, Y8, Y8; \
+	MOVL $0x3f800000, AX; \
+	MOVQ AX, X6; \
+	VPBROADCASTD X6, Y6; \
 	XORQ AX, AX; \
 loop: \
 	CMPQ AX, CX; \
@@ -188,6 +193,22 @@ done: \
 	VCVTPS2PH $0, X5, X5; \
 	VPMOVZXWQ X5, Y5; \
 	VPBLENDVB Y2, Y12, Y5, Y0
+// float32 to uint32 toward zero, saturating, NaN 0 (fToInt): below 1
+// (and NaN) 0; from p (2^31) on, the conversion of x - 2^31 (exact
+// there) with the top bit set; from q (2^32) on, all ones. Y6 holds 1.0.
+#define F2U \
+	VCVTTPS2DQ Y0, Y2; \
+	VSUBPS Y12, Y0, Y3; \
+	VCVTTPS2DQ Y3, Y3; \
+	VPSLLQ $31, Y8, Y4; \
+	VPXOR Y4, Y3, Y3; \
+	VCMPPS $0x1d, Y12, Y0, Y4; \
+	VBLENDVPS Y4, Y3, Y2, Y2; \
+	VCMPPS $0x1d, Y11, Y0, Y4; \
+	VPOR Y4, Y2, Y2; \
+	VCMPPS $9, Y6, Y0, Y4; \
+	VPANDN Y2, Y4, Y2; \
+	VPAND Y15, Y2, Y0
 #define H2F WIDEN(Y0, X0, X1); NANFIX
 #define F2H NARROW
 // sign extension of the low 32-p bits (p in Y12), masked by q: the low
@@ -315,6 +336,9 @@ TEXT ·vkSExt(SB), NOSPLIT, $0-40
 
 TEXT ·vkF2S32(SB), NOSPLIT, $0-40
 	UNARY(F2S)
+
+TEXT ·vkF2U32(SB), NOSPLIT, $0-40
+	UNARY(F2U)
 
 TEXT ·vkH2F(SB), NOSPLIT, $0-40
 	UNARY(H2F)
