@@ -338,7 +338,8 @@ func BenchmarkRowKernels(b *testing.B) {
 		x[i], y[i] = uint64(0x3f000000+rng.Uint32N(1<<24)), uint64(0x3f000000+rng.Uint32N(1<<24))
 	}
 	want := map[string]bool{"OpFAdd/32": true, "OpFMul/32": true, "OpIAdd/32": true, "OpSLessThan/32": true,
-		"OpFOrdLessThan/32": true, "OpShiftRightLogical/32": true, "OpConvertSToF/32-32": true}
+		"OpFOrdLessThan/32": true, "OpShiftRightLogical/32": true, "OpConvertSToF/32-32": true,
+		"OpFAdd/16": true, "OpFConvert/32-16": true}
 	for _, c := range simdCases() {
 		if !want[c.name] {
 			continue
