@@ -27,6 +27,8 @@ type affine struct {
 	c int64
 	d [3]int64
 	w uint8
+	// filled: the slot's row holds the values too (fill).
+	filled bool
 }
 
 // xrun is the invocations i0 .. i0+n-1 of a subgroup's rows, whose
@@ -109,14 +111,26 @@ func (m *sgMeta) setAff(s int32, a affine) {
 	if m.aff == nil {
 		m.aff = make([]affine, len(m.st))
 	}
+	a.filled = false
 	m.aff[s] = a.canon()
 	m.st[s] = sAff
 	m.made = true
 }
 
-// materialize writes the row of the sAff slot s.
+// materialize makes the sAff slot s an ordinary row (sVec).
 func (m *sgMeta) materialize(s int32) {
+	m.fill(s)
+	m.st[s] = sVec
+}
+
+// fill writes the values of the sAff slot s into its row, which it keeps
+// (the function stays known for the loads, stores and chains to come).
+func (m *sgMeta) fill(s int32) {
 	a := &m.aff[s]
+	if a.filled {
+		return
+	}
+	a.filled = true
 	r := m.row(s)
 	mk := mask(int(a.w))
 	for i := range m.runs {
@@ -128,7 +142,6 @@ func (m *sgMeta) materialize(s int32) {
 			v += a.d[0]
 		}
 	}
-	m.st[s] = sVec
 }
 
 // affOf gives slot s as an affine function of width w: its own, or the
@@ -287,41 +300,74 @@ func (m *sgMeta) affLoad(in *instr, n int64) bool {
 		return false
 	}
 	a := &m.aff[s]
-	dx := a.d[0]
 	d := m.row(in.res)
+	var prev []uint64 // the last run's values, and where it read them
+	po := int64(-1)
 	for i := range m.runs {
 		u := &m.runs[i]
 		o := a.at(u) - tag
 		dd := d[u.i0 : u.i0+u.n]
-		switch {
-		case n == 4 && dx == 4:
-			src := buf[o : o+4*int64(len(dd))]
-			for j := range dd {
-				dd[j] = uint64(binary.LittleEndian.Uint32(src[4*j:]))
-			}
-		case n == 4:
-			for j := range dd {
-				dd[j] = uint64(binary.LittleEndian.Uint32(buf[o:]))
-				o += dx
-			}
-		case n == 2:
-			for j := range dd {
-				dd[j] = uint64(binary.LittleEndian.Uint16(buf[o:]))
-				o += dx
-			}
-		case n == 1:
-			for j := range dd {
-				dd[j] = uint64(buf[o])
-				o += dx
-			}
-		default:
-			for j := range dd {
-				dd[j] = binary.LittleEndian.Uint64(buf[o:])
-				o += dx
-			}
+		if o == po && len(dd) == len(prev) {
+			// Rows of a tile read alike (an address not depending on y).
+			copy(dd, prev)
+			continue
 		}
+		prev, po = dd, o
+		loadRun(dd, buf, o, a.d[0], n)
 	}
 	return true
+}
+
+// loadRun reads d's values of n bytes from b at o, o+dx, ... (the
+// caller checked that they lie within b). Apart from the big loops'
+// functions, so that its loops keep their variables in registers.
+//
+//go:noinline
+func loadRun(d []uint64, b []byte, o, dx, n int64) {
+	switch {
+	case dx == 0:
+		b = b[o:]
+		var v uint64
+		switch n {
+		case 1:
+			v = uint64(b[0])
+		case 2:
+			v = uint64(binary.LittleEndian.Uint16(b))
+		case 4:
+			v = uint64(binary.LittleEndian.Uint32(b))
+		default:
+			v = binary.LittleEndian.Uint64(b)
+		}
+		for j := range d {
+			d[j] = v
+		}
+	case n == 4 && dx == 4:
+		b = b[o:]
+		for j := range d {
+			d[j] = uint64(binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		}
+	case n == 4:
+		for j := range d {
+			d[j] = uint64(binary.LittleEndian.Uint32(b[o:]))
+			o += dx
+		}
+	case n == 2:
+		for j := range d {
+			d[j] = uint64(binary.LittleEndian.Uint16(b[o:]))
+			o += dx
+		}
+	case n == 1:
+		for j := range d {
+			d[j] = uint64(b[o])
+			o += dx
+		}
+	default:
+		for j := range d {
+			d[j] = binary.LittleEndian.Uint64(b[o:])
+			o += dx
+		}
+	}
 }
 
 // affStore runs a store of n bytes (1, 2, 4 or 8) of in.a[1] through the
@@ -341,35 +387,48 @@ func (m *sgMeta) affStore(in *instr, n int64) bool {
 	dx := a.d[0]
 	for i := range m.runs {
 		u := &m.runs[i]
-		o := a.at(u) - tag
 		vv := v[u.i0 : u.i0+u.n]
-		switch {
-		case n == 4 && dx == 4:
-			dst := buf[o : o+4*int64(len(vv))]
-			for j, x := range vv {
-				binary.LittleEndian.PutUint32(dst[4*j:], uint32(x))
-			}
-		case n == 4:
-			for _, x := range vv {
-				binary.LittleEndian.PutUint32(buf[o:], uint32(x))
-				o += dx
-			}
-		case n == 2:
-			for _, x := range vv {
-				binary.LittleEndian.PutUint16(buf[o:], uint16(x))
-				o += dx
-			}
-		case n == 1:
-			for _, x := range vv {
-				buf[o] = byte(x)
-				o += dx
-			}
-		default:
-			for _, x := range vv {
-				binary.LittleEndian.PutUint64(buf[o:], x)
-				o += dx
-			}
+		if dx == 0 {
+			// The run's invocations write one place: the last one's value
+			// stays.
+			vv = vv[len(vv)-1:]
 		}
+		storeRun(buf, a.at(u)-tag, vv, dx, n)
 	}
 	return true
+}
+
+// storeRun writes v's values of n bytes to b at o, o+dx, ... (the caller
+// checked that they lie within b), in order.
+//
+//go:noinline
+func storeRun(b []byte, o int64, v []uint64, dx, n int64) {
+	switch {
+	case n == 4 && dx == 4:
+		b = b[o:]
+		for _, x := range v {
+			binary.LittleEndian.PutUint32(b, uint32(x))
+			b = b[4:]
+		}
+	case n == 4:
+		for _, x := range v {
+			binary.LittleEndian.PutUint32(b[o:], uint32(x))
+			o += dx
+		}
+	case n == 2:
+		for _, x := range v {
+			binary.LittleEndian.PutUint16(b[o:], uint16(x))
+			o += dx
+		}
+	case n == 1:
+		for _, x := range v {
+			b[o] = byte(x)
+			o += dx
+		}
+	default:
+		for _, x := range v {
+			binary.LittleEndian.PutUint64(b[o:], x)
+			o += dx
+		}
+	}
 }

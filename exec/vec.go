@@ -29,7 +29,9 @@ func (p *prog) pickVecs() {
 	p.wideColl = true
 	for k := range p.code {
 		in := &p.code[k]
-		if in.coll && !isBarrier(in.op) && (in.wg || !isGroupOp(in.op)) {
+		// Workgroup-scope cooperative matrices run in the wide lockstep
+		// (lockColl), on tiles of the whole workgroup.
+		if in.coll && !isBarrier(in.op) && (in.wg || !isGroupOp(in.op)) && !(in.wg && isCoopOp(in.op)) {
 			p.wideColl = false
 		}
 		in.fam = family(in.op)
