@@ -376,7 +376,8 @@ const uint BM = 32, BN = 64, BK = 16;
 float maxf(const in float x, const in float y) { return max(x, y); }
 float sumf(const in float x, const in float y) { return x + y; }
 void main() {
-	uint tm = gl_WorkGroupID.y * BM, tn = gl_WorkGroupID.x * BN;
+	uint zero = ZERO;
+	uint tm = gl_WorkGroupID.y * BM + zero, tn = gl_WorkGroupID.x * BN;
 	if (tm >= M || tn >= N) {
 		return; // runFast dispatches N/16 x M/16 workgroups
 	}
@@ -389,7 +390,7 @@ void main() {
 	for (uint k = 0; k < K; k += BK) {
 		coopmat<float16_t, gl_ScopeWorkgroup, BM, BK, gl_MatrixUseA> ma;
 		coopmat<float16_t, gl_ScopeWorkgroup, BK, BN, gl_MatrixUseB> mb;
-		coopMatLoadTensorNV(ma, a, 0, sliceTensorLayoutNV(la, tm, BM, k, BK));
+		coopMatLoadTensorNV(ma, a, zero, sliceTensorLayoutNV(la, tm, BM, k, BK));
 		coopMatLoad(mb, b, k * N + tn, N, gl_CooperativeMatrixLayoutRowMajor);
 		acc = coopMatMulAdd(ma, mb, acc);
 		DIVERGE
@@ -419,6 +420,7 @@ func TestWideCoopDiffer(t *testing.T) {
 	cases := []wideCase{
 		{"converged", "", 0, 0, ""},
 		{"reduce", "", 0, 0, reduce},
+		{"rows", "", 0, 0, ""},
 		{"diverged", "for (uint j = 0u; k == 32u && j < gl_LocalInvocationIndex % 3u; j++) { b[K * N + (gl_WorkGroupID.y * 8u + gl_WorkGroupID.x) * 128u + gl_LocalInvocationIndex] += float16_t(1); }", 0, 0, reduce},
 		{"cut", "", 1000, 0, ""},
 	}
@@ -431,7 +433,13 @@ func TestWideCoopDiffer(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			src := strings.NewReplacer("DIVERGE", c.diverge, "AFTER", c.after).Replace(wgShader)
+			zero := "0u"
+			if c.name == "rows" {
+				// The same everywhere, but computed from the invocation's
+				// id: the pointer and the layout held in rows.
+				zero = "gl_LocalInvocationIndex / 1000u"
+			}
+			src := strings.NewReplacer("DIVERGE", c.diverge, "AFTER", c.after, "ZERO", zero).Replace(wgShader)
 			o := exec.Options{StepBudget: c.budget}
 			const halvesB = -2 * 128 * 128 // B's cut: three times the bytes, halves and room past them
 			want, werr := runFast(t, src, 128, 1, c.cutA, halvesB, exec.NoLockstep(o))
