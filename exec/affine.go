@@ -68,6 +68,7 @@ func (m *sgMeta) initRuns() {
 			m.box[k][1] = max(m.box[k][1], v[1])
 		}
 	}
+	m.boxOK = len(m.runs) > 0 && max(m.box[0][1], m.box[1][1], m.box[2][1]) < affMaxID
 }
 
 // canon keeps a 32-bit function's numbers sign-extended.
@@ -90,17 +91,21 @@ func (a *affine) at(r *xrun) int64 {
 // invocations, as integers (no wrapping); ok is false where that is not
 // known to fit in 64 bits.
 func (m *sgMeta) rng(a *affine) (lo, hi int64, ok bool) {
-	if a.c > affMaxC || a.c < -affMaxC || m.box[0][1] < 0 || m.box[0][1] >= affMaxID || m.box[1][1] >= affMaxID || m.box[2][1] >= affMaxID {
+	if !m.boxOK || uint64(a.c+affMaxC) > 2*affMaxC {
 		return 0, 0, false
 	}
 	lo, hi = a.c, a.c
 	for k, d := range a.d {
-		if d > affMaxD || d < -affMaxD {
+		if uint64(d+affMaxD) > 2*affMaxD {
 			return 0, 0, false
 		}
-		x, y := d*m.box[k][0], d*m.box[k][1]
-		lo += min(x, y)
-		hi += max(x, y)
+		if d >= 0 {
+			lo += d * m.box[k][0]
+			hi += d * m.box[k][1]
+		} else {
+			lo += d * m.box[k][1]
+			hi += d * m.box[k][0]
+		}
 	}
 	return lo, hi, true
 }
@@ -111,8 +116,11 @@ func (m *sgMeta) setAff(s int32, a affine) {
 	if m.aff == nil {
 		m.aff = make([]affine, len(m.st))
 	}
+	if a.w == 32 {
+		a = a.canon()
+	}
 	a.filled = false
-	m.aff[s] = a.canon()
+	m.aff[s] = a
 	m.st[s] = sAff
 	m.made = true
 }
@@ -299,30 +307,48 @@ func (m *sgMeta) affLoad(in *instr, n int64) bool {
 	if buf == nil {
 		return false
 	}
-	a := &m.aff[s]
-	d := m.row(in.res)
-	var prev []uint64 // the last run's values, and where it read them
-	po := int64(-1)
-	for i := range m.runs {
-		u := &m.runs[i]
-		o := a.at(u) - tag
-		dd := d[u.i0 : u.i0+u.n]
-		if o == po && len(dd) == len(prev) {
-			// Rows of a tile read alike (an address not depending on y).
-			copy(dd, prev)
-			continue
-		}
-		prev, po = dd, o
-		loadRun(dd, buf, o, a.d[0], n)
-	}
+	affLoadRuns(m.row(in.res), buf, m.runs, &m.aff[s], tag, n)
 	return true
 }
 
-// loadRun reads d's values of n bytes from b at o, o+dx, ... (the
-// caller checked that they lie within b). Apart from the big loops'
-// functions, so that its loops keep their variables in registers.
+// affLoadRuns reads the row d's values of n bytes from buf at a's addresses
+// less tag (which the caller checked lie within buf), run by run. Apart
+// from the big loops' functions, so that its loops keep their variables
+// in registers.
 //
 //go:noinline
+func affLoadRuns(d []uint64, buf []byte, runs []xrun, a *affine, tag, n int64) {
+	var prev []uint64 // the last run's values, and where it read them
+	po := int64(-1)
+	dx := a.d[0]
+	for i := range runs {
+		u := &runs[i]
+		o := a.at(u) - tag
+		dd := d[u.i0 : u.i0+u.n]
+		switch {
+		case o == po && len(dd) == len(prev):
+			// Rows of a tile read alike (an address not depending on y).
+			copy(dd, prev)
+		case n == 4 && dx == 0:
+			v := uint64(binary.LittleEndian.Uint32(buf[o:]))
+			for j := range dd {
+				dd[j] = v
+			}
+		case n == 4 && dx == 4:
+			b := buf[o:]
+			for j := range dd {
+				dd[j] = uint64(binary.LittleEndian.Uint32(b))
+				b = b[4:]
+			}
+		default:
+			loadRun(dd, buf, o, dx, n)
+		}
+		prev, po = dd, o
+	}
+}
+
+// loadRun reads d's values of n bytes from b at o, o+dx, ... (the
+// caller checked that they lie within b).
 func loadRun(d []uint64, b []byte, o, dx, n int64) {
 	switch {
 	case dx == 0:

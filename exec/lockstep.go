@@ -71,10 +71,11 @@ type sgMeta struct {
 	// aff holds the functions of the sAff slots, runs and box the
 	// invocations' ids for them (affine.go); made: the row handler just
 	// run made its result sAff.
-	aff  []affine
-	runs []xrun
-	box  [3][2]int64
-	made bool
+	aff   []affine
+	runs  []xrun
+	box   [3][2]int64
+	boxOK bool
+	made  bool
 	// left counts the steps the invocations spend alike in lockstep down
 	// from start, the fewest any of them had left (settle); fin is what
 	// each spent so when they finished in lockstep unsettled (spend).
