@@ -153,17 +153,23 @@ func (m *sgMeta) fill(s int32) {
 }
 
 // affOf gives slot s as an affine function of width w: its own, or the
-// constant it holds everywhere.
-func (m *sgMeta) affOf(s int32, w uint8) (affine, bool) {
+// constant it holds everywhere (no slopes).
+func (m *sgMeta) affOf(s int32, w uint8) (c int64, d *[3]int64, ok bool) {
 	switch v := m.st[s]; {
 	case v == sAff:
-		a := m.aff[s]
-		return a, a.w == w
+		a := &m.aff[s]
+		return a.c, &a.d, a.w == w
 	case isUni(v):
-		return affine{c: int64(m.sg[0].regs[s]), w: w}.canon(), true
+		c = int64(m.sg[0].regs[s])
+		if w == 32 {
+			c = int64(int32(c))
+		}
+		return c, &noSlope, true
 	}
-	return affine{}, false
+	return 0, nil, false
 }
+
+var noSlope [3]int64
 
 // affRow wraps the row handler of the integer operations that keep
 // functions affine (a sum, a difference, a product or left shift by a
@@ -175,58 +181,52 @@ func affRow(in *instr, r rowOp) rowOp {
 		return r
 	}
 	w := uint8(in.t.width)
-	switch in.op {
-	case spirv.OpIAdd, spirv.OpISub, spirv.OpIMul, spirv.OpShiftLeftLogical:
+	op := in.op
+	switch op {
+	case spirv.OpIAdd, spirv.OpISub:
+	case spirv.OpIMul, spirv.OpShiftLeftLogical:
 	default:
 		return r
 	}
-	op := in.op
 	return func(m *sgMeta, in *instr) bool {
 		x, y := in.a[0], in.a[1]
-		if m.st[x] != sAff && m.st[y] != sAff {
+		ax, ay := m.st[x] == sAff, m.st[y] == sAff
+		if !ax && !ay || ax && ay && (op == spirv.OpIMul || op == spirv.OpShiftLeftLogical) || !ax && op == spirv.OpShiftLeftLogical {
 			return r(m, in)
 		}
-		a, ok1 := m.affOf(x, w)
-		b, ok2 := m.affOf(y, w)
+		ca, da, ok1 := m.affOf(x, w)
+		cb, db, ok2 := m.affOf(y, w)
 		if !ok1 || !ok2 {
 			return r(m, in)
 		}
+		// Written in place: the result's slot is neither operand's.
+		res := &m.aff[in.res]
 		switch op {
 		case spirv.OpIAdd:
-			a.c += b.c
-			for k := range a.d {
-				a.d[k] += b.d[k]
-			}
+			res.c = ca + cb
+			res.d = [3]int64{da[0] + db[0], da[1] + db[1], da[2] + db[2]}
 		case spirv.OpISub:
-			a.c -= b.c
-			for k := range a.d {
-				a.d[k] -= b.d[k]
+			res.c = ca - cb
+			res.d = [3]int64{da[0] - db[0], da[1] - db[1], da[2] - db[2]}
+		default:
+			var k int64
+			switch {
+			case op == spirv.OpShiftLeftLogical:
+				k = int64(1) << (uint64(cb) & uint64(w-1))
+			case ax:
+				k = cb
+			default:
+				k, ca, da = ca, cb, db
 			}
-		case spirv.OpIMul:
-			if m.st[y] != sAff {
-				a, b = b, a
-			}
-			if m.st[x] == sAff && m.st[y] == sAff {
-				return r(m, in)
-			}
-			// b is sAff, a the uniform factor.
-			k := a.c
-			a = b
-			a.c *= k
-			for i := range a.d {
-				a.d[i] *= k
-			}
-		case spirv.OpShiftLeftLogical:
-			if m.st[y] == sAff {
-				return r(m, in)
-			}
-			k := int64(1) << (uint64(b.c) & uint64(w-1))
-			a.c *= k
-			for i := range a.d {
-				a.d[i] *= k
-			}
+			res.c = ca * k
+			res.d = [3]int64{da[0] * k, da[1] * k, da[2] * k}
 		}
-		m.setAff(in.res, a)
+		res.w, res.filled = w, false
+		if w == 32 {
+			*res = res.canon()
+		}
+		m.st[in.res] = sAff
+		m.made = true
 		return true
 	}
 }
