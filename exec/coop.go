@@ -293,10 +293,17 @@ func coopExec(in *instr, io matIO, same bool) error {
 		return nil
 	}
 	if load && io.m != nil && !cm.colMajor && ct.kind == kFloat && ct.ff == f16 {
-		// Straight into a tile, as bits and as the float32 values a
-		// multiply-add wants.
+		// Straight into a tile, as the float32 values a multiply-add
+		// wants; the bits too where a NaN's payload needs them (others
+		// follow from the values, tile.bits).
 		t := io.m.newTile(mt)
-		t.raw, t.f, t.has = grow(t.raw, R*C), growF(t.f, R*C), hasRaw|hasF
+		t.f, t.has = growF(t.f, R*C), hasF
+		if loadHalfValues(b, ls, R, C, t.f) {
+			io.m.tiles[in.res] = t
+			setSt(io.m.st, in.res, int32(mt.slots), sTile)
+			return nil
+		}
+		t.raw, t.has = grow(t.raw, R*C), hasRaw|hasF
 		if ls == 2*C {
 			loadHalves(b[:2*R*C], t.raw, t.f)
 		} else {

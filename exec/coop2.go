@@ -148,9 +148,11 @@ func (p *prog) resolveCallbacks() error {
 			c.res, c.nres = int32(len(p.tmpl)), int32(rt.slots)
 			p.tmpl = append(p.tmpl, make([]uint64, rt.slots)...)
 		}
-		if c.decode && !c.vec {
+		if c.decode {
 			c.bodyEnd, c.ret = p.straightBody(c.pc, fnVars)
-			c.rows = p.planRows(c)
+			if !c.vec {
+				c.rows = p.planRows(c)
+			}
 		}
 	}
 	return nil

@@ -100,7 +100,8 @@ const maxDecodeRows = 1 << 18
 // them. It reports false, having changed nothing, where it cannot: an
 // operand the lockstep subgroup does not hold the same everywhere, an
 // instruction without a row handler or one that declines, a budget that
-// runs out; decodeBatch's rounds then take over.
+// runs out; decodeBatch's rounds then take over. lm is the lockstep
+// subgroup's state, or nil where the invocations run on their own.
 func decodeRows(tm *tensorMem, act []*lane, lm *sgMeta, per int, base uint64, idxs []int64, coords, tile []uint64) bool {
 	c := tm.decode
 	rp := &c.rows
@@ -111,11 +112,22 @@ func decodeRows(tm *tensorMem, act []*lane, lm *sgMeta, per int, base uint64, id
 	}
 	// What the body reads besides its own values must be the same in
 	// every invocation, and in all their registers (where the calls of
-	// the other paths read it).
-	lm.spreadLead(rp.liveIn)
+	// the other paths read it). Out of lockstep (lm nil) the registers
+	// are compared.
+	if lm != nil {
+		lm.spreadLead(rp.liveIn)
+	}
 	for k := 0; k < len(rp.liveIn); k += 2 {
-		if lm.st[rp.liveIn[k]] != sAll {
+		s := rp.liveIn[k]
+		if lm != nil && lm.st[s] != sAll {
 			return false
+		}
+		if lm == nil {
+			for _, l := range act[1:] {
+				if l.regs[s] != l0.regs[s] {
+					return false
+				}
+			}
 		}
 	}
 	code := l0.p.code
@@ -142,8 +154,8 @@ func decodeRows(tm *tensorMem, act []*lane, lm *sgMeta, per int, base uint64, id
 		}
 	}
 	m := &dm.m
-	if len(m.st) < len(lm.st) {
-		m.st = make([]uint8, len(lm.st))
+	if len(m.st) < len(l0.regs) {
+		m.st = make([]uint8, len(l0.regs))
 	}
 	for k := 0; k < len(rp.liveIn); k += 2 {
 		m.st[rp.liveIn[k]] = sAll

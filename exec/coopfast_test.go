@@ -144,7 +144,7 @@ func TestDecodeRowsDiffer(t *testing.T) {
 		for _, cut := range []int{0, 1, 77, 300} {
 			t.Run(fmt.Sprintf("%s/cut%d", c.name, cut), func(t *testing.T) {
 				want, werr := runFast(t, src, 64, c.bs, 0, cut, exec.Options{Check: true})
-				opts := []exec.Options{{}}
+				opts := []exec.Options{{}, exec.NoLockstep(exec.Options{})}
 				if cut == 0 {
 					// In parallel the first workgroup to fault is any.
 					opts = append(opts, exec.Options{Parallel: true})
@@ -211,12 +211,238 @@ func TestCoopBudgetDiffer(t *testing.T) {
 	}
 	for _, budget := range budgets {
 		want, werr := runFast(t, src, 32, 4, 0, 0, exec.Options{Check: true, StepBudget: budget})
-		got, err := runFast(t, src, 32, 4, 0, 0, exec.Options{StepBudget: budget})
-		if fmt.Sprint(err) != fmt.Sprint(werr) {
-			t.Fatalf("budget %d: error %v, want %v", budget, err, werr)
+		for _, o := range []exec.Options{{StepBudget: budget}, exec.NoLockstep(exec.Options{StepBudget: budget})} {
+			got, err := runFast(t, src, 32, 4, 0, 0, o)
+			if fmt.Sprint(err) != fmt.Sprint(werr) {
+				t.Fatalf("%+v: error %v, want %v", o, err, werr)
+			}
+			if werr == nil && !bytes.Equal(got, want) {
+				t.Fatalf("%+v: C differs from the exact path's", o)
+			}
 		}
-		if werr == nil && !bytes.Equal(got, want) {
-			t.Fatalf("budget %d: C differs from the exact path's", budget)
+	}
+}
+
+// vecShader is decodeShader's GEMM with a vector decode function beside
+// the scalar one (GL_NV_cooperative_matrix_decode_vector): blocks of 1x32
+// int8 quants, B's tiles sliced OFF columns into the matrix (so that
+// groups of four can be cut at the edges), VEC the vector function's
+// body.
+const vecShader = `#version 450 core
+#extension GL_KHR_memory_scope_semantics : enable
+#extension GL_KHR_cooperative_matrix : enable
+#extension GL_NV_cooperative_matrix2 : enable
+#extension GL_NV_cooperative_matrix_decode_vector : enable
+#extension GL_EXT_shader_explicit_arithmetic_types : enable
+#extension GL_EXT_buffer_reference : enable
+layout(local_size_x = 32) in;
+layout(push_constant) uniform Dims { uint M, N, K, BS; };
+layout(std430, binding = 0) readonly buffer A { float16_t a[]; };
+layout(std430, binding = 1) readonly buffer B { int8_t b[]; };
+layout(std430, binding = 2) buffer C { float c[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Block8 { int8_t qs[32]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Block32 { int32_t qs[8]; };
+float16_t decode1(const in Block8 blk, const in uint32_t bc[2], const in uint32_t ib[2]) {
+	return float16_t(blk.qs[ib[1]]) * float16_t(0.25);
+}
+f16vec4 decode4(const in Block32 blk, const in uint32_t bc[2], const in uint32_t ib[2]) {
+	VEC
+}
+void main() {
+	uint tm = gl_WorkGroupID.y * 16, tn = gl_WorkGroupID.x * 16;
+	tensorLayoutNV<2> la = createTensorLayoutNV(2);
+	la = setTensorLayoutDimensionNV(la, M, K);
+	tensorLayoutNV<2, gl_CooperativeMatrixClampModeConstantNV> lb = createTensorLayoutNV(2, gl_CooperativeMatrixClampModeConstantNV);
+	lb = setTensorLayoutBlockSizeNV(lb, 1, 32);
+	lb = setTensorLayoutDimensionNV(lb, K, N);
+	coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator> acc =
+		coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>(0.0);
+	for (uint k = 0; k < K; k += 16) {
+		coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> ma;
+		coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> mb;
+		coopMatLoadTensorNV(ma, a, 0, sliceTensorLayoutNV(la, tm, 16, k, 16));
+		coopMatLoadTensorNV(mb, b, 0, sliceTensorLayoutNV(lb, k, 16, tn + OFF, 16), decode1, decode4);
+		acc = coopMatMulAdd(ma, mb, acc);
+	}
+	coopMatStore(acc, c, tm * N + tn, N, gl_CooperativeMatrixLayoutRowMajor);
+}
+`
+
+// TestDecodeVectorsDiffer: vector decode functions with the scalar calls
+// batched give the exact path's bytes, the same first disagreement
+// between the two functions, and the same fault where B is cut short.
+func TestDecodeVectorsDiffer(t *testing.T) {
+	agree := "return f16vec4(unpack8(blk.qs[ib[1] / 4])) * float16_t(0.25);"
+	for _, c := range []struct {
+		name, vec string
+		off, cut  int
+	}{
+		{"agree", agree, 0, 0},
+		{"edges", agree, 2, 0},
+		{"cut", agree, 0, 45},
+		{"disagree", "f16vec4 v = f16vec4(unpack8(blk.qs[ib[1] / 4])) * float16_t(0.25); v.z += float16_t(bc[0] == 37u ? 1 : 0); return v;", 0, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := strings.NewReplacer("VEC", c.vec, "OFF", fmt.Sprint(c.off)).Replace(vecShader)
+			want, werr := runFast(t, src, 64, 1, 0, c.cut, exec.Options{Check: true})
+			if (werr != nil) != (c.name == "cut" || c.name == "disagree") {
+				t.Fatalf("exact path: error %v", werr)
+			}
+			for _, o := range []exec.Options{{}, exec.NoLockstep(exec.Options{})} {
+				got, err := runFast(t, src, 64, 1, 0, c.cut, o)
+				if fmt.Sprint(err) != fmt.Sprint(werr) {
+					t.Fatalf("%+v: error %v, want %v", o, err, werr)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%+v: C differs from the exact path's", o)
+				}
+			}
+		})
+	}
+}
+
+// TestHalfTileDiffer: halves loaded into lockstep tiles as values alone
+// (no NaN among them) or with their bits (NaNs) store back bit for bit,
+// every one of the 65536 patterns included, and a load past the buffer
+// faults as in the exact path.
+func TestHalfTileDiffer(t *testing.T) {
+	const src = `#version 450
+#extension GL_KHR_cooperative_matrix : require
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) readonly buffer BufA { float16_t a[]; };
+layout(set = 0, binding = 1) writeonly buffer BufB { float16_t b[]; };
+void main() {
+	uint base = gl_WorkGroupID.x * 256 * 2;
+	coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> m;
+	coopMatLoad(m, a, base, 32, gl_CooperativeMatrixLayoutRowMajor);
+	coopMatStore(m, b, base, 32, gl_CooperativeMatrixLayoutRowMajor);
+	coopMatLoad(m, a, base + 16, 32, gl_CooperativeMatrixLayoutRowMajor);
+	coopMatStore(m, b, base + 16, 32, gl_CooperativeMatrixLayoutRowMajor);
+}
+`
+	code, err := compile.Words("halves.comp", []byte(src), compile.Options{TargetEnv: "vulkan1.3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(o exec.Options, cut int) ([]byte, error) {
+		dev := exec.New(o)
+		a, _ := dev.NewBuffer(2*65536-cut, backend.UsageStorage)
+		b, _ := dev.NewBuffer(2*65536, backend.UsageStorage)
+		ab := exec.Bytes(a)
+		for h := 0; h < len(ab)/2; h++ {
+			binary.LittleEndian.PutUint16(ab[2*h:], uint16(h))
 		}
+		_, err := dev.Dispatch(&backend.Dispatch{Code: code, Entry: "main", Groups: [3]uint32{128, 1, 1},
+			Bindings: []backend.Binding{{Binding: 0, Buffer: a}, {Binding: 1, Buffer: b}}})
+		return bytes.Clone(exec.Bytes(b)), err
+	}
+	// The exact path is the invocations' own (Check reports a load past
+	// the buffer as undefined behaviour instead).
+	for _, cut := range []int{0, 2} {
+		want, werr := run(exec.NoLockstep(exec.Options{}), cut)
+		got, err := run(exec.Options{}, cut)
+		if fmt.Sprint(err) != fmt.Sprint(werr) || (werr != nil) != (cut > 0) {
+			t.Fatalf("cut %d: error %v, want %v", cut, err, werr)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("cut %d: the halves differ from the exact path's", cut)
+		}
+		if cut == 0 {
+			for h := 0; h < 65536; h++ {
+				if g := binary.LittleEndian.Uint16(got[2*h:]); g != uint16(h) {
+					t.Fatalf("half %#04x stored as %#04x", h, g)
+				}
+			}
+		}
+	}
+}
+
+// wgShader is a workgroup-scope coopmat2 GEMM (BM x BN tiles, steps of
+// BK, 128 invocations of 4 subgroups): DIVERGE, in the loop, may send
+// the workgroup's subgroups their own ways.
+const wgShader = `#version 450 core
+#extension GL_KHR_memory_scope_semantics : enable
+#extension GL_KHR_cooperative_matrix : enable
+#extension GL_NV_cooperative_matrix2 : enable
+#extension GL_EXT_shader_explicit_arithmetic_types : enable
+layout(local_size_x = 128) in;
+layout(push_constant) uniform Dims { uint M, N, K, BS; };
+layout(std430, binding = 0) readonly buffer A { float16_t a[]; };
+layout(std430, binding = 1) buffer B { float16_t b[]; };
+layout(std430, binding = 2) buffer C { float c[]; };
+const uint BM = 32, BN = 64, BK = 16;
+void main() {
+	uint tm = gl_WorkGroupID.y * BM, tn = gl_WorkGroupID.x * BN;
+	if (tm >= M || tn >= N) {
+		return; // runFast dispatches N/16 x M/16 workgroups
+	}
+	tensorLayoutNV<2> la = createTensorLayoutNV(2);
+	la = setTensorLayoutDimensionNV(la, M, K);
+	tensorLayoutNV<2> lb = createTensorLayoutNV(2);
+	lb = setTensorLayoutDimensionNV(lb, K, N);
+	coopmat<float, gl_ScopeWorkgroup, BM, BN, gl_MatrixUseAccumulator> acc =
+		coopmat<float, gl_ScopeWorkgroup, BM, BN, gl_MatrixUseAccumulator>(0.0);
+	for (uint k = 0; k < K; k += BK) {
+		coopmat<float16_t, gl_ScopeWorkgroup, BM, BK, gl_MatrixUseA> ma;
+		coopmat<float16_t, gl_ScopeWorkgroup, BK, BN, gl_MatrixUseB> mb;
+		coopMatLoadTensorNV(ma, a, 0, sliceTensorLayoutNV(la, tm, BM, k, BK));
+		coopMatLoad(mb, b, k * N + tn, N, gl_CooperativeMatrixLayoutRowMajor);
+		acc = coopMatMulAdd(ma, mb, acc);
+		DIVERGE
+	}
+	coopMatStore(acc, c, tm * N + tn, N, gl_CooperativeMatrixLayoutRowMajor);
+}
+`
+
+// TestWideCoopDiffer: workgroup-scope matrices held as tiles by the
+// workgroup's wide lockstep give the exact paths' bytes, where the
+// workgroup stays converged and where it diverges mid-loop (its tiles
+// then handed to the invocations), with the exact path's faults and
+// budget stops.
+func TestWideCoopDiffer(t *testing.T) {
+	type wideCase struct {
+		name, diverge string
+		cutA          int
+		budget        int64
+	}
+	cases := []wideCase{
+		{"converged", "", 0, 0},
+		{"diverged", "for (uint j = 0u; k == 32u && j < gl_LocalInvocationIndex % 3u; j++) { b[K * N + (gl_WorkGroupID.y * 8u + gl_WorkGroupID.x) * 128u + gl_LocalInvocationIndex] += float16_t(1); }", 0, 0},
+		{"cut", "", 1000, 0},
+	}
+	for b := int64(60); b < 400; b += 29 {
+		cases = append(cases, wideCase{fmt.Sprint("budget", b), "", 0, b})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := strings.NewReplacer("DIVERGE", c.diverge).Replace(wgShader)
+			o := exec.Options{StepBudget: c.budget}
+			const halvesB = -2 * 128 * 128 // B's cut: three times the bytes, halves and room past them
+			want, werr := runFast(t, src, 128, 1, c.cutA, halvesB, exec.NoLockstep(o))
+			if c.cutA > 0 || c.budget > 0 {
+				if werr == nil {
+					t.Fatal("no fault")
+				}
+			} else if werr != nil {
+				t.Fatal(werr)
+			}
+			for _, o := range []exec.Options{o, {Check: true, StepBudget: c.budget}} {
+				got, err := runFast(t, src, 128, 1, c.cutA, halvesB, o)
+				if c.cutA == 0 && fmt.Sprint(err) != fmt.Sprint(werr) {
+					t.Fatalf("%+v: error %v, want %v", o, err, werr)
+				}
+				if werr == nil && !bytes.Equal(got, want) {
+					t.Fatalf("%+v: C differs from the exact path's", o)
+				}
+			}
+			if c.cutA > 0 {
+				_, err := runFast(t, src, 128, 1, c.cutA, halvesB, o)
+				if fmt.Sprint(err) != fmt.Sprint(werr) {
+					t.Fatalf("error %v, want %v", err, werr)
+				}
+			}
+		})
 	}
 }

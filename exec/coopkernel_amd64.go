@@ -16,6 +16,9 @@ func halvesF16C(src *byte, raw *uint64, f *float32, n int)
 func halvesF16CRows(src *byte, ls int, raw *uint64, f *float32, rows, cols int)
 
 //go:noescape
+func halvesF16CValues(src *byte, ls int, f *float32, rows, cols int) (nan bool)
+
+//go:noescape
 func f16AccRows(acc *float64, a *float64, b *float64, ldb int, k int, n int)
 
 //go:noescape
@@ -94,6 +97,18 @@ func loadHalvesRows(src []byte, ls, R, C int, raw []uint64, f []float32) {
 		return
 	}
 	loadHalvesRowsGo(src, ls, R, C, raw, f)
+}
+
+// loadHalfValues is loadHalvesRows for the values alone, where F16C
+// converts whole rows: it reports false, with f unspecified, where it
+// cannot or where a value is a NaN (the caller then loads the bits too).
+func loadHalfValues(src []byte, ls, R, C int, f []float32) bool {
+	if !hasF16C || C%8 != 0 || ls < 2*C || R == 0 {
+		return false
+	}
+	// The last half read and value written, checked once for all.
+	_, _ = src[(R-1)*ls+2*C-1], f[R*C-1]
+	return !halvesF16CValues(&src[0], ls, &f[0], R, C)
 }
 
 // accPanel runs f16AccRows (f16) or f32AccRows (f32) over columns

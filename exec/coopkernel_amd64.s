@@ -97,6 +97,42 @@ rloop:
 rdone:
 	RET
 
+// func halvesF16CValues(src *byte, ls int, f *float32, rows, cols int) (nan bool)
+// halvesF16CRows without the bits: values only, and whether any is a NaN
+// (whose payload the bits alone keep).
+TEXT ·halvesF16CValues(SB), NOSPLIT, $0-41
+	MOVQ src+0(FP), SI
+	MOVQ ls+8(FP), R8
+	MOVQ f+16(FP), DX
+	MOVQ rows+24(FP), BX
+	MOVQ cols+32(FP), R9
+	VXORPS Y5, Y5, Y5
+	SHRQ $3, R9
+	JZ   vdone
+	TESTQ BX, BX
+	JZ   vdone
+vrow:
+	MOVQ SI, R10
+	MOVQ R9, CX
+vloop:
+	VCVTPH2PS (R10), Y1
+	VMOVUPS Y1, (DX)
+	VCMPPS $3, Y1, Y1, Y2
+	VORPS Y2, Y5, Y5
+	ADDQ $16, R10
+	ADDQ $32, DX
+	DECQ CX
+	JNZ  vloop
+	ADDQ R8, SI
+	DECQ BX
+	JNZ  vrow
+vdone:
+	VMOVMSKPS Y5, AX
+	VZEROUPPER
+	TESTL AX, AX
+	SETNE nan+40(FP)
+	RET
+
 // func kernF32x4x16(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
 // c[r][0:16] += a[r][t] * b[t][0:16] for r in 0..3, t in 0..k-1 in
 // increasing t: each product rounded (exact for the narrow inputs the

@@ -16,6 +16,10 @@ func loadHalvesRows(src []byte, ls, R, C int, raw []uint64, f []float32) {
 	loadHalvesRowsGo(src, ls, R, C, raw, f)
 }
 
+// loadHalfValues has no vector kernel here: callers load bits and values
+// with loadHalvesRows.
+func loadHalfValues(src []byte, ls, R, C int, f []float32) bool { return false }
+
 // accPanel has no vector kernels to run here (mulAddFloat's loop covers
 // every column).
 func accPanel(rt ffmt, a, b, acc []float64, M, N, K int) int { return 0 }

@@ -2,3 +2,10 @@ package exec
 
 // CPUTime is cpuTime for the external tests' benchmarks.
 var CPUTime = cpuTime
+
+// NoLockstep returns o with lockstep execution off (invocations run on
+// their own), for the external tests' differential runs.
+func NoLockstep(o Options) Options {
+	o.noLockstep = true
+	return o
+}

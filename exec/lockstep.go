@@ -68,6 +68,13 @@ type sgMeta struct {
 	rs, ro int
 	// wide: sg is the whole workgroup of several subgroups (wgState.wide).
 	wide bool
+	// aff holds the functions of the sAff slots, runs and box the
+	// invocations' ids for them (affine.go); made: the row handler just
+	// run made its result sAff.
+	aff  []affine
+	runs []xrun
+	box  [3][2]int64
+	made bool
 	// left counts the steps the invocations spend alike in lockstep down
 	// from start, the fewest any of them had left (settle); fin is what
 	// each spent so when they finished in lockstep unsettled (spend).
@@ -80,6 +87,7 @@ const (
 	sLead
 	sTile
 	sVec // in the subgroup's row of the slot (rows.go)
+	sAff // an affine function of the invocation's id (affine.go)
 )
 
 // tile is a whole cooperative matrix value, row-major: the elements' bits,
@@ -150,6 +158,53 @@ func (p *prog) promotable(first int) map[uint32]bool {
 				delete(cand, v)
 			}
 		}
+	}
+	return cand
+}
+
+// promotedLoads finds the loads of promoted variables whose result is
+// used only later in the same block with no store to the variable in
+// between (the id of the load's result to the variable's): such a result
+// can share the variable's value slots, so the load copies nothing.
+func (p *prog) promotedLoads(first int, promo map[uint32]bool) map[uint32]uint32 {
+	insts := p.m.Insts
+	cand := map[uint32]uint32{}
+	for i := first; i < len(insts); i++ {
+		if in := &insts[i]; in.Op == spirv.OpLoad && len(in.Words) >= 3 && promo[in.Words[2]] {
+			cand[in.Words[1]] = in.Words[2]
+		}
+	}
+	if len(cand) == 0 {
+		return cand
+	}
+	bad := map[uint32]bool{}
+	open := map[uint32]bool{} // loads of this block whose variable is unchanged since
+	for i := first; i < len(insts); i++ {
+		in := &insts[i]
+		w := in.Words
+		if in.Op == spirv.OpLabel {
+			clear(open)
+		}
+		for _, v := range w[operandStart(in):] {
+			if _, ok := cand[v]; ok && !open[v] {
+				bad[v] = true
+			}
+		}
+		if in.Op == spirv.OpStore && len(w) >= 2 && promo[w[0]] {
+			for r := range open {
+				if cand[r] == w[0] {
+					delete(open, r)
+				}
+			}
+		}
+		if in.Op == spirv.OpLoad && len(w) >= 3 {
+			if _, ok := cand[w[1]]; ok {
+				open[w[1]] = true
+			}
+		}
+	}
+	for r := range bad {
+		delete(cand, r)
 	}
 	return cand
 }
@@ -260,6 +315,9 @@ func (m *sgMeta) spread(uses []int32) {
 				m.handOut(s)
 			case sVec:
 				m.scatterRow(s)
+			case sAff:
+				m.materialize(s)
+				m.scatterRow(s)
 			}
 		}
 	}
@@ -280,6 +338,9 @@ func (m *sgMeta) spreadLead(uses []int32) {
 				m.st[s] = sAll
 			case sVec:
 				m.scatterRow(s)
+			case sAff:
+				m.materialize(s)
+				m.scatterRow(s)
 			}
 		}
 	}
@@ -295,6 +356,15 @@ func (m *sgMeta) handOut(s int32) {
 
 // bits returns the elements' bits.
 func (t *tile) bits() []uint64 {
+	if t.has&hasRaw == 0 && t.mt.elem.kind == kFloat && t.mt.elem.ff == f16 {
+		// Halves loaded as values alone, none a NaN: each value is a
+		// half's exactly.
+		t.raw = grow(t.raw, len(t.f))
+		for k, v := range t.f {
+			t.raw[k] = halfBits(float64(v))
+		}
+		t.has |= hasRaw
+	}
 	if t.has&hasRaw == 0 {
 		// Only float32 results are made as values.
 		t.raw = grow(t.raw, len(t.f))
@@ -411,6 +481,9 @@ func (m *sgMeta) release() {
 			m.handOut(int32(s))
 		case sVec:
 			m.scatterRow(int32(s))
+		case sAff:
+			m.materialize(int32(s))
+			m.scatterRow(int32(s))
 		}
 	}
 	m.used = 0
@@ -461,11 +534,18 @@ func (m *sgMeta) settle() {
 func (m *sgMeta) enterLockstep() {
 	sg := m.sg
 	ld := sg[0]
-	if m.enter != enterResume {
-		// Resuming, the steps spent before (handOff) are still to settle.
+	switch m.enter {
+	case enterFresh:
+		// Every invocation has the whole budget (reset): nothing to settle.
+		b := ld.x.budget
+		m.start, m.left = b, b
+	case enterResume:
+		// The steps spent before (handOff) are still to settle.
+		m.settle()
+	default:
 		m.start, m.left = 0, 0
+		m.settle()
 	}
-	m.settle()
 	if m.enter == enterResume {
 		m.enter, m.parked = enterNone, false
 		return
@@ -552,7 +632,7 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 					return errStopped
 				}
 				continue
-			case isWG(in):
+			case isWG(in) && !wideCoop(m, in):
 				if isBarrier(in.op) && !in.wg {
 					m.park()
 				} else {
@@ -606,7 +686,11 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 		case in.fast == fCopy:
 			m.copySlots(in.res, in.a[0], int32(in.m))
 		case in.row != nil && m.rows != nil && in.row(m, in):
-			setSt(st, in.res, n, sVec)
+			if m.made {
+				m.made = false
+			} else {
+				setSt(st, in.res, n, sVec)
+			}
 		default:
 			m.spread(in.uses)
 			if in.vec == nil || !in.vec(sg, in) {
@@ -750,7 +834,7 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta, charged bool) error {
 	} else if err := chargeColl(in, sg); err != nil {
 		return err
 	}
-	if len(sg) != wg.x.p.sgSize {
+	if len(sg) != wg.x.p.sgSize && !wideCoop(m, in) {
 		return ld.fail(in, "cooperative matrices need a full subgroup of %d invocations; this one has %d", wg.x.p.sgSize, len(sg))
 	}
 	if cm, ok := in.aux.(*coopMem); ok && !(isUni(st[in.a[0]]) && (cm.stride < 0 || isUni(st[cm.stride]))) {
@@ -770,6 +854,13 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta, charged bool) error {
 	return coopExec(in, matIO{act: sg, m: m}, true)
 }
 
+// wideCoop reports a workgroup-scope cooperative load, store or
+// multiply-add in the wide lockstep of the whole workgroup: it runs there
+// as a subgroup-scope one does in a subgroup's, on tiles the workgroup
+// holds whole (elements owned by local invocation index, as the
+// collective path's act is the workgroup's invocations in that order).
+func wideCoop(m *sgMeta, in *instr) bool { return m.wide && in.wg && isCoopOp(in.op) }
+
 // coopEven charges a cooperative load, store or multiply-add of a whole
 // subgroup in lockstep when its equal share is at most what every
 // invocation has left: then spending it alike (in m.left, as lockstep
@@ -778,7 +869,7 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta, charged bool) error {
 // (decode functions, a short subgroup, checking, too few steps) it
 // reports false and the collective is charged on settled counts.
 func (m *sgMeta) coopEven(in *instr, x *dispatchRun) bool {
-	if !isCoopOp(in.op) || decodes(in) || x.check != nil || len(m.sg) != x.p.sgSize {
+	if !isCoopOp(in.op) || decodes(in) || x.check != nil || len(m.sg) != x.p.sgSize && !wideCoop(m, in) {
 		return false
 	}
 	share := (in.w + int64(len(m.sg)) - 1) / int64(len(m.sg))
@@ -834,6 +925,9 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 	sg, st := m.sg, m.st
 	ld, rest := sg[0], sg[1:]
 	r := ld.regs
+	if len(in.a) > 0 && st[in.a[0]] == sAff {
+		m.materialize(in.a[0])
+	}
 	switch in.op {
 	case spirv.OpBranch:
 		return wg.lockTake(in.e[0], m)
@@ -920,18 +1014,27 @@ func (wg *wgState) leave(m *sgMeta) {
 // control state copied to each subgroup's leader; the steps spent alike are
 // settled as each subgroup enters its lockstep.
 func (wg *wgState) handOff(m *sgMeta) {
+	// Tiles of workgroup-scope matrices (wideCoop) go to the invocations
+	// first: a subgroup holds tiles of its own matrices only.
+	m.handOutAll()
 	ld := m.sg[0]
 	spent := m.start - m.left
 	for i := range wg.meta {
 		sm := &wg.meta[i]
 		copy(sm.st, m.st)
 		sl := sm.sg[0]
-		if sl != ld {
-			for s, v := range m.st {
-				if v == sLead {
-					sl.regs[s] = ld.regs[s]
+		for s, v := range m.st {
+			switch {
+			case v == sLead && sl != ld:
+				sl.regs[s] = ld.regs[s]
+			case v == sAff:
+				if sm.aff == nil {
+					sm.aff = make([]affine, len(sm.st))
 				}
+				sm.aff[s] = m.aff[s]
 			}
+		}
+		if sl != ld {
 			sl.pc = ld.pc
 			sl.stack = append(sl.stack[:0], ld.stack...)
 			sl.loops = append(sl.loops[:0], ld.loops...)
@@ -952,11 +1055,18 @@ func (m *sgMeta) copySlots(dst, src, n int32) {
 	case uniform(st, []int32{src, n}):
 		copy(sg[0].regs[dst:dst+n], sg[0].regs[src:src+n])
 		setSt(st, dst, n, sLead)
-	case m.rows != nil && allSt(st[src:src+n], sVec):
+	case dst == src:
+	case m.rows != nil && allRows(st[src:src+n]):
 		for k := range n {
+			if st[src+k] == sAff {
+				m.aff[dst+k] = m.aff[src+k]
+				m.aff[dst+k].filled = false // dst's row is its own
+				st[dst+k] = sAff
+				continue
+			}
 			copy(m.row(dst+k), m.row(src+k))
+			st[dst+k] = sVec
 		}
-		setSt(st, dst, n, sVec)
 	default:
 		m.spread([]int32{src, n})
 		for _, l := range sg {
@@ -1087,10 +1197,10 @@ func (p *prog) markUniformLoad(in *spirv.Inst, ins *instr, uvars map[uint32]bool
 	}
 }
 
-// allSt reports whether every state of st is v.
-func allSt(st []uint8, v uint8) bool {
+// allRows reports whether every state of st is sVec or sAff.
+func allRows(st []uint8) bool {
 	for _, x := range st {
-		if x != v {
+		if x != sVec && x != sAff {
 			return false
 		}
 	}

@@ -21,6 +21,12 @@ import (
 // path, which redoes it identically and faults where it must.
 type rowOp func(m *sgMeta, in *instr) bool
 
+// The functions that make handlers (closures) are marked go:noinline
+// here and in vec.go: Go (to 1.27) compiles the copy of a closure made by
+// inlining its maker without inlining the closure's own calls
+// (golang/go#81380), which left math.Float32frombits, f32out, isUni and
+// sext as calls in every row loop.
+
 // maxRowSlots bounds the slots a subgroup keeps rows for; a module with
 // more runs on the invocations' registers alone.
 const maxRowSlots = 1 << 16
@@ -62,6 +68,9 @@ func (m *sgMeta) row(s int32) []uint64 {
 func (m *sgMeta) arg(s int32, k int) []uint64 {
 	switch m.st[s] {
 	case sVec:
+		return m.row(s)
+	case sAff:
+		m.fill(s)
 		return m.row(s)
 	case sVar:
 		r := m.row(s)
@@ -196,10 +205,15 @@ func selectRows(d, c, a, b []uint64) {
 
 // rChain computes an access chain without a descriptor table: the base
 // and the indices the same everywhere folded into one offset first.
+//
+//go:noinline
 func rChain(c *chain) rowOp {
 	off := uint64(c.off)
 	return func(m *sgMeta, in *instr) bool {
 		st, lr := m.st, m.sg[0].regs
+		if m.aff != nil && m.affChain(c, in) {
+			return true
+		}
 		k0 := off
 		var base []uint64
 		if a := in.a[0]; isUni(st[a]) {
@@ -323,10 +337,14 @@ func (m *sgMeta) memRow(a []uint64, n uint64, f func(i int, b []byte)) bool {
 	return true
 }
 
+//go:noinline
 func pickRowLoad(in *instr) rowOp {
 	switch in.t.width {
 	case 8:
 		return func(m *sgMeta, in *instr) bool {
+			if m.st[in.a[0]] == sAff && m.affLoad(in, 1) {
+				return true
+			}
 			a := m.arg(in.a[0], 0)
 			d := m.row(in.res)
 			return a != nil && m.memRow(a, 1, func(i int, b []byte) { d[i] = uint64(b[0]) })
@@ -337,6 +355,9 @@ func pickRowLoad(in *instr) rowOp {
 		return rLoad32
 	}
 	return func(m *sgMeta, in *instr) bool {
+		if m.st[in.a[0]] == sAff && m.affLoad(in, 8) {
+			return true
+		}
 		a := m.arg(in.a[0], 0)
 		d := m.row(in.res)
 		return a != nil && m.memRow(a, 8, func(i int, b []byte) { d[i] = binary.LittleEndian.Uint64(b) })
@@ -345,6 +366,9 @@ func pickRowLoad(in *instr) rowOp {
 
 // rLoad32 is the commonest load, with the shared region's loop inlined.
 func rLoad32(m *sgMeta, in *instr) bool {
+	if m.st[in.a[0]] == sAff && m.affLoad(in, 4) {
+		return true
+	}
 	a := m.arg(in.a[0], 0)
 	if a == nil {
 		return false
@@ -353,7 +377,7 @@ func rLoad32(m *sgMeta, in *instr) bool {
 	a = a[:len(d)]
 	buf, tag := m.span(a[0])
 	if buf == nil {
-		if isUni(m.st[in.a[0]]) && a[0]>>56 == regInv && m.builtinRow(a[0]&(1<<offBits-1), d) {
+		if isUni(m.st[in.a[0]]) && a[0]>>56 == regInv && m.builtinRow(in.res, a[0]&(1<<offBits-1), d) {
 			return true
 		}
 		return m.memRow(a, 4, func(i int, b []byte) { d[i] = uint64(binary.LittleEndian.Uint32(b)) })
@@ -376,9 +400,10 @@ func rLoad32(m *sgMeta, in *instr) bool {
 
 // builtinRow fills d with the 32-bit integer built-in input at offset off
 // of every invocation's memory, computed from the invocation's place as
-// fillMem would store it, so that memory need not be filled; false for
-// an offset elsewhere.
-func (m *sgMeta) builtinRow(off uint64, d []uint64) bool {
+// fillMem would store it, so that memory need not be filled (the ids
+// and the invocation index make slot res sAff instead); false for an
+// offset elsewhere.
+func (m *sgMeta) builtinRow(res int32, off uint64, d []uint64) bool {
 	l0 := m.sg[0]
 	for _, iv := range l0.p.inputs {
 		o, t := off-uint64(iv.off), iv.t
@@ -389,15 +414,18 @@ func (m *sgMeta) builtinRow(off uint64, d []uint64) bool {
 			return false
 		}
 		c := o / 4
+		loc := l0.p.local
 		switch iv.builtin {
-		case spirv.BuiltInGlobalInvocationId:
-			m.placeRow(d, c, l0.wg.id[c]*l0.p.local[c])
-		case spirv.BuiltInLocalInvocationId:
-			m.placeRow(d, c, 0)
-		case spirv.BuiltInLocalInvocationIndex:
-			for i := range d {
-				d[i] = uint64(l0.lid + i)
+		case spirv.BuiltInGlobalInvocationId, spirv.BuiltInLocalInvocationId:
+			// In 32 bits, as the invocation's gid is computed.
+			a := affine{w: 32}
+			a.d[c] = 1
+			if iv.builtin == spirv.BuiltInGlobalInvocationId {
+				a.c = int64(l0.wg.id[c] * loc[c])
 			}
+			m.setAff(res, a)
+		case spirv.BuiltInLocalInvocationIndex:
+			m.setAff(res, affine{d: [3]int64{1, int64(loc[0]), int64(loc[0]) * int64(loc[1])}, w: 32})
 		case spirv.BuiltInSubgroupLocalInvocationId:
 			for i := range d {
 				d[i] = uint64((l0.lid + i) % l0.p.sgSize)
@@ -418,35 +446,11 @@ func (m *sgMeta) builtinRow(off uint64, d []uint64) bool {
 	return false
 }
 
-// placeRow fills d with base plus (in 32 bits) component c of LocalInvocationId of
-// each invocation of the row, counted on from the first (the row's
-// invocations are consecutive in LocalInvocationIndex order, and a
-// subgroup lies within a workgroup).
-func (m *sgMeta) placeRow(d []uint64, c uint64, base uint32) {
-	l0 := m.sg[0]
-	loc := l0.p.local
-	x, y, z := l0.lxyz[0], l0.lxyz[1], l0.lxyz[2]
-	for i := range d {
-		v := x
-		switch c {
-		case 1:
-			v = y
-		case 2:
-			v = z
-		}
-		d[i] = uint64(base + v)
-		if x++; x == loc[0] {
-			x = 0
-			if y++; y == loc[1] {
-				y = 0
-				z++
-			}
-		}
-	}
-}
-
 // rLoad16 is rLoad32 for 16-bit values (quantized weights, halves).
 func rLoad16(m *sgMeta, in *instr) bool {
+	if m.st[in.a[0]] == sAff && m.affLoad(in, 2) {
+		return true
+	}
 	a := m.arg(in.a[0], 0)
 	if a == nil {
 		return false
@@ -487,12 +491,18 @@ func pickRowStore(in *instr) rowOp {
 		n, put = 8, func(b []byte, v uint64) { binary.LittleEndian.PutUint64(b, v) }
 	}
 	return func(m *sgMeta, in *instr) bool {
+		if m.st[in.a[0]] == sAff && m.affStore(in, int64(n)) {
+			return true
+		}
 		a, v := m.arg(in.a[0], 0), m.arg(in.a[1], 1)
 		return a != nil && v != nil && m.memRow(a, n, func(i int, b []byte) { put(b, v[i]) })
 	}
 }
 
 func rStore32(m *sgMeta, in *instr) bool {
+	if m.st[in.a[0]] == sAff && m.affStore(in, 4) {
+		return true
+	}
 	a, v := m.arg(in.a[0], 0), m.arg(in.a[1], 1)
 	if a == nil || v == nil {
 		return false
@@ -526,6 +536,8 @@ type rowBin func(d, a, b []uint64, c uint64)
 // rBin makes a handler applying the row function f to n components of
 // two operands; comm: the operation is commutative, so a first operand
 // the same everywhere can go second.
+//
+//go:noinline
 func rBin(n int32, comm bool, f rowBin) rowOp {
 	return func(m *sgMeta, in *instr) bool {
 		st, lr := m.st, m.sg[0].regs
@@ -554,6 +566,8 @@ func rBin(n int32, comm bool, f rowBin) rowOp {
 
 // rElem makes a handler applying an element function (one or two
 // operands) to n components.
+//
+//go:noinline
 func rElem(n int32, args int, f func(x, y uint64) uint64) rowOp {
 	return func(m *sgMeta, in *instr) bool {
 		for k := int32(0); k < n; k++ {
@@ -717,6 +731,8 @@ func rowConv(in *instr, ct, act *typ) func(d, a []uint64) {
 
 // rUn makes a handler applying the row function f to n components of
 // one operand.
+//
+//go:noinline
 func rUn(n int32, f func(d, a []uint64)) rowOp {
 	return func(m *sgMeta, in *instr) bool {
 		for k := int32(0); k < n; k++ {
@@ -730,6 +746,7 @@ func rUn(n int32, f func(d, a []uint64)) rowOp {
 	}
 }
 
+//go:noinline
 func rowIntCmp(op spirv.Op, w int) (rowBin, bool) {
 	switch op {
 	case spirv.OpULessThan:
@@ -783,6 +800,8 @@ func rowIntCmp(op spirv.Op, w int) (rowBin, bool) {
 // as vec.go's rounding of the float64 result, since float64 carries more
 // than twice float32's precision (double rounding is harmless for +, -
 // and *).
+//
+//go:noinline
 func rowF32Bin(op spirv.Op) (rowBin, bool) {
 	switch op {
 	case spirv.OpFAdd:

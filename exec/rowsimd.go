@@ -27,6 +27,12 @@ const (
 	vF32Sub
 	vF32Mul
 	vF32Div
+	vF16Add // p: the half NaN
+	vF16Sub // p: the half NaN
+	vF16Mul // p: the half NaN
+	vF16Div // p: the half NaN
+	vLAnd
+	vLOr
 	vIAdd  // p: the result's mask
 	vISub  // p: mask
 	vIMul  // p: mask, 32 bits at most
@@ -46,6 +52,11 @@ const (
 	vXorAnd = iota // (a ^ p) & q
 	vNegAnd        // -a & q
 	vSToF32        // int32 to float32
+	vSExt          // sign extension from 32-p bits, masked by q
+	vF2S32         // float32 to int32; p: 2^31 as a float32, q: the largest int32
+	vF2U32         // float32 to uint32; p, q: 2^31 and 2^32 as float32s
+	vH2F           // float16 to float32
+	vF2H           // float32 to float16; p: the float16 NaN
 	nVUn
 )
 
@@ -79,6 +90,29 @@ func binKernel(op spirv.Op, ct, act *typ) (k int, p, q, r uint64) {
 			return vF32Mul, 0, 0, 0
 		case spirv.OpFDiv:
 			return vF32Div, 0, 0, 0
+		}
+	case ct.kind == kFloat && ct.ff == f16 && act.kind == kFloat && act.ff == f16:
+		nan := fmtDescs[f16].nan
+		switch op {
+		case spirv.OpFAdd:
+			return vF16Add, nan, 0, 0
+		case spirv.OpFSub:
+			return vF16Sub, nan, 0, 0
+		case spirv.OpFMul:
+			return vF16Mul, nan, 0, 0
+		case spirv.OpFDiv:
+			return vF16Div, nan, 0, 0
+		}
+	case ct.kind == kBool && act.kind == kBool:
+		switch op {
+		case spirv.OpLogicalAnd:
+			return vLAnd, 0, 0, 0
+		case spirv.OpLogicalOr:
+			return vLOr, 0, 0, 0
+		case spirv.OpLogicalEqual:
+			return vICmp, 0, 0, cmpEQ
+		case spirv.OpLogicalNotEqual:
+			return vICmp, 0, 0, cmpLT | cmpGT
 		}
 	case ct.kind == kInt && act.kind == kInt && plainWidth(ct.width):
 		w := ct.width
@@ -169,6 +203,18 @@ func unKernel(in *instr, ct, act *typ) (k int, p, q uint64) {
 		if intOK(ct) {
 			return vXorAnd, ^uint64(0), mask(ct.width)
 		}
+	case spirv.OpSConvert:
+		if intOK(ct) && intOK(act) && act.width <= 32 {
+			return vSExt, uint64(32 - act.width), mask(ct.width)
+		}
+	case spirv.OpConvertFToS:
+		if ct.kind == kInt && ct.width == 32 && act.kind == kFloat && act.ff == f32 {
+			return vF2S32, 0x4f000000, 0x7fffffff
+		}
+	case spirv.OpConvertFToU:
+		if ct.kind == kInt && ct.width == 32 && act.kind == kFloat && act.ff == f32 {
+			return vF2U32, 0x4f000000, 0x4f800000
+		}
 	case spirv.OpSNegate:
 		if intOK(ct) {
 			return vNegAnd, 0, mask(ct.width)
@@ -180,6 +226,16 @@ func unKernel(in *instr, ct, act *typ) (k int, p, q uint64) {
 	case spirv.OpLogicalNot:
 		if ct.kind == kBool {
 			return vXorAnd, 1, ^uint64(0)
+		}
+	case spirv.OpFConvert:
+		if in.sub&3 != uint32(rne) || in.sub&256 != 0 || ct.kind != kFloat || act.kind != kFloat {
+			break
+		}
+		switch {
+		case ct.ff == f32 && act.ff == f16:
+			return vH2F, 0, 0
+		case ct.ff == f16 && act.ff == f32:
+			return vF2H, fmtDescs[f16].nan, 0
 		}
 	case spirv.OpConvertSToF:
 		if ct.kind == kFloat && ct.ff == f32 && act.kind == kInt && act.width == 32 && in.sub&3 == uint32(rne) {

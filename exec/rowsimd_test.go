@@ -36,6 +36,7 @@ type simdCase struct {
 }
 
 func simdCases() []simdCase {
+	loadF16Table()
 	var cs []simdCase
 	addBin := func(op spirv.Op, ct, act *typ) {
 		var twin rowBin
@@ -48,6 +49,10 @@ func simdCases() []simdCase {
 			if twin, _ = rowIntCmp(op, act.width); twin == nil {
 				twin = elemBin(pickIntCmp(op, act.width))
 			}
+		case ct.kind == kBool && act.kind == kBool:
+			twin = elemBin(pickBoolBin(op))
+		case ct.kind == kFloat && ct.ff == f16:
+			twin = elemBin(pickF16Bin(op))
 		case ct.kind == kFloat:
 			if twin, _ = rowF32Bin(op); twin == nil {
 				twin = elemBin(pickF32Bin(op))
@@ -70,6 +75,12 @@ func simdCases() []simdCase {
 	for _, op := range []spirv.Op{spirv.OpFAdd, spirv.OpFSub, spirv.OpFMul, spirv.OpFDiv} {
 		addBin(op, tF32, tF32)
 	}
+	for _, op := range []spirv.Op{spirv.OpFAdd, spirv.OpFSub, spirv.OpFMul, spirv.OpFDiv} {
+		addBin(op, tF16, tF16)
+	}
+	for _, op := range []spirv.Op{spirv.OpLogicalAnd, spirv.OpLogicalOr, spirv.OpLogicalEqual, spirv.OpLogicalNotEqual} {
+		addBin(op, tBool, tBool)
+	}
 	for op := range fcmpOutcomes {
 		addBin(op, tBool, tF32)
 	}
@@ -85,6 +96,9 @@ func simdCases() []simdCase {
 		for _, u := range []*typ{tI8, tI16, tI32, tI64} {
 			addUn(spirv.OpUConvert, t, u)
 		}
+		for _, u := range []*typ{tI8, tI16, tI32} {
+			addUn(spirv.OpSConvert, t, u)
+		}
 		addUn(spirv.OpNot, t, t)
 		addUn(spirv.OpSNegate, t, t)
 	}
@@ -92,6 +106,10 @@ func simdCases() []simdCase {
 	addUn(spirv.OpFNegate, tF16, tF16)
 	addUn(spirv.OpLogicalNot, tBool, tBool)
 	addUn(spirv.OpConvertSToF, tF32, tI32)
+	addUn(spirv.OpConvertFToS, tI32, tF32)
+	addUn(spirv.OpConvertFToU, tI32, tF32)
+	addUn(spirv.OpFConvert, tF32, tF16)
+	addUn(spirv.OpFConvert, tF16, tF32)
 	slices.SortFunc(cs, func(x, y simdCase) int {
 		if x.name < y.name {
 			return -1
@@ -111,12 +129,17 @@ var specials = []uint64{
 	0x3f800000, 0xbf800000, 0x80000000, 0x7f800000, 0xff800000, // ±1, -0, ±inf
 	0x7fc00000, 0x7f800001, 0x7fbfffff, 0xffc00001, 0x7fffffff, // NaNs
 	0x00000001, 0x007fffff, 0x80000001, 0x807fffff, 0x00800000, // denormals, least normal
-	0x7f7fffff, 0xff7fffff, 0x33800000, 0x4b000000, 0xcf000000,
+	0x7f7fffff, 0xff7fffff, 0x33800000, 0x4b000000, 0xcf000000, 0x4f000000, 0x4effffff, 0xcf000001, 0x4f800000, 0x4f7fffff, 0x3f7fffff, 0xbf7fffff,
 	0x0000000100000001, 0xdeadbeef3f800000,
+	0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfe01, 0x0001, 0x03ff, 0x8001, 0x3c00, 0x7bff, 0x0400, // halves
+	0x477fe000, 0x477fefff, 0x477ff000, 0x33000000, 0x33000001, 0x337fffff, 0x387fc000, 0x387fe000, // float32s at halves' edges
 }
 
 func simdValue(rng *rand.Rand) uint64 {
-	switch rng.IntN(5) {
+	switch rng.IntN(6) {
+	case 5:
+		// Float32s of halves' range, so that narrowing rounds.
+		return uint64(rng.Uint32N(40)+100)<<23 | uint64(rng.Uint32N(1<<23)) | uint64(rng.Uint32N(2))<<31
 	case 0, 1:
 		return specials[rng.IntN(len(specials))]
 	case 2:
@@ -315,7 +338,8 @@ func BenchmarkRowKernels(b *testing.B) {
 		x[i], y[i] = uint64(0x3f000000+rng.Uint32N(1<<24)), uint64(0x3f000000+rng.Uint32N(1<<24))
 	}
 	want := map[string]bool{"OpFAdd/32": true, "OpFMul/32": true, "OpIAdd/32": true, "OpSLessThan/32": true,
-		"OpFOrdLessThan/32": true, "OpShiftRightLogical/32": true, "OpConvertSToF/32-32": true}
+		"OpFOrdLessThan/32": true, "OpShiftRightLogical/32": true, "OpConvertSToF/32-32": true,
+		"OpFAdd/16": true, "OpFConvert/32-16": true}
 	for _, c := range simdCases() {
 		if !want[c.name] {
 			continue

@@ -480,19 +480,18 @@ func tensorMemExec(in *instr, io matIO) error {
 	}
 	per := (len(tile) + len(act) - 1) / len(act)
 	owner := func(e int) *lane { return act[e/per] }
-	var done []bool
-	if tm.decodeVec != nil {
-		copy(tile, io.raw(tm.obj, tile))
-		var err error
-		if done, err = decodeVectors(in, tm, L, V, base, tile, owner); err != nil {
-			return err
-		}
-	}
 	// Every element's index and coordinates first (D of each kind), then
 	// the calls. On rows, a body that reads no coordinates needs none.
 	D := tm.lt.dim
 	batch := tm.decode.bodyEnd > 0 && l0.x != nil && l0.x.check == nil
-	onRows := batch && io.m != nil && tm.decode.rows.ok
+	onRows := batch && tm.decode.rows.ok
+	var groups []vecGroup
+	if tm.decodeVec != nil {
+		groups = decodeGroups(tm, L, V)
+		// The vector function too must be free of side effects for its
+		// calls to come apart from the scalar function's.
+		onRows = onRows && tm.decodeVec.bodyEnd > 0
+	}
 	sc.decIdx = growI(sc.decIdx, R*C)
 	idxs, coords := sc.decIdx, []uint64(nil)
 	if !onRows || tm.decode.rows.coords {
@@ -500,20 +499,24 @@ func tensorMemExec(in *instr, io matIO) error {
 		coords = sc.decCoord
 	}
 	tensorIndices(tm.lt, L, tm.vt, V, R, C, false, idxs, coords)
-	if done == nil && slices.Contains(idxs, tensorSkip) {
+	if slices.Contains(idxs, tensorSkip) {
 		// Clipped elements keep Object's values.
 		copy(tile, io.raw(tm.obj, tile))
 	}
 	for e, idx := range idxs {
-		switch {
-		case done != nil && done[e]:
-			idxs[e] = tensorSkip
-		case idx == tensorClamped:
+		if idx == tensorClamped {
 			idxs[e] = tensorSkip
 			tile[e] = L[tm.lt.clampV()] & mask(ct.width)
 		}
 	}
-	if onRows && decodeRows(tm, act, io.m, per, base, idxs, coords, tile) {
+	if tm.decodeVec != nil && onRows {
+		if ok, err := decodeVectorsRows(in, tm, groups, act, io.m, per, base, idxs, coords, tile); ok || err != nil {
+			if err == nil {
+				io.putRaw(in.res, mt, tile)
+			}
+			return err
+		}
+	} else if onRows && decodeRows(tm, act, io.m, per, base, idxs, coords, tile) {
 		io.putRaw(in.res, mt, tile)
 		return nil
 	}
@@ -521,6 +524,18 @@ func tensorMemExec(in *instr, io matIO) error {
 		sc.decCoord = grow(sc.decCoord, R*C*2*D)
 		coords = sc.decCoord
 		tensorIndices(tm.lt, L, tm.vt, V, R, C, false, sc.i64s(0, R*C), coords)
+	}
+	var done []bool
+	if tm.decodeVec != nil {
+		var err error
+		if done, err = decodeVectors(in, tm, groups, base, tile, owner); err != nil {
+			return err
+		}
+	}
+	for e := range done {
+		if done[e] {
+			idxs[e] = tensorSkip
+		}
 	}
 	if batch && decodeBatch(tm, act, per, base, idxs, coords, tile) {
 		io.putRaw(in.res, mt, tile)
@@ -749,16 +764,20 @@ func decodeArgs(args []uint64, tm *tensorMem, base, idx uint64, bc, ib []uint64)
 	return append(args, ib[:tm.lt.dim]...)
 }
 
-// decodeVectors decodes, with the vector decode function, every group of
-// V matrix elements the specification lets it cover: elements of one
-// block whose coordinates agree but in the last dimension, where they run
-// over V consecutive values from a multiple of V. Each group is decoded
-// once, on the invocation owning its element of lowest coordinate. The
-// scalar decode function is then called for each element of the group
-// too, and a disagreement is a fault: the implementation may call either,
-// so a shader whose two functions differ has no defined result. It
-// returns which elements are done.
-func decodeVectors(in *instr, tm *tensorMem, L, V []uint64, base uint64, tile []uint64, owner func(int) *lane) ([]bool, error) {
+// vecGroup is a group of matrix elements one call of a vector decode
+// function covers (decodeGroups).
+type vecGroup struct {
+	elem   [8]int // matrix element of each component
+	bc, ib [5]uint64
+	idx    uint64
+}
+
+// decodeGroups finds every group of V matrix elements the specification
+// lets the vector decode function cover: elements of one block whose
+// coordinates agree but in the last dimension, where they run over V
+// consecutive values from a multiple of V, in the order their first
+// elements come.
+func decodeGroups(tm *tensorMem, L, V []uint64) []vecGroup {
 	mt := tm.mt
 	R, C := mt.rows, mt.cols
 	D := tm.lt.dim
@@ -798,34 +817,111 @@ func decodeVectors(in *instr, tm *tensorMem, L, V []uint64, base uint64, tile []
 		g.elem[off] = e
 		g.n++
 	}
-	done := make([]bool, len(tile))
+	var out []vecGroup
 	for _, k := range order {
 		g := groups[k]
 		if g.bad || g.n != nv || L[tm.lt.block()+D-1] != 0 && L[tm.lt.block()+D-1]%uint64(nv) != 0 {
 			continue
 		}
+		out = append(out, vecGroup{elem: g.elem, bc: k.bc, ib: k.ib, idx: g.idx})
+	}
+	return out
+}
+
+// decodeVectors decodes every group of decodeGroups with the vector
+// decode function, each once, on the invocation owning its element of
+// lowest coordinate. The scalar decode function is then called for each
+// element of the group too, and a disagreement is a fault: the
+// implementation may call either, so a shader whose two functions differ
+// has no defined result. It returns which elements are done.
+func decodeVectors(in *instr, tm *tensorMem, groups []vecGroup, base uint64, tile []uint64, owner func(int) *lane) ([]bool, error) {
+	D := tm.lt.dim
+	nv := int(tm.decodeVec.nres) / max(tm.mt.elem.slots, 1)
+	done := make([]bool, len(tile))
+	vals := make([]uint64, nv)
+	for _, g := range groups {
 		l := owner(g.elem[0])
-		args := decodeArgs(nil, tm, base, g.idx, k.bc[:], k.ib[:])
+		args := decodeArgs(nil, tm, base, g.idx, g.bc[:], g.ib[:])
 		if _, err := l.callback(in, tm.decodeVec, args); err != nil {
 			return nil, err
 		}
-		vals := make([]uint64, nv)
 		copy(vals, l.regs[tm.decodeVec.res:tm.decodeVec.res+int32(nv)])
 		for i, e := range g.elem[:nv] {
-			ib := k.ib
+			ib := g.ib
 			ib[D-1] += uint64(i)
-			s, err := owner(e).callback(in, tm.decode, decodeArgs(nil, tm, base, g.idx, k.bc[:], ib[:]))
+			s, err := owner(e).callback(in, tm.decode, decodeArgs(nil, tm, base, g.idx, g.bc[:], ib[:]))
 			if err != nil {
 				return nil, err
 			}
-			if !sameValue(mt.elem, s, vals[i]) {
-				return nil, l.fail(in, "the decode functions disagree at matrix element (%d, %d): the scalar function gives %#x, component %d of the vector function %#x",
-					e/C, e%C, s, i, vals[i])
+			if err := vecAgree(in, tm, l, e, i, s, vals[i]); err != nil {
+				return nil, err
 			}
 			tile[e], done[e] = vals[i], true
 		}
 	}
 	return done, nil
+}
+
+// vecAgree faults where the scalar decode function's value s for matrix
+// element e differs from component i, v, of the vector function's.
+func vecAgree(in *instr, tm *tensorMem, l *lane, e, i int, s, v uint64) error {
+	if sameValue(tm.mt.elem, s, v) {
+		return nil
+	}
+	C := tm.mt.cols
+	return l.fail(in, "the decode functions disagree at matrix element (%d, %d): the scalar function gives %#x, component %d of the vector function %#x",
+		e/C, e%C, s, i, v)
+}
+
+// decodeVectorsRows is decodeVectors where both decode functions have no
+// side effects: the vector calls first, then the scalar function for
+// every element the load addresses at once (decodeRows), into tile, and
+// the comparisons; vector values then replace the scalar ones. The calls
+// give what decodeVectors' interleaved ones give, and a disagreement is
+// the same first one. It reports false, with every budget as before,
+// where a call fails or decodeRows cannot run; the interleaved calls then
+// take over and fault where they must.
+func decodeVectorsRows(in *instr, tm *tensorMem, groups []vecGroup, act []*lane, lm *sgMeta, per int, base uint64, idxs []int64, coords, tile []uint64) (bool, error) {
+	sc := &act[0].wg.scratch
+	steps := sc.steps[:0]
+	for _, l := range act {
+		steps = append(steps, l.steps)
+	}
+	sc.steps = steps
+	restore := func() {
+		for i, l := range act {
+			l.steps = sc.steps[i]
+		}
+	}
+	owner := func(e int) *lane { return act[e/per] }
+	nv := int(tm.decodeVec.nres) / max(tm.mt.elem.slots, 1)
+	vals := sc.u64(1, len(groups)*nv)
+	for k, g := range groups {
+		l := owner(g.elem[0])
+		var a [11]uint64
+		pc, state, depth, loops := l.pc, l.state, len(l.stack), len(l.loops)
+		if _, err := l.callback(in, tm.decodeVec, decodeArgs(a[:0], tm, base, g.idx, g.bc[:], g.ib[:])); err != nil {
+			// As before the call, for the interleaved calls to redo it.
+			l.pc, l.state, l.stack, l.loops = pc, state, l.stack[:depth], l.loops[:loops]
+			restore()
+			return false, nil
+		}
+		copy(vals[k*nv:k*nv+nv], l.regs[tm.decodeVec.res:tm.decodeVec.res+int32(nv)])
+	}
+	if !decodeRows(tm, act, lm, per, base, idxs, coords, tile) {
+		restore()
+		return false, nil
+	}
+	for k, g := range groups {
+		for i, e := range g.elem[:nv] {
+			v := vals[k*nv+i]
+			if err := vecAgree(in, tm, owner(g.elem[0]), e, i, tile[e], v); err != nil {
+				return true, err
+			}
+			tile[e] = v
+		}
+	}
+	return true, nil
 }
 
 // sameValue compares two scalars bit for bit, any NaN equal to any NaN.

@@ -29,7 +29,9 @@ func (p *prog) pickVecs() {
 	p.wideColl = true
 	for k := range p.code {
 		in := &p.code[k]
-		if in.coll && !isBarrier(in.op) && (in.wg || !isGroupOp(in.op)) {
+		// Workgroup-scope cooperative matrices run in the wide lockstep
+		// (lockColl), on tiles of the whole workgroup.
+		if in.coll && !isBarrier(in.op) && (in.wg || !isGroupOp(in.op)) && !(in.wg && isCoopOp(in.op)) {
 			p.wideColl = false
 		}
 		in.fam = family(in.op)
@@ -39,7 +41,7 @@ func (p *prog) pickVecs() {
 		in.vec, in.row = nil, nil
 		if p.fe == nil || p.fe.ins[in] == 0 {
 			in.vec = charged(in, pickVec(in))
-			in.row = chargedRow(in, pickRow(in))
+			in.row = chargedRow(in, affRow(in, pickRow(in)))
 		}
 	}
 	p.int4Pointers()
@@ -154,6 +156,8 @@ func vSelect(sg []*lane, in *instr) bool {
 }
 
 // vChain computes an access chain without a descriptor table.
+//
+//go:noinline
 func vChain(c *chain) vecOp {
 	off := uint64(c.off)
 	if len(c.steps) == 1 {
@@ -358,6 +362,8 @@ func vStore64(sg []*lane, in *instr) bool {
 }
 
 // bin makes a handler applying f to n components of two operands.
+//
+//go:noinline
 func bin(n int32, f func(x, y uint64) uint64) vecOp {
 	if n == 1 {
 		return func(sg []*lane, in *instr) bool {
@@ -383,6 +389,8 @@ func bin(n int32, f func(x, y uint64) uint64) vecOp {
 
 // un makes a handler applying f (its second operand unused) to n
 // components of one operand.
+//
+//go:noinline
 func un(n int32, f func(x, y uint64) uint64) vecOp {
 	return func(sg []*lane, in *instr) bool {
 		d, a := in.res, in.a[0]
@@ -462,6 +470,7 @@ func pickIntCmp(op spirv.Op, w int) func(x, y uint64) uint64 {
 	return nil
 }
 
+//go:noinline
 func pickBoolBin(op spirv.Op) func(x, y uint64) uint64 {
 	switch op {
 	case spirv.OpLogicalAnd:
@@ -488,6 +497,7 @@ func f32bits(x float64) uint64 {
 	return uint64(math.Float32bits(float32(x)))
 }
 
+//go:noinline
 func pickF32Bin(op spirv.Op) func(x, y uint64) uint64 {
 	switch op {
 	case spirv.OpFAdd:
@@ -524,6 +534,8 @@ func pickF16Bin(op spirv.Op) func(x, y uint64) uint64 {
 
 // fcmp makes a float32 comparison: unord is the result when an operand
 // is NaN.
+//
+//go:noinline
 func fcmp(unord bool, f func(a, b float64) bool) func(x, y uint64) uint64 {
 	u := b2u(unord)
 	return func(x, y uint64) uint64 {

@@ -24,15 +24,22 @@ func init() {
 }
 
 // modelLimit is one instruction's restriction to some execution models;
-// ok is given the entry point's model and execution modes.
+// ok is given the entry point reaching it.
 type modelLimit struct {
-	ok  func(m spirv.ExecutionModel, modes []spirv.ExecutionMode) bool
+	ok  func(e entryPoint) bool
 	msg string
+}
+
+// entryPoint is an entry point's function, execution model and modes.
+type entryPoint struct {
+	id    uint32
+	model spirv.ExecutionModel
+	modes []spirv.ExecutionMode
 }
 
 // models returns a limit to the listed execution models.
 func models(msg string, ms ...spirv.ExecutionModel) modelLimit {
-	return modelLimit{func(m spirv.ExecutionModel, _ []spirv.ExecutionMode) bool { return slices.Contains(ms, m) }, msg}
+	return modelLimit{func(e entryPoint) bool { return slices.Contains(ms, e.model) }, msg}
 }
 
 var (
@@ -60,11 +67,17 @@ func derivativeLimits(out []modelLimit, what, suffix string, grouped bool) []mod
 	if !grouped {
 		return out
 	}
-	return append(out, modelLimit{func(m spirv.ExecutionModel, modes []spirv.ExecutionMode) bool {
-		return !slices.Contains(compute, m) || slices.Contains(modes, spirv.ExecutionModeDerivativeGroupQuadsKHR) ||
-			slices.Contains(modes, spirv.ExecutionModeDerivativeGroupLinearKHR)
+	return append(out, modelLimit{func(e entryPoint) bool {
+		return !slices.Contains(compute, e.model) || slices.Contains(e.modes, spirv.ExecutionModeDerivativeGroupQuadsKHR) ||
+			slices.Contains(e.modes, spirv.ExecutionModeDerivativeGroupLinearKHR)
 	}, what + " DerivativeGroupQuadsKHR or DerivativeGroupLinearKHR execution mode for GLCompute, MeshEXT or TaskEXT execution model" + suffix})
 }
+
+// subgroupBarrierModels are the execution models whose OpControlBarrier
+// synchronizes at most a subgroup (VUID-04682).
+var subgroupBarrierModels = []spirv.ExecutionModel{spirv.ExecutionModelFragment, spirv.ExecutionModelVertex, spirv.ExecutionModelGeometry,
+	spirv.ExecutionModelTessellationEvaluation, spirv.ExecutionModelRayGenerationKHR, spirv.ExecutionModelIntersectionKHR,
+	spirv.ExecutionModelAnyHitKHR, spirv.ExecutionModelClosestHitKHR, spirv.ExecutionModelMissKHR}
 
 // opLimits are the families' execution-model limits by opcode: each
 // returns instruction i's limits appended to out (addModelLimits, merged
@@ -94,6 +107,10 @@ var familyLimits = sync.OnceValue(func() opLimits {
 //     OpIsHelperInvocationEXT: "This instruction is only valid in the
 //     Fragment Execution Model" (SPIR-V 3.56.17, 3.56.27, paraphrased, no
 //     local copy);
+//   - in Vulkan, "If code:OpControlBarrier is used in ray generation,
+//     intersection, any-hit, closest hit, miss, fragment, vertex,
+//     tessellation evaluation, or geometry shaders, the execution Scope
+//     must: be code:Subgroup" (VUID-StandaloneSpirv-OpControlBarrier-04682);
 //   - in Vulkan, "If the code:Scope for execution is code:Workgroup, then it
 //     must: only be used in the task, mesh, tessellation control, or
 //     compute {ExecutionModel}" (VUID-StandaloneSpirv-None-04637), the same
@@ -114,6 +131,10 @@ func (s *state) modelLimits(i int, out []modelLimit) []modelLimit {
 		return out
 	}
 	r := s.rolesOf(i)
+	if v, ok := s.known32(r.exec); ok && op == spirv.OpControlBarrier && spirv.Scope(v) != spirv.ScopeSubgroup {
+		out = append(out, modelLimit{func(e entryPoint) bool { return !slices.Contains(subgroupBarrierModels, e.model) },
+			"[VUID-StandaloneSpirv-OpControlBarrier-04682] in Vulkan environment, OpControlBarrier execution scope must be Subgroup for Fragment, Vertex, Geometry, TessellationEvaluation, RayGeneration, Intersection, AnyHit, ClosestHit, and Miss execution models"})
+	}
 	if v, ok := s.known32(r.exec); ok && spirv.Scope(v) == spirv.ScopeWorkgroup {
 		out = append(out, models("[VUID-StandaloneSpirv-None-04637] in Vulkan environment, Workgroup execution scope is only for TaskNV, MeshNV, TaskEXT, MeshEXT, TessellationControl, and GLCompute execution models", workgroupModels...))
 	}
@@ -137,13 +158,13 @@ func (s *state) modelLimits(i int, out []modelLimit) []modelLimit {
 func (s *state) checkCallGraphModels(i int) {
 	w := s.m.Insts[i].Words
 	model := spirv.ExecutionModel(w[0])
-	modes := s.modesOf(w[1])
+	ep := entryPoint{w[1], model, s.modesOf(w[1])}
 	var limits []modelLimit
 	for _, f := range s.reachableFuncs(w[1]) {
 		for k := f.Index + 1; k < f.End; k++ {
 			limits = s.modelLimits(k, limits[:0])
 			for _, l := range limits {
-				if !l.ok(model, modes) {
+				if !l.ok(ep) {
 					s.fail(k, "execution-model.limit", "%s, and entry point <id> '%d' (%s) reaches it through its call graph", l.msg, w[1], modelName(model))
 					return
 				}
@@ -162,6 +183,17 @@ func (s *state) modesOf(fid uint32) []spirv.ExecutionMode {
 		}
 	}
 	return out
+}
+
+// modeArg returns the first operand of the entry point fid's execution
+// mode m, if the module declares it with OpExecutionMode.
+func (s *state) modeArg(fid uint32, m spirv.ExecutionMode) (uint32, bool) {
+	for _, in := range s.layout.ExecutionModes {
+		if in.Op == spirv.OpExecutionMode && len(in.Words) > 2 && in.Words[0] == fid && spirv.ExecutionMode(in.Words[1]) == m {
+			return in.Words[2], true
+		}
+	}
+	return 0, false
 }
 
 func modelName(m spirv.ExecutionModel) string {

@@ -107,6 +107,118 @@ func (s *state) checkBlockLayouts() {
 			return
 		}
 	}
+	s.checkUntypedLayouts()
+}
+
+// memberOffset returns member k of struct st's Offset, or the value of
+// its OffsetIdEXT <id> (SPV_EXT_descriptor_heap): has says one decorates
+// it, known that its value is known (not a specialization constant's).
+func (s *state) memberOffset(st uint32, k int) (off uint64, has, known bool) {
+	for _, x := range s.memberDec[st] {
+		if x.member != uint32(k) || len(x.args) == 0 {
+			continue
+		}
+		switch x.dec {
+		case spirv.DecorationOffset:
+			return uint64(x.args[0]), true, true
+		case spirv.DecorationOffsetIdEXT:
+			v, ok := s.constValue(x.args[0])
+			return v, true, ok
+		}
+	}
+	return 0, false, false
+}
+
+// arrayStride returns an array type's ArrayStride or the value of its
+// ArrayStrideIdEXT <id>, as memberOffset does.
+func (s *state) arrayStride(id uint32) (stride uint64, has, known bool) {
+	for _, x := range s.decor[id] {
+		if len(x.args) == 0 {
+			continue
+		}
+		switch x.dec {
+		case spirv.DecorationArrayStride:
+			return uint64(x.args[0]), true, true
+		case spirv.DecorationArrayStrideIdEXT:
+			v, ok := s.constValue(x.args[0])
+			return v, true, ok
+		}
+	}
+	return 0, false, false
+}
+
+// checkUntypedLayouts: in Vulkan the data an untyped pointer reaches is
+// laid out explicitly (VUID-StandaloneSpirv-OpTypeUntypedPointerKHR-11417:
+// untyped pointers only into explicitly laid out storage classes; a
+// descriptor heap's UniformConstant memory is laid out as a storage
+// buffer, SPV_EXT_descriptor_heap). The struct each untyped variable,
+// access chain, load, store or array length names (its descriptor array
+// stripped) follows its storage class's rules; an OffsetIdEXT or
+// ArrayStrideIdEXT whose <id> is a specialization constant is left to
+// the pipeline, and a descriptor (whose size the device gives) takes no
+// bytes of its own.
+func (s *state) checkUntypedLayouts() {
+	if !s.env.vulkan || !s.hasCap(spirv.CapabilityUntypedPointersKHR) {
+		return
+	}
+	done := map[[2]uint32]bool{}
+	for i := range s.m.Insts {
+		sc, dt, ok := s.untypedReference(i)
+		if !ok {
+			continue
+		}
+		t := s.types[dt]
+		if t.is(spirv.OpTypeArray) || t.is(spirv.OpTypeRuntimeArray) {
+			if e := s.types[t.Elem]; s.hasDecoration(t.Elem, spirv.DecorationBlock) || s.hasDecoration(t.Elem, spirv.DecorationBufferBlock) {
+				t = e
+			}
+		}
+		if !t.is(spirv.OpTypeStruct) || done[[2]uint32{t.ID, uint32(sc)}] {
+			continue
+		}
+		done[[2]uint32{t.ID, uint32(sc)}] = true
+		r := s.layoutFor(sc, s.hasDecoration(t.ID, spirv.DecorationBufferBlock))
+		if msg := s.checkStructLayout(t, r, false); msg != "" {
+			s.fail(i, "layout."+r.name, "Structure id %d reached through an untyped pointer in %s storage class must follow %s layout rules: %s", t.ID, scName(sc), r.name, msg)
+			return
+		}
+	}
+}
+
+// untypedReference returns the storage class and data type instruction i
+// reaches memory with through an untyped pointer, if it does.
+func (s *state) untypedReference(i int) (spirv.StorageClass, uint32, bool) {
+	in := &s.m.Insts[i]
+	w := in.Words
+	untyped := func(ptr uint32) (spirv.StorageClass, bool) {
+		if t := s.valueType(ptr); t.is(spirv.OpTypeUntypedPointerKHR) {
+			return t.Storage, true
+		}
+		return 0, false
+	}
+	switch in.Op {
+	case spirv.OpUntypedVariableKHR:
+		if len(w) > 3 {
+			return spirv.StorageClass(w[2]), w[3], true
+		}
+	case spirv.OpUntypedAccessChainKHR, spirv.OpUntypedInBoundsAccessChainKHR, spirv.OpUntypedPtrAccessChainKHR, spirv.OpUntypedInBoundsPtrAccessChainKHR:
+		if rt := s.types[w[0]]; rt != nil {
+			return rt.Storage, w[2], true
+		}
+	case spirv.OpLoad:
+		if sc, ok := untyped(w[2]); ok {
+			return sc, w[0], true
+		}
+	case spirv.OpStore:
+		if sc, ok := untyped(w[0]); ok {
+			return sc, s.typeOf(w[1]), true
+		}
+	case spirv.OpUntypedArrayLengthKHR:
+		if sc, ok := untyped(w[3]); ok {
+			return sc, w[2], true
+		}
+	}
+	return 0, 0, false
 }
 
 // scalarAlign is the alignment of a scalar, or of a vector's component.
@@ -208,14 +320,21 @@ func (s *state) size(t *Type, rowMajor bool, matrixStride uint32) uint64 {
 		if !t.CountKnown || t.Count == 0 {
 			return 0
 		}
-		stride, _ := s.decorationArg(t.ID, spirv.DecorationArrayStride)
-		return (t.Count-1)*uint64(stride) + s.size(s.types[t.Elem], rowMajor, matrixStride)
+		es := s.size(s.types[t.Elem], rowMajor, matrixStride)
+		stride, _, known := s.arrayStride(t.ID)
+		if !known {
+			return es
+		}
+		return (t.Count-1)*stride + es
 	case spirv.OpTypeStruct:
 		var end uint64
 		for k, m := range t.Members {
-			off, _ := s.memberDecorationArg(t.ID, uint32(k), spirv.DecorationOffset)
+			off, _, known := s.memberOffset(t.ID, k)
+			if !known {
+				continue
+			}
 			ms, _ := s.memberDecorationArg(t.ID, uint32(k), spirv.DecorationMatrixStride)
-			end = max(end, uint64(off)+s.size(s.types[m], s.memberHasDecoration(t.ID, uint32(k), spirv.DecorationRowMajor), ms))
+			end = max(end, off+s.size(s.types[m], s.memberHasDecoration(t.ID, uint32(k), spirv.DecorationRowMajor), ms))
 		}
 		return end
 	}
@@ -232,11 +351,13 @@ func (s *state) checkStructLayout(t *Type, r layoutRules, nested bool) string {
 	}
 	ms := make([]member, 0, len(t.Members))
 	for k := range t.Members {
-		off, ok := s.memberDecorationArg(t.ID, uint32(k), spirv.DecorationOffset)
-		if !ok {
+		off, has, known := s.memberOffset(t.ID, k)
+		if !has {
 			return fmt.Sprintf("member %d must be explicitly laid out with an Offset decoration", k)
 		}
-		ms = append(ms, member{k, uint64(off)})
+		if known {
+			ms = append(ms, member{k, off})
+		}
 	}
 	// Members are checked in offset order, as they may be declared in any.
 	for a := 1; a < len(ms); a++ {
@@ -299,8 +420,8 @@ func (s *state) checkNestedLayout(t *Type, rowMajor bool, mstride uint32, hasMSt
 			}
 			return ""
 		case spirv.OpTypeArray, spirv.OpTypeRuntimeArray:
-			stride, ok := s.decorationArg(t.ID, spirv.DecorationArrayStride)
-			if !ok {
+			stride, has, known := s.arrayStride(t.ID)
+			if !has {
 				return fmt.Sprintf("member %d is an array and must be explicitly laid out with ArrayStride decorations", k)
 			}
 			e := s.types[t.Elem]
@@ -308,10 +429,10 @@ func (s *state) checkNestedLayout(t *Type, rowMajor bool, mstride uint32, hasMSt
 				return ""
 			}
 			a := s.baseAlign(t, rowMajor, r)
-			if uint64(stride)%a != 0 {
+			if known && stride%a != 0 {
 				return fmt.Sprintf("member %d contains an array with stride %d not satisfying alignment to %d", k, stride, a)
 			}
-			if es := s.size(e, rowMajor, mstride); uint64(stride) < es {
+			if es := s.size(e, rowMajor, mstride); known && stride < es {
 				return fmt.Sprintf("member %d contains an array with stride %d smaller than its element's size %d", k, stride, es)
 			}
 			t = e

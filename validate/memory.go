@@ -254,6 +254,22 @@ func (s *state) checkSemantics(i int, id uint32) {
 	}
 }
 
+// isOpaqueHandle reports whether t is an opaque resource's handle type or
+// an array of one.
+func (s *state) isOpaqueHandle(t *Type) bool {
+	if t.is(spirv.OpTypeArray) || t.is(spirv.OpTypeRuntimeArray) {
+		t = s.types[t.Elem]
+	}
+	if t == nil {
+		return false
+	}
+	switch t.Op {
+	case spirv.OpTypeImage, spirv.OpTypeSampler, spirv.OpTypeSampledImage, spirv.OpTypeAccelerationStructureKHR, spirv.OpTypeTensorARM:
+		return true
+	}
+	return false
+}
+
 // checkResourceVariable: the Vulkan interface rules of one global
 // variable (Vulkan 15.6 "Shader Resource Interface", 15.8 "Push Constant
 // Interface"): a storage buffer's, uniform buffer's or push constant's
@@ -295,6 +311,14 @@ func (s *state) checkResourceVariable(i int, used map[uint32]bool) {
 		return
 	case sc == spirv.StorageClassPushConstant && !s.types[s.types[w[0]].Elem].is(spirv.OpTypeStruct):
 		s.fail(i, "vulkan.buffer-type", "[VUID-StandaloneSpirv-PushConstant-06808] PushConstant OpVariable <id> '%d' has illegal type.", id)
+		return
+	case sc == spirv.StorageClassUniformConstant && !s.isOpaqueHandle(s.types[s.types[w[0]].Elem]):
+		// "Any variable in the code:UniformConstant {StorageClass} must:
+		// be typed as either code:OpTypeImage, code:OpTypeSampler,
+		// code:OpTypeSampledImage, code:OpTypeAccelerationStructureKHR,
+		// code:OpTypeTensorARM or an array of one of these types"
+		// (VUID-StandaloneSpirv-UniformConstant-04655).
+		s.fail(i, "vulkan.uniform-constant-type", "[VUID-StandaloneSpirv-UniformConstant-04655] UniformConstant OpVariable <id> '%d' has illegal type: Variables identified with the UniformConstant storage class are used only as handles to refer to opaque resources. Such variables must be typed as OpTypeImage, OpTypeSampler, OpTypeSampledImage, OpTypeAccelerationStructureKHR, OpTypeTensorARM, or an array of one of these types.", id)
 		return
 	}
 	switch sc {

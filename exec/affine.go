@@ -1,0 +1,434 @@
+package exec
+
+import (
+	"encoding/binary"
+
+	"github.com/coopshader/coop/spirv"
+)
+
+// Affine rows. Many values that vary between the invocations of a
+// subgroup in lockstep are an affine function of their
+// LocalInvocationId: the built-in ids themselves, what integer
+// additions, subtractions and multiplications by uniform values make of
+// them, and the access chains they index (base + gid*4). Such a slot has
+// the state sAff: instead of its row, the subgroup keeps the function
+// (c + dx*x + dy*y + dz*z, wrapping, in the value's width), and its row
+// is written only where something needs the values one by one
+// (materialize). A load or store through an sAff pointer checks the
+// range of its addresses once and then reads or writes each run of
+// invocations with consecutive x (xrun) as a strided or contiguous
+// block; where the range is not provably inside one buffer or the
+// workgroup memory, the pointer's row is written and the per-invocation
+// path runs as before, so faults are those it reports.
+
+// affine is c + d·(x, y, z) in two's complement, the values of width w
+// (32: the low 32 bits, kept sign-extended so the numbers stay small).
+type affine struct {
+	c int64
+	d [3]int64
+	w uint8
+	// filled: the slot's row holds the values too (fill).
+	filled bool
+}
+
+// xrun is the invocations i0 .. i0+n-1 of a subgroup's rows, whose
+// LocalInvocationIds are (x+j, y, z).
+type xrun struct {
+	i0, n   int32
+	x, y, z int64
+}
+
+// Bounds within which an affine function's range is computed without
+// overflow: |c| <= affMaxC, |d| <= affMaxD, ids below affMaxID.
+const (
+	affMaxC  = 1 << 62
+	affMaxD  = 1 << 40
+	affMaxID = 1 << 20
+)
+
+// initRuns splits the subgroup's invocations into xruns and notes the
+// ranges of their ids.
+func (m *sgMeta) initRuns() {
+	m.runs = m.runs[:0]
+	for i, l := range m.sg {
+		x, y, z := int64(l.lxyz[0]), int64(l.lxyz[1]), int64(l.lxyz[2])
+		if k := len(m.runs) - 1; k >= 0 {
+			r := &m.runs[k]
+			if r.y == y && r.z == z && r.x+int64(r.n) == x {
+				r.n++
+				continue
+			}
+		}
+		m.runs = append(m.runs, xrun{i0: int32(i), n: 1, x: x, y: y, z: z})
+	}
+	m.box = [3][2]int64{{affMaxID, -1}, {affMaxID, -1}, {affMaxID, -1}}
+	for _, r := range m.runs {
+		for k, v := range [3][2]int64{{r.x, r.x + int64(r.n) - 1}, {r.y, r.y}, {r.z, r.z}} {
+			m.box[k][0] = min(m.box[k][0], v[0])
+			m.box[k][1] = max(m.box[k][1], v[1])
+		}
+	}
+}
+
+// canon keeps a 32-bit function's numbers sign-extended.
+func (a affine) canon() affine {
+	if a.w == 32 {
+		a.c = int64(int32(a.c))
+		for k := range a.d {
+			a.d[k] = int64(int32(a.d[k]))
+		}
+	}
+	return a
+}
+
+// at is a's number (before wrapping to w) at run r's first invocation.
+func (a *affine) at(r *xrun) int64 {
+	return a.c + a.d[0]*r.x + a.d[1]*r.y + a.d[2]*r.z
+}
+
+// rng gives the least and greatest number a takes over the subgroup's
+// invocations, as integers (no wrapping); ok is false where that is not
+// known to fit in 64 bits.
+func (m *sgMeta) rng(a *affine) (lo, hi int64, ok bool) {
+	if a.c > affMaxC || a.c < -affMaxC || m.box[0][1] < 0 || m.box[0][1] >= affMaxID || m.box[1][1] >= affMaxID || m.box[2][1] >= affMaxID {
+		return 0, 0, false
+	}
+	lo, hi = a.c, a.c
+	for k, d := range a.d {
+		if d > affMaxD || d < -affMaxD {
+			return 0, 0, false
+		}
+		x, y := d*m.box[k][0], d*m.box[k][1]
+		lo += min(x, y)
+		hi += max(x, y)
+	}
+	return lo, hi, true
+}
+
+// setAff makes slot s hold a (a handler's result: lockstep then leaves
+// the state as it is).
+func (m *sgMeta) setAff(s int32, a affine) {
+	if m.aff == nil {
+		m.aff = make([]affine, len(m.st))
+	}
+	a.filled = false
+	m.aff[s] = a.canon()
+	m.st[s] = sAff
+	m.made = true
+}
+
+// materialize makes the sAff slot s an ordinary row (sVec).
+func (m *sgMeta) materialize(s int32) {
+	m.fill(s)
+	m.st[s] = sVec
+}
+
+// fill writes the values of the sAff slot s into its row, which it keeps
+// (the function stays known for the loads, stores and chains to come).
+func (m *sgMeta) fill(s int32) {
+	a := &m.aff[s]
+	if a.filled {
+		return
+	}
+	a.filled = true
+	r := m.row(s)
+	mk := mask(int(a.w))
+	for i := range m.runs {
+		u := &m.runs[i]
+		v := a.at(u)
+		d := r[u.i0 : u.i0+u.n]
+		for j := range d {
+			d[j] = uint64(v) & mk
+			v += a.d[0]
+		}
+	}
+}
+
+// affOf gives slot s as an affine function of width w: its own, or the
+// constant it holds everywhere.
+func (m *sgMeta) affOf(s int32, w uint8) (affine, bool) {
+	switch v := m.st[s]; {
+	case v == sAff:
+		a := m.aff[s]
+		return a, a.w == w
+	case isUni(v):
+		return affine{c: int64(m.sg[0].regs[s]), w: w}.canon(), true
+	}
+	return affine{}, false
+}
+
+// affRow wraps the row handler of the integer operations that keep
+// functions affine (a sum, a difference, a product or left shift by a
+// uniform value, of 32- or 64-bit scalars): where an operand is sAff and
+// the other uniform or sAff, the result is sAff; otherwise r runs.
+func affRow(in *instr, r rowOp) rowOp {
+	if r == nil || in.w > 0 || in.t == nil || in.t.kind != kInt || in.t.slots != 1 || len(in.a) != 2 ||
+		in.t.width != 32 && in.t.width != 64 {
+		return r
+	}
+	w := uint8(in.t.width)
+	switch in.op {
+	case spirv.OpIAdd, spirv.OpISub, spirv.OpIMul, spirv.OpShiftLeftLogical:
+	default:
+		return r
+	}
+	op := in.op
+	return func(m *sgMeta, in *instr) bool {
+		x, y := in.a[0], in.a[1]
+		if m.st[x] != sAff && m.st[y] != sAff {
+			return r(m, in)
+		}
+		a, ok1 := m.affOf(x, w)
+		b, ok2 := m.affOf(y, w)
+		if !ok1 || !ok2 {
+			return r(m, in)
+		}
+		switch op {
+		case spirv.OpIAdd:
+			a.c += b.c
+			for k := range a.d {
+				a.d[k] += b.d[k]
+			}
+		case spirv.OpISub:
+			a.c -= b.c
+			for k := range a.d {
+				a.d[k] -= b.d[k]
+			}
+		case spirv.OpIMul:
+			if m.st[y] != sAff {
+				a, b = b, a
+			}
+			if m.st[x] == sAff && m.st[y] == sAff {
+				return r(m, in)
+			}
+			// b is sAff, a the uniform factor.
+			k := a.c
+			a = b
+			a.c *= k
+			for i := range a.d {
+				a.d[i] *= k
+			}
+		case spirv.OpShiftLeftLogical:
+			if m.st[y] == sAff {
+				return r(m, in)
+			}
+			k := int64(1) << (uint64(b.c) & uint64(w-1))
+			a.c *= k
+			for i := range a.d {
+				a.d[i] *= k
+			}
+		}
+		m.setAff(in.res, a)
+		return true
+	}
+}
+
+// affChain computes an access chain whose base and indices are sAff or
+// uniform as an sAff address, where every index provably lies within its
+// bound (and is its own sign extension); false leaves it to rChain's
+// loop.
+func (m *sgMeta) affChain(c *chain, in *instr) bool {
+	st, lr := m.st, m.sg[0].regs
+	var r affine
+	switch b := in.a[0]; {
+	case isUni(st[b]):
+		r.c = int64(lr[b])
+	case st[b] == sAff && m.aff[b].w == 64:
+		r = m.aff[b]
+	default:
+		return false
+	}
+	r.w = 64
+	r.c += int64(c.off)
+	for _, s := range c.steps {
+		stride := int64(s.stride)
+		if isUni(st[s.slot]) {
+			k := sext(lr[s.slot], s.w)
+			if s.bound > 0 && uint64(k) >= uint64(s.bound) {
+				return false
+			}
+			r.c += k * stride
+			continue
+		}
+		if st[s.slot] != sAff {
+			return false
+		}
+		x := &m.aff[s.slot]
+		lo, hi, ok := m.rng(x)
+		if !ok || int(x.w) != s.w || lo < 0 || s.w < 64 && hi >= 1<<(s.w-1) || s.bound > 0 && hi >= int64(s.bound) {
+			return false
+		}
+		r.c += x.c * stride
+		for k := range r.d {
+			r.d[k] += x.d[k] * stride
+		}
+	}
+	m.setAff(in.res, r)
+	return true
+}
+
+// affSpan finds the bytes the addresses of the sAff pointer slot s fall
+// in, n bytes each, and the offset of the bytes' start in the address;
+// nil where they do not provably lie within one buffer or the workgroup
+// memory.
+func (m *sgMeta) affSpan(s int32, n int64) ([]byte, int64) {
+	a := &m.aff[s]
+	if a.w != 64 {
+		return nil, 0
+	}
+	lo, hi, ok := m.rng(a)
+	if !ok || lo < 0 {
+		return nil, 0
+	}
+	tag := lo &^ (1<<offBits - 1)
+	if hi&^(1<<offBits-1) != tag {
+		return nil, 0
+	}
+	buf, _ := m.span(uint64(lo))
+	if buf == nil || hi-tag > int64(len(buf))-n {
+		return nil, 0
+	}
+	return buf, tag
+}
+
+// affLoad runs a load of n bytes (1, 2, 4 or 8) through the sAff pointer
+// in.a[0] into the result's row; false where affSpan finds no bytes.
+func (m *sgMeta) affLoad(in *instr, n int64) bool {
+	s := in.a[0]
+	buf, tag := m.affSpan(s, n)
+	if buf == nil {
+		return false
+	}
+	a := &m.aff[s]
+	d := m.row(in.res)
+	var prev []uint64 // the last run's values, and where it read them
+	po := int64(-1)
+	for i := range m.runs {
+		u := &m.runs[i]
+		o := a.at(u) - tag
+		dd := d[u.i0 : u.i0+u.n]
+		if o == po && len(dd) == len(prev) {
+			// Rows of a tile read alike (an address not depending on y).
+			copy(dd, prev)
+			continue
+		}
+		prev, po = dd, o
+		loadRun(dd, buf, o, a.d[0], n)
+	}
+	return true
+}
+
+// loadRun reads d's values of n bytes from b at o, o+dx, ... (the
+// caller checked that they lie within b). Apart from the big loops'
+// functions, so that its loops keep their variables in registers.
+//
+//go:noinline
+func loadRun(d []uint64, b []byte, o, dx, n int64) {
+	switch {
+	case dx == 0:
+		b = b[o:]
+		var v uint64
+		switch n {
+		case 1:
+			v = uint64(b[0])
+		case 2:
+			v = uint64(binary.LittleEndian.Uint16(b))
+		case 4:
+			v = uint64(binary.LittleEndian.Uint32(b))
+		default:
+			v = binary.LittleEndian.Uint64(b)
+		}
+		for j := range d {
+			d[j] = v
+		}
+	case n == 4 && dx == 4:
+		b = b[o:]
+		for j := range d {
+			d[j] = uint64(binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		}
+	case n == 4:
+		for j := range d {
+			d[j] = uint64(binary.LittleEndian.Uint32(b[o:]))
+			o += dx
+		}
+	case n == 2:
+		for j := range d {
+			d[j] = uint64(binary.LittleEndian.Uint16(b[o:]))
+			o += dx
+		}
+	case n == 1:
+		for j := range d {
+			d[j] = uint64(b[o])
+			o += dx
+		}
+	default:
+		for j := range d {
+			d[j] = binary.LittleEndian.Uint64(b[o:])
+			o += dx
+		}
+	}
+}
+
+// affStore runs a store of n bytes (1, 2, 4 or 8) of in.a[1] through the
+// sAff pointer in.a[0], invocations in order; false where affSpan finds
+// no bytes or the value is a tile.
+func (m *sgMeta) affStore(in *instr, n int64) bool {
+	s := in.a[0]
+	buf, tag := m.affSpan(s, n)
+	if buf == nil {
+		return false
+	}
+	v := m.arg(in.a[1], 1)
+	if v == nil {
+		return false
+	}
+	a := &m.aff[s]
+	dx := a.d[0]
+	for i := range m.runs {
+		u := &m.runs[i]
+		vv := v[u.i0 : u.i0+u.n]
+		if dx == 0 {
+			// The run's invocations write one place: the last one's value
+			// stays.
+			vv = vv[len(vv)-1:]
+		}
+		storeRun(buf, a.at(u)-tag, vv, dx, n)
+	}
+	return true
+}
+
+// storeRun writes v's values of n bytes to b at o, o+dx, ... (the caller
+// checked that they lie within b), in order.
+//
+//go:noinline
+func storeRun(b []byte, o int64, v []uint64, dx, n int64) {
+	switch {
+	case n == 4 && dx == 4:
+		b = b[o:]
+		for _, x := range v {
+			binary.LittleEndian.PutUint32(b, uint32(x))
+			b = b[4:]
+		}
+	case n == 4:
+		for _, x := range v {
+			binary.LittleEndian.PutUint32(b[o:], uint32(x))
+			o += dx
+		}
+	case n == 2:
+		for _, x := range v {
+			binary.LittleEndian.PutUint16(b[o:], uint16(x))
+			o += dx
+		}
+	case n == 1:
+		for _, x := range v {
+			b[o] = byte(x)
+			o += dx
+		}
+	default:
+		for _, x := range v {
+			binary.LittleEndian.PutUint64(b[o:], x)
+			o += dx
+		}
+	}
+}
