@@ -27,6 +27,8 @@ type affine struct {
 	c int64
 	d [3]int64
 	w uint8
+	// filled: the slot's row holds the values too (fill).
+	filled bool
 }
 
 // xrun is the invocations i0 .. i0+n-1 of a subgroup's rows, whose
@@ -66,6 +68,7 @@ func (m *sgMeta) initRuns() {
 			m.box[k][1] = max(m.box[k][1], v[1])
 		}
 	}
+	m.boxOK = len(m.runs) > 0 && max(m.box[0][1], m.box[1][1], m.box[2][1]) < affMaxID
 }
 
 // canon keeps a 32-bit function's numbers sign-extended.
@@ -88,17 +91,21 @@ func (a *affine) at(r *xrun) int64 {
 // invocations, as integers (no wrapping); ok is false where that is not
 // known to fit in 64 bits.
 func (m *sgMeta) rng(a *affine) (lo, hi int64, ok bool) {
-	if a.c > affMaxC || a.c < -affMaxC || m.box[0][1] < 0 || m.box[0][1] >= affMaxID || m.box[1][1] >= affMaxID || m.box[2][1] >= affMaxID {
+	if !m.boxOK || uint64(a.c+affMaxC) > 2*affMaxC {
 		return 0, 0, false
 	}
 	lo, hi = a.c, a.c
 	for k, d := range a.d {
-		if d > affMaxD || d < -affMaxD {
+		if uint64(d+affMaxD) > 2*affMaxD {
 			return 0, 0, false
 		}
-		x, y := d*m.box[k][0], d*m.box[k][1]
-		lo += min(x, y)
-		hi += max(x, y)
+		if d >= 0 {
+			lo += d * m.box[k][0]
+			hi += d * m.box[k][1]
+		} else {
+			lo += d * m.box[k][1]
+			hi += d * m.box[k][0]
+		}
 	}
 	return lo, hi, true
 }
@@ -109,14 +116,29 @@ func (m *sgMeta) setAff(s int32, a affine) {
 	if m.aff == nil {
 		m.aff = make([]affine, len(m.st))
 	}
-	m.aff[s] = a.canon()
+	if a.w == 32 {
+		a = a.canon()
+	}
+	a.filled = false
+	m.aff[s] = a
 	m.st[s] = sAff
 	m.made = true
 }
 
-// materialize writes the row of the sAff slot s.
+// materialize makes the sAff slot s an ordinary row (sVec).
 func (m *sgMeta) materialize(s int32) {
+	m.fill(s)
+	m.st[s] = sVec
+}
+
+// fill writes the values of the sAff slot s into its row, which it keeps
+// (the function stays known for the loads, stores and chains to come).
+func (m *sgMeta) fill(s int32) {
 	a := &m.aff[s]
+	if a.filled {
+		return
+	}
+	a.filled = true
 	r := m.row(s)
 	mk := mask(int(a.w))
 	for i := range m.runs {
@@ -128,21 +150,26 @@ func (m *sgMeta) materialize(s int32) {
 			v += a.d[0]
 		}
 	}
-	m.st[s] = sVec
 }
 
 // affOf gives slot s as an affine function of width w: its own, or the
-// constant it holds everywhere.
-func (m *sgMeta) affOf(s int32, w uint8) (affine, bool) {
+// constant it holds everywhere (no slopes).
+func (m *sgMeta) affOf(s int32, w uint8) (c int64, d *[3]int64, ok bool) {
 	switch v := m.st[s]; {
 	case v == sAff:
-		a := m.aff[s]
-		return a, a.w == w
+		a := &m.aff[s]
+		return a.c, &a.d, a.w == w
 	case isUni(v):
-		return affine{c: int64(m.sg[0].regs[s]), w: w}.canon(), true
+		c = int64(m.sg[0].regs[s])
+		if w == 32 {
+			c = int64(int32(c))
+		}
+		return c, &noSlope, true
 	}
-	return affine{}, false
+	return 0, nil, false
 }
+
+var noSlope [3]int64
 
 // affRow wraps the row handler of the integer operations that keep
 // functions affine (a sum, a difference, a product or left shift by a
@@ -154,58 +181,52 @@ func affRow(in *instr, r rowOp) rowOp {
 		return r
 	}
 	w := uint8(in.t.width)
-	switch in.op {
-	case spirv.OpIAdd, spirv.OpISub, spirv.OpIMul, spirv.OpShiftLeftLogical:
+	op := in.op
+	switch op {
+	case spirv.OpIAdd, spirv.OpISub:
+	case spirv.OpIMul, spirv.OpShiftLeftLogical:
 	default:
 		return r
 	}
-	op := in.op
 	return func(m *sgMeta, in *instr) bool {
 		x, y := in.a[0], in.a[1]
-		if m.st[x] != sAff && m.st[y] != sAff {
+		ax, ay := m.st[x] == sAff, m.st[y] == sAff
+		if !ax && !ay || ax && ay && (op == spirv.OpIMul || op == spirv.OpShiftLeftLogical) || !ax && op == spirv.OpShiftLeftLogical {
 			return r(m, in)
 		}
-		a, ok1 := m.affOf(x, w)
-		b, ok2 := m.affOf(y, w)
+		ca, da, ok1 := m.affOf(x, w)
+		cb, db, ok2 := m.affOf(y, w)
 		if !ok1 || !ok2 {
 			return r(m, in)
 		}
+		// Written in place: the result's slot is neither operand's.
+		res := &m.aff[in.res]
 		switch op {
 		case spirv.OpIAdd:
-			a.c += b.c
-			for k := range a.d {
-				a.d[k] += b.d[k]
-			}
+			res.c = ca + cb
+			res.d = [3]int64{da[0] + db[0], da[1] + db[1], da[2] + db[2]}
 		case spirv.OpISub:
-			a.c -= b.c
-			for k := range a.d {
-				a.d[k] -= b.d[k]
+			res.c = ca - cb
+			res.d = [3]int64{da[0] - db[0], da[1] - db[1], da[2] - db[2]}
+		default:
+			var k int64
+			switch {
+			case op == spirv.OpShiftLeftLogical:
+				k = int64(1) << (uint64(cb) & uint64(w-1))
+			case ax:
+				k = cb
+			default:
+				k, ca, da = ca, cb, db
 			}
-		case spirv.OpIMul:
-			if m.st[y] != sAff {
-				a, b = b, a
-			}
-			if m.st[x] == sAff && m.st[y] == sAff {
-				return r(m, in)
-			}
-			// b is sAff, a the uniform factor.
-			k := a.c
-			a = b
-			a.c *= k
-			for i := range a.d {
-				a.d[i] *= k
-			}
-		case spirv.OpShiftLeftLogical:
-			if m.st[y] == sAff {
-				return r(m, in)
-			}
-			k := int64(1) << (uint64(b.c) & uint64(w-1))
-			a.c *= k
-			for i := range a.d {
-				a.d[i] *= k
-			}
+			res.c = ca * k
+			res.d = [3]int64{da[0] * k, da[1] * k, da[2] * k}
 		}
-		m.setAff(in.res, a)
+		res.w, res.filled = w, false
+		if w == 32 {
+			*res = res.canon()
+		}
+		m.st[in.res] = sAff
+		m.made = true
 		return true
 	}
 }
@@ -286,42 +307,93 @@ func (m *sgMeta) affLoad(in *instr, n int64) bool {
 	if buf == nil {
 		return false
 	}
-	a := &m.aff[s]
+	affLoadRuns(m.row(in.res), buf, m.runs, &m.aff[s], tag, n)
+	return true
+}
+
+// affLoadRuns reads the row d's values of n bytes from buf at a's addresses
+// less tag (which the caller checked lie within buf), run by run. Apart
+// from the big loops' functions, so that its loops keep their variables
+// in registers.
+//
+//go:noinline
+func affLoadRuns(d []uint64, buf []byte, runs []xrun, a *affine, tag, n int64) {
+	var prev []uint64 // the last run's values, and where it read them
+	po := int64(-1)
 	dx := a.d[0]
-	d := m.row(in.res)
-	for i := range m.runs {
-		u := &m.runs[i]
+	for i := range runs {
+		u := &runs[i]
 		o := a.at(u) - tag
 		dd := d[u.i0 : u.i0+u.n]
 		switch {
+		case o == po && len(dd) == len(prev):
+			// Rows of a tile read alike (an address not depending on y).
+			copy(dd, prev)
+		case n == 4 && dx == 0:
+			v := uint64(binary.LittleEndian.Uint32(buf[o:]))
+			for j := range dd {
+				dd[j] = v
+			}
 		case n == 4 && dx == 4:
-			src := buf[o : o+4*int64(len(dd))]
+			b := buf[o:]
 			for j := range dd {
-				dd[j] = uint64(binary.LittleEndian.Uint32(src[4*j:]))
-			}
-		case n == 4:
-			for j := range dd {
-				dd[j] = uint64(binary.LittleEndian.Uint32(buf[o:]))
-				o += dx
-			}
-		case n == 2:
-			for j := range dd {
-				dd[j] = uint64(binary.LittleEndian.Uint16(buf[o:]))
-				o += dx
-			}
-		case n == 1:
-			for j := range dd {
-				dd[j] = uint64(buf[o])
-				o += dx
+				dd[j] = uint64(binary.LittleEndian.Uint32(b))
+				b = b[4:]
 			}
 		default:
-			for j := range dd {
-				dd[j] = binary.LittleEndian.Uint64(buf[o:])
-				o += dx
-			}
+			loadRun(dd, buf, o, dx, n)
+		}
+		prev, po = dd, o
+	}
+}
+
+// loadRun reads d's values of n bytes from b at o, o+dx, ... (the
+// caller checked that they lie within b).
+func loadRun(d []uint64, b []byte, o, dx, n int64) {
+	switch {
+	case dx == 0:
+		b = b[o:]
+		var v uint64
+		switch n {
+		case 1:
+			v = uint64(b[0])
+		case 2:
+			v = uint64(binary.LittleEndian.Uint16(b))
+		case 4:
+			v = uint64(binary.LittleEndian.Uint32(b))
+		default:
+			v = binary.LittleEndian.Uint64(b)
+		}
+		for j := range d {
+			d[j] = v
+		}
+	case n == 4 && dx == 4:
+		b = b[o:]
+		for j := range d {
+			d[j] = uint64(binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		}
+	case n == 4:
+		for j := range d {
+			d[j] = uint64(binary.LittleEndian.Uint32(b[o:]))
+			o += dx
+		}
+	case n == 2:
+		for j := range d {
+			d[j] = uint64(binary.LittleEndian.Uint16(b[o:]))
+			o += dx
+		}
+	case n == 1:
+		for j := range d {
+			d[j] = uint64(b[o])
+			o += dx
+		}
+	default:
+		for j := range d {
+			d[j] = binary.LittleEndian.Uint64(b[o:])
+			o += dx
 		}
 	}
-	return true
 }
 
 // affStore runs a store of n bytes (1, 2, 4 or 8) of in.a[1] through the
@@ -341,35 +413,48 @@ func (m *sgMeta) affStore(in *instr, n int64) bool {
 	dx := a.d[0]
 	for i := range m.runs {
 		u := &m.runs[i]
-		o := a.at(u) - tag
 		vv := v[u.i0 : u.i0+u.n]
-		switch {
-		case n == 4 && dx == 4:
-			dst := buf[o : o+4*int64(len(vv))]
-			for j, x := range vv {
-				binary.LittleEndian.PutUint32(dst[4*j:], uint32(x))
-			}
-		case n == 4:
-			for _, x := range vv {
-				binary.LittleEndian.PutUint32(buf[o:], uint32(x))
-				o += dx
-			}
-		case n == 2:
-			for _, x := range vv {
-				binary.LittleEndian.PutUint16(buf[o:], uint16(x))
-				o += dx
-			}
-		case n == 1:
-			for _, x := range vv {
-				buf[o] = byte(x)
-				o += dx
-			}
-		default:
-			for _, x := range vv {
-				binary.LittleEndian.PutUint64(buf[o:], x)
-				o += dx
-			}
+		if dx == 0 {
+			// The run's invocations write one place: the last one's value
+			// stays.
+			vv = vv[len(vv)-1:]
 		}
+		storeRun(buf, a.at(u)-tag, vv, dx, n)
 	}
 	return true
+}
+
+// storeRun writes v's values of n bytes to b at o, o+dx, ... (the caller
+// checked that they lie within b), in order.
+//
+//go:noinline
+func storeRun(b []byte, o int64, v []uint64, dx, n int64) {
+	switch {
+	case n == 4 && dx == 4:
+		b = b[o:]
+		for _, x := range v {
+			binary.LittleEndian.PutUint32(b, uint32(x))
+			b = b[4:]
+		}
+	case n == 4:
+		for _, x := range v {
+			binary.LittleEndian.PutUint32(b[o:], uint32(x))
+			o += dx
+		}
+	case n == 2:
+		for _, x := range v {
+			binary.LittleEndian.PutUint16(b[o:], uint16(x))
+			o += dx
+		}
+	case n == 1:
+		for _, x := range v {
+			b[o] = byte(x)
+			o += dx
+		}
+	default:
+		for _, x := range v {
+			binary.LittleEndian.PutUint64(b[o:], x)
+			o += dx
+		}
+	}
 }

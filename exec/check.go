@@ -78,7 +78,7 @@ func (c *checker) barrier(act, sg []*lane) {
 }
 
 func (c *checker) stamp(l *lane, in *instr) access {
-	return access{lane: int32(l.lid) + 1, wg: c.wgIndex, wgEp: c.wgEp, sgEp: c.sgEp[l.lid/l.p.sgSize], idx: in.idx, gid: l.gid}
+	return access{lane: int32(l.lid) + 1, wg: c.wgIndex, wgEp: c.wgEp, sgEp: c.sgEp[l.lid/l.p.sgSize], idx: in.idx, gid: l.globalID()}
 }
 
 // ordered reports whether a is ordered before the access now by l: the

@@ -198,6 +198,7 @@ func (p *prog) compileFunctions(first int) error {
 func (p *prog) allocSlots(first int, promo map[uint32]bool) (map[uint32]int32, error) {
 	insts := p.m.Insts
 	pslot := map[uint32]int32{}
+	alias := p.promotedLoads(first, promo)
 	for i := first; i < len(insts); i++ {
 		in := &insts[i]
 		ty := in.TypeID()
@@ -206,6 +207,10 @@ func (p *prog) allocSlots(first int, promo map[uint32]bool) (map[uint32]int32, e
 			continue
 		}
 		t := p.types[ty] // validation made every result type a type
+		if v, ok := alias[id]; ok && p.tyOf[v].elem == t {
+			p.slot[id], p.tyOf[id] = pslot[v], t
+			continue
+		}
 		s, err := p.newSlots(i, id, t)
 		if err != nil {
 			return nil, err

@@ -67,35 +67,44 @@ type loopIter struct{ header, iter uint32 }
 
 // lane is one invocation: a resumable interpreter state.
 type lane struct {
-	p     *prog
-	x     *dispatchRun
-	wg    *wgState
-	regs  []uint64
-	mem   []byte
+	// The fields a workgroup's reset writes come first, together.
 	pc    int32
-	stack []frame
-	loops []loopIter
 	state uint8
-	steps int64
-	gid   [3]uint32
-	lxyz  [3]uint32 // LocalInvocationId
+	// memStale: mem has not been filled for this workgroup yet (fillMem).
+	memStale bool
+	steps    int64
+	sgl      int // lane within the subgroup
+	stack    []frame
+	loops    []loopIter
+	rqs      []rayQuery // the invocation's ray queries (rayquery.go)
+	regs     []uint64
+	p        *prog
+	x        *dispatchRun
+	wg       *wgState
+	mem      []byte
+	lxyz     [3]uint32 // LocalInvocationId
 	// fixed holds the encoded built-in inputs that stay the same from one
 	// workgroup to the next, in p.inputs order (wgState.reset).
 	fixed []byte
 	lid   int // local invocation index
-	sgl   int // lane within the subgroup
 	tmp   []uint64
-	// memStale: mem has not been filled for this workgroup yet (fillMem).
-	memStale bool
-	rqs      []rayQuery // the invocation's ray queries (rayquery.go)
 	// nullTexel stands for texels outside an image (reads 0, drops writes).
 	nullTexel [8]byte
 	// self is the lane alone, for vector handlers (vec.go).
 	self [1]*lane
 }
 
+// globalID is the invocation's GlobalInvocationId (in 32 bits, wrapping).
+func (l *lane) globalID() [3]uint32 {
+	if l.wg == nil || l.p == nil {
+		return [3]uint32{} // a lane evaluating constants at load time
+	}
+	id, loc := l.wg.id, l.p.local
+	return [3]uint32{id[0]*loc[0] + l.lxyz[0], id[1]*loc[1] + l.lxyz[1], id[2]*loc[2] + l.lxyz[2]}
+}
+
 func (l *lane) fail(in *instr, format string, args ...any) *Error {
-	e := &Error{Index: int(in.idx), Op: in.op, ResultID: in.id, Invocation: l.gid, Msg: fmt.Sprintf(format, args...)}
+	e := &Error{Index: int(in.idx), Op: in.op, ResultID: in.id, Invocation: l.globalID(), Msg: fmt.Sprintf(format, args...)}
 	if in.op == opDebugPrintf {
 		e.Op = spirv.OpExtInst
 	}

@@ -71,10 +71,11 @@ type sgMeta struct {
 	// aff holds the functions of the sAff slots, runs and box the
 	// invocations' ids for them (affine.go); made: the row handler just
 	// run made its result sAff.
-	aff  []affine
-	runs []xrun
-	box  [3][2]int64
-	made bool
+	aff   []affine
+	runs  []xrun
+	box   [3][2]int64
+	boxOK bool
+	made  bool
 	// left counts the steps the invocations spend alike in lockstep down
 	// from start, the fewest any of them had left (settle); fin is what
 	// each spent so when they finished in lockstep unsettled (spend).
@@ -158,6 +159,53 @@ func (p *prog) promotable(first int) map[uint32]bool {
 				delete(cand, v)
 			}
 		}
+	}
+	return cand
+}
+
+// promotedLoads finds the loads of promoted variables whose result is
+// used only later in the same block with no store to the variable in
+// between (the id of the load's result to the variable's): such a result
+// can share the variable's value slots, so the load copies nothing.
+func (p *prog) promotedLoads(first int, promo map[uint32]bool) map[uint32]uint32 {
+	insts := p.m.Insts
+	cand := map[uint32]uint32{}
+	for i := first; i < len(insts); i++ {
+		if in := &insts[i]; in.Op == spirv.OpLoad && len(in.Words) >= 3 && promo[in.Words[2]] {
+			cand[in.Words[1]] = in.Words[2]
+		}
+	}
+	if len(cand) == 0 {
+		return cand
+	}
+	bad := map[uint32]bool{}
+	open := map[uint32]bool{} // loads of this block whose variable is unchanged since
+	for i := first; i < len(insts); i++ {
+		in := &insts[i]
+		w := in.Words
+		if in.Op == spirv.OpLabel {
+			clear(open)
+		}
+		for _, v := range w[operandStart(in):] {
+			if _, ok := cand[v]; ok && !open[v] {
+				bad[v] = true
+			}
+		}
+		if in.Op == spirv.OpStore && len(w) >= 2 && promo[w[0]] {
+			for r := range open {
+				if cand[r] == w[0] {
+					delete(open, r)
+				}
+			}
+		}
+		if in.Op == spirv.OpLoad && len(w) >= 3 {
+			if _, ok := cand[w[1]]; ok {
+				open[w[1]] = true
+			}
+		}
+	}
+	for r := range bad {
+		delete(cand, r)
 	}
 	return cand
 }
@@ -487,11 +535,18 @@ func (m *sgMeta) settle() {
 func (m *sgMeta) enterLockstep() {
 	sg := m.sg
 	ld := sg[0]
-	if m.enter != enterResume {
-		// Resuming, the steps spent before (handOff) are still to settle.
+	switch m.enter {
+	case enterFresh:
+		// Every invocation has the whole budget (reset): nothing to settle.
+		b := ld.x.budget
+		m.start, m.left = b, b
+	case enterResume:
+		// The steps spent before (handOff) are still to settle.
+		m.settle()
+	default:
 		m.start, m.left = 0, 0
+		m.settle()
 	}
-	m.settle()
 	if m.enter == enterResume {
 		m.enter, m.parked = enterNone, false
 		return
@@ -1018,6 +1073,7 @@ func (m *sgMeta) copySlots(dst, src, n int32) {
 		for k := range n {
 			if st[src+k] == sAff {
 				m.aff[dst+k] = m.aff[src+k]
+				m.aff[dst+k].filled = false // dst's row is its own
 				st[dst+k] = sAff
 				continue
 			}

@@ -291,7 +291,7 @@ func (m *sgMeta) maskedOne(in *instr, act []*lane, lead *lane) error {
 		if in.vec == nil || !in.vec(ld.self[:], in) {
 			if err := ld.one(in); err != nil {
 				if e, ok := err.(*Error); ok && lead != ld {
-					e.Invocation = lead.gid
+					e.Invocation = lead.globalID()
 				}
 				return err
 			}

@@ -95,7 +95,8 @@ func (l *lane) printf(in *instr) error {
 	}
 	pt := in.printf
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "[%d,%d,%d] ", l.gid[0], l.gid[1], l.gid[2])
+	g := l.globalID()
+	fmt.Fprintf(&sb, "[%d,%d,%d] ", g[0], g[1], g[2])
 	args := make([][]uint64, len(in.a))
 	for k, s := range in.a {
 		args[k] = l.regs[s : s+int32(max(pt.tys[k].slots, 1))]

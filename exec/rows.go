@@ -70,7 +70,7 @@ func (m *sgMeta) arg(s int32, k int) []uint64 {
 	case sVec:
 		return m.row(s)
 	case sAff:
-		m.materialize(s)
+		m.fill(s)
 		return m.row(s)
 	case sVar:
 		r := m.row(s)

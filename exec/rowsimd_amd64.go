@@ -87,6 +87,9 @@ func vkSExt(d, a *uint64, p, q uint64, n int)
 func vkF2S32(d, a *uint64, p, q uint64, n int)
 
 //go:noescape
+func vkF2U32(d, a *uint64, p, q uint64, n int)
+
+//go:noescape
 func vkH2F(d, a *uint64, p, q uint64, n int)
 
 //go:noescape
@@ -106,7 +109,7 @@ func init() {
 		vICmp: vkICmp, vFCmp: vkFCmp,
 	}
 	unKerns = [nVUn]vkUn{vXorAnd: vkXorAnd, vNegAnd: vkNegAnd, vSToF32: vkSToF32, vH2F: vkH2F, vF2H: vkF2H,
-		vSExt: vkSExt, vF2S32: vkF2S32,
+		vSExt: vkSExt, vF2S32: vkF2S32, vF2U32: vkF2U32,
 	}
 	selKern = vkSelect
 }

@@ -170,7 +170,6 @@ func (wg *wgState) reset(id [3]uint32) {
 		l.rqs = l.rqs[:0]
 		l.state = stRun
 		l.steps = x.budget
-		l.gid = [3]uint32{id[0]*p.local[0] + l.lxyz[0], id[1]*p.local[1] + l.lxyz[1], id[2]*p.local[2] + l.lxyz[2]}
 	}
 }
 
@@ -186,9 +185,9 @@ func (l *lane) fillMem() {
 			fixed = fixed[copy(l.mem[iv.off:], fixed[:iv.t.size]):]
 			continue
 		}
-		v := &l.gid
+		v := l.globalID()
 		if iv.builtin == spirv.BuiltInWorkgroupId {
-			v = &wg.id
+			v = wg.id
 		}
 		if t := iv.t; t.kind == kVector && t.count == 3 && t.elem.kind == kInt && t.elem.size == 4 {
 			b := l.mem[iv.off : iv.off+12]
@@ -239,7 +238,8 @@ func builtinValue(v []uint64, b spirv.BuiltIn, l *lane, lid [3]uint32) []uint64 
 	case spirv.BuiltInLocalInvocationId:
 		return append(v, uint64(lid[0]), uint64(lid[1]), uint64(lid[2]))
 	case spirv.BuiltInGlobalInvocationId:
-		return append(v, uint64(l.gid[0]), uint64(l.gid[1]), uint64(l.gid[2]))
+		g := l.globalID()
+		return append(v, uint64(g[0]), uint64(g[1]), uint64(g[2]))
 	case spirv.BuiltInLocalInvocationIndex:
 		return append(v, uint64(l.lid))
 	case spirv.BuiltInWorkgroupSize:
@@ -388,8 +388,9 @@ func (wg *wgState) run() error {
 			what = "workgroup-wide instruction in non-uniform control flow"
 		}
 		if done != nil {
+			g := done.globalID()
 			return waiting.fail(in, "%s: invocation (%d,%d,%d) waits here, but invocation (%d,%d,%d) has finished",
-				what, waiting.gid[0], waiting.gid[1], waiting.gid[2], done.gid[0], done.gid[1], done.gid[2])
+				what, waiting.globalID()[0], waiting.globalID()[1], waiting.globalID()[2], g[0], g[1], g[2])
 		}
 		for _, l := range wg.lanes {
 			if !samePlace(l, waiting) {

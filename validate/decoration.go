@@ -19,6 +19,13 @@ func (s *state) checkDecorations() {
 		switch in.Op {
 		case spirv.OpDecorate, spirv.OpDecorateId, spirv.OpDecorateString:
 			d := decoration{dec: spirv.Decoration(w[1]), args: w[2:], inst: i}
+			// OpDecorateId: "All such <id> Extra Operands must be
+			// constant instructions or OpVariable instructions" of a
+			// decoration taking <id>s (SPIR-V 3.56.5, paraphrased).
+			if in.Op == spirv.OpDecorateId && !takesIDs(d.dec) {
+				s.fail(i, "decoration.id", "Decorations that don't take ID parameters may not be used with OpDecorateId")
+				return
+			}
 			if g := s.defInst(w[0]); g != nil && g.Op == spirv.OpDecorationGroup {
 				groups[w[0]] = append(groups[w[0]], d)
 				continue
@@ -186,6 +193,11 @@ func (s *state) checkDecorationTarget(i int, target uint32, d spirv.Decoration) 
 			// Resource and Storage Class Correspondence>>"
 			// (VUID-StandaloneSpirv-DescriptorSet-06491).
 			s.fail(i, "vulkan.decoration", "[VUID-StandaloneSpirv-DescriptorSet-06491] %s decoration on target <id> '%d' must be in the StorageBuffer, Uniform, or UniformConstant storage class", name, target)
+		case s.env.vulkan && d == spirv.DecorationInvariant && sc != spirv.StorageClassInput && sc != spirv.StorageClassOutput:
+			// "Variables decorated with code:Invariant ... must: be in the
+			// code:Output or code:Input {StorageClass}"
+			// (VUID-StandaloneSpirv-Invariant-04677).
+			s.fail(i, "vulkan.decoration", "[VUID-StandaloneSpirv-Invariant-04677] Variable decorated with Invariant must only be identified with the Input or Output storage class in Vulkan environment.")
 		}
 	case spirv.DecorationNonReadable, spirv.DecorationNonWritable, spirv.DecorationNoPerspective, spirv.DecorationFlat,
 		spirv.DecorationPatch, spirv.DecorationCentroid, spirv.DecorationSample, spirv.DecorationRestrict, spirv.DecorationAliased,
@@ -297,6 +309,13 @@ func (s *state) holdsDescriptor(t *Type) bool {
 		return false
 	}
 	return walk(t)
+}
+
+// takesIDs reports whether decoration d's extra operands are <id>s (the
+// grammar's IdRef parameters).
+func takesIDs(d spirv.Decoration) bool {
+	e := spirv.KindDecoration.Enumerant(uint32(d))
+	return e != nil && slices.ContainsFunc(e.Params, func(p spirv.OperandDesc) bool { return isIDKind(p.Kind) })
 }
 
 // repeatable reports whether a decoration may decorate one target more

@@ -86,7 +86,7 @@ func (s *state) checkGLSLInst(i int) {
 			return
 		}
 	}
-	if s.checkGLSLPack(i, d.Name) {
+	if s.checkGLSLPack(i, d.Name) || s.checkGLSLStruct(i, d.Name) {
 		return
 	}
 	rule := glslRules()[w[3]]
@@ -236,4 +236,42 @@ func init() {
 			spirv.OpExtInst:       (*state).checkGLSLInst,
 		}
 	})
+}
+
+// checkGLSLStruct checks ModfStruct and FrexpStruct, which return a
+// struct of two members, and reports whether instruction i is one:
+// ModfStruct: "Result Type must be an OpTypeStruct with two identically
+// typed members. The type of x must be the same as the type of
+// members."; FrexpStruct: "Result Type must be an OpTypeStruct with two
+// members. Member 0 must have the same type as the type of x. ... Member
+// 1 must be a scalar or vector with integer component type, with 32-bit
+// component width. Number of components in member 1 must be the same as
+// the number of components in member 0."
+func (s *state) checkGLSLStruct(i int, name string) bool {
+	if name != "ModfStruct" && name != "FrexpStruct" {
+		return false
+	}
+	w := s.m.Insts[i].Words
+	rt := s.types[w[0]]
+	if !rt.is(spirv.OpTypeStruct) || len(rt.Members) != 2 {
+		s.fail(i, "glsl.result", "GLSL.std.450 %s: expected Result Type to be a struct with two members", name)
+		return true
+	}
+	m0, ok0, _ := s.numOf(rt.Members[0])
+	if !ok0 || !m0.is(spirv.OpTypeFloat) {
+		s.fail(i, "glsl.result", "GLSL.std.450 %s: expected Result Type struct member types to be float scalars or vectors", name)
+		return true
+	}
+	if s.typeOf(w[4]) != rt.Members[0] {
+		s.fail(i, "glsl.operand", "GLSL.std.450 %s: expected operand X type to be equal to the first member of Result Type struct", name)
+		return true
+	}
+	m1, ok1, _ := s.numOf(rt.Members[1])
+	switch {
+	case name == "ModfStruct" && rt.Members[1] != rt.Members[0]:
+		s.fail(i, "glsl.result", "GLSL.std.450 ModfStruct: expected Result Type struct member types to be identical")
+	case name == "FrexpStruct" && (!ok1 || !m1.is(spirv.OpTypeInt) || m1.t.Width != 32 || !m1.sameDim(m0)):
+		s.fail(i, "glsl.result", "GLSL.std.450 FrexpStruct: expected Result Type struct member #1 to be a 32-bit int scalar or vector of as many components as member #0")
+	}
+	return true
 }

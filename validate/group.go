@@ -92,6 +92,23 @@ func (s *state) checkGroupValue(i int) {
 		s.fail(i, "group.value", "The type of Value must match the Result type")
 		return
 	}
+	// Broadcast, Shuffle: "Id must be a scalar of integer type, whose
+	// Signedness operand is 0"; ShuffleXor's Mask, QuadBroadcast's Index
+	// and QuadSwap's Direction the same; Direction "must come from a
+	// constant instruction", and so must Id and Index before SPIR-V 1.5
+	// (SPIR-V 3.56.24, paraphrased, no local copy).
+	if name := groupIndexName(in.Op); name != "" && len(w) > 4 {
+		if d, ok, _ := s.numOf(s.typeOf(w[4])); !ok || d.vec || !d.is(spirv.OpTypeInt) || d.t.Signed {
+			s.fail(i, "group.index", "%s must be an unsigned integer scalar", name)
+			return
+		}
+		constant := in.Op == spirv.OpGroupNonUniformQuadSwap || s.m.Version < spirv.MakeVersion(1, 5) &&
+			(in.Op == spirv.OpGroupNonUniformBroadcast || in.Op == spirv.OpGroupNonUniformQuadBroadcast)
+		if constant && !s.isConst(w[4]) {
+			s.fail(i, "group.index", "In SPIR-V 1.4 or earlier, %s must be a constant instruction", name)
+			return
+		}
+	}
 	switch in.Op {
 	case spirv.OpGroupNonUniformShuffleUp, spirv.OpGroupNonUniformShuffleDown, spirv.OpGroupNonUniformRotateKHR:
 		if len(w) > 4 {
@@ -112,6 +129,22 @@ func (s *state) checkGroupValue(i int) {
 			}
 		}
 	}
+}
+
+// groupIndexName names the operand choosing another invocation's value,
+// for the instructions whose rule groupValue checks here.
+func groupIndexName(op spirv.Op) string {
+	switch op {
+	case spirv.OpGroupNonUniformBroadcast, spirv.OpGroupNonUniformShuffle:
+		return "Id"
+	case spirv.OpGroupNonUniformShuffleXor:
+		return "Mask"
+	case spirv.OpGroupNonUniformQuadBroadcast:
+		return "Index"
+	case spirv.OpGroupNonUniformQuadSwap:
+		return "Direction"
+	}
+	return ""
 }
 
 // checkGroupPredicate (OpGroupNonUniformBallot, All, Any): "Predicate

@@ -1,6 +1,10 @@
 package validate
 
-import "github.com/coopshader/coop/spirv"
+import (
+	"slices"
+
+	"github.com/coopshader/coop/spirv"
+)
 
 // Image types and the image instructions a compute shader uses on storage
 // images and texel fetches (SPIR-V 3.56.6 OpTypeImage, 3.56.10 Image
@@ -161,11 +165,94 @@ var implicitLodOps = []spirv.Op{spirv.OpImageSampleImplicitLod, spirv.OpImageSam
 	spirv.OpImageSampleProjImplicitLod, spirv.OpImageSampleProjDrefImplicitLod, spirv.OpImageSparseSampleImplicitLod,
 	spirv.OpImageSparseSampleDrefImplicitLod, spirv.OpImageSparseSampleProjImplicitLod, spirv.OpImageSparseSampleProjDrefImplicitLod}
 
+// checkImageTexelPointer (OpImageTexelPointer, for atomics on one texel):
+// "Result Type must be an OpTypePointer whose Storage Class operand is
+// Image. Its Type operand must be a scalar numerical type or OpTypeVoid";
+// "Image must have a type of OpTypePointer with Type OpTypeImage. The
+// Sampled Type of the type of Image must be the same as the Type pointed
+// to by Result Type. The Dim operand of Type must not be SubpassData";
+// "Coordinate ... must be a scalar or vector of integer type"; "Sample
+// must be an integer type scalar. It specifies which sample to select at
+// the given coordinate. Behavior is undefined unless it is a valid <id>
+// for the value 0 when the OpTypeImage has MS of 0" (SPIR-V 3.56.10,
+// paraphrased, no local copy); in Vulkan the image's format is R64i,
+// R64ui, R32f, R32i or R32ui (VUID-StandaloneSpirv-OpImageTexelPointer-04658).
+// The 16-bit float vector pointers of AtomicFloat16VectorNV are left
+// alone.
+func (s *state) checkImageTexelPointer(i int) {
+	w := s.m.Insts[i].Words
+	rt := s.types[w[0]]
+	if s.hasCap(spirv.CapabilityAtomicFloat16VectorNV) || len(w) < 5 {
+		return
+	}
+	var it []uint32
+	if pt := s.valueType(w[2]); pt.is(spirv.OpTypePointer) {
+		if d := s.defInst(pt.Elem); d != nil && d.Op == spirv.OpTypeImage {
+			it = d.Words
+		}
+	}
+	pointee := s.types[rt.idOrZeroElem()]
+	switch {
+	case !rt.is(spirv.OpTypePointer) || rt.Storage != spirv.StorageClassImage:
+		s.fail(i, "image.texel-pointer", "Expected Result Type to be a pointer whose Storage Class operand is Image")
+	case !pointee.is(spirv.OpTypeInt) && !pointee.is(spirv.OpTypeFloat) && !pointee.is(spirv.OpTypeVoid):
+		s.fail(i, "image.texel-pointer", "Expected Result Type to be a pointer whose Type operand must be a scalar numerical type or OpTypeVoid")
+	case it == nil:
+		s.fail(i, "image.texel-pointer", "Expected Image to be OpTypePointer with Type OpTypeImage")
+	case it[1] != pointee.ID:
+		s.fail(i, "image.texel-pointer", "Expected Image 'Sampled Type' to be the same as the Type pointed to by Result Type")
+	case spirv.Dim(it[2]) == spirv.DimSubpassData:
+		s.fail(i, "image.texel-pointer", "Image Dim SubpassData cannot be used with OpImageTexelPointer")
+	case !s.intScalarOrVector32(w[3]):
+		s.fail(i, "image.texel-pointer", "Expected Coordinate to be a 32-bit integer scalar or vector")
+	case !s.valueType(w[4]).is(spirv.OpTypeInt):
+		s.fail(i, "image.texel-pointer", "Expected Sample to be integer scalar")
+	case it[5] == 0 && !s.isZero(w[4]):
+		s.fail(i, "image.texel-pointer", "Expected Sample for Image with MS 0 to be a valid <id> for the value 0")
+	case s.env.vulkan && !slices.Contains([]spirv.ImageFormat{spirv.ImageFormatR64i, spirv.ImageFormatR64ui, spirv.ImageFormatR32f,
+		spirv.ImageFormatR32i, spirv.ImageFormatR32ui}, spirv.ImageFormat(it[7])):
+		s.fail(i, "image.texel-pointer", "[VUID-StandaloneSpirv-OpImageTexelPointer-04658] Expected the Image Format in Image to be R64i, R64ui, R32f, R32i, or R32ui for Vulkan environment using OpImageTexelPointer")
+	}
+}
+
+func (t *Type) idOrZeroElem() uint32 {
+	if t == nil {
+		return 0
+	}
+	return t.Elem
+}
+
+// intScalarOrVector32 reports whether the value id is a 32-bit integer
+// scalar or vector.
+func (s *state) intScalarOrVector32(id uint32) bool {
+	v, ok, _ := s.numOf(s.typeOf(id))
+	return ok && v.is(spirv.OpTypeInt) && v.t.Width == 32
+}
+
+// isZero reports whether id is a constant 0 (a specialization constant
+// may be).
+func (s *state) isZero(id uint32) bool {
+	if c, ok := s.consts[id]; ok && c.spec {
+		return true
+	}
+	v, ok := s.constValue(id)
+	return ok && v == 0
+}
+
 func init() {
 	addModelLimits(func() opLimits {
 		m := opLimits{spirv.OpImageQueryLod: func(s *state, i int, out []modelLimit) []modelLimit {
 			return derivativeLimits(out, "OpImageQueryLod requires", "", true)
 		}}
+		// A subpass input is the fragment's own pixel of an input
+		// attachment: "SubpassData ... only valid in the Fragment
+		// Execution Model" (Dim, paraphrased, no local copy).
+		m[spirv.OpImageRead] = func(s *state, i int, out []modelLimit) []modelLimit {
+			if it := s.imageInfo(s.m.Insts[i].Words[2]); it != nil && spirv.Dim(it[2]) == spirv.DimSubpassData {
+				out = append(out, models("Dim SubpassData requires Fragment execution model: ImageRead", fragmentOnly...))
+			}
+			return out
+		}
 		for _, o := range implicitLodOps {
 			m[o] = func(s *state, i int, out []modelLimit) []modelLimit {
 				return derivativeLimits(out, "ImplicitLod instructions require", ": "+o.String()[2:], true)
@@ -175,10 +262,11 @@ func init() {
 	})
 	addChecks(func() checks {
 		return checks{
-			spirv.OpTypeImage:  (*state).checkImageType,
-			spirv.OpImageRead:  (*state).checkImageAccess,
-			spirv.OpImageWrite: (*state).checkImageAccess,
-			spirv.OpImageFetch: (*state).checkImageAccess,
+			spirv.OpTypeImage:         (*state).checkImageType,
+			spirv.OpImageRead:         (*state).checkImageAccess,
+			spirv.OpImageWrite:        (*state).checkImageAccess,
+			spirv.OpImageFetch:        (*state).checkImageAccess,
+			spirv.OpImageTexelPointer: (*state).checkImageTexelPointer,
 		}
 	})
 }

@@ -129,6 +129,10 @@ func (s *state) checkInst(f *Func, i int) {
 	case spirv.OpBranchConditional:
 		if !s.types[s.typeOf(w[0])].is(spirv.OpTypeBool) {
 			s.fail(i, "cfg.condition", "Condition operand for OpBranchConditional must be of boolean type")
+		} else if s.m.Version >= spirv.MakeVersion(1, 6) && len(w) > 2 && w[1] == w[2] {
+			// OpBranchConditional: "Starting with version 1.6, True Label
+			// and False Label must not be the same <id>" (no local copy).
+			s.fail(i, "cfg.branch-labels", "In SPIR-V 1.6 or later, True Label and False Label must be different labels")
 		}
 	case spirv.OpLoad:
 		pt := s.valueType(w[2])
@@ -264,9 +268,8 @@ func (s *state) checkAccessChain(i int) {
 	w := in.Words
 	bt := s.valueType(w[2])
 	if !bt.is(spirv.OpTypePointer) {
-		if bt.is(spirv.OpTypeUntypedPointerKHR) {
-			return
-		}
+		// An untyped pointer (SPV_KHR_untyped_pointers) names no type to
+		// walk: OpUntypedAccessChainKHR takes it, with a Base Type.
 		s.fail(i, "access-chain.base", "The Base <id> '%d' in %s instruction must be a pointer.", w[2], in.Op)
 		return
 	}

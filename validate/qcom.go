@@ -16,7 +16,7 @@ import (
 
 func init() {
 	addChecks(func() checks {
-		return checks{
+		m := checks{
 			spirv.OpVariable:                      (*state).checkTileAttachment,
 			spirv.OpEntryPoint:                    (*state).checkTileShadingModes,
 			spirv.OpExecutionMode:                 (*state).checkTileShadingRate,
@@ -25,7 +25,29 @@ func init() {
 			spirv.OpExtractSubArrayQCOM:           (*state).checkExtractSubArrayQCOM,
 			spirv.OpBitCastArrayQCOM:              (*state).checkBitCastArrayQCOM,
 		}
+		for _, op := range []spirv.Op{spirv.OpImageQueryFormat, spirv.OpImageQueryOrder, spirv.OpImageQuerySizeLod,
+			spirv.OpImageQuerySize, spirv.OpImageQueryLod, spirv.OpImageQueryLevels, spirv.OpImageQuerySamples} {
+			m[op] = (*state).checkTileAttachmentQuery
+		}
+		return m
 	})
+}
+
+// checkTileAttachmentQuery: in Vulkan, "An OpTypeImage variables in the
+// TileAttachmentQCOM Storage Class must not be consumed by an
+// OpImageQuery* instruction" (VUID-StandaloneSpirv-TileAttachmentQCOM-10697).
+func (s *state) checkTileAttachmentQuery(i int) {
+	w := s.m.Insts[i].Words
+	if !s.env.vulkan || len(w) < 3 {
+		return
+	}
+	ld := s.defInst(w[2])
+	if ld == nil || ld.Op != spirv.OpLoad {
+		return
+	}
+	if v := s.defInst(ld.Words[2]); v != nil && v.Op == spirv.OpVariable && spirv.StorageClass(v.Words[2]) == spirv.StorageClassTileAttachmentQCOM {
+		s.fail(i, "qcom.tile-attachment", "[VUID-StandaloneSpirv-TileAttachmentQCOM-10697] Any variable in the TileAttachmentQCOM Storage Class must not be consumed by an OpImageQuery* instruction")
+	}
 }
 
 // checkTileAttachment: in Vulkan, "OpTypeImage variables in the

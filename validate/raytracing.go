@@ -3,7 +3,8 @@ package validate
 import "github.com/coopshader/coop/spirv"
 
 // SPV_KHR_ray_tracing: the operands of OpTraceRayKHR,
-// OpReportIntersectionKHR and OpExecuteCallableKHR, the execution models
+// OpReportIntersectionKHR, OpExecuteCallableKHR (and SPV_KHR_ray_query's
+// OpConvertUToAccelerationStructureKHR), the execution models
 // the ray tracing instructions run in, and (with SPV_KHR_ray_query's
 // OpRayQueryInitializeKHR) the ray flag that needs opacity micromaps. The
 // extensions' texts are not among the local specifications; the rules are
@@ -12,9 +13,10 @@ import "github.com/coopshader/coop/spirv"
 func init() {
 	addChecks(func() checks {
 		return checks{
-			spirv.OpTraceRayKHR:           (*state).checkTraceRay,
-			spirv.OpReportIntersectionKHR: (*state).checkReportIntersection,
-			spirv.OpExecuteCallableKHR:    (*state).checkExecuteCallable,
+			spirv.OpTraceRayKHR:                        (*state).checkTraceRay,
+			spirv.OpReportIntersectionKHR:              (*state).checkReportIntersection,
+			spirv.OpExecuteCallableKHR:                 (*state).checkExecuteCallable,
+			spirv.OpConvertUToAccelerationStructureKHR: (*state).checkConvertToAccelerationStructure,
 		}
 	})
 	limit := func(l modelLimit) func(*state, int, []modelLimit) []modelLimit {
@@ -130,4 +132,20 @@ func (s *state) checkExecuteCallable(i int) {
 		return
 	}
 	s.checkShaderCallVariable(i, w[1], "Callable Data", spirv.StorageClassCallableDataKHR, spirv.StorageClassIncomingCallableDataKHR)
+}
+
+// checkConvertToAccelerationStructure: OpConvertUToAccelerationStructureKHR
+// (SPV_KHR_ray_query) makes an OpTypeAccelerationStructureKHR from "a
+// 64-bit unsigned integer scalar or a vector of two 32-bit unsigned
+// integers", the structure's device address.
+func (s *state) checkConvertToAccelerationStructure(i int) {
+	w := s.m.Insts[i].Words
+	if !s.types[w[0]].is(spirv.OpTypeAccelerationStructureKHR) {
+		s.fail(i, "raytracing.convert", "Expected Result Type to be a Acceleration Structure: ConvertUToAccelerationStructureKHR")
+		return
+	}
+	v, ok, _ := s.numOf(s.typeOf(w[2]))
+	if !ok || !v.is(spirv.OpTypeInt) || v.t.Signed || !(v.t.Width == 64 && !v.vec || v.t.Width == 32 && v.vec && v.known && v.n == 2) {
+		s.fail(i, "raytracing.convert", "Expected 64-bit uint scalar or 2-component 32-bit uint vector as input: ConvertUToAccelerationStructureKHR")
+	}
 }

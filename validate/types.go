@@ -36,6 +36,15 @@ func (s *state) checkTypes() {
 				s.fail(i, "type.forward-pointer", "Storage class in OpTypeForwardPointer does not match the pointer definition.")
 				return
 			}
+			// A forward reference exists to let a struct hold a pointer to
+			// itself: "Forward pointers must point to a structure"
+			// (spirv-val; no local copy of the SPIR-V rule).
+			if d.Op == spirv.OpTypePointer && s.envRules() {
+				if p := s.defInst(d.Words[2]); p == nil || p.Op != spirv.OpTypeStruct {
+					s.fail(i, "type.forward-pointer", "Forward pointers must point to a structure")
+					return
+				}
+			}
 			continue
 		}
 		w := in.Words

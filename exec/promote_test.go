@@ -1,0 +1,57 @@
+package exec
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"github.com/coopshader/coop/backend"
+)
+
+// TestPromotedLoads checks loads of promoted variables whose result shares
+// the variable's slots against those that may not: a value loaded before
+// a store to its variable (j++), one used in a later block and across
+// loop iterations, in lockstep and one invocation at a time.
+func TestPromotedLoads(t *testing.T) {
+	src := `#version 450
+layout(local_size_x = 8) in;
+layout(set = 0, binding = 0) buffer Out { uint o[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    uint j = i;
+    uint a = j++;
+    uint s = 0u;
+    for (uint k = 0u; k < 3u; k++) {
+        uint b = j;
+        j = j * 3u + k;
+        if (b > 4u) {
+            s += b;
+        }
+        s += j;
+    }
+    o[i] = a * 1000u + j * 10u + s;
+}`
+	code := glslWords(t, src)
+	for _, noLock := range []bool{false, true} {
+		dev := New(Options{noLockstep: noLock, SubgroupSize: 4})
+		buf, _ := dev.NewBuffer(8*4, backend.UsageStorage)
+		if _, err := dev.Dispatch(&backend.Dispatch{Code: code, Entry: "main", Groups: [3]uint32{1, 1, 1},
+			Bindings: []backend.Binding{{Binding: 0, Buffer: buf}}}); err != nil {
+			t.Fatal(err)
+		}
+		for i := uint32(0); i < 8; i++ {
+			j, s := i+1, uint32(0)
+			for k := uint32(0); k < 3; k++ {
+				b := j
+				j = j*3 + k
+				if b > 4 {
+					s += b
+				}
+				s += j
+			}
+			want := i*1000 + j*10 + s
+			if got := binary.LittleEndian.Uint32(Bytes(buf)[4*i:]); got != want {
+				t.Errorf("lockstep off %v, invocation %d: got %d, want %d", noLock, i, got, want)
+			}
+		}
+	}
+}
