@@ -27,6 +27,8 @@ const (
 	vF32Sub
 	vF32Mul
 	vF32Div
+	vF32Min // GLSL.std.450 FMin, NMin
+	vF32Max // GLSL.std.450 FMax, NMax
 	vF16Add // p: the half NaN
 	vF16Sub // p: the half NaN
 	vF16Mul // p: the half NaN
@@ -54,6 +56,7 @@ const (
 	vSToF32        // int32 to float32
 	vSExt          // sign extension from 32-p bits, masked by q
 	vF2S32         // float32 to int32; p: 2^31 as a float32, q: the largest int32
+	vF2U32         // float32 to uint32; p, q: 2^31 and 2^32 as float32s
 	vH2F           // float16 to float32
 	vF2H           // float32 to float16; p: the float16 NaN
 	nVUn
@@ -209,6 +212,10 @@ func unKernel(in *instr, ct, act *typ) (k int, p, q uint64) {
 	case spirv.OpConvertFToS:
 		if ct.kind == kInt && ct.width == 32 && act.kind == kFloat && act.ff == f32 {
 			return vF2S32, 0x4f000000, 0x7fffffff
+		}
+	case spirv.OpConvertFToU:
+		if ct.kind == kInt && ct.width == 32 && act.kind == kFloat && act.ff == f32 {
+			return vF2U32, 0x4f000000, 0x4f800000
 		}
 	case spirv.OpSNegate:
 		if intOK(ct) {

@@ -5,7 +5,9 @@
 // AVX2 row kernels (rowsimd.go). A row holds one 64-bit slot per
 // invocation, so a Y register holds four lanes; every kernel runs n lanes,
 // n a multiple of 4, and leaves the tail to its scalar twin. A lane is
-// read before it is written, so d may be a or b.
+// read before it is written, so d may be a or b. Float kernels compute
+// on the lanes' low halves, where a float32 or a half lives, and clear
+// the high halves; what the operation does there does not matter.
 //
 // The binary kernels share one frame:
 //	func(d, a, b *uint64, c, p, q, r uint64, n int)
@@ -70,6 +72,42 @@ done: \
 #define F32SUB VSUBPS Y1, Y0, Y0; NANFIX
 #define F32MUL VMULPS Y1, Y0, Y0; NANFIX
 #define F32DIV VDIVPS Y1, Y0, Y0; NANFIX
+
+// GLSL.std.450 FMin and FMax as fpMin and fpMax pick: the other operand
+// where one is NaN, the lesser (greater) where they differ, and where they
+// are equal the bits of both or-ed (and-ed), which is -0 (+0) for zeros
+// of either sign and the value itself otherwise; a NaN result is made
+// canonical.
+#define FMINMAX(PRED, JOIN) \
+	VCMPPS $PRED, Y0, Y1, Y2; \
+	VBLENDVPS Y2, Y1, Y0, Y3; \
+	VCMPPS $0, Y1, Y0, Y4; \
+	JOIN Y1, Y0, Y5; \
+	VBLENDVPS Y4, Y5, Y3, Y3; \
+	VCMPPS $3, Y0, Y0, Y4; \
+	VBLENDVPS Y4, Y1, Y3, Y0; \
+	NANFIX
+#define FMIN FMINMAX(1, VPOR)
+#define FMAX FMINMAX(0x0e, VPAND)
+
+// WIDEN turns the halves in the low bits of R's lanes into float32s,
+// exactly (NaNs stay NaNs): gathered (halfbytes, two in each 128 bits,
+// then the two pairs side by side, through XT) and widened.
+#define WIDEN(R, XR, XT) \
+	VPSHUFB Y7, R, R; \
+	VEXTRACTI128 $1, R, XT; \
+	VPUNPCKLDQ XT, XR, XR; \
+	VCVTPH2PS XR, XR; \
+	VPMOVZXDQ XR, R
+// NARROW rounds the float32s of Y0's lanes to halves, to nearest even,
+// NaN p (in Y12); it uses Y2 and Y5.
+#define NARROW \
+	VCMPPS $3, Y0, Y0, Y2; \
+	VPSHUFD $0x08, Y0, Y5; \
+	VPERMQ $0x08, Y5, Y5; \
+	VCVTPS2PH $0, X5, X5; \
+	VPMOVZXWQ X5, Y5; \
+	VPBLENDVB Y2, Y12, Y5, Y0
 
 // Half arithmetic in float32, then rounded to a half: float32's 24 bits
 // are at least twice a half's 11 and 2 more, so the two roundings of
@@ -140,6 +178,8 @@ done: \
 
 // The unary kernels share one frame:
 //	func(d, a *uint64, p, q uint64, n int)
+// p and q are broadcast into Y12 and Y11, Y7-Y9, Y14 and Y15 hold what
+// they hold for the binary kernels, and Y6 holds 1.0 in every dword.
 #define UNARY(BODY) \
 	MOVQ d+0(FP), DI; \
 	MOVQ a+8(FP), SI; \
@@ -153,6 +193,11 @@ done: \
 	VPCMPEQQ Y15, Y15, Y15; \
 	VPSRLQ $32, Y15, Y15; \
 	VPXOR Y9, Y9, Y9; \
+	VPCMPEQQ Y8, Y8, Y8; \
+	VPSRLQ $63, Y8, Y8; \
+	MOVL $0x3f800000, AX; \
+	MOVQ AX, X6; \
+	VPBROADCASTD X6, Y6; \
 	XORQ AX, AX; \
 loop: \
 	CMPQ AX, CX; \
@@ -170,24 +215,22 @@ done: \
 #define XORAND VPXOR Y12, Y0, Y0; VPAND Y11, Y0, Y0
 // (0 - a) and q: SNegate.
 #define NEGAND VPSUBQ Y0, Y9, Y0; VPAND Y11, Y0, Y0
-// WIDEN turns the halves in the low bits of R's lanes into float32s,
-// exactly (NaNs stay NaNs): gathered (halfbytes, two in each 128 bits,
-// then the two pairs side by side, through T) and widened.
-#define WIDEN(R, XR, XT) \
-	VPSHUFB Y7, R, R; \
-	VEXTRACTI128 $1, R, XT; \
-	VPUNPCKLDQ XT, XR, XR; \
-	VCVTPH2PS XR, XR; \
-	VPMOVZXDQ XR, R
-// NARROW rounds the float32s of Y0's lanes to halves, to nearest even,
-// NaN p (in Y12); it uses Y2 and Y5.
-#define NARROW \
-	VCMPPS $3, Y0, Y0, Y2; \
-	VPSHUFD $0x08, Y0, Y5; \
-	VPERMQ $0x08, Y5, Y5; \
-	VCVTPS2PH $0, X5, X5; \
-	VPMOVZXWQ X5, Y5; \
-	VPBLENDVB Y2, Y12, Y5, Y0
+// float32 to uint32 toward zero, saturating, NaN 0 (fToInt): below 1
+// (and NaN) 0; from p (2^31) on, the conversion of x - 2^31 (exact
+// there) with the top bit set; from q (2^32) on, all ones. Y6 holds 1.0.
+#define F2U \
+	VCVTTPS2DQ Y0, Y2; \
+	VSUBPS Y12, Y0, Y3; \
+	VCVTTPS2DQ Y3, Y3; \
+	VPSLLQ $31, Y8, Y4; \
+	VPXOR Y4, Y3, Y3; \
+	VCMPPS $0x1d, Y12, Y0, Y4; \
+	VBLENDVPS Y4, Y3, Y2, Y2; \
+	VCMPPS $0x1d, Y11, Y0, Y4; \
+	VPOR Y4, Y2, Y2; \
+	VCMPPS $9, Y6, Y0, Y4; \
+	VPANDN Y2, Y4, Y2; \
+	VPAND Y15, Y2, Y0
 #define H2F WIDEN(Y0, X0, X1); NANFIX
 #define F2H NARROW
 // sign extension of the low 32-p bits (p in Y12), masked by q: the low
@@ -225,6 +268,12 @@ TEXT ·vkF32Mul(SB), NOSPLIT, $0-64
 
 TEXT ·vkF32Div(SB), NOSPLIT, $0-64
 	BINARY(F32DIV)
+
+TEXT ·vkF32Min(SB), NOSPLIT, $0-64
+	BINARY(FMIN)
+
+TEXT ·vkF32Max(SB), NOSPLIT, $0-64
+	BINARY(FMAX)
 
 TEXT ·vkF16Add(SB), NOSPLIT, $0-64
 	BINARY(F16ADD)
@@ -315,6 +364,9 @@ TEXT ·vkSExt(SB), NOSPLIT, $0-40
 
 TEXT ·vkF2S32(SB), NOSPLIT, $0-40
 	UNARY(F2S)
+
+TEXT ·vkF2U32(SB), NOSPLIT, $0-40
+	UNARY(F2U)
 
 TEXT ·vkH2F(SB), NOSPLIT, $0-40
 	UNARY(H2F)

@@ -84,6 +84,14 @@ func simdCases() []simdCase {
 	for op := range fcmpOutcomes {
 		addBin(op, tBool, tF32)
 	}
+	for _, g := range []struct {
+		name string
+		sub  uint32
+		k    int
+	}{{"GLSLFMin/32", spirv.GLSLstd450FMin, vF32Min}, {"GLSLFMax/32", spirv.GLSLstd450FMax, vF32Max}} {
+		twin := elemBin(glslF32(g.sub))
+		cs = append(cs, simdCase{name: g.name, ct: tF32, act: tF32, bin: twin, vbin: withTailOr(g.k, glslF32(g.sub))})
+	}
 	addUn := func(op spirv.Op, ct, act *typ) {
 		in := &instr{op: op, sub: uint32(rne)}
 		twin := rowConv(in, ct, act)
@@ -107,6 +115,7 @@ func simdCases() []simdCase {
 	addUn(spirv.OpLogicalNot, tBool, tBool)
 	addUn(spirv.OpConvertSToF, tF32, tI32)
 	addUn(spirv.OpConvertFToS, tI32, tF32)
+	addUn(spirv.OpConvertFToU, tI32, tF32)
 	addUn(spirv.OpFConvert, tF32, tF16)
 	addUn(spirv.OpFConvert, tF16, tF32)
 	slices.SortFunc(cs, func(x, y simdCase) int {
@@ -128,7 +137,7 @@ var specials = []uint64{
 	0x3f800000, 0xbf800000, 0x80000000, 0x7f800000, 0xff800000, // ±1, -0, ±inf
 	0x7fc00000, 0x7f800001, 0x7fbfffff, 0xffc00001, 0x7fffffff, // NaNs
 	0x00000001, 0x007fffff, 0x80000001, 0x807fffff, 0x00800000, // denormals, least normal
-	0x7f7fffff, 0xff7fffff, 0x33800000, 0x4b000000, 0xcf000000, 0x4f000000, 0x4effffff, 0xcf000001, 0x4f800000,
+	0x7f7fffff, 0xff7fffff, 0x33800000, 0x4b000000, 0xcf000000, 0x4f000000, 0x4effffff, 0xcf000001, 0x4f800000, 0x4f7fffff, 0x3f7fffff, 0xbf7fffff,
 	0x0000000100000001, 0xdeadbeef3f800000,
 	0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfe01, 0x0001, 0x03ff, 0x8001, 0x3c00, 0x7bff, 0x0400, // halves
 	0x477fe000, 0x477fefff, 0x477ff000, 0x33000000, 0x33000001, 0x337fffff, 0x387fc000, 0x387fe000, // float32s at halves' edges
@@ -337,7 +346,8 @@ func BenchmarkRowKernels(b *testing.B) {
 		x[i], y[i] = uint64(0x3f000000+rng.Uint32N(1<<24)), uint64(0x3f000000+rng.Uint32N(1<<24))
 	}
 	want := map[string]bool{"OpFAdd/32": true, "OpFMul/32": true, "OpIAdd/32": true, "OpSLessThan/32": true,
-		"OpFOrdLessThan/32": true, "OpShiftRightLogical/32": true, "OpConvertSToF/32-32": true}
+		"OpFOrdLessThan/32": true, "OpShiftRightLogical/32": true, "OpConvertSToF/32-32": true,
+		"OpFAdd/16": true, "OpFConvert/32-16": true}
 	for _, c := range simdCases() {
 		if !want[c.name] {
 			continue

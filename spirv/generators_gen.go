@@ -4,9 +4,9 @@
 
 package spirv
 
-// generatorTools maps a generator's tool id (the high 16 bits of the
-// header's generator word) to its vendor and tool names.
-var generatorTools = map[uint16][2]string{
+// generatorTools gives a generator's vendor and tool names by tool id (the
+// high 16 bits of the header's generator word); no vendor: unregistered.
+var generatorTools = [...][2]string{
 	0:  {"Khronos", ""},
 	1:  {"LunarG", ""},
 	2:  {"Valve", ""},

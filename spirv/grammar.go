@@ -115,14 +115,14 @@ type OperandKindDesc struct {
 	Bases      []OperandKind
 }
 
+// opIndex holds, by opcode, 1 + the index of its description in
+// instDescs, 0 for an opcode the grammar does not know: init writes only
+// the known opcodes (every program linking spirv runs it).
 var opIndex [maxOp + 1]int16
 
 func init() {
-	for i := range opIndex {
-		opIndex[i] = -1
-	}
 	for i := range instDescs {
-		opIndex[instDescs[i].Op] = int16(i)
+		opIndex[instDescs[i].Op] = int16(i + 1)
 	}
 }
 
@@ -139,10 +139,10 @@ func Ops(yield func(Op) bool) {
 // Desc returns the grammar's description of op, or nil for an opcode the
 // grammar does not know.
 func (op Op) Desc() *InstDesc {
-	if int(op) >= len(opIndex) || opIndex[op] < 0 {
+	if int(op) >= len(opIndex) || opIndex[op] == 0 {
 		return nil
 	}
-	return &instDescs[opIndex[op]]
+	return &instDescs[opIndex[op]-1]
 }
 
 func (op Op) String() string {
@@ -288,6 +288,9 @@ func LookupExtInstSet(name string) *ExtInstSet {
 // GeneratorName returns the registered vendor and tool of a generator word
 // (its high 16 bits), with ok false for an unregistered tool id.
 func GeneratorName(generator uint32) (vendor, tool string, ok bool) {
-	e, ok := generatorTools[uint16(generator>>16)]
-	return e[0], e[1], ok
+	id := generator >> 16
+	if id >= uint32(len(generatorTools)) || generatorTools[id][0] == "" {
+		return "", "", false
+	}
+	return generatorTools[id][0], generatorTools[id][1], true
 }

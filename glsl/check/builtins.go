@@ -83,7 +83,7 @@ type overload struct {
 	fn     Builtin
 }
 
-var builtinTable = map[string][]*overload{}
+var builtinTable map[string][]*overload // made by loadTables
 
 // def adds one signature for each space-separated name.
 func def(names, sig string, cs compSet, sizes sizeSet, ext ...string) {

@@ -52,7 +52,7 @@ var ballotExts = []string{"GL_KHR_shader_subgroup_ballot"}
 var uvec3 = VectorType(Uint32, 3)
 var uvec4 = VectorType(Uint32, 4)
 
-var builtinVars = map[string]BuiltinVar{}
+var builtinVars map[string]BuiltinVar // made by loadTables
 
 var builtinVarTable = [...]builtinVarInfo{
 	BuiltinNumWorkGroups:            {"gl_NumWorkGroups", uvec3, nil, 0},

@@ -2,6 +2,7 @@ package check
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/coopshader/coop/glsl/syntax"
 	"github.com/coopshader/coop/spirv"
@@ -51,16 +52,18 @@ type layoutInfo struct {
 	other            []string
 }
 
-var memoryNames = map[string]MemoryQual{
-	"coherent": Coherent, "volatile": Volatile, "restrict": Restrict, "readonly": ReadOnly, "writeonly": WriteOnly,
-	"devicecoherent": DeviceCoherent, "queuefamilycoherent": QueueFamilyCoherent, "workgroupcoherent": WorkgroupCoherent,
-	"subgroupcoherent": SubgroupCoherent, "nonprivate": NonPrivate,
-}
+var memoryNames = sync.OnceValue(func() map[string]MemoryQual {
+	return map[string]MemoryQual{
+		"coherent": Coherent, "volatile": Volatile, "restrict": Restrict, "readonly": ReadOnly, "writeonly": WriteOnly,
+		"devicecoherent": DeviceCoherent, "queuefamilycoherent": QueueFamilyCoherent, "workgroupcoherent": WorkgroupCoherent,
+		"subgroupcoherent": SubgroupCoherent, "nonprivate": NonPrivate,
+	}
+})
 
 var extDescriptorHeap = []string{"GL_EXT_descriptor_heap"}
 
 // imageFormats are the format layout qualifiers of images.
-var imageFormats = map[string]bool{}
+var imageFormats map[string]bool // made by loadTables
 
 func defineImageFormats() {
 	for _, f := range strings.Fields(`rgba32f rgba16f rg32f rg16f r11f_g11f_b10f r32f r16f rgba16 rgb10_a2 rgba8 rg16 rg8 r16 r8

@@ -68,7 +68,7 @@ func baseOfArrays(t *Type) *Type {
 
 // opaqueNames maps opaque type keywords (samplers, textures, images,
 // acceleration structures, ray queries) to their types.
-var opaqueNames = map[string]*Type{}
+var opaqueNames map[string]*Type // made by loadTables
 
 // int64Images lists the 64-bit integer image keywords
 // (GL_EXT_shader_image_int64).

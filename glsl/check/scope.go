@@ -2,6 +2,7 @@ package check
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/coopshader/coop/glsl/pp"
 	"github.com/coopshader/coop/spirv"
@@ -88,26 +89,28 @@ func (c *checker) requireExt(pos Pos, feature string, exts ...string) bool {
 }
 
 // impliedExts lists extensions that enabling a key extension turns on.
-var impliedExts = map[string][]string{
-	"GL_KHR_shader_subgroup_vote":             {"GL_KHR_shader_subgroup_basic"},
-	"GL_KHR_shader_subgroup_arithmetic":       {"GL_KHR_shader_subgroup_basic"},
-	"GL_KHR_shader_subgroup_ballot":           {"GL_KHR_shader_subgroup_basic"},
-	"GL_KHR_shader_subgroup_shuffle":          {"GL_KHR_shader_subgroup_basic"},
-	"GL_KHR_shader_subgroup_shuffle_relative": {"GL_KHR_shader_subgroup_basic"},
-	"GL_KHR_shader_subgroup_clustered":        {"GL_KHR_shader_subgroup_basic"},
-	"GL_KHR_shader_subgroup_quad":             {"GL_KHR_shader_subgroup_basic"},
-	"GL_KHR_shader_subgroup_rotate":           {"GL_KHR_shader_subgroup_basic"},
-	"GL_NV_shader_subgroup_partitioned":       {"GL_KHR_shader_subgroup_basic"},
-	"GL_EXT_buffer_reference2":                {"GL_EXT_buffer_reference"},
-	"GL_EXT_buffer_reference_uvec2":           {"GL_EXT_buffer_reference"},
-	"GL_EXT_shader_explicit_arithmetic_types": {
-		"GL_EXT_shader_explicit_arithmetic_types_int8", "GL_EXT_shader_explicit_arithmetic_types_int16",
-		"GL_EXT_shader_explicit_arithmetic_types_int32", "GL_EXT_shader_explicit_arithmetic_types_int64",
-		"GL_EXT_shader_explicit_arithmetic_types_float16", "GL_EXT_shader_explicit_arithmetic_types_float32",
-		"GL_EXT_shader_explicit_arithmetic_types_float64"},
-	"GL_NV_cooperative_matrix2":              {"GL_KHR_cooperative_matrix"},
-	"GL_NV_cooperative_matrix_decode_vector": {"GL_NV_cooperative_matrix2"},
-}
+var impliedExts = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"GL_KHR_shader_subgroup_vote":             {"GL_KHR_shader_subgroup_basic"},
+		"GL_KHR_shader_subgroup_arithmetic":       {"GL_KHR_shader_subgroup_basic"},
+		"GL_KHR_shader_subgroup_ballot":           {"GL_KHR_shader_subgroup_basic"},
+		"GL_KHR_shader_subgroup_shuffle":          {"GL_KHR_shader_subgroup_basic"},
+		"GL_KHR_shader_subgroup_shuffle_relative": {"GL_KHR_shader_subgroup_basic"},
+		"GL_KHR_shader_subgroup_clustered":        {"GL_KHR_shader_subgroup_basic"},
+		"GL_KHR_shader_subgroup_quad":             {"GL_KHR_shader_subgroup_basic"},
+		"GL_KHR_shader_subgroup_rotate":           {"GL_KHR_shader_subgroup_basic"},
+		"GL_NV_shader_subgroup_partitioned":       {"GL_KHR_shader_subgroup_basic"},
+		"GL_EXT_buffer_reference2":                {"GL_EXT_buffer_reference"},
+		"GL_EXT_buffer_reference_uvec2":           {"GL_EXT_buffer_reference"},
+		"GL_EXT_shader_explicit_arithmetic_types": {
+			"GL_EXT_shader_explicit_arithmetic_types_int8", "GL_EXT_shader_explicit_arithmetic_types_int16",
+			"GL_EXT_shader_explicit_arithmetic_types_int32", "GL_EXT_shader_explicit_arithmetic_types_int64",
+			"GL_EXT_shader_explicit_arithmetic_types_float16", "GL_EXT_shader_explicit_arithmetic_types_float32",
+			"GL_EXT_shader_explicit_arithmetic_types_float64"},
+		"GL_NV_cooperative_matrix2":              {"GL_KHR_cooperative_matrix"},
+		"GL_NV_cooperative_matrix_decode_vector": {"GL_NV_cooperative_matrix2"},
+	}
+})
 
 // extensionDirective applies one #extension directive. Behaviours warn,
 // enable and require turn the extension (and what it implies) on; disable
@@ -124,7 +127,7 @@ func (c *checker) extensionDirective(e pp.Extension) {
 		delete(c.exts, e.Name)
 		return
 	}
-	if min, ok := minSPIRV[e.Name]; ok && (e.Behavior == pp.Enable || e.Behavior == pp.Require) {
+	if min, ok := minSPIRV()[e.Name]; ok && (e.Behavior == pp.Enable || e.Behavior == pp.Require) {
 		if v, known := spirv.TargetVersion(c.opts.TargetEnv); known && v < min {
 			c.errorf(e.Pos, e.Name, "not supported for current targeted SPIR-V version")
 		}
@@ -134,13 +137,15 @@ func (c *checker) extensionDirective(e pp.Extension) {
 
 // minSPIRV are the extensions that need a newer SPIR-V than 1.0, as
 // glslang requires them (cooperative matrix 2 needs SPIR-V 1.6).
-var minSPIRV = map[string]spirv.Version{
-	"GL_NV_cooperative_matrix2":              spirv.MakeVersion(1, 6),
-	"GL_NV_cooperative_matrix_decode_vector": spirv.MakeVersion(1, 6),
-	"GL_EXT_ray_tracing":                     spirv.MakeVersion(1, 4),
-	"GL_NV_ray_tracing_motion_blur":          spirv.MakeVersion(1, 4),
-	"GL_EXT_mesh_shader":                     spirv.MakeVersion(1, 4),
-}
+var minSPIRV = sync.OnceValue(func() map[string]spirv.Version {
+	return map[string]spirv.Version{
+		"GL_NV_cooperative_matrix2":              spirv.MakeVersion(1, 6),
+		"GL_NV_cooperative_matrix_decode_vector": spirv.MakeVersion(1, 6),
+		"GL_EXT_ray_tracing":                     spirv.MakeVersion(1, 4),
+		"GL_NV_ray_tracing_motion_blur":          spirv.MakeVersion(1, 4),
+		"GL_EXT_mesh_shader":                     spirv.MakeVersion(1, 4),
+	}
+})
 
 // enableExt turns ext on with everything it implies.
 func (c *checker) enableExt(ext string) {
@@ -148,7 +153,7 @@ func (c *checker) enableExt(ext string) {
 		return
 	}
 	c.exts[ext] = true
-	for _, e := range impliedExts[ext] {
+	for _, e := range impliedExts()[ext] {
 		c.enableExt(e)
 	}
 }

@@ -8,6 +8,12 @@ import "sync"
 // dis) do not pay for them. The order is the one the initialisers had: the
 // package variable first, then the init functions in file order.
 var loadTables = sync.OnceFunc(func() {
+	builtinTable = map[string][]*overload{}
+	builtinVars = map[string]BuiltinVar{}
+	imageFormats = map[string]bool{}
+	opaqueNames = map[string]*Type{}
+	typeNames = map[string]*Type{}
+	typeNameExt = map[string][]string{}
 	defineBuiltinConsts()
 	defineTexForms()
 	defineTypeNames()

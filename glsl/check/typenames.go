@@ -6,11 +6,11 @@ import (
 
 // typeNames maps every built-in type keyword of scalars, vectors and
 // matrices to its type.
-var typeNames = map[string]*Type{}
+var typeNames map[string]*Type // made by loadTables
 
 // typeNameExt lists, for type keywords that need one, the extensions any of
 // which enables them.
-var typeNameExt = map[string][]string{}
+var typeNameExt map[string][]string // made by loadTables
 
 var (
 	extInt8  = []string{"GL_EXT_shader_explicit_arithmetic_types", "GL_EXT_shader_explicit_arithmetic_types_int8", "GL_EXT_shader_8bit_storage", "GL_EXT_shader_subgroup_extended_types_int8"}

@@ -3,6 +3,7 @@ package check
 import (
 	"cmp"
 	"strings"
+	"sync"
 
 	"github.com/coopshader/coop/glsl/syntax"
 )
@@ -27,10 +28,12 @@ func (c *checker) file(f *syntax.File) {
 
 // storageWords are the storage qualifiers a declaration may carry (at most
 // one, besides const with in for parameters).
-var storageWords = map[string]bool{
-	"const": true, "uniform": true, "buffer": true, "shared": true, "in": true, "out": true, "inout": true,
-	"attribute": true, "varying": true, "resourceheap": true, "samplerheap": true,
-}
+var storageWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"const": true, "uniform": true, "buffer": true, "shared": true, "in": true, "out": true, "inout": true,
+		"attribute": true, "varying": true, "resourceheap": true, "samplerheap": true,
+	}
+})
 
 // quals gathers a qualifier list. Layout values are checked as constant
 // expressions here; the rules that give them meaning run later.
@@ -49,7 +52,7 @@ func (c *checker) quals(qs []*syntax.Qualifier) quals {
 				}
 				q.layout = append(q.layout, li)
 			}
-		case storageWords[x.Name]:
+		case storageWords()[x.Name]:
 			switch {
 			case q.storage == "":
 				q.storage = x.Name
@@ -58,9 +61,9 @@ func (c *checker) quals(qs []*syntax.Qualifier) quals {
 			default:
 				c.errorf(x.Pos, x.Name, "too many storage qualifiers")
 			}
-		case memoryNames[x.Name] != 0:
-			q.memory |= memoryNames[x.Name]
-			if memoryNames[x.Name] >= DeviceCoherent {
+		case memoryNames()[x.Name] != 0:
+			q.memory |= memoryNames()[x.Name]
+			if memoryNames()[x.Name] >= DeviceCoherent {
 				c.requireExt(x.Pos, x.Name, "GL_KHR_memory_scope_semantics")
 			}
 		case x.Name == "precise":
@@ -96,10 +99,12 @@ func (c *checker) arraySizes(as []*syntax.ArraySize) []Expr {
 }
 
 // paramKeywords are the type keywords that take <...> parameters.
-var paramKeywords = map[string]bool{
-	"coopmat": true, "fcoopmatNV": true, "icoopmatNV": true, "ucoopmatNV": true, "coopvecNV": true,
-	"vector": true, "tensorLayoutNV": true, "tensorViewNV": true, "tensorARM": true,
-}
+var paramKeywords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"coopmat": true, "fcoopmatNV": true, "icoopmatNV": true, "ucoopmatNV": true, "coopvecNV": true,
+		"vector": true, "tensorLayoutNV": true, "tensorViewNV": true, "tensorARM": true,
+	}
+})
 
 // typeOf resolves a written type (with its array dimensions). declName is
 // the declared name glslang quotes in some messages. It returns tError
@@ -118,7 +123,7 @@ func (c *checker) typeOf(ts *syntax.TypeSpec, declName string) *Type {
 		if t = c.spirvType(ts); t == nil {
 			return tError
 		}
-	case paramKeywords[ts.Name]:
+	case paramKeywords()[ts.Name]:
 		args := make([]typeArg, len(ts.Params))
 		for i, p := range ts.Params {
 			args[i].pos = ts.Pos

@@ -1,12 +1,17 @@
 package check
 
-import "github.com/coopshader/coop/glsl/syntax"
+import (
+	"github.com/coopshader/coop/glsl/syntax"
+	"sync"
+)
 
-var binaryOps = map[string]BinaryOp{
-	"+": Add, "-": Sub, "*": Mul, "/": Div, "%": Mod, "<<": Shl, ">>": Shr,
-	"&": BitAnd, "|": BitOr, "^": BitXor, "&&": LogAnd, "||": LogOr, "^^": LogXor,
-	"==": Eq, "!=": Ne, "<": Lt, ">": Gt, "<=": Le, ">=": Ge,
-}
+var binaryOps = sync.OnceValue(func() map[string]BinaryOp {
+	return map[string]BinaryOp{
+		"+": Add, "-": Sub, "*": Mul, "/": Div, "%": Mod, "<<": Shl, ">>": Shr,
+		"&": BitAnd, "|": BitOr, "^": BitXor, "&&": LogAnd, "||": LogOr, "^^": LogXor,
+		"==": Eq, "!=": Ne, "<": Lt, ">": Gt, "<=": Le, ">=": Ge,
+	}
+})
 
 // expr checks an expression and returns its typed tree (bad(pos) after an
 // error, which later rules accept silently).
@@ -53,7 +58,7 @@ func (c *checker) expr(e syntax.Expr) Expr {
 			return c.sequence(e)
 		}
 		x, y := c.expr(e.X), c.expr(e.Y)
-		op, ok := binaryOps[e.Op]
+		op, ok := binaryOps()[e.Op]
 		if !ok {
 			c.errorf(e.Pos, e.Op, "unknown binary operator")
 			return bad(e.Pos)
@@ -64,7 +69,7 @@ func (c *checker) expr(e syntax.Expr) Expr {
 		var op BinaryOp
 		if e.Op != "=" {
 			var ok bool
-			if op, ok = binaryOps[e.Op[:len(e.Op)-1]]; !ok || op >= LogAnd {
+			if op, ok = binaryOps()[e.Op[:len(e.Op)-1]]; !ok || op >= LogAnd {
 				c.errorf(e.Pos, e.Op, "unknown assignment operator")
 				return bad(e.Pos)
 			}
@@ -113,19 +118,23 @@ func (c *checker) sequence(e *syntax.Binary) Expr {
 // suffixes need their arithmetic extensions.
 // narrowSuffixes are the float literal suffixes of the narrow float types
 // and the extensions that enable them.
-var narrowSuffixes = map[string]struct {
+type narrowSuffix struct {
 	s   Scalar
 	ext []string
-}{
-	"bf16":    {BFloat16, extBF16},
-	"fe5m2":   {E5M2, []string{"GL_EXT_float_e5m2"}},
-	"fe4m3":   {E4M3, []string{"GL_EXT_float_e4m3"}},
-	"fe2m1":   {E2M1, extE2M1},
-	"fe2m3":   {E2M3, extE2M3},
-	"fe3m2":   {E3M2, extE3M2},
-	"fmxint8": {MXInt8, extMXInt8},
-	"fue8m0":  {UE8M0, extUE8M0},
 }
+
+var narrowSuffixes = sync.OnceValue(func() map[string]narrowSuffix {
+	return map[string]narrowSuffix{
+		"bf16":    {BFloat16, extBF16},
+		"fe5m2":   {E5M2, []string{"GL_EXT_float_e5m2"}},
+		"fe4m3":   {E4M3, []string{"GL_EXT_float_e4m3"}},
+		"fe2m1":   {E2M1, extE2M1},
+		"fe2m3":   {E2M3, extE2M3},
+		"fe3m2":   {E3M2, extE3M2},
+		"fmxint8": {MXInt8, extMXInt8},
+		"fue8m0":  {UE8M0, extUE8M0},
+	}
+})
 
 func (c *checker) literal(l *syntax.Lit) Expr {
 	var v *Value
@@ -153,7 +162,7 @@ func (c *checker) literal(l *syntax.Lit) Expr {
 		}
 		v = IntConst(s, int64(l.Int))
 	case syntax.LitFloat:
-		if sfx, ok := narrowSuffixes[l.Suffix]; ok {
+		if sfx, ok := narrowSuffixes()[l.Suffix]; ok {
 			if !c.requireExt(l.Pos, l.Text, sfx.ext...) {
 				return bad(l.Pos)
 			}

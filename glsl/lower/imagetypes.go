@@ -20,10 +20,14 @@ var imageFormats = sync.OnceValue(func() map[string]spirv.ImageFormat {
 
 // coreFormats are the storage image formats that need no
 // StorageImageExtendedFormats capability.
-var coreFormats = map[string]bool{"rgba32f": true, "rgba16f": true, "r32f": true, "rgba8": true, "rgba8_snorm": true,
-	"rgba32i": true, "rgba16i": true, "rgba8i": true, "r32i": true, "rgba32ui": true, "rgba16ui": true, "rgba8ui": true, "r32ui": true}
+var coreFormats = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"rgba32f": true, "rgba16f": true, "r32f": true, "rgba8": true, "rgba8_snorm": true,
+		"rgba32i": true, "rgba16i": true, "rgba8i": true, "r32i": true, "rgba32ui": true, "rgba16ui": true, "rgba8ui": true, "r32ui": true}
+})
 
-var imageDims = map[string]spirv.Dim{"1D": spirv.Dim1D, "2D": spirv.Dim2D, "3D": spirv.Dim3D, "Cube": spirv.DimCube, "Rect": spirv.DimRect, "Buffer": spirv.DimBuffer}
+var imageDims = sync.OnceValue(func() map[string]spirv.Dim {
+	return map[string]spirv.Dim{"1D": spirv.Dim1D, "2D": spirv.Dim2D, "3D": spirv.Dim3D, "Cube": spirv.DimCube, "Rect": spirv.DimRect, "Buffer": spirv.DimBuffer}
+})
 
 // resType returns the SPIR-V type of a sampler, texture or image type t
 // (or an array of them) whose variable has the given format qualifier;
@@ -59,7 +63,7 @@ func (g *gen) imageType(t *check.Type, format string, depth bool) uint32 {
 	if im.Kind == 'i' {
 		sampled = 2
 	}
-	dim := imageDims[im.Dim]
+	dim := imageDims()[im.Dim]
 	if dim == spirv.DimRect && sampled == 2 && strings.HasPrefix(g.opts.TargetEnv, "vulkan") {
 		// Vulkan has no ImageRect; a rectangle image's integer
 		// coordinates are a 2D image's.
@@ -83,7 +87,7 @@ func (g *gen) imageType(t *check.Type, format string, depth bool) uint32 {
 			g.b.Capability(spirv.CapabilityImageMSArray)
 		}
 	}
-	if format != "" && !coreFormats[format] && t.Scalar.Bits() != 64 {
+	if format != "" && !coreFormats()[format] && t.Scalar.Bits() != 64 {
 		g.b.Capability(spirv.CapabilityStorageImageExtendedFormats)
 	}
 	if t.Scalar.Bits() == 64 {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/coopshader/coop/glsl/token"
 )
@@ -377,16 +378,18 @@ func (p *pp) version(dir ptok, args []ptok, eol token.Pos) {
 			p.defineText(e, "1")
 		}
 	}
-	only := desktopOnly
+	only := desktopOnly()
 	if p.res.Profile == "es" {
-		only = esOnly
+		only = esOnly()
 	}
 	for e := range only {
 		p.defineText(e, "1")
 	}
 }
 
-var behaviors = map[string]Behavior{"require": Require, "enable": Enable, "warn": Warn, "disable": Disable}
+var behaviors = sync.OnceValue(func() map[string]Behavior {
+	return map[string]Behavior{"require": Require, "enable": Enable, "warn": Warn, "disable": Disable}
+})
 
 func (p *pp) extension(dir ptok, args []ptok, eol token.Pos) {
 	const op = "#extension"
@@ -408,7 +411,7 @@ func (p *pp) extension(dir ptok, args []ptok, eol token.Pos) {
 		return
 	}
 	name := args[0].Text
-	b, ok := behaviors[args[2].Text]
+	b, ok := behaviors()[args[2].Text]
 	if !ok {
 		p.errorf(args[2].Pos, op, "behavior not supported: %s", args[2].Text)
 		return

@@ -2,6 +2,7 @@ package pp
 
 import (
 	"strconv"
+	"sync"
 
 	"github.com/coopshader/coop/glsl/token"
 )
@@ -77,16 +78,18 @@ func (e *evaluator) fail(pos token.Pos, msg string) {
 	e.failed = true
 }
 
-var binPrec = map[string]int{
-	"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
-	"<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
-}
+var binPrec = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
+		"<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
+	}
+})
 
 func (e *evaluator) expr(minPrec int) int64 {
 	left := e.unary()
 	for !e.failed && e.i < len(e.toks) {
 		t := e.toks[e.i]
-		prec, isOp := binPrec[t.Text]
+		prec, isOp := binPrec()[t.Text]
 		if t.Kind != token.Punct || !isOp || prec <= minPrec {
 			break
 		}

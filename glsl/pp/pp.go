@@ -165,7 +165,7 @@ var predefined = sync.OnceValue(func() map[string]*macro {
 	p.defineText("GL_COMPUTE_SHADER", "1")
 	p.defineText("GL_FRAGMENT_PRECISION_HIGH", "1")
 	for _, e := range KnownExtensions {
-		if !notPredefined[e] && !from460[e] && !desktopOnly[e] && !esOnly[e] {
+		if !notPredefined()[e] && !from460[e] && !desktopOnly()[e] && !esOnly()[e] {
 			p.defineText(e, "1")
 		}
 	}

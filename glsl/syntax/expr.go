@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/coopshader/coop/glsl/token"
 )
@@ -404,7 +405,7 @@ func (p *parser) floatLit(l *Lit) {
 	// float constants in double and rounds them where it writes them. Out
 	// of range gives ±Inf, which glslang accepts silently.
 	var v float64
-	if f, ok := narrowFormats[l.Suffix]; ok {
+	if f, ok := narrowFormats()[l.Suffix]; ok {
 		v = roundDecimal(text, f.sig, f.emin)
 	} else {
 		var err error
@@ -496,15 +497,17 @@ func (p *parser) intLit(l *Lit) {
 // narrowFormats gives the significand bits (implicit bit included) and
 // least normal exponent of the float types narrower than 32 bits, by
 // literal suffix.
-var narrowFormats = map[string]struct{ sig, emin int }{
-	"hf": {11, -14}, "bf16": {8, -126}, "fe5m2": {3, -14}, "fe4m3": {4, -6},
-	"fe2m1": {2, 0}, "fe2m3": {4, 0}, "fe3m2": {3, -2},
-	// MXINT8's multiples of 2^-6 below 2 (larger values saturate later).
-	"fmxint8": {7, 0},
-	// E8M0 constants are rounded to float32 first (as glslang parses
-	// them), then toward zero by the checker.
-	"fue8m0": {24, -126},
-}
+var narrowFormats = sync.OnceValue(func() map[string]struct{ sig, emin int } {
+	return map[string]struct{ sig, emin int }{
+		"hf": {11, -14}, "bf16": {8, -126}, "fe5m2": {3, -14}, "fe4m3": {4, -6},
+		"fe2m1": {2, 0}, "fe2m3": {4, 0}, "fe3m2": {3, -2},
+		// MXINT8's multiples of 2^-6 below 2 (larger values saturate later).
+		"fmxint8": {7, 0},
+		// E8M0 constants are rounded to float32 first (as glslang parses
+		// them), then toward zero by the checker.
+		"fue8m0": {24, -126},
+	}
+})
 
 // roundDecimal rounds a decimal float literal (already checked) once,
 // to nearest even, to a binary format with sig significand bits and least

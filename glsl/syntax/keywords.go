@@ -23,36 +23,42 @@ const (
 	kStmt                          // other statement or expression keyword
 )
 
-// keywords maps every spelling the parser treats specially.
-var keywords = map[string]kwFlags{}
+// keywords maps every spelling the parser treats specially; defineKeywords
+// makes it.
+var keywords map[string]kwFlags
 
 // tokenNames are glslang's (bison) names of keywords whose name is not the
 // keyword upper-cased.
-var tokenNames = map[string]string{
-	"terminateInvocation": "TERMINATE_INVOCATION", "terminateRayEXT": "TERMINATE_RAY",
-	"ignoreIntersectionEXT": "IGNORE_INTERSECTION", "true": "BOOLCONSTANT", "false": "BOOLCONSTANT",
-	"highp": "HIGH_PRECISION", "mediump": "MEDIUM_PRECISION", "lowp": "LOW_PRECISION",
-	"nonuniformEXT": "NONUNIFORM", "rayPayloadEXT": "PAYLOADEXT", "rayPayloadInEXT": "PAYLOADINEXT",
-	"hitAttributeEXT": "HITATTREXT", "callableDataEXT": "CALLDATAEXT", "callableDataInEXT": "CALLDATAINEXT",
-	"accelerationStructureEXT": "ACCSTRUCTEXT", "accelerationStructureNV": "ACCSTRUCTNV", "taskNV": "PERTASKNV",
-	"taskPayloadSharedEXT": "TASKPAYLOADWORKGROUPEXT",
-}
+var tokenNames = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"terminateInvocation": "TERMINATE_INVOCATION", "terminateRayEXT": "TERMINATE_RAY",
+		"ignoreIntersectionEXT": "IGNORE_INTERSECTION", "true": "BOOLCONSTANT", "false": "BOOLCONSTANT",
+		"highp": "HIGH_PRECISION", "mediump": "MEDIUM_PRECISION", "lowp": "LOW_PRECISION",
+		"nonuniformEXT": "NONUNIFORM", "rayPayloadEXT": "PAYLOADEXT", "rayPayloadInEXT": "PAYLOADINEXT",
+		"hitAttributeEXT": "HITATTREXT", "callableDataEXT": "CALLDATAEXT", "callableDataInEXT": "CALLDATAINEXT",
+		"accelerationStructureEXT": "ACCSTRUCTEXT", "accelerationStructureNV": "ACCSTRUCTNV", "taskNV": "PERTASKNV",
+		"taskPayloadSharedEXT": "TASKPAYLOADWORKGROUPEXT",
+	}
+})
 
 // punctNames are glslang's names of the operators and punctuators.
-var punctNames = map[string]string{
-	"(": "LEFT_PAREN", ")": "RIGHT_PAREN", "[": "LEFT_BRACKET", "]": "RIGHT_BRACKET",
-	"{": "LEFT_BRACE", "}": "RIGHT_BRACE", ".": "DOT", ",": "COMMA", ":": "COLON", "=": "EQUAL",
-	";": "SEMICOLON", "!": "BANG", "-": "DASH", "~": "TILDE", "+": "PLUS", "*": "STAR", "/": "SLASH",
-	"%": "PERCENT", "<": "LEFT_ANGLE", ">": "RIGHT_ANGLE", "|": "VERTICAL_BAR", "^": "CARET",
-	"&": "AMPERSAND", "?": "QUESTION", "++": "INC_OP", "--": "DEC_OP", "<=": "LE_OP", ">=": "GE_OP",
-	"==": "EQ_OP", "!=": "NE_OP", "&&": "AND_OP", "||": "OR_OP", "^^": "XOR_OP", "*=": "MUL_ASSIGN",
-	"/=": "DIV_ASSIGN", "+=": "ADD_ASSIGN", "%=": "MOD_ASSIGN", "<<=": "LEFT_ASSIGN", ">>=": "RIGHT_ASSIGN",
-	"&=": "AND_ASSIGN", "^=": "XOR_ASSIGN", "|=": "OR_ASSIGN", "-=": "SUB_ASSIGN", "<<": "LEFT_OP", ">>": "RIGHT_OP",
-}
+var punctNames = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"(": "LEFT_PAREN", ")": "RIGHT_PAREN", "[": "LEFT_BRACKET", "]": "RIGHT_BRACKET",
+		"{": "LEFT_BRACE", "}": "RIGHT_BRACE", ".": "DOT", ",": "COMMA", ":": "COLON", "=": "EQUAL",
+		";": "SEMICOLON", "!": "BANG", "-": "DASH", "~": "TILDE", "+": "PLUS", "*": "STAR", "/": "SLASH",
+		"%": "PERCENT", "<": "LEFT_ANGLE", ">": "RIGHT_ANGLE", "|": "VERTICAL_BAR", "^": "CARET",
+		"&": "AMPERSAND", "?": "QUESTION", "++": "INC_OP", "--": "DEC_OP", "<=": "LE_OP", ">=": "GE_OP",
+		"==": "EQ_OP", "!=": "NE_OP", "&&": "AND_OP", "||": "OR_OP", "^^": "XOR_OP", "*=": "MUL_ASSIGN",
+		"/=": "DIV_ASSIGN", "+=": "ADD_ASSIGN", "%=": "MOD_ASSIGN", "<<=": "LEFT_ASSIGN", ">>=": "RIGHT_ASSIGN",
+		"&=": "AND_ASSIGN", "^=": "XOR_ASSIGN", "|=": "OR_ASSIGN", "-=": "SUB_ASSIGN", "<<": "LEFT_OP", ">>": "RIGHT_OP",
+	}
+})
 
 // defineKeywords fills keywords on the first Parse rather than at program
 // start, so that commands which never parse GLSL do not pay for it.
 var defineKeywords = sync.OnceFunc(func() {
+	keywords = map[string]kwFlags{}
 	add := func(f kwFlags, s string) {
 		for _, w := range strings.Fields(s) {
 			keywords[w] |= f
@@ -127,7 +133,7 @@ var defineKeywords = sync.OnceFunc(func() {
 
 // keywordName is glslang's name for a keyword token.
 func keywordName(s string) string {
-	if n, ok := tokenNames[s]; ok {
+	if n, ok := tokenNames()[s]; ok {
 		return n
 	}
 	return strings.ToUpper(s)

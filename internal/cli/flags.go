@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"sync"
 )
 
 // parseFlags parses fs's flags wherever they stand among args, as the
@@ -84,7 +85,7 @@ func version() string {
 
 // printVersion writes the --version line of a command.
 func printVersion(w io.Writer, command string) {
-	if what, ok := imitates[command]; ok {
+	if what, ok := imitates()[command]; ok {
 		fmt.Fprintf(w, "%s %s (%s)\n", command, version(), what)
 		return
 	}
@@ -92,17 +93,19 @@ func printVersion(w io.Writer, command string) {
 }
 
 // imitates names the tool each command stands in for (docs/TOOLS.md).
-var imitates = map[string]string{
-	"coop compile":  "glslangValidator's flags",
-	"coop glslc":    "shaderc glslc's flags",
-	"coop dis":      "spirv-dis's flags and text",
-	"coop as":       "spirv-as's flags",
-	"coop val":      "spirv-val's flags",
-	"coop run":      "Amber's scripts",
-	"coop bench":    "timing of Amber-style scripts",
-	"coop devices":  "Vulkan devices",
-	"coop gpucheck": "the glslang corpus on the executor and a GPU",
-}
+var imitates = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"coop compile":  "glslangValidator's flags",
+		"coop glslc":    "shaderc glslc's flags",
+		"coop dis":      "spirv-dis's flags and text",
+		"coop as":       "spirv-as's flags",
+		"coop val":      "spirv-val's flags",
+		"coop run":      "Amber's scripts",
+		"coop bench":    "timing of Amber-style scripts",
+		"coop devices":  "Vulkan devices",
+		"coop gpucheck": "the glslang corpus on the executor and a GPU",
+	}
+})
 
 // isTerminal reports whether w is a terminal (a character device), where
 // progress lines belong; a pipe or a file gets none.

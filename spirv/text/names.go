@@ -2,6 +2,7 @@ package text
 
 import (
 	"strconv"
+	"sync"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -248,7 +249,7 @@ func friendlyNames(m *spirv.Module) *nameTable {
 			continue
 		case spirv.OpDecorate:
 			if spirv.Decoration(w[1]) == spirv.DecorationBuiltIn {
-				if s, ok := builtinNames[spirv.BuiltIn(w[2])]; ok {
+				if s, ok := builtinNames()[spirv.BuiltIn(w[2])]; ok {
 					t.save(w[0], s)
 				}
 			}
@@ -300,7 +301,7 @@ func friendlyNames(m *spirv.Module) *nameTable {
 			t.save(id, sign+root)
 		case spirv.OpTypeFloat:
 			if len(in.Words) >= 3 {
-				if s, ok := fpEncodingNames[spirv.FPEncoding(w[2])]; ok {
+				if s, ok := fpEncodingNames()[spirv.FPEncoding(w[2])]; ok {
 					t.save(id, s)
 				}
 			}
@@ -376,34 +377,38 @@ func friendlyNames(m *spirv.Module) *nameTable {
 	return t
 }
 
-var builtinNames = map[spirv.BuiltIn]string{
-	spirv.BuiltInPosition: "gl_Position", spirv.BuiltInPointSize: "gl_PointSize", spirv.BuiltInClipDistance: "gl_ClipDistance",
-	spirv.BuiltInCullDistance: "gl_CullDistance", spirv.BuiltInVertexId: "gl_VertexID", spirv.BuiltInInstanceId: "gl_InstanceID",
-	spirv.BuiltInPrimitiveId: "gl_PrimitiveID", spirv.BuiltInInvocationId: "gl_InvocationID", spirv.BuiltInLayer: "gl_Layer",
-	spirv.BuiltInViewportIndex: "gl_ViewportIndex", spirv.BuiltInTessLevelOuter: "gl_TessLevelOuter",
-	spirv.BuiltInTessLevelInner: "gl_TessLevelInner", spirv.BuiltInTessCoord: "gl_TessCoord", spirv.BuiltInPatchVertices: "gl_PatchVertices",
-	spirv.BuiltInFragCoord: "gl_FragCoord", spirv.BuiltInPointCoord: "gl_PointCoord", spirv.BuiltInFrontFacing: "gl_FrontFacing",
-	spirv.BuiltInSampleId: "gl_SampleID", spirv.BuiltInSamplePosition: "gl_SamplePosition", spirv.BuiltInSampleMask: "gl_SampleMask",
-	spirv.BuiltInFragDepth: "gl_FragDepth", spirv.BuiltInHelperInvocation: "gl_HelperInvocation",
-	spirv.BuiltInNumWorkgroups: "gl_NumWorkGroups", spirv.BuiltInWorkgroupSize: "gl_WorkGroupSize",
-	spirv.BuiltInWorkgroupId: "gl_WorkGroupID", spirv.BuiltInLocalInvocationId: "gl_LocalInvocationID",
-	spirv.BuiltInGlobalInvocationId: "gl_GlobalInvocationID", spirv.BuiltInLocalInvocationIndex: "gl_LocalInvocationIndex",
-	spirv.BuiltInWorkDim: "WorkDim", spirv.BuiltInGlobalSize: "GlobalSize", spirv.BuiltInEnqueuedWorkgroupSize: "EnqueuedWorkgroupSize",
-	spirv.BuiltInGlobalOffset: "GlobalOffset", spirv.BuiltInGlobalLinearId: "GlobalLinearId", spirv.BuiltInSubgroupSize: "SubgroupSize",
-	spirv.BuiltInSubgroupMaxSize: "SubgroupMaxSize", spirv.BuiltInNumSubgroups: "NumSubgroups",
-	spirv.BuiltInNumEnqueuedSubgroups: "NumEnqueuedSubgroups", spirv.BuiltInSubgroupId: "SubgroupId",
-	spirv.BuiltInSubgroupLocalInvocationId: "SubgroupLocalInvocationId", spirv.BuiltInVertexIndex: "gl_VertexIndex",
-	spirv.BuiltInInstanceIndex: "gl_InstanceIndex", spirv.BuiltInBaseInstance: "gl_BaseInstance",
-	spirv.BuiltInSubgroupEqMask: "SubgroupEqMaskKHR", spirv.BuiltInSubgroupGeMask: "SubgroupGeMaskKHR",
-	spirv.BuiltInSubgroupGtMask: "SubgroupGtMaskKHR", spirv.BuiltInSubgroupLeMask: "SubgroupLeMaskKHR",
-	spirv.BuiltInSubgroupLtMask: "SubgroupLtMaskKHR",
-}
+var builtinNames = sync.OnceValue(func() map[spirv.BuiltIn]string {
+	return map[spirv.BuiltIn]string{
+		spirv.BuiltInPosition: "gl_Position", spirv.BuiltInPointSize: "gl_PointSize", spirv.BuiltInClipDistance: "gl_ClipDistance",
+		spirv.BuiltInCullDistance: "gl_CullDistance", spirv.BuiltInVertexId: "gl_VertexID", spirv.BuiltInInstanceId: "gl_InstanceID",
+		spirv.BuiltInPrimitiveId: "gl_PrimitiveID", spirv.BuiltInInvocationId: "gl_InvocationID", spirv.BuiltInLayer: "gl_Layer",
+		spirv.BuiltInViewportIndex: "gl_ViewportIndex", spirv.BuiltInTessLevelOuter: "gl_TessLevelOuter",
+		spirv.BuiltInTessLevelInner: "gl_TessLevelInner", spirv.BuiltInTessCoord: "gl_TessCoord", spirv.BuiltInPatchVertices: "gl_PatchVertices",
+		spirv.BuiltInFragCoord: "gl_FragCoord", spirv.BuiltInPointCoord: "gl_PointCoord", spirv.BuiltInFrontFacing: "gl_FrontFacing",
+		spirv.BuiltInSampleId: "gl_SampleID", spirv.BuiltInSamplePosition: "gl_SamplePosition", spirv.BuiltInSampleMask: "gl_SampleMask",
+		spirv.BuiltInFragDepth: "gl_FragDepth", spirv.BuiltInHelperInvocation: "gl_HelperInvocation",
+		spirv.BuiltInNumWorkgroups: "gl_NumWorkGroups", spirv.BuiltInWorkgroupSize: "gl_WorkGroupSize",
+		spirv.BuiltInWorkgroupId: "gl_WorkGroupID", spirv.BuiltInLocalInvocationId: "gl_LocalInvocationID",
+		spirv.BuiltInGlobalInvocationId: "gl_GlobalInvocationID", spirv.BuiltInLocalInvocationIndex: "gl_LocalInvocationIndex",
+		spirv.BuiltInWorkDim: "WorkDim", spirv.BuiltInGlobalSize: "GlobalSize", spirv.BuiltInEnqueuedWorkgroupSize: "EnqueuedWorkgroupSize",
+		spirv.BuiltInGlobalOffset: "GlobalOffset", spirv.BuiltInGlobalLinearId: "GlobalLinearId", spirv.BuiltInSubgroupSize: "SubgroupSize",
+		spirv.BuiltInSubgroupMaxSize: "SubgroupMaxSize", spirv.BuiltInNumSubgroups: "NumSubgroups",
+		spirv.BuiltInNumEnqueuedSubgroups: "NumEnqueuedSubgroups", spirv.BuiltInSubgroupId: "SubgroupId",
+		spirv.BuiltInSubgroupLocalInvocationId: "SubgroupLocalInvocationId", spirv.BuiltInVertexIndex: "gl_VertexIndex",
+		spirv.BuiltInInstanceIndex: "gl_InstanceIndex", spirv.BuiltInBaseInstance: "gl_BaseInstance",
+		spirv.BuiltInSubgroupEqMask: "SubgroupEqMaskKHR", spirv.BuiltInSubgroupGeMask: "SubgroupGeMaskKHR",
+		spirv.BuiltInSubgroupGtMask: "SubgroupGtMaskKHR", spirv.BuiltInSubgroupLeMask: "SubgroupLeMaskKHR",
+		spirv.BuiltInSubgroupLtMask: "SubgroupLtMaskKHR",
+	}
+})
 
-var fpEncodingNames = map[spirv.FPEncoding]string{
-	spirv.FPEncodingBFloat16KHR: "bfloat16", spirv.FPEncodingFloat8E4M3EXT: "fp8e4m3", spirv.FPEncodingFloat8E5M2EXT: "fp8e5m2",
-	spirv.FPEncodingFloat6E2M3EXT: "fp6e2m3", spirv.FPEncodingFloat6E3M2EXT: "fp6e3m2", spirv.FPEncodingFloat4E2M1EXT: "fp4e2m1",
-	spirv.FPEncodingFloat8UnsignedE8M0EXT: "fp8e8m0", spirv.FPEncodingMXInt8EXT: "mxint8",
-}
+var fpEncodingNames = sync.OnceValue(func() map[spirv.FPEncoding]string {
+	return map[spirv.FPEncoding]string{
+		spirv.FPEncodingBFloat16KHR: "bfloat16", spirv.FPEncodingFloat8E4M3EXT: "fp8e4m3", spirv.FPEncodingFloat8E5M2EXT: "fp8e5m2",
+		spirv.FPEncodingFloat6E2M3EXT: "fp6e2m3", spirv.FPEncodingFloat6E3M2EXT: "fp6e3m2", spirv.FPEncodingFloat4E2M1EXT: "fp4e2m1",
+		spirv.FPEncodingFloat8UnsignedE8M0EXT: "fp8e8m0", spirv.FPEncodingMXInt8EXT: "mxint8",
+	}
+})
 
 // enumName is the enumerant's name, or what spirv-dis prints for an
 // unknown value.

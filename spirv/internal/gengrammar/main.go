@@ -364,8 +364,14 @@ func writeGenerators(b *bytes.Buffer, path string) {
 	if err := xml.Unmarshal(data, &reg); err != nil {
 		log.Fatalf("%s: %v", path, err)
 	}
-	b.WriteString("// generatorTools maps a generator's tool id (the high 16 bits of the\n// header's generator word) to its vendor and tool names.\nvar generatorTools = map[uint16][2]string{\n")
+	// An array indexed by id is static data, where a map would be built
+	// at package init by every program linking spirv; the registry hands
+	// out ids one after another, so it stays small.
+	b.WriteString("// generatorTools gives a generator's vendor and tool names by tool id (the\n// high 16 bits of the header's generator word); no vendor: unregistered.\nvar generatorTools = [...][2]string{\n")
 	for _, id := range reg.IDs {
+		if id.Value < 0 || id.Value > 4096 || id.Vendor == "" {
+			log.Fatalf("%s: generator id %d (vendor %q): want 0 to 4096 and a vendor", path, id.Value, id.Vendor)
+		}
 		fmt.Fprintf(b, "\t%d: {%q, %q},\n", id.Value, id.Vendor, id.Tool)
 	}
 	b.WriteString("}\n")
