@@ -852,10 +852,16 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta, charged bool) error {
 		setSt(st, in.res, n, sVar)
 		return nil
 	}
-	// Only the leader's pointer and stride are read; matrices stay whole.
+	// Only the leader's pointer and stride are read; matrices stay whole
+	// (a matrix held as a tile, all its slots sTile, is skipped at once).
 	// A decode function runs on every invocation, each on its own steps
 	// (settled).
-	m.spreadLead(coopMats(in))
+	mats := coopMats(in)
+	for k := 0; k+1 < len(mats); k += 2 {
+		if st[mats[k]] != sTile {
+			m.spreadLead(mats[k : k+2])
+		}
+	}
 	return coopExec(in, matIO{act: sg, m: m}, true)
 }
 
