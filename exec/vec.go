@@ -83,6 +83,9 @@ func pickVec(in *instr) vecOp {
 		}
 		return nil
 	}
+	if g, args := glslElem(in); g != nil {
+		return glslVec(int32(in.t.slots), args, g)
+	}
 	f := elemFunc(in)
 	if f == nil {
 		return nil
