@@ -68,6 +68,7 @@ func (m *sgMeta) initRuns() {
 			m.box[k][1] = max(m.box[k][1], v[1])
 		}
 	}
+	m.boxOK = len(m.runs) > 0 && max(m.box[0][1], m.box[1][1], m.box[2][1]) < affMaxID
 }
 
 // canon keeps a 32-bit function's numbers sign-extended.
@@ -90,17 +91,21 @@ func (a *affine) at(r *xrun) int64 {
 // invocations, as integers (no wrapping); ok is false where that is not
 // known to fit in 64 bits.
 func (m *sgMeta) rng(a *affine) (lo, hi int64, ok bool) {
-	if a.c > affMaxC || a.c < -affMaxC || m.box[0][1] < 0 || m.box[0][1] >= affMaxID || m.box[1][1] >= affMaxID || m.box[2][1] >= affMaxID {
+	if !m.boxOK || uint64(a.c+affMaxC) > 2*affMaxC {
 		return 0, 0, false
 	}
 	lo, hi = a.c, a.c
 	for k, d := range a.d {
-		if d > affMaxD || d < -affMaxD {
+		if uint64(d+affMaxD) > 2*affMaxD {
 			return 0, 0, false
 		}
-		x, y := d*m.box[k][0], d*m.box[k][1]
-		lo += min(x, y)
-		hi += max(x, y)
+		if d >= 0 {
+			lo += d * m.box[k][0]
+			hi += d * m.box[k][1]
+		} else {
+			lo += d * m.box[k][1]
+			hi += d * m.box[k][0]
+		}
 	}
 	return lo, hi, true
 }
@@ -111,8 +116,11 @@ func (m *sgMeta) setAff(s int32, a affine) {
 	if m.aff == nil {
 		m.aff = make([]affine, len(m.st))
 	}
+	if a.w == 32 {
+		a = a.canon()
+	}
 	a.filled = false
-	m.aff[s] = a.canon()
+	m.aff[s] = a
 	m.st[s] = sAff
 	m.made = true
 }
@@ -145,17 +153,23 @@ func (m *sgMeta) fill(s int32) {
 }
 
 // affOf gives slot s as an affine function of width w: its own, or the
-// constant it holds everywhere.
-func (m *sgMeta) affOf(s int32, w uint8) (affine, bool) {
+// constant it holds everywhere (no slopes).
+func (m *sgMeta) affOf(s int32, w uint8) (c int64, d *[3]int64, ok bool) {
 	switch v := m.st[s]; {
 	case v == sAff:
-		a := m.aff[s]
-		return a, a.w == w
+		a := &m.aff[s]
+		return a.c, &a.d, a.w == w
 	case isUni(v):
-		return affine{c: int64(m.sg[0].regs[s]), w: w}.canon(), true
+		c = int64(m.sg[0].regs[s])
+		if w == 32 {
+			c = int64(int32(c))
+		}
+		return c, &noSlope, true
 	}
-	return affine{}, false
+	return 0, nil, false
 }
+
+var noSlope [3]int64
 
 // affRow wraps the row handler of the integer operations that keep
 // functions affine (a sum, a difference, a product or left shift by a
@@ -167,58 +181,52 @@ func affRow(in *instr, r rowOp) rowOp {
 		return r
 	}
 	w := uint8(in.t.width)
-	switch in.op {
-	case spirv.OpIAdd, spirv.OpISub, spirv.OpIMul, spirv.OpShiftLeftLogical:
+	op := in.op
+	switch op {
+	case spirv.OpIAdd, spirv.OpISub:
+	case spirv.OpIMul, spirv.OpShiftLeftLogical:
 	default:
 		return r
 	}
-	op := in.op
 	return func(m *sgMeta, in *instr) bool {
 		x, y := in.a[0], in.a[1]
-		if m.st[x] != sAff && m.st[y] != sAff {
+		ax, ay := m.st[x] == sAff, m.st[y] == sAff
+		if !ax && !ay || ax && ay && (op == spirv.OpIMul || op == spirv.OpShiftLeftLogical) || !ax && op == spirv.OpShiftLeftLogical {
 			return r(m, in)
 		}
-		a, ok1 := m.affOf(x, w)
-		b, ok2 := m.affOf(y, w)
+		ca, da, ok1 := m.affOf(x, w)
+		cb, db, ok2 := m.affOf(y, w)
 		if !ok1 || !ok2 {
 			return r(m, in)
 		}
+		// Written in place: the result's slot is neither operand's.
+		res := &m.aff[in.res]
 		switch op {
 		case spirv.OpIAdd:
-			a.c += b.c
-			for k := range a.d {
-				a.d[k] += b.d[k]
-			}
+			res.c = ca + cb
+			res.d = [3]int64{da[0] + db[0], da[1] + db[1], da[2] + db[2]}
 		case spirv.OpISub:
-			a.c -= b.c
-			for k := range a.d {
-				a.d[k] -= b.d[k]
+			res.c = ca - cb
+			res.d = [3]int64{da[0] - db[0], da[1] - db[1], da[2] - db[2]}
+		default:
+			var k int64
+			switch {
+			case op == spirv.OpShiftLeftLogical:
+				k = int64(1) << (uint64(cb) & uint64(w-1))
+			case ax:
+				k = cb
+			default:
+				k, ca, da = ca, cb, db
 			}
-		case spirv.OpIMul:
-			if m.st[y] != sAff {
-				a, b = b, a
-			}
-			if m.st[x] == sAff && m.st[y] == sAff {
-				return r(m, in)
-			}
-			// b is sAff, a the uniform factor.
-			k := a.c
-			a = b
-			a.c *= k
-			for i := range a.d {
-				a.d[i] *= k
-			}
-		case spirv.OpShiftLeftLogical:
-			if m.st[y] == sAff {
-				return r(m, in)
-			}
-			k := int64(1) << (uint64(b.c) & uint64(w-1))
-			a.c *= k
-			for i := range a.d {
-				a.d[i] *= k
-			}
+			res.c = ca * k
+			res.d = [3]int64{da[0] * k, da[1] * k, da[2] * k}
 		}
-		m.setAff(in.res, a)
+		res.w, res.filled = w, false
+		if w == 32 {
+			*res = res.canon()
+		}
+		m.st[in.res] = sAff
+		m.made = true
 		return true
 	}
 }
@@ -299,30 +307,48 @@ func (m *sgMeta) affLoad(in *instr, n int64) bool {
 	if buf == nil {
 		return false
 	}
-	a := &m.aff[s]
-	d := m.row(in.res)
-	var prev []uint64 // the last run's values, and where it read them
-	po := int64(-1)
-	for i := range m.runs {
-		u := &m.runs[i]
-		o := a.at(u) - tag
-		dd := d[u.i0 : u.i0+u.n]
-		if o == po && len(dd) == len(prev) {
-			// Rows of a tile read alike (an address not depending on y).
-			copy(dd, prev)
-			continue
-		}
-		prev, po = dd, o
-		loadRun(dd, buf, o, a.d[0], n)
-	}
+	affLoadRuns(m.row(in.res), buf, m.runs, &m.aff[s], tag, n)
 	return true
 }
 
-// loadRun reads d's values of n bytes from b at o, o+dx, ... (the
-// caller checked that they lie within b). Apart from the big loops'
-// functions, so that its loops keep their variables in registers.
+// affLoadRuns reads the row d's values of n bytes from buf at a's addresses
+// less tag (which the caller checked lie within buf), run by run. Apart
+// from the big loops' functions, so that its loops keep their variables
+// in registers.
 //
 //go:noinline
+func affLoadRuns(d []uint64, buf []byte, runs []xrun, a *affine, tag, n int64) {
+	var prev []uint64 // the last run's values, and where it read them
+	po := int64(-1)
+	dx := a.d[0]
+	for i := range runs {
+		u := &runs[i]
+		o := a.at(u) - tag
+		dd := d[u.i0 : u.i0+u.n]
+		switch {
+		case o == po && len(dd) == len(prev):
+			// Rows of a tile read alike (an address not depending on y).
+			copy(dd, prev)
+		case n == 4 && dx == 0:
+			v := uint64(binary.LittleEndian.Uint32(buf[o:]))
+			for j := range dd {
+				dd[j] = v
+			}
+		case n == 4 && dx == 4:
+			b := buf[o:]
+			for j := range dd {
+				dd[j] = uint64(binary.LittleEndian.Uint32(b))
+				b = b[4:]
+			}
+		default:
+			loadRun(dd, buf, o, dx, n)
+		}
+		prev, po = dd, o
+	}
+}
+
+// loadRun reads d's values of n bytes from b at o, o+dx, ... (the
+// caller checked that they lie within b).
 func loadRun(d []uint64, b []byte, o, dx, n int64) {
 	switch {
 	case dx == 0:

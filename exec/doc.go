@@ -64,7 +64,11 @@
 // time that run them for all the invocations in one call; values that
 // vary between the invocations live meanwhile in per-slot rows of the
 // subgroup (rows.go), so such an instruction is one loop over contiguous
-// memory. A branch they
+// memory; values affine in LocalInvocationId (the ids, what integer sums
+// and products with uniform values make of them, the access chains they
+// index) are kept as that function, so a load or store through them
+// checks its range of addresses once and copies runs of invocations
+// (affine.go). A branch they
 // do not agree on whose two sides are straight-line code meeting in one
 // block runs masked: each side for the invocations that take it, then all
 // go on together; any other such branch ends lockstep. Otherwise the
