@@ -62,18 +62,19 @@ type coopMul struct {
 	mats                []int32
 }
 
-// coopMats lists the matrix operands of a cooperative instruction as uses
-// do (slot, count pairs): what a lockstep subgroup must hand to every
-// invocation before running it, as the matrices are gathered from them
-// unless held as tiles. Pointers, strides and tensor layouts are read
-// from the leader alone (after checking they are the same everywhere).
+// coopMats lists the operands of a cooperative instruction as uses do
+// (slot, count pairs) that a lockstep subgroup must hand to every
+// invocation before running it: the matrices, as they are gathered from
+// them unless held as tiles. Pointers and strides are read from the
+// leader alone, after checking they are the same everywhere (so the
+// leader holds them); a tensor instruction reads its pointer, layout
+// and view from the first invocation (as out of lockstep), so they are
+// handed out too, lest the leader's registers be stale (a row).
 func coopMats(in *instr) []int32 {
 	switch a := in.aux.(type) {
 	case *coopMem:
 		return a.mats
 	case *coopMul:
-		return a.mats
-	case *tensorMem:
 		return a.mats
 	}
 	return in.uses

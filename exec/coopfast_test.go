@@ -373,8 +373,11 @@ layout(std430, binding = 0) readonly buffer A { float16_t a[]; };
 layout(std430, binding = 1) buffer B { float16_t b[]; };
 layout(std430, binding = 2) buffer C { float c[]; };
 const uint BM = 32, BN = 64, BK = 16;
+float maxf(const in float x, const in float y) { return max(x, y); }
+float sumf(const in float x, const in float y) { return x + y; }
 void main() {
-	uint tm = gl_WorkGroupID.y * BM, tn = gl_WorkGroupID.x * BN;
+	uint zero = ZERO;
+	uint tm = gl_WorkGroupID.y * BM + zero, tn = gl_WorkGroupID.x * BN;
 	if (tm >= M || tn >= N) {
 		return; // runFast dispatches N/16 x M/16 workgroups
 	}
@@ -387,11 +390,12 @@ void main() {
 	for (uint k = 0; k < K; k += BK) {
 		coopmat<float16_t, gl_ScopeWorkgroup, BM, BK, gl_MatrixUseA> ma;
 		coopmat<float16_t, gl_ScopeWorkgroup, BK, BN, gl_MatrixUseB> mb;
-		coopMatLoadTensorNV(ma, a, 0, sliceTensorLayoutNV(la, tm, BM, k, BK));
+		coopMatLoadTensorNV(ma, a, zero, sliceTensorLayoutNV(la, tm, BM, k, BK));
 		coopMatLoad(mb, b, k * N + tn, N, gl_CooperativeMatrixLayoutRowMajor);
 		acc = coopMatMulAdd(ma, mb, acc);
 		DIVERGE
 	}
+	AFTER
 	coopMatStore(acc, c, tm * N + tn, N, gl_CooperativeMatrixLayoutRowMajor);
 }
 `
@@ -406,26 +410,43 @@ func TestWideCoopDiffer(t *testing.T) {
 		name, diverge string
 		cutA          int
 		budget        int64
+		after         string
 	}
+	reduce := `coopmat<float, gl_ScopeWorkgroup, BM, BN, gl_MatrixUseAccumulator> r;
+	coopMatReduceNV(r, acc, gl_CooperativeMatrixReduceRowNV, maxf);
+	acc = acc - r;
+	coopMatReduceNV(r, acc, gl_CooperativeMatrixReduceColumnNV | gl_CooperativeMatrixReduceRowNV, sumf);
+	acc = acc + r;`
 	cases := []wideCase{
-		{"converged", "", 0, 0},
-		{"diverged", "for (uint j = 0u; k == 32u && j < gl_LocalInvocationIndex % 3u; j++) { b[K * N + (gl_WorkGroupID.y * 8u + gl_WorkGroupID.x) * 128u + gl_LocalInvocationIndex] += float16_t(1); }", 0, 0},
-		{"cut", "", 1000, 0},
+		{"converged", "", 0, 0, ""},
+		{"reduce", "", 0, 0, reduce},
+		{"rows", "", 0, 0, ""},
+		{"diverged", "for (uint j = 0u; k == 32u && j < gl_LocalInvocationIndex % 3u; j++) { b[K * N + (gl_WorkGroupID.y * 8u + gl_WorkGroupID.x) * 128u + gl_LocalInvocationIndex] += float16_t(1); }", 0, 0, reduce},
+		{"cut", "", 1000, 0, ""},
 	}
 	for b := int64(60); b < 400; b += 29 {
-		cases = append(cases, wideCase{fmt.Sprint("budget", b), "", 0, b})
+		cases = append(cases, wideCase{fmt.Sprint("budget", b), "", 0, b, reduce})
+	}
+	for b := int64(1000); b < 40000; b = b * 3 / 2 {
+		// Stops in the reductions' calls.
+		cases = append(cases, wideCase{fmt.Sprint("budget", b), "", 0, b, reduce})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			src := strings.NewReplacer("DIVERGE", c.diverge).Replace(wgShader)
+			zero := "0u"
+			if c.name == "rows" {
+				// The same everywhere, but computed from the invocation's
+				// id: the pointer and the layout held in rows.
+				zero = "gl_LocalInvocationIndex / 1000u"
+			}
+			src := strings.NewReplacer("DIVERGE", c.diverge, "AFTER", c.after, "ZERO", zero).Replace(wgShader)
 			o := exec.Options{StepBudget: c.budget}
 			const halvesB = -2 * 128 * 128 // B's cut: three times the bytes, halves and room past them
 			want, werr := runFast(t, src, 128, 1, c.cutA, halvesB, exec.NoLockstep(o))
-			if c.cutA > 0 || c.budget > 0 {
-				if werr == nil {
-					t.Fatal("no fault")
-				}
-			} else if werr != nil {
+			if c.cutA > 0 && werr == nil {
+				t.Fatal("no fault")
+			}
+			if c.cutA == 0 && c.budget == 0 && werr != nil {
 				t.Fatal(werr)
 			}
 			for _, o := range []exec.Options{o, {Check: true, StepBudget: c.budget}} {

@@ -70,13 +70,19 @@ func (l *lane) glsl(in *instr, d []uint64) error {
 		}
 		return s
 	}
+	if g := glslF1(in.sub); g != nil {
+		f1(g)
+		return nil
+	}
+	if g := glslF2(in.sub); g != nil {
+		f2(g)
+		return nil
+	}
+	if g := glslF3(in.sub); g != nil {
+		f3(g)
+		return nil
+	}
 	switch in.sub {
-	case spirv.GLSLstd450Round:
-		f1(math.Round)
-	case spirv.GLSLstd450RoundEven:
-		f1(math.RoundToEven)
-	case spirv.GLSLstd450Trunc:
-		f1(math.Trunc)
 	case spirv.GLSLstd450FAbs:
 		for k := range d {
 			d[k] = x[k] &^ (1 << (w - 1))
@@ -89,16 +95,6 @@ func (l *lane) glsl(in *instr, d []uint64) error {
 			}
 			d[k] = uint64(v) & mask(w)
 		}
-	case spirv.GLSLstd450FSign:
-		f1(func(a float64) float64 {
-			switch {
-			case a > 0:
-				return 1
-			case a < 0:
-				return -1
-			}
-			return a
-		})
 	case spirv.GLSLstd450SSign:
 		for k := range d {
 			v := sext(x[k], w)
@@ -110,61 +106,6 @@ func (l *lane) glsl(in *instr, d []uint64) error {
 			}
 			d[k] = uint64(s) & mask(w)
 		}
-	case spirv.GLSLstd450Floor:
-		f1(math.Floor)
-	case spirv.GLSLstd450Ceil:
-		f1(math.Ceil)
-	case spirv.GLSLstd450Fract:
-		f1(func(a float64) float64 {
-			if math.IsInf(a, 0) {
-				return math.NaN()
-			}
-			return a - math.Floor(a)
-		})
-	case spirv.GLSLstd450Radians:
-		f1(func(a float64) float64 { return a * math.Pi / 180 })
-	case spirv.GLSLstd450Degrees:
-		f1(func(a float64) float64 { return a * 180 / math.Pi })
-	case spirv.GLSLstd450Sin:
-		f1(math.Sin)
-	case spirv.GLSLstd450Cos:
-		f1(math.Cos)
-	case spirv.GLSLstd450Tan:
-		f1(math.Tan)
-	case spirv.GLSLstd450Asin:
-		f1(math.Asin)
-	case spirv.GLSLstd450Acos:
-		f1(math.Acos)
-	case spirv.GLSLstd450Atan:
-		f1(math.Atan)
-	case spirv.GLSLstd450Sinh:
-		f1(math.Sinh)
-	case spirv.GLSLstd450Cosh:
-		f1(math.Cosh)
-	case spirv.GLSLstd450Tanh:
-		f1(math.Tanh)
-	case spirv.GLSLstd450Asinh:
-		f1(math.Asinh)
-	case spirv.GLSLstd450Acosh:
-		f1(math.Acosh)
-	case spirv.GLSLstd450Atanh:
-		f1(math.Atanh)
-	case spirv.GLSLstd450Atan2:
-		f2(math.Atan2)
-	case spirv.GLSLstd450Pow:
-		f2(math.Pow)
-	case spirv.GLSLstd450Exp:
-		f1(math.Exp)
-	case spirv.GLSLstd450Log:
-		f1(math.Log)
-	case spirv.GLSLstd450Exp2:
-		f1(math.Exp2)
-	case spirv.GLSLstd450Log2:
-		f1(math.Log2)
-	case spirv.GLSLstd450Sqrt:
-		f1(math.Sqrt)
-	case spirv.GLSLstd450InverseSqrt:
-		f1(func(a float64) float64 { return 1 / math.Sqrt(a) })
 	case spirv.GLSLstd450Determinant:
 		n := at.count
 		m := matF64(x, n, act.ff)
@@ -218,10 +159,6 @@ func (l *lane) glsl(in *instr, d []uint64) error {
 				d[k], d[n+k] = fround(fr, mt.comp().ff), uint64(e)&mask(in.t.mem[1].comp().width)
 			}
 		}
-	case spirv.GLSLstd450FMin, spirv.GLSLstd450NMin:
-		f2(fpMin)
-	case spirv.GLSLstd450FMax, spirv.GLSLstd450NMax:
-		f2(fpMax)
 	case spirv.GLSLstd450UMin:
 		u2(func(a, b uint64) uint64 { return min(a, b) })
 	case spirv.GLSLstd450UMax:
@@ -230,8 +167,6 @@ func (l *lane) glsl(in *instr, d []uint64) error {
 		i2(func(a, b int64) int64 { return min(a, b) })
 	case spirv.GLSLstd450SMax:
 		i2(func(a, b int64) int64 { return max(a, b) })
-	case spirv.GLSLstd450FClamp, spirv.GLSLstd450NClamp:
-		f3(func(a, lo, hi float64) float64 { return fpMin(fpMax(a, lo), hi) })
 	case spirv.GLSLstd450UClamp:
 		y, z := arg(1), arg(2)
 		for k := range d {
@@ -242,22 +177,6 @@ func (l *lane) glsl(in *instr, d []uint64) error {
 		for k := range d {
 			d[k] = uint64(min(max(sext(x[k], w), sext(y[k], w)), sext(z[k], w))) & mask(w)
 		}
-	case spirv.GLSLstd450FMix:
-		f3(func(a, b, t float64) float64 { return float64(a*(1-t)) + float64(b*t) })
-	case spirv.GLSLstd450Step:
-		f2(func(e, v float64) float64 {
-			if v < e {
-				return 0
-			}
-			return 1
-		})
-	case spirv.GLSLstd450SmoothStep:
-		f3(func(e0, e1, v float64) float64 {
-			t := math.Min(math.Max((v-e0)/(e1-e0), 0), 1)
-			return t * t * (3 - 2*t)
-		})
-	case spirv.GLSLstd450Fma:
-		f3(math.FMA)
 	case spirv.GLSLstd450Ldexp:
 		y := arg(1)
 		yw := tys[1].comp().width
@@ -388,6 +307,121 @@ func (l *lane) glsl(in *instr, d []uint64) error {
 }
 
 // matF64 widens an n x n column-major matrix.
+// glslF1, glslF2 and glslF3 give the float64 functions of the
+// GLSL.std.450 instructions that apply one to each component of one, two
+// or three operands of the result's type (glsl rounds the result; row
+// and vector handlers use them too, rowglsl.go), or nil.
+func glslF1(sub uint32) func(float64) float64 {
+	switch sub {
+	case spirv.GLSLstd450Round:
+		return math.Round
+	case spirv.GLSLstd450RoundEven:
+		return math.RoundToEven
+	case spirv.GLSLstd450Trunc:
+		return math.Trunc
+	case spirv.GLSLstd450FSign:
+		return func(a float64) float64 {
+			switch {
+			case a > 0:
+				return 1
+			case a < 0:
+				return -1
+			}
+			return a
+		}
+	case spirv.GLSLstd450Floor:
+		return math.Floor
+	case spirv.GLSLstd450Ceil:
+		return math.Ceil
+	case spirv.GLSLstd450Fract:
+		return func(a float64) float64 {
+			if math.IsInf(a, 0) {
+				return math.NaN()
+			}
+			return a - math.Floor(a)
+		}
+	case spirv.GLSLstd450Radians:
+		return func(a float64) float64 { return a * math.Pi / 180 }
+	case spirv.GLSLstd450Degrees:
+		return func(a float64) float64 { return a * 180 / math.Pi }
+	case spirv.GLSLstd450Sin:
+		return math.Sin
+	case spirv.GLSLstd450Cos:
+		return math.Cos
+	case spirv.GLSLstd450Tan:
+		return math.Tan
+	case spirv.GLSLstd450Asin:
+		return math.Asin
+	case spirv.GLSLstd450Acos:
+		return math.Acos
+	case spirv.GLSLstd450Atan:
+		return math.Atan
+	case spirv.GLSLstd450Sinh:
+		return math.Sinh
+	case spirv.GLSLstd450Cosh:
+		return math.Cosh
+	case spirv.GLSLstd450Tanh:
+		return math.Tanh
+	case spirv.GLSLstd450Asinh:
+		return math.Asinh
+	case spirv.GLSLstd450Acosh:
+		return math.Acosh
+	case spirv.GLSLstd450Atanh:
+		return math.Atanh
+	case spirv.GLSLstd450Exp:
+		return math.Exp
+	case spirv.GLSLstd450Log:
+		return math.Log
+	case spirv.GLSLstd450Exp2:
+		return math.Exp2
+	case spirv.GLSLstd450Log2:
+		return math.Log2
+	case spirv.GLSLstd450Sqrt:
+		return math.Sqrt
+	case spirv.GLSLstd450InverseSqrt:
+		return func(a float64) float64 { return 1 / math.Sqrt(a) }
+	}
+	return nil
+}
+
+func glslF2(sub uint32) func(a, b float64) float64 {
+	switch sub {
+	case spirv.GLSLstd450Atan2:
+		return math.Atan2
+	case spirv.GLSLstd450Pow:
+		return math.Pow
+	case spirv.GLSLstd450FMin, spirv.GLSLstd450NMin:
+		return fpMin
+	case spirv.GLSLstd450FMax, spirv.GLSLstd450NMax:
+		return fpMax
+	case spirv.GLSLstd450Step:
+		return func(e, v float64) float64 {
+			if v < e {
+				return 0
+			}
+			return 1
+		}
+	}
+	return nil
+}
+
+func glslF3(sub uint32) func(a, b, c float64) float64 {
+	switch sub {
+	case spirv.GLSLstd450FClamp, spirv.GLSLstd450NClamp:
+		return func(a, lo, hi float64) float64 { return fpMin(fpMax(a, lo), hi) }
+	case spirv.GLSLstd450FMix:
+		return func(a, b, t float64) float64 { return float64(a*(1-t)) + float64(b*t) }
+	case spirv.GLSLstd450SmoothStep:
+		return func(e0, e1, v float64) float64 {
+			t := math.Min(math.Max((v-e0)/(e1-e0), 0), 1)
+			return t * t * (3 - 2*t)
+		}
+	case spirv.GLSLstd450Fma:
+		return math.FMA
+	}
+	return nil
+}
+
 func matF64(x []uint64, n int, f ffmt) []float64 {
 	m := make([]float64, n*n)
 	for k := range m {

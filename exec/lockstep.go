@@ -810,7 +810,11 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta, charged bool) error {
 	}
 	if !isCoopOp(in.op) {
 		m.spread(in.uses)
-		if m.wide {
+		if wideCoop(m, in) {
+			if err := collective(in, sg, nil); err != nil {
+				return err
+			}
+		} else if m.wide {
 			// Subgroup operations act on each subgroup of the workgroup.
 			for _, s := range wg.sgs {
 				if err := collective(in, s, s); err != nil {
@@ -849,19 +853,33 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta, charged bool) error {
 		setSt(st, in.res, n, sVar)
 		return nil
 	}
-	// Only the leader's pointer and stride are read; matrices stay whole.
+	// Only the leader's pointer and stride are read; matrices stay whole
+	// (a matrix held as a tile, all its slots sTile, is skipped at once).
 	// A decode function runs on every invocation, each on its own steps
 	// (settled).
-	m.spreadLead(coopMats(in))
+	mats := coopMats(in)
+	for k := 0; k+1 < len(mats); k += 2 {
+		if st[mats[k]] != sTile {
+			m.spreadLead(mats[k : k+2])
+		}
+	}
 	return coopExec(in, matIO{act: sg, m: m}, true)
 }
 
-// wideCoop reports a workgroup-scope cooperative load, store or
-// multiply-add in the wide lockstep of the whole workgroup: it runs there
-// as a subgroup-scope one does in a subgroup's, on tiles the workgroup
-// holds whole (elements owned by local invocation index, as the
-// collective path's act is the workgroup's invocations in that order).
-func wideCoop(m *sgMeta, in *instr) bool { return m.wide && in.wg && isCoopOp(in.op) }
+// wideCoop reports a workgroup-scope cooperative matrix instruction in
+// the wide lockstep of the whole workgroup (wideMat). A load, store or
+// multiply-add runs there as a subgroup-scope one does in a subgroup's,
+// on tiles the workgroup holds whole (elements owned by local invocation
+// index, as the collective path's act is the workgroup's invocations in
+// that order); a reduction or transpose once for the workgroup, on the
+// invocations' registers.
+func wideCoop(m *sgMeta, in *instr) bool { return m.wide && wideMat(in) }
+
+// wideMat reports the workgroup-scope cooperative matrix instructions the
+// wide lockstep runs (wideCoop) rather than leave for.
+func wideMat(in *instr) bool {
+	return in.wg && (isCoopOp(in.op) || in.op == spirv.OpCooperativeMatrixReduceNV || in.op == spirv.OpCooperativeMatrixTransposeNV)
+}
 
 // coopEven charges a cooperative load, store or multiply-add of a whole
 // subgroup in lockstep when its equal share is at most what every

@@ -160,6 +160,9 @@ func pickRow(in *instr) rowOp {
 			return rUn(n, vecUn(in, ct, act, f))
 		}
 	}
+	if g, args := glslElem(in); g != nil {
+		return pickRowGLSL(in, n, args, g)
+	}
 	// The rest apply the vector handler's element function row by row,
 	// through a kernel where one does the same (rowsimd.go).
 	if f := elemFunc(in); f != nil {

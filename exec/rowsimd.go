@@ -27,6 +27,8 @@ const (
 	vF32Sub
 	vF32Mul
 	vF32Div
+	vF32Min // GLSL.std.450 FMin, NMin
+	vF32Max // GLSL.std.450 FMax, NMax
 	vF16Add // p: the half NaN
 	vF16Sub // p: the half NaN
 	vF16Mul // p: the half NaN

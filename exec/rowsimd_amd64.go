@@ -18,6 +18,12 @@ func vkF32Mul(d, a, b *uint64, c, p, q, r uint64, n int)
 func vkF32Div(d, a, b *uint64, c, p, q, r uint64, n int)
 
 //go:noescape
+func vkF32Min(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
+func vkF32Max(d, a, b *uint64, c, p, q, r uint64, n int)
+
+//go:noescape
 func vkF16Add(d, a, b *uint64, c, p, q, r uint64, n int)
 
 //go:noescape
@@ -100,7 +106,7 @@ func init() {
 		return
 	}
 	binKerns = [nVBin]vkBin{
-		vF32Add: vkF32Add, vF32Sub: vkF32Sub, vF32Mul: vkF32Mul, vF32Div: vkF32Div,
+		vF32Add: vkF32Add, vF32Sub: vkF32Sub, vF32Mul: vkF32Mul, vF32Div: vkF32Div, vF32Min: vkF32Min, vF32Max: vkF32Max,
 		vF16Add: vkF16Add, vF16Sub: vkF16Sub, vF16Mul: vkF16Mul, vF16Div: vkF16Div,
 		vLAnd: vkLAnd, vLOr: vkLOr,
 		vIAdd: vkIAdd, vISub: vkISub, vIMul: vkIMul,

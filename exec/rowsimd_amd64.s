@@ -73,6 +73,23 @@ done: \
 #define F32MUL VMULPS Y1, Y0, Y0; NANFIX
 #define F32DIV VDIVPS Y1, Y0, Y0; NANFIX
 
+// GLSL.std.450 FMin and FMax as fpMin and fpMax pick: the other operand
+// where one is NaN, the lesser (greater) where they differ, and where they
+// are equal the bits of both or-ed (and-ed), which is -0 (+0) for zeros
+// of either sign and the value itself otherwise; a NaN result is made
+// canonical.
+#define FMINMAX(PRED, JOIN) \
+	VCMPPS $PRED, Y0, Y1, Y2; \
+	VBLENDVPS Y2, Y1, Y0, Y3; \
+	VCMPPS $0, Y1, Y0, Y4; \
+	JOIN Y1, Y0, Y5; \
+	VBLENDVPS Y4, Y5, Y3, Y3; \
+	VCMPPS $3, Y0, Y0, Y4; \
+	VBLENDVPS Y4, Y1, Y3, Y0; \
+	NANFIX
+#define FMIN FMINMAX(1, VPOR)
+#define FMAX FMINMAX(0x0e, VPAND)
+
 // WIDEN turns the halves in the low bits of R's lanes into float32s,
 // exactly (NaNs stay NaNs): gathered (halfbytes, two in each 128 bits,
 // then the two pairs side by side, through XT) and widened.
@@ -251,6 +268,12 @@ TEXT ·vkF32Mul(SB), NOSPLIT, $0-64
 
 TEXT ·vkF32Div(SB), NOSPLIT, $0-64
 	BINARY(F32DIV)
+
+TEXT ·vkF32Min(SB), NOSPLIT, $0-64
+	BINARY(FMIN)
+
+TEXT ·vkF32Max(SB), NOSPLIT, $0-64
+	BINARY(FMAX)
 
 TEXT ·vkF16Add(SB), NOSPLIT, $0-64
 	BINARY(F16ADD)

@@ -84,6 +84,14 @@ func simdCases() []simdCase {
 	for op := range fcmpOutcomes {
 		addBin(op, tBool, tF32)
 	}
+	for _, g := range []struct {
+		name string
+		sub  uint32
+		k    int
+	}{{"GLSLFMin/32", spirv.GLSLstd450FMin, vF32Min}, {"GLSLFMax/32", spirv.GLSLstd450FMax, vF32Max}} {
+		twin := elemBin(glslF32(g.sub))
+		cs = append(cs, simdCase{name: g.name, ct: tF32, act: tF32, bin: twin, vbin: withTailOr(g.k, glslF32(g.sub))})
+	}
 	addUn := func(op spirv.Op, ct, act *typ) {
 		in := &instr{op: op, sub: uint32(rne)}
 		twin := rowConv(in, ct, act)

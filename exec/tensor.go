@@ -201,7 +201,6 @@ type tensorMem struct {
 	decode   *coop2
 	// decodeVec is the DecodeVectorFunc of SPV_NV_cooperative_matrix_decode_vector.
 	decodeVec *coop2
-	mats      []int32 // Object's slots (coopMats)
 }
 
 func (p *prog) compileTensorMem(i int, ins *instr, ops []uint32) (*instr, error) {
@@ -223,7 +222,6 @@ func (p *prog) compileTensorMem(i int, ins *instr, ops []uint32) (*instr, error)
 		return nil, p.errAt(i, "the result must have the type of Object")
 	}
 	tm.lt = lt.tensor
-	tm.mats = []int32{tm.obj, int32(tm.mt.slots)}
 	rest := ops[3:]
 	// The memory operand mask, then its extra operands.
 	ma := rest[0]

@@ -30,8 +30,8 @@ func (p *prog) pickVecs() {
 	for k := range p.code {
 		in := &p.code[k]
 		// Workgroup-scope cooperative matrices run in the wide lockstep
-		// (lockColl), on tiles of the whole workgroup.
-		if in.coll && !isBarrier(in.op) && (in.wg || !isGroupOp(in.op)) && !(in.wg && isCoopOp(in.op)) {
+		// (lockColl: wideMat).
+		if in.coll && !isBarrier(in.op) && (in.wg || !isGroupOp(in.op)) && !wideMat(in) {
 			p.wideColl = false
 		}
 		in.fam = family(in.op)
@@ -82,6 +82,9 @@ func pickVec(in *instr) vecOp {
 			return vSelect
 		}
 		return nil
+	}
+	if g, args := glslElem(in); g != nil {
+		return glslVec(int32(in.t.slots), args, g)
 	}
 	f := elemFunc(in)
 	if f == nil {
