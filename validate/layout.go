@@ -107,7 +107,115 @@ func (s *state) checkBlockLayouts() {
 			return
 		}
 	}
-	s.checkUntypedLayouts()
+	if s.checkUntypedLayouts(); s.err == nil {
+		s.checkNoLayouts()
+	}
+}
+
+// layoutProhibited reports whether Vulkan memory of storage class sc has
+// no explicit layout: Workgroup memory other than a Block
+// (SPV_KHR_workgroup_memory_explicit_layout), UniformConstant memory
+// other than a descriptor heap's, and from SPIR-V 1.5 Function and
+// Private memory.
+func (s *state) layoutProhibited(sc spirv.StorageClass, block bool) bool {
+	switch sc {
+	case spirv.StorageClassWorkgroup:
+		return !block
+	case spirv.StorageClassUniformConstant:
+		return true
+	case spirv.StorageClassFunction, spirv.StorageClassPrivate:
+		return s.m.Version >= spirv.MakeVersion(1, 5)
+	}
+	return false
+}
+
+// checkNoLayouts: "All variables must have valid explicit layout
+// decorations as described in Shader Interfaces"
+// (VUID-StandaloneSpirv-None-10684): the types of memory that is not laid
+// out carry no Offset, ArrayStride, MatrixStride, RowMajor, ColMajor,
+// Block or BufferBlock (nor their Id forms), through pointers into such
+// memory too; and a descriptor array (of buffers or opaque handles) has no
+// stride of its own.
+func (s *state) checkNoLayouts() {
+	if !s.env.vulkan {
+		return
+	}
+	clean := map[uint32]bool{}
+	for i := range s.m.Insts {
+		in := &s.m.Insts[i]
+		if in.Op != spirv.OpVariable {
+			continue
+		}
+		pt := s.types[in.Words[0]]
+		if pt == nil {
+			continue
+		}
+		t := s.types[pt.Elem]
+		switch pt.Storage {
+		case spirv.StorageClassStorageBuffer, spirv.StorageClassUniform, spirv.StorageClassUniformConstant:
+			if t.is(spirv.OpTypeArray) || t.is(spirv.OpTypeRuntimeArray) {
+				for _, d := range []spirv.Decoration{spirv.DecorationArrayStride, spirv.DecorationArrayStrideIdEXT} {
+					if s.hasDecoration(t.ID, d) {
+						s.fail(i, "vulkan.layout", "[VUID-StandaloneSpirv-None-10684] Invalid explicit layout decorations on type <id> '%d', the %s storage class has an explicit layout from the %s decoration", t.ID, scName(pt.Storage), decName(d))
+						return
+					}
+				}
+			}
+		}
+		block := t.is(spirv.OpTypeStruct) && s.hasDecoration(t.ID, spirv.DecorationBlock)
+		if !s.layoutProhibited(pt.Storage, block) {
+			continue
+		}
+		if id, sc, d := s.laidOut(t, pt.Storage, clean); id != 0 {
+			s.fail(i, "vulkan.layout", "[VUID-StandaloneSpirv-None-10684] Invalid explicit layout decorations on type <id> '%d', the %s storage class has an explicit layout from the %s decoration", id, scName(sc), decName(d))
+			return
+		}
+	}
+}
+
+// laidOut returns the first type within t (in memory of storage class
+// sc) carrying an explicit layout decoration, with that storage class and
+// the decoration; clean caches the types found without one.
+func (s *state) laidOut(t *Type, sc spirv.StorageClass, clean map[uint32]bool) (uint32, spirv.StorageClass, spirv.Decoration) {
+	if t == nil || clean[t.ID] {
+		return 0, 0, 0
+	}
+	if t.Op == spirv.OpTypePointer && !s.layoutProhibited(t.Storage, true) {
+		return 0, 0, 0
+	}
+	layoutDec := func(d spirv.Decoration) bool {
+		switch d {
+		case spirv.DecorationBlock, spirv.DecorationBufferBlock, spirv.DecorationOffset, spirv.DecorationOffsetIdEXT,
+			spirv.DecorationArrayStride, spirv.DecorationArrayStrideIdEXT, spirv.DecorationMatrixStride,
+			spirv.DecorationRowMajor, spirv.DecorationColMajor:
+			return true
+		}
+		return false
+	}
+	for _, d := range s.decor[t.ID] {
+		if layoutDec(d.dec) {
+			return t.ID, sc, d.dec
+		}
+	}
+	for _, d := range s.memberDec[t.ID] {
+		if layoutDec(d.dec) {
+			return t.ID, sc, d.dec
+		}
+	}
+	clean[t.ID] = true // before its parts: breaks cycles through pointers (a failure ends the check)
+	switch t.Op {
+	case spirv.OpTypeStruct:
+		for _, m := range t.Members {
+			if id, msc, d := s.laidOut(s.types[m], sc, clean); id != 0 {
+				return id, msc, d
+			}
+		}
+	case spirv.OpTypeArray, spirv.OpTypeRuntimeArray:
+		return s.laidOut(s.types[t.Elem], sc, clean)
+	case spirv.OpTypePointer:
+		return s.laidOut(s.types[t.Elem], t.Storage, clean)
+	}
+	return 0, 0, 0
 }
 
 // memberOffset returns member k of struct st's Offset, or the value of

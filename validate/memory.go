@@ -2,6 +2,7 @@ package validate
 
 import (
 	"github.com/coopshader/coop/spirv"
+	"slices"
 )
 
 // checkMemory checks global variables, and every Scope <id> and Memory
@@ -357,4 +358,47 @@ func (s *state) entryPointGlobals() map[uint32]bool {
 		}
 	}
 	return used
+}
+
+// pointerFreeClasses are the instruction classes of the grammar that
+// compute on values: with logical pointers (SPIR-V 2.16.1, Logical
+// addressing: "pointers ... may only be used as operands of" the memory
+// instructions that take them; paraphrased, no local copy) none takes a
+// pointer operand, but OpSelect (a variable pointer's, checked with the
+// variable pointer rules) and OpCopyObject.
+var pointerFreeClasses = []string{"Arithmetic", "Bit", "Relational_and_Logical", "Conversion", "Composite",
+	"Non-Uniform", "Group", "Derivative"}
+
+func init() {
+	addChecks(func() checks {
+		m := checks{}
+		for op := range spirv.Ops {
+			if d := op.Desc(); d != nil && slices.Contains(pointerFreeClasses, d.Class) && op != spirv.OpSelect && op != spirv.OpCopyObject {
+				m[op] = (*state).checkNoLogicalPointerOperand
+			}
+		}
+		return m
+	})
+}
+
+// checkNoLogicalPointerOperand: with the Logical or PhysicalStorageBuffer64
+// addressing model, a value instruction takes no logical pointer (one not
+// in PhysicalStorageBuffer memory) as an operand.
+func (s *state) checkNoLogicalPointerOperand(i int) {
+	if s.addressing != spirv.AddressingModelLogical && s.addressing != spirv.AddressingModelPhysicalStorageBuffer64 {
+		return
+	}
+	in := &s.m.Insts[i]
+	for _, o := range s.operands(i) {
+		if o.Kind != spirv.KindIdRef {
+			continue
+		}
+		for k := 0; k < o.Count; k++ {
+			t := s.valueType(in.Words[o.Offset+k])
+			if (t.is(spirv.OpTypePointer) || t.is(spirv.OpTypeUntypedPointerKHR)) && t.Storage != spirv.StorageClassPhysicalStorageBuffer {
+				s.fail(i, "memory.logical-pointer", "Instruction may not have a logical pointer operand")
+				return
+			}
+		}
+	}
 }

@@ -16,6 +16,7 @@ func init() {
 			spirv.OpUntypedInBoundsAccessChainKHR:    (*state).checkUntypedAccessChain,
 			spirv.OpUntypedPtrAccessChainKHR:         (*state).checkUntypedAccessChain,
 			spirv.OpUntypedInBoundsPtrAccessChainKHR: (*state).checkUntypedAccessChain,
+			spirv.OpBufferPointerEXT:                 (*state).checkBufferPointer,
 		}
 	})
 }
@@ -137,4 +138,46 @@ func (s *state) checkUntypedAccessChain(i int) {
 			return
 		}
 	}
+}
+
+// checkBufferPointer: OpBufferPointerEXT (SPV_EXT_descriptor_heap) makes
+// a pointer into the StorageBuffer or Uniform buffer a descriptor in the
+// resource heap describes: its Result Type is a pointer of one of those
+// storage classes, and Buffer an untyped pointer into the variable
+// decorated BuiltIn ResourceHeapEXT.
+func (s *state) checkBufferPointer(i int) {
+	w := s.m.Insts[i].Words
+	rt := s.types[w[0]]
+	switch {
+	case !rt.is(spirv.OpTypePointer) && !rt.is(spirv.OpTypeUntypedPointerKHR):
+		s.fail(i, "heap.buffer-pointer", "OpBufferPointerEXT's Result Type should be a pointer type.")
+	case rt.Storage != spirv.StorageClassStorageBuffer && rt.Storage != spirv.StorageClassUniform:
+		s.fail(i, "heap.buffer-pointer", "OpBufferPointerEXT Result Type must be a pointer type with a Storage Class of Uniform or StorageBuffer.")
+	default:
+		if b, ok := s.decorationArg(s.untypedBase(w[2]), spirv.DecorationBuiltIn); !ok || spirv.BuiltIn(b) != spirv.BuiltInResourceHeapEXT {
+			s.fail(i, "heap.buffer-pointer", "OpBufferPointerEXT's buffer must be an untyped pointer into a variable declared with the ResourceHeapEXT built-in")
+		}
+	}
+}
+
+// untypedBase returns the variable an untyped pointer id is reached from
+// through untyped access chains and loads of untyped pointers, or 0.
+func (s *state) untypedBase(id uint32) uint32 {
+	for n := 0; n < len(s.m.Insts); n++ {
+		d := s.defInst(id)
+		switch {
+		case d == nil:
+			return 0
+		case d.Op == spirv.OpUntypedVariableKHR:
+			return id
+		case d.Op == spirv.OpUntypedAccessChainKHR || d.Op == spirv.OpUntypedInBoundsAccessChainKHR ||
+			d.Op == spirv.OpUntypedPtrAccessChainKHR || d.Op == spirv.OpUntypedInBoundsPtrAccessChainKHR:
+			id = d.Words[3]
+		case d.Op == spirv.OpLoad && s.valueType(d.Words[2]).is(spirv.OpTypeUntypedPointerKHR):
+			id = d.Words[2]
+		default:
+			return 0
+		}
+	}
+	return 0
 }
