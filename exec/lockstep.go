@@ -245,6 +245,7 @@ func (p *prog) classify() {
 		if in.uses == nil && in.op != opHalt && int(in.idx) < len(p.m.Insts) {
 			in.uses = p.usesOf(int(in.idx))
 		}
+		in.rn = resN(in)
 		switch {
 		case in.coll:
 			in.lk = lkColl
@@ -598,7 +599,7 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			wg.leave(m)
 			return nil
 		}
-		n := resN(in)
+		n := in.rn
 		once := false
 		switch in.lk {
 		case lkPure:
@@ -852,10 +853,16 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta, charged bool) error {
 		setSt(st, in.res, n, sVar)
 		return nil
 	}
-	// Only the leader's pointer and stride are read; matrices stay whole.
+	// Only the leader's pointer and stride are read; matrices stay whole
+	// (a matrix held as a tile, all its slots sTile, is skipped at once).
 	// A decode function runs on every invocation, each on its own steps
 	// (settled).
-	m.spreadLead(coopMats(in))
+	mats := coopMats(in)
+	for k := 0; k+1 < len(mats); k += 2 {
+		if st[mats[k]] != sTile {
+			m.spreadLead(mats[k : k+2])
+		}
+	}
 	return coopExec(in, matIO{act: sg, m: m}, true)
 }
 
