@@ -245,6 +245,7 @@ func (p *prog) classify() {
 		if in.uses == nil && in.op != opHalt && int(in.idx) < len(p.m.Insts) {
 			in.uses = p.usesOf(int(in.idx))
 		}
+		in.rn = resN(in)
 		switch {
 		case in.coll:
 			in.lk = lkColl
@@ -604,7 +605,7 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			wg.leave(m)
 			return nil
 		}
-		n := resN(in)
+		n := in.rn
 		once := false
 		switch in.lk {
 		case lkPure:

@@ -12,14 +12,25 @@ import (
 	"testing"
 )
 
+// buildDir holds the binary coopBinary builds; TestMain removes it.
+var buildDir string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
 // coopBinary builds this command once for the tests that run it as a
 // process.
 var coopBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "coop-test")
-	if err != nil {
+	var err error
+	if buildDir, err = os.MkdirTemp("", "coop-test"); err != nil {
 		return "", err
 	}
-	bin := filepath.Join(dir, "coop")
+	bin := filepath.Join(buildDir, "coop")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		return "", &buildError{err, string(out)}
 	}
