@@ -347,7 +347,7 @@ func BenchmarkRowKernels(b *testing.B) {
 	}
 	want := map[string]bool{"OpFAdd/32": true, "OpFMul/32": true, "OpIAdd/32": true, "OpSLessThan/32": true,
 		"OpFOrdLessThan/32": true, "OpShiftRightLogical/32": true, "OpConvertSToF/32-32": true,
-		"OpFAdd/16": true, "OpFConvert/32-16": true}
+		"OpFAdd/16": true, "OpFConvert/32-16": true, "GLSLFMax/32": true}
 	for _, c := range simdCases() {
 		if !want[c.name] {
 			continue
