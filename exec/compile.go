@@ -12,6 +12,7 @@ import (
 type instr struct {
 	op  spirv.Op
 	res int32 // result slot
+	rn  int32 // result slots (resN), for lockstep
 	t   *typ  // result type
 	at  *typ  // type of the first value operand
 	a   []int32

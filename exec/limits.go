@@ -71,13 +71,18 @@ func (x *dispatchRun) checkCounts() (uint64, error) {
 // the workgroup's own outcome: a step budget cut down to the work budget's
 // share (checkCounts) is reported as the work budget.
 func (x *dispatchRun) spend(wg *wgState, err error, done, total uint64) error {
-	var e *Error
-	if x.capped && errors.As(err, &e) && strings.HasPrefix(e.Msg, "step budget exhausted") {
-		e.Msg = fmt.Sprintf("dispatch stopped in about workgroup %d of %d: the work budget of %d instructions per dispatch is spent (exec.Options.WorkBudget, backend.Dispatch.WorkBudget)", done+1, total, x.work)
-		return e
-	}
-	if err != nil || x.work < 0 {
+	if err != nil {
+		// e is declared here so that it escapes (errors.As) only on this
+		// path, not once per workgroup.
+		var e *Error
+		if x.capped && errors.As(err, &e) && strings.HasPrefix(e.Msg, "step budget exhausted") {
+			e.Msg = fmt.Sprintf("dispatch stopped in about workgroup %d of %d: the work budget of %d instructions per dispatch is spent (exec.Options.WorkBudget, backend.Dispatch.WorkBudget)", done+1, total, x.work)
+			return e
+		}
 		return err
+	}
+	if x.work < 0 {
+		return nil
 	}
 	n := int64(wgSteps)
 	for _, l := range wg.lanes {
