@@ -44,18 +44,6 @@ func (l *lane) glsl(in *instr, d []uint64) error {
 		}
 	}
 	w := ct.width
-	i2 := func(f func(a, b int64) int64) {
-		y := arg(1)
-		for k := range d {
-			d[k] = uint64(f(sext(x[k], w), sext(y[k], w))) & mask(w)
-		}
-	}
-	u2 := func(f func(a, b uint64) uint64) {
-		y := arg(1)
-		for k := range d {
-			d[k] = f(x[k], y[k])
-		}
-	}
 	vec := func(k int) []float64 {
 		v := make([]float64, tys[k].slots)
 		for j := range v {
@@ -69,6 +57,19 @@ func (l *lane) glsl(in *instr, d []uint64) error {
 			s += float64(a[j] * b[j])
 		}
 		return s
+	}
+	if g, args := glslInt(in.sub, w); g != nil {
+		y, z := x, x
+		if args > 1 {
+			y = arg(1)
+		}
+		if args > 2 {
+			z = arg(2)
+		}
+		for k := range d {
+			d[k] = g(x[k], y[k], z[k])
+		}
+		return nil
 	}
 	if g := glslF1(in.sub); g != nil {
 		f1(g)
@@ -86,25 +87,6 @@ func (l *lane) glsl(in *instr, d []uint64) error {
 	case spirv.GLSLstd450FAbs:
 		for k := range d {
 			d[k] = x[k] &^ (1 << (w - 1))
-		}
-	case spirv.GLSLstd450SAbs:
-		for k := range d {
-			v := sext(x[k], w)
-			if v < 0 {
-				v = -v
-			}
-			d[k] = uint64(v) & mask(w)
-		}
-	case spirv.GLSLstd450SSign:
-		for k := range d {
-			v := sext(x[k], w)
-			s := int64(0)
-			if v > 0 {
-				s = 1
-			} else if v < 0 {
-				s = -1
-			}
-			d[k] = uint64(s) & mask(w)
 		}
 	case spirv.GLSLstd450Determinant:
 		n := at.count
@@ -158,24 +140,6 @@ func (l *lane) glsl(in *instr, d []uint64) error {
 				fr, e := math.Frexp(v)
 				d[k], d[n+k] = fround(fr, mt.comp().ff), uint64(e)&mask(in.t.mem[1].comp().width)
 			}
-		}
-	case spirv.GLSLstd450UMin:
-		u2(func(a, b uint64) uint64 { return min(a, b) })
-	case spirv.GLSLstd450UMax:
-		u2(func(a, b uint64) uint64 { return max(a, b) })
-	case spirv.GLSLstd450SMin:
-		i2(func(a, b int64) int64 { return min(a, b) })
-	case spirv.GLSLstd450SMax:
-		i2(func(a, b int64) int64 { return max(a, b) })
-	case spirv.GLSLstd450UClamp:
-		y, z := arg(1), arg(2)
-		for k := range d {
-			d[k] = min(max(x[k], y[k]), z[k])
-		}
-	case spirv.GLSLstd450SClamp:
-		y, z := arg(1), arg(2)
-		for k := range d {
-			d[k] = uint64(min(max(sext(x[k], w), sext(y[k], w)), sext(z[k], w))) & mask(w)
 		}
 	case spirv.GLSLstd450Ldexp:
 		y := arg(1)
@@ -306,7 +270,48 @@ func (l *lane) glsl(in *instr, d []uint64) error {
 	return nil
 }
 
-// matF64 widens an n x n column-major matrix.
+// glslInt gives the function of one component of the integer
+// GLSL.std.450 instructions that work component by component on operands
+// of the result's type, w bits wide, and its operand count; nil for the
+// others.
+func glslInt(sub uint32, w int) (func(x, y, z uint64) uint64, int) {
+	m := mask(w)
+	switch sub {
+	case spirv.GLSLstd450SAbs:
+		return func(x, _, _ uint64) uint64 {
+			v := sext(x, w)
+			if v < 0 {
+				v = -v
+			}
+			return uint64(v) & m
+		}, 1
+	case spirv.GLSLstd450SSign:
+		return func(x, _, _ uint64) uint64 {
+			v := sext(x, w)
+			s := int64(0)
+			if v > 0 {
+				s = 1
+			} else if v < 0 {
+				s = -1
+			}
+			return uint64(s) & m
+		}, 1
+	case spirv.GLSLstd450UMin:
+		return func(x, y, _ uint64) uint64 { return min(x, y) }, 2
+	case spirv.GLSLstd450UMax:
+		return func(x, y, _ uint64) uint64 { return max(x, y) }, 2
+	case spirv.GLSLstd450SMin:
+		return func(x, y, _ uint64) uint64 { return uint64(min(sext(x, w), sext(y, w))) & m }, 2
+	case spirv.GLSLstd450SMax:
+		return func(x, y, _ uint64) uint64 { return uint64(max(sext(x, w), sext(y, w))) & m }, 2
+	case spirv.GLSLstd450UClamp:
+		return func(x, y, z uint64) uint64 { return min(max(x, y), z) }, 3
+	case spirv.GLSLstd450SClamp:
+		return func(x, y, z uint64) uint64 { return uint64(min(max(sext(x, w), sext(y, w)), sext(z, w))) & m }, 3
+	}
+	return nil, 0
+}
+
 // glslF1, glslF2 and glslF3 give the float64 functions of the
 // GLSL.std.450 instructions that apply one to each component of one, two
 // or three operands of the result's type (glsl rounds the result; row
@@ -422,6 +427,7 @@ func glslF3(sub uint32) func(a, b, c float64) float64 {
 	return nil
 }
 
+// matF64 widens an n x n column-major matrix.
 func matF64(x []uint64, n int, f ffmt) []float64 {
 	m := make([]float64, n*n)
 	for k := range m {

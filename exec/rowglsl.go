@@ -3,22 +3,39 @@ package exec
 import "github.com/coopshader/coop/spirv"
 
 // GLSL.std.450 instructions on rows. Those that apply a function to each
-// component (FAbs and glslF1, glslF2, glslF3: min, max, clamp, mix, fma,
-// step, rounding, exponentials, trigonometry) get vector and row handlers
+// component (FAbs, glslF1, glslF2, glslF3: min, max, clamp, mix, fma,
+// step, rounding, exponentials, trigonometry; glslInt: integer abs, sign,
+// min, max, clamp) get vector and row handlers
 // like the arithmetic's, computing what glsl computes (in float64,
 // rounded once to the result's format), so that a subgroup in lockstep
 // runs them on its rows instead of scattering its operands to every
 // invocation and running the general path one invocation at a time.
 
 // glslElem gives the function of one component of such an instruction,
-// and its operand count; nil for the others.
+// and its operand count; nil for the others (and glslInt's for an
+// instruction of another operand count, which validation rejects, so
+// that the general path reports it).
 func glslElem(in *instr) (func(x, y, z uint64) uint64, int) {
 	if in.op != spirv.OpExtInst || in.t == nil {
 		return nil, 0
 	}
 	tys, ok := in.aux.([]*typ)
 	ct := in.t.comp()
-	if !ok || len(tys) != len(in.a) || ct.kind != kFloat || in.t.kind != kFloat && in.t.kind != kVector {
+	if !ok || len(tys) != len(in.a) || in.t.kind != ct.kind && in.t.kind != kVector {
+		return nil, 0
+	}
+	if ct.kind == kInt && plainWidth(ct.width) {
+		for _, t := range tys {
+			if t == nil || t.slots != in.t.slots || t.comp().kind != kInt || t.comp().width != ct.width {
+				return nil, 0
+			}
+		}
+		if g, args := glslInt(in.sub, ct.width); args == len(in.a) {
+			return g, args
+		}
+		return nil, 0
+	}
+	if ct.kind != kFloat {
 		return nil, 0
 	}
 	ff := ct.ff

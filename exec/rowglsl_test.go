@@ -13,15 +13,18 @@ import (
 
 // TestGLSLVecMatchesEval checks the vector handlers of the component-wise
 // GLSL.std.450 instructions against the general path (glsl), bit for
-// bit, for every format they take, scalars and vectors.
+// bit, for every float format and integer width they take, scalars and
+// vectors.
 func TestGLSLVecMatchesEval(t *testing.T) {
 	loadF16Table()
 	flt := func(w int, ff ffmt) *typ { return &typ{kind: kFloat, width: w, ff: ff, slots: 1} }
 	vec := func(e *typ, n int) *typ { return &typ{kind: kVector, elem: e, count: n, slots: n} }
 	rng := rand.New(rand.NewPCG(14, 4))
 	covered := 0
+	ints := []*typ{{kind: kInt, width: 8, slots: 1}, {kind: kInt, width: 16, slots: 1}, {kind: kInt, width: 32, slots: 1}, {kind: kInt, width: 64, slots: 1}}
 	for sub := uint32(1); sub <= 81; sub++ {
 		args := 0
+		types := []*typ{flt(32, f32), flt(16, f16), flt(64, f64), flt(16, bf16)}
 		switch {
 		case sub == spirv.GLSLstd450FAbs || glslF1(sub) != nil:
 			args = 1
@@ -30,9 +33,12 @@ func TestGLSLVecMatchesEval(t *testing.T) {
 		case glslF3(sub) != nil:
 			args = 3
 		default:
-			continue
+			if _, args = glslInt(sub, 32); args == 0 {
+				continue
+			}
+			types = ints
 		}
-		for _, ct := range []*typ{flt(32, f32), flt(16, f16), flt(64, f64), flt(16, bf16)} {
+		for _, ct := range types {
 			for _, rt := range []*typ{ct, vec(ct, 3)} {
 				n := int32(rt.slots)
 				in := &instr{op: spirv.OpExtInst, sub: sub, t: rt, at: rt, lk: lkPure}
@@ -52,9 +58,12 @@ func TestGLSLVecMatchesEval(t *testing.T) {
 						regs := make([]uint64, int(n)*(args+1))
 						for s := int(n); s < len(regs); s++ {
 							v := simdValue(rng)
-							if ct.ff == f16 || ct.ff == bf16 {
+							switch {
+							case ct.kind == kInt:
+								v &= mask(ct.width)
+							case ct.ff == f16 || ct.ff == bf16:
 								v &= 0xffff
-							} else if ct.ff == f32 {
+							case ct.ff == f32:
 								v &= 0xffffffff
 							}
 							regs[s] = v
@@ -118,7 +127,8 @@ func withTailOr(k int, f func(x, y uint64) uint64) rowBin {
 // TestGLSLRowsMatchOneByOne runs component-wise GLSL.std.450
 // instructions (float32 min, max and clamp by the row kernels, with
 // uniform and varying bounds, NaNs and signed zeros among the inputs;
-// fma, exp, abs, floor, mix, step, smoothstep, vectors, halves) in
+// fma, exp, abs, floor, mix, step, smoothstep, vectors, halves; integer
+// min, max, clamp, abs and sign) in
 // lockstep and one invocation at a time, and requires identical bytes.
 func TestGLSLRowsMatchOneByOne(t *testing.T) {
 	src := `#version 450
@@ -140,6 +150,9 @@ void main() {
     o[i + 80] = floatBitsToUint(v.x) ^ floatBitsToUint(v.y) ^ floatBitsToUint(v.z);
     o[i + 160] = uint(float16BitsToUint16(hr));
     o[i + 240] = floatBitsToUint(max(x, y)) ^ floatBitsToUint(clamp(x, y, z)) << 1;
+    int si = int(floatBitsToUint(x)), sj = int(floatBitsToUint(y));
+    o[i + 320] = uint(min(si, sj) + max(si, 7) + clamp(sj, -5, si) + abs(si) + sign(sj)) +
+        min(uint(si), 9u) + clamp(uint(sj), 3u, uint(si));
 }`
 	code := glslWords(t, src)
 	rng := rand.New(rand.NewPCG(14, 6))
@@ -158,7 +171,7 @@ void main() {
 		dev := New(Options{noLockstep: noLock, SubgroupSize: 32})
 		var binds []backend.Binding
 		var bufs []backend.Buffer
-		for k, init := range [][]byte{floats, halves, make([]byte, 320*4)} {
+		for k, init := range [][]byte{floats, halves, make([]byte, 400*4)} {
 			b, _ := dev.NewBuffer(len(init), backend.UsageStorage)
 			copy(Bytes(b), init)
 			bufs = append(bufs, b)
