@@ -245,6 +245,13 @@ func (m *sgMeta) decodeStep(in *instr) bool {
 	if !in.row(m, in) {
 		return false
 	}
+	if m.made {
+		// An affine function of the invocation id (affine.go) means
+		// nothing for elements: decline (none arises from the sources
+		// guarded above).
+		m.made = false
+		return false
+	}
 	setSt(m.st, in.res, resN(in), sVec)
 	return true
 }

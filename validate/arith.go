@@ -616,6 +616,14 @@ func expect(c *op) {
 	}
 }
 
+// checkAssumeTrue (OpAssumeTrueKHR, SPV_KHR_expect_assume): "Condition
+// must be a Boolean type scalar" (paraphrased, no local copy).
+func (s *state) checkAssumeTrue(i int) {
+	if !s.valueType(s.m.Insts[i].Words[0]).is(spirv.OpTypeBool) {
+		s.fail(i, "assume.operand", "Value operand of OpAssumeTrueKHR must be a boolean scalar")
+	}
+}
+
 // derivative: "Result Type must be a scalar or vector of floating-point
 // type ... The type of P must be the same as Result Type." (OpDPdx ...
 // OpFwidthCoarse)
@@ -804,7 +812,7 @@ func init() {
 		return m
 	})
 	addChecks(func() checks {
-		m := checks{spirv.OpSpecConstantOp: (*state).checkSpecConstantOp}
+		m := checks{spirv.OpSpecConstantOp: (*state).checkSpecConstantOp, spirv.OpAssumeTrueKHR: (*state).checkAssumeTrue}
 		for _, rules := range []map[spirv.Op]func(*op){arithRules(), compositeRules()} {
 			for o := range rules {
 				m[o] = (*state).checkValueOp

@@ -62,6 +62,19 @@ func (s *state) checkAtomic(i int) {
 		s.fail(i, "atomic.int64", "%s: 64-bit atomics require the Int64Atomics capability", name)
 		return
 	}
+	// Atomics act on memory invocations share or address: "The
+	// Pointer's Storage Class must be one of ... Uniform, StorageBuffer,
+	// Workgroup, CrossWorkgroup, Generic, AtomicCounter, Image, Function,
+	// PhysicalStorageBuffer" (SPIR-V 2.16.1 universal rules, paraphrased,
+	// no local copy; SPV_EXT_mesh_shader adds TaskPayloadWorkgroupEXT).
+	switch pt.Storage {
+	case spirv.StorageClassUniform, spirv.StorageClassStorageBuffer, spirv.StorageClassWorkgroup, spirv.StorageClassCrossWorkgroup,
+		spirv.StorageClassGeneric, spirv.StorageClassAtomicCounter, spirv.StorageClassImage, spirv.StorageClassFunction,
+		spirv.StorageClassPhysicalStorageBuffer, spirv.StorageClassTaskPayloadWorkgroupEXT:
+	default:
+		s.fail(i, "atomic.storage", "%s: Can not be used with storage class %s by universal validation rules", name, scName(pt.Storage))
+		return
+	}
 	if in.Op == spirv.OpAtomicStore {
 		// "The type of Value must be the same as the type pointed to by
 		// Pointer."

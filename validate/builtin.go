@@ -60,7 +60,8 @@ func unsignedBuiltin(b spirv.BuiltIn) bool {
 // built-in's "... decoration must be used only within ..." VUIDs,
 // paraphrased: no local copy): the ray tracing built-ins in the ray
 // tracing stages that have a ray, hit or instance, the tile built-ins in
-// fragment and compute shaders.
+// fragment and compute shaders, a vertex's position and point size in the
+// stages that make vertices.
 var builtinModels = sync.OnceValue(func() map[spirv.BuiltIn][]spirv.ExecutionModel {
 	rgen, isect, ahit, chit, miss, call := spirv.ExecutionModelRayGenerationKHR, spirv.ExecutionModelIntersectionKHR,
 		spirv.ExecutionModelAnyHitKHR, spirv.ExecutionModelClosestHitKHR, spirv.ExecutionModelMissKHR, spirv.ExecutionModelCallableKHR
@@ -69,6 +70,12 @@ var builtinModels = sync.OnceValue(func() map[spirv.BuiltIn][]spirv.ExecutionMod
 	ray := []spirv.ExecutionModel{isect, ahit, chit, miss}
 	launch := []spirv.ExecutionModel{rgen, isect, ahit, chit, miss, call}
 	tile := []spirv.ExecutionModel{spirv.ExecutionModelFragment, spirv.ExecutionModelGLCompute}
+	// "The Position decoration must be used only within the
+	// MeshEXT, MeshNV, Vertex, TessellationControl,
+	// TessellationEvaluation, or Geometry Execution Models", the same for
+	// PointSize (VUID-Position-Position-04318, VUID-PointSize-PointSize-04314).
+	vertex := []spirv.ExecutionModel{spirv.ExecutionModelVertex, spirv.ExecutionModelTessellationControl,
+		spirv.ExecutionModelTessellationEvaluation, spirv.ExecutionModelGeometry, spirv.ExecutionModelMeshNV, spirv.ExecutionModelMeshEXT}
 	return map[spirv.BuiltIn][]spirv.ExecutionModel{
 		spirv.BuiltInHitKindKHR: hit, spirv.BuiltInHitTNV: hit, spirv.BuiltInHitTriangleVertexPositionsKHR: hit,
 		spirv.BuiltInInstanceCustomIndexKHR: instance, spirv.BuiltInInstanceId: instance, spirv.BuiltInRayGeometryIndexKHR: instance,
@@ -78,6 +85,7 @@ var builtinModels = sync.OnceValue(func() map[spirv.BuiltIn][]spirv.ExecutionMod
 		spirv.BuiltInWorldRayDirectionKHR: ray, spirv.BuiltInWorldRayOriginKHR: ray, spirv.BuiltInCullMaskKHR: ray,
 		spirv.BuiltInLaunchIdKHR: launch, spirv.BuiltInLaunchSizeKHR: launch,
 		spirv.BuiltInTileOffsetQCOM: tile, spirv.BuiltInTileDimensionQCOM: tile, spirv.BuiltInTileApronSizeQCOM: tile,
+		spirv.BuiltInPosition: vertex, spirv.BuiltInPointSize: vertex,
 	}
 })
 

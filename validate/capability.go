@@ -89,7 +89,12 @@ func (s *state) checkCapabilities() {
 		return
 	}
 	for i := range s.m.Insts {
-		if in := &s.m.Insts[i]; in.Op == spirv.OpCapability && vulkanForbidden()[spirv.Capability(in.Words[0])] {
+		// Vulkan's table lists no Groups: only SPV_AMD_shader_ballot's
+		// group operations use it, so a module declaring it declares
+		// that extension (as spirv-val takes it).
+		in := &s.m.Insts[i]
+		groups := in.Op == spirv.OpCapability && spirv.Capability(in.Words[0]) == spirv.CapabilityGroups && !s.exts["SPV_AMD_shader_ballot"]
+		if in.Op == spirv.OpCapability && (vulkanForbidden()[spirv.Capability(in.Words[0])] || groups) {
 			s.fail(i, "vulkan.capability", "Capability %s is not allowed by Vulkan 1.%d specification (or requires extension)",
 				capNames([]spirv.Capability{spirv.Capability(in.Words[0])}), s.env.vkMinor)
 			return

@@ -186,13 +186,21 @@ func (s *state) checkCoopMatLoadStore(i int) {
 		}
 		ptr, layout, rest = w[0], w[2], 3
 	}
-	elem, _, ok := s.pointee(ptr)
+	elem, pt, ok := s.pointee(ptr)
 	if !ok {
 		s.fail(i, "coopmat.pointer", "%s Pointer <id> '%d' is not a pointer.", in.Op, ptr)
 		return
 	}
 	if elem != nil && s.component(elem.ID) == nil {
 		s.fail(i, "coopmat.pointer", "%s Pointer <id> '%d's Type must be a scalar or vector type.", in.Op, ptr)
+		return
+	}
+	// "The {StorageClass} of the code:Pointer operand to
+	// code:OpCooperativeMatrixLoadKHR or code:OpCooperativeMatrixStoreKHR
+	// must: be limited to code:Workgroup, code:StorageBuffer, or
+	// code:PhysicalStorageBuffer" (VUID-StandaloneSpirv-Pointer-08973).
+	if sc := pt.Storage; s.env.vulkan && sc != spirv.StorageClassWorkgroup && sc != spirv.StorageClassStorageBuffer && sc != spirv.StorageClassPhysicalStorageBuffer {
+		s.fail(i, "vulkan.coopmat.pointer", "[VUID-StandaloneSpirv-Pointer-08973] %s storage class for pointer type <id> '%d' is not Workgroup, StorageBuffer, or PhysicalStorageBuffer.", in.Op, pt.ID)
 		return
 	}
 	d := s.defInst(layout)

@@ -283,6 +283,20 @@ func (s *state) checkIdDecoration(i int, target uint32, d spirv.Decoration, args
 	}
 }
 
+// isDescriptorType reports whether t is a descriptor type of
+// SPV_EXT_descriptor_heap: a buffer, image, sampler, acceleration
+// structure or tensor handle.
+func isDescriptorType(t *Type) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Op {
+	case spirv.OpTypeBufferEXT, spirv.OpTypeImage, spirv.OpTypeTensorARM, spirv.OpTypeSampler, spirv.OpTypeAccelerationStructureKHR:
+		return true
+	}
+	return false
+}
+
 // holdsDescriptor reports whether t is or holds (through components,
 // elements, members and pointees) a descriptor type: the types whose size
 // OpConstantSizeOfEXT gives, which an ArrayStrideIdEXT array steps over
@@ -295,9 +309,10 @@ func (s *state) holdsDescriptor(t *Type) bool {
 			return false
 		}
 		seen[t.ID] = true
-		switch t.Op {
-		case spirv.OpTypeBufferEXT, spirv.OpTypeImage, spirv.OpTypeTensorARM, spirv.OpTypeSampler, spirv.OpTypeAccelerationStructureKHR:
+		if isDescriptorType(t) {
 			return true
+		}
+		switch t.Op {
 		case spirv.OpTypeStruct:
 			return slices.ContainsFunc(t.Members, func(m uint32) bool { return walk(s.types[m]) })
 		case spirv.OpTypeFunction:

@@ -17,8 +17,8 @@ func init() {
 	addChecks(func() checks {
 		return checks{
 			spirv.OpEntryPoint:      (*state).checkCallGraphModels,
-			spirv.OpExecutionMode:   (*state).checkLocalSize,
-			spirv.OpExecutionModeId: (*state).checkExecutionModeID,
+			spirv.OpExecutionMode:   func(s *state, i int) { s.checkModeModels(i); s.checkLocalSize(i) },
+			spirv.OpExecutionModeId: func(s *state, i int) { s.checkModeModels(i); s.checkExecutionModeID(i) },
 		}
 	})
 }
@@ -201,6 +201,60 @@ func modelName(m spirv.ExecutionModel) string {
 		return e.Name
 	}
 	return "unknown"
+}
+
+// modeModels lists, for the execution modes only some execution models
+// take, those models and the words naming them ("Fragment"): each mode's
+// description in SPIR-V 3.6 Execution Mode ("Fragment shader only",
+// "Kernel only", the workgroup size of compute-like models; paraphrased,
+// no local copy).
+var modeModels = sync.OnceValue(func() map[spirv.ExecutionMode]struct {
+	models []spirv.ExecutionModel
+	names  string
+} {
+	type entry = struct {
+		models []spirv.ExecutionModel
+		names  string
+	}
+	frag := entry{fragmentOnly, "Fragment"}
+	kernel := entry{[]spirv.ExecutionModel{spirv.ExecutionModelKernel}, "Kernel"}
+	m := map[spirv.ExecutionMode]entry{
+		spirv.ExecutionModeQuadDerivativesKHR: {[]spirv.ExecutionModel{spirv.ExecutionModelFragment, spirv.ExecutionModelGLCompute}, "Fragment or GLCompute"},
+		spirv.ExecutionModeLocalSize: {[]spirv.ExecutionModel{spirv.ExecutionModelKernel, spirv.ExecutionModelGLCompute, spirv.ExecutionModelTaskNV,
+			spirv.ExecutionModelMeshNV, spirv.ExecutionModelTaskEXT, spirv.ExecutionModelMeshEXT}, "GLCompute, Kernel, MeshNV, TaskNV, MeshEXT or TaskEXT"},
+	}
+	m[spirv.ExecutionModeLocalSizeId] = m[spirv.ExecutionModeLocalSize]
+	for _, md := range []spirv.ExecutionMode{spirv.ExecutionModePixelCenterInteger, spirv.ExecutionModeOriginUpperLeft,
+		spirv.ExecutionModeOriginLowerLeft, spirv.ExecutionModeEarlyFragmentTests, spirv.ExecutionModeDepthReplacing,
+		spirv.ExecutionModeDepthGreater, spirv.ExecutionModeDepthLess, spirv.ExecutionModeDepthUnchanged,
+		spirv.ExecutionModeStencilRefReplacingEXT, spirv.ExecutionModePixelInterlockOrderedEXT,
+		spirv.ExecutionModePixelInterlockUnorderedEXT, spirv.ExecutionModeSampleInterlockOrderedEXT,
+		spirv.ExecutionModeSampleInterlockUnorderedEXT, spirv.ExecutionModeShadingRateInterlockOrderedEXT,
+		spirv.ExecutionModeShadingRateInterlockUnorderedEXT, spirv.ExecutionModePostDepthCoverage,
+		spirv.ExecutionModeRequireFullQuadsKHR} {
+		m[md] = frag
+	}
+	for _, md := range []spirv.ExecutionMode{spirv.ExecutionModeLocalSizeHint, spirv.ExecutionModeVecTypeHint,
+		spirv.ExecutionModeContractionOff, spirv.ExecutionModeLocalSizeHintId} {
+		m[md] = kernel
+	}
+	return m
+})
+
+// checkModeModels: an execution mode only some execution models take
+// names entry points of those models only.
+func (s *state) checkModeModels(i int) {
+	w := s.m.Insts[i].Words
+	mm, ok := modeModels()[spirv.ExecutionMode(w[1])]
+	if !ok {
+		return
+	}
+	for _, ep := range s.layout.EntryPoints {
+		if ep.Words[1] == w[0] && !slices.Contains(mm.models, spirv.ExecutionModel(ep.Words[0])) {
+			s.fail(i, "entry.mode-model", "Execution mode can only be used with the %s execution model.", mm.names)
+			return
+		}
+	}
 }
 
 // checkLocalSize: a workgroup has at least one invocation, so no LocalSize

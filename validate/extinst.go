@@ -44,7 +44,7 @@ var glslRules = sync.OnceValue(func() map[uint32]glslRule {
 	for _, n := range []string{"Round", "RoundEven", "Trunc", "FAbs", "FSign", "Floor", "Ceil", "Fract", "Radians",
 		"Degrees", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Tanh", "Asinh", "Acosh", "Atanh",
 		"Atan2", "Pow", "Exp", "Log", "Exp2", "Log2", "Sqrt", "InverseSqrt", "FMin", "FMax", "FClamp", "FMix",
-		"Step", "SmoothStep", "Fma", "NMin", "NMax", "NClamp"} {
+		"Step", "SmoothStep", "Fma", "NMin", "NMax", "NClamp", "Normalize", "FaceForward", "Reflect"} {
 		m[set.Lookup(n).Number] = glslFloat
 	}
 	for _, n := range []string{"SAbs", "SSign", "UMin", "SMin", "UMax", "SMax", "UClamp", "SClamp"} {

@@ -35,6 +35,12 @@ func (s *state) checkImageType(i int) {
 			return
 		}
 	}
+	// Capability StorageImageMultisample: "Uses multisample storage
+	// images" (SPIR-V 3.31, paraphrased): MS 1 with Sampled 2; a tile
+	// image's data (TileImageDataEXT) is no storage image.
+	if w[5] == 1 && w[6] == 2 && spirv.Dim(w[2]) != spirv.DimTileImageDataEXT && s.envRules() && !s.hasCap(spirv.CapabilityStorageImageMultisample) {
+		s.fail(i, "image.type", "Capability StorageImageMultisample is required when using multisampled storage image")
+	}
 }
 
 // imageInfo returns the OpTypeImage instruction of the image operand id,

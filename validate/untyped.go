@@ -17,6 +17,7 @@ func init() {
 			spirv.OpUntypedPtrAccessChainKHR:         (*state).checkUntypedAccessChain,
 			spirv.OpUntypedInBoundsPtrAccessChainKHR: (*state).checkUntypedAccessChain,
 			spirv.OpBufferPointerEXT:                 (*state).checkBufferPointer,
+			spirv.OpConstantSizeOfEXT:                (*state).checkConstantSizeOf,
 		}
 	})
 }
@@ -180,4 +181,18 @@ func (s *state) untypedBase(id uint32) uint32 {
 		}
 	}
 	return 0
+}
+
+// checkConstantSizeOf: OpConstantSizeOfEXT (SPV_EXT_descriptor_heap) is
+// the size in bytes of a descriptor type, a 32- or 64-bit integer
+// scalar.
+func (s *state) checkConstantSizeOf(i int) {
+	w := s.m.Insts[i].Words
+	rt := s.types[w[0]]
+	switch {
+	case !rt.is(spirv.OpTypeInt) || rt.Width != 32 && rt.Width != 64:
+		s.fail(i, "heap.size-of", "For OpConstantSizeOfEXT instruction, its result type must be a 32-bit or 64-bit integer type scalar.")
+	case !isDescriptorType(s.types[w[2]]):
+		s.fail(i, "heap.size-of", "For OpConstantSizeOfEXT instruction, its Type operand <Id> '%d' must be a Descriptor type.", w[2])
+	}
 }
