@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -78,7 +77,7 @@ type Device struct {
 	samplers []*sampler
 	// freeImages are numbers of released images, reused as freeBufs are.
 	freeImages []uint32
-	cache      map[[32]byte]*Program
+	cache      map[string]*Program // by cacheKey
 	trusted    validate.Trusted
 }
 
@@ -94,7 +93,7 @@ func New(opts Options) *Device {
 		opts.StepBudget = 1 << 28
 	}
 	return &Device{opts: opts, bufs: make([]*buffer, 1), accels: make([]*accelData, 1), images: make([]*image, 1), samplers: make([]*sampler, 1),
-		cache: map[[32]byte]*Program{}}
+		cache: map[string]*Program{}}
 }
 
 func (d *Device) Name() string {
@@ -114,7 +113,7 @@ func (d *Device) Close() error {
 	d.accels = make([]*accelData, 1)
 	d.images, d.freeImages = make([]*image, 1), nil
 	d.samplers = make([]*sampler, 1)
-	d.cache = map[[32]byte]*Program{}
+	d.cache = map[string]*Program{}
 	return nil
 }
 
@@ -354,28 +353,25 @@ func prepareSafe(m *spirv.Module, res *validate.Result, entry string, spec map[u
 	return prepare(m, res, entry, spec, sg)
 }
 
-func cacheKey(d *backend.Dispatch, sg int) [32]byte {
-	h := sha256.New()
-	spirv.WriteWords(h, d.Code)
-	var b [8]byte
-	h.Write([]byte(d.Entry))
-	h.Write([]byte{0})
-	binary.LittleEndian.PutUint64(b[:], uint64(sg))
-	h.Write(b[:])
+// cacheKey is a dispatch's code, entry point, subgroup size and
+// specialization values as bytes: the cache's map compares keys in full,
+// so no hash of them need be trusted.
+func cacheKey(d *backend.Dispatch, sg int) []byte {
+	b := spirv.AppendWords(make([]byte, 0, 4*len(d.Code)+len(d.Entry)+9), d.Code)
+	b = append(b, d.Entry...)
+	b = append(b, 0)
+	b = binary.LittleEndian.AppendUint64(b, uint64(sg))
 	keys := make([]uint32, 0, len(d.Spec))
 	for k := range d.Spec {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		binary.LittleEndian.PutUint32(b[:4], k)
-		h.Write(b[:4])
-		h.Write([]byte{byte(len(d.Spec[k]))})
-		h.Write(d.Spec[k])
+		b = binary.LittleEndian.AppendUint32(b, k)
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(d.Spec[k])))
+		b = append(b, d.Spec[k]...)
 	}
-	var out [32]byte
-	copy(out[:], h.Sum(nil))
-	return out
+	return b
 }
 
 // Trust records that words, decoded as m, passed validate.Validate with
@@ -396,7 +392,7 @@ func (d *Device) Dispatch(dp *backend.Dispatch) (backend.Result, error) {
 	}
 	key := cacheKey(dp, sg)
 	d.mu.Lock()
-	pr := d.cache[key]
+	pr := d.cache[string(key)]
 	d.mu.Unlock()
 	if pr == nil {
 		m, res := d.trusted.Lookup(dp.Code)
@@ -420,7 +416,7 @@ func (d *Device) Dispatch(dp *backend.Dispatch) (backend.Result, error) {
 			pr.p.setFloatEnv(dp.Entry, n)
 		}
 		d.mu.Lock()
-		d.cache[key] = pr
+		d.cache[string(key)] = pr
 		d.mu.Unlock()
 	}
 	start := time.Now()

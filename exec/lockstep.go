@@ -561,15 +561,21 @@ func (m *sgMeta) enterLockstep() {
 			setSt(m.st, r[0], r[1]-r[0], sLead)
 		}
 	default:
-		for s := range m.st {
-			v, u := ld.regs[s], sAll
-			for _, l := range sg[1:] {
-				if l.regs[s] != v {
-					u = sVar
-					break
+		// Invocation by invocation, each one's registers read in order
+		// (slot by slot across the invocations misses the cache at every
+		// step in modules of thousands of slots).
+		st := m.st
+		for s := range st {
+			st[s] = sAll
+		}
+		lr := ld.regs[:len(st)]
+		for _, l := range sg[1:] {
+			r := l.regs[:len(lr)]
+			for s, v := range r {
+				if v != lr[s] {
+					st[s] = sVar
 				}
 			}
-			m.st[s] = u
 		}
 	}
 	m.enter = enterNone

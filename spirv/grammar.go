@@ -136,6 +136,19 @@ func Ops(yield func(Op) bool) {
 	}
 }
 
+// NumOps is how many opcodes the grammar knows.
+const NumOps = len(instDescs)
+
+// Index returns op's position among the opcodes the grammar knows, 0 to
+// NumOps-1, or -1 for an opcode it does not know: a dense index for
+// tables by opcode.
+func (op Op) Index() int {
+	if int(op) >= len(opIndex) {
+		return -1
+	}
+	return int(opIndex[op]) - 1
+}
+
 // Desc returns the grammar's description of op, or nil for an opcode the
 // grammar does not know.
 func (op Op) Desc() *InstDesc {

@@ -1,24 +1,17 @@
 package spirv
 
-import (
-	"encoding/binary"
-	"io"
-)
+import "encoding/binary"
 
-// WriteWords writes words to w as little-endian bytes, a chunk at a time:
-// hashing a module for a cache key this way costs one Write per 4 KiB, not
-// one per word.
-func WriteWords(w io.Writer, words []uint32) error {
-	b := make([]byte, 4*min(len(words), 1024))
-	for len(words) > 0 {
-		n := min(len(words), len(b)/4)
-		for i, x := range words[:n] {
-			binary.LittleEndian.PutUint32(b[4*i:], x)
-		}
-		if _, err := w.Write(b[:4*n]); err != nil {
-			return err
-		}
-		words = words[n:]
+// AppendWords appends words to b as little-endian bytes: a module's exact
+// bytes as a map key (string(AppendWords(nil, words))), which the map
+// compares in full, so caches keyed by a module need no cryptographic
+// hash (and programs need not link one: its package init runs in every
+// start of coop).
+func AppendWords(b []byte, words []uint32) []byte {
+	b = append(b, make([]byte, 4*len(words))...)
+	out := b[len(b)-4*len(words):]
+	for i, w := range words {
+		binary.LittleEndian.PutUint32(out[4*i:], w)
 	}
-	return nil
+	return b
 }

@@ -18,15 +18,22 @@ var families []func() checks
 
 func addChecks(f func() checks) { families = append(families, f) }
 
-// instChecks merges the families' tables on first use. Families sharing
-// an opcode (a conversion of scalars and of cooperative matrices) each
-// add theirs: they run in the order the families registered, until one
-// fails.
-var instChecks = sync.OnceValue(func() checks {
-	all := checks{}
+// instChecks merges the families' tables on first use into a slice
+// indexed by the opcode's place in the grammar (spirv.Op.Index): a few
+// hundred stores, where a merged map cost a fresh process more than
+// validating a small module, and a lookup per instruction that hashes
+// nothing. Families sharing an opcode (a conversion of scalars and of
+// cooperative matrices) each add theirs: they run in the order the
+// families registered, until one fails.
+var instChecks = sync.OnceValue(func() *[spirv.NumOps]func(*state, int) {
+	all := new([spirv.NumOps]func(*state, int))
 	for _, fam := range families {
 		for op, f := range fam() {
-			if g := all[op]; g != nil {
+			k := op.Index()
+			if k < 0 {
+				panic("validate: a family checks " + op.String() + ", which the grammar does not know")
+			}
+			if g := all[k]; g != nil {
 				h := f
 				f = func(s *state, i int) {
 					if g(s, i); s.err == nil {
@@ -34,7 +41,7 @@ var instChecks = sync.OnceValue(func() checks {
 					}
 				}
 			}
-			all[op] = f
+			all[k] = f
 		}
 	}
 	return all
@@ -42,8 +49,10 @@ var instChecks = sync.OnceValue(func() checks {
 
 // runChecks runs the family checks of instruction i.
 func (s *state) runChecks(i int) {
-	if h := instChecks()[s.m.Insts[i].Op]; h != nil {
-		h(s, i)
+	if k := s.m.Insts[i].Op.Index(); k >= 0 {
+		if h := instChecks()[k]; h != nil {
+			h(s, i)
+		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"crypto/sha256"
 	"sync"
 
 	"github.com/coopshader/coop/spirv"
@@ -14,7 +13,9 @@ import (
 // concurrent use.
 type Trusted struct {
 	mu sync.Mutex
-	m  map[[32]byte]trustedModule
+	// m is keyed by the words' bytes: exact, and cheaper than hashing
+	// them with a cryptographic hash.
+	m map[string]trustedModule
 }
 
 type trustedModule struct {
@@ -24,28 +25,20 @@ type trustedModule struct {
 
 // Add records that words, decoded as m, validated with result res.
 func (t *Trusted) Add(words []uint32, m *spirv.Module, res *Result) {
-	k := wordsKey(words)
+	k := string(spirv.AppendWords(nil, words))
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.m == nil {
-		t.m = map[[32]byte]trustedModule{}
+		t.m = map[string]trustedModule{}
 	}
 	t.m[k] = trustedModule{m, res}
 }
 
 // Lookup returns the module and result Add recorded for words, or nils.
 func (t *Trusted) Lookup(words []uint32) (*spirv.Module, *Result) {
-	k := wordsKey(words)
+	k := spirv.AppendWords(nil, words)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	e := t.m[k]
+	e := t.m[string(k)]
 	return e.mod, e.res
-}
-
-func wordsKey(words []uint32) [32]byte {
-	h := sha256.New()
-	spirv.WriteWords(h, words)
-	var k [32]byte
-	copy(k[:], h.Sum(nil))
-	return k
 }
