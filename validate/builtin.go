@@ -2,9 +2,9 @@ package validate
 
 import (
 	"fmt"
+	"github.com/coopshader/coop/internal/lazy"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -24,7 +24,9 @@ type builtinShape struct {
 	vuid  string
 }
 
-var builtinShapes = sync.OnceValue(func() map[spirv.BuiltIn]builtinShape {
+func builtinShapes() map[spirv.BuiltIn]builtinShape { return builtinShapesLazy.Get() }
+
+var builtinShapesLazy = lazy.Value[map[spirv.BuiltIn]builtinShape]{F: func() map[spirv.BuiltIn]builtinShape {
 	return map[spirv.BuiltIn]builtinShape{
 		spirv.BuiltInLocalInvocationId:         {3, false, true, "VUID-LocalInvocationId-LocalInvocationId-04283"},
 		spirv.BuiltInGlobalInvocationId:        {3, false, true, "VUID-GlobalInvocationId-GlobalInvocationId-04238"},
@@ -48,7 +50,7 @@ var builtinShapes = sync.OnceValue(func() map[spirv.BuiltIn]builtinShape {
 		spirv.BuiltInTileDimensionQCOM: {3, false, true, "VUID-TileDimensionQCOM-TileDimensionQCOM-10631"},
 		spirv.BuiltInTileApronSizeQCOM: {2, false, true, "VUID-TileApronSizeQCOM-TileApronSizeQCOM-10634"},
 	}
-})
+}}
 
 // unsignedBuiltins are the built-ins whose integers are unsigned.
 func unsignedBuiltin(b spirv.BuiltIn) bool {
@@ -61,7 +63,9 @@ func unsignedBuiltin(b spirv.BuiltIn) bool {
 // paraphrased: no local copy): the ray tracing built-ins in the ray
 // tracing stages that have a ray, hit or instance, the tile built-ins in
 // fragment and compute shaders.
-var builtinModels = sync.OnceValue(func() map[spirv.BuiltIn][]spirv.ExecutionModel {
+func builtinModels() map[spirv.BuiltIn][]spirv.ExecutionModel { return builtinModelsLazy.Get() }
+
+var builtinModelsLazy = lazy.Value[map[spirv.BuiltIn][]spirv.ExecutionModel]{F: func() map[spirv.BuiltIn][]spirv.ExecutionModel {
 	rgen, isect, ahit, chit, miss, call := spirv.ExecutionModelRayGenerationKHR, spirv.ExecutionModelIntersectionKHR,
 		spirv.ExecutionModelAnyHitKHR, spirv.ExecutionModelClosestHitKHR, spirv.ExecutionModelMissKHR, spirv.ExecutionModelCallableKHR
 	hit := []spirv.ExecutionModel{ahit, chit}
@@ -79,7 +83,7 @@ var builtinModels = sync.OnceValue(func() map[spirv.BuiltIn][]spirv.ExecutionMod
 		spirv.BuiltInLaunchIdKHR: launch, spirv.BuiltInLaunchSizeKHR: launch,
 		spirv.BuiltInTileOffsetQCOM: tile, spirv.BuiltInTileDimensionQCOM: tile, spirv.BuiltInTileApronSizeQCOM: tile,
 	}
-})
+}}
 
 func init() {
 	addChecks(func() checks { return checks{spirv.OpEntryPoint: (*state).checkBuiltInModels} })

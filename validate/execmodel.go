@@ -1,8 +1,8 @@
 package validate
 
 import (
+	"github.com/coopshader/coop/internal/lazy"
 	"slices"
-	"sync"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -88,7 +88,9 @@ var limitFamilies []func() opLimits
 
 func addModelLimits(f func() opLimits) { limitFamilies = append(limitFamilies, f) }
 
-var familyLimits = sync.OnceValue(func() opLimits {
+func familyLimits() opLimits { return familyLimitsLazy.Get() }
+
+var familyLimitsLazy = lazy.Value[opLimits]{F: func() opLimits {
 	all := opLimits{}
 	for _, fam := range limitFamilies {
 		for op, f := range fam() {
@@ -100,7 +102,7 @@ var familyLimits = sync.OnceValue(func() opLimits {
 		}
 	}
 	return all
-})
+}}
 
 // modelLimits lists the restrictions of instruction i:
 //   - OpKill, OpTerminateInvocation, OpDemoteToHelperInvocation and
