@@ -139,15 +139,22 @@ func decodeRows(tm *tensorMem, act []*lane, lm *sgMeta, per int, base uint64, id
 	}
 	// The elements to decode and their owners; every owner's budget must
 	// cover its calls.
-	dm.sg, dm.elems = dm.sg[:0], dm.elems[:0]
-	dm.n = append(dm.n[:0], make([]int, len(act))...)
-	for e, idx := range idxs {
-		if idx >= 0 {
-			o := e / per
-			dm.sg, dm.elems = append(dm.sg, act[o]), append(dm.elems, e)
-			dm.n[o]++
-		}
+	if cap(dm.sg) < len(idxs) {
+		dm.sg, dm.elems = make([]*lane, len(idxs)), make([]int, len(idxs))
 	}
+	dm.n = append(dm.n[:0], make([]int, len(act))...)
+	sg, elems, k := dm.sg[:len(idxs)], dm.elems[:len(idxs)], 0
+	for o, l := range act {
+		k0 := k
+		for e := o * per; e < min(o*per+per, len(idxs)); e++ {
+			if idxs[e] >= 0 {
+				sg[k], elems[k] = l, e
+				k++
+			}
+		}
+		dm.n[o] = k - k0
+	}
+	dm.sg, dm.elems = sg[:k], elems[:k]
 	for o, l := range act {
 		if l.steps < int64(dm.n[o])*cost {
 			return false

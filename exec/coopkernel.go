@@ -24,9 +24,14 @@ func mulAddF32Blocked(a, b, acc []float32, M, N, K int) {
 	for k0 := 0; k0 < K; k0 += kBlock {
 		k1 := min(k0+kBlock, K)
 		mv, nv := panelsF32(a, b, acc, M, N, K, k0, k1)
-		// Rows below the vector panels, then the columns right of them.
-		mulAddF32Rows(a, b, acc, mv, M, 0, N, N, K, k0, k1)
-		mulAddF32Rows(a, b, acc, 0, mv, nv, N, N, K, k0, k1)
+		// Rows below the vector panels, then the columns right of them
+		// (none, the common case, where the panels cover the matrix).
+		if mv < M {
+			mulAddF32Rows(a, b, acc, mv, M, 0, N, N, K, k0, k1)
+		}
+		if nv < N {
+			mulAddF32Rows(a, b, acc, 0, mv, nv, N, N, K, k0, k1)
+		}
 	}
 }
 

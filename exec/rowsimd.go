@@ -76,6 +76,11 @@ var (
 	binKerns [nVBin]vkBin
 	unKerns  [nVUn]vkUn
 	selKern  func(d, c, a, b *uint64, n int)
+	// uToF32Kern converts uint32s to float32s over lanes [0, n) (n a
+	// multiple of 4) up to the first four with bits above their low 32
+	// (which intToF, the twin, would convert as wider integers), and
+	// reports how many it converted.
+	uToF32Kern func(d, a *uint64, n int) int
 )
 
 // binKernel finds the kernel of a binary operation giving components of
@@ -280,9 +285,31 @@ func withTail(kern vkBin, p, q, r uint64, f rowBin) rowBin {
 
 // vecUn is vecBin for a unary operation.
 func vecUn(in *instr, ct, act *typ, f func(d, a []uint64)) func(d, a []uint64) {
+	if g := unVec(in, ct, act, f); g != nil {
+		return g
+	}
+	return f
+}
+
+// unVec gives the row loop of a unary operation that has a kernel, f
+// running the tail; nil where there is none.
+func unVec(in *instr, ct, act *typ, f func(d, a []uint64)) func(d, a []uint64) {
+	if in.op == spirv.OpConvertUToF && uToF32Kern != nil && ct.kind == kFloat && ct.ff == f32 &&
+		act.kind == kInt && act.width == 32 && in.sub&3 == uint32(rne) {
+		return func(d, a []uint64) {
+			n := 0
+			if len(d) >= 4 {
+				a = a[:len(d)]
+				n = uToF32Kern(&d[0], &a[0], len(d)&^3)
+			}
+			if n < len(d) {
+				f(d[n:], a[n:])
+			}
+		}
+	}
 	k, p, q := unKernel(in, ct, act)
 	if k < 0 || unKerns[k] == nil {
-		return f
+		return nil
 	}
 	kern := unKerns[k]
 	return func(d, a []uint64) {
@@ -308,10 +335,9 @@ func vecElem(in *instr, n int32, ct, act *typ, f func(x, y uint64) uint64) rowOp
 		}
 		return rBin(n, false, vecBin(in, ct, act, elemBin(f)))
 	case 1:
-		if k, _, _ := unKernel(in, ct, act); k < 0 || unKerns[k] == nil {
-			return nil
+		if g := unVec(in, ct, act, elemUn(f)); g != nil {
+			return rUn(n, g)
 		}
-		return rUn(n, vecUn(in, ct, act, elemUn(f)))
 	}
 	return nil
 }

@@ -96,6 +96,9 @@ func vkF2S32(d, a *uint64, p, q uint64, n int)
 func vkF2U32(d, a *uint64, p, q uint64, n int)
 
 //go:noescape
+func vkUToF32(d, a *uint64, n int) int
+
+//go:noescape
 func vkH2F(d, a *uint64, p, q uint64, n int)
 
 //go:noescape
@@ -118,4 +121,5 @@ func init() {
 		vSExt: vkSExt, vF2S32: vkF2S32, vF2U32: vkF2U32,
 	}
 	selKern = vkSelect
+	uToF32Kern = vkUToF32
 }

@@ -380,3 +380,42 @@ DATA halfbytes<>+8(SB)/8, $0x8080808080808080
 DATA halfbytes<>+16(SB)/8, $0x8080808009080100
 DATA halfbytes<>+24(SB)/8, $0x8080808080808080
 GLOBL halfbytes<>(SB), RODATA|NOPTR, $32
+
+// func vkUToF32(d, a *uint64, n int) int
+// uint32 to float32 as the sum of its high 16 bits times 2^16 and its low
+// 16 bits, both exact, rounded once by the addition (to nearest even, as
+// MXCSR says and the scalar conversion does); it stops at the first four
+// lanes with bits above their low 32 and returns how many it converted.
+TEXT ·vkUToF32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPCMPEQQ Y15, Y15, Y15
+	VPSRLQ $32, Y15, Y15
+	VPCMPEQQ Y14, Y14, Y14
+	VPXOR Y15, Y14, Y14
+	VPSRLD $16, Y15, Y12
+	MOVL $0x47800000, AX
+	MOVQ AX, X13
+	VPBROADCASTD X13, Y13
+	XORQ AX, AX
+utof:
+	CMPQ AX, CX
+	JAE  utofdone
+	VMOVDQU (SI)(AX*8), Y0
+	VPTEST Y14, Y0
+	JNZ  utofdone
+	VPSRLD $16, Y0, Y1
+	VCVTDQ2PS Y1, Y1
+	VMULPS Y13, Y1, Y1
+	VPAND Y12, Y0, Y2
+	VCVTDQ2PS Y2, Y2
+	VADDPS Y2, Y1, Y0
+	VPAND Y15, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*8)
+	ADDQ $4, AX
+	JMP  utof
+utofdone:
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET

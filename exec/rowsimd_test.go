@@ -116,6 +116,7 @@ func simdCases() []simdCase {
 	addUn(spirv.OpConvertSToF, tF32, tI32)
 	addUn(spirv.OpConvertFToS, tI32, tF32)
 	addUn(spirv.OpConvertFToU, tI32, tF32)
+	addUn(spirv.OpConvertUToF, tF32, tI32)
 	addUn(spirv.OpFConvert, tF32, tF16)
 	addUn(spirv.OpFConvert, tF16, tF32)
 	slices.SortFunc(cs, func(x, y simdCase) int {
@@ -230,6 +231,14 @@ func TestRowKernels(t *testing.T) {
 					a[i], b[i] = simdValue(rng), simdValue(rng)
 				}
 				if err := checkCase(c, a, b, 0); err != nil {
+					t.Fatal(err)
+				}
+				// Values of 32 bits at most, as 32-bit slots hold.
+				a32, b32 := slices.Clone(a), slices.Clone(b)
+				for i := range a32 {
+					a32[i], b32[i] = a32[i]&0xffffffff, b32[i]&0xffffffff
+				}
+				if err := checkCase(c, a32, b32, 0); err != nil {
 					t.Fatal(err)
 				}
 				if c.un == nil {
@@ -347,7 +356,7 @@ func BenchmarkRowKernels(b *testing.B) {
 	}
 	want := map[string]bool{"OpFAdd/32": true, "OpFMul/32": true, "OpIAdd/32": true, "OpSLessThan/32": true,
 		"OpFOrdLessThan/32": true, "OpShiftRightLogical/32": true, "OpConvertSToF/32-32": true,
-		"OpFAdd/16": true, "OpFConvert/32-16": true}
+		"OpFAdd/16": true, "OpFConvert/32-16": true, "GLSLFMax/32": true}
 	for _, c := range simdCases() {
 		if !want[c.name] {
 			continue

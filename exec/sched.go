@@ -153,23 +153,23 @@ func (wg *wgState) reset(id [3]uint32) {
 	// the leaders' (sLead, enterLockstep), copied to the others where
 	// one needs them; each invocation's memory is filled when first
 	// touched (fillMem).
-	all := x.noLock
+	entry, budget := p.entry, x.budget
 	for _, l := range wg.lanes {
-		if all || l.sgl == 0 {
-			for _, r := range p.reset {
-				// The ranges are mostly a slot or two: a loop beats memmove.
-				for s := r[0]; s < r[1]; s++ {
-					l.regs[s] = x.tmpl[s]
-				}
+		l.memStale, l.pc, l.state, l.steps = true, entry, stRun, budget
+		l.stack, l.loops, l.rqs = l.stack[:0], l.loops[:0], l.rqs[:0]
+	}
+	step := p.sgSize // the leaders
+	if x.noLock {
+		step = 1
+	}
+	for i := 0; i < len(wg.lanes); i += step {
+		regs := wg.lanes[i].regs
+		for _, r := range p.reset {
+			// The ranges are mostly a slot or two: a loop beats memmove.
+			for s := r[0]; s < r[1]; s++ {
+				regs[s] = x.tmpl[s]
 			}
 		}
-		l.memStale = true
-		l.pc = p.entry
-		l.stack = l.stack[:0]
-		l.loops = l.loops[:0]
-		l.rqs = l.rqs[:0]
-		l.state = stRun
-		l.steps = x.budget
 	}
 }
 

@@ -79,9 +79,31 @@ func (s *state) checkConstants() {
 			}
 		case spirv.OpConstantComposite, spirv.OpSpecConstantComposite:
 			s.checkComposite(i, in.Op, rt, in.Words[2:], true)
+		case spirv.OpConstantDataKHR, spirv.OpSpecConstantDataKHR:
+			s.checkConstantData(i, rt)
 		}
 		if s.err != nil {
 			return
+		}
+	}
+}
+
+// checkConstantData: OpConstantDataKHR and OpSpecConstantDataKHR
+// (SPV_KHR_constant_data) are an array of integer scalars given as
+// packed words, "the number of words ... must be the size of the array
+// in bytes rounded up to a whole word" (paraphrased, no local copy); an
+// array whose length is a specialization constant is not counted.
+func (s *state) checkConstantData(i int, rt *Type) {
+	e := s.types[rt.Elem]
+	switch {
+	case !rt.is(spirv.OpTypeArray):
+		s.fail(i, "constant.data", "Result type must be an array.")
+	case !e.is(spirv.OpTypeInt):
+		s.fail(i, "constant.data", "Result type must be an array of integer scalar type.")
+	case rt.CountKnown:
+		words := uint64(len(s.m.Insts[i].Words) - 2)
+		if need := (uint64(e.Width)/8*rt.Count + 3) / 4; words != need {
+			s.fail(i, "constant.data", "contains %d words of data, but needs to have %d words to match the array of %d of %d-bit ints.", words, need, rt.Count, e.Width)
 		}
 	}
 }

@@ -208,6 +208,10 @@ func (s *state) checkDecorationTarget(i int, target uint32, d spirv.Decoration) 
 		// and the pointers OpRawAccessChainNV and OpBufferPointerEXT make.
 		if !variable && ti.Op != spirv.OpFunctionParameter && ti.Op != spirv.OpRawAccessChainNV && ti.Op != spirv.OpBufferPointerEXT {
 			s.fail(i, "decoration.target", "%s decoration on target <id> '%d' must be a memory object declaration", name, target)
+			return
+		}
+		if (d == spirv.DecorationNonReadable || d == spirv.DecorationNonWritable) && (ti.Op == spirv.OpVariable || ti.Op == spirv.OpFunctionParameter) {
+			s.checkAccessQualified(i, ti, d)
 		}
 	case spirv.DecorationSpecId:
 		switch ti.Op {
@@ -324,6 +328,37 @@ func (s *state) holdsDescriptor(t *Type) bool {
 		return false
 	}
 	return walk(t)
+}
+
+// checkAccessQualified: NonReadable and NonWritable qualify memory that
+// is shared with the outside (paraphrased, no local copy of SPIR-V 3.20
+// Decoration): a storage image or tensor handle, a uniform block or a
+// storage buffer, a tile attachment; from SPIR-V 1.4 NonWritable also a
+// Function or Private variable.
+func (s *state) checkAccessQualified(i int, ti *spirv.Inst, d spirv.Decoration) {
+	pt := s.types[ti.TypeID()]
+	if !pt.is(spirv.OpTypePointer) {
+		return
+	}
+	t := s.types[pt.Elem]
+	for t.is(spirv.OpTypeArray) || t.is(spirv.OpTypeRuntimeArray) {
+		t = s.types[t.Elem]
+	}
+	block := t.is(spirv.OpTypeStruct) && s.hasDecoration(t.ID, spirv.DecorationBlock)
+	bufferBlock := t.is(spirv.OpTypeStruct) && s.hasDecoration(t.ID, spirv.DecorationBufferBlock)
+	switch sc := pt.Storage; {
+	case d == spirv.DecorationNonWritable && (sc == spirv.StorageClassFunction || sc == spirv.StorageClassPrivate) && s.m.Version >= spirv.MakeVersion(1, 4):
+	case sc == spirv.StorageClassTileAttachmentQCOM:
+	case sc == spirv.StorageClassUniform && (block || bufferBlock), sc == spirv.StorageClassStorageBuffer && block:
+	case sc == spirv.StorageClassUniformConstant && t.is(spirv.OpTypeImage) && len(s.defInst(t.ID).Words) > 6 && s.defInst(t.ID).Words[6] == 2:
+	case sc == spirv.StorageClassUniformConstant && t.is(spirv.OpTypeTensorARM):
+	default:
+		what := "or storage buffer"
+		if d == spirv.DecorationNonWritable && s.m.Version >= spirv.MakeVersion(1, 4) {
+			what = "storage buffer, or variable in Private or Function storage class"
+		}
+		s.fail(i, "decoration.target", "Target of %s decoration is invalid: must point to a storage image, tensor variable in UniformConstant storage class, uniform block, %s", decName(d), what)
+	}
 }
 
 // takesIDs reports whether decoration d's extra operands are <id>s (the

@@ -12,7 +12,8 @@ import "github.com/coopshader/coop/spirv"
 func init() {
 	addChecks(func() checks {
 		return checks{spirv.OpStore: (*state).checkStoreStorage, spirv.OpVariable: (*state).checkRuntimeArrayVariable,
-			spirv.OpArrayLength: (*state).checkArrayLength, spirv.OpTypePointer: (*state).checkRuntimeArrayPointer}
+			spirv.OpArrayLength: (*state).checkArrayLength, spirv.OpTypePointer: (*state).checkRuntimeArrayPointer,
+			spirv.OpTypeStruct: (*state).checkRuntimeArrayStruct}
 	})
 }
 
@@ -86,6 +87,29 @@ func (s *state) checkArrayLength(i int) {
 		s.fail(i, "array-length.structure", "The Structure's last member in OpArrayLength <id> '%d' must be an OpTypeRuntimeArray.", w[1])
 	case uint64(w[3]) != uint64(len(st.Members)-1):
 		s.fail(i, "array-length.member", "The array member in OpArrayLength <id> '%d' must be the last member of the struct.", w[1])
+	}
+}
+
+// checkRuntimeArrayStruct: in Vulkan a struct holding a runtime array is
+// a buffer's block, the array its last member: "OpTypeRuntimeArray must
+// only be used for ... the last member of a code:Block-decorated
+// code:OpTypeStruct" (VUID-StandaloneSpirv-OpTypeRuntimeArray-04680),
+// wherever the struct is used (a descriptor heap's data type too).
+func (s *state) checkRuntimeArrayStruct(i int) {
+	t := s.types[s.m.Insts[i].Words[0]]
+	if !s.env.vulkan || t == nil {
+		return
+	}
+	for k, m := range t.Members {
+		if !s.types[m].is(spirv.OpTypeRuntimeArray) {
+			continue
+		}
+		if k != len(t.Members)-1 {
+			s.fail(i, "vulkan.runtime-array", "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680] In Vulkan, OpTypeRuntimeArray must only be used for the last member of an OpTypeStruct")
+		} else if !s.hasDecoration(t.ID, spirv.DecorationBlock) && !s.hasDecoration(t.ID, spirv.DecorationBufferBlock) {
+			s.fail(i, "vulkan.runtime-array", "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680] Vulkan, OpTypeStruct containing an OpTypeRuntimeArray must be decorated with Block or BufferBlock.")
+		}
+		return
 	}
 }
 
