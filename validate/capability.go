@@ -3,8 +3,8 @@ package validate
 import (
 	"fmt"
 	"strings"
-	"sync"
 
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -198,7 +198,9 @@ func capNames(cs []spirv.Capability) string {
 // does not list and no SPIR-V extension enables: "The application must
 // not pass a SPIR-V module containing any of the following to
 // vkCreateShaderModule: any OpCapability not listed above".
-var vulkanForbidden = sync.OnceValue(func() map[spirv.Capability]bool {
+func vulkanForbidden() map[spirv.Capability]bool { return vulkanForbiddenLazy.Get() }
+
+var vulkanForbiddenLazy = lazy.Value[map[spirv.Capability]bool]{F: func() map[spirv.Capability]bool {
 	return map[spirv.Capability]bool{
 		spirv.CapabilityAddresses: true, spirv.CapabilityLinkage: true, spirv.CapabilityKernel: true,
 		spirv.CapabilityVector16: true, spirv.CapabilityFloat16Buffer: true, spirv.CapabilityImageBasic: true,
@@ -208,4 +210,4 @@ var vulkanForbidden = sync.OnceValue(func() map[spirv.Capability]bool {
 		spirv.CapabilitySubgroupDispatch: true, spirv.CapabilityNamedBarrier: true, spirv.CapabilityPipeStorage: true,
 		spirv.CapabilityUniformDecoration: true,
 	}
-})
+}}

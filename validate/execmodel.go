@@ -2,8 +2,8 @@ package validate
 
 import (
 	"slices"
-	"sync"
 
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -88,7 +88,9 @@ var limitFamilies []func() opLimits
 
 func addModelLimits(f func() opLimits) { limitFamilies = append(limitFamilies, f) }
 
-var familyLimits = sync.OnceValue(func() opLimits {
+func familyLimits() opLimits { return familyLimitsLazy.Get() }
+
+var familyLimitsLazy = lazy.Value[opLimits]{F: func() opLimits {
 	all := opLimits{}
 	for _, fam := range limitFamilies {
 		for op, f := range fam() {
@@ -100,7 +102,7 @@ var familyLimits = sync.OnceValue(func() opLimits {
 		}
 	}
 	return all
-})
+}}
 
 // modelLimits lists the restrictions of instruction i:
 //   - OpKill, OpTerminateInvocation, OpDemoteToHelperInvocation and
@@ -208,14 +210,17 @@ func modelName(m spirv.ExecutionModel) string {
 // description in SPIR-V 3.6 Execution Mode ("Fragment shader only",
 // "Kernel only", the workgroup size of compute-like models; paraphrased,
 // no local copy).
-var modeModels = sync.OnceValue(func() map[spirv.ExecutionMode]struct {
+func modeModels() map[spirv.ExecutionMode]modeModel { return modeModelsLazy.Get() }
+
+// modeModel is the models an execution mode takes and the words naming
+// them.
+type modeModel struct {
 	models []spirv.ExecutionModel
 	names  string
-} {
-	type entry = struct {
-		models []spirv.ExecutionModel
-		names  string
-	}
+}
+
+var modeModelsLazy = lazy.Value[map[spirv.ExecutionMode]modeModel]{F: func() map[spirv.ExecutionMode]modeModel {
+	type entry = modeModel
 	frag := entry{fragmentOnly, "Fragment"}
 	kernel := entry{[]spirv.ExecutionModel{spirv.ExecutionModelKernel}, "Kernel"}
 	m := map[spirv.ExecutionMode]entry{
@@ -239,7 +244,7 @@ var modeModels = sync.OnceValue(func() map[spirv.ExecutionMode]struct {
 		m[md] = kernel
 	}
 	return m
-})
+}}
 
 // checkModeModels: an execution mode only some execution models take
 // names entry points of those models only.

@@ -3,8 +3,8 @@ package validate
 import (
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -26,7 +26,9 @@ func addChecks(f func() checks) { families = append(families, f) }
 // nothing. Families sharing an opcode (a conversion of scalars and of
 // cooperative matrices) each add theirs: they run in the order the
 // families registered, until one fails.
-var instChecks = sync.OnceValue(func() *[spirv.NumOps]func(*state, int) {
+func instChecks() *[spirv.NumOps]func(*state, int) { return instChecksLazy.Get() }
+
+var instChecksLazy = lazy.Value[*[spirv.NumOps]func(*state, int)]{F: func() *[spirv.NumOps]func(*state, int) {
 	all := new([spirv.NumOps]func(*state, int))
 	for _, fam := range families {
 		for op, f := range fam() {
@@ -46,7 +48,7 @@ var instChecks = sync.OnceValue(func() *[spirv.NumOps]func(*state, int) {
 		}
 	}
 	return all
-})
+}}
 
 // runChecks runs the family checks of instruction i.
 func (s *state) runChecks(i int) {

@@ -1,8 +1,7 @@
 package validate
 
 import (
-	"sync"
-
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -16,7 +15,9 @@ import (
 
 // scopeOps are the instructions with a Scope or Memory Semantics <id>,
 // found in the grammar on first use.
-var scopeOps = sync.OnceValue(func() map[spirv.Op]bool {
+func scopeOps() map[spirv.Op]bool { return scopeOpsLazy.Get() }
+
+var scopeOpsLazy = lazy.Value[map[spirv.Op]bool]{F: func() map[spirv.Op]bool {
 	ops := map[spirv.Op]bool{}
 	for op := range spirv.Ops {
 		if d := op.Desc(); d != nil {
@@ -32,7 +33,7 @@ var scopeOps = sync.OnceValue(func() map[spirv.Op]bool {
 		}
 	}
 	return ops
-})
+}}
 
 func init() {
 	addChecks(func() checks {
