@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/coopshader/coop/internal/lazy"
@@ -100,12 +101,23 @@ func (s *state) checkCoreInst(i int) {
 		return
 	}
 	if !takesType(in.Op) {
+		// The value instructions' operands are values: each has a type
+		// (not a label, string or decoration group).
+		cls := in.Op.Desc().Class
+		values := cls == "Atomic" || slices.Contains(pointerFreeClasses, cls)
 		for _, o := range s.operands(i) {
-			if o.Kind == spirv.KindIdRef {
-				if d := s.defInst(in.Words[o.Offset]); d != nil && d.Op.Desc().Class == "Type-Declaration" {
-					s.fail(i, "operand.type", "Operand '%d' cannot be a type", in.Words[o.Offset])
-					return
-				}
+			if o.Kind != spirv.KindIdRef && o.Kind != spirv.KindIdScope && o.Kind != spirv.KindIdMemorySemantics {
+				continue
+			}
+			d := s.defInst(in.Words[o.Offset])
+			switch {
+			case d == nil:
+			case d.Op.Desc().Class == "Type-Declaration":
+				s.fail(i, "operand.type", "Operand '%d' cannot be a type", in.Words[o.Offset])
+				return
+			case values && d.TypeID() == 0 && d.Op != spirv.OpExtInstImport: // an import's the families name
+				s.fail(i, "operand.value", "Operand '%d' requires a type", in.Words[o.Offset])
+				return
 			}
 		}
 	}
