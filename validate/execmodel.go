@@ -88,17 +88,26 @@ var limitFamilies []func() opLimits
 
 func addModelLimits(f func() opLimits) { limitFamilies = append(limitFamilies, f) }
 
-func familyLimits() opLimits { return familyLimitsLazy.Get() }
+// familyLimits is the merged table, indexed by the opcode's place in the
+// grammar (spirv.Op.Index), as instChecks is: modelLimits asks for every
+// instruction an entry point reaches.
+func familyLimits() *[spirv.NumOps]func(s *state, i int, out []modelLimit) []modelLimit {
+	return familyLimitsLazy.Get()
+}
 
-var familyLimitsLazy = lazy.Value[opLimits]{F: func() opLimits {
-	all := opLimits{}
+var familyLimitsLazy = lazy.Value[*[spirv.NumOps]func(s *state, i int, out []modelLimit) []modelLimit]{F: func() *[spirv.NumOps]func(s *state, i int, out []modelLimit) []modelLimit {
+	all := new([spirv.NumOps]func(s *state, i int, out []modelLimit) []modelLimit)
 	for _, fam := range limitFamilies {
 		for op, f := range fam() {
-			if g := all[op]; g != nil {
+			k := op.Index()
+			if k < 0 {
+				panic("validate: a family limits " + op.String() + ", which the grammar does not know")
+			}
+			if g := all[k]; g != nil {
 				h := f
 				f = func(s *state, i int, out []modelLimit) []modelLimit { return h(s, i, g(s, i, out)) }
 			}
-			all[op] = f
+			all[k] = f
 		}
 	}
 	return all
@@ -126,10 +135,14 @@ func (s *state) modelLimits(i int, out []modelLimit) []modelLimit {
 	case spirv.OpKill, spirv.OpTerminateInvocation, spirv.OpDemoteToHelperInvocation, spirv.OpIsHelperInvocationEXT:
 		out = append(out, models(op.String()+" requires Fragment execution model", fragmentOnly...))
 	}
-	if f := familyLimits()[op]; f != nil {
+	k := op.Index()
+	if k < 0 {
+		return out
+	}
+	if f := familyLimits()[k]; f != nil {
 		out = f(s, i, out)
 	}
-	if !s.env.vulkan || !scopeOps()[op] {
+	if !s.env.vulkan || !scopeOpIndex()[k] {
 		return out
 	}
 	r := s.rolesOf(i)

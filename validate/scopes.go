@@ -35,6 +35,19 @@ var scopeOpsLazy = lazy.Value[map[spirv.Op]bool]{F: func() map[spirv.Op]bool {
 	return ops
 }}
 
+// scopeOpIndex is scopeOps by the opcode's place in the grammar
+// (spirv.Op.Index), for modelLimits, which asks for every instruction an
+// entry point reaches.
+func scopeOpIndex() *[spirv.NumOps]bool { return scopeOpIndexLazy.Get() }
+
+var scopeOpIndexLazy = lazy.Value[*[spirv.NumOps]bool]{F: func() *[spirv.NumOps]bool {
+	ops := new([spirv.NumOps]bool)
+	for op := range scopeOps() {
+		ops[op.Index()] = true
+	}
+	return ops
+}}
+
 func init() {
 	addChecks(func() checks {
 		m := checks{}
