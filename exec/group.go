@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"sync"
 
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -18,7 +18,9 @@ type groupKind struct {
 
 // groupOps is built on first use, not at start-up: every coop command
 // links exec, and most never run a shader.
-var groupOps = sync.OnceValue(func() map[spirv.Op]groupKind {
+func groupOps() map[spirv.Op]groupKind { return groupOpsLazy.Get() }
+
+var groupOpsLazy = lazy.Value[map[spirv.Op]groupKind]{F: func() map[spirv.Op]groupKind {
 	m := map[spirv.Op]groupKind{
 		spirv.OpGroupNonUniformElect:            {scope: true},
 		spirv.OpGroupNonUniformAll:              {scope: true},
@@ -74,7 +76,7 @@ var groupOps = sync.OnceValue(func() map[spirv.Op]groupKind {
 		m[op] = groupKind{scope: true, gop: true, arith: a}
 	}
 	return m
-})
+}}
 
 func isGroupOp(op spirv.Op) bool { _, ok := groupOps()[op]; return ok }
 

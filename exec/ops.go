@@ -3,8 +3,8 @@ package exec
 import (
 	"math"
 	"math/bits"
-	"sync"
 
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -13,7 +13,9 @@ const opDebugPrintf spirv.Op = 0xffff
 
 // arity is the number of value operands of each pure instruction; -1 for
 // a variable count.
-var arity = sync.OnceValue(func() map[spirv.Op]int {
+func arity() map[spirv.Op]int { return arityLazy.Get() }
+
+var arityLazy = lazy.Value[map[spirv.Op]int]{F: func() map[spirv.Op]int {
 	return map[spirv.Op]int{
 		spirv.OpSNegate: 1, spirv.OpFNegate: 1, spirv.OpNot: 1, spirv.OpLogicalNot: 1,
 		spirv.OpIAdd: 2, spirv.OpFAdd: 2, spirv.OpISub: 2, spirv.OpFSub: 2, spirv.OpIMul: 2, spirv.OpFMul: 2,
@@ -48,15 +50,17 @@ var arity = sync.OnceValue(func() map[spirv.Op]int {
 		spirv.OpBitCastArrayQCOM: 1, spirv.OpExtractSubArrayQCOM: 2,
 		spirv.OpFDot2MixAcc32VALVE: 3, spirv.OpFDot2MixAcc16VALVE: 3, spirv.OpFDot4MixAcc32VALVE: 3,
 	}
-})
+}}
 
-var pureOps = sync.OnceValue(func() map[spirv.Op]bool {
+func pureOps() map[spirv.Op]bool { return pureOpsLazy.Get() }
+
+var pureOpsLazy = lazy.Value[map[spirv.Op]bool]{F: func() map[spirv.Op]bool {
 	m := map[spirv.Op]bool{}
 	for op := range arity() {
 		m[op] = true
 	}
 	return m
-})
+}}
 
 func (p *prog) checkPure(i int, in *instr) error {
 	n := arity()[in.op]

@@ -4,8 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"sync"
 
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -59,7 +59,9 @@ type rayQuery struct {
 
 // rayOpShape gives each instruction's number of value operands and of
 // result slots (-1: no result).
-var rayOpShape = sync.OnceValue(func() map[spirv.Op][2]int {
+func rayOpShape() map[spirv.Op][2]int { return rayOpShapeLazy.Get() }
+
+var rayOpShapeLazy = lazy.Value[map[spirv.Op][2]int]{F: func() map[spirv.Op][2]int {
 	return map[spirv.Op][2]int{
 		spirv.OpRayQueryInitializeKHR:                                            {8, -1},
 		spirv.OpRayQueryTerminateKHR:                                             {1, -1},
@@ -89,7 +91,7 @@ var rayOpShape = sync.OnceValue(func() map[spirv.Op][2]int {
 		spirv.OpFetchMicroTriangleVertexPositionNV:                               {5, 3},
 		spirv.OpFetchMicroTriangleVertexBarycentricNV:                            {5, 2},
 	}
-})
+}}
 
 func isRayOp(op spirv.Op) bool {
 	_, ok := rayOpShape()[op]

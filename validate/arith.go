@@ -2,8 +2,8 @@ package validate
 
 import (
 	"strings"
-	"sync"
 
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -684,7 +684,9 @@ func bitcastExtract(c *op) {
 	}
 }
 
-var arithRules = sync.OnceValue(func() map[spirv.Op]func(*op) {
+func arithRules() map[spirv.Op]func(*op) { return arithRulesLazy.Get() }
+
+var arithRulesLazy = lazy.Value[map[spirv.Op]func(*op)]{F: func() map[spirv.Op]func(*op) {
 	return map[spirv.Op]func(*op){
 		spirv.OpDPdx: derivative, spirv.OpDPdy: derivative, spirv.OpFwidth: derivative, spirv.OpDPdxFine: derivative,
 		spirv.OpDPdyFine: derivative, spirv.OpFwidthFine: derivative, spirv.OpDPdxCoarse: derivative,
@@ -723,13 +725,15 @@ var arithRules = sync.OnceValue(func() map[spirv.Op]func(*op) {
 		spirv.OpBitcastExtractEXT: bitcastExtract,
 		spirv.OpExpectKHR:         expect,
 	}
-})
+}}
 
 // specConstantOps are the operations OpSpecConstantOp may perform (SPIR-V
 // 3.56.7 OpSpecConstantOp: the Shader and Kernel lists), with
 // OpCooperativeMatrixLengthNV (SPV_NV_cooperative_matrix: "the following
 // opcode is also valid") and its KHR successor.
-var specConstantOps = sync.OnceValue(func() map[spirv.Op]bool {
+func specConstantOps() map[spirv.Op]bool { return specConstantOpsLazy.Get() }
+
+var specConstantOpsLazy = lazy.Value[map[spirv.Op]bool]{F: func() map[spirv.Op]bool {
 	return map[spirv.Op]bool{
 		spirv.OpSConvert: true, spirv.OpUConvert: true, spirv.OpFConvert: true, spirv.OpSNegate: true, spirv.OpNot: true,
 		spirv.OpIAdd: true, spirv.OpISub: true, spirv.OpIMul: true, spirv.OpUDiv: true, spirv.OpSDiv: true, spirv.OpUMod: true,
@@ -748,7 +752,7 @@ var specConstantOps = sync.OnceValue(func() map[spirv.Op]bool {
 		spirv.OpPtrAccessChain: true, spirv.OpInBoundsPtrAccessChain: true,
 		spirv.OpCooperativeMatrixLengthNV: true, spirv.OpCooperativeMatrixLengthKHR: true,
 	}
-})
+}}
 
 // checkSpecConstantOp: the operation is one OpSpecConstantOp may perform,
 // its <id> operands are values, and it follows the operation's own rules.

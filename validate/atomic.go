@@ -1,8 +1,7 @@
 package validate
 
 import (
-	"sync"
-
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -21,7 +20,9 @@ type atomicShape struct {
 	kind   spirv.Op
 }
 
-var atomicShapes = sync.OnceValue(func() map[spirv.Op]atomicShape {
+func atomicShapes() map[spirv.Op]atomicShape { return atomicShapesLazy.Get() }
+
+var atomicShapesLazy = lazy.Value[map[spirv.Op]atomicShape]{F: func() map[spirv.Op]atomicShape {
 	m := map[spirv.Op]atomicShape{
 		spirv.OpAtomicLoad:            {nil, 0},
 		spirv.OpAtomicExchange:        {[]int{5}, 0},
@@ -37,7 +38,7 @@ var atomicShapes = sync.OnceValue(func() map[spirv.Op]atomicShape {
 		m[op] = atomicShape{[]int{5}, spirv.OpTypeFloat}
 	}
 	return m
-})
+}}
 
 func (s *state) checkAtomic(i int) {
 	in := &s.m.Insts[i]

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -24,7 +24,9 @@ type builtinShape struct {
 	vuid  string
 }
 
-var builtinShapes = sync.OnceValue(func() map[spirv.BuiltIn]builtinShape {
+func builtinShapes() map[spirv.BuiltIn]builtinShape { return builtinShapesLazy.Get() }
+
+var builtinShapesLazy = lazy.Value[map[spirv.BuiltIn]builtinShape]{F: func() map[spirv.BuiltIn]builtinShape {
 	return map[spirv.BuiltIn]builtinShape{
 		spirv.BuiltInLocalInvocationId:         {3, false, true, "VUID-LocalInvocationId-LocalInvocationId-04283"},
 		spirv.BuiltInGlobalInvocationId:        {3, false, true, "VUID-GlobalInvocationId-GlobalInvocationId-04238"},
@@ -48,7 +50,7 @@ var builtinShapes = sync.OnceValue(func() map[spirv.BuiltIn]builtinShape {
 		spirv.BuiltInTileDimensionQCOM: {3, false, true, "VUID-TileDimensionQCOM-TileDimensionQCOM-10631"},
 		spirv.BuiltInTileApronSizeQCOM: {2, false, true, "VUID-TileApronSizeQCOM-TileApronSizeQCOM-10634"},
 	}
-})
+}}
 
 // unsignedBuiltins are the built-ins whose integers are unsigned.
 func unsignedBuiltin(b spirv.BuiltIn) bool {
@@ -62,7 +64,9 @@ func unsignedBuiltin(b spirv.BuiltIn) bool {
 // tracing stages that have a ray, hit or instance, the tile built-ins in
 // fragment and compute shaders, a vertex's position and point size in the
 // stages that make vertices.
-var builtinModels = sync.OnceValue(func() map[spirv.BuiltIn][]spirv.ExecutionModel {
+func builtinModels() map[spirv.BuiltIn][]spirv.ExecutionModel { return builtinModelsLazy.Get() }
+
+var builtinModelsLazy = lazy.Value[map[spirv.BuiltIn][]spirv.ExecutionModel]{F: func() map[spirv.BuiltIn][]spirv.ExecutionModel {
 	rgen, isect, ahit, chit, miss, call := spirv.ExecutionModelRayGenerationKHR, spirv.ExecutionModelIntersectionKHR,
 		spirv.ExecutionModelAnyHitKHR, spirv.ExecutionModelClosestHitKHR, spirv.ExecutionModelMissKHR, spirv.ExecutionModelCallableKHR
 	hit := []spirv.ExecutionModel{ahit, chit}
@@ -87,7 +91,7 @@ var builtinModels = sync.OnceValue(func() map[spirv.BuiltIn][]spirv.ExecutionMod
 		spirv.BuiltInTileOffsetQCOM: tile, spirv.BuiltInTileDimensionQCOM: tile, spirv.BuiltInTileApronSizeQCOM: tile,
 		spirv.BuiltInPosition: vertex, spirv.BuiltInPointSize: vertex,
 	}
-})
+}}
 
 func init() {
 	addChecks(func() checks { return checks{spirv.OpEntryPoint: (*state).checkBuiltInModels} })

@@ -3,8 +3,8 @@ package validate
 import (
 	"fmt"
 	"strings"
-	"sync"
 
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -84,6 +84,13 @@ func (s *state) checkCapabilities() {
 			s.fail(s.capIndex(c), "capability.vulkan-memory-model", "If the %s capability is declared then the VulkanMemoryModel capability must be declared as well.", capNames([]spirv.Capability{c}))
 			return
 		}
+	}
+	// "VulkanMemoryModel ... must only be specified if the Vulkan memory
+	// model is used" (SPIR-V 3.31 Capability, paraphrased, no local copy):
+	// the capability is the memory model's.
+	if s.hasCap(spirv.CapabilityVulkanMemoryModel) && s.memModel != spirv.MemoryModelVulkan {
+		s.fail(s.indexOf(spirv.OpMemoryModel), "capability.vulkan-memory-model", "VulkanMemoryModelKHR capability must only be specified if the VulkanKHR memory model is used.")
+		return
 	}
 	if !s.env.vulkan {
 		return
@@ -198,7 +205,9 @@ func capNames(cs []spirv.Capability) string {
 // does not list and no SPIR-V extension enables: "The application must
 // not pass a SPIR-V module containing any of the following to
 // vkCreateShaderModule: any OpCapability not listed above".
-var vulkanForbidden = sync.OnceValue(func() map[spirv.Capability]bool {
+func vulkanForbidden() map[spirv.Capability]bool { return vulkanForbiddenLazy.Get() }
+
+var vulkanForbiddenLazy = lazy.Value[map[spirv.Capability]bool]{F: func() map[spirv.Capability]bool {
 	return map[spirv.Capability]bool{
 		spirv.CapabilityAddresses: true, spirv.CapabilityLinkage: true, spirv.CapabilityKernel: true,
 		spirv.CapabilityVector16: true, spirv.CapabilityFloat16Buffer: true, spirv.CapabilityImageBasic: true,
@@ -208,4 +217,4 @@ var vulkanForbidden = sync.OnceValue(func() map[spirv.Capability]bool {
 		spirv.CapabilitySubgroupDispatch: true, spirv.CapabilityNamedBarrier: true, spirv.CapabilityPipeStorage: true,
 		spirv.CapabilityUniformDecoration: true,
 	}
-})
+}}

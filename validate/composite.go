@@ -1,8 +1,7 @@
 package validate
 
 import (
-	"sync"
-
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -12,13 +11,15 @@ import (
 // Like the arithmetic rules they also check an OpSpecConstantOp's
 // operation.
 
-var compositeRules = sync.OnceValue(func() map[spirv.Op]func(*op) {
+func compositeRules() map[spirv.Op]func(*op) { return compositeRulesLazy.Get() }
+
+var compositeRulesLazy = lazy.Value[map[spirv.Op]func(*op)]{F: func() map[spirv.Op]func(*op) {
 	return map[spirv.Op]func(*op){
 		spirv.OpCompositeExtract: compositeExtract,
 		spirv.OpCompositeInsert:  compositeInsert,
 		spirv.OpVectorShuffle:    vectorShuffle,
 	}
-})
+}}
 
 // walkLiterals follows literal indices from the type t, as
 // OpCompositeExtract and OpCompositeInsert do.

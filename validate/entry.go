@@ -104,8 +104,12 @@ func (s *state) isEntryPoint(id uint32) bool {
 }
 
 // callees returns the functions f names (calls and the function operands
-// of the cooperative matrix 2 instructions), in order.
+// of the cooperative matrix 2 instructions), in order. Callers must not
+// modify the list: it is kept for the next call.
 func (s *state) callees(f *Func) []*Func {
+	if f.calleesKnown {
+		return f.callees
+	}
 	var out []*Func
 	seen := map[*Func]bool{}
 	for i := f.Index + 1; i < f.End; i++ {
@@ -122,6 +126,7 @@ func (s *state) callees(f *Func) []*Func {
 			}
 		}
 	}
+	f.callees, f.calleesKnown = out, true
 	return out
 }
 
@@ -145,10 +150,15 @@ func (s *state) reachableFuncs(fid uint32) []*Func {
 }
 
 // globalsUsed lists the global variables the call tree of fid references,
-// in order of first use.
+// in order of first use. Callers must not modify the list: it is kept
+// for the next call (the interface and storage passes both ask).
 func (s *state) globalsUsed(fid uint32) []uint32 {
+	if out, ok := s.globals[fid]; ok || len(s.funcs) == 0 {
+		return out
+	}
 	var out []uint32
-	seen := map[uint32]bool{}
+	// seen is by defining instruction: globals precede the functions.
+	seen := make([]bool, s.funcs[0].Index)
 	for _, f := range s.reachableFuncs(fid) {
 		for i := f.Index + 1; i < f.End; i++ {
 			in := &s.m.Insts[i]
@@ -158,15 +168,20 @@ func (s *state) globalsUsed(fid uint32) []uint32 {
 				}
 				for k := 0; k < o.Count; k++ {
 					id := in.Words[o.Offset+k]
-					if d := s.defInst(id); d != nil && (d.Op == spirv.OpVariable || d.Op == spirv.OpUntypedVariableKHR) &&
-						s.defIndex(id) < s.funcs[0].Index && !seen[id] {
-						seen[id] = true
-						out = append(out, id)
+					if j := s.defIndex(id); j >= 0 && j < s.funcs[0].Index && !seen[j] {
+						if d := &s.m.Insts[j]; d.Op == spirv.OpVariable || d.Op == spirv.OpUntypedVariableKHR {
+							seen[j] = true
+							out = append(out, id)
+						}
 					}
 				}
 			}
 		}
 	}
+	if s.globals == nil {
+		s.globals = map[uint32][]uint32{}
+	}
+	s.globals[fid] = out
 	return out
 }
 

@@ -2,8 +2,8 @@ package validate
 
 import (
 	"slices"
-	"sync"
 
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -88,19 +88,30 @@ var limitFamilies []func() opLimits
 
 func addModelLimits(f func() opLimits) { limitFamilies = append(limitFamilies, f) }
 
-var familyLimits = sync.OnceValue(func() opLimits {
-	all := opLimits{}
+// familyLimits is the merged table, indexed by the opcode's place in the
+// grammar (spirv.Op.Index), as instChecks is: modelLimits asks for every
+// instruction an entry point reaches.
+func familyLimits() *[spirv.NumOps]func(s *state, i int, out []modelLimit) []modelLimit {
+	return familyLimitsLazy.Get()
+}
+
+var familyLimitsLazy = lazy.Value[*[spirv.NumOps]func(s *state, i int, out []modelLimit) []modelLimit]{F: func() *[spirv.NumOps]func(s *state, i int, out []modelLimit) []modelLimit {
+	all := new([spirv.NumOps]func(s *state, i int, out []modelLimit) []modelLimit)
 	for _, fam := range limitFamilies {
 		for op, f := range fam() {
-			if g := all[op]; g != nil {
+			k := op.Index()
+			if k < 0 {
+				panic("validate: a family limits " + op.String() + ", which the grammar does not know")
+			}
+			if g := all[k]; g != nil {
 				h := f
 				f = func(s *state, i int, out []modelLimit) []modelLimit { return h(s, i, g(s, i, out)) }
 			}
-			all[op] = f
+			all[k] = f
 		}
 	}
 	return all
-})
+}}
 
 // modelLimits lists the restrictions of instruction i:
 //   - OpKill, OpTerminateInvocation, OpDemoteToHelperInvocation and
@@ -124,10 +135,14 @@ func (s *state) modelLimits(i int, out []modelLimit) []modelLimit {
 	case spirv.OpKill, spirv.OpTerminateInvocation, spirv.OpDemoteToHelperInvocation, spirv.OpIsHelperInvocationEXT:
 		out = append(out, models(op.String()+" requires Fragment execution model", fragmentOnly...))
 	}
-	if f := familyLimits()[op]; f != nil {
+	k := op.Index()
+	if k < 0 {
+		return out
+	}
+	if f := familyLimits()[k]; f != nil {
 		out = f(s, i, out)
 	}
-	if !s.env.vulkan || !scopeOps()[op] {
+	if !s.env.vulkan || !scopeOpIndex()[k] {
 		return out
 	}
 	r := s.rolesOf(i)
@@ -208,14 +223,17 @@ func modelName(m spirv.ExecutionModel) string {
 // description in SPIR-V 3.6 Execution Mode ("Fragment shader only",
 // "Kernel only", the workgroup size of compute-like models; paraphrased,
 // no local copy).
-var modeModels = sync.OnceValue(func() map[spirv.ExecutionMode]struct {
+func modeModels() map[spirv.ExecutionMode]modeModel { return modeModelsLazy.Get() }
+
+// modeModel is the models an execution mode takes and the words naming
+// them.
+type modeModel struct {
 	models []spirv.ExecutionModel
 	names  string
-} {
-	type entry = struct {
-		models []spirv.ExecutionModel
-		names  string
-	}
+}
+
+var modeModelsLazy = lazy.Value[map[spirv.ExecutionMode]modeModel]{F: func() map[spirv.ExecutionMode]modeModel {
+	type entry = modeModel
 	frag := entry{fragmentOnly, "Fragment"}
 	kernel := entry{[]spirv.ExecutionModel{spirv.ExecutionModelKernel}, "Kernel"}
 	m := map[spirv.ExecutionMode]entry{
@@ -239,7 +257,7 @@ var modeModels = sync.OnceValue(func() map[spirv.ExecutionMode]struct {
 		m[md] = kernel
 	}
 	return m
-})
+}}
 
 // checkModeModels: an execution mode only some execution models take
 // names entry points of those models only.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -38,7 +38,9 @@ const (
 )
 
 // glslRules is built on first use: every command pays for package init.
-var glslRules = sync.OnceValue(func() map[uint32]glslRule {
+func glslRules() map[uint32]glslRule { return glslRulesLazy.Get() }
+
+var glslRulesLazy = lazy.Value[map[uint32]glslRule]{F: func() map[uint32]glslRule {
 	m := map[uint32]glslRule{}
 	set := spirv.LookupExtInstSet("GLSL.std.450")
 	for _, n := range []string{"Round", "RoundEven", "Trunc", "FAbs", "FSign", "Floor", "Ceil", "Fract", "Radians",
@@ -52,7 +54,7 @@ var glslRules = sync.OnceValue(func() map[uint32]glslRule {
 	}
 	m[set.Lookup("Cross").Number] = glslCross
 	return m
-})
+}}
 
 // checkGLSLInst checks a GLSL.std.450 instruction's operand types:
 // "Result Type and the type of x must both be floating-point scalar or

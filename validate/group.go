@@ -1,8 +1,7 @@
 package validate
 
 import (
-	"sync"
-
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -14,7 +13,9 @@ import (
 
 // groupArith are the reductions and scans, by the component kind they
 // take ("Result Type must be a scalar or vector of integer type").
-var groupArith = sync.OnceValue(func() map[spirv.Op]spirv.Op {
+func groupArith() map[spirv.Op]spirv.Op { return groupArithLazy.Get() }
+
+var groupArithLazy = lazy.Value[map[spirv.Op]spirv.Op]{F: func() map[spirv.Op]spirv.Op {
 	return map[spirv.Op]spirv.Op{
 		spirv.OpGroupNonUniformIAdd: spirv.OpTypeInt, spirv.OpGroupNonUniformIMul: spirv.OpTypeInt,
 		spirv.OpGroupNonUniformSMin: spirv.OpTypeInt, spirv.OpGroupNonUniformUMin: spirv.OpTypeInt,
@@ -26,7 +27,7 @@ var groupArith = sync.OnceValue(func() map[spirv.Op]spirv.Op {
 		spirv.OpGroupNonUniformLogicalAnd: spirv.OpTypeBool, spirv.OpGroupNonUniformLogicalOr: spirv.OpTypeBool,
 		spirv.OpGroupNonUniformLogicalXor: spirv.OpTypeBool,
 	}
-})
+}}
 
 // checkGroupArith: "Result Type must be a scalar or vector of <kind>
 // type. ... The type of Value must be the same as Result Type.

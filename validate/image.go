@@ -221,6 +221,41 @@ func (s *state) checkImageTexelPointer(i int) {
 	}
 }
 
+// checkExplicitLod (OpImageSample*ExplicitLod): "Image Operands ...
+// Either Lod or Grad image operands must be present" (not both: "Lod ...
+// Only valid with explicit-lod instructions" and Grad "must not be
+// combined with Lod"), and "Lod ... a floating-point type scalar" (32-bit
+// when sampling; SPIR-V 3.26 Image Operands, paraphrased, no local copy).
+func (s *state) checkExplicitLod(i int) {
+	in := &s.m.Insts[i]
+	w := in.Words
+	k := 4
+	if in.Op == spirv.OpImageSampleDrefExplicitLod || in.Op == spirv.OpImageSampleProjDrefExplicitLod {
+		k = 5
+	}
+	if len(w) <= k {
+		return
+	}
+	mask := w[k]
+	lod, grad := mask&uint32(spirv.ImageOperandsLod) != 0, mask&uint32(spirv.ImageOperandsGrad) != 0
+	name := in.Op.String()[2:]
+	switch {
+	case lod && grad:
+		s.fail(i, "image.operands", "%s: Image Operand bits Lod and Grad cannot be set at the same time", name)
+	case !lod && !grad:
+		s.fail(i, "image.operands", "%s: Image Operand Lod or Grad is required with ExplicitLod instructions", name)
+	case lod:
+		// Lod's parameter follows those of the lower bits (Bias).
+		p := k + 1
+		if mask&uint32(spirv.ImageOperandsBias) != 0 {
+			p++
+		}
+		if t := s.valueType(w[min(p, len(w)-1)]); p >= len(w) || !t.is(spirv.OpTypeFloat) || t.Width != 32 {
+			s.fail(i, "image.operands", "Expected Image Operand Lod to be a 32-bit float scalar when used with ExplicitLod")
+		}
+	}
+}
+
 func (t *Type) idOrZeroElem() uint32 {
 	if t == nil {
 		return 0
@@ -268,11 +303,15 @@ func init() {
 	})
 	addChecks(func() checks {
 		return checks{
-			spirv.OpTypeImage:         (*state).checkImageType,
-			spirv.OpImageRead:         (*state).checkImageAccess,
-			spirv.OpImageWrite:        (*state).checkImageAccess,
-			spirv.OpImageFetch:        (*state).checkImageAccess,
-			spirv.OpImageTexelPointer: (*state).checkImageTexelPointer,
+			spirv.OpTypeImage:                      (*state).checkImageType,
+			spirv.OpImageRead:                      (*state).checkImageAccess,
+			spirv.OpImageWrite:                     (*state).checkImageAccess,
+			spirv.OpImageFetch:                     (*state).checkImageAccess,
+			spirv.OpImageTexelPointer:              (*state).checkImageTexelPointer,
+			spirv.OpImageSampleExplicitLod:         (*state).checkExplicitLod,
+			spirv.OpImageSampleDrefExplicitLod:     (*state).checkExplicitLod,
+			spirv.OpImageSampleProjExplicitLod:     (*state).checkExplicitLod,
+			spirv.OpImageSampleProjDrefExplicitLod: (*state).checkExplicitLod,
 		}
 	})
 }

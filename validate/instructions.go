@@ -1,9 +1,10 @@
 package validate
 
 import (
+	"slices"
 	"strings"
-	"sync"
 
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -25,7 +26,9 @@ func addChecks(f func() checks) { families = append(families, f) }
 // nothing. Families sharing an opcode (a conversion of scalars and of
 // cooperative matrices) each add theirs: they run in the order the
 // families registered, until one fails.
-var instChecks = sync.OnceValue(func() *[spirv.NumOps]func(*state, int) {
+func instChecks() *[spirv.NumOps]func(*state, int) { return instChecksLazy.Get() }
+
+var instChecksLazy = lazy.Value[*[spirv.NumOps]func(*state, int)]{F: func() *[spirv.NumOps]func(*state, int) {
 	all := new([spirv.NumOps]func(*state, int))
 	for _, fam := range families {
 		for op, f := range fam() {
@@ -45,7 +48,7 @@ var instChecks = sync.OnceValue(func() *[spirv.NumOps]func(*state, int) {
 		}
 	}
 	return all
-})
+}}
 
 // runChecks runs the family checks of instruction i.
 func (s *state) runChecks(i int) {
@@ -98,12 +101,23 @@ func (s *state) checkCoreInst(i int) {
 		return
 	}
 	if !takesType(in.Op) {
+		// The value instructions' operands are values: each has a type
+		// (not a label, string or decoration group).
+		cls := in.Op.Desc().Class
+		values := cls == "Atomic" || slices.Contains(pointerFreeClasses, cls)
 		for _, o := range s.operands(i) {
-			if o.Kind == spirv.KindIdRef {
-				if d := s.defInst(in.Words[o.Offset]); d != nil && d.Op.Desc().Class == "Type-Declaration" {
-					s.fail(i, "operand.type", "Operand '%d' cannot be a type", in.Words[o.Offset])
-					return
-				}
+			if o.Kind != spirv.KindIdRef && o.Kind != spirv.KindIdScope && o.Kind != spirv.KindIdMemorySemantics {
+				continue
+			}
+			d := s.defInst(in.Words[o.Offset])
+			switch {
+			case d == nil:
+			case d.Op.Desc().Class == "Type-Declaration":
+				s.fail(i, "operand.type", "Operand '%d' cannot be a type", in.Words[o.Offset])
+				return
+			case values && d.TypeID() == 0 && d.Op != spirv.OpExtInstImport: // an import's the families name
+				s.fail(i, "operand.value", "Operand '%d' requires a type", in.Words[o.Offset])
+				return
 			}
 		}
 	}

@@ -1,8 +1,7 @@
 package validate
 
 import (
-	"sync"
-
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -31,7 +30,9 @@ type rayQueryOp struct {
 	intersection bool
 }
 
-var rayQueryOps = sync.OnceValue(func() map[spirv.Op]rayQueryOp {
+func rayQueryOps() map[spirv.Op]rayQueryOp { return rayQueryOpsLazy.Get() }
+
+var rayQueryOpsLazy = lazy.Value[map[spirv.Op]rayQueryOp]{F: func() map[spirv.Op]rayQueryOp {
 	return map[spirv.Op]rayQueryOp{
 		spirv.OpRayQueryProceedKHR:                                               {rqBool, false},
 		spirv.OpRayQueryGetIntersectionCandidateAABBOpaqueKHR:                    {rqBool, false},
@@ -54,7 +55,7 @@ var rayQueryOps = sync.OnceValue(func() map[spirv.Op]rayQueryOp {
 		spirv.OpRayQueryGetIntersectionWorldToObjectKHR:                          {rqMat4x3, true},
 		spirv.OpRayQueryGetIntersectionTriangleVertexPositionsKHR:                {rqNone, true},
 	}
-})
+}}
 
 func init() {
 	addChecks(func() checks {

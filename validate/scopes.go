@@ -1,8 +1,7 @@
 package validate
 
 import (
-	"sync"
-
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -16,7 +15,9 @@ import (
 
 // scopeOps are the instructions with a Scope or Memory Semantics <id>,
 // found in the grammar on first use.
-var scopeOps = sync.OnceValue(func() map[spirv.Op]bool {
+func scopeOps() map[spirv.Op]bool { return scopeOpsLazy.Get() }
+
+var scopeOpsLazy = lazy.Value[map[spirv.Op]bool]{F: func() map[spirv.Op]bool {
 	ops := map[spirv.Op]bool{}
 	for op := range spirv.Ops {
 		if d := op.Desc(); d != nil {
@@ -32,7 +33,20 @@ var scopeOps = sync.OnceValue(func() map[spirv.Op]bool {
 		}
 	}
 	return ops
-})
+}}
+
+// scopeOpIndex is scopeOps by the opcode's place in the grammar
+// (spirv.Op.Index), for modelLimits, which asks for every instruction an
+// entry point reaches.
+func scopeOpIndex() *[spirv.NumOps]bool { return scopeOpIndexLazy.Get() }
+
+var scopeOpIndexLazy = lazy.Value[*[spirv.NumOps]bool]{F: func() *[spirv.NumOps]bool {
+	ops := new([spirv.NumOps]bool)
+	for op := range scopeOps() {
+		ops[op.Index()] = true
+	}
+	return ops
+}}
 
 func init() {
 	addChecks(func() checks {

@@ -40,6 +40,9 @@ type Func struct {
 	End    int    // OpFunctionEnd's index
 	Params []uint32
 	Blocks []*Block
+	// callees caches state.callees (several passes walk the call tree).
+	callees      []*Func
+	calleesKnown bool
 }
 
 // Block is one basic block.
@@ -103,6 +106,7 @@ type state struct {
 	funcOf     map[uint32]*Func
 	blockOf    []*Block // by instruction index within functions; nil outside
 	entry      []uint32
+	globals    map[uint32][]uint32 // globalsUsed by function id
 	decor      map[uint32][]decoration
 	memberDec  map[uint32][]memberDecoration
 	addressing spirv.AddressingModel
