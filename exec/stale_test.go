@@ -214,21 +214,17 @@ func runStale(t *testing.T, src string, groups [3]uint32, opts exec.Options) ([]
 	return out, err
 }
 
-// checkStale runs src one invocation at a time and in lockstep (also
-// with Options.Check where check is set), with each subgroup size of
-// sgs, and requires the same bytes.
-func checkStale(t *testing.T, src string, groups [3]uint32, check bool, sgs ...int) {
+// checkStale runs src one invocation at a time and in lockstep (with
+// and without Options.Check), with each subgroup size of sgs, and
+// requires the same bytes.
+func checkStale(t *testing.T, src string, groups [3]uint32, sgs ...int) {
 	t.Helper()
 	for _, s := range sgs {
 		want, werr := runStale(t, src, groups, exec.NoLockstep(exec.Options{SubgroupSize: s}))
 		if werr != nil {
 			t.Fatalf("subgroup size %d: one at a time: %v", s, werr)
 		}
-		opts := []exec.Options{{SubgroupSize: s}}
-		if check {
-			opts = append(opts, exec.Options{SubgroupSize: s, Check: true})
-		}
-		for _, o := range opts {
+		for _, o := range []exec.Options{{SubgroupSize: s}, {SubgroupSize: s, Check: true}} {
 			got, err := runStale(t, src, groups, o)
 			if err != nil {
 				t.Fatalf("%+v: %v", o, err)
@@ -252,7 +248,7 @@ func checkStale(t *testing.T, src string, groups [3]uint32, check bool, sgs ...i
 func TestStaleCoop(t *testing.T) {
 	for _, dec := range []string{"dec", "decb", "decl"} {
 		t.Run(dec, func(t *testing.T) {
-			checkStale(t, strings.ReplaceAll(staleCoop, "DEC", dec), [3]uint32{4, 4, 1}, true, 32)
+			checkStale(t, strings.ReplaceAll(staleCoop, "DEC", dec), [3]uint32{4, 4, 1}, 32)
 		})
 	}
 }
@@ -260,13 +256,11 @@ func TestStaleCoop(t *testing.T) {
 // TestStaleGroup: subgroup operations on affine values, rows and
 // promoted variables, in one subgroup and in a workgroup of several.
 func TestStaleGroup(t *testing.T) {
-	// Not under Options.Check: it reports the rewrite of sh after the
-	// second barrier as a race, one at a time too.
-	checkStale(t, staleGroup, [3]uint32{4, 1, 1}, false, 4, 16, 32, 64)
+	checkStale(t, staleGroup, [3]uint32{4, 1, 1}, 4, 16, 32, 64)
 }
 
 // TestStaleVec: cooperative vector loads and products at offsets that
 // are affine, rows, or promoted variables.
 func TestStaleVec(t *testing.T) {
-	checkStale(t, staleVec, [3]uint32{4, 1, 1}, true, 8, 32)
+	checkStale(t, staleVec, [3]uint32{4, 1, 1}, 8, 32)
 }
