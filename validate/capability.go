@@ -85,6 +85,13 @@ func (s *state) checkCapabilities() {
 			return
 		}
 	}
+	// "VulkanMemoryModel ... must only be specified if the Vulkan memory
+	// model is used" (SPIR-V 3.31 Capability, paraphrased, no local copy):
+	// the capability is the memory model's.
+	if s.hasCap(spirv.CapabilityVulkanMemoryModel) && s.memModel != spirv.MemoryModelVulkan {
+		s.fail(s.indexOf(spirv.OpMemoryModel), "capability.vulkan-memory-model", "VulkanMemoryModelKHR capability must only be specified if the VulkanKHR memory model is used.")
+		return
+	}
 	if !s.env.vulkan {
 		return
 	}
