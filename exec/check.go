@@ -132,7 +132,10 @@ func (c *checker) access(l *lane, in *instr, addr uint64, n int, write bool) err
 			return c.race(l, in, addr+i, write, "wrote", s.w)
 		}
 		if write {
-			if s.r.lane == -1 || !c.ordered(s.r, l) {
+			// Several readers (lane -1) read in one interval between
+			// workgroup barriers (a later read replaces them): ordered
+			// holds for them exactly where such a barrier came since.
+			if !c.ordered(s.r, l) {
 				return c.race(l, in, addr+i, write, "read", s.r)
 			}
 			s.w, s.r = me, access{}
@@ -145,7 +148,7 @@ func (c *checker) access(l *lane, in *instr, addr uint64, n int, write bool) err
 		case s.r.lane == 0 || c.ordered(s.r, l):
 			s.r = me
 		case s.r.lane != me.lane || s.r.wg != me.wg:
-			s.r.lane = -1 // several readers: any later write by another races
+			s.r.lane = -1 // several readers: a write races until a workgroup barrier
 		}
 	}
 	return nil

@@ -375,6 +375,7 @@ layout(std430, binding = 2) buffer C { float c[]; };
 const uint BM = 32, BN = 64, BK = 16;
 float maxf(const in float x, const in float y) { return max(x, y); }
 float sumf(const in float x, const in float y) { return x + y; }
+float pe(const in uint r, const in uint col, const in float e, const in uint x) { return e + float(x & 7u) * 0.25; }
 void main() {
 	uint zero = ZERO;
 	uint tm = gl_WorkGroupID.y * BM + zero, tn = gl_WorkGroupID.x * BN;
@@ -391,7 +392,7 @@ void main() {
 		coopmat<float16_t, gl_ScopeWorkgroup, BM, BK, gl_MatrixUseA> ma;
 		coopmat<float16_t, gl_ScopeWorkgroup, BK, BN, gl_MatrixUseB> mb;
 		coopMatLoadTensorNV(ma, a, zero, sliceTensorLayoutNV(la, tm, BM, k, BK));
-		coopMatLoad(mb, b, k * N + tn, N, gl_CooperativeMatrixLayoutRowMajor);
+		coopMatLoad(mb, b, k * N + tn + zero, N + zero, gl_CooperativeMatrixLayoutRowMajor);
 		acc = coopMatMulAdd(ma, mb, acc);
 		DIVERGE
 	}
@@ -421,6 +422,9 @@ func TestWideCoopDiffer(t *testing.T) {
 		{"converged", "", 0, 0, ""},
 		{"reduce", "", 0, 0, reduce},
 		{"rows", "", 0, 0, ""},
+		{"affine", "", 0, 0, reduce},
+		// Each invocation's own, affine, extra operand.
+		{"perelement", "coopMatPerElementNV(acc, acc, pe, gl_LocalInvocationIndex * 3u + k);", 0, 0, reduce},
 		{"diverged", "for (uint j = 0u; k == 32u && j < gl_LocalInvocationIndex % 3u; j++) { b[K * N + (gl_WorkGroupID.y * 8u + gl_WorkGroupID.x) * 128u + gl_LocalInvocationIndex] += float16_t(1); }", 0, 0, reduce},
 		{"cut", "", 1000, 0, ""},
 	}
@@ -434,10 +438,16 @@ func TestWideCoopDiffer(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			zero := "0u"
-			if c.name == "rows" {
+			switch c.name {
+			case "rows":
 				// The same everywhere, but computed from the invocation's
 				// id: the pointer and the layout held in rows.
 				zero = "gl_LocalInvocationIndex / 1000u"
+			case "affine":
+				// The same everywhere, an affine function of the id with
+				// no slope (a row by the time B's pointer and stride
+				// reach the load: the general path).
+				zero = "gl_LocalInvocationIndex - gl_LocalInvocationIndex"
 			}
 			src := strings.NewReplacer("DIVERGE", c.diverge, "AFTER", c.after, "ZERO", zero).Replace(wgShader)
 			o := exec.Options{StepBudget: c.budget}
