@@ -108,6 +108,37 @@ void main() {
 }
 `
 
+// staleShared: cooperative loads and stores of workgroup memory that
+// the invocations write and read through affine addresses between
+// barriers, at offsets and strides the same everywhere but affine.
+const staleShared = staleHeader + `layout(local_size_x = 32) in;
+shared float16_t sa[16 * 24];
+shared float sf[16 * 16 + 4];
+void main() {
+	uint tm = gl_WorkGroupID.y * 16u, tn = gl_WorkGroupID.x * 16u;
+	uint lx = gl_LocalInvocationID.x;
+	uint zero = lx - lx;
+	coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator> acc =
+		coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>(0.0);
+	for (uint k = 0u; k < N; k += 16u) {
+		for (uint j = 0u; j < 8u; j++) {
+			sa[(lx >> 1) * 24u + (lx & 1u) * 8u + j] = a[(tm + (lx >> 1)) * N + k + (lx & 1u) * 8u + j] * float16_t(k / 16u + 1u);
+		}
+		barrier();
+		coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> ma;
+		coopMatLoad(ma, sa, zero, 24u + zero, gl_CooperativeMatrixLayoutRowMajor);
+		coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> mb;
+		coopMatLoad(mb, a, k * N + tn + zero, N, gl_CooperativeMatrixLayoutRowMajor);
+		acc = coopMatMulAdd(ma, mb, acc);
+		coopMatStore(acc, sf, zero + k / 16u, 16u + zero, gl_CooperativeMatrixLayoutRowMajor);
+		barrier();
+		u[(gl_WorkGroupID.y * 4u + gl_WorkGroupID.x) * 32u + lx] += floatBitsToUint(sf[lx * 7u + k / 16u]);
+		barrier();
+	}
+	coopMatStore(acc, c, tm * N + tn, N, gl_CooperativeMatrixLayoutRowMajor);
+}
+`
+
 // staleGroup: subgroup operations on affine values, rows and promoted
 // variables in a loop with barriers (the whole workgroup's lockstep where
 // there are several subgroups), and a masked branch.
@@ -251,6 +282,12 @@ func TestStaleCoop(t *testing.T) {
 			checkStale(t, strings.ReplaceAll(staleCoop, "DEC", dec), [3]uint32{4, 4, 1}, 32)
 		})
 	}
+}
+
+// TestStaleShared: cooperative loads and stores of workgroup memory
+// between the invocations' own affine accesses to it.
+func TestStaleShared(t *testing.T) {
+	checkStale(t, staleShared, [3]uint32{4, 4, 1}, 32)
 }
 
 // TestStaleGroup: subgroup operations on affine values, rows and
