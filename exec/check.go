@@ -7,7 +7,8 @@ import "slices"
 //
 //   - a read of workgroup memory that no invocation of the workgroup
 //     wrote (and no initializer set): Vulkan leaves it undefined, though
-//     the executor zeroes it;
+//     the executor zeroes it (atomics and cooperative stores write too,
+//     a cooperative store its whole strided extent);
 //   - a decode function (SPV_NV_cooperative_matrix2) that writes
 //     workgroup or storage memory, atomically or not;
 //   - a data race on workgroup or storage memory: two invocations access
@@ -98,15 +99,23 @@ func (c *checker) ordered(a access, l *lane) bool {
 
 // access checks n bytes at addr accessed by l at in.
 func (c *checker) access(l *lane, in *instr, addr uint64, n int, write bool) error {
-	// Cooperative matrix, vector and tensor accesses name a strided
-	// extent, not the bytes they touch: they are not checked.
-	if kind := addr >> 56; c.decoding > 0 && write && (kind == regWG || kind == regBuf) {
+	kind := addr >> 56
+	if c.decoding > 0 && write && (kind == regWG || kind == regBuf) {
 		return l.failAddr(in, addr, "undefined behaviour (--check): a decode function writes memory (decode functions must have no side effects)")
 	}
+	// Cooperative matrix, vector and tensor accesses name a strided
+	// extent, not the bytes they touch: they are not checked.
 	if isAtomic(in.op) || n <= 0 || isCoopOp(in.op) || isCoop2Coll(in.op) || isCvecOp(in.op) || isTensorOp(in.op) || isTensorARMOp(in.op) {
+		if write && kind == regWG && n > 0 {
+			// What they write is written, for the reads that follow (a
+			// cooperative store's extent: the gaps between its rows too).
+			off := addr & (1<<offBits - 1)
+			for i := off; i < off+uint64(n) && i < uint64(len(c.written)); i++ {
+				c.written[i] = true
+			}
+		}
 		return nil
 	}
-	kind := addr >> 56
 	if kind != regWG && kind != regBuf {
 		return nil
 	}
@@ -132,7 +141,10 @@ func (c *checker) access(l *lane, in *instr, addr uint64, n int, write bool) err
 			return c.race(l, in, addr+i, write, "wrote", s.w)
 		}
 		if write {
-			if s.r.lane == -1 || !c.ordered(s.r, l) {
+			// Several readers (lane -1) read in one interval between
+			// workgroup barriers (a later read replaces them): ordered
+			// holds for them exactly where such a barrier came since.
+			if !c.ordered(s.r, l) {
 				return c.race(l, in, addr+i, write, "read", s.r)
 			}
 			s.w, s.r = me, access{}
@@ -145,7 +157,7 @@ func (c *checker) access(l *lane, in *instr, addr uint64, n int, write bool) err
 		case s.r.lane == 0 || c.ordered(s.r, l):
 			s.r = me
 		case s.r.lane != me.lane || s.r.wg != me.wg:
-			s.r.lane = -1 // several readers: any later write by another races
+			s.r.lane = -1 // several readers: a write races until a workgroup barrier
 		}
 	}
 	return nil

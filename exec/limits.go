@@ -85,8 +85,12 @@ func (x *dispatchRun) spend(wg *wgState, err error, done, total uint64) error {
 		return nil
 	}
 	n := int64(wgSteps)
-	for _, l := range wg.lanes {
-		n += x.budget - l.steps
+	if wg.fresh {
+		n += wg.spent
+	} else {
+		for _, l := range wg.lanes {
+			n += x.budget - l.steps
+		}
 	}
 	// Subgroups that finished in lockstep left their steps unsettled.
 	n += wg.wide.fin * int64(len(wg.wide.sg))

@@ -945,6 +945,23 @@ func (m *sgMeta) groupRow(in *instr, sgs int) {
 	}
 }
 
+// finishWide ends a workgroup all of whose invocations finished together
+// in its lockstep: one pass over them counts the steps they spent (for
+// spend) and puts them back in their reset state, which the next
+// workgroup's reset then skips; walking the invocations once instead of
+// three times matters to a workgroup of short invocations.
+func (wg *wgState) finishWide() {
+	x := wg.x
+	entry, budget := x.p.entry, x.budget
+	var n int64
+	for _, l := range wg.lanes {
+		n += budget - l.steps
+		l.memStale, l.pc, l.state, l.steps = true, entry, stRun, budget
+		l.stack, l.loops, l.rqs = l.stack[:0], l.loops[:0], l.rqs[:0]
+	}
+	wg.spent, wg.fresh = n, true
+}
+
 // lockCtl performs a control-flow instruction for the whole subgroup. It
 // reports done when the subgroup has finished or left lockstep.
 func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
@@ -989,6 +1006,10 @@ func (wg *wgState) lockCtl(in *instr, m *sgMeta) (bool, error) {
 	case spirv.OpReturn, spirv.OpReturnValue:
 		if len(ld.stack) == 0 {
 			m.fin = m.start - m.left
+			if m.wide && wg.x.check == nil {
+				wg.finishWide()
+				return true, nil
+			}
 			for _, l := range sg {
 				l.state = stDone
 			}
@@ -1241,8 +1262,12 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 	v := r[0] != 0
 	for _, x := range r[1:] {
 		if (x != 0) != v {
+			if in.masked != nil {
+				// The masked branch reads the condition from its row.
+				return wg.masked(in, m)
+			}
 			m.scatterRow(c)
-			return wg.lockSplit(in, m)
+			return wg.diverge(m), nil
 		}
 	}
 	return wg.lockBranch(in, m, v)

@@ -80,6 +80,11 @@ type wgState struct {
 	mact, mrest, act []*lane
 	// stmp holds step counts of lockstep's invocations (workSteps).
 	stmp []int64
+	// fresh: the invocations are back in their reset state already,
+	// having finished together in the workgroup's lockstep (finishWide),
+	// and spent is the steps they had spent before it (for spend).
+	fresh bool
+	spent int64
 }
 
 func newWG(x *dispatchRun) *wgState {
@@ -153,11 +158,14 @@ func (wg *wgState) reset(id [3]uint32) {
 	// the leaders' (sLead, enterLockstep), copied to the others where
 	// one needs them; each invocation's memory is filled when first
 	// touched (fillMem).
-	entry, budget := p.entry, x.budget
-	for _, l := range wg.lanes {
-		l.memStale, l.pc, l.state, l.steps = true, entry, stRun, budget
-		l.stack, l.loops, l.rqs = l.stack[:0], l.loops[:0], l.rqs[:0]
+	if !wg.fresh {
+		entry, budget := p.entry, x.budget
+		for _, l := range wg.lanes {
+			l.memStale, l.pc, l.state, l.steps = true, entry, stRun, budget
+			l.stack, l.loops, l.rqs = l.stack[:0], l.loops[:0], l.rqs[:0]
+		}
 	}
+	wg.fresh = false
 	step := p.sgSize // the leaders
 	if x.noLock {
 		step = 1
@@ -358,7 +366,7 @@ func (wg *wgState) run() error {
 		if err := wg.lockstep(&wg.wide); err != nil {
 			return err
 		}
-		if wg.lanes[0].state == stDone {
+		if wg.fresh || wg.lanes[0].state == stDone {
 			return nil
 		}
 	}
