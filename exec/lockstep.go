@@ -1262,8 +1262,12 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 	v := r[0] != 0
 	for _, x := range r[1:] {
 		if (x != 0) != v {
+			if in.masked != nil {
+				// The masked branch reads the condition from its row.
+				return wg.masked(in, m)
+			}
 			m.scatterRow(c)
-			return wg.lockSplit(in, m)
+			return wg.diverge(m), nil
 		}
 	}
 	return wg.lockBranch(in, m, v)

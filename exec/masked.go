@@ -106,11 +106,9 @@ func (wg *wgState) masked(in *instr, m *sgMeta) (bool, error) {
 	spent := m.start - m.left
 	ok := true
 	lo := m.sg[0].steps
-	for _, l := range m.sg {
-		k := 1
-		if l.regs[c] != 0 {
-			k = 0
-		}
+	cr := m.condRow(c)
+	for i, l := range m.sg {
+		k := side(cr, i, l, c)
 		l.steps -= spent + mi.side[k].steps
 		ok = ok && l.steps >= 0
 		lo = min(lo, l.steps)
@@ -123,12 +121,9 @@ func (wg *wgState) masked(in *instr, m *sgMeta) (bool, error) {
 	// branch: the leader runs the instructions of both sides that run
 	// once, and spends their work meanwhile.
 	to := wg.stmp[:0]
-	for _, l := range m.sg {
+	for i, l := range m.sg {
 		to = append(to, l.steps)
-		k := 1
-		if l.regs[c] != 0 {
-			k = 0
-		}
+		k := side(cr, i, l, c)
 		l.steps += mi.side[k].steps
 	}
 	wg.stmp = to
@@ -151,7 +146,7 @@ func (wg *wgState) lockMasked(in *instr, m *sgMeta, mi *maskedIf) error {
 	}
 	sg, st := m.sg, m.st
 	ld := sg[0]
-	sides := wg.splitSides(sg, in.a[0])
+	sides := wg.splitSides(sg, m.condRow(in.a[0]), in.a[0])
 	code := wg.x.p.code
 	for k := range sides {
 		s := &mi.side[k]
@@ -182,17 +177,38 @@ func (wg *wgState) lockMasked(in *instr, m *sgMeta, mi *maskedIf) error {
 	return nil
 }
 
-// splitSides splits the invocations of sg by condition slot c: those
-// taking the true side, those taking the false side.
-func (wg *wgState) splitSides(sg []*lane, c int32) [2][]*lane {
+// condRow returns the values of condition slot c as a row where they
+// live in one (the branch then reads them there, not scattered to the
+// registers first), else nil.
+func (m *sgMeta) condRow(c int32) []uint64 {
+	if m.st[c] == sVec {
+		return m.row(c)
+	}
+	return nil
+}
+
+// side returns the side (0 true, 1 false) invocation l, at i in the row
+// cr of condition slot c (nil: in its registers), takes.
+func side(cr []uint64, i int, l *lane, c int32) int {
+	v := l.regs[c]
+	if cr != nil {
+		v = cr[i]
+	}
+	if v != 0 {
+		return 0
+	}
+	return 1
+}
+
+// splitSides splits the invocations of sg by condition slot c, whose
+// values are cr's where not nil: those taking the true side, those
+// taking the false side.
+func (wg *wgState) splitSides(sg []*lane, cr []uint64, c int32) [2][]*lane {
 	var sides [2][]*lane
 	sides[0], sides[1] = wg.mact[:0], wg.mrest[:0]
-	for _, l := range sg {
-		if l.regs[c] != 0 {
-			sides[0] = append(sides[0], l)
-		} else {
-			sides[1] = append(sides[1], l)
-		}
+	for i, l := range sg {
+		k := side(cr, i, l, c)
+		sides[k] = append(sides[k], l)
 	}
 	wg.mact, wg.mrest = sides[0], sides[1]
 	return sides
@@ -203,8 +219,14 @@ func (wg *wgState) splitSides(sg []*lane, c int32) [2][]*lane {
 // that a fault is the one running the subgroups one by one finds.
 func (wg *wgState) lockMaskedWide(in *instr, m *sgMeta, mi *maskedIf) error {
 	code := wg.x.p.code
+	cr := m.condRow(in.a[0])
 	for _, sg := range wg.sgs {
-		sides := wg.splitSides(sg, in.a[0])
+		// The wide row holds invocation i's value at i.
+		var scr []uint64
+		if cr != nil {
+			scr = cr[sg[0].lid : sg[0].lid+len(sg)]
+		}
+		sides := wg.splitSides(sg, scr, in.a[0])
 		for k := range sides {
 			if len(sides[k]) == 0 {
 				continue
