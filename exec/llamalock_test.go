@@ -11,7 +11,10 @@ import (
 	"github.com/coopshader/coop/internal/llamadiff"
 )
 
-var llamaAll = flag.Bool("llama.all", false, "TestLlamaLockstep: every coopmat variant, not a sample")
+var (
+	llamaAll   = flag.Bool("llama.all", false, "TestLlamaLockstep: every coopmat variant, not a sample")
+	llamaEvery = flag.Bool("llama.every", false, "TestLlamaLockstep: every variant of the corpus, cooperative or not (about 15 minutes)")
+)
 
 // TestLlamaLockstep runs llama.cpp's coopmat and coopmat2 variants (tensor
 // loads with decode functions, reductions, per-element functions,
@@ -20,7 +23,8 @@ var llamaAll = flag.Bool("llama.all", false, "TestLlamaLockstep: every coopmat v
 // the same buffers, or the same fault: what lockstep holds in rows, as
 // affine functions, in the leader or in promoted variables must reach the
 // collective paths as the invocations hold it. A sample of one variant in
-// eight (32 with -short); -llama.all runs them all.
+// eight (32 with -short); -llama.all runs them all, -llama.every every
+// variant of the corpus (subgroup reductions, shared-memory tiles).
 func TestLlamaLockstep(t *testing.T) {
 	const corpus = "../../shared/corpus/ggml-vulkan"
 	vs, err := llamadiff.ReadVariants(corpus)
@@ -35,12 +39,12 @@ func TestLlamaLockstep(t *testing.T) {
 	lock, one := exec.New(exec.Options{}), exec.New(exec.NoLockstep(exec.Options{}))
 	for i := range vs {
 		v := &vs[i]
-		if !strings.Contains(v.Name, "_cm") && !strings.Contains(v.Name, "coopmat") {
+		if !*llamaEvery && !strings.Contains(v.Name, "_cm") && !strings.Contains(v.Name, "coopmat") {
 			continue
 		}
 		h := fnv.New32a()
 		h.Write([]byte(v.Name))
-		if !*llamaAll && h.Sum32()%sample != 0 {
+		if !*llamaAll && !*llamaEvery && h.Sum32()%sample != 0 {
 			continue
 		}
 		t.Run(v.Name, func(t *testing.T) {
