@@ -242,8 +242,9 @@ layout(std430, binding = 1) readonly buffer B { int8_t b[]; };
 layout(std430, binding = 2) buffer C { float c[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Block8 { int8_t qs[32]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Block32 { int32_t qs[8]; };
+float16_t g = float16_t(1);
 float16_t decode1(const in Block8 blk, const in uint32_t bc[2], const in uint32_t ib[2]) {
-	return float16_t(blk.qs[ib[1]]) * float16_t(0.25);
+	return float16_t(blk.qs[ib[1]]) * float16_t(0.25) * g;
 }
 f16vec4 decode4(const in Block32 blk, const in uint32_t bc[2], const in uint32_t ib[2]) {
 	VEC
@@ -261,6 +262,7 @@ void main() {
 		coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> ma;
 		coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> mb;
 		coopMatLoadTensorNV(ma, a, 0, sliceTensorLayoutNV(la, tm, 16, k, 16));
+		LOOP
 		coopMatLoadTensorNV(mb, b, 0, sliceTensorLayoutNV(lb, k, 16, tn + OFF, 16), decode1, decode4);
 		acc = coopMatMulAdd(ma, mb, acc);
 	}
@@ -272,18 +274,23 @@ void main() {
 // batched give the exact path's bytes, the same first disagreement
 // between the two functions, and the same fault where B is cut short.
 func TestDecodeVectorsDiffer(t *testing.T) {
-	agree := "return f16vec4(unpack8(blk.qs[ib[1] / 4])) * float16_t(0.25);"
+	agree := "return f16vec4(unpack8(blk.qs[ib[1] / 4])) * float16_t(0.25) * g;"
+	// A Private variable both functions read, different in each
+	// invocation (the same in the owners of a vector's elements) and in
+	// each iteration.
+	priv := "g = float16_t(gl_LocalInvocationID.x & 3u) + float16_t(k / 16u);"
 	for _, c := range []struct {
-		name, vec string
-		off, cut  int
+		name, vec, loop string
+		off, cut        int
 	}{
-		{"agree", agree, 0, 0},
-		{"edges", agree, 2, 0},
-		{"cut", agree, 0, 45},
-		{"disagree", "f16vec4 v = f16vec4(unpack8(blk.qs[ib[1] / 4])) * float16_t(0.25); v.z += float16_t(bc[0] == 37u ? 1 : 0); return v;", 0, 0},
+		{"agree", agree, "", 0, 0},
+		{"edges", agree, "", 2, 0},
+		{"cut", agree, "", 0, 45},
+		{"private", agree, priv, 0, 0},
+		{"disagree", "f16vec4 v = f16vec4(unpack8(blk.qs[ib[1] / 4])) * float16_t(0.25) * g; v.z += float16_t(bc[0] == 37u ? 1 : 0); return v;", priv, 0, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			src := strings.NewReplacer("VEC", c.vec, "OFF", fmt.Sprint(c.off)).Replace(vecShader)
+			src := strings.NewReplacer("VEC", c.vec, "OFF", fmt.Sprint(c.off), "LOOP", c.loop).Replace(vecShader)
 			want, werr := runFast(t, src, 64, 1, 0, c.cut, exec.Options{Check: true})
 			if (werr != nil) != (c.name == "cut" || c.name == "disagree") {
 				t.Fatalf("exact path: error %v", werr)

@@ -141,13 +141,14 @@ void main() {
 
 // staleGroup: subgroup operations on affine values, rows and promoted
 // variables in a loop with barriers (the whole workgroup's lockstep where
-// there are several subgroups), and a masked branch.
+// there are several subgroups), and masked branches writing them.
 const staleGroup = staleHeader + `layout(local_size_x = 16, local_size_y = 4) in;
 shared uint sh[64];
 uint pv = 0u;
 void main() {
 	uint lx = gl_LocalInvocationID.x, ly = gl_LocalInvocationID.y, li = gl_LocalInvocationIndex;
 	uint acc = u[gl_WorkGroupID.x * 64u + li] & 255u;
+	uint lv = li * 9u;
 	for (uint k = 0u; k < 4u; k++) {
 		uint v = lx * 3u + ly * 17u + k;
 		uint w = (li * 7u) / (k + 1u);
@@ -167,6 +168,13 @@ void main() {
 		if (subgroupElect()) {
 			acc += 1u;
 		}
+		if ((v & 3u) == 1u) {
+			pv += w;
+			lv ^= v;
+		} else {
+			lv += pv + li;
+		}
+		acc += subgroupXor(lv);
 	}
 	u[256u + gl_WorkGroupID.x * 64u + li] = acc;
 	c[gl_WorkGroupID.x * 64u + li] = float(pv);
@@ -174,7 +182,8 @@ void main() {
 `
 
 // staleVec: cooperative vectors whose offsets are affine in the id, or
-// rows, or promoted, changing every iteration.
+// rows, or promoted, changing every iteration, loaded in a masked branch
+// too.
 const staleVec = staleHeader + `#extension GL_NV_cooperative_vector : enable
 #extension GL_EXT_long_vector : enable
 layout(local_size_x = 32) in;
@@ -193,6 +202,10 @@ void main() {
 		coopVecMatMulAddNV(r, x, gl_ComponentTypeFloat32NV, f, (lx & 3u) * 64u + k * 64u, gl_ComponentTypeFloat32NV,
 			f, o * 16u, gl_ComponentTypeFloat32NV, 4, 4, gl_CooperativeVectorMatrixLayoutRowMajorNV, false, 16);
 		s = s + r * 0.5 + y;
+		if ((lx & 1u) == 0u) {
+			coopVecLoadNV(y, f, (o + k + lx) * 16u);
+			s = s - y * 0.25;
+		}
 		o = (o + lx) % 7u;
 	}
 	coopVecStoreNV(s, c, (base + lx) * 16u);

@@ -17,20 +17,26 @@ import (
 // Shader, and uses the GLSL450 or Vulkan memory model (Vulkan 1.x,
 // "Validation Rules within a Module").
 func (s *state) checkCapabilities() {
+	// An opcode's own requirements depend only on the module's
+	// capabilities, extensions and version: checked at its first use.
+	var opChecked [spirv.NumOps]bool
 	for i := range s.m.Insts {
 		in := &s.m.Insts[i]
 		d := in.Op.Desc()
-		if !s.anyCap(d.Capabilities) {
-			s.fail(i, "capability.opcode", "Opcode %s requires one of these capabilities: %s", d.Name[2:], capNames(d.Capabilities))
-			return
-		}
-		if !s.versionOK(d.Version, d.Extensions) {
-			s.fail(i, "extension.opcode", "%s requires %s", d.Name, s.needs(d.Version, d.Extensions))
-			return
-		}
-		if d.LastVersion != 0 && s.m.Version > d.LastVersion {
-			s.fail(i, "version.opcode", "%s requires SPIR-V version %s or earlier", d.Name, d.LastVersion)
-			return
+		if k := in.Op.Index(); !opChecked[k] {
+			if !s.anyCap(d.Capabilities) {
+				s.fail(i, "capability.opcode", "Opcode %s requires one of these capabilities: %s", d.Name[2:], capNames(d.Capabilities))
+				return
+			}
+			if !s.versionOK(d.Version, d.Extensions) {
+				s.fail(i, "extension.opcode", "%s requires %s", d.Name, s.needs(d.Version, d.Extensions))
+				return
+			}
+			if d.LastVersion != 0 && s.m.Version > d.LastVersion {
+				s.fail(i, "version.opcode", "%s requires SPIR-V version %s or earlier", d.Name, d.LastVersion)
+				return
+			}
+			opChecked[k] = true
 		}
 		for _, o := range s.operands(i) {
 			kd := o.Kind.Desc()

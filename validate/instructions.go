@@ -100,7 +100,7 @@ func (s *state) checkCoreInst(i int) {
 		s.fail(i, "result-type", "%s Result Type <id> '%d' is not a type.", in.Op, rt)
 		return
 	}
-	if !takesType(in.Op) {
+	if !s.takesType(in.Op) {
 		// The value instructions' operands are values: each has a type
 		// (not a label, string or decoration group).
 		cls := in.Op.Desc().Class
@@ -183,6 +183,22 @@ func (s *state) checkInst(f *Func, i int) {
 	if s.err == nil {
 		s.runChecks(i)
 	}
+}
+
+// takesType is the package's takesType, kept per opcode for the module
+// (checkCore asks for every instruction).
+func (s *state) takesType(op spirv.Op) bool {
+	k := op.Index()
+	if k < 0 {
+		return takesType(op)
+	}
+	if s.typeTaking[k] == 0 {
+		s.typeTaking[k] = 1
+		if takesType(op) {
+			s.typeTaking[k] = 2
+		}
+	}
+	return s.typeTaking[k] == 2
 }
 
 // takesType reports whether an instruction may name a type as an operand:

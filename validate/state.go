@@ -111,6 +111,10 @@ type state struct {
 	memberDec  map[uint32][]memberDecoration
 	addressing spirv.AddressingModel
 	memModel   spirv.MemoryModel
+
+	// typeTaking is takesType by the opcode's place in the grammar: 0
+	// not asked yet, 1 no, 2 yes.
+	typeTaking [spirv.NumOps]uint8
 }
 
 type decoration struct {

@@ -149,6 +149,35 @@ func putPush(b []byte, name string, off int, t *typ, push map[string]uint32, add
 	return nil
 }
 
+// Run compiles v (from the shaders in dir) with coop and dispatches it on
+// dev with the harness's realistic inputs: every buffer after, or ok
+// false where the harness has none for v. Other packages' tests use it
+// to run llama.cpp's shaders under options of their own.
+func Run(dev backend.Device, dir string, v *Variant) (out map[uint32][]byte, ok bool, err error) {
+	m, err := Compile(dir, v)
+	if err != nil {
+		return nil, true, err
+	}
+	fam := familyOf(v)
+	if fam == nil {
+		return nil, false, nil
+	}
+	j := fam(v)
+	if j == nil {
+		return nil, false, nil
+	}
+	f, err := reflect(m)
+	if err != nil {
+		return nil, true, err
+	}
+	out, err = dispatch(dev, m, f, j, prepare(v, f, j, 1))
+	return out, true, err
+}
+
+// FirstDiff describes the first difference between two runs' buffers,
+// or is empty where they are the same.
+func FirstDiff(a, b map[uint32][]byte) string { return firstDiff(a, b) }
+
 // dispatch runs module m with a copy of in and returns every buffer after.
 func dispatch(dev backend.Device, m *spirv.Module, f *iface, j *job, in inputs) (map[uint32][]byte, error) {
 	spec := map[uint32][]byte{}
