@@ -1379,7 +1379,11 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 				// The masked branch reads the condition from its row.
 				return wg.masked(in, m)
 			}
-			m.scatterRow(c)
+			if !m.wide {
+				m.scatterRow(c)
+			}
+			// A wide workgroup's subgroups read the row they are
+			// handed, each deciding on its own part.
 			return wg.diverge(m), nil
 		}
 	}
