@@ -471,7 +471,17 @@ func (m *sgMeta) handOutAll() {
 // control state to the others, which then run on their own from there.
 func (m *sgMeta) release() {
 	ld, rest := m.sg[0], m.sg[1:]
+	var live []uint64
+	if len(ld.stack) == 0 && ld.x != nil && ld.x.check == nil {
+		live = ld.p.liveAt(ld.pc)
+	}
 	for s, v := range m.st {
+		if live != nil && v != sTile && v != sVar && v != sAll && live[s>>6]&(1<<(s&63)) == 0 {
+			// No instruction the invocations may run from here reads
+			// the slot: its values need not reach their registers.
+			m.st[s] = sVar
+			continue
+		}
 		switch v {
 		case sLead:
 			x := ld.regs[s]
@@ -495,6 +505,109 @@ func (m *sgMeta) release() {
 		l.stack = append(l.stack[:0], ld.stack...)
 		l.loops = append(l.loops[:0], ld.loops...)
 	}
+}
+
+// maxLive bounds the instructions whose live slots liveAt keeps.
+const maxLive = 256
+
+// liveAt returns the slots (a bit each) that an invocation of the entry
+// function at instruction pc, its call stack empty, may still read: those
+// read by any instruction reachable from pc, phi moves included; nil where
+// that is not known (an instruction of a feature family, whose aux may
+// name slots or callbacks, is reachable) or not kept (maxLive). Every
+// later read counts, written again before or not, so a slot left out is
+// never read again.
+func (p *prog) liveAt(pc int32) []uint64 {
+	if v, ok := p.live.Load(pc); ok {
+		return v.([]uint64)
+	}
+	live := p.reachReads(pc)
+	n := 0
+	p.live.Range(func(any, any) bool { n++; return n < maxLive })
+	if n < maxLive {
+		p.live.Store(pc, live)
+	}
+	return live
+}
+
+func (p *prog) reachReads(pc int32) []uint64 {
+	live := make([]uint64, (len(p.tmpl)+63)/64)
+	mark := func(s, n int32) bool {
+		if s < 0 || n < 0 || int(s)+int(n) > len(p.tmpl) {
+			return false
+		}
+		for k := s; k < s+n; k++ {
+			live[k>>6] |= 1 << (k & 63)
+		}
+		return true
+	}
+	seen := make([]bool, len(p.code))
+	work := []int32{pc}
+	edge := func(e *edge) bool {
+		if e == nil {
+			return true
+		}
+		for _, v := range e.moves {
+			if !mark(v.src, v.n) {
+				return false
+			}
+		}
+		work = append(work, e.pc)
+		return true
+	}
+	for len(work) > 0 {
+		at := work[len(work)-1]
+		work = work[:len(work)-1]
+		if at < 0 || int(at) >= len(p.code) || seen[at] {
+			continue
+		}
+		seen[at] = true
+		in := &p.code[at]
+		if _, types := in.aux.([]*typ); in.aux != nil && !types {
+			return nil
+		}
+		for k := 0; k+1 < len(in.uses); k += 2 {
+			if !mark(in.uses[k], in.uses[k+1]) {
+				return nil
+			}
+		}
+		switch in.op {
+		case spirv.OpBranch, spirv.OpBranchConditional:
+			if !edge(in.e[0]) || !edge(in.e[1]) {
+				return nil
+			}
+			continue
+		case spirv.OpSwitch:
+			if in.sw == nil {
+				return nil
+			}
+			for _, e := range in.sw.edges {
+				if !edge(e) {
+					return nil
+				}
+			}
+			if !edge(in.sw.def) {
+				return nil
+			}
+			continue
+		case spirv.OpFunctionCall:
+			if in.call == nil {
+				return nil
+			}
+			work = append(work, in.call.pc)
+		}
+		switch in.lk {
+		case lkExit:
+			continue
+		case lkCtl:
+			if in.op == spirv.OpReturn || in.op == spirv.OpReturnValue {
+				// The caller goes on after its call, which is reachable.
+				continue
+			}
+		}
+		work = append(work, at+1)
+	}
+	return live
 }
 
 // park leaves lockstep at a workgroup barrier without handing values
@@ -1266,7 +1379,11 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 				// The masked branch reads the condition from its row.
 				return wg.masked(in, m)
 			}
-			m.scatterRow(c)
+			if !m.wide {
+				m.scatterRow(c)
+			}
+			// A wide workgroup's subgroups read the row they are
+			// handed, each deciding on its own part.
 			return wg.diverge(m), nil
 		}
 	}

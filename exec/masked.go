@@ -279,6 +279,37 @@ func (m *sgMeta) maskedMoves(act []*lane, moves []move) {
 	}
 }
 
+// spreadTo gives the invocations of act, some of m's, their values of the
+// slots of uses, which stay where they live for the others (rows, the
+// leader): the masked instruction reads the active invocations' registers
+// only, and the slots go on in their rows after the branch.
+func (m *sgMeta) spreadTo(uses []int32, act []*lane) {
+	ld := m.sg[0]
+	for k := 0; k+1 < len(uses); k += 2 {
+		for s := uses[k]; s < uses[k]+uses[k+1]; s++ {
+			switch m.st[s] {
+			case sLead:
+				v := ld.regs[s]
+				for _, l := range act {
+					l.regs[s] = v
+				}
+			case sTile:
+				m.handOut(s)
+			case sAff, sVec:
+				if m.st[s] == sAff {
+					m.fill(s)
+				}
+				// m.sg is a run of the workgroup's invocations, its
+				// rows in their order.
+				r := m.row(s)
+				for _, l := range act {
+					l.regs[s] = r[l.lid-ld.lid]
+				}
+			}
+		}
+	}
+}
+
 // maskedOne runs a straight-line instruction for the invocations in act.
 // An instruction with operands the same everywhere still runs once (on
 // the leader, which may be masked out: its result slot is its own, which
@@ -321,7 +352,7 @@ func (m *sgMeta) maskedOne(in *instr, act []*lane, lead *lane) error {
 		setSt(st, in.res, n, sLead)
 		return nil
 	}
-	m.spread(in.uses)
+	m.spreadTo(in.uses, act)
 	if in.vec == nil || !in.vec(act, in) {
 		for _, l := range act {
 			if err := l.one(in); err != nil {

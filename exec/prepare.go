@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/coopshader/coop/spirv"
 	"github.com/coopshader/coop/validate"
@@ -40,6 +41,9 @@ type prog struct {
 	// wideColl: every collective is a barrier or a subgroup operation,
 	// so a workgroup may run in lockstep as a whole (wgState.wide).
 	wideColl bool
+	// live caches liveAt's answers, by instruction (int32 to []uint64):
+	// the dispatches' workers share them.
+	live *sync.Map
 
 	invMem  int
 	invInit []byte
@@ -130,7 +134,7 @@ func prepare(m *spirv.Module, res *validate.Result, entry string, spec map[uint3
 		types: map[uint32]*typ{}, fnPC: map[uint32]int32{}, params: map[uint32][]int32{}, paramN: map[uint32][]int32{}, paramIDs: map[uint32][]uint32{}, fnRet: map[uint32]*typ{},
 		strs: map[uint32]string{}, extSets: map[uint32]string{},
 		decos: map[uint32]*deco{}, mdecos: map[[2]uint32]*deco{},
-		ptrLay: map[uint32]matLayout{},
+		ptrLay: map[uint32]matLayout{}, live: new(sync.Map),
 	}
 	// Validation keeps every result id below the bound.
 	bound := m.Bound
