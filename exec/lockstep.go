@@ -302,7 +302,14 @@ func resN(in *instr) int32 {
 
 // spread gives every invocation its value of the slots of uses: sLead
 // slots are copied from the leader, tiles handed out.
-func (m *sgMeta) spread(uses []int32) {
+func (m *sgMeta) spread(uses []int32) { m.spreadSlots(uses, true) }
+
+// spreadLead copies the sLead slots of uses from the leader to the others
+// and scatters their rows, leaving tiles held.
+func (m *sgMeta) spreadLead(uses []int32) { m.spreadSlots(uses, false) }
+
+// spreadSlots is spread, handing out tiles only when tiles is set.
+func (m *sgMeta) spreadSlots(uses []int32, tiles bool) {
 	ld, rest := m.sg[0], m.sg[1:]
 	for k := 0; k+1 < len(uses); k += 2 {
 		for s := uses[k]; s < uses[k]+uses[k+1]; s++ {
@@ -314,30 +321,9 @@ func (m *sgMeta) spread(uses []int32) {
 				}
 				m.st[s] = sAll
 			case sTile:
-				m.handOut(s)
-			case sVec:
-				m.scatterRow(s)
-			case sAff:
-				m.materialize(s)
-				m.scatterRow(s)
-			}
-		}
-	}
-}
-
-// spreadLead copies the sLead slots of uses from the leader to the others
-// and scatters their rows.
-func (m *sgMeta) spreadLead(uses []int32) {
-	ld, rest := m.sg[0], m.sg[1:]
-	for k := 0; k+1 < len(uses); k += 2 {
-		for s := uses[k]; s < uses[k]+uses[k+1]; s++ {
-			switch m.st[s] {
-			case sLead:
-				v := ld.regs[s]
-				for _, l := range rest {
-					l.regs[s] = v
+				if tiles {
+					m.handOut(s)
 				}
-				m.st[s] = sAll
 			case sVec:
 				m.scatterRow(s)
 			case sAff:
