@@ -149,7 +149,7 @@ func (p *prog) promotable(first int) map[uint32]bool {
 				continue // debug information names variables but does nothing
 			}
 		}
-		for k := operandStart(in); k < len(w); k++ {
+		for _, k := range p.idOperands(i) {
 			v := w[k]
 			if !cand[v] {
 				continue
@@ -186,8 +186,8 @@ func (p *prog) promotedLoads(first int, promo map[uint32]bool) map[uint32]uint32
 		if in.Op == spirv.OpLabel {
 			clear(open)
 		}
-		for _, v := range w[operandStart(in):] {
-			if _, ok := cand[v]; ok && !open[v] {
+		for _, k := range p.idOperands(i) {
+			if v := w[k]; cand[v] != 0 && !open[v] {
 				bad[v] = true
 			}
 		}
@@ -210,6 +210,46 @@ func (p *prog) promotedLoads(first int, promo map[uint32]bool) map[uint32]uint32
 	return cand
 }
 
+// idOperands returns the word positions of the id operands of
+// instruction i (its result type and id aside), from the grammar: a literal
+// that happens to equal an id (an OpLine's line, a constant's bits) is not a
+// use. An instruction the grammar does not fit counts every word after its
+// result.
+func (p *prog) idOperands(i int) []uint16 {
+	if p.idPos == nil {
+		p.indexIDOperands()
+	}
+	return p.idPos[p.idAt[i]:p.idAt[i+1]]
+}
+
+// indexIDOperands fills idPos and idAt for every instruction of the module.
+func (p *prog) indexIDOperands() {
+	insts := p.m.Insts
+	t := spirv.NewTypes()
+	p.idAt = make([]int32, len(insts)+1)
+	p.idPos = []uint16{}
+	var ops []spirv.Operand
+	for i := range insts {
+		in := &insts[i]
+		p.idAt[i] = int32(len(p.idPos))
+		var err error
+		if ops, err = t.Operands(in, ops[:0]); err != nil || len(in.Words) > 1<<16 {
+			for k := operandStart(in); k < len(in.Words) && k < 1<<16; k++ {
+				p.idPos = append(p.idPos, uint16(k))
+			}
+		} else {
+			for _, o := range ops {
+				switch o.Kind {
+				case spirv.KindIdRef, spirv.KindIdMemorySemantics, spirv.KindIdScope:
+					p.idPos = append(p.idPos, uint16(o.Offset))
+				}
+			}
+		}
+		t.Record(in)
+	}
+	p.idAt[len(insts)] = int32(len(p.idPos))
+}
+
 // operandStart is the index of the first word after result type and id.
 func operandStart(in *spirv.Inst) int {
 	k := 0
@@ -225,13 +265,12 @@ func operandStart(in *spirv.Inst) int {
 }
 
 // usesOf lists the slots (slot, count pairs) of the value operands of
-// instruction i. Literal words that happen to equal a value id add
-// slots too, which only makes the instruction less often uniform.
+// instruction i.
 func (p *prog) usesOf(i int) []int32 {
-	in := &p.m.Insts[i]
+	w := p.m.Insts[i].Words
 	var u []int32
-	for _, v := range in.Words[operandStart(in):] {
-		if v < uint32(len(p.slot)) && p.slot[v] >= 0 && p.tyOf[v] != nil && p.tyOf[v].slots > 0 {
+	for _, k := range p.idOperands(i) {
+		if v := w[k]; v < uint32(len(p.slot)) && p.slot[v] >= 0 && p.tyOf[v] != nil && p.tyOf[v].slots > 0 {
 			u = append(u, p.slot[v], int32(p.tyOf[v].slots))
 		}
 	}

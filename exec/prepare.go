@@ -14,8 +14,12 @@ import (
 // prog is a module prepared for one entry point, one set of specialization
 // constants and one subgroup size.
 type prog struct {
-	m      *spirv.Module
-	res    *validate.Result // what validation established about m
+	m   *spirv.Module
+	res *validate.Result // what validation established about m
+	// idPos lists the word positions of each instruction's id operands,
+	// instruction i's from idAt[i] to idAt[i+1] (idOperands).
+	idPos  []uint16
+	idAt   []int32
 	sgSize int
 	types  map[uint32]*typ
 	slot   []int32 // value slot of each id, -1 when the id has no value

@@ -2,9 +2,13 @@ package exec
 
 import (
 	"encoding/binary"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/spirv"
+	"github.com/coopshader/coop/spirv/text"
 )
 
 // TestPromotedLoads checks loads of promoted variables whose result shares
@@ -53,5 +57,59 @@ void main() {
 				t.Errorf("lockstep off %v, invocation %d: got %d, want %d", noLock, i, got, want)
 			}
 		}
+	}
+}
+
+// TestPromoteIgnoresLiterals checks that promotion looks at id operands
+// only: debug information whose line numbers equal a variable's id once
+// kept the variable in invocation memory (a module compiled with -g ran
+// twice as slow as without).
+func TestPromoteIgnoresLiterals(t *testing.T) {
+	src := `OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%file = OpString "t.comp"
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%ptr = OpTypePointer Function %uint
+%c7 = OpConstant %uint 7
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%v = OpVariable %ptr Function
+OpLine %file LINE 0
+OpStore %v %c7
+%x = OpLoad %uint %v
+OpReturn
+OpFunctionEnd
+`
+	m, err := text.Assemble([]byte(strings.Replace(src, "LINE", "1", 1)), "t.spvasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id uint32
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpVariable {
+			id = in.Words[1]
+		}
+	}
+	if m, err = text.Assemble([]byte(strings.Replace(src, "LINE", fmt.Sprint(id), 1)), "t.spvasm"); err != nil {
+		t.Fatal(err)
+	}
+	prg, err := Load(m, "main", nil, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := prg.p
+	first := 0
+	for i, in := range m.Insts {
+		if in.Op == spirv.OpFunction {
+			first = i
+			break
+		}
+	}
+	if !p.promotable(first)[id] {
+		t.Errorf("variable %%%d, named as a line number by OpLine, is not promoted", id)
 	}
 }
