@@ -2,6 +2,7 @@ package validate
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -40,6 +41,33 @@ func (s *state) checkImageType(i int) {
 	// image's data (TileImageDataEXT) is no storage image.
 	if w[5] == 1 && w[6] == 2 && spirv.Dim(w[2]) != spirv.DimTileImageDataEXT && s.envRules() && !s.hasCap(spirv.CapabilityStorageImageMultisample) {
 		s.fail(i, "image.type", "Capability StorageImageMultisample is required when using multisampled storage image")
+		return
+	}
+	if !s.env.vulkan || !s.envRules() {
+		return
+	}
+	// "The Sampled operand of OpTypeImage must be 1 or 2"
+	// (VUID-StandaloneSpirv-OpTypeImage-04657, paraphrased).
+	if w[6] == 0 {
+		s.fail(i, "vulkan.image.sampled", "[VUID-StandaloneSpirv-OpTypeImage-04657] Sampled must be 1 or 2 in the Vulkan environment.")
+		return
+	}
+	// "The Image Format of OpTypeImage must be compatible with the Sampled
+	// Type": a float format with a float type, an integer format with an
+	// integer type of its width (VUID-StandaloneSpirv-Image-04965,
+	// paraphrased). The formats number 1 to 20 for the normalized and
+	// float ones, 21 to 41 for the integer ones, of which R64ui and R64i
+	// (40, 41) are 64-bit.
+	f := w[7]
+	if f == 0 || f > 41 || !st.is(spirv.OpTypeInt) && !st.is(spirv.OpTypeFloat) {
+		return
+	}
+	isInt := st.is(spirv.OpTypeInt)
+	switch {
+	case isInt != (f >= 21):
+		s.fail(i, "vulkan.image.format", "[VUID-StandaloneSpirv-Image-04965] Image Format type does not match Sample Type operand (%s)", map[bool]string{true: "integer", false: "float"}[isInt])
+	case isInt && (st.Width == 64) != (f >= 40):
+		s.fail(i, "vulkan.image.format", "[VUID-StandaloneSpirv-Image-04965] Image Format width does not match Sample Type operand (bit width of %d)", st.Width)
 	}
 }
 
@@ -91,6 +119,23 @@ func (s *state) checkImageAccess(i int) {
 	if c, ok, _ := s.numOf(s.typeOf(w[coord])); !ok || !c.is(spirv.OpTypeInt) && (in.Op == spirv.OpImageFetch || !c.is(spirv.OpTypeFloat)) {
 		s.fail(i, "image.coordinate", "%s: Expected Coordinate to be a scalar or vector of %s", name, map[bool]string{true: "int", false: "int or float"}[in.Op == spirv.OpImageFetch])
 		return
+	}
+	if s.checkCoordSize(i, in.Op, it, w[coord]); s.err != nil {
+		return
+	}
+	if s.env.vulkan && s.envRules() && in.Op != spirv.OpImageFetch && spirv.ImageFormat(it[7]) == spirv.ImageFormatUnknown && spirv.Dim(it[2]) != spirv.DimSubpassData {
+		// Capabilities StorageImageReadWithoutFormat and
+		// StorageImageWriteWithoutFormat (SPIR-V 3.31, paraphrased, no
+		// local copy): a storage image of Unknown format is read or
+		// written only with them.
+		if in.Op == spirv.OpImageWrite && !s.hasCap(spirv.CapabilityStorageImageWriteWithoutFormat) {
+			s.fail(i, "image.without-format", "Capability StorageImageWriteWithoutFormat is required to write to storage image")
+			return
+		}
+		if in.Op == spirv.OpImageRead && !s.hasCap(spirv.CapabilityStorageImageReadWithoutFormat) {
+			s.fail(i, "image.without-format", "Capability StorageImageReadWithoutFormat is required to read storage image")
+			return
+		}
 	}
 	if in.Op == spirv.OpImageWrite {
 		t, ok, _ := s.numOf(s.typeOf(w[2]))
@@ -163,6 +208,148 @@ func (s *state) checkImageOperands(i int, name string, it []uint32, mask uint32,
 	}
 }
 
+// planeCoords is the number of coordinates addressing one plane of an
+// image of dimensionality d: "Coordinate ... contains (u[, v] ... [,
+// array layer]) as needed by the definition of Sampled Image" (SPIR-V
+// 3.56.10; a cube is addressed by a direction, paraphrased, no local
+// copy). 0 for a Dim without coordinates here.
+func planeCoords(d spirv.Dim) uint64 {
+	switch d {
+	case spirv.Dim1D, spirv.DimBuffer:
+		return 1
+	case spirv.Dim2D, spirv.DimRect, spirv.DimSubpassData, spirv.DimTileImageDataEXT:
+		return 2
+	case spirv.Dim3D, spirv.DimCube:
+		return 3
+	}
+	return 0
+}
+
+// checkCoordSize: the coordinate has at least the image's plane
+// coordinates, one more for the array layer of an arrayed image and one
+// more for a projective instruction's q; reading or writing a cube
+// addresses a face's texel by (u, v, face).
+func (s *state) checkCoordSize(i int, op spirv.Op, it []uint32, coord uint32) {
+	v, ok, _ := s.numOf(s.typeOf(coord))
+	if !ok || !v.known {
+		return
+	}
+	need := planeCoords(spirv.Dim(it[2]))
+	switch {
+	case need == 0:
+		return
+	case spirv.Dim(it[2]) == spirv.DimCube && (op == spirv.OpImageRead || op == spirv.OpImageWrite || op == spirv.OpImageSparseRead):
+		need = 3
+	case op == spirv.OpImageQueryLod:
+	default:
+		need += uint64(it[4])
+		if strings.Contains(op.String(), "Proj") {
+			need++
+		}
+	}
+	if v.n < need {
+		s.fail(i, "image.coordinate.size", "Expected Coordinate to have at least %d components, but given only %d", need, v.n)
+	}
+}
+
+// sampledImageInfo returns the OpTypeImage instruction of the image a
+// sampled image operand id samples, or nil when the operand is no
+// OpTypeSampledImage value.
+func (s *state) sampledImageInfo(id uint32) []uint32 {
+	t := s.valueType(id)
+	if !t.is(spirv.OpTypeSampledImage) {
+		return nil
+	}
+	if d := s.defInst(t.Elem); d != nil && d.Op == spirv.OpTypeImage {
+		return d.Words
+	}
+	return nil
+}
+
+// checkSampling checks the instructions that sample (OpImageSample*,
+// OpImageSparseSample*, the gathers and OpImageQueryLod): "Sampled Image
+// must be an object whose type is OpTypeSampledImage"; the coordinate has
+// as many components as the image needs; with an implicit level of detail
+// "Bias ... must be a floating-point type scalar" (32-bit, as sampling
+// takes 32-bit floats) and is only for 1D, 2D, 3D and Cube images (SPIR-V
+// 3.56.10 and 3.26, paraphrased, no local copy).
+func (s *state) checkSampling(i int) {
+	in := &s.m.Insts[i]
+	w := in.Words
+	it := s.sampledImageInfo(w[2])
+	if it == nil {
+		if in.Op == spirv.OpImageQueryLod {
+			s.fail(i, "image.sampled-image", "Expected Image operand to be of type OpTypeSampledImage")
+		} else {
+			s.fail(i, "image.sampled-image", "Expected Sampled Image to be of type OpTypeSampledImage")
+		}
+		return
+	}
+	if s.checkCoordSize(i, in.Op, it, w[3]); s.err != nil || !slices.Contains(implicitLodOps, in.Op) {
+		return
+	}
+	mask := 4
+	if strings.Contains(in.Op.String(), "Dref") {
+		mask = 5
+	}
+	if len(w) <= mask+1 || w[mask]&uint32(spirv.ImageOperandsBias) == 0 {
+		return
+	}
+	if t := s.valueType(w[mask+1]); !t.is(spirv.OpTypeFloat) || t.Width != 32 {
+		s.fail(i, "image.operands.bias", "Expected Image Operand Bias to be a 32-bit float scalar")
+		return
+	}
+	switch spirv.Dim(it[2]) {
+	case spirv.Dim1D, spirv.Dim2D, spirv.Dim3D, spirv.DimCube:
+	default:
+		s.fail(i, "image.operands.bias", "Image Operand Bias requires 'Dim' parameter to be 1D, 2D, 3D or Cube")
+	}
+}
+
+// checkSampledImage (OpSampledImage): "Result Type must be the
+// OpTypeSampledImage type"; "Image is an object whose type is an
+// OpTypeImage, whose Sampled operand is 0 or 1, and whose Dim operand is
+// not SubpassData"; "Sampler must be an object whose type is
+// OpTypeSampler" (SPIR-V 3.56.10, paraphrased, no local copy); the image
+// operands of Image's type match Result Type's Image Type except Depth.
+func (s *state) checkSampledImage(i int) {
+	w := s.m.Insts[i].Words
+	rt := s.types[w[0]]
+	if !rt.is(spirv.OpTypeSampledImage) {
+		s.fail(i, "image.sampled-image", "Expected Result Type to be OpTypeSampledImage.")
+		return
+	}
+	it := s.imageInfo(w[2])
+	if it == nil {
+		s.fail(i, "image.sampled-image", "Expected Image to be of type OpTypeImage.")
+		return
+	}
+	if d := s.defInst(rt.Elem); d != nil && d.Op == spirv.OpTypeImage && d.Words[0] != it[0] {
+		a, b := slices.Clone(d.Words[1:]), slices.Clone(it[1:])
+		a[2], b[2] = 0, 0 // Depth
+		if !slices.Equal(a, b) {
+			s.fail(i, "image.sampled-image", "Image operands must match result image operands except for depth")
+			return
+		}
+	}
+	switch {
+	case it[6] == 2:
+		s.fail(i, "image.sampled-image", "Expected Image 'Sampled' parameter to be 0 or 1")
+	case spirv.Dim(it[2]) == spirv.DimSubpassData:
+		s.fail(i, "image.sampled-image", "Expected Image 'Dim' parameter to be not SubpassData.")
+	case !s.valueType(w[3]).is(spirv.OpTypeSampler):
+		s.fail(i, "image.sampler", "Expected Sampler to be of type OpTypeSampler")
+	}
+}
+
+// checkSampledImageType (OpTypeSampledImage): "Image Type must be an
+// OpTypeImage" (SPIR-V 3.56.6, paraphrased, no local copy).
+func (s *state) checkSampledImageType(i int) {
+	if d := s.defInst(s.m.Insts[i].Words[1]); d == nil || d.Op != spirv.OpTypeImage {
+		s.fail(i, "image.sampled-image-type", "Expected Image to be of type OpTypeImage")
+	}
+}
+
 // Sampling with an implicit level of detail and OpImageQueryLod take
 // derivatives of the coordinates ("ImplicitLod ... is only valid in the
 // Fragment Execution Model", widened to compute-like models by
@@ -170,6 +357,12 @@ func (s *state) checkImageOperands(i int, name string, it []uint32, mask uint32,
 var implicitLodOps = []spirv.Op{spirv.OpImageSampleImplicitLod, spirv.OpImageSampleDrefImplicitLod,
 	spirv.OpImageSampleProjImplicitLod, spirv.OpImageSampleProjDrefImplicitLod, spirv.OpImageSparseSampleImplicitLod,
 	spirv.OpImageSparseSampleDrefImplicitLod, spirv.OpImageSparseSampleProjImplicitLod, spirv.OpImageSparseSampleProjDrefImplicitLod}
+
+// sampleOps are the sampling instructions besides implicitLodOps.
+var sampleOps = []spirv.Op{spirv.OpImageSampleExplicitLod, spirv.OpImageSampleDrefExplicitLod,
+	spirv.OpImageSampleProjExplicitLod, spirv.OpImageSampleProjDrefExplicitLod, spirv.OpImageSparseSampleExplicitLod,
+	spirv.OpImageSparseSampleDrefExplicitLod, spirv.OpImageSparseSampleProjExplicitLod, spirv.OpImageSparseSampleProjDrefExplicitLod,
+	spirv.OpImageGather, spirv.OpImageDrefGather, spirv.OpImageSparseGather, spirv.OpImageSparseDrefGather, spirv.OpImageQueryLod}
 
 // checkImageTexelPointer (OpImageTexelPointer, for atomics on one texel):
 // "Result Type must be an OpTypePointer whose Storage Class operand is
@@ -312,6 +505,15 @@ func init() {
 			spirv.OpImageSampleDrefExplicitLod:     (*state).checkExplicitLod,
 			spirv.OpImageSampleProjExplicitLod:     (*state).checkExplicitLod,
 			spirv.OpImageSampleProjDrefExplicitLod: (*state).checkExplicitLod,
+			spirv.OpSampledImage:                   (*state).checkSampledImage,
+			spirv.OpTypeSampledImage:               (*state).checkSampledImageType,
 		}
+	})
+	addChecks(func() checks {
+		c := checks{}
+		for _, op := range append(slices.Clip(implicitLodOps), sampleOps...) {
+			c[op] = (*state).checkSampling
+		}
+		return c
 	})
 }
