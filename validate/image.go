@@ -370,48 +370,108 @@ var sampleOps = []spirv.Op{spirv.OpImageSampleExplicitLod, spirv.OpImageSampleDr
 // "Image must have a type of OpTypePointer with Type OpTypeImage. The
 // Sampled Type of the type of Image must be the same as the Type pointed
 // to by Result Type. The Dim operand of Type must not be SubpassData";
-// "Coordinate ... must be a scalar or vector of integer type"; "Sample
+// "Coordinate ... must be a scalar or vector of integer type" with the
+// image's coordinates and its array layer; "Sample
 // must be an integer type scalar. It specifies which sample to select at
 // the given coordinate. Behavior is undefined unless it is a valid <id>
 // for the value 0 when the OpTypeImage has MS of 0" (SPIR-V 3.56.10,
 // paraphrased, no local copy); in Vulkan the image's format is R64i,
 // R64ui, R32f, R32i or R32ui (VUID-StandaloneSpirv-OpImageTexelPointer-04658).
-// The 16-bit float vector pointers of AtomicFloat16VectorNV are left
-// alone.
+// OpUntypedImageTexelPointerEXT (SPV_KHR_untyped_pointers with
+// SPV_EXT_descriptor_heap, paraphrased, no local copy) names the image
+// type and takes an untyped pointer to the image; its result may be an
+// untyped pointer (VUID-StandaloneSpirv-OpUntypedImageTexelPointerEXT-11416
+// for the format). The 16-bit float vector pointers of
+// AtomicFloat16VectorNV are left alone.
 func (s *state) checkImageTexelPointer(i int) {
-	w := s.m.Insts[i].Words
+	in := &s.m.Insts[i]
+	w := in.Words
+	untyped := in.Op == spirv.OpUntypedImageTexelPointerEXT
+	img, coord, sample := 2, 3, 4
+	if untyped {
+		img, coord, sample = 3, 4, 5
+	}
 	rt := s.types[w[0]]
-	if s.hasCap(spirv.CapabilityAtomicFloat16VectorNV) || len(w) < 5 {
+	if s.hasCap(spirv.CapabilityAtomicFloat16VectorNV) || len(w) <= sample {
 		return
 	}
 	var it []uint32
-	if pt := s.valueType(w[2]); pt.is(spirv.OpTypePointer) {
+	pt := s.valueType(w[img])
+	switch {
+	case untyped && pt.is(spirv.OpTypeUntypedPointerKHR):
+		if d := s.defInst(w[2]); d != nil && d.Op == spirv.OpTypeImage {
+			it = d.Words
+		}
+	case !untyped && pt.is(spirv.OpTypePointer):
 		if d := s.defInst(pt.Elem); d != nil && d.Op == spirv.OpTypeImage {
 			it = d.Words
 		}
 	}
+	name, ptrName, vuid := "OpImageTexelPointer", "OpTypePointer", "OpImageTexelPointer-04658"
+	if untyped {
+		name, ptrName, vuid = "OpUntypedImageTexelPointerEXT", "OpTypeUntypedPointerKHR", "OpUntypedImageTexelPointerEXT-11416"
+	}
+	typed := rt.is(spirv.OpTypePointer)
 	pointee := s.types[rt.idOrZeroElem()]
+	var got, want uint64
+	coordOK := true
+	if it != nil {
+		got, want, coordOK = s.texelCoordSize(it, w[coord])
+	}
 	switch {
-	case !rt.is(spirv.OpTypePointer) || rt.Storage != spirv.StorageClassImage:
+	case !typed && !(untyped && rt.is(spirv.OpTypeUntypedPointerKHR)) || rt.Storage != spirv.StorageClassImage:
 		s.fail(i, "image.texel-pointer", "Expected Result Type to be a pointer whose Storage Class operand is Image")
-	case !pointee.is(spirv.OpTypeInt) && !pointee.is(spirv.OpTypeFloat) && !pointee.is(spirv.OpTypeVoid):
+	case typed && !pointee.is(spirv.OpTypeInt) && !pointee.is(spirv.OpTypeFloat) && !pointee.is(spirv.OpTypeVoid):
 		s.fail(i, "image.texel-pointer", "Expected Result Type to be a pointer whose Type operand must be a scalar numerical type or OpTypeVoid")
 	case it == nil:
-		s.fail(i, "image.texel-pointer", "Expected Image to be OpTypePointer with Type OpTypeImage")
-	case it[1] != pointee.ID:
+		s.fail(i, "image.texel-pointer", "Expected Image to be %s with Type OpTypeImage", ptrName)
+	case typed && it[1] != pointee.ID:
 		s.fail(i, "image.texel-pointer", "Expected Image 'Sampled Type' to be the same as the Type pointed to by Result Type")
 	case spirv.Dim(it[2]) == spirv.DimSubpassData:
-		s.fail(i, "image.texel-pointer", "Image Dim SubpassData cannot be used with OpImageTexelPointer")
-	case !s.intScalarOrVector32(w[3]):
+		s.fail(i, "image.texel-pointer", "Image Dim SubpassData cannot be used with %s", name)
+	case spirv.Dim(it[2]) == spirv.DimTileImageDataEXT:
+		s.fail(i, "image.texel-pointer", "Image Dim TileImageDataEXT cannot be used with %s", name)
+	case !s.intScalarOrVector32(w[coord]):
 		s.fail(i, "image.texel-pointer", "Expected Coordinate to be a 32-bit integer scalar or vector")
-	case !s.valueType(w[4]).is(spirv.OpTypeInt):
+	case !coordOK && !untyped:
+		s.fail(i, "image.coordinate.size", "Expected Coordinate to have %d components, but given %d", want, got)
+	case !coordOK && got < want:
+		// The untyped form's coordinate is only bounded below (as
+		// spirv-val checks it; no local copy of its rule).
+		s.fail(i, "image.coordinate.size", "Expected Coordinate to have at least %d components, but given only %d", want, got)
+	case !s.valueType(w[sample]).is(spirv.OpTypeInt):
 		s.fail(i, "image.texel-pointer", "Expected Sample to be integer scalar")
-	case it[5] == 0 && !s.isZero(w[4]):
+	case it[5] == 0 && !s.isZero(w[sample]):
 		s.fail(i, "image.texel-pointer", "Expected Sample for Image with MS 0 to be a valid <id> for the value 0")
 	case s.env.vulkan && !slices.Contains([]spirv.ImageFormat{spirv.ImageFormatR64i, spirv.ImageFormatR64ui, spirv.ImageFormatR32f,
 		spirv.ImageFormatR32i, spirv.ImageFormatR32ui}, spirv.ImageFormat(it[7])):
-		s.fail(i, "image.texel-pointer", "[VUID-StandaloneSpirv-OpImageTexelPointer-04658] Expected the Image Format in Image to be R64i, R64ui, R32f, R32i, or R32ui for Vulkan environment using OpImageTexelPointer")
+		s.fail(i, "image.texel-pointer", "[VUID-StandaloneSpirv-%s] Expected the Image Format in Image to be R64i, R64ui, R32f, R32i, or R32ui for Vulkan environment using %s", vuid, name)
 	}
+}
+
+// texelCoords is the number of coordinates a texel pointer into an image
+// takes: the plane's, plus the layer of an arrayed 1D, 2D or cube image
+// (0 when not known).
+func texelCoords(it []uint32) uint64 {
+	n := planeCoords(spirv.Dim(it[2]))
+	if it[4] == 0 {
+		return n
+	}
+	switch spirv.Dim(it[2]) {
+	case spirv.Dim1D:
+		return 2
+	case spirv.Dim2D, spirv.DimCube:
+		return 3
+	}
+	return 0
+}
+
+// texelCoordSize returns the coordinate's component count and the count
+// the image wants; ok is false when they differ.
+func (s *state) texelCoordSize(it []uint32, coord uint32) (got, want uint64, ok bool) {
+	v, isNum, _ := s.numOf(s.typeOf(coord))
+	want = texelCoords(it)
+	return v.n, want, !isNum || !v.known || want == 0 || v.n == want
 }
 
 // checkExplicitLod (OpImageSample*ExplicitLod): "Image Operands ...
@@ -501,6 +561,7 @@ func init() {
 			spirv.OpImageWrite:                     (*state).checkImageAccess,
 			spirv.OpImageFetch:                     (*state).checkImageAccess,
 			spirv.OpImageTexelPointer:              (*state).checkImageTexelPointer,
+			spirv.OpUntypedImageTexelPointerEXT:    (*state).checkImageTexelPointer,
 			spirv.OpImageSampleExplicitLod:         (*state).checkExplicitLod,
 			spirv.OpImageSampleDrefExplicitLod:     (*state).checkExplicitLod,
 			spirv.OpImageSampleProjExplicitLod:     (*state).checkExplicitLod,
