@@ -760,6 +760,7 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			}
 			continue
 		case lkColl:
+			wg.touched = true
 			switch {
 			case m.wide && isBarrier(in.op):
 				// The whole workgroup is here, in lockstep: the barrier
@@ -816,6 +817,9 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 		// An instruction with work of its own costs every invocation the
 		// same, however it runs here (once, on rows, in each invocation).
 		weighted := in.w > 0
+		if weighted {
+			wg.touched = true
+		}
 		if weighted && !wg.workSteps(m, in.w) {
 			m.left++
 			wg.leave(m)
@@ -838,6 +842,7 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 				setSt(st, in.res, n, sVec)
 			}
 		default:
+			wg.touched = true
 			m.spread(in.uses)
 			if in.vec == nil || !in.vec(sg, in) {
 				for _, l := range sg {
@@ -1088,16 +1093,23 @@ func (m *sgMeta) groupRow(in *instr, sgs int) {
 // spend) and puts them back in their reset state, which the next
 // workgroup's reset then skips; walking the invocations once instead of
 // three times matters to a workgroup of short invocations.
+// Where nothing touched the others (wgState.touched), only the first,
+// the leader, has left its reset state: a workgroup of 256 invocations
+// then costs one invocation's reset, not 256 cache misses.
 func (wg *wgState) finishWide() {
 	x := wg.x
 	entry, budget := x.p.entry, x.budget
+	ls := wg.lanes
+	if !wg.touched {
+		ls = ls[:1]
+	}
 	var n int64
-	for _, l := range wg.lanes {
+	for _, l := range ls {
 		n += budget - l.steps
 		l.memStale, l.pc, l.state, l.steps = true, entry, stRun, budget
 		l.stack, l.loops, l.rqs = l.stack[:0], l.loops[:0], l.rqs[:0]
 	}
-	wg.spent, wg.fresh = n, true
+	wg.spent, wg.fresh, wg.touched = n, true, false
 }
 
 // lockCtl performs a control-flow instruction for the whole subgroup. It
@@ -1402,6 +1414,7 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 		if (x != 0) != v {
 			if in.masked != nil {
 				// The masked branch reads the condition from its row.
+				wg.touched = true
 				return wg.masked(in, m)
 			}
 			if !m.wide {
@@ -1419,6 +1432,7 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 // masked branch runs both sides in lockstep, any other diverges.
 func (wg *wgState) lockSplit(in *instr, m *sgMeta) (bool, error) {
 	if in.masked != nil {
+		wg.touched = true
 		return wg.masked(in, m)
 	}
 	return wg.diverge(m), nil

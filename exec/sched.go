@@ -85,6 +85,11 @@ type wgState struct {
 	// and spent is the steps they had spent before it (for spend).
 	fresh bool
 	spent int64
+	// touched: an invocation other than the first may have left its
+	// reset state since all were last put back in it (steps charged,
+	// memory filled, per-invocation work in the wide lockstep), so
+	// finishWide walks them all; otherwise only the first.
+	touched bool
 }
 
 func newWG(x *dispatchRun) *wgState {
@@ -159,6 +164,7 @@ func (wg *wgState) reset(id [3]uint32) {
 	// one needs them; each invocation's memory is filled when first
 	// touched (fillMem).
 	if !wg.fresh {
+		wg.touched = false
 		entry, budget := p.entry, x.budget
 		for _, l := range wg.lanes {
 			l.memStale, l.pc, l.state, l.steps = true, entry, stRun, budget
@@ -186,6 +192,9 @@ func (wg *wgState) reset(id [3]uint32) {
 func (l *lane) fillMem() {
 	l.memStale = false
 	p, wg := l.p, l.wg
+	if l.lid != 0 {
+		wg.touched = true
+	}
 	copy(l.mem, p.invInit)
 	fixed := l.fixed
 	for _, iv := range p.inputs {
