@@ -46,6 +46,13 @@ type instr struct {
 	// slots of its value operands (slot, count pairs).
 	lk   uint8
 	uses []int32
+	// nop marks a copy of slots onto themselves (a promoted variable's
+	// load sharing its slots), which lockstep only counts as a step; uk
+	// says how lockstep tests the uses for uniformity: 1 or 2 single
+	// slots in us, 0 the whole list.
+	nop bool
+	uk  uint8
+	us  [2]int32
 	// vec runs the instruction for a list of invocations at once, where
 	// it has such a handler (vec.go).
 	vec vecOp

@@ -307,6 +307,14 @@ func (p *prog) classify() {
 		default:
 			in.lk = lkPure
 		}
+		in.nop = in.fast == fCopy && len(in.a) == 1 && in.res == in.a[0] && in.w == 0
+		in.uk = 0
+		switch u := in.uses; {
+		case len(u) == 2 && u[1] == 1:
+			in.uk, in.us = 1, [2]int32{u[0], u[0]}
+		case len(u) == 4 && u[1] == 1 && u[3] == 1:
+			in.uk, in.us = 2, [2]int32{u[0], u[2]}
+		}
 	}
 }
 
@@ -743,15 +751,19 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			wg.leave(m)
 			return nil
 		}
+		if in.nop {
+			ld.pc++
+			continue
+		}
 		n := in.rn
 		once := false
 		switch in.lk {
 		case lkPure:
-			once = uniform(st, in.uses)
+			once = uniformIn(st, in)
 		case lkLoad, lkLoadU, lkLoadS:
 			once = m.loadOnce(in)
 		case lkStore:
-			once = uniform(st, in.uses) && ld.regs[in.a[0]]>>56 != regInv
+			once = uniformIn(st, in) && ld.regs[in.a[0]]>>56 != regInv
 		case lkLane:
 		case lkCtl:
 			done, err := wg.lockCtl(in, m)
@@ -869,6 +881,29 @@ func (wg *wgState) workSteps(m *sgMeta, w int64) bool {
 	}
 	wg.stmp = pre
 	return true
+}
+
+// uniformRange reports whether every slot state of st is the same in all
+// invocations.
+func uniformRange(st []uint8) bool {
+	for _, v := range st {
+		if !isUni(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// uniformIn is uniform(st, in.uses), through the single slots of in.us
+// where the uses are one or two of them.
+func uniformIn(st []uint8, in *instr) bool {
+	switch in.uk {
+	case 1:
+		return isUni(st[in.us[0]])
+	case 2:
+		return isUni(st[in.us[0]]) && isUni(st[in.us[1]])
+	}
+	return uniform(st, in.uses)
 }
 
 // setSteps gives the invocations of m the step counts in to.
@@ -1237,7 +1272,7 @@ func (m *sgMeta) copySlots(dst, src, n int32) {
 	case n > 0 && st[src] == sTile:
 		m.tiles[dst] = m.tiles[src]
 		setSt(st, dst, n, sTile)
-	case uniform(st, []int32{src, n}):
+	case uniformRange(st[src : src+n]):
 		copy(sg[0].regs[dst:dst+n], sg[0].regs[src:src+n])
 		setSt(st, dst, n, sLead)
 	case dst == src:
