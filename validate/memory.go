@@ -369,6 +369,32 @@ func (s *state) entryPointGlobals() map[uint32]bool {
 var pointerFreeClasses = []string{"Arithmetic", "Bit", "Relational_and_Logical", "Conversion", "Composite",
 	"Non-Uniform", "Group", "Derivative"}
 
+// pointerFreeReserved are the extension instructions the grammar classes
+// "Reserved" that compute on values, assigned to the rule by hand: integer
+// arithmetic (SPV_INTEL_shader_integer_functions2), dot products
+// (SPV_VALVE_mixed_float_dot_product), conversions between handles and
+// integers (SPV_NV_bindless_texture, SPV_KHR_ray_tracing), tensor layout
+// and view updates (SPV_NV_tensor_addressing), fragment mask fetches
+// (SPV_AMD_shader_fragment_mask), micromap fetches
+// (SPV_NV_displacement_micromap), the NV cooperative matrix multiply, the
+// ray tracing and mesh output instructions taking values, and the clock.
+// The Reserved instructions left out take pointers (ray queries, hit
+// objects, payloads, cooperative loads and stores) or no <id> operands.
+var pointerFreeReserved = []spirv.Op{spirv.OpAbsISubINTEL, spirv.OpAbsUSubINTEL, spirv.OpIAddSatINTEL, spirv.OpUAddSatINTEL,
+	spirv.OpIAverageINTEL, spirv.OpUAverageINTEL, spirv.OpIAverageRoundedINTEL, spirv.OpUAverageRoundedINTEL,
+	spirv.OpISubSatINTEL, spirv.OpUSubSatINTEL, spirv.OpIMul32x16INTEL, spirv.OpUMul32x16INTEL,
+	spirv.OpUCountLeadingZerosINTEL, spirv.OpUCountTrailingZerosINTEL,
+	spirv.OpFDot2MixAcc16VALVE, spirv.OpFDot2MixAcc32VALVE, spirv.OpFDot4MixAcc32VALVE,
+	spirv.OpConvertImageToUNV, spirv.OpConvertSampledImageToUNV, spirv.OpConvertSamplerToUNV, spirv.OpConvertUToImageNV,
+	spirv.OpConvertUToSampledImageNV, spirv.OpConvertUToSamplerNV, spirv.OpConvertUToAccelerationStructureKHR,
+	spirv.OpCreateTensorLayoutNV, spirv.OpCreateTensorViewNV, spirv.OpTensorLayoutSetBlockSizeNV, spirv.OpTensorLayoutSetClampValueNV,
+	spirv.OpTensorLayoutSetDimensionNV, spirv.OpTensorLayoutSetStrideNV, spirv.OpTensorLayoutSliceNV, spirv.OpTensorViewSetClipNV,
+	spirv.OpTensorViewSetDimensionNV, spirv.OpTensorViewSetStrideNV,
+	spirv.OpFragmentFetchAMD, spirv.OpFragmentMaskFetchAMD,
+	spirv.OpFetchMicroTriangleVertexBarycentricNV, spirv.OpFetchMicroTriangleVertexPositionNV,
+	spirv.OpCooperativeMatrixMulAddNV, spirv.OpExecuteCallableNV, spirv.OpTraceNV, spirv.OpReportIntersectionKHR,
+	spirv.OpReorderThreadWithHintNV, spirv.OpSetMeshOutputsEXT, spirv.OpWritePackedPrimitiveIndices4x8NV, spirv.OpReadClockKHR}
+
 func init() {
 	addChecks(func() checks {
 		m := checks{}
@@ -376,6 +402,9 @@ func init() {
 			if d := op.Desc(); d != nil && slices.Contains(pointerFreeClasses, d.Class) && op != spirv.OpSelect && op != spirv.OpCopyObject {
 				m[op] = (*state).checkNoLogicalPointerOperand
 			}
+		}
+		for _, op := range pointerFreeReserved {
+			m[op] = (*state).checkNoLogicalPointerOperand
 		}
 		return m
 	})
