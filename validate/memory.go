@@ -56,8 +56,9 @@ func (s *state) checkMemory() {
 }
 
 // checkVariable: the result type is a pointer of the variable's storage
-// class, the initializer has the pointee type, the storage class exists
-// in the target environment, and the pointee may live there (each family
+// class (whose type says whether the target environment has it,
+// checkPointerStorage), the initializer has the pointee type, and the
+// pointee may live there (each family
 // says where its types may be allocated).
 func (s *state) checkVariable(i int) {
 	w := s.m.Insts[i].Words
@@ -75,13 +76,6 @@ func (s *state) checkVariable(i int) {
 		init := s.defInst(w[3])
 		if init == nil || init.TypeID() != pt.Elem {
 			s.fail(i, "variable.initializer", "Initializer type must match the type pointed to by the Result Type")
-			return
-		}
-	}
-	if s.env.vulkan {
-		switch sc {
-		case spirv.StorageClassCrossWorkgroup, spirv.StorageClassGeneric:
-			s.fail(i, "vulkan.storage-class", "In the Vulkan environment, OpVariable must not use the %s storage class.", scName(sc))
 			return
 		}
 	}
