@@ -227,6 +227,14 @@ func (s *state) checkSemantics(i int, id uint32) {
 		s.fail(i, "semantics.type", "%s: expected Memory Semantics to be a 32-bit int", op)
 		return
 	}
+	// SPIR-V 2.16.2: "All <id> used for ... Memory Semantics <id> must
+	// be of an OpConstant" under Shader (SPV_KHR_cooperative_matrix keeps
+	// it); SPV_NV_cooperative_matrix relaxes it to "the result of a
+	// constant instruction".
+	if s.hasCap(spirv.CapabilityShader) && d.Op != spirv.OpConstant && d.Op != spirv.OpConstantNull && !s.hasCap(spirv.CapabilityCooperativeMatrixNV) {
+		s.fail(i, "semantics.constant", "%s: Memory Semantics ids must be OpConstant when Shader capability is present", op)
+		return
+	}
 	v, known := s.constValue(id)
 	if !known {
 		return
