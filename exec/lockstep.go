@@ -871,6 +871,16 @@ func (wg *wgState) workSteps(m *sgMeta, w int64) bool {
 	return true
 }
 
+// reserve reports whether every invocation has at least n steps left
+// beyond those spent alike; where lockstep's count (the fewest left, or
+// less) says not, it settles the counts first.
+func (m *sgMeta) reserve(n int64) bool {
+	if m.left < n {
+		m.settle()
+	}
+	return m.left >= n
+}
+
 // setSteps gives the invocations of m the step counts in to.
 func (m *sgMeta) setSteps(to []int64) {
 	for i, l := range m.sg {
@@ -1404,6 +1414,9 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 				// The masked branch reads the condition from its row.
 				return wg.masked(in, m)
 			}
+			if in.region != nil {
+				return wg.lockRegion(in, m)
+			}
 			if !m.wide {
 				m.scatterRow(c)
 			}
@@ -1420,6 +1433,9 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 func (wg *wgState) lockSplit(in *instr, m *sgMeta) (bool, error) {
 	if in.masked != nil {
 		return wg.masked(in, m)
+	}
+	if in.region != nil {
+		return wg.lockRegion(in, m)
 	}
 	return wg.diverge(m), nil
 }
