@@ -1074,8 +1074,10 @@ func groupRowOp(in *instr) bool {
 func (m *sgMeta) groupRow(in *instr, sgs int) {
 	d := m.row(in.res)
 	if in.op == spirv.OpGroupNonUniformElect {
+		// Subgroup sizes are powers of two.
+		first := m.sg[0].sgl
 		for i := range d {
-			d[i] = b2u((m.sg[0].sgl+i)%sgs == 0)
+			d[i] = b2u((first+i)&(sgs-1) == 0)
 		}
 		return
 	}
