@@ -257,6 +257,9 @@ func (wg *wgState) lockRegion(in *instr, m *sgMeta) (bool, error) {
 	loops, calls := len(ld.loops), len(ld.stack)
 	spent := m.start - m.left
 	run := func(l *lane, k int) error {
+		if l != wg.lanes[0] {
+			wg.touched = true // its steps and control state (finishWide)
+		}
 		l.steps -= spent
 		l.take(in.e[k])
 		wg.cur = l
