@@ -844,6 +844,11 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			ld.pc++
 			continue
 		}
+		if in.fu != nil && m.rows != nil && m.left >= int64(in.fu.n-1) && m.fused(in.fu) {
+			m.left -= int64(in.fu.n - 1)
+			ld.pc += in.fu.n
+			continue
+		}
 		n := in.rn
 		once := false
 		switch in.lk {
