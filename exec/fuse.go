@@ -23,7 +23,7 @@ import "github.com/coopshader/coop/spirv"
 const maxFuseNodes = 8
 
 // fusedLoad is the run of instructions from the one that holds it: n
-// instructions, nodes the integer operations and access chains among
+// instructions (the load last), nodes the integer operations and access chains among
 // them in program order, then the load of width bytes into slot res.
 type fusedLoad struct {
 	n     int32
@@ -148,110 +148,111 @@ func (p *prog) fusible(in *instr) bool {
 }
 
 // fused runs the fused load fl, computing as affRow and affChain would;
-// false, having written nothing, where it cannot.
+// false, having written nothing, where it cannot. The functions are kept
+// as scalars (copies of their arrays stall on store forwarding).
 func (m *sgMeta) fused(fl *fusedLoad) bool {
-	var cs [maxFuseNodes]int64
-	var ds [maxFuseNodes][3]int64
+	var cs, xs, ys, zs [maxFuseNodes]int64
 	var ws [maxFuseNodes]uint8
 	st, lr := m.st, m.sg[0].regs
-	// val gives input r as a function of width w (0: any), and its width.
-	val := func(r fref, w uint8) (c int64, d *[3]int64, vw uint8, ok bool) {
+	// val gives input r as a function of width w (0: any).
+	val := func(r fref, w uint8) (c, dx, dy, dz int64, ok bool) {
 		if r < 0 {
 			k := -1 - r
-			return cs[k], &ds[k], ws[k], w == 0 || ws[k] == w
+			return cs[k], xs[k], ys[k], zs[k], w == 0 || ws[k] == w
 		}
 		switch v := st[r]; {
 		case v == sAff:
 			a := &m.aff[r]
-			return a.c, &a.d, a.w, w == 0 || a.w == w
+			return a.c, a.d[0], a.d[1], a.d[2], w == 0 && a.w == 64 || a.w == w
 		case isUni(v):
 			c = int64(lr[r])
 			if w != 0 && w < 64 {
 				c = sext(lr[r], int(w))
 			}
-			return c, &noSlope, w, true
+			return c, 0, 0, 0, true
 		}
-		return 0, nil, 0, false
+		return 0, 0, 0, 0, false
 	}
 	for k := range fl.nodes {
 		n := &fl.nodes[k]
 		if n.ch != nil {
 			// affChain's sum, the base a 64-bit function or uniform.
-			c, d, w, ok := val(n.x, 0)
-			if !ok || d != &noSlope && w != 64 {
+			r0, r1, r2, r3, ok := val(n.x, 0)
+			if !ok || n.x < 0 && ws[-1-n.x] != 64 {
 				return false
 			}
-			r0, r := c+int64(n.ch.off), *d
+			r0 += int64(n.ch.off)
 			for i, s := range n.ch.steps {
 				stride := int64(s.stride)
-				xc, xd, _, ok := val(n.idx[i], uint8(s.w))
+				c, dx, dy, dz, ok := val(n.idx[i], uint8(s.w))
 				if !ok {
 					return false
 				}
-				if *xd == noSlope {
-					x := xc
-					if s.bound > 0 && uint64(x) >= uint64(s.bound) {
+				if dx|dy|dz == 0 {
+					if s.bound > 0 && uint64(c) >= uint64(s.bound) {
 						return false
 					}
-					r0 += x * stride
+					r0 += c * stride
 					continue
 				}
-				lo, hi, ok := m.rngOf(xc, xd)
+				d := [3]int64{dx, dy, dz}
+				lo, hi, ok := m.rngOf(c, &d)
 				if !ok || lo < 0 || s.w < 64 && hi >= 1<<(s.w-1) || s.bound > 0 && hi >= int64(s.bound) {
 					return false
 				}
-				r0 += xc * stride
-				r[0] += xd[0] * stride
-				r[1] += xd[1] * stride
-				r[2] += xd[2] * stride
+				r0 += c * stride
+				r1 += dx * stride
+				r2 += dy * stride
+				r3 += dz * stride
 			}
-			cs[k], ds[k], ws[k] = r0, r, 64
+			cs[k], xs[k], ys[k], zs[k], ws[k] = r0, r1, r2, r3, 64
 			continue
 		}
 		// affRow's operations.
 		w := n.w
-		ca, da, _, ok1 := val(n.x, w)
-		cb, db, _, ok2 := val(n.y, w)
+		ca, ax, ay, az, ok1 := val(n.x, w)
+		cb, bx, by, bz, ok2 := val(n.y, w)
 		if !ok1 || !ok2 {
 			return false
 		}
-		var c, d0, d1, d2 int64
+		var c, dx, dy, dz int64
 		switch n.op {
 		case spirv.OpIAdd:
-			c, d0, d1, d2 = ca+cb, da[0]+db[0], da[1]+db[1], da[2]+db[2]
+			c, dx, dy, dz = ca+cb, ax+bx, ay+by, az+bz
 		case spirv.OpISub:
-			c, d0, d1, d2 = ca-cb, da[0]-db[0], da[1]-db[1], da[2]-db[2]
+			c, dx, dy, dz = ca-cb, ax-bx, ay-by, az-bz
 		default:
 			var f int64
 			switch {
-			case *db != noSlope:
-				if n.op == spirv.OpShiftLeftLogical || *da != noSlope {
+			case bx|by|bz != 0:
+				if n.op == spirv.OpShiftLeftLogical || ax|ay|az != 0 {
 					return false
 				}
-				f, ca, da = ca, cb, db
+				f, ca, ax, ay, az = ca, cb, bx, by, bz
 			case n.op == spirv.OpShiftLeftLogical:
 				f = int64(1) << (uint64(cb) & uint64(w-1))
 			default:
 				f = cb
 			}
-			c, d0, d1, d2 = ca*f, da[0]*f, da[1]*f, da[2]*f
+			c, dx, dy, dz = ca*f, ax*f, ay*f, az*f
 		}
 		if w == 32 {
-			c, d0, d1, d2 = int64(int32(c)), int64(int32(d0)), int64(int32(d1)), int64(int32(d2))
+			c, dx, dy, dz = int64(int32(c)), int64(int32(dx)), int64(int32(dy)), int64(int32(dz))
 		}
-		cs[k], ds[k], ws[k] = c, [3]int64{d0, d1, d2}, w
+		cs[k], xs[k], ys[k], zs[k], ws[k] = c, dx, dy, dz, w
 	}
 	k := -1 - fl.ptr
-	if ds[k] == noSlope || ws[k] != 64 {
+	if xs[k]|ys[k]|zs[k] == 0 || ws[k] != 64 {
 		// The same address everywhere: the load runs once, unfused.
 		return false
 	}
-	a := affine{c: cs[k], d: ds[k], w: 64}
-	buf, tag := m.affSpanOf(&a, fl.width)
+	a := &m.fa
+	a.c, a.d[0], a.d[1], a.d[2], a.w = cs[k], xs[k], ys[k], zs[k], 64
+	buf, tag := m.affSpanOf(a, fl.width)
 	if buf == nil {
 		return false
 	}
-	affLoadRuns(m.row(fl.res), buf, m.runs, &a, tag, fl.width)
+	affLoadRuns(m.row(fl.res), buf, m.runs, a, tag, fl.width)
 	st[fl.res] = sVec
 	return true
 }

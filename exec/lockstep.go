@@ -72,6 +72,7 @@ type sgMeta struct {
 	// invocations' ids for them (affine.go); made: the row handler just
 	// run made its result sAff.
 	aff   []affine
+	fa    affine // a fused load's address (fuse.go)
 	runs  []xrun
 	box   [3][2]int64
 	boxOK bool
