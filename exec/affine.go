@@ -113,9 +113,7 @@ func (m *sgMeta) rng(a *affine) (lo, hi int64, ok bool) {
 // setAff makes slot s hold a (a handler's result: lockstep then leaves
 // the state as it is).
 func (m *sgMeta) setAff(s int32, a affine) {
-	if m.aff == nil {
-		m.aff = make([]affine, len(m.st))
-	}
+	m.ensureAff()
 	if a.w == 32 {
 		a = a.canon()
 	}
@@ -123,6 +121,13 @@ func (m *sgMeta) setAff(s int32, a affine) {
 	m.aff[s] = a
 	m.st[s] = sAff
 	m.made = true
+}
+
+// ensureAff gives the subgroup its table of functions.
+func (m *sgMeta) ensureAff() {
+	if m.aff == nil {
+		m.aff = make([]affine, len(m.st))
+	}
 }
 
 // materialize makes the sAff slot s an ordinary row (sVec).
@@ -199,15 +204,15 @@ func affRow(in *instr, r rowOp) rowOp {
 		if !ok1 || !ok2 {
 			return r(m, in)
 		}
-		// Written in place: the result's slot is neither operand's.
-		res := &m.aff[in.res]
+		// Written in place, field by field (copies of the whole struct
+		// cost store-forwarding stalls here): the result's slot is
+		// neither operand's.
+		var c, d0, d1, d2 int64
 		switch op {
 		case spirv.OpIAdd:
-			res.c = ca + cb
-			res.d = [3]int64{da[0] + db[0], da[1] + db[1], da[2] + db[2]}
+			c, d0, d1, d2 = ca+cb, da[0]+db[0], da[1]+db[1], da[2]+db[2]
 		case spirv.OpISub:
-			res.c = ca - cb
-			res.d = [3]int64{da[0] - db[0], da[1] - db[1], da[2] - db[2]}
+			c, d0, d1, d2 = ca-cb, da[0]-db[0], da[1]-db[1], da[2]-db[2]
 		default:
 			var k int64
 			switch {
@@ -218,13 +223,14 @@ func affRow(in *instr, r rowOp) rowOp {
 			default:
 				k, ca, da = ca, cb, db
 			}
-			res.c = ca * k
-			res.d = [3]int64{da[0] * k, da[1] * k, da[2] * k}
+			c, d0, d1, d2 = ca*k, da[0]*k, da[1]*k, da[2]*k
 		}
-		res.w, res.filled = w, false
 		if w == 32 {
-			*res = res.canon()
+			c, d0, d1, d2 = int64(int32(c)), int64(int32(d0)), int64(int32(d1)), int64(int32(d2))
 		}
+		res := &m.aff[in.res]
+		res.c, res.d[0], res.d[1], res.d[2] = c, d0, d1, d2
+		res.w, res.filled = w, false
 		m.st[in.res] = sAff
 		m.made = true
 		return true
@@ -237,17 +243,19 @@ func affRow(in *instr, r rowOp) rowOp {
 // loop.
 func (m *sgMeta) affChain(c *chain, in *instr) bool {
 	st, lr := m.st, m.sg[0].regs
-	var r affine
+	// The sum is kept in locals and stored field by field (see affRow).
+	var r0 int64
+	var r [3]int64
 	switch b := in.a[0]; {
 	case isUni(st[b]):
-		r.c = int64(lr[b])
+		r0 = int64(lr[b])
 	case st[b] == sAff && m.aff[b].w == 64:
-		r = m.aff[b]
+		a := &m.aff[b]
+		r0, r = a.c, a.d
 	default:
 		return false
 	}
-	r.w = 64
-	r.c += int64(c.off)
+	r0 += int64(c.off)
 	for _, s := range c.steps {
 		stride := int64(s.stride)
 		if isUni(st[s.slot]) {
@@ -255,7 +263,7 @@ func (m *sgMeta) affChain(c *chain, in *instr) bool {
 			if s.bound > 0 && uint64(k) >= uint64(s.bound) {
 				return false
 			}
-			r.c += k * stride
+			r0 += k * stride
 			continue
 		}
 		if st[s.slot] != sAff {
@@ -266,12 +274,17 @@ func (m *sgMeta) affChain(c *chain, in *instr) bool {
 		if !ok || int(x.w) != s.w || lo < 0 || s.w < 64 && hi >= 1<<(s.w-1) || s.bound > 0 && hi >= int64(s.bound) {
 			return false
 		}
-		r.c += x.c * stride
-		for k := range r.d {
-			r.d[k] += x.d[k] * stride
-		}
+		r0 += x.c * stride
+		r[0] += x.d[0] * stride
+		r[1] += x.d[1] * stride
+		r[2] += x.d[2] * stride
 	}
-	m.setAff(in.res, r)
+	m.ensureAff()
+	a := &m.aff[in.res]
+	a.c, a.d[0], a.d[1], a.d[2] = r0, r[0], r[1], r[2]
+	a.w, a.filled = 64, false
+	st[in.res] = sAff
+	m.made = true
 	return true
 }
 
@@ -335,11 +348,7 @@ func affLoadRuns(d []uint64, buf []byte, runs []xrun, a *affine, tag, n int64) {
 				dd[j] = v
 			}
 		case n == 4 && dx == 4:
-			b := buf[o:]
-			for j := range dd {
-				dd[j] = uint64(binary.LittleEndian.Uint32(b))
-				b = b[4:]
-			}
+			load32s(dd, buf[o:])
 		default:
 			loadRun(dd, buf, o, dx, n)
 		}
@@ -368,11 +377,7 @@ func loadRun(d []uint64, b []byte, o, dx, n int64) {
 			d[j] = v
 		}
 	case n == 4 && dx == 4:
-		b = b[o:]
-		for j := range d {
-			d[j] = uint64(binary.LittleEndian.Uint32(b))
-			b = b[4:]
-		}
+		load32s(d, b[o:])
 	case n == 4:
 		for j := range d {
 			d[j] = uint64(binary.LittleEndian.Uint32(b[o:]))
@@ -431,11 +436,7 @@ func (m *sgMeta) affStore(in *instr, n int64) bool {
 func storeRun(b []byte, o int64, v []uint64, dx, n int64) {
 	switch {
 	case n == 4 && dx == 4:
-		b = b[o:]
-		for _, x := range v {
-			binary.LittleEndian.PutUint32(b, uint32(x))
-			b = b[4:]
-		}
+		store32s(b[o:], v)
 	case n == 4:
 		for _, x := range v {
 			binary.LittleEndian.PutUint32(b[o:], uint32(x))
@@ -456,5 +457,42 @@ func storeRun(b []byte, o int64, v []uint64, dx, n int64) {
 			binary.LittleEndian.PutUint64(b[o:], x)
 			o += dx
 		}
+	}
+}
+
+// load32s reads d's values from the consecutive 32-bit words at the start
+// of b, four at a time: the plain loop, a bounds check and a spill per
+// value, took twice as long.
+//
+//go:noinline
+func load32s(d []uint64, b []byte) {
+	b = b[:4*len(d)]
+	for len(d) >= 4 && len(b) >= 16 {
+		d[0] = uint64(binary.LittleEndian.Uint32(b))
+		d[1] = uint64(binary.LittleEndian.Uint32(b[4:]))
+		d[2] = uint64(binary.LittleEndian.Uint32(b[8:]))
+		d[3] = uint64(binary.LittleEndian.Uint32(b[12:]))
+		d, b = d[4:], b[16:]
+	}
+	for j := range d {
+		d[j] = uint64(binary.LittleEndian.Uint32(b[4*j:]))
+	}
+}
+
+// store32s writes v's values as consecutive 32-bit words at the start of
+// b, four at a time (as load32s).
+//
+//go:noinline
+func store32s(b []byte, v []uint64) {
+	b = b[:4*len(v)]
+	for len(v) >= 4 && len(b) >= 16 {
+		binary.LittleEndian.PutUint32(b, uint32(v[0]))
+		binary.LittleEndian.PutUint32(b[4:], uint32(v[1]))
+		binary.LittleEndian.PutUint32(b[8:], uint32(v[2]))
+		binary.LittleEndian.PutUint32(b[12:], uint32(v[3]))
+		v, b = v[4:], b[16:]
+	}
+	for j, x := range v {
+		binary.LittleEndian.PutUint32(b[4*j:], uint32(x))
 	}
 }

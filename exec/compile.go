@@ -46,6 +46,16 @@ type instr struct {
 	// slots of its value operands (slot, count pairs).
 	lk   uint8
 	uses []int32
+	// nop marks a copy of slots onto themselves (a promoted variable's
+	// load sharing its slots), which lockstep only counts as a step; uk
+	// says how lockstep tests the uses for uniformity: 1 or 2 single
+	// slots in us, 0 the whole list.
+	nop bool
+	// vres marks an instruction computing its result straight into a
+	// promoted variable's slots (promotedStores).
+	vres bool
+	uk   uint8
+	us   [2]int32
 	// vec runs the instruction for a list of invocations at once, where
 	// it has such a handler (vec.go).
 	vec vecOp
@@ -183,6 +193,7 @@ func (p *prog) compileFunctions(first int) error {
 	}
 	p.halt = int32(len(p.code))
 	p.code = append(p.code, instr{op: opHalt, idx: int32(len(insts) - 1), res: -1})
+	p.markVarResults(pslot)
 	p.resetSlots()
 	p.classify()
 	p.weigh()
@@ -194,12 +205,31 @@ func (p *prog) compileFunctions(first int) error {
 	return nil
 }
 
+// markVarResults marks the instructions other than slot copies whose
+// result slots are a promoted variable's (promotedStores made them so).
+func (p *prog) markVarResults(pslot map[uint32]int32) {
+	if len(pslot) == 0 {
+		return
+	}
+	isVar := make([]bool, len(p.tmpl))
+	for v, s := range pslot {
+		for k := range p.tyOf[v].elem.slots {
+			isVar[int(s)+k] = true
+		}
+	}
+	for k := range p.code {
+		in := &p.code[k]
+		in.vres = in.res >= 0 && int(in.res) < len(isVar) && isVar[in.res] && in.op != spirv.OpCopyObject && in.op != spirv.OpStore
+	}
+}
+
 // allocSlots gives every result a slot; Function variables get
 // invocation memory, or value slots when promoted (returned by id).
 func (p *prog) allocSlots(first int, promo map[uint32]bool) (map[uint32]int32, error) {
 	insts := p.m.Insts
 	pslot := map[uint32]int32{}
 	alias := p.promotedLoads(first, promo)
+	stores := p.promotedStores(first, promo, alias)
 	for i := first; i < len(insts); i++ {
 		in := &insts[i]
 		ty := in.TypeID()
@@ -209,6 +239,10 @@ func (p *prog) allocSlots(first int, promo map[uint32]bool) (map[uint32]int32, e
 		}
 		t := p.types[ty] // validation made every result type a type
 		if v, ok := alias[id]; ok && p.tyOf[v].elem == t {
+			p.slot[id], p.tyOf[id] = pslot[v], t
+			continue
+		}
+		if v, ok := stores[id]; ok && p.tyOf[v].elem == t {
 			p.slot[id], p.tyOf[id] = pslot[v], t
 			continue
 		}

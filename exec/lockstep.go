@@ -210,6 +210,95 @@ func (p *prog) promotedLoads(first int, promo map[uint32]bool) map[uint32]uint32
 	return cand
 }
 
+// promotedStores finds the values stored into a promoted variable by the
+// instruction right before the store (OpLines aside) and used nowhere
+// else (the value's id to the variable's): such a value can be computed
+// straight into the variable's slots, so the store copies nothing (it
+// becomes a copy of the slots onto themselves). Nothing runs between the
+// two, so no read of the variable sees the new value early. Only
+// component-wise results of scalar or vector type qualify, and an
+// operand sharing the variable's slots (loads) only for scalar
+// arithmetic, whose every path reads its operands before it writes.
+func (p *prog) promotedStores(first int, promo map[uint32]bool, loads map[uint32]uint32) map[uint32]uint32 {
+	insts := p.m.Insts
+	cand := map[uint32]uint32{}
+	for i := first + 1; i < len(insts); i++ {
+		in := &insts[i]
+		if in.Op != spirv.OpStore || len(in.Words) < 2 || !promo[in.Words[0]] {
+			continue
+		}
+		j := i - 1
+		for j > first && (insts[j].Op == spirv.OpLine || insts[j].Op == spirv.OpNoLine) {
+			j--
+		}
+		if insts[j].ResultID() == in.Words[1] && p.storeInPlace(j, in.Words[0], promo, loads) {
+			cand[in.Words[1]] = in.Words[0]
+		}
+	}
+	if len(cand) == 0 {
+		return cand
+	}
+	uses := map[uint32]int{}
+	for i := first; i < len(insts); i++ {
+		for _, k := range p.idOperands(i) {
+			if v := insts[i].Words[k]; cand[v] != 0 {
+				uses[v]++
+			}
+		}
+	}
+	for x := range cand {
+		if uses[x] != 1 {
+			delete(cand, x)
+		}
+	}
+	return cand
+}
+
+// storeInPlace reports whether d's result may be written straight into
+// the slots of the promoted variable v (promotedStores; allocSlots checks
+// that the types agree).
+func (p *prog) storeInPlace(j int, v uint32, promo map[uint32]bool, loads map[uint32]uint32) bool {
+	d := &p.m.Insts[j]
+	t := p.types[d.TypeID()]
+	if t == nil {
+		return false
+	}
+	e := t
+	if t.kind == kVector {
+		e = t.elem
+	}
+	if e == nil || e.kind != kInt && e.kind != kFloat && e.kind != kBool {
+		return false
+	}
+	arith := false
+	switch d.Op {
+	case spirv.OpIAdd, spirv.OpISub, spirv.OpIMul, spirv.OpFAdd, spirv.OpFSub, spirv.OpFMul:
+		arith = t.slots == 1
+	case spirv.OpUDiv, spirv.OpSDiv, spirv.OpUMod, spirv.OpSRem, spirv.OpSMod, spirv.OpFDiv, spirv.OpFRem, spirv.OpFMod,
+		spirv.OpFNegate, spirv.OpSNegate, spirv.OpNot,
+		spirv.OpShiftLeftLogical, spirv.OpShiftRightLogical, spirv.OpShiftRightArithmetic,
+		spirv.OpBitwiseAnd, spirv.OpBitwiseOr, spirv.OpBitwiseXor,
+		spirv.OpConvertSToF, spirv.OpConvertUToF, spirv.OpConvertFToS, spirv.OpConvertFToU,
+		spirv.OpUConvert, spirv.OpSConvert, spirv.OpFConvert, spirv.OpBitcast, spirv.OpSelect,
+		spirv.OpIEqual, spirv.OpINotEqual, spirv.OpULessThan, spirv.OpSLessThan, spirv.OpUGreaterThan,
+		spirv.OpSGreaterThan, spirv.OpULessThanEqual, spirv.OpSLessThanEqual, spirv.OpUGreaterThanEqual,
+		spirv.OpSGreaterThanEqual, spirv.OpFOrdLessThan, spirv.OpFOrdGreaterThan, spirv.OpFOrdEqual,
+		spirv.OpLogicalAnd, spirv.OpLogicalOr, spirv.OpLogicalNot:
+	case spirv.OpLoad:
+		if len(d.Words) < 3 || promo[d.Words[2]] {
+			return false
+		}
+	default:
+		return false
+	}
+	for _, k := range p.idOperands(j) {
+		if loads[d.Words[k]] == v && !arith {
+			return false
+		}
+	}
+	return true
+}
+
 // idOperands returns the word positions of the id operands of
 // instruction i (its result type and id aside), from the grammar: a literal
 // that happens to equal an id (an OpLine's line, a constant's bits) is not a
@@ -306,6 +395,14 @@ func (p *prog) classify() {
 			in.lk = lkExit
 		default:
 			in.lk = lkPure
+		}
+		in.nop = in.fast == fCopy && len(in.a) == 1 && in.res == in.a[0] && in.w == 0
+		in.uk = 0
+		switch u := in.uses; {
+		case len(u) == 2 && u[1] == 1:
+			in.uk, in.us = 1, [2]int32{u[0], u[0]}
+		case len(u) == 4 && u[1] == 1 && u[3] == 1:
+			in.uk, in.us = 2, [2]int32{u[0], u[2]}
 		}
 	}
 }
@@ -743,15 +840,19 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			wg.leave(m)
 			return nil
 		}
+		if in.nop {
+			ld.pc++
+			continue
+		}
 		n := in.rn
 		once := false
 		switch in.lk {
 		case lkPure:
-			once = uniform(st, in.uses)
+			once = uniformIn(st, in)
 		case lkLoad, lkLoadU, lkLoadS:
 			once = m.loadOnce(in)
 		case lkStore:
-			once = uniform(st, in.uses) && ld.regs[in.a[0]]>>56 != regInv
+			once = uniformIn(st, in) && ld.regs[in.a[0]]>>56 != regInv
 		case lkLane:
 		case lkCtl:
 			done, err := wg.lockCtl(in, m)
@@ -760,6 +861,7 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			}
 			continue
 		case lkColl:
+			wg.touched = true
 			switch {
 			case m.wide && isBarrier(in.op):
 				// The whole workgroup is here, in lockstep: the barrier
@@ -816,6 +918,9 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 		// An instruction with work of its own costs every invocation the
 		// same, however it runs here (once, on rows, in each invocation).
 		weighted := in.w > 0
+		if weighted {
+			wg.touched = true
+		}
 		if weighted && !wg.workSteps(m, in.w) {
 			m.left++
 			wg.leave(m)
@@ -838,6 +943,7 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 				setSt(st, in.res, n, sVec)
 			}
 		default:
+			wg.touched = true
 			m.spread(in.uses)
 			if in.vec == nil || !in.vec(sg, in) {
 				for _, l := range sg {
@@ -869,6 +975,29 @@ func (wg *wgState) workSteps(m *sgMeta, w int64) bool {
 	}
 	wg.stmp = pre
 	return true
+}
+
+// uniformRange reports whether every slot state of st is the same in all
+// invocations.
+func uniformRange(st []uint8) bool {
+	for _, v := range st {
+		if !isUni(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// uniformIn is uniform(st, in.uses), through the single slots of in.us
+// where the uses are one or two of them.
+func uniformIn(st []uint8, in *instr) bool {
+	switch in.uk {
+	case 1:
+		return isUni(st[in.us[0]])
+	case 2:
+		return isUni(st[in.us[0]]) && isUni(st[in.us[1]])
+	}
+	return uniform(st, in.uses)
 }
 
 // setSteps gives the invocations of m the step counts in to.
@@ -1088,16 +1217,23 @@ func (m *sgMeta) groupRow(in *instr, sgs int) {
 // spend) and puts them back in their reset state, which the next
 // workgroup's reset then skips; walking the invocations once instead of
 // three times matters to a workgroup of short invocations.
+// Where nothing touched the others (wgState.touched), only the first,
+// the leader, has left its reset state: a workgroup of 256 invocations
+// then costs one invocation's reset, not 256 cache misses.
 func (wg *wgState) finishWide() {
 	x := wg.x
 	entry, budget := x.p.entry, x.budget
+	ls := wg.lanes
+	if !wg.touched {
+		ls = ls[:1]
+	}
 	var n int64
-	for _, l := range wg.lanes {
+	for _, l := range ls {
 		n += budget - l.steps
 		l.memStale, l.pc, l.state, l.steps = true, entry, stRun, budget
 		l.stack, l.loops, l.rqs = l.stack[:0], l.loops[:0], l.rqs[:0]
 	}
-	wg.spent, wg.fresh = n, true
+	wg.spent, wg.fresh, wg.touched = n, true, false
 }
 
 // lockCtl performs a control-flow instruction for the whole subgroup. It
@@ -1237,7 +1373,7 @@ func (m *sgMeta) copySlots(dst, src, n int32) {
 	case n > 0 && st[src] == sTile:
 		m.tiles[dst] = m.tiles[src]
 		setSt(st, dst, n, sTile)
-	case uniform(st, []int32{src, n}):
+	case uniformRange(st[src : src+n]):
 		copy(sg[0].regs[dst:dst+n], sg[0].regs[src:src+n])
 		setSt(st, dst, n, sLead)
 	case dst == src:
@@ -1402,6 +1538,7 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 		if (x != 0) != v {
 			if in.masked != nil {
 				// The masked branch reads the condition from its row.
+				wg.touched = true
 				return wg.masked(in, m)
 			}
 			if !m.wide {
@@ -1419,6 +1556,7 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 // masked branch runs both sides in lockstep, any other diverges.
 func (wg *wgState) lockSplit(in *instr, m *sgMeta) (bool, error) {
 	if in.masked != nil {
+		wg.touched = true
 		return wg.masked(in, m)
 	}
 	return wg.diverge(m), nil

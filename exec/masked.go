@@ -332,12 +332,16 @@ func (m *sgMeta) maskedOne(in *instr, act []*lane, lead *lane) error {
 		return nil
 	}
 	once := false
-	switch in.lk {
-	case lkPure:
+	switch {
+	case in.vres:
+		// Its result is a variable's, which the masked-out invocations
+		// keep: they get their values first, and it runs for act alone.
+		m.spread([]int32{in.res, n})
+	case in.lk == lkPure:
 		once = uniform(st, in.uses)
-	case lkLoad, lkLoadU, lkLoadS:
+	case in.lk == lkLoad, in.lk == lkLoadU, in.lk == lkLoadS:
 		once = m.loadOnce(in)
-	case lkStore:
+	case in.lk == lkStore:
 		once = uniform(st, in.uses) && ld.regs[in.a[0]]>>56 != regInv
 	}
 	if once {

@@ -113,3 +113,73 @@ OpFunctionEnd
 		t.Errorf("variable %%%d, named as a line number by OpLine, is not promoted", id)
 	}
 }
+
+// TestPromotedStores checks values computed straight into a promoted
+// variable's slots (promotedStores): written in a masked branch from
+// operands the same everywhere (the masked-out invocations keep their
+// values), accumulated in place, loaded from memory, vectors, in
+// lockstep and one invocation at a time.
+func TestPromotedStores(t *testing.T) {
+	src := `#version 450
+layout(local_size_x = 8) in;
+layout(set = 0, binding = 0) buffer Out { uint o[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    uint u = gl_WorkGroupID.x + 9u;
+    uint v = i;
+    uvec2 p = uvec2(i, 1u);
+    for (uint k = 0u; k < 3u; k++) {
+        if (i % 3u == k) {
+            v = u * 2u;
+            p = uvec2(u, k) + p;
+        }
+        v = v + k;
+        uint w = o[(i + k) % 8u];
+        v ^= w;
+        p = p * 3u;
+    }
+    barrier();
+    o[i] = v * 7u + p.x * 5u + p.y;
+}`
+	code := glslWords(t, src)
+	m, err := spirv.DecodeWords(code, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := Load(m, "main", nil, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, in := range pr.p.code {
+		if in.vres {
+			n++
+		}
+	}
+	if n < 4 {
+		t.Errorf("%d instructions compute into a variable's slots, want at least 4", n)
+	}
+	init := []uint32{3, 1, 4, 1, 5, 9, 2, 6}
+	want := make([]uint32, 8)
+	for i := range uint32(8) {
+		u, v, p := uint32(9), i, [2]uint32{i, 1}
+		for k := range uint32(3) {
+			if i%3 == k {
+				v = u * 2
+				p = [2]uint32{u + p[0], k + p[1]}
+			}
+			v += k
+			v ^= init[(i+k)%8]
+			p = [2]uint32{p[0] * 3, p[1] * 3}
+		}
+		want[i] = v*7 + p[0]*5 + p[1]
+	}
+	for _, noLock := range []bool{false, true} {
+		dev := New(Options{noLockstep: noLock, SubgroupSize: 4})
+		buf := u32buf(t, dev, init)
+		mustRun(t, dev, code, 1, buf)
+		if got := u32s(buf); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("lockstep off %v: got %v, want %v", noLock, got, want)
+		}
+	}
+}

@@ -120,6 +120,10 @@ func (s *state) checkCoreInst(i int) {
 		return
 	}
 	if !s.takesType(in.Op) {
+		if rt := in.TypeID(); s.types[rt].is(spirv.OpTypeFunction) {
+			s.fail(i, "type.function.use", "Invalid use of function type result id '%d'.", rt)
+			return
+		}
 		// The value instructions' operands are values: each has a type
 		// (not a label, string or decoration group).
 		cls := in.Op.Desc().Class
@@ -139,6 +143,8 @@ func (s *state) checkCoreInst(i int) {
 				return
 			}
 		}
+	} else if in.Op != spirv.OpFunction && in.Op != spirv.OpExtInst && in.Op != spirv.OpExtInstWithForwardRefsKHR {
+		s.checkFunctionTypeUses(i)
 	}
 	w := in.Words
 	switch in.Op {
@@ -201,6 +207,25 @@ func (s *state) checkInst(f *Func, i int) {
 	}
 	if s.err == nil {
 		s.runChecks(i)
+	}
+}
+
+// checkFunctionTypeUses: a function type describes OpFunction and
+// nothing else: "The only valid uses of OpTypeFunction are in an
+// OpFunction, debugging, or decoration instruction" (SPIR-V 3.56.6,
+// paraphrased, no local copy; debug information's extended instructions
+// are left alone). The instructions that take no type operand at all
+// reject it as a type (checkCoreInst).
+func (s *state) checkFunctionTypeUses(i int) {
+	w := s.m.Insts[i].Words
+	for _, o := range s.operands(i) {
+		if o.Kind != spirv.KindIdRef && o.Kind != spirv.KindIdResultType {
+			continue
+		}
+		if id := w[o.Offset]; s.types[id].is(spirv.OpTypeFunction) {
+			s.fail(i, "type.function.use", "Invalid use of function type result id '%d'.", id)
+			return
+		}
 	}
 }
 
