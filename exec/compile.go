@@ -71,6 +71,9 @@ type instr struct {
 	// masked is set on conditional branches lockstep can run with each
 	// side masked (masked.go).
 	masked *maskedIf
+	// region is set on conditional branches whose sides lockstep runs
+	// one invocation at a time up to their merge (region.go).
+	region *regionIf
 }
 
 const (
@@ -188,9 +191,10 @@ func (p *prog) compileFunctions(first int) error {
 		return err
 	}
 	var calls []*instr
+	merges := map[int32]*edge{}
 	uvars := p.uniformInputs(first)
 	for _, f := range p.res.Funcs {
-		b := &fnBuild{p: p, fn: f.ID, pslot: pslot, uvars: uvars, calls: &calls}
+		b := &fnBuild{p: p, fn: f.ID, pslot: pslot, uvars: uvars, calls: &calls, merges: merges}
 		if err := b.compile(f); err != nil {
 			return err
 		}
@@ -207,6 +211,7 @@ func (p *prog) compileFunctions(first int) error {
 		return err
 	}
 	p.linkCalls(calls)
+	p.findRegions(merges)
 	return nil
 }
 
@@ -300,11 +305,15 @@ type fnBuild struct {
 	pslot map[uint32]int32 // promoted variables' value slots
 	uvars map[uint32]bool  // pointers into subgroup-uniform built-ins
 	calls *[]*instr
+	// merges holds the selection merge block of each conditional branch
+	// that has one (by pc; its target pc once linked).
+	merges map[int32]*edge
 	// The blocks' shape (scan): phis by block, loop headers, the header
 	// whose merge block a block is, each block's order.
 	phis       map[uint32][]phi
 	loopHeader map[uint32]bool
 	mergeOf    map[uint32]uint32
+	selMerge   map[uint32]uint32 // a selection header's merge block
 	blockAt    map[uint32]int
 	// label is the block being compiled; labelPC where each block's code
 	// starts; fix the edges whose target pc link fills in.
@@ -338,6 +347,7 @@ func (b *fnBuild) scan(f *validate.Func) {
 	b.phis = map[uint32][]phi{}
 	b.loopHeader = map[uint32]bool{}
 	b.mergeOf = map[uint32]uint32{}
+	b.selMerge = map[uint32]uint32{}
 	b.blockAt = make(map[uint32]int, len(f.Blocks))
 	b.labelPC = make(map[uint32]int32, len(f.Blocks))
 	for n, blk := range f.Blocks {
@@ -345,6 +355,8 @@ func (b *fnBuild) scan(f *validate.Func) {
 		if blk.Loop {
 			b.loopHeader[blk.Label] = true
 			b.mergeOf[blk.Merge] = blk.Label
+		} else if blk.Merge != 0 {
+			b.selMerge[blk.Label] = blk.Merge
 		}
 		for k := blk.First + 1; k < blk.Last; k++ {
 			in := &p.m.Insts[k]
@@ -521,6 +533,11 @@ func (b *fnBuild) branchConditional(k int, w []uint32) error {
 	c, err := p.valSlots(k, w[:1])
 	if err != nil {
 		return err
+	}
+	if m := b.selMerge[b.label]; m != 0 {
+		e := &edge{label: m}
+		b.fix = append(b.fix, e)
+		b.merges[int32(len(p.code))] = e
 	}
 	p.code = append(p.code, instr{op: spirv.OpBranchConditional, a: c, e: [2]*edge{e1, e2}, idx: int32(k)})
 	return nil

@@ -69,8 +69,11 @@ func (x *dispatchRun) checkCounts() (uint64, error) {
 // spend charges the instructions the workgroup just run executed to the
 // dispatch's work budget; done workgroups had finished before it. err is
 // the workgroup's own outcome: a step budget cut down to the work budget's
-// share (checkCounts) is reported as the work budget.
-func (x *dispatchRun) spend(wg *wgState, err error, done, total uint64) error {
+// share (checkCounts) is reported as the work budget. The charge gathers
+// in the worker's pend until flush (the last workgroup of its claim) or
+// until it reaches a 64th of the budget: one shared addition per claim,
+// not per workgroup, which the other workers would wait on.
+func (x *dispatchRun) spend(wg *wgState, err error, pend *int64, flush bool, done, total uint64) error {
 	if err != nil {
 		// e is declared here so that it escapes (errors.As) only on this
 		// path, not once per workgroup.
@@ -97,6 +100,11 @@ func (x *dispatchRun) spend(wg *wgState, err error, done, total uint64) error {
 	for i := range wg.meta {
 		n += wg.meta[i].fin * int64(len(wg.meta[i].sg))
 	}
+	*pend += n
+	if !flush && *pend < x.work>>6 {
+		return nil
+	}
+	n, *pend = *pend, 0
 	if used := x.worked.Add(n); used > x.work {
 		return fmt.Errorf("dispatch stopped after about %d of %d workgroups: the work budget of %d instructions per dispatch is spent (exec.Options.WorkBudget, backend.Dispatch.WorkBudget)",
 			done+1, total, x.work)
@@ -205,10 +213,12 @@ func chargeColl(in *instr, act []*lane) error {
 	if len(act) == 0 {
 		return nil
 	}
-	share := (in.w + int64(len(act)) - 1) / int64(len(act))
-	for _, l := range act {
-		if l.steps -= share; l.steps < 0 {
-			return l.fail(in, "step budget exhausted by this instruction's work (%d steps for %d invocations; runaway loop?)", in.w, len(act))
+	if in.w > 0 {
+		share := (in.w + int64(len(act)) - 1) / int64(len(act))
+		for _, l := range act {
+			if l.steps -= share; l.steps < 0 {
+				return l.fail(in, "step budget exhausted by this instruction's work (%d steps for %d invocations; runaway loop?)", in.w, len(act))
+			}
 		}
 	}
 	if x := act[0].x; x != nil && x.check != nil {

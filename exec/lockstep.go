@@ -867,6 +867,7 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			}
 			continue
 		case lkColl:
+			wg.touched = true
 			switch {
 			case m.wide && isBarrier(in.op):
 				// The whole workgroup is here, in lockstep: the barrier
@@ -923,6 +924,9 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 		// An instruction with work of its own costs every invocation the
 		// same, however it runs here (once, on rows, in each invocation).
 		weighted := in.w > 0
+		if weighted {
+			wg.touched = true
+		}
 		if weighted && !wg.workSteps(m, in.w) {
 			m.left++
 			wg.leave(m)
@@ -945,6 +949,7 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 				setSt(st, in.res, n, sVec)
 			}
 		default:
+			wg.touched = true
 			m.spread(in.uses)
 			if in.vec == nil || !in.vec(sg, in) {
 				for _, l := range sg {
@@ -976,6 +981,16 @@ func (wg *wgState) workSteps(m *sgMeta, w int64) bool {
 	}
 	wg.stmp = pre
 	return true
+}
+
+// reserve reports whether every invocation has at least n steps left
+// beyond those spent alike; where lockstep's count (the fewest left, or
+// less) says not, it settles the counts first.
+func (m *sgMeta) reserve(n int64) bool {
+	if m.left < n {
+		m.settle()
+	}
+	return m.left >= n
 }
 
 // uniformRange reports whether every slot state of st is the same in all
@@ -1194,8 +1209,10 @@ func groupRowOp(in *instr) bool {
 func (m *sgMeta) groupRow(in *instr, sgs int) {
 	d := m.row(in.res)
 	if in.op == spirv.OpGroupNonUniformElect {
+		// Subgroup sizes are powers of two.
+		first := m.sg[0].sgl
 		for i := range d {
-			d[i] = b2u((m.sg[0].sgl+i)%sgs == 0)
+			d[i] = b2u((first+i)&(sgs-1) == 0)
 		}
 		return
 	}
@@ -1218,16 +1235,23 @@ func (m *sgMeta) groupRow(in *instr, sgs int) {
 // spend) and puts them back in their reset state, which the next
 // workgroup's reset then skips; walking the invocations once instead of
 // three times matters to a workgroup of short invocations.
+// Where nothing touched the others (wgState.touched), only the first,
+// the leader, has left its reset state: a workgroup of 256 invocations
+// then costs one invocation's reset, not 256 cache misses.
 func (wg *wgState) finishWide() {
 	x := wg.x
 	entry, budget := x.p.entry, x.budget
+	ls := wg.lanes
+	if !wg.touched {
+		ls = ls[:1]
+	}
 	var n int64
-	for _, l := range wg.lanes {
+	for _, l := range ls {
 		n += budget - l.steps
 		l.memStale, l.pc, l.state, l.steps = true, entry, stRun, budget
 		l.stack, l.loops, l.rqs = l.stack[:0], l.loops[:0], l.rqs[:0]
 	}
-	wg.spent, wg.fresh = n, true
+	wg.spent, wg.fresh, wg.touched = n, true, false
 }
 
 // lockCtl performs a control-flow instruction for the whole subgroup. It
@@ -1532,7 +1556,11 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 		if (x != 0) != v {
 			if in.masked != nil {
 				// The masked branch reads the condition from its row.
+				wg.touched = true
 				return wg.masked(in, m)
+			}
+			if in.region != nil {
+				return wg.lockRegion(in, m)
 			}
 			if !m.wide {
 				m.scatterRow(c)
@@ -1549,7 +1577,11 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 // masked branch runs both sides in lockstep, any other diverges.
 func (wg *wgState) lockSplit(in *instr, m *sgMeta) (bool, error) {
 	if in.masked != nil {
+		wg.touched = true
 		return wg.masked(in, m)
+	}
+	if in.region != nil {
+		return wg.lockRegion(in, m)
 	}
 	return wg.diverge(m), nil
 }

@@ -369,8 +369,17 @@ func pickRowLoad(in *instr) rowOp {
 
 // rLoad32 is the commonest load, with the shared region's loop inlined.
 func rLoad32(m *sgMeta, in *instr) bool {
-	if m.st[in.a[0]] == sAff && m.affLoad(in, 4) {
-		return true
+	switch p := in.a[0]; m.st[p] {
+	case sAff:
+		if m.affLoad(in, 4) {
+			return true
+		}
+	case sAll, sLead:
+		// A built-in input, before its address is broadcast to a row
+		// (a uniform address elsewhere loads once, not here).
+		if a := m.sg[0].regs[p]; a>>56 == regInv && m.builtinRow(in.res, a&(1<<offBits-1), m.row(in.res)) {
+			return true
+		}
 	}
 	a := m.arg(in.a[0], 0)
 	if a == nil {
@@ -380,9 +389,6 @@ func rLoad32(m *sgMeta, in *instr) bool {
 	a = a[:len(d)]
 	buf, tag := m.span(a[0])
 	if buf == nil {
-		if isUni(m.st[in.a[0]]) && a[0]>>56 == regInv && m.builtinRow(in.res, a[0]&(1<<offBits-1), d) {
-			return true
-		}
 		return m.memRow(a, 4, func(i int, b []byte) { d[i] = uint64(binary.LittleEndian.Uint32(b)) })
 	}
 	size := uint64(len(buf))

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -85,6 +86,11 @@ type wgState struct {
 	// and spent is the steps they had spent before it (for spend).
 	fresh bool
 	spent int64
+	// touched: an invocation other than the first may have left its
+	// reset state since all were last put back in it (steps charged,
+	// memory filled, per-invocation work in the wide lockstep), so
+	// finishWide walks them all; otherwise only the first.
+	touched bool
 }
 
 func newWG(x *dispatchRun) *wgState {
@@ -159,6 +165,7 @@ func (wg *wgState) reset(id [3]uint32) {
 	// one needs them; each invocation's memory is filled when first
 	// touched (fillMem).
 	if !wg.fresh {
+		wg.touched = false
 		entry, budget := p.entry, x.budget
 		for _, l := range wg.lanes {
 			l.memStale, l.pc, l.state, l.steps = true, entry, stRun, budget
@@ -186,6 +193,9 @@ func (wg *wgState) reset(id [3]uint32) {
 func (l *lane) fillMem() {
 	l.memStale = false
 	p, wg := l.p, l.wg
+	if l.lid != 0 {
+		wg.touched = true
+	}
 	copy(l.mem, p.invInit)
 	fixed := l.fixed
 	for _, iv := range p.inputs {
@@ -426,7 +436,7 @@ func (wg *wgState) run() error {
 	}
 }
 
-var errStopped = fmt.Errorf("stopped")
+var errStopped = errors.New("stopped")
 
 // runSubgroup runs the lanes of one subgroup until each has finished or
 // waits at a workgroup barrier, performing the subgroup-wide instructions
@@ -543,6 +553,8 @@ func (x *dispatchRun) execute(workers int) error {
 		go func() {
 			defer wgrp.Done()
 			wg := newWG(x)
+			var pend int64    // work spent, not yet in x.worked (spend)
+			var i, end uint64 // the workgroups claimed and not yet run
 			for !x.stop.Load() {
 				select {
 				case <-cancelled:
@@ -550,12 +562,14 @@ func (x *dispatchRun) execute(workers int) error {
 					return
 				default:
 				}
-				i := next.Add(1) - 1
-				if i >= total {
-					return
+				if i == end {
+					if i, end = claim(&next, total, workers); i >= total {
+						return
+					}
 				}
 				id := [3]uint32{x.base[0] + uint32(i%uint64(g[0])), x.base[1] + uint32(i/uint64(g[0])%uint64(g[1])), x.base[2] + uint32(i/(uint64(g[0])*uint64(g[1])))}
-				err := x.spend(wg, wg.safeRun(id), done.Load(), total)
+				err := x.spend(wg, wg.safeRun(id), &pend, i+1 == end, done.Load(), total)
+				i++
 				if err != nil && err != errStopped {
 					mu.Lock()
 					if i < firstIdx {
@@ -577,6 +591,31 @@ func (x *dispatchRun) execute(workers int) error {
 	}
 	return firstErr
 }
+
+// claim hands a worker the next workgroups [i, end) of next's count:
+// guided, a share of what is left that shrinks towards the end (at most
+// maxClaim, one at a time for a single worker, which keeps the work
+// budget's accounting per workgroup there), so that consecutive
+// workgroups go to one worker (their data in a row) and the workers
+// touch the shared count once per claim rather than per workgroup.
+func claim(next *atomic.Uint64, total uint64, workers int) (i, end uint64) {
+	for {
+		i = next.Load()
+		if i >= total {
+			return total, total
+		}
+		k := uint64(1)
+		if workers > 1 {
+			k = min(max((total-i)/uint64(8*workers), 1), maxClaim)
+		}
+		if next.CompareAndSwap(i, i+k) {
+			return i, i + k
+		}
+	}
+}
+
+// maxClaim bounds the workgroups a worker claims at once.
+const maxClaim = 32
 
 // safeRun runs one workgroup, turning a panic inside the executor into an
 // internal error that names the instruction being run.

@@ -119,6 +119,14 @@ func (s *state) checkComposite(i int, op spirv.Op, rt *Type, parts []uint32, con
 				s.fail(i, "constant.constituent", "%s Constituent <id> '%d' is not a constant or undef.", op, p)
 				return
 			}
+			// A fixed constant cannot hold a value fixed only at pipeline
+			// creation: OpConstantComposite's "Constituents must be ...
+			// non-specialization constants" (SPIR-V 3.56.7, paraphrased;
+			// OpSpecConstantComposite is the one that takes them).
+			if op != spirv.OpSpecConstantComposite && isSpecConstInst(pi.Op) {
+				s.fail(i, "constant.constituent.spec", "%s must not have spec constant operands: <id> '%d'", op, p)
+				return
+			}
 		}
 	}
 	typeOf := func(p uint32) uint32 { return s.typeOf(p) }
@@ -180,6 +188,16 @@ func (s *state) checkComposite(i int, op spirv.Op, rt *Type, parts []uint32, con
 	default:
 		s.fail(i, "composite.type", "%s Result Type <id> '%d' is not a composite type.", op, rt.ID)
 	}
+}
+
+// isSpecConstInst reports whether op makes a specialization constant.
+func isSpecConstInst(op spirv.Op) bool {
+	switch op {
+	case spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse, spirv.OpSpecConstant, spirv.OpSpecConstantComposite,
+		spirv.OpSpecConstantOp, spirv.OpSpecConstantCompositeReplicateEXT, spirv.OpSpecConstantDataKHR:
+		return true
+	}
+	return false
 }
 
 // checkNarrowLiteral: a literal narrower than its word "must be 0 for a

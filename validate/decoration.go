@@ -13,6 +13,7 @@ import (
 // decoration groups are expanded.
 func (s *state) checkDecorations() {
 	groups := map[uint32][]decoration{}
+	var strided []uint32 // arrays with ArrayStride or ArrayStrideIdEXT
 	for i := range s.m.Insts {
 		in := &s.m.Insts[i]
 		w := in.Words
@@ -62,6 +63,9 @@ func (s *state) checkDecorations() {
 					s.fail(i, "decoration.array-stride", "ArrayStride of <id> '%d' must be greater than 0.", w[0])
 					return
 				}
+				strided = append(strided, w[0])
+			case spirv.DecorationArrayStrideIdEXT:
+				strided = append(strided, w[0])
 			}
 		case spirv.OpMemberName:
 			// OpMemberName: "'Type' is the <id> of an OpTypeStruct";
@@ -112,6 +116,34 @@ func (s *state) checkDecorations() {
 				}
 			}
 		}
+	}
+	s.checkBlockArrayStride(strided)
+}
+
+// checkBlockArrayStride: an array of blocks is an array of descriptors,
+// which has no layout in memory: "an array of Block- or BufferBlock-
+// decorated structures must not have an ArrayStride decoration" (SPIR-V
+// 2.18.2, paraphrased; ArrayStrideIdEXT likewise). Reported at the first
+// such array type, as the decorations may come in any order.
+func (s *state) checkBlockArrayStride(strided []uint32) {
+	if !s.hasCap(spirv.CapabilityShader) {
+		return
+	}
+	first := -1
+	for _, a := range strided {
+		t := s.types[a]
+		if !t.is(spirv.OpTypeArray) && !t.is(spirv.OpTypeRuntimeArray) {
+			continue
+		}
+		if !s.hasDecoration(t.Elem, spirv.DecorationBlock) && !s.hasDecoration(t.Elem, spirv.DecorationBufferBlock) {
+			continue
+		}
+		if k := s.defIndex(a); first < 0 || k < first {
+			first = k
+		}
+	}
+	if first >= 0 {
+		s.fail(first, "decoration.array-stride.block", "Array containing a Block or BufferBlock must not be decorated with ArrayStride or ArrayStrideIdEXT")
 	}
 }
 

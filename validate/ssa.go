@@ -197,6 +197,9 @@ func (s *state) checkStructured() {
 				}
 			}
 		}
+		if s.checkConstructEntries(f); s.err != nil {
+			return
+		}
 	}
 }
 

@@ -107,6 +107,9 @@ func (s *state) checkTypes() {
 			t.Storage, t.Elem = spirv.StorageClass(w[1]), w[2]
 			if s.types[t.Elem] == nil && !s.fwdPtr[t.Elem] {
 				s.fail(i, "type.pointer", "OpTypePointer Type <id> '%d' is not a type.", t.Elem)
+			} else if s.types[t.Elem].is(spirv.OpTypeFunction) && s.envRules() && !s.hasCap(spirv.CapabilityFunctionPointersINTEL) {
+				// Only SPV_INTEL_function_pointers points at functions.
+				s.fail(i, "type.function.use", "Invalid use of function type result id '%d'.", t.Elem)
 			}
 		case spirv.OpTypeUntypedPointerKHR:
 			t.Storage = spirv.StorageClass(w[1])
@@ -282,6 +285,13 @@ func (s *state) checkElemType(i int, t *Type, what string) {
 	}
 	if et.is(spirv.OpTypeFunction) {
 		s.fail(i, "type.function.use", "Invalid use of function type result id '%d'.", t.Elem)
+	}
+	// A runtime array is only ever a block's last member in Vulkan, so no
+	// array holds one: "OpTypeRuntimeArray must only be used for the last
+	// member of a Block-decorated OpTypeStruct"
+	// (VUID-StandaloneSpirv-OpTypeRuntimeArray-04680).
+	if et.is(spirv.OpTypeRuntimeArray) && s.env.vulkan && s.envRules() {
+		s.fail(i, "type.runtime-array.vulkan", "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680] %s %s <id> '%d' is not valid in Vulkan environments.", t.Op, what, t.Elem)
 	}
 }
 
