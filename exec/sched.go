@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -443,7 +444,7 @@ func (wg *wgState) run() error {
 	}
 }
 
-var errStopped = fmt.Errorf("stopped")
+var errStopped = errors.New("stopped")
 
 // runSubgroup runs the lanes of one subgroup until each has finished or
 // waits at a workgroup barrier, performing the subgroup-wide instructions
