@@ -11,7 +11,9 @@ import (
 
 // budgetShaders run a loop of pc.n iterations after code that lockstep
 // handles in different ways: a subgroup that finishes in lockstep, a
-// masked branch whose sides differ in length, and invocations whose step
+// masked branch whose sides differ in length, divergent regions (a loop
+// on one side, of different lengths; a runaway loop there in a few
+// invocations, the others running out past the merge), invocations whose step
 // counts differ when they reconverge at a subgroup operation, and
 // instructions with work of their own (copies of a large array), also
 // on a masked branch's side.
@@ -42,6 +44,25 @@ var budgetShaders = map[string]string{
         a += u[(i * 7u + a) & 255u];
         t[i & 255u] = a;
     }
+    o[gl_LocalInvocationIndex] = a;`,
+	"region": `
+    uint a = gl_LocalInvocationIndex, b = 1u;
+    for (uint i = 0u; i < pc.n; i++) {
+        if ((a & 3u) == 0u) {
+            for (uint j = 0u; j < (a & 7u) + 1u; j++) b += a ^ j;
+            a += b;
+        } else {
+            a = a * 5u + 1u;
+        }
+        a ^= i;
+    }
+    o[gl_LocalInvocationIndex] = a + b;`,
+	"regionlong": `
+    uint a = gl_LocalInvocationIndex;
+    if (a == 5u || a == 21u) {
+        for (uint i = 0u; i < pc.n; i++) a = a * 3u + i;
+    }
+    for (uint i = 0u; i < pc.n; i++) a = a * 7u + i;
     o[gl_LocalInvocationIndex] = a;`,
 	"maskedwork": `
     uint t[256];
@@ -82,7 +103,7 @@ func budgetRun(t *testing.T, code []uint32, oneByOne bool, n uint32, steps, work
 // stops with the same error (instruction and invocation) at every step
 // budget, and the least work budget a dispatch runs within is the same.
 func TestBudgetsMatchOneByOne(t *testing.T) {
-	for _, name := range []string{"finish", "masked", "reconverge", "work", "maskedwork"} {
+	for _, name := range []string{"finish", "masked", "reconverge", "work", "maskedwork", "region", "regionlong"} {
 		for _, local := range []int{16, 64} {
 			code := budgetCode(t, budgetShaders[name], local)
 			for _, steps := range []int64{60, 61, 200, 1001, 1002, 1003, 4099, 9000, 9001} {

@@ -10,14 +10,43 @@ import (
 
 // instr is one decoded instruction: operand ids mapped to value slots.
 type instr struct {
+	// The fields lockstep reads for every instruction come first, in one
+	// cache line (rows leave little of the first-level cache to code).
 	op  spirv.Op
 	res int32 // result slot
 	rn  int32 // result slots (resN), for lockstep
-	t   *typ  // result type
-	at  *typ  // type of the first value operand
+	// lk is how lockstep execution treats the instruction; uses are the
+	// slots of its value operands (slot, count pairs).
+	lk uint8
+	// fast selects an inlined path in the interpreter loop for the
+	// commonest scalar instructions; m is the result mask there.
+	fast uint8
+	// nop marks a copy of slots onto themselves (a promoted variable's
+	// load sharing its slots), which lockstep only counts as a step; uk
+	// says how lockstep tests the uses for uniformity: 1 or 2 single
+	// slots in us, 0 the whole list.
+	nop bool
+	// vres marks an instruction computing its result straight into a
+	// promoted variable's slots (promotedStores).
+	vres bool
+	uk   uint8
+	us   [2]int32
+	// fu is the fused load run starting here (fuse.go).
+	fu *fusedLoad
+	// row runs it for a subgroup in lockstep on rows of values (rows.go).
+	row rowOp
 	a   []int32
-	lit []uint32
-	sub uint32 // extended instruction number, scope, or a slot offset
+	// w is the instruction's work beyond one step (limits.go: weigh).
+	w int64
+	// vec runs the instruction for a list of invocations at once, where
+	// it has such a handler (vec.go).
+	vec  vecOp
+	m    uint64
+	uses []int32
+	t    *typ // result type
+	at   *typ // type of the first value operand
+	lit  []uint32
+	sub  uint32 // extended instruction number, scope, or a slot offset
 	// The core's operands, by kind of instruction: branch edges (e[0]
 	// for OpBranch), switch table, callee, access chain, memory layout of
 	// a load or store's pointer, OpArrayLength's member offset and
@@ -38,35 +67,13 @@ type instr struct {
 	// invocations together; wg those whose scope is the whole workgroup.
 	coll bool
 	wg   bool
-	// fast selects an inlined path in the interpreter loop for the
-	// commonest scalar instructions; m is the result mask there.
-	fast uint8
-	m    uint64
-	// lk is how lockstep execution treats the instruction; uses are the
-	// slots of its value operands (slot, count pairs).
-	lk   uint8
-	uses []int32
-	// nop marks a copy of slots onto themselves (a promoted variable's
-	// load sharing its slots), which lockstep only counts as a step; uk
-	// says how lockstep tests the uses for uniformity: 1 or 2 single
-	// slots in us, 0 the whole list.
-	nop bool
-	// vres marks an instruction computing its result straight into a
-	// promoted variable's slots (promotedStores).
-	vres bool
-	uk   uint8
-	us   [2]int32
-	// vec runs the instruction for a list of invocations at once, where
-	// it has such a handler (vec.go).
-	vec vecOp
-	// row runs it for a subgroup in lockstep on rows of values (rows.go).
-	row rowOp
-	fam uint8
+	fam  uint8
 	// masked is set on conditional branches lockstep can run with each
 	// side masked (masked.go).
 	masked *maskedIf
-	// w is the instruction's work beyond one step (limits.go: weigh).
-	w int64
+	// region is set on conditional branches whose sides lockstep runs
+	// one invocation at a time up to their merge (region.go).
+	region *regionIf
 }
 
 const (
@@ -184,9 +191,10 @@ func (p *prog) compileFunctions(first int) error {
 		return err
 	}
 	var calls []*instr
+	merges := map[int32]*edge{}
 	uvars := p.uniformInputs(first)
 	for _, f := range p.res.Funcs {
-		b := &fnBuild{p: p, fn: f.ID, pslot: pslot, uvars: uvars, calls: &calls}
+		b := &fnBuild{p: p, fn: f.ID, pslot: pslot, uvars: uvars, calls: &calls, merges: merges}
 		if err := b.compile(f); err != nil {
 			return err
 		}
@@ -198,10 +206,12 @@ func (p *prog) compileFunctions(first int) error {
 	p.classify()
 	p.weigh()
 	p.pickVecs()
+	p.fuseLoads(first)
 	if err := p.resolveCallbacks(); err != nil {
 		return err
 	}
 	p.linkCalls(calls)
+	p.findRegions(merges)
 	return nil
 }
 
@@ -295,11 +305,15 @@ type fnBuild struct {
 	pslot map[uint32]int32 // promoted variables' value slots
 	uvars map[uint32]bool  // pointers into subgroup-uniform built-ins
 	calls *[]*instr
+	// merges holds the selection merge block of each conditional branch
+	// that has one (by pc; its target pc once linked).
+	merges map[int32]*edge
 	// The blocks' shape (scan): phis by block, loop headers, the header
 	// whose merge block a block is, each block's order.
 	phis       map[uint32][]phi
 	loopHeader map[uint32]bool
 	mergeOf    map[uint32]uint32
+	selMerge   map[uint32]uint32 // a selection header's merge block
 	blockAt    map[uint32]int
 	// label is the block being compiled; labelPC where each block's code
 	// starts; fix the edges whose target pc link fills in.
@@ -333,6 +347,7 @@ func (b *fnBuild) scan(f *validate.Func) {
 	b.phis = map[uint32][]phi{}
 	b.loopHeader = map[uint32]bool{}
 	b.mergeOf = map[uint32]uint32{}
+	b.selMerge = map[uint32]uint32{}
 	b.blockAt = make(map[uint32]int, len(f.Blocks))
 	b.labelPC = make(map[uint32]int32, len(f.Blocks))
 	for n, blk := range f.Blocks {
@@ -340,6 +355,8 @@ func (b *fnBuild) scan(f *validate.Func) {
 		if blk.Loop {
 			b.loopHeader[blk.Label] = true
 			b.mergeOf[blk.Merge] = blk.Label
+		} else if blk.Merge != 0 {
+			b.selMerge[blk.Label] = blk.Merge
 		}
 		for k := blk.First + 1; k < blk.Last; k++ {
 			in := &p.m.Insts[k]
@@ -516,6 +533,11 @@ func (b *fnBuild) branchConditional(k int, w []uint32) error {
 	c, err := p.valSlots(k, w[:1])
 	if err != nil {
 		return err
+	}
+	if m := b.selMerge[b.label]; m != 0 {
+		e := &edge{label: m}
+		b.fix = append(b.fix, e)
+		b.merges[int32(len(p.code))] = e
 	}
 	p.code = append(p.code, instr{op: spirv.OpBranchConditional, a: c, e: [2]*edge{e1, e2}, idx: int32(k)})
 	return nil

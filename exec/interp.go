@@ -92,6 +92,9 @@ type lane struct {
 	nullTexel [8]byte
 	// self is the lane alone, for vector handlers (vec.go).
 	self [1]*lane
+	// halt, when not 0, is the pc of a block where run stops, back in
+	// lockstep (region.go: a merge block, which never starts a function).
+	halt int32
 }
 
 // globalID is the invocation's GlobalInvocationId (in 32 bits, wrapping).
@@ -407,6 +410,9 @@ func (l *lane) run() error {
 		switch in.op {
 		case spirv.OpBranch:
 			l.take(in.e[0])
+			if l.pc == l.halt {
+				return nil
+			}
 		case spirv.OpBranchConditional:
 			e := in.e
 			if r[in.a[0]] != 0 {
@@ -414,8 +420,14 @@ func (l *lane) run() error {
 			} else {
 				l.take(e[1])
 			}
+			if l.pc == l.halt {
+				return nil
+			}
 		case spirv.OpSwitch:
 			l.take(in.sw.pick(r[in.a[0]]))
+			if l.pc == l.halt {
+				return nil
+			}
 		case spirv.OpReturn, spirv.OpReturnValue:
 			if len(l.stack) == 0 {
 				l.state = stDone

@@ -87,7 +87,7 @@ func (x *dispatchRun) spend(wg *wgState, err error, pend *int64, flush bool, don
 	if x.work < 0 {
 		return nil
 	}
-	n := int64(wgSteps)
+	n := int64(wgSteps) * int64(wg.groups)
 	if wg.fresh {
 		n += wg.spent
 	} else {
@@ -213,10 +213,12 @@ func chargeColl(in *instr, act []*lane) error {
 	if len(act) == 0 {
 		return nil
 	}
-	share := (in.w + int64(len(act)) - 1) / int64(len(act))
-	for _, l := range act {
-		if l.steps -= share; l.steps < 0 {
-			return l.fail(in, "step budget exhausted by this instruction's work (%d steps for %d invocations; runaway loop?)", in.w, len(act))
+	if in.w > 0 {
+		share := (in.w + int64(len(act)) - 1) / int64(len(act))
+		for _, l := range act {
+			if l.steps -= share; l.steps < 0 {
+				return l.fail(in, "step budget exhausted by this instruction's work (%d steps for %d invocations; runaway loop?)", in.w, len(act))
+			}
 		}
 	}
 	if x := act[0].x; x != nil && x.check != nil {

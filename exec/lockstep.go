@@ -72,6 +72,7 @@ type sgMeta struct {
 	// invocations' ids for them (affine.go); made: the row handler just
 	// run made its result sAff.
 	aff   []affine
+	fa    affine // a fused load's address (fuse.go)
 	runs  []xrun
 	box   [3][2]int64
 	boxOK bool
@@ -844,6 +845,11 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			ld.pc++
 			continue
 		}
+		if in.fu != nil && m.rows != nil && m.left >= int64(in.fu.n-1) && m.fused(in.fu) {
+			m.left -= int64(in.fu.n - 1)
+			ld.pc += in.fu.n
+			continue
+		}
 		n := in.rn
 		once := false
 		switch in.lk {
@@ -975,6 +981,16 @@ func (wg *wgState) workSteps(m *sgMeta, w int64) bool {
 	}
 	wg.stmp = pre
 	return true
+}
+
+// reserve reports whether every invocation has at least n steps left
+// beyond those spent alike; where lockstep's count (the fewest left, or
+// less) says not, it settles the counts first.
+func (m *sgMeta) reserve(n int64) bool {
+	if m.left < n {
+		m.settle()
+	}
+	return m.left >= n
 }
 
 // uniformRange reports whether every slot state of st is the same in all
@@ -1193,8 +1209,10 @@ func groupRowOp(in *instr) bool {
 func (m *sgMeta) groupRow(in *instr, sgs int) {
 	d := m.row(in.res)
 	if in.op == spirv.OpGroupNonUniformElect {
+		// Subgroup sizes are powers of two.
+		first := m.sg[0].sgl
 		for i := range d {
-			d[i] = b2u((m.sg[0].sgl+i)%sgs == 0)
+			d[i] = b2u((first+i)&(sgs-1) == 0)
 		}
 		return
 	}
@@ -1541,6 +1559,9 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 				wg.touched = true
 				return wg.masked(in, m)
 			}
+			if in.region != nil {
+				return wg.lockRegion(in, m)
+			}
 			if !m.wide {
 				m.scatterRow(c)
 			}
@@ -1558,6 +1579,9 @@ func (wg *wgState) lockSplit(in *instr, m *sgMeta) (bool, error) {
 	if in.masked != nil {
 		wg.touched = true
 		return wg.masked(in, m)
+	}
+	if in.region != nil {
+		return wg.lockRegion(in, m)
 	}
 	return wg.diverge(m), nil
 }

@@ -103,6 +103,11 @@ func (p *prog) findMasked(in *instr) *maskedIf {
 // and the counts are then set to what the sides cost.
 func (wg *wgState) masked(in *instr, m *sgMeta) (bool, error) {
 	mi, c := in.masked, in.a[0]
+	if !mi.weighted && m.reserve(max(mi.side[0].steps, mi.side[1].steps)) {
+		// Every invocation has the steps of either side: each is
+		// charged its own side's as the sides are split.
+		return false, wg.lockMasked(in, m, mi, true)
+	}
 	spent := m.start - m.left
 	ok := true
 	lo := m.sg[0].steps
@@ -115,7 +120,7 @@ func (wg *wgState) masked(in *instr, m *sgMeta) (bool, error) {
 	}
 	m.start, m.left = lo, lo
 	if ok && !mi.weighted {
-		return false, wg.lockMasked(in, m, mi)
+		return false, wg.lockMasked(in, m, mi, false)
 	}
 	// The sides' work is charged as they run, on the counts before the
 	// branch: the leader runs the instructions of both sides that run
@@ -131,7 +136,7 @@ func (wg *wgState) masked(in *instr, m *sgMeta) (bool, error) {
 	if !ok || m.sg[0].steps < mi.side[0].steps+mi.side[1].steps {
 		return wg.diverge(m), nil
 	}
-	err := wg.lockMasked(in, m, mi)
+	err := wg.lockMasked(in, m, mi, false)
 	m.setSteps(to)
 	return false, err
 }
@@ -139,14 +144,13 @@ func (wg *wgState) masked(in *instr, m *sgMeta) (bool, error) {
 // lockMasked runs the branch in, on which the invocations disagree, with
 // each side masked to the invocations that take it, and leaves the
 // subgroup, in lockstep, at the block where the sides meet. Each
-// invocation spends the steps of its own side (masked).
-func (wg *wgState) lockMasked(in *instr, m *sgMeta, mi *maskedIf) error {
+// invocation spends the steps of its own side (masked; charge: here).
+func (wg *wgState) lockMasked(in *instr, m *sgMeta, mi *maskedIf, charge bool) error {
 	if m.wide {
-		return wg.lockMaskedWide(in, m, mi)
+		return wg.lockMaskedWide(in, m, mi, charge)
 	}
-	sg, st := m.sg, m.st
-	ld := sg[0]
-	sides := wg.splitSides(sg, m.condRow(in.a[0]), in.a[0])
+	ld := m.sg[0]
+	sides := wg.maskedSides(m, mi, m.sg, m.condRow(in.a[0]), in.a[0], charge)
 	code := wg.x.p.code
 	for k := range sides {
 		s := &mi.side[k]
@@ -157,24 +161,72 @@ func (wg *wgState) lockMasked(in *instr, m *sgMeta, mi *maskedIf) error {
 			}
 		}
 	}
-	// The moves into the merge block read values of both sides' paths
-	// only for the invocations that took them.
-	for k := range sides {
-		m.spreadMoves(mi.side[k].post)
-	}
-	for k := range sides {
-		for _, l := range sides[k] {
-			phiMoves(l, mi.side[k].post)
-		}
-	}
-	for _, v := range mi.side[0].post {
-		setSt(st, v.dst, v.n, sVar)
-	}
-	for _, v := range mi.side[1].post {
-		setSt(st, v.dst, v.n, sVar)
-	}
+	m.maskedPost(mi, sides)
 	ld.pc = mi.merge
 	return nil
+}
+
+// maskedSides splits the invocations of sg (a subgroup of m) by the
+// values of condition slot c (cr's where not nil) for a masked branch:
+// only those of a side that has code or phi moves are listed. With
+// charge, those of a side with steps are charged them, and lockstep's
+// count goes on from the fewest left.
+func (wg *wgState) maskedSides(m *sgMeta, mi *maskedIf, sg []*lane, cr []uint64, c int32, charge bool) [2][]*lane {
+	var sides [2][]*lane
+	s0, s1 := mi.side[0].used(), mi.side[1].used()
+	switch {
+	case s0 && s1:
+		sides = wg.splitSides(sg, cr, c)
+	case s0 || s1:
+		k := 0
+		if s1 {
+			k = 1
+		}
+		sides[k] = wg.sideOf(sg, cr, c, k)
+	}
+	if charge {
+		spent := m.start - m.left
+		for k := range sides {
+			if n := mi.side[k].steps; n > 0 {
+				for _, l := range sides[k] {
+					l.steps -= n
+					if left := l.steps - spent; left < m.left {
+						m.start, m.left = left+spent, left
+					}
+				}
+			}
+		}
+	}
+	return sides
+}
+
+// used reports whether a side of a masked branch does anything: a block
+// to run (steps), or phi moves.
+func (s *maskedSide) used() bool {
+	return s.steps > 0 || len(s.pre) > 0 || len(s.post) > 0
+}
+
+// maskedPost performs the moves into the block where the sides meet,
+// which read values of both sides' paths only for the invocations that
+// took them.
+func (m *sgMeta) maskedPost(mi *maskedIf, sides [2][]*lane) {
+	for k := range sides {
+		if len(mi.side[k].post) > 0 {
+			m.spreadMoves(mi.side[k].post)
+		}
+	}
+	for k := range sides {
+		post := mi.side[k].post
+		if len(post) == 0 {
+			continue
+		}
+		for _, l := range sides[k] {
+			phiMoves(l, post)
+		}
+		for _, v := range post {
+			setSt(m.st, v.dst, v.n, sVar)
+		}
+	}
 }
 
 // condRow returns the values of condition slot c as a row where they
@@ -190,9 +242,11 @@ func (m *sgMeta) condRow(c int32) []uint64 {
 // side returns the side (0 true, 1 false) invocation l, at i in the row
 // cr of condition slot c (nil: in its registers), takes.
 func side(cr []uint64, i int, l *lane, c int32) int {
-	v := l.regs[c]
+	var v uint64
 	if cr != nil {
 		v = cr[i]
+	} else {
+		v = l.regs[c]
 	}
 	if v != 0 {
 		return 0
@@ -217,7 +271,7 @@ func (wg *wgState) splitSides(sg []*lane, cr []uint64, c int32) [2][]*lane {
 // lockMaskedWide runs a masked branch of a whole workgroup in lockstep
 // one subgroup after another, each as lockMasked runs a subgroup's, so
 // that a fault is the one running the subgroups one by one finds.
-func (wg *wgState) lockMaskedWide(in *instr, m *sgMeta, mi *maskedIf) error {
+func (wg *wgState) lockMaskedWide(in *instr, m *sgMeta, mi *maskedIf, charge bool) error {
 	code := wg.x.p.code
 	cr := m.condRow(in.a[0])
 	for _, sg := range wg.sgs {
@@ -226,7 +280,7 @@ func (wg *wgState) lockMaskedWide(in *instr, m *sgMeta, mi *maskedIf) error {
 		if cr != nil {
 			scr = cr[sg[0].lid : sg[0].lid+len(sg)]
 		}
-		sides := wg.splitSides(sg, scr, in.a[0])
+		sides := wg.maskedSides(m, mi, sg, scr, in.a[0], charge)
 		for k := range sides {
 			if len(sides[k]) == 0 {
 				continue
@@ -239,17 +293,7 @@ func (wg *wgState) lockMaskedWide(in *instr, m *sgMeta, mi *maskedIf) error {
 				}
 			}
 		}
-		for k := range sides {
-			m.spreadMoves(mi.side[k].post)
-		}
-		for k := range sides {
-			for _, l := range sides[k] {
-				phiMoves(l, mi.side[k].post)
-			}
-			for _, v := range mi.side[k].post {
-				setSt(m.st, v.dst, v.n, sVar)
-			}
-		}
+		m.maskedPost(mi, sides)
 	}
 	m.sg[0].pc = mi.merge
 	return nil
@@ -324,6 +368,10 @@ func (m *sgMeta) maskedOne(in *instr, act []*lane, lead *lane) error {
 	n := resN(in)
 	if in.fast == fCopy {
 		d, s, k := in.res, in.a[0], int32(in.m)
+		if d == s {
+			// A load of a promoted variable sharing its slots.
+			return nil
+		}
 		m.spread([]int32{s, k, d, k})
 		for _, l := range act {
 			copy(l.regs[d:d+k], l.regs[s:s+k])

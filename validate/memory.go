@@ -2,7 +2,6 @@ package validate
 
 import (
 	"github.com/coopshader/coop/spirv"
-	"slices"
 )
 
 // checkMemory checks global variables, and every Scope <id> and Memory
@@ -398,17 +397,17 @@ var pointerFreeReserved = []spirv.Op{spirv.OpAbsISubINTEL, spirv.OpAbsUSubINTEL,
 	spirv.OpReorderThreadWithHintNV, spirv.OpSetMeshOutputsEXT, spirv.OpWritePackedPrimitiveIndices4x8NV, spirv.OpReadClockKHR}
 
 func init() {
-	addChecks(func() checks {
-		m := checks{}
-		for op := range spirv.Ops {
-			if d := op.Desc(); d != nil && slices.Contains(pointerFreeClasses, d.Class) && op != spirv.OpSelect && op != spirv.OpCopyObject {
-				m[op] = (*state).checkNoLogicalPointerOperand
+	addEach(func(add func(spirv.Op, func(*state, int))) {
+		for _, c := range pointerFreeClasses {
+			for _, op := range spirv.OpsOfClass(c) {
+				if op != spirv.OpSelect && op != spirv.OpCopyObject {
+					add(op, (*state).checkNoLogicalPointerOperand)
+				}
 			}
 		}
 		for _, op := range pointerFreeReserved {
-			m[op] = (*state).checkNoLogicalPointerOperand
+			add(op, (*state).checkNoLogicalPointerOperand)
 		}
-		return m
 	})
 }
 

@@ -1,0 +1,283 @@
+package exec
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/spirv"
+)
+
+// regionShaders diverge at ifs whose sides are more than straight-line
+// code. Those named in regionWant run as divergent regions (region.go):
+// loops of different trip counts, nested branches, both sides with
+// loops, a region inside a loop with barriers, calls, a switch, the
+// reduction of bench/reduce_subgroup.amber; subgroup operations after
+// the merge see the whole subgroup again. The others leave lockstep as
+// before: an early return, a break out of the enclosing loop, a
+// subgroup operation on a side.
+var regionShaders = map[string]string{
+	"loop": `
+    uint s = i;
+    if ((i % 3u) == 0u) {
+        for (uint j = 0u; j < (i & 7u); j++) s = s * 5u + j;
+    }
+    o[i] = subgroupAdd(s) + s;`,
+	"nested": `
+    uint s = 1u, t = 2u;
+    if (i > 5u) {
+        if ((i & 1u) == 1u) {
+            for (uint j = 0u; j < i % 4u; j++) s += j * i;
+        } else {
+            t = i * 3u;
+        }
+        while (t < 50u) t += i + 1u;
+    }
+    uint e = subgroupElect() ? 1u : 0u;
+    o[i] = s + t * 7u + e * 1000u + subgroupMax(s) * 13u;`,
+	"ifelse": `
+    uint s = i + 1u;
+    if ((i % 2u) == 0u) {
+        for (uint j = 0u; j < i % 5u; j++) s += j;
+    } else {
+        for (uint j = 0u; j < i % 3u; j++) s *= 3u;
+    }
+    o[i] = subgroupAdd(s) ^ s;`,
+	"inloop": `
+    uint s = i;
+    for (uint r = 0u; r < 3u; r++) {
+        if (((i + r) % 4u) == 0u) {
+            for (uint j = 0u; j < r + 2u; j++) s = s * 3u + j;
+        }
+        sh[i] = s;
+        barrier();
+        s += sh[(i + 1u) % gl_WorkGroupSize.x];
+        barrier();
+    }
+    o[i] = s;`,
+	"call": `
+    uint s = 0u;
+    if ((i % 5u) == 1u) {
+        s = f(i) + f(i + 1u);
+    }
+    o[i] = subgroupAdd(s) + f(s);`,
+	"switch": `
+    uint s = i;
+    if ((i % 2u) == 0u) {
+        switch (i % 6u) {
+        case 0u: s += 11u; break;
+        case 2u: for (uint j = 0u; j < i; j++) s ^= j; break;
+        default: s *= 7u;
+        }
+    }
+    o[i] = subgroupAdd(s) - s;`,
+	"reduce": `
+    uint s = i * 3u + 1u;
+    s = subgroupAdd(s);
+    if (subgroupElect()) {
+        sh[gl_SubgroupID] = s;
+    }
+    barrier();
+    if (i == 0u) {
+        uint t = 0u;
+        for (uint k = 0u; k < gl_NumSubgroups; k++) {
+            t += sh[k];
+        }
+        o[0] = t;
+    } else {
+        o[i] = 0u;
+    }`,
+	"return": `
+    uint s = i;
+    if ((i % 7u) == 3u) {
+        for (uint j = 0u; j < i % 4u; j++) s += j;
+        o[i] = s;
+        return;
+    }
+    o[i] = subgroupAdd(s) + s;`,
+	"break": `
+    uint s = i;
+    for (uint r = 0u; r < 4u; r++) {
+        if ((i % 3u) == r) {
+            for (uint j = 0u; j < r; j++) s += j;
+            break;
+        }
+        s += 2u;
+    }
+    o[i] = subgroupAdd(s) + s;`,
+	"subgroup": `
+    uint s = i;
+    if (i < 9u) {
+        for (uint j = 0u; j < 2u; j++) s += subgroupAdd(j + i);
+    }
+    o[i] = subgroupAdd(s) + s;`,
+}
+
+var regionWant = map[string]bool{"loop": true, "nested": true, "ifelse": true, "inloop": true, "call": true, "switch": true, "reduce": true}
+
+func regionCode(t *testing.T, body string, local int) []uint32 {
+	return glslWords(t, fmt.Sprintf(`#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = %d) in;
+layout(binding = 0) buffer O { uint o[]; };
+layout(binding = 1) buffer Small { uint sm[]; };
+shared uint sh[64];
+uint f(uint x) {
+    uint y = 0u;
+    for (uint j = 0u; j < x %% 6u; j++) y += x >> j;
+    return y;
+}
+void main() {
+    uint i = gl_LocalInvocationIndex;%s
+}`, local, body))
+}
+
+// hasRegion reports whether code has a branch that runs as a region.
+func hasRegion(t *testing.T, code []uint32) bool {
+	m, err := spirv.DecodeWords(code, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := Load(m, "main", nil, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range pr.p.code {
+		if pr.p.code[k].region != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// regionRun runs code on 3 workgroups of local invocations, in lockstep
+// or one invocation at a time, and returns the output and the error.
+func regionRun(t *testing.T, code []uint32, local int, oneByOne bool) ([]byte, error) {
+	dev := New(Options{SubgroupSize: 16, noLockstep: oneByOne})
+	out, err := dev.NewBuffer(local*4, backend.UsageStorage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, err := dev.NewBuffer(16, backend.UsageStorage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = dev.Dispatch(&backend.Dispatch{Code: code, Entry: "main", Groups: [3]uint32{3, 1, 1},
+		Bindings: []backend.Binding{{Binding: 0, Buffer: out}, {Binding: 1, Buffer: small}}})
+	return bytes.Clone(Bytes(out)), err
+}
+
+// TestRegions runs each shader in lockstep (a subgroup's, 16
+// invocations, and a whole workgroup's, 64) and one invocation at a
+// time: the outputs must be the same.
+func TestRegions(t *testing.T) {
+	for name, body := range regionShaders {
+		for _, local := range []int{16, 64} {
+			code := regionCode(t, body, local)
+			if got := hasRegion(t, code); got != regionWant[name] {
+				t.Errorf("%s: has a region %v, want %v", name, got, regionWant[name])
+			}
+			a, errA := regionRun(t, code, local, false)
+			b, errB := regionRun(t, code, local, true)
+			if errA != nil || errB != nil {
+				t.Fatalf("%s, %d invocations: lockstep %v, one by one %v", name, local, errA, errB)
+			}
+			if !bytes.Equal(a, b) {
+				t.Errorf("%s, %d invocations: lockstep and one by one differ:\n%v\n%v", name, local, u32sOf(a), u32sOf(b))
+			}
+		}
+	}
+}
+
+// TestRegionReduce checks the reduction's sum against Go's.
+func TestRegionReduce(t *testing.T) {
+	out, err := regionRun(t, regionCode(t, regionShaders["reduce"], 64), 64, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := uint32(0)
+	for i := range uint32(64) {
+		want += i*3 + 1
+	}
+	if got := u32sOf(out)[0]; got != want {
+		t.Errorf("sum %d, want %d", got, want)
+	}
+}
+
+// TestRegionFaults: a fault on a side of a region is reported as running
+// the invocations one at a time reports it, even where an earlier
+// invocation faults later, past the merge (the region's fault comes
+// second then), and in another subgroup of a wide workgroup.
+func TestRegionFaults(t *testing.T) {
+	for _, body := range []string{`
+    uint s = i;
+    if (i == 7u || i == 40u) {
+        for (uint j = 0u; j < 3u; j++) s += j;
+        sm[1000000u + i] = s;
+    }
+    if (i == 3u) {
+        sm[2000000u] = 1u;
+    }
+    o[i] = s;`, `
+    uint s = i;
+    if (i == 7u || i == 40u) {
+        for (uint j = 0u; j < 3u; j++) s += j;
+        sm[1000000u + i] = s;
+    }
+    if (i == 35u) {
+        sm[2000000u] = 1u;
+    }
+    o[i] = s;`, `
+    uint s = i;
+    if (i >= 10u) {
+        for (uint j = 0u; j < 3u; j++) s += j;
+        sm[1000000u + i] = s;
+    }
+    o[i] = s;`} {
+		for _, local := range []int{16, 64} {
+			code := regionCode(t, body, local)
+			if !hasRegion(t, code) {
+				t.Fatal("no region")
+			}
+			_, errA := regionRun(t, code, local, false)
+			_, errB := regionRun(t, code, local, true)
+			if errA == nil || fmt.Sprint(errA) != fmt.Sprint(errB) {
+				t.Errorf("%d invocations:\nlockstep   %v\none by one %v", local, errA, errB)
+			}
+		}
+	}
+}
+
+func u32sOf(b []byte) []uint32 {
+	v := make([]uint32, len(b)/4)
+	for k := range v {
+		v[k] = uint32(b[4*k]) | uint32(b[4*k+1])<<8 | uint32(b[4*k+2])<<16 | uint32(b[4*k+3])<<24
+	}
+	return v
+}
+
+// TestRegionSteps: invocations that spend more steps on a side than the
+// others run out past the merge, in lockstep, where and when running the
+// invocations one at a time they do, or finish, at every step budget
+// around the point where they start to run out.
+func TestRegionSteps(t *testing.T) {
+	code := budgetCode(t, `
+    uint a = gl_LocalInvocationIndex, n = a;
+    if ((a % 3u) == 2u) {
+        for (uint j = 0u; j < n * 2u; j++) a = a * 3u + j;
+    }
+    for (uint i = 0u; i < pc.n; i++) a = a * 7u + i;
+    o[gl_LocalInvocationIndex] = a;`, 64)
+	if !hasRegion(t, code) {
+		t.Fatal("no region")
+	}
+	for steps := int64(200); steps < 3000; steps += 37 {
+		a := budgetRun(t, code, false, 20, steps, -1)
+		b := budgetRun(t, code, true, 20, steps, -1)
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("step budget %d:\nlockstep   %v\none by one %v", steps, a, b)
+		}
+	}
+}
