@@ -92,6 +92,8 @@ type lane struct {
 	nullTexel [8]byte
 	// self is the lane alone, for vector handlers (vec.go).
 	self [1]*lane
+	// listed: in wgState.tlist (touch).
+	listed bool
 	// halt, when not 0, is the pc of a block where run stops, back in
 	// lockstep (region.go: a merge block, which never starts a function).
 	halt int32
