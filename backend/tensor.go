@@ -29,7 +29,9 @@ const (
 	TensorFloatE5M2                         // VK_FORMAT_R8_SFLOAT_FPENCODING_FLOAT8E5M2_ARM
 )
 
-var tensorFormatNames = map[TensorFormat]string{
+// tensorFormatNames is a static array (package init builds nothing for
+// it).
+var tensorFormatNames = [...]string{
 	TensorBool: "bool", TensorInt8: "int8", TensorUint8: "uint8", TensorInt16: "int16", TensorUint16: "uint16",
 	TensorInt32: "int32", TensorUint32: "uint32", TensorInt64: "int64", TensorUint64: "uint64",
 	TensorFloat16: "float16", TensorBFloat16: "bfloat16", TensorFloat32: "float32", TensorFloat64: "float64",
@@ -37,8 +39,8 @@ var tensorFormatNames = map[TensorFormat]string{
 }
 
 func (f TensorFormat) String() string {
-	if s, ok := tensorFormatNames[f]; ok {
-		return s
+	if f > 0 && int(f) < len(tensorFormatNames) {
+		return tensorFormatNames[f]
 	}
 	return fmt.Sprintf("TensorFormat(%d)", int(f))
 }

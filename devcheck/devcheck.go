@@ -242,14 +242,18 @@ func (c *checker) constant(id uint32) (uint64, bool) {
 }
 
 // componentNames is SPIR-V's ComponentType enumeration (the values of
-// VkComponentTypeKHR) in profile spelling.
-var componentNames = map[spirv.ComponentType]string{
-	spirv.ComponentTypeFloat16NV: "float16", spirv.ComponentTypeFloat32NV: "float32", spirv.ComponentTypeFloat64NV: "float64",
-	spirv.ComponentTypeSignedInt8NV: "sint8", spirv.ComponentTypeSignedInt16NV: "sint16", spirv.ComponentTypeSignedInt32NV: "sint32",
-	spirv.ComponentTypeSignedInt64NV: "sint64", spirv.ComponentTypeUnsignedInt8NV: "uint8", spirv.ComponentTypeUnsignedInt16NV: "uint16",
-	spirv.ComponentTypeUnsignedInt32NV: "uint32", spirv.ComponentTypeUnsignedInt64NV: "uint64",
-	spirv.ComponentTypeSignedInt8PackedNV: "sint8_packed", spirv.ComponentTypeUnsignedInt8PackedNV: "uint8_packed",
-	spirv.ComponentTypeFloatE4M3NV: "float8_e4m3", spirv.ComponentTypeFloatE5M2NV: "float8_e5m2",
+// VkComponentTypeKHR) in profile spelling: a static array, which package
+// init does not build.
+var componentNames = [...]struct {
+	t    spirv.ComponentType
+	name string
+}{
+	{spirv.ComponentTypeFloat16NV, "float16"}, {spirv.ComponentTypeFloat32NV, "float32"}, {spirv.ComponentTypeFloat64NV, "float64"},
+	{spirv.ComponentTypeSignedInt8NV, "sint8"}, {spirv.ComponentTypeSignedInt16NV, "sint16"}, {spirv.ComponentTypeSignedInt32NV, "sint32"},
+	{spirv.ComponentTypeSignedInt64NV, "sint64"}, {spirv.ComponentTypeUnsignedInt8NV, "uint8"}, {spirv.ComponentTypeUnsignedInt16NV, "uint16"},
+	{spirv.ComponentTypeUnsignedInt32NV, "uint32"}, {spirv.ComponentTypeUnsignedInt64NV, "uint64"},
+	{spirv.ComponentTypeSignedInt8PackedNV, "sint8_packed"}, {spirv.ComponentTypeUnsignedInt8PackedNV, "uint8_packed"},
+	{spirv.ComponentTypeFloatE4M3NV, "float8_e4m3"}, {spirv.ComponentTypeFloatE5M2NV, "float8_e5m2"},
 }
 
 // interpretation names the ComponentType constant id; ok is false when the
@@ -259,11 +263,12 @@ func (c *checker) interpretation(id uint32) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	n, ok := componentNames[spirv.ComponentType(v)]
-	if !ok {
-		return fmt.Sprintf("ComponentType(%d)", v), true
+	for _, c := range componentNames {
+		if c.t == spirv.ComponentType(v) {
+			return c.name, true
+		}
 	}
-	return n, true
+	return fmt.Sprintf("ComponentType(%d)", v), true
 }
 
 func uniqueSorted(ss []string) []string {

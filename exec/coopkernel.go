@@ -2,7 +2,8 @@ package exec
 
 import (
 	"math"
-	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
 )
 
 // Blocked kernels of the cooperative multiply-adds. Each keeps the
@@ -156,14 +157,16 @@ func toF64s(dst []float64, src []uint64, f ffmt) {
 // (every one exact), built on first use.
 func fp8Table(f ffmt) *[256]float32 {
 	if f == e4m3 {
-		return e4m3Table()
+		return e4m3TableLazy.Get()
 	}
-	return e5m2Table()
+	return e5m2TableLazy.Get()
 }
 
+// The tables are lazy.Values, which unlike sync.OnceValue allocate
+// nothing at package init.
 var (
-	e4m3Table = sync.OnceValue(func() *[256]float32 { return fp8Values(e4m3) })
-	e5m2Table = sync.OnceValue(func() *[256]float32 { return fp8Values(e5m2) })
+	e4m3TableLazy = lazy.Value[*[256]float32]{F: func() *[256]float32 { return fp8Values(e4m3) }}
+	e5m2TableLazy = lazy.Value[*[256]float32]{F: func() *[256]float32 { return fp8Values(e5m2) }}
 )
 
 func fp8Values(f ffmt) *[256]float32 {

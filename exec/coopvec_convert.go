@@ -7,15 +7,27 @@ import (
 )
 
 // matrixElemSize is the bytes of one element of a cooperative-vector
-// matrix component type.
-var matrixElemSize = map[string]int{"float16": 2, "float32": 4, "float64": 8, "sint8": 1, "uint8": 1, "sint16": 2, "uint16": 2,
-	"sint32": 4, "uint32": 4, "float8_e4m3": 1, "float8_e5m2": 1}
+// matrix component type (a switch, not a map that package init would
+// build for every start of coop).
+func matrixElemSize(t string) (int, bool) {
+	switch t {
+	case "float64":
+		return 8, true
+	case "float32", "sint32", "uint32":
+		return 4, true
+	case "float16", "sint16", "uint16":
+		return 2, true
+	case "sint8", "uint8", "float8_e4m3", "float8_e5m2":
+		return 1, true
+	}
+	return 0, false
+}
 
 // ConvertMatrix converts a cooperative-vector matrix between layouts.
 // The executor's optimal layouts (both) are row-major with rows packed
 // tightly, as its matrix instructions read them (coopvec.go).
 func (d *Device) ConvertMatrix(c *backend.MatrixConversion) (int, error) {
-	es, ok := matrixElemSize[c.Type]
+	es, ok := matrixElemSize(c.Type)
 	if !ok {
 		return 0, fmt.Errorf("exec: matrix component type %q is not supported", c.Type)
 	}

@@ -46,7 +46,21 @@ func widthFormats(w uint32) []ffmt {
 	return nil
 }
 
-var profileFormats = map[string]ffmt{"float16": f16, "float32": f32, "float64": f64, "bfloat16": bf16}
+// profileFormat is the float format a device profile names (a switch,
+// not a map that package init would build for every start of coop).
+func profileFormat(t string) (ffmt, bool) {
+	switch t {
+	case "float16":
+		return f16, true
+	case "float32":
+		return f32, true
+	case "float64":
+		return f64, true
+	case "bfloat16":
+		return bf16, true
+	}
+	return 0, false
+}
 
 // setFloatEnv gives p its float environment from the entry point's
 // execution modes and a device's numerics (nil: none); the modes
@@ -59,7 +73,7 @@ func (p *prog) setFloatEnv(entry string, num *profile.Numerics) {
 	if num != nil {
 		n := *num
 		for t, s := range n.NaN {
-			if f, ok := profileFormats[t]; ok {
+			if f, ok := profileFormat(t); ok {
 				if v, err := strconv.ParseUint(s, 0, 64); err == nil {
 					e.nan[f], e.nanSet[f], active = v, true, true
 				}
@@ -73,7 +87,7 @@ func (p *prog) setFloatEnv(entry string, num *profile.Numerics) {
 			}
 		}
 		for t, s := range n.NarrowingRounding {
-			if f, ok := profileFormats[t]; ok && (s == "rtz" || s == "trunc") {
+			if f, ok := profileFormat(t); ok && (s == "rtz" || s == "trunc") {
 				conv[f], trunc[f], active = rtz, s == "trunc", true
 			}
 		}

@@ -70,13 +70,19 @@ const (
 // (coop val, coop dis) should not pay for 256 KiB of table.
 var f16Table []float32
 
-var loadF16Table = sync.OnceFunc(func() {
-	t := make([]float32, 1<<16)
-	for i := range t {
-		t[i] = halfToF32(uint16(i))
-	}
-	f16Table = t
-})
+var f16TableOnce sync.Once
+
+// loadF16Table builds f16Table once (a sync.Once, which unlike
+// sync.OnceFunc allocates nothing at package init).
+func loadF16Table() {
+	f16TableOnce.Do(func() {
+		t := make([]float32, 1<<16)
+		for i := range t {
+			t[i] = halfToF32(uint16(i))
+		}
+		f16Table = t
+	})
+}
 
 // halfToF32 widens a half exactly; NaNs take the general decoder so their
 // payloads come out as before.

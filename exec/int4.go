@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"slices"
+
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -62,33 +64,32 @@ func storeNibbles(b []byte, off, n int, src []uint64) {
 }
 
 // int4Ops are the instructions SPV_INTEL_int4 allows on types that are or
-// include a 4-bit integer, besides the classes in int4Classes.
-var int4Ops = map[spirv.Op]bool{
-	spirv.OpCooperativeMatrixMulAddKHR: true,
-	spirv.OpCooperativeMatrixLengthKHR: true,
-	spirv.OpSelect:                     true,
-	spirv.OpPhi:                        true,
-	spirv.OpReturnValue:                true,
-	spirv.OpLifetimeStart:              true,
-	spirv.OpLifetimeStop:               true,
+// include a 4-bit integer, besides the classes in int4Classes (static
+// arrays: package init builds nothing for them).
+var int4Ops = [...]spirv.Op{
+	spirv.OpCooperativeMatrixMulAddKHR,
+	spirv.OpCooperativeMatrixLengthKHR,
+	spirv.OpSelect,
+	spirv.OpPhi,
+	spirv.OpReturnValue,
+	spirv.OpLifetimeStart,
+	spirv.OpLifetimeStop,
 	// Not in the list, but an undefined value is no use of one.
-	spirv.OpUndef: true,
+	spirv.OpUndef,
 }
 
-var int4Classes = map[string]bool{
-	"Constant-Creation": true, "Memory": true, "Function": true, "Conversion": true, "Composite": true,
-}
+var int4Classes = [...]string{"Constant-Creation", "Memory", "Function", "Conversion", "Composite"}
 
 // checkInt4Use refuses an instruction that SPV_INTEL_int4 does not allow
 // on 4-bit integers when its result or an id operand has such a type
 // (arithmetic among them: the extension allows none). ops are the
 // operands after the result type and id.
 func (p *prog) checkInt4Use(i int, op spirv.Op, t *typ, ops []uint32) error {
-	if int4Ops[op] {
+	if slices.Contains(int4Ops[:], op) {
 		return nil
 	}
 	d := op.Desc()
-	if d != nil && int4Classes[d.Class] {
+	if d != nil && slices.Contains(int4Classes[:], d.Class) {
 		return nil
 	}
 	bad := t.has4()

@@ -72,6 +72,7 @@ type sgMeta struct {
 	// invocations' ids for them (affine.go); made: the row handler just
 	// run made its result sAff.
 	aff   []affine
+	fa    affine // a fused load's address (fuse.go)
 	runs  []xrun
 	box   [3][2]int64
 	boxOK bool
@@ -842,6 +843,11 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 		}
 		if in.nop {
 			ld.pc++
+			continue
+		}
+		if in.fu != nil && m.rows != nil && m.left >= int64(in.fu.n-1) && m.fused(in.fu) {
+			m.left -= int64(in.fu.n - 1)
+			ld.pc += in.fu.n
 			continue
 		}
 		n := in.rn

@@ -174,27 +174,33 @@ func binKernel(op spirv.Op, ct, act *typ) (k int, p, q, r uint64) {
 			return vICmp, signed, 0, cmpGT | cmpEQ
 		}
 	case ct.kind == kBool && act.kind == kFloat && act.ff == f32:
-		if r, ok := fcmpOutcomes[op]; ok {
-			return vFCmp, 0, 0, r
+		for _, c := range fcmpOutcomes {
+			if c.op == op {
+				return vFCmp, 0, 0, c.outcomes
+			}
 		}
 	}
 	return -1, 0, 0, 0
 }
 
-// fcmpOutcomes are the outcomes each float comparison answers true to.
-var fcmpOutcomes = map[spirv.Op]uint64{
-	spirv.OpFOrdEqual:              cmpEQ,
-	spirv.OpFUnordEqual:            cmpEQ | cmpUN,
-	spirv.OpFOrdNotEqual:           cmpLT | cmpGT,
-	spirv.OpFUnordNotEqual:         cmpLT | cmpGT | cmpUN,
-	spirv.OpFOrdLessThan:           cmpLT,
-	spirv.OpFUnordLessThan:         cmpLT | cmpUN,
-	spirv.OpFOrdGreaterThan:        cmpGT,
-	spirv.OpFUnordGreaterThan:      cmpGT | cmpUN,
-	spirv.OpFOrdLessThanEqual:      cmpLT | cmpEQ,
-	spirv.OpFUnordLessThanEqual:    cmpLT | cmpEQ | cmpUN,
-	spirv.OpFOrdGreaterThanEqual:   cmpGT | cmpEQ,
-	spirv.OpFUnordGreaterThanEqual: cmpGT | cmpEQ | cmpUN,
+// fcmpOutcomes are the outcomes each float comparison answers true to (a
+// static array: package init builds nothing for it).
+var fcmpOutcomes = [...]struct {
+	op       spirv.Op
+	outcomes uint64
+}{
+	{spirv.OpFOrdEqual, cmpEQ},
+	{spirv.OpFUnordEqual, cmpEQ | cmpUN},
+	{spirv.OpFOrdNotEqual, cmpLT | cmpGT},
+	{spirv.OpFUnordNotEqual, cmpLT | cmpGT | cmpUN},
+	{spirv.OpFOrdLessThan, cmpLT},
+	{spirv.OpFUnordLessThan, cmpLT | cmpUN},
+	{spirv.OpFOrdGreaterThan, cmpGT},
+	{spirv.OpFUnordGreaterThan, cmpGT | cmpUN},
+	{spirv.OpFOrdLessThanEqual, cmpLT | cmpEQ},
+	{spirv.OpFUnordLessThanEqual, cmpLT | cmpEQ | cmpUN},
+	{spirv.OpFOrdGreaterThanEqual, cmpGT | cmpEQ},
+	{spirv.OpFUnordGreaterThanEqual, cmpGT | cmpEQ | cmpUN},
 }
 
 // unKernel finds the kernel of a unary operation and its parameters;

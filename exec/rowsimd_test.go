@@ -81,8 +81,8 @@ func simdCases() []simdCase {
 	for _, op := range []spirv.Op{spirv.OpLogicalAnd, spirv.OpLogicalOr, spirv.OpLogicalEqual, spirv.OpLogicalNotEqual} {
 		addBin(op, tBool, tBool)
 	}
-	for op := range fcmpOutcomes {
-		addBin(op, tBool, tF32)
+	for _, c := range fcmpOutcomes {
+		addBin(c.op, tBool, tF32)
 	}
 	for _, g := range []struct {
 		name string

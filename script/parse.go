@@ -2,6 +2,7 @@ package script
 
 import (
 	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/internal/lazy"
 
 	"encoding/binary"
 	"fmt"
@@ -916,8 +917,10 @@ func (p *parser) copyCmd(ln int, f []string) (*Copy, error) {
 }
 
 // matrixTypes names the component types of the scalar buffer types.
-var matrixTypes = map[string]string{"float16": "float16", "float": "float32", "double": "float64", "int8": "sint8", "uint8": "uint8",
-	"int16": "sint16", "uint16": "uint16", "int32": "sint32", "uint32": "uint32"}
+var matrixTypes = lazy.Value[map[string]string]{F: func() map[string]string {
+	return map[string]string{"float16": "float16", "float": "float32", "double": "float64", "int8": "sint8", "uint8": "uint8",
+		"int16": "sint16", "uint16": "uint16", "int32": "sint32", "uint32": "uint32"}
+}}
 
 // convertMatrix parses CONVERT_MATRIX <from> TO <to> ROWS <r> COLS <c>
 // SRC_LAYOUT <layout> [SRC_STRIDE <bytes>] DST_LAYOUT <layout>
@@ -931,7 +934,7 @@ func (p *parser) convertMatrix(ln int, f []string) (*ConvertMatrix, error) {
 	if a == nil || b == nil || a.Image != nil || b.Image != nil {
 		return nil, p.errf(ln, "expected buffers declared earlier, got %q and %q", f[1], f[3])
 	}
-	c := &ConvertMatrix{From: f[1], To: f[3], Line: ln, Type: matrixTypes[a.Type.Name], SrcLayout: -1, DstLayout: -1}
+	c := &ConvertMatrix{From: f[1], To: f[3], Line: ln, Type: matrixTypes.Get()[a.Type.Name], SrcLayout: -1, DstLayout: -1}
 	for w := f[4:]; len(w) > 0; w = w[2:] {
 		if len(w) < 2 {
 			return nil, p.expected(ln, form, w)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/internal/lazy"
 )
 
 // image parses
@@ -104,18 +105,28 @@ scan:
 }
 
 var (
-	filters   = map[string]backend.Filter{"nearest": backend.FilterNearest, "linear": backend.FilterLinear}
-	mipmaps   = map[string]backend.MipmapMode{"nearest": backend.MipmapNearest, "linear": backend.MipmapLinear}
-	addresses = map[string]backend.AddressMode{"repeat": backend.AddressRepeat, "mirrored_repeat": backend.AddressMirroredRepeat,
-		"clamp_to_edge": backend.AddressClampToEdge, "clamp_to_border": backend.AddressClampToBorder,
-		"mirrored_clamp_to_edge": backend.AddressMirrorClampToEdge}
-	borders = map[string]backend.BorderColor{"float_transparent_black": backend.BorderFloatTransparentBlack,
-		"int_transparent_black": backend.BorderIntTransparentBlack, "float_opaque_black": backend.BorderFloatOpaqueBlack,
-		"int_opaque_black": backend.BorderIntOpaqueBlack, "float_opaque_white": backend.BorderFloatOpaqueWhite,
-		"int_opaque_white": backend.BorderIntOpaqueWhite}
-	compareOps = map[string]backend.CompareOp{"never": backend.CompareNever, "less": backend.CompareLess,
-		"equal": backend.CompareEqual, "less_or_equal": backend.CompareLessOrEqual, "greater": backend.CompareGreater,
-		"not_equal": backend.CompareNotEqual, "greater_or_equal": backend.CompareGreaterOrEqual, "always": backend.CompareAlways}
+	filters = lazy.Value[map[string]backend.Filter]{F: func() map[string]backend.Filter {
+		return map[string]backend.Filter{"nearest": backend.FilterNearest, "linear": backend.FilterLinear}
+	}}
+	mipmaps = lazy.Value[map[string]backend.MipmapMode]{F: func() map[string]backend.MipmapMode {
+		return map[string]backend.MipmapMode{"nearest": backend.MipmapNearest, "linear": backend.MipmapLinear}
+	}}
+	addresses = lazy.Value[map[string]backend.AddressMode]{F: func() map[string]backend.AddressMode {
+		return map[string]backend.AddressMode{"repeat": backend.AddressRepeat, "mirrored_repeat": backend.AddressMirroredRepeat,
+			"clamp_to_edge": backend.AddressClampToEdge, "clamp_to_border": backend.AddressClampToBorder,
+			"mirrored_clamp_to_edge": backend.AddressMirrorClampToEdge}
+	}}
+	borders = lazy.Value[map[string]backend.BorderColor]{F: func() map[string]backend.BorderColor {
+		return map[string]backend.BorderColor{"float_transparent_black": backend.BorderFloatTransparentBlack,
+			"int_transparent_black": backend.BorderIntTransparentBlack, "float_opaque_black": backend.BorderFloatOpaqueBlack,
+			"int_opaque_black": backend.BorderIntOpaqueBlack, "float_opaque_white": backend.BorderFloatOpaqueWhite,
+			"int_opaque_white": backend.BorderIntOpaqueWhite}
+	}}
+	compareOps = lazy.Value[map[string]backend.CompareOp]{F: func() map[string]backend.CompareOp {
+		return map[string]backend.CompareOp{"never": backend.CompareNever, "less": backend.CompareLess,
+			"equal": backend.CompareEqual, "less_or_equal": backend.CompareLessOrEqual, "greater": backend.CompareGreater,
+			"not_equal": backend.CompareNotEqual, "greater_or_equal": backend.CompareGreaterOrEqual, "always": backend.CompareAlways}
+	}}
 )
 
 // sampler parses SAMPLER <name> [<option> <value>]... with Amber's
@@ -140,23 +151,23 @@ func (p *parser) sampler(ln int, f []string) error {
 			unnorm, w = key == "UNNORMALIZED_COORDS", w[1:]
 			continue
 		case "MAG_FILTER":
-			d.MagFilter, ok = filters[v]
+			d.MagFilter, ok = filters.Get()[v]
 		case "MIN_FILTER":
-			d.MinFilter, ok = filters[v]
+			d.MinFilter, ok = filters.Get()[v]
 		case "MIPMAP_MODE":
-			d.Mipmap, ok = mipmaps[v]
+			d.Mipmap, ok = mipmaps.Get()[v]
 		case "ADDRESS_MODE_U":
-			d.AddressU, ok = addresses[v]
+			d.AddressU, ok = addresses.Get()[v]
 		case "ADDRESS_MODE_V":
-			d.AddressV, ok = addresses[v]
+			d.AddressV, ok = addresses.Get()[v]
 		case "ADDRESS_MODE_W":
-			d.AddressW, ok = addresses[v]
+			d.AddressW, ok = addresses.Get()[v]
 		case "BORDER_COLOR":
-			d.Border, ok = borders[v]
+			d.Border, ok = borders.Get()[v]
 		case "COMPARE":
 			d.Compare, ok = v == "on", v == "on" || v == "off"
 		case "COMPARE_OP":
-			d.CompareOp, ok = compareOps[v]
+			d.CompareOp, ok = compareOps.Get()[v]
 		case "MIN_LOD", "MAX_LOD", "MIP_LOD_BIAS":
 			x, isNum := number(v)
 			if !isNum {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/coopshader/coop/backend"
 	"github.com/coopshader/coop/devcheck"
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -417,16 +418,18 @@ func (st *state) exec(ctx context.Context, cmd Command) error {
 }
 
 // bindKinds maps BIND ... AS names to descriptor kinds.
-var bindKinds = map[string]backend.DescriptorKind{
-	"storage": backend.StorageBuffer, "uniform": backend.UniformBuffer,
-	"storage_image": backend.StorageImage, "sampled_image": backend.SampledImage,
-	"combined_image_sampler": backend.CombinedImageSampler, "sampler": backend.SeparateSampler,
-	"uniform_texel_buffer": backend.UniformTexelBuffer, "storage_texel_buffer": backend.StorageTexelBuffer,
-}
+var bindKinds = lazy.Value[map[string]backend.DescriptorKind]{F: func() map[string]backend.DescriptorKind {
+	return map[string]backend.DescriptorKind{
+		"storage": backend.StorageBuffer, "uniform": backend.UniformBuffer,
+		"storage_image": backend.StorageImage, "sampled_image": backend.SampledImage,
+		"combined_image_sampler": backend.CombinedImageSampler, "sampler": backend.SeparateSampler,
+		"uniform_texel_buffer": backend.UniformTexelBuffer, "storage_texel_buffer": backend.StorageTexelBuffer,
+	}
+}}
 
 // binding is the descriptor binding of a BIND (other than push_constant).
 func (st *state) binding(b Bind) backend.Binding {
-	d := backend.Binding{Set: b.Set, Binding: b.Binding, ArrayElement: b.ArrayElement, Kind: bindKinds[b.As], BaseLevel: b.BaseLevel}
+	d := backend.Binding{Set: b.Set, Binding: b.Binding, ArrayElement: b.ArrayElement, Kind: bindKinds.Get()[b.As], BaseLevel: b.BaseLevel}
 	switch m := st.bufs[b.Buffer].(type) {
 	case backend.Image:
 		d.Image = m

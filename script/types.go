@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/num"
 )
 
@@ -43,33 +44,37 @@ type DataType struct {
 	Format backend.Format
 }
 
-var scalarTypes = map[string]DataType{
-	"int4": {Kind: Int, Bits: 4}, "uint4": {Kind: Uint, Bits: 4},
-	"int8": {Kind: Int, Bits: 8}, "uint8": {Kind: Uint, Bits: 8},
-	"int16": {Kind: Int, Bits: 16}, "uint16": {Kind: Uint, Bits: 16},
-	"int32": {Kind: Int, Bits: 32}, "uint32": {Kind: Uint, Bits: 32},
-	"int64": {Kind: Int, Bits: 64}, "uint64": {Kind: Uint, Bits: 64},
-	"float16":     {Kind: Float, Bits: 16, Exp: 5, Man: 10, IEEE: true},
-	"bfloat16":    {Kind: Float, Bits: 16, Exp: 8, Man: 7, IEEE: true},
-	"float":       {Kind: Float, Bits: 32, Exp: 8, Man: 23, IEEE: true},
-	"double":      {Kind: Float, Bits: 64, Exp: 11, Man: 52, IEEE: true},
-	"float8_e4m3": {Kind: Float, Bits: 8, Exp: 4, Man: 3},
-	"float8_e5m2": {Kind: Float, Bits: 8, Exp: 5, Man: 2, IEEE: true},
-}
+var scalarTypes = lazy.Value[map[string]DataType]{F: func() map[string]DataType {
+	return map[string]DataType{
+		"int4": {Kind: Int, Bits: 4}, "uint4": {Kind: Uint, Bits: 4},
+		"int8": {Kind: Int, Bits: 8}, "uint8": {Kind: Uint, Bits: 8},
+		"int16": {Kind: Int, Bits: 16}, "uint16": {Kind: Uint, Bits: 16},
+		"int32": {Kind: Int, Bits: 32}, "uint32": {Kind: Uint, Bits: 32},
+		"int64": {Kind: Int, Bits: 64}, "uint64": {Kind: Uint, Bits: 64},
+		"float16":     {Kind: Float, Bits: 16, Exp: 5, Man: 10, IEEE: true},
+		"bfloat16":    {Kind: Float, Bits: 16, Exp: 8, Man: 7, IEEE: true},
+		"float":       {Kind: Float, Bits: 32, Exp: 8, Man: 23, IEEE: true},
+		"double":      {Kind: Float, Bits: 64, Exp: 11, Man: 52, IEEE: true},
+		"float8_e4m3": {Kind: Float, Bits: 8, Exp: 4, Man: 3},
+		"float8_e5m2": {Kind: Float, Bits: 8, Exp: 5, Man: 2, IEEE: true},
+	}
+}}
 
 // typeAliases are other spellings of scalarTypes' names.
-var typeAliases = map[string]string{
-	"fp16": "float16", "half": "float16", "bf16": "bfloat16",
-	"float32": "float", "fp32": "float", "float64": "double", "fp64": "double",
-	"fp8_e4m3": "float8_e4m3", "e4m3": "float8_e4m3",
-	"fp8_e5m2": "float8_e5m2", "e5m2": "float8_e5m2",
-}
+var typeAliases = lazy.Value[map[string]string]{F: func() map[string]string {
+	return map[string]string{
+		"fp16": "float16", "half": "float16", "bf16": "bfloat16",
+		"float32": "float", "fp32": "float", "float64": "double", "fp64": "double",
+		"fp8_e4m3": "float8_e4m3", "e4m3": "float8_e4m3",
+		"fp8_e5m2": "float8_e5m2", "e5m2": "float8_e5m2",
+	}
+}}
 
 func scalarType(name string) (DataType, bool) {
-	if a, ok := typeAliases[name]; ok {
+	if a, ok := typeAliases.Get()[name]; ok {
 		name = a
 	}
-	t, ok := scalarTypes[name]
+	t, ok := scalarTypes.Get()[name]
 	t.Rows, t.Cols = 1, 1
 	return t, ok
 }
@@ -345,7 +350,7 @@ func (t DataType) scalarName() string {
 	case Uint:
 		return "uint" + strconv.Itoa(t.Bits)
 	}
-	for name, st := range scalarTypes {
+	for name, st := range scalarTypes.Get() {
 		if st.Kind == Float && st.Bits == t.Bits && st.Exp == t.Exp && name != "float32" {
 			return name
 		}

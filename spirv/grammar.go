@@ -115,16 +115,9 @@ type OperandKindDesc struct {
 	Bases      []OperandKind
 }
 
-// opIndex holds, by opcode, 1 + the index of its description in
-// instDescs, 0 for an opcode the grammar does not know: init writes only
-// the known opcodes (every program linking spirv runs it).
-var opIndex [maxOp + 1]int16
-
-func init() {
-	for i := range instDescs {
-		opIndex[instDescs[i].Op] = int16(i + 1)
-	}
-}
+// opIndex (generated, static so that no program linking spirv pays to
+// build it) holds, by opcode, 1 + the index of its description in
+// instDescs, 0 for an opcode the grammar does not know.
 
 // Ops yields every opcode the grammar knows (range over it), sparing
 // callers a walk over all 65536 opcode values.
@@ -134,6 +127,29 @@ func Ops(yield func(Op) bool) {
 			return
 		}
 	}
+}
+
+// OpsOfClass returns the opcodes of an instruction class of the grammar
+// ("Arithmetic", "Constant-Creation", ...) in opcode order, from a
+// generated table: no walk over the grammar. Callers must not modify the
+// slice.
+func OpsOfClass(class string) []Op {
+	for i := range classOps {
+		if classOps[i].class == class {
+			return classOps[i].ops
+		}
+	}
+	return nil
+}
+
+// OpsWithOperand returns the opcodes with at least one operand of kind k
+// in opcode order, from a generated table. Callers must not modify the
+// slice.
+func OpsWithOperand(k OperandKind) []Op {
+	if int(k) >= len(kindOps) {
+		return nil
+	}
+	return kindOps[k]
 }
 
 // NumOps is how many opcodes the grammar knows.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -224,6 +225,48 @@ func TestGrammarTables(t *testing.T) {
 	}
 	if v, tool, ok := GeneratorName(8 << 16); !ok || v != "Khronos" || tool != "Glslang Reference Front End" {
 		t.Fatal("generator table")
+	}
+}
+
+// TestOpLists: the generated opIndex, OpsOfClass and OpsWithOperand agree
+// with the instruction descriptions.
+func TestOpLists(t *testing.T) {
+	for k := range instDescs {
+		if d := &instDescs[k]; d.Op.Index() != k || d.Op.Desc() != d {
+			t.Fatalf("%s: Index %d, want %d", d.Name, d.Op.Index(), k)
+		}
+	}
+	known := 0
+	for op := range maxOp + 2 {
+		if Op(op).Index() >= 0 {
+			known++
+		}
+	}
+	if known != NumOps {
+		t.Fatalf("%d opcodes have an index, want %d", known, NumOps)
+	}
+	classes, kinds := map[string][]Op{}, map[OperandKind][]Op{}
+	for op := range Ops {
+		d := op.Desc()
+		classes[d.Class] = append(classes[d.Class], op)
+		for k, o := range d.Operands {
+			if !slices.ContainsFunc(d.Operands[:k], func(p OperandDesc) bool { return p.Kind == o.Kind }) {
+				kinds[o.Kind] = append(kinds[o.Kind], op)
+			}
+		}
+	}
+	for c, ops := range classes {
+		if !slices.Equal(OpsOfClass(c), ops) {
+			t.Errorf("OpsOfClass(%q) = %v, want %v", c, OpsOfClass(c), ops)
+		}
+	}
+	for k := range OperandKind(len(operandKinds)) {
+		if !slices.Equal(OpsWithOperand(k), kinds[k]) {
+			t.Errorf("OpsWithOperand(%s) = %v, want %v", k, OpsWithOperand(k), kinds[k])
+		}
+	}
+	if OpsOfClass("no such class") != nil || OpsWithOperand(OperandKind(len(operandKinds))) != nil {
+		t.Error("unknown class or kind has opcodes")
 	}
 }
 

@@ -1,9 +1,9 @@
 package validate
 
 import (
+	"slices"
 	"strings"
 
-	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -444,44 +444,42 @@ func selectRule(c *op) {
 	}
 }
 
-// convert returns a conversion rule: "Result Type must be a scalar or
+// convert is the conversion rules: "Result Type must be a scalar or
 // vector of <to> type (whose Signedness operand is 0 for OpConvertFToU and
 // OpUConvert). <Value> must be a scalar or vector of <from> type. It must
 // have the same number of components as Result Type." OpUConvert,
 // OpSConvert and OpFConvert add: "The component width cannot equal the
 // component width in Result Type" (a float's encoding may differ instead:
 // SPV_KHR_bfloat16, SPV_EXT_float8).
-func convert(to, from spirv.Op, unsigned, widen bool) func(*op) {
+func convert(c *op, to, from spirv.Op, unsigned, widen bool) {
 	names := func(op spirv.Op) string {
 		if op == spirv.OpTypeInt {
 			return "int"
 		}
 		return "float"
 	}
-	return func(c *op) {
-		what := names(to)
-		if unsigned {
-			what = "unsigned int"
-		}
-		r, done := c.result(to, unsigned, what)
-		if done || len(c.args) != 1 {
-			return
-		}
-		v, ok, coop := c.s.numOf(c.s.typeOf(c.args[0]))
-		if coop {
-			return
-		}
-		if !ok || !v.is(from) {
-			c.fail("convert.input", "Expected input to be %s scalar or vector: %s", names(from), c.name)
-			return
-		}
-		if !v.sameDim(r) {
-			c.fail("convert.input", "Expected input to have the same dimension as Result Type: %s", c.name)
-			return
-		}
-		if widen && v.t.Width == r.t.Width && v.t.Encoding == r.t.Encoding {
-			c.fail("convert.width", "Expected input to have different bit width from Result Type: %s", c.name)
-		}
+	what := names(to)
+	if unsigned {
+		what = "unsigned int"
+	}
+	r, done := c.result(to, unsigned, what)
+	if done || len(c.args) != 1 {
+		return
+	}
+	v, ok, coop := c.s.numOf(c.s.typeOf(c.args[0]))
+	if coop {
+		return
+	}
+	if !ok || !v.is(from) {
+		c.fail("convert.input", "Expected input to be %s scalar or vector: %s", names(from), c.name)
+		return
+	}
+	if !v.sameDim(r) {
+		c.fail("convert.input", "Expected input to have the same dimension as Result Type: %s", c.name)
+		return
+	}
+	if widen && v.t.Width == r.t.Width && v.t.Encoding == r.t.Encoding {
+		c.fail("convert.width", "Expected input to have different bit width from Result Type: %s", c.name)
 	}
 }
 
@@ -684,82 +682,77 @@ func bitcastExtract(c *op) {
 	}
 }
 
-func arithRules() map[spirv.Op]func(*op) { return arithRulesLazy.Get() }
-
-var arithRulesLazy = lazy.Value[map[spirv.Op]func(*op)]{F: func() map[spirv.Op]func(*op) {
-	return map[spirv.Op]func(*op){
-		spirv.OpDPdx: derivative, spirv.OpDPdy: derivative, spirv.OpFwidth: derivative, spirv.OpDPdxFine: derivative,
-		spirv.OpDPdyFine: derivative, spirv.OpFwidthFine: derivative, spirv.OpDPdxCoarse: derivative,
-		spirv.OpDPdyCoarse: derivative, spirv.OpFwidthCoarse: derivative,
-		spirv.OpFAdd: floatArith, spirv.OpFSub: floatArith, spirv.OpFMul: floatArith, spirv.OpFDiv: floatArith,
-		spirv.OpFRem: floatArith, spirv.OpFMod: floatArith, spirv.OpFNegate: floatArith,
-		spirv.OpUDiv: uintArith, spirv.OpUMod: uintArith,
-		spirv.OpIAdd: intArith, spirv.OpISub: intArith, spirv.OpIMul: intArith, spirv.OpSDiv: intArith,
-		spirv.OpSRem: intArith, spirv.OpSMod: intArith, spirv.OpSNegate: intArith,
-		spirv.OpBitwiseOr: intArith, spirv.OpBitwiseXor: intArith, spirv.OpBitwiseAnd: intArith, spirv.OpNot: intArith,
-		spirv.OpShiftRightLogical: shift, spirv.OpShiftRightArithmetic: shift, spirv.OpShiftLeftLogical: shift,
-		spirv.OpBitFieldInsert: bitField, spirv.OpBitFieldSExtract: bitField, spirv.OpBitFieldUExtract: bitField,
-		spirv.OpBitReverse: bitField, spirv.OpBitCount: bitCount,
-		spirv.OpAny: anyAll, spirv.OpAll: anyAll,
-		spirv.OpIsNan: floatCompare, spirv.OpIsInf: floatCompare, spirv.OpIsFinite: floatCompare, spirv.OpIsNormal: floatCompare,
-		spirv.OpSignBitSet: floatCompare, spirv.OpLessOrGreater: floatCompare, spirv.OpOrdered: floatCompare, spirv.OpUnordered: floatCompare,
-		spirv.OpFOrdEqual: floatCompare, spirv.OpFUnordEqual: floatCompare, spirv.OpFOrdNotEqual: floatCompare,
-		spirv.OpFUnordNotEqual: floatCompare, spirv.OpFOrdLessThan: floatCompare, spirv.OpFUnordLessThan: floatCompare,
-		spirv.OpFOrdGreaterThan: floatCompare, spirv.OpFUnordGreaterThan: floatCompare, spirv.OpFOrdLessThanEqual: floatCompare,
-		spirv.OpFUnordLessThanEqual: floatCompare, spirv.OpFOrdGreaterThanEqual: floatCompare, spirv.OpFUnordGreaterThanEqual: floatCompare,
-		spirv.OpIEqual: intCompare, spirv.OpINotEqual: intCompare, spirv.OpUGreaterThan: intCompare, spirv.OpSGreaterThan: intCompare,
-		spirv.OpUGreaterThanEqual: intCompare, spirv.OpSGreaterThanEqual: intCompare, spirv.OpULessThan: intCompare,
-		spirv.OpSLessThan: intCompare, spirv.OpULessThanEqual: intCompare, spirv.OpSLessThanEqual: intCompare,
-		spirv.OpLogicalEqual: logical, spirv.OpLogicalNotEqual: logical, spirv.OpLogicalOr: logical,
-		spirv.OpLogicalAnd: logical, spirv.OpLogicalNot: logical,
-		spirv.OpSelect:            selectRule,
-		spirv.OpConvertFToU:       convert(spirv.OpTypeInt, spirv.OpTypeFloat, true, false),
-		spirv.OpConvertFToS:       convert(spirv.OpTypeInt, spirv.OpTypeFloat, false, false),
-		spirv.OpConvertSToF:       convert(spirv.OpTypeFloat, spirv.OpTypeInt, false, false),
-		spirv.OpConvertUToF:       convert(spirv.OpTypeFloat, spirv.OpTypeInt, false, false),
-		spirv.OpUConvert:          convert(spirv.OpTypeInt, spirv.OpTypeInt, true, true),
-		spirv.OpSConvert:          convert(spirv.OpTypeInt, spirv.OpTypeInt, false, true),
-		spirv.OpFConvert:          convert(spirv.OpTypeFloat, spirv.OpTypeFloat, false, true),
-		spirv.OpQuantizeToF16:     quantize,
-		spirv.OpBitcast:           bitcast,
-		spirv.OpBitcastExtractEXT: bitcastExtract,
-		spirv.OpExpectKHR:         expect,
-	}
-}}
+// arithRules are the arithmetic family's rules by instruction: a static
+// table, which package init and the first Validate of a process do not
+// build.
+var arithRules = [...]opValue[func(*op)]{
+	{spirv.OpDPdx, derivative}, {spirv.OpDPdy, derivative}, {spirv.OpFwidth, derivative}, {spirv.OpDPdxFine, derivative},
+	{spirv.OpDPdyFine, derivative}, {spirv.OpFwidthFine, derivative}, {spirv.OpDPdxCoarse, derivative},
+	{spirv.OpDPdyCoarse, derivative}, {spirv.OpFwidthCoarse, derivative},
+	{spirv.OpFAdd, floatArith}, {spirv.OpFSub, floatArith}, {spirv.OpFMul, floatArith}, {spirv.OpFDiv, floatArith},
+	{spirv.OpFRem, floatArith}, {spirv.OpFMod, floatArith}, {spirv.OpFNegate, floatArith},
+	{spirv.OpUDiv, uintArith}, {spirv.OpUMod, uintArith},
+	{spirv.OpIAdd, intArith}, {spirv.OpISub, intArith}, {spirv.OpIMul, intArith}, {spirv.OpSDiv, intArith},
+	{spirv.OpSRem, intArith}, {spirv.OpSMod, intArith}, {spirv.OpSNegate, intArith},
+	{spirv.OpBitwiseOr, intArith}, {spirv.OpBitwiseXor, intArith}, {spirv.OpBitwiseAnd, intArith}, {spirv.OpNot, intArith},
+	{spirv.OpShiftRightLogical, shift}, {spirv.OpShiftRightArithmetic, shift}, {spirv.OpShiftLeftLogical, shift},
+	{spirv.OpBitFieldInsert, bitField}, {spirv.OpBitFieldSExtract, bitField}, {spirv.OpBitFieldUExtract, bitField},
+	{spirv.OpBitReverse, bitField}, {spirv.OpBitCount, bitCount},
+	{spirv.OpAny, anyAll}, {spirv.OpAll, anyAll},
+	{spirv.OpIsNan, floatCompare}, {spirv.OpIsInf, floatCompare}, {spirv.OpIsFinite, floatCompare}, {spirv.OpIsNormal, floatCompare},
+	{spirv.OpSignBitSet, floatCompare}, {spirv.OpLessOrGreater, floatCompare}, {spirv.OpOrdered, floatCompare}, {spirv.OpUnordered, floatCompare},
+	{spirv.OpFOrdEqual, floatCompare}, {spirv.OpFUnordEqual, floatCompare}, {spirv.OpFOrdNotEqual, floatCompare},
+	{spirv.OpFUnordNotEqual, floatCompare}, {spirv.OpFOrdLessThan, floatCompare}, {spirv.OpFUnordLessThan, floatCompare},
+	{spirv.OpFOrdGreaterThan, floatCompare}, {spirv.OpFUnordGreaterThan, floatCompare}, {spirv.OpFOrdLessThanEqual, floatCompare},
+	{spirv.OpFUnordLessThanEqual, floatCompare}, {spirv.OpFOrdGreaterThanEqual, floatCompare}, {spirv.OpFUnordGreaterThanEqual, floatCompare},
+	{spirv.OpIEqual, intCompare}, {spirv.OpINotEqual, intCompare}, {spirv.OpUGreaterThan, intCompare}, {spirv.OpSGreaterThan, intCompare},
+	{spirv.OpUGreaterThanEqual, intCompare}, {spirv.OpSGreaterThanEqual, intCompare}, {spirv.OpULessThan, intCompare},
+	{spirv.OpSLessThan, intCompare}, {spirv.OpULessThanEqual, intCompare}, {spirv.OpSLessThanEqual, intCompare},
+	{spirv.OpLogicalEqual, logical}, {spirv.OpLogicalNotEqual, logical}, {spirv.OpLogicalOr, logical},
+	{spirv.OpLogicalAnd, logical}, {spirv.OpLogicalNot, logical},
+	{spirv.OpSelect, selectRule},
+	{spirv.OpConvertFToU, func(c *op) { convert(c, spirv.OpTypeInt, spirv.OpTypeFloat, true, false) }},
+	{spirv.OpConvertFToS, func(c *op) { convert(c, spirv.OpTypeInt, spirv.OpTypeFloat, false, false) }},
+	{spirv.OpConvertSToF, func(c *op) { convert(c, spirv.OpTypeFloat, spirv.OpTypeInt, false, false) }},
+	{spirv.OpConvertUToF, func(c *op) { convert(c, spirv.OpTypeFloat, spirv.OpTypeInt, false, false) }},
+	{spirv.OpUConvert, func(c *op) { convert(c, spirv.OpTypeInt, spirv.OpTypeInt, true, true) }},
+	{spirv.OpSConvert, func(c *op) { convert(c, spirv.OpTypeInt, spirv.OpTypeInt, false, true) }},
+	{spirv.OpFConvert, func(c *op) { convert(c, spirv.OpTypeFloat, spirv.OpTypeFloat, false, true) }},
+	{spirv.OpQuantizeToF16, quantize},
+	{spirv.OpBitcast, bitcast},
+	{spirv.OpBitcastExtractEXT, bitcastExtract},
+	{spirv.OpExpectKHR, expect},
+}
 
 // specConstantOps are the operations OpSpecConstantOp may perform (SPIR-V
 // 3.56.7 OpSpecConstantOp: the Shader and Kernel lists), with
 // OpCooperativeMatrixLengthNV (SPV_NV_cooperative_matrix: "the following
 // opcode is also valid") and its KHR successor.
-func specConstantOps() map[spirv.Op]bool { return specConstantOpsLazy.Get() }
-
-var specConstantOpsLazy = lazy.Value[map[spirv.Op]bool]{F: func() map[spirv.Op]bool {
-	return map[spirv.Op]bool{
-		spirv.OpSConvert: true, spirv.OpUConvert: true, spirv.OpFConvert: true, spirv.OpSNegate: true, spirv.OpNot: true,
-		spirv.OpIAdd: true, spirv.OpISub: true, spirv.OpIMul: true, spirv.OpUDiv: true, spirv.OpSDiv: true, spirv.OpUMod: true,
-		spirv.OpSRem: true, spirv.OpSMod: true, spirv.OpShiftRightLogical: true, spirv.OpShiftRightArithmetic: true,
-		spirv.OpShiftLeftLogical: true, spirv.OpBitwiseOr: true, spirv.OpBitwiseXor: true, spirv.OpBitwiseAnd: true,
-		spirv.OpVectorShuffle: true, spirv.OpCompositeExtract: true, spirv.OpCompositeInsert: true,
-		spirv.OpLogicalOr: true, spirv.OpLogicalAnd: true, spirv.OpLogicalNot: true, spirv.OpLogicalEqual: true,
-		spirv.OpLogicalNotEqual: true, spirv.OpSelect: true, spirv.OpIEqual: true, spirv.OpINotEqual: true,
-		spirv.OpULessThan: true, spirv.OpSLessThan: true, spirv.OpUGreaterThan: true, spirv.OpSGreaterThan: true,
-		spirv.OpULessThanEqual: true, spirv.OpSLessThanEqual: true, spirv.OpUGreaterThanEqual: true,
-		spirv.OpSGreaterThanEqual: true, spirv.OpQuantizeToF16: true,
-		spirv.OpConvertFToS: true, spirv.OpConvertSToF: true, spirv.OpConvertFToU: true, spirv.OpConvertUToF: true,
-		spirv.OpConvertPtrToU: true, spirv.OpConvertUToPtr: true, spirv.OpGenericCastToPtr: true, spirv.OpPtrCastToGeneric: true,
-		spirv.OpBitcast: true, spirv.OpFNegate: true, spirv.OpFAdd: true, spirv.OpFSub: true, spirv.OpFMul: true,
-		spirv.OpFDiv: true, spirv.OpFRem: true, spirv.OpFMod: true, spirv.OpAccessChain: true, spirv.OpInBoundsAccessChain: true,
-		spirv.OpPtrAccessChain: true, spirv.OpInBoundsPtrAccessChain: true,
-		spirv.OpCooperativeMatrixLengthNV: true, spirv.OpCooperativeMatrixLengthKHR: true,
-	}
-}}
+var specConstantOps = [...]spirv.Op{
+	spirv.OpSConvert, spirv.OpUConvert, spirv.OpFConvert, spirv.OpSNegate, spirv.OpNot,
+	spirv.OpIAdd, spirv.OpISub, spirv.OpIMul, spirv.OpUDiv, spirv.OpSDiv, spirv.OpUMod,
+	spirv.OpSRem, spirv.OpSMod, spirv.OpShiftRightLogical, spirv.OpShiftRightArithmetic,
+	spirv.OpShiftLeftLogical, spirv.OpBitwiseOr, spirv.OpBitwiseXor, spirv.OpBitwiseAnd,
+	spirv.OpVectorShuffle, spirv.OpCompositeExtract, spirv.OpCompositeInsert,
+	spirv.OpLogicalOr, spirv.OpLogicalAnd, spirv.OpLogicalNot, spirv.OpLogicalEqual,
+	spirv.OpLogicalNotEqual, spirv.OpSelect, spirv.OpIEqual, spirv.OpINotEqual,
+	spirv.OpULessThan, spirv.OpSLessThan, spirv.OpUGreaterThan, spirv.OpSGreaterThan,
+	spirv.OpULessThanEqual, spirv.OpSLessThanEqual, spirv.OpUGreaterThanEqual,
+	spirv.OpSGreaterThanEqual, spirv.OpQuantizeToF16,
+	spirv.OpConvertFToS, spirv.OpConvertSToF, spirv.OpConvertFToU, spirv.OpConvertUToF,
+	spirv.OpConvertPtrToU, spirv.OpConvertUToPtr, spirv.OpGenericCastToPtr, spirv.OpPtrCastToGeneric,
+	spirv.OpBitcast, spirv.OpFNegate, spirv.OpFAdd, spirv.OpFSub, spirv.OpFMul,
+	spirv.OpFDiv, spirv.OpFRem, spirv.OpFMod, spirv.OpAccessChain, spirv.OpInBoundsAccessChain,
+	spirv.OpPtrAccessChain, spirv.OpInBoundsPtrAccessChain,
+	spirv.OpCooperativeMatrixLengthNV, spirv.OpCooperativeMatrixLengthKHR,
+}
 
 // checkSpecConstantOp: the operation is one OpSpecConstantOp may perform,
 // its <id> operands are values, and it follows the operation's own rules.
 func (s *state) checkSpecConstantOp(i int) {
 	w := s.m.Insts[i].Words
 	inner := spirv.Op(w[2])
-	if !specConstantOps()[inner] {
+	if !slices.Contains(specConstantOps[:], inner) {
 		s.fail(i, "spec-constant-op.opcode", "Invalid OpSpecConstantOp opcode: %d", w[2])
 		return
 	}
@@ -781,11 +774,7 @@ func (s *state) checkSpecConstantOp(i int) {
 			return
 		}
 	}
-	r := arithRules()[inner]
-	if r == nil {
-		r = compositeRules()[inner]
-	}
-	if r != nil {
+	if r := valueRule(inner); r != nil {
 		r(&op{s: s, i: i, name: "SpecConstantOp", rt: w[0], args: w[3:]})
 	}
 }
@@ -794,11 +783,7 @@ func (s *state) checkSpecConstantOp(i int) {
 // instruction i.
 func (s *state) checkValueOp(i int) {
 	in := &s.m.Insts[i]
-	r := arithRules()[in.Op]
-	if r == nil {
-		r = compositeRules()[in.Op]
-	}
-	r(&op{s: s, i: i, name: in.Op.String()[2:], rt: in.Words[0], args: in.Words[2:]})
+	valueRule(in.Op)(&op{s: s, i: i, name: in.Op.String()[2:], rt: in.Words[0], args: in.Words[2:]})
 }
 
 var derivativeOps = []spirv.Op{spirv.OpDPdx, spirv.OpDPdy, spirv.OpFwidth, spirv.OpDPdxFine, spirv.OpDPdyFine,
@@ -815,13 +800,13 @@ func init() {
 		}
 		return m
 	})
-	addChecks(func() checks {
-		m := checks{spirv.OpSpecConstantOp: (*state).checkSpecConstantOp, spirv.OpAssumeTrueKHR: (*state).checkAssumeTrue}
-		for _, rules := range []map[spirv.Op]func(*op){arithRules(), compositeRules()} {
-			for o := range rules {
-				m[o] = (*state).checkValueOp
+	addEach(func(add func(spirv.Op, func(*state, int))) {
+		add(spirv.OpSpecConstantOp, (*state).checkSpecConstantOp)
+		add(spirv.OpAssumeTrueKHR, (*state).checkAssumeTrue)
+		for _, table := range [...][]opValue[func(*op)]{arithRules[:], compositeRules[:]} {
+			for _, r := range table {
+				add(r.op, (*state).checkValueOp)
 			}
 		}
-		return m
 	})
 }

@@ -1,9 +1,6 @@
 package validate
 
-import (
-	"github.com/coopshader/coop/internal/lazy"
-	"github.com/coopshader/coop/spirv"
-)
+import "github.com/coopshader/coop/spirv"
 
 // The atomic instructions (SPIR-V 3.56.18): "Result Type must be an
 // integer type scalar. The type of Value must be the same as Result Type.
@@ -20,25 +17,25 @@ type atomicShape struct {
 	kind   spirv.Op
 }
 
-func atomicShapes() map[spirv.Op]atomicShape { return atomicShapesLazy.Get() }
-
-var atomicShapesLazy = lazy.Value[map[spirv.Op]atomicShape]{F: func() map[spirv.Op]atomicShape {
-	m := map[spirv.Op]atomicShape{
-		spirv.OpAtomicLoad:            {nil, 0},
-		spirv.OpAtomicExchange:        {[]int{5}, 0},
-		spirv.OpAtomicCompareExchange: {[]int{6, 7}, spirv.OpTypeInt},
-		spirv.OpAtomicIIncrement:      {nil, spirv.OpTypeInt},
-		spirv.OpAtomicIDecrement:      {nil, spirv.OpTypeInt},
-	}
-	for _, op := range []spirv.Op{spirv.OpAtomicIAdd, spirv.OpAtomicISub, spirv.OpAtomicSMin, spirv.OpAtomicUMin,
-		spirv.OpAtomicSMax, spirv.OpAtomicUMax, spirv.OpAtomicAnd, spirv.OpAtomicOr, spirv.OpAtomicXor} {
-		m[op] = atomicShape{[]int{5}, spirv.OpTypeInt}
-	}
-	for _, op := range []spirv.Op{spirv.OpAtomicFAddEXT, spirv.OpAtomicFMinEXT, spirv.OpAtomicFMaxEXT} {
-		m[op] = atomicShape{[]int{5}, spirv.OpTypeFloat}
-	}
-	return m
-}}
+var atomicShapes = [...]opValue[atomicShape]{
+	{spirv.OpAtomicLoad, atomicShape{nil, 0}},
+	{spirv.OpAtomicExchange, atomicShape{[]int{5}, 0}},
+	{spirv.OpAtomicCompareExchange, atomicShape{[]int{6, 7}, spirv.OpTypeInt}},
+	{spirv.OpAtomicIIncrement, atomicShape{nil, spirv.OpTypeInt}},
+	{spirv.OpAtomicIDecrement, atomicShape{nil, spirv.OpTypeInt}},
+	{spirv.OpAtomicIAdd, atomicShape{[]int{5}, spirv.OpTypeInt}},
+	{spirv.OpAtomicISub, atomicShape{[]int{5}, spirv.OpTypeInt}},
+	{spirv.OpAtomicSMin, atomicShape{[]int{5}, spirv.OpTypeInt}},
+	{spirv.OpAtomicUMin, atomicShape{[]int{5}, spirv.OpTypeInt}},
+	{spirv.OpAtomicSMax, atomicShape{[]int{5}, spirv.OpTypeInt}},
+	{spirv.OpAtomicUMax, atomicShape{[]int{5}, spirv.OpTypeInt}},
+	{spirv.OpAtomicAnd, atomicShape{[]int{5}, spirv.OpTypeInt}},
+	{spirv.OpAtomicOr, atomicShape{[]int{5}, spirv.OpTypeInt}},
+	{spirv.OpAtomicXor, atomicShape{[]int{5}, spirv.OpTypeInt}},
+	{spirv.OpAtomicFAddEXT, atomicShape{[]int{5}, spirv.OpTypeFloat}},
+	{spirv.OpAtomicFMinEXT, atomicShape{[]int{5}, spirv.OpTypeFloat}},
+	{spirv.OpAtomicFMaxEXT, atomicShape{[]int{5}, spirv.OpTypeFloat}},
+}
 
 func (s *state) checkAtomic(i int) {
 	in := &s.m.Insts[i]
@@ -84,7 +81,7 @@ func (s *state) checkAtomic(i int) {
 		}
 		return
 	}
-	sh := atomicShapes()[in.Op]
+	sh, _ := lookup(atomicShapes[:], in.Op)
 	r, ok, _ := s.numOf(w[0])
 	if sh.kind != 0 && (!ok || r.vec || !r.is(sh.kind)) {
 		s.fail(i, "atomic.result", "%s: expected Result Type to be %s scalar type", name, map[spirv.Op]string{spirv.OpTypeInt: "integer", spirv.OpTypeFloat: "float"}[sh.kind])
@@ -102,11 +99,10 @@ func (s *state) checkAtomic(i int) {
 }
 
 func init() {
-	addChecks(func() checks {
-		m := checks{spirv.OpAtomicStore: (*state).checkAtomic}
-		for op := range atomicShapes() {
-			m[op] = (*state).checkAtomic
+	addEach(func(add func(spirv.Op, func(*state, int))) {
+		add(spirv.OpAtomicStore, (*state).checkAtomic)
+		for _, sh := range atomicShapes {
+			add(sh.op, (*state).checkAtomic)
 		}
-		return m
 	})
 }

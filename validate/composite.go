@@ -1,9 +1,6 @@
 package validate
 
-import (
-	"github.com/coopshader/coop/internal/lazy"
-	"github.com/coopshader/coop/spirv"
-)
+import "github.com/coopshader/coop/spirv"
 
 // The composite instructions (SPIR-V 3.56.12): the literal indices of
 // OpCompositeExtract and OpCompositeInsert select a member that exists,
@@ -11,15 +8,11 @@ import (
 // Like the arithmetic rules they also check an OpSpecConstantOp's
 // operation.
 
-func compositeRules() map[spirv.Op]func(*op) { return compositeRulesLazy.Get() }
-
-var compositeRulesLazy = lazy.Value[map[spirv.Op]func(*op)]{F: func() map[spirv.Op]func(*op) {
-	return map[spirv.Op]func(*op){
-		spirv.OpCompositeExtract: compositeExtract,
-		spirv.OpCompositeInsert:  compositeInsert,
-		spirv.OpVectorShuffle:    vectorShuffle,
-	}
-}}
+var compositeRules = [...]opValue[func(*op)]{
+	{spirv.OpCompositeExtract, compositeExtract},
+	{spirv.OpCompositeInsert, compositeInsert},
+	{spirv.OpVectorShuffle, vectorShuffle},
+}
 
 // walkLiterals follows literal indices from the type t, as
 // OpCompositeExtract and OpCompositeInsert do.

@@ -1,9 +1,6 @@
 package validate
 
-import (
-	"github.com/coopshader/coop/internal/lazy"
-	"github.com/coopshader/coop/spirv"
-)
+import "github.com/coopshader/coop/spirv"
 
 // The non-uniform group instructions (SPIR-V 3.56.24): the Value an
 // operation combines or moves has the Result Type, the kind of which the
@@ -13,21 +10,16 @@ import (
 
 // groupArith are the reductions and scans, by the component kind they
 // take ("Result Type must be a scalar or vector of integer type").
-func groupArith() map[spirv.Op]spirv.Op { return groupArithLazy.Get() }
-
-var groupArithLazy = lazy.Value[map[spirv.Op]spirv.Op]{F: func() map[spirv.Op]spirv.Op {
-	return map[spirv.Op]spirv.Op{
-		spirv.OpGroupNonUniformIAdd: spirv.OpTypeInt, spirv.OpGroupNonUniformIMul: spirv.OpTypeInt,
-		spirv.OpGroupNonUniformSMin: spirv.OpTypeInt, spirv.OpGroupNonUniformUMin: spirv.OpTypeInt,
-		spirv.OpGroupNonUniformSMax: spirv.OpTypeInt, spirv.OpGroupNonUniformUMax: spirv.OpTypeInt,
-		spirv.OpGroupNonUniformBitwiseAnd: spirv.OpTypeInt, spirv.OpGroupNonUniformBitwiseOr: spirv.OpTypeInt,
-		spirv.OpGroupNonUniformBitwiseXor: spirv.OpTypeInt,
-		spirv.OpGroupNonUniformFAdd:       spirv.OpTypeFloat, spirv.OpGroupNonUniformFMul: spirv.OpTypeFloat,
-		spirv.OpGroupNonUniformFMin: spirv.OpTypeFloat, spirv.OpGroupNonUniformFMax: spirv.OpTypeFloat,
-		spirv.OpGroupNonUniformLogicalAnd: spirv.OpTypeBool, spirv.OpGroupNonUniformLogicalOr: spirv.OpTypeBool,
-		spirv.OpGroupNonUniformLogicalXor: spirv.OpTypeBool,
-	}
-}}
+var groupArith = [...]opValue[spirv.Op]{
+	{spirv.OpGroupNonUniformIAdd, spirv.OpTypeInt}, {spirv.OpGroupNonUniformIMul, spirv.OpTypeInt},
+	{spirv.OpGroupNonUniformSMin, spirv.OpTypeInt}, {spirv.OpGroupNonUniformUMin, spirv.OpTypeInt},
+	{spirv.OpGroupNonUniformSMax, spirv.OpTypeInt}, {spirv.OpGroupNonUniformUMax, spirv.OpTypeInt},
+	{spirv.OpGroupNonUniformBitwiseAnd, spirv.OpTypeInt}, {spirv.OpGroupNonUniformBitwiseOr, spirv.OpTypeInt},
+	{spirv.OpGroupNonUniformBitwiseXor, spirv.OpTypeInt}, {spirv.OpGroupNonUniformFAdd, spirv.OpTypeFloat},
+	{spirv.OpGroupNonUniformFMul, spirv.OpTypeFloat}, {spirv.OpGroupNonUniformFMin, spirv.OpTypeFloat},
+	{spirv.OpGroupNonUniformFMax, spirv.OpTypeFloat}, {spirv.OpGroupNonUniformLogicalAnd, spirv.OpTypeBool},
+	{spirv.OpGroupNonUniformLogicalOr, spirv.OpTypeBool}, {spirv.OpGroupNonUniformLogicalXor, spirv.OpTypeBool},
+}
 
 // checkGroupArith: "Result Type must be a scalar or vector of <kind>
 // type. ... The type of Value must be the same as Result Type.
@@ -44,8 +36,9 @@ func (s *state) checkGroupArith(i int) {
 	if coop {
 		return
 	}
-	if !ok || !r.is(groupArith()[in.Op]) {
-		s.fail(i, "group.result", "%s: Result Type must be a scalar or vector of %s type", in.Op, kindName(groupArith()[in.Op]))
+	kind, _ := lookup(groupArith[:], in.Op)
+	if !ok || !r.is(kind) {
+		s.fail(i, "group.result", "%s: Result Type must be a scalar or vector of %s type", in.Op, kindName(kind))
 		return
 	}
 	if s.typeOf(w[4]) != w[0] {
@@ -209,28 +202,27 @@ func (s *state) checkGroupX(i int) {
 }
 
 func init() {
-	addChecks(func() checks {
-		m := checks{spirv.OpGroupNonUniformAllEqual: (*state).checkGroupAllEqual,
-			spirv.OpGroupNonUniformBallotBitExtract: (*state).checkBallotBitExtract}
-		for _, op := range []spirv.Op{spirv.OpGroupIAdd, spirv.OpGroupFAdd, spirv.OpGroupFMin, spirv.OpGroupUMin,
+	addEach(func(add func(spirv.Op, func(*state, int))) {
+		add(spirv.OpGroupNonUniformAllEqual, (*state).checkGroupAllEqual)
+		add(spirv.OpGroupNonUniformBallotBitExtract, (*state).checkBallotBitExtract)
+		for _, op := range [...]spirv.Op{spirv.OpGroupIAdd, spirv.OpGroupFAdd, spirv.OpGroupFMin, spirv.OpGroupUMin,
 			spirv.OpGroupSMin, spirv.OpGroupFMax, spirv.OpGroupUMax, spirv.OpGroupSMax, spirv.OpGroupIAddNonUniformAMD,
 			spirv.OpGroupFAddNonUniformAMD, spirv.OpGroupFMinNonUniformAMD, spirv.OpGroupUMinNonUniformAMD,
 			spirv.OpGroupSMinNonUniformAMD, spirv.OpGroupFMaxNonUniformAMD, spirv.OpGroupUMaxNonUniformAMD,
 			spirv.OpGroupSMaxNonUniformAMD} {
-			m[op] = (*state).checkGroupX
+			add(op, (*state).checkGroupX)
 		}
-		for op := range groupArith() {
-			m[op] = (*state).checkGroupArith
+		for _, g := range groupArith {
+			add(g.op, (*state).checkGroupArith)
 		}
-		for _, op := range []spirv.Op{spirv.OpGroupNonUniformBroadcast, spirv.OpGroupNonUniformBroadcastFirst,
+		for _, op := range [...]spirv.Op{spirv.OpGroupNonUniformBroadcast, spirv.OpGroupNonUniformBroadcastFirst,
 			spirv.OpGroupNonUniformShuffle, spirv.OpGroupNonUniformShuffleXor, spirv.OpGroupNonUniformShuffleUp,
 			spirv.OpGroupNonUniformShuffleDown, spirv.OpGroupNonUniformQuadBroadcast, spirv.OpGroupNonUniformQuadSwap,
 			spirv.OpGroupNonUniformRotateKHR} {
-			m[op] = (*state).checkGroupValue
+			add(op, (*state).checkGroupValue)
 		}
-		for _, op := range []spirv.Op{spirv.OpGroupNonUniformBallot, spirv.OpGroupNonUniformAll, spirv.OpGroupNonUniformAny} {
-			m[op] = (*state).checkGroupPredicate
+		for _, op := range [...]spirv.Op{spirv.OpGroupNonUniformBallot, spirv.OpGroupNonUniformAll, spirv.OpGroupNonUniformAny} {
+			add(op, (*state).checkGroupPredicate)
 		}
-		return m
 	})
 }

@@ -11,13 +11,25 @@ import (
 // checks are one instruction family's rules, by opcode.
 type checks = map[spirv.Op]func(*state, int)
 
-// families are the instruction families' tables in the order their files'
-// init functions registered them (addChecks). A table is a function, so
-// init only records it: every command of coop pays for package init, and
-// only validation needs the tables.
-var families []func() checks
+// A family's rules come as a table (addChecks), or, for a family checking
+// many opcodes alike, from a function that adds each (addEach): that
+// builds no map to merge.
+type family struct {
+	table func() checks
+	each  func(add func(spirv.Op, func(*state, int)))
+}
 
-func addChecks(f func() checks) { families = append(families, f) }
+// families are the instruction families in the order their files' init
+// functions registered them. A family is functions, so init only records
+// it: every command of coop pays for package init, and only validation
+// needs the tables.
+var families []family
+
+func addChecks(f func() checks) { families = append(families, family{table: f}) }
+
+func addEach(f func(add func(spirv.Op, func(*state, int)))) {
+	families = append(families, family{each: f})
+}
 
 // instChecks merges the families' tables on first use into a slice
 // indexed by the opcode's place in the grammar (spirv.Op.Index): a few
@@ -30,21 +42,28 @@ func instChecks() *[spirv.NumOps]func(*state, int) { return instChecksLazy.Get()
 
 var instChecksLazy = lazy.Value[*[spirv.NumOps]func(*state, int)]{F: func() *[spirv.NumOps]func(*state, int) {
 	all := new([spirv.NumOps]func(*state, int))
-	for _, fam := range families {
-		for op, f := range fam() {
-			k := op.Index()
-			if k < 0 {
-				panic("validate: a family checks " + op.String() + ", which the grammar does not know")
-			}
-			if g := all[k]; g != nil {
-				h := f
-				f = func(s *state, i int) {
-					if g(s, i); s.err == nil {
-						h(s, i)
-					}
+	add := func(op spirv.Op, f func(*state, int)) {
+		k := op.Index()
+		if k < 0 {
+			panic("validate: a family checks " + op.String() + ", which the grammar does not know")
+		}
+		if g := all[k]; g != nil {
+			h := f
+			f = func(s *state, i int) {
+				if g(s, i); s.err == nil {
+					h(s, i)
 				}
 			}
-			all[k] = f
+		}
+		all[k] = f
+	}
+	for _, fam := range families {
+		if fam.each != nil {
+			fam.each(add)
+			continue
+		}
+		for op, f := range fam.table() {
+			add(op, f)
 		}
 	}
 	return all

@@ -2,7 +2,6 @@ package validate
 
 import (
 	"github.com/coopshader/coop/spirv"
-	"slices"
 )
 
 // checkMemory checks global variables, and every Scope <id> and Memory
@@ -370,14 +369,14 @@ var pointerFreeClasses = []string{"Arithmetic", "Bit", "Relational_and_Logical",
 	"Non-Uniform", "Group", "Derivative"}
 
 func init() {
-	addChecks(func() checks {
-		m := checks{}
-		for op := range spirv.Ops {
-			if d := op.Desc(); d != nil && slices.Contains(pointerFreeClasses, d.Class) && op != spirv.OpSelect && op != spirv.OpCopyObject {
-				m[op] = (*state).checkNoLogicalPointerOperand
+	addEach(func(add func(spirv.Op, func(*state, int))) {
+		for _, c := range pointerFreeClasses {
+			for _, op := range spirv.OpsOfClass(c) {
+				if op != spirv.OpSelect && op != spirv.OpCopyObject {
+					add(op, (*state).checkNoLogicalPointerOperand)
+				}
 			}
 		}
-		return m
 	})
 }
 

@@ -1,9 +1,6 @@
 package validate
 
-import (
-	"github.com/coopshader/coop/internal/lazy"
-	"github.com/coopshader/coop/spirv"
-)
+import "github.com/coopshader/coop/spirv"
 
 // SPV_KHR_ray_query (with SPV_KHR_ray_tracing_position_fetch's and
 // SPV_NV_linear_swept_spheres' queries): the operand and result types of
@@ -30,45 +27,39 @@ type rayQueryOp struct {
 	intersection bool
 }
 
-func rayQueryOps() map[spirv.Op]rayQueryOp { return rayQueryOpsLazy.Get() }
-
-var rayQueryOpsLazy = lazy.Value[map[spirv.Op]rayQueryOp]{F: func() map[spirv.Op]rayQueryOp {
-	return map[spirv.Op]rayQueryOp{
-		spirv.OpRayQueryProceedKHR:                                               {rqBool, false},
-		spirv.OpRayQueryGetIntersectionCandidateAABBOpaqueKHR:                    {rqBool, false},
-		spirv.OpRayQueryGetIntersectionFrontFaceKHR:                              {rqBool, true},
-		spirv.OpRayQueryGetRayTMinKHR:                                            {rqFloat, false},
-		spirv.OpRayQueryGetIntersectionTKHR:                                      {rqFloat, true},
-		spirv.OpRayQueryGetRayFlagsKHR:                                           {rqInt, false},
-		spirv.OpRayQueryGetIntersectionTypeKHR:                                   {rqInt, true},
-		spirv.OpRayQueryGetIntersectionInstanceCustomIndexKHR:                    {rqInt, true},
-		spirv.OpRayQueryGetIntersectionInstanceIdKHR:                             {rqInt, true},
-		spirv.OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR: {rqInt, true},
-		spirv.OpRayQueryGetIntersectionGeometryIndexKHR:                          {rqInt, true},
-		spirv.OpRayQueryGetIntersectionPrimitiveIndexKHR:                         {rqInt, true},
-		spirv.OpRayQueryGetWorldRayDirectionKHR:                                  {rqVec3, false},
-		spirv.OpRayQueryGetWorldRayOriginKHR:                                     {rqVec3, false},
-		spirv.OpRayQueryGetIntersectionObjectRayDirectionKHR:                     {rqVec3, true},
-		spirv.OpRayQueryGetIntersectionObjectRayOriginKHR:                        {rqVec3, true},
-		spirv.OpRayQueryGetIntersectionBarycentricsKHR:                           {rqVec2, true},
-		spirv.OpRayQueryGetIntersectionObjectToWorldKHR:                          {rqMat4x3, true},
-		spirv.OpRayQueryGetIntersectionWorldToObjectKHR:                          {rqMat4x3, true},
-		spirv.OpRayQueryGetIntersectionTriangleVertexPositionsKHR:                {rqNone, true},
-	}
-}}
+// rayQueryOps are the query instructions.
+var rayQueryOps = [...]opValue[rayQueryOp]{
+	{spirv.OpRayQueryProceedKHR, rayQueryOp{rqBool, false}},
+	{spirv.OpRayQueryGetIntersectionCandidateAABBOpaqueKHR, rayQueryOp{rqBool, false}},
+	{spirv.OpRayQueryGetIntersectionFrontFaceKHR, rayQueryOp{rqBool, true}},
+	{spirv.OpRayQueryGetRayTMinKHR, rayQueryOp{rqFloat, false}},
+	{spirv.OpRayQueryGetIntersectionTKHR, rayQueryOp{rqFloat, true}},
+	{spirv.OpRayQueryGetRayFlagsKHR, rayQueryOp{rqInt, false}},
+	{spirv.OpRayQueryGetIntersectionTypeKHR, rayQueryOp{rqInt, true}},
+	{spirv.OpRayQueryGetIntersectionInstanceCustomIndexKHR, rayQueryOp{rqInt, true}},
+	{spirv.OpRayQueryGetIntersectionInstanceIdKHR, rayQueryOp{rqInt, true}},
+	{spirv.OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR, rayQueryOp{rqInt, true}},
+	{spirv.OpRayQueryGetIntersectionGeometryIndexKHR, rayQueryOp{rqInt, true}},
+	{spirv.OpRayQueryGetIntersectionPrimitiveIndexKHR, rayQueryOp{rqInt, true}},
+	{spirv.OpRayQueryGetWorldRayDirectionKHR, rayQueryOp{rqVec3, false}},
+	{spirv.OpRayQueryGetWorldRayOriginKHR, rayQueryOp{rqVec3, false}},
+	{spirv.OpRayQueryGetIntersectionObjectRayDirectionKHR, rayQueryOp{rqVec3, true}},
+	{spirv.OpRayQueryGetIntersectionObjectRayOriginKHR, rayQueryOp{rqVec3, true}},
+	{spirv.OpRayQueryGetIntersectionBarycentricsKHR, rayQueryOp{rqVec2, true}},
+	{spirv.OpRayQueryGetIntersectionObjectToWorldKHR, rayQueryOp{rqMat4x3, true}},
+	{spirv.OpRayQueryGetIntersectionWorldToObjectKHR, rayQueryOp{rqMat4x3, true}},
+	{spirv.OpRayQueryGetIntersectionTriangleVertexPositionsKHR, rayQueryOp{rqNone, true}},
+}
 
 func init() {
-	addChecks(func() checks {
-		m := checks{
-			spirv.OpRayQueryInitializeKHR:           (*state).checkRayQueryInitialize,
-			spirv.OpRayQueryTerminateKHR:            func(s *state, i int) { s.checkRayQueryPointer(i, 0) },
-			spirv.OpRayQueryConfirmIntersectionKHR:  func(s *state, i int) { s.checkRayQueryPointer(i, 0) },
-			spirv.OpRayQueryGenerateIntersectionKHR: (*state).checkRayQueryGenerate,
+	addEach(func(add func(spirv.Op, func(*state, int))) {
+		add(spirv.OpRayQueryInitializeKHR, (*state).checkRayQueryInitialize)
+		add(spirv.OpRayQueryTerminateKHR, func(s *state, i int) { s.checkRayQueryPointer(i, 0) })
+		add(spirv.OpRayQueryConfirmIntersectionKHR, func(s *state, i int) { s.checkRayQueryPointer(i, 0) })
+		add(spirv.OpRayQueryGenerateIntersectionKHR, (*state).checkRayQueryGenerate)
+		for _, q := range rayQueryOps {
+			add(q.op, (*state).checkRayQueryGet)
 		}
-		for op := range rayQueryOps() {
-			m[op] = (*state).checkRayQueryGet
-		}
-		return m
 	})
 }
 
@@ -148,7 +139,7 @@ func (s *state) checkRayQueryGenerate(i int) {
 // committed intersection).
 func (s *state) checkRayQueryGet(i int) {
 	in := &s.m.Insts[i]
-	q := rayQueryOps()[in.Op]
+	q, _ := lookup(rayQueryOps[:], in.Op)
 	if s.checkRayQueryPointer(i, 2); s.err != nil {
 		return
 	}

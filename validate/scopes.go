@@ -13,48 +13,39 @@ import (
 // operands' forms (constant 32-bit integers, valid values) are checked in
 // memory.go; here only values known as OpConstant are read.
 
-// scopeOps are the instructions with a Scope or Memory Semantics <id>,
-// found in the grammar on first use.
-func scopeOps() map[spirv.Op]bool { return scopeOpsLazy.Get() }
+// scopeKinds are the operand kinds that make an instruction one with a
+// Scope or Memory Semantics <id>: memory and image operands take
+// MakePointerAvailable's, MakeTexelVisible's, ... memory scopes.
+var scopeKinds = [...]spirv.OperandKind{spirv.KindIdScope, spirv.KindIdMemorySemantics, spirv.KindMemoryAccess, spirv.KindImageOperands}
 
-var scopeOpsLazy = lazy.Value[map[spirv.Op]bool]{F: func() map[spirv.Op]bool {
-	ops := map[spirv.Op]bool{}
-	for op := range spirv.Ops {
-		if d := op.Desc(); d != nil {
-			for _, od := range d.Operands {
-				// Memory and image operands take MakePointerAvailable's,
-				// MakeTexelVisible's, ... memory scopes.
-				if od.Kind == spirv.KindIdScope || od.Kind == spirv.KindIdMemorySemantics ||
-					od.Kind == spirv.KindMemoryAccess || od.Kind == spirv.KindImageOperands {
-					ops[op] = true
-					break
-				}
+// scopeOps calls f with each instruction with a Scope or Memory Semantics
+// <id>, once, from the grammar's lists by operand kind.
+func scopeOps(f func(spirv.Op)) {
+	var seen [spirv.NumOps]bool
+	for _, k := range scopeKinds {
+		for _, op := range spirv.OpsWithOperand(k) {
+			if !seen[op.Index()] {
+				seen[op.Index()] = true
+				f(op)
 			}
 		}
 	}
-	return ops
-}}
+}
 
-// scopeOpIndex is scopeOps by the opcode's place in the grammar
-// (spirv.Op.Index), for modelLimits, which asks for every instruction an
-// entry point reaches.
+// scopeOpIndex tells the instructions of scopeOps by the opcode's place
+// in the grammar (spirv.Op.Index), for modelLimits, which asks for every
+// instruction an entry point reaches.
 func scopeOpIndex() *[spirv.NumOps]bool { return scopeOpIndexLazy.Get() }
 
 var scopeOpIndexLazy = lazy.Value[*[spirv.NumOps]bool]{F: func() *[spirv.NumOps]bool {
 	ops := new([spirv.NumOps]bool)
-	for op := range scopeOps() {
-		ops[op.Index()] = true
-	}
+	scopeOps(func(op spirv.Op) { ops[op.Index()] = true })
 	return ops
 }}
 
 func init() {
-	addChecks(func() checks {
-		m := checks{}
-		for op := range scopeOps() {
-			m[op] = (*state).checkScopeRoles
-		}
-		return m
+	addEach(func(add func(spirv.Op, func(*state, int))) {
+		scopeOps(func(op spirv.Op) { add(op, (*state).checkScopeRoles) })
 	})
 }
 

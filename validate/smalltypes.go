@@ -50,10 +50,8 @@ func init() {
 			spirv.OpVariable: (*state).checkSmallVariable,
 			spirv.OpLoad:     (*state).checkSmallLoad,
 		}
-		for op := range spirv.Ops {
-			if isConstInst(op) {
-				m[op] = (*state).checkSmallConstant
-			}
+		for _, op := range spirv.OpsOfClass("Constant-Creation") {
+			m[op] = (*state).checkSmallConstant
 		}
 		return m
 	})

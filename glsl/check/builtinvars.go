@@ -1,5 +1,7 @@
 package check
 
+import "github.com/coopshader/coop/internal/lazy"
+
 // BuiltinVar identifies a built-in variable of compute shaders.
 type BuiltinVar uint8
 
@@ -49,8 +51,10 @@ type builtinVarInfo struct {
 var subgroupExts = []string{"GL_KHR_shader_subgroup_basic"}
 var ballotExts = []string{"GL_KHR_shader_subgroup_ballot"}
 
-var uvec3 = VectorType(Uint32, 3)
-var uvec4 = VectorType(Uint32, 4)
+// uvec3 and uvec4 are VectorType's, spelt out so that they are static
+// data rather than built at package init.
+var uvec3 = &Type{Kind: KVector, Scalar: Uint32, N: 3}
+var uvec4 = &Type{Kind: KVector, Scalar: Uint32, N: 4}
 
 var builtinVars map[string]BuiltinVar // made by loadTables
 
@@ -78,9 +82,9 @@ var builtinVarTable = [...]builtinVarInfo{
 	BuiltinSubGroupGtMaskARB:        {"gl_SubGroupGtMaskARB", TUint64, arbBallot, 0},
 	BuiltinSubGroupLeMaskARB:        {"gl_SubGroupLeMaskARB", TUint64, arbBallot, 0},
 	BuiltinSubGroupLtMaskARB:        {"gl_SubGroupLtMaskARB", TUint64, arbBallot, 0},
-	BuiltinTileOffsetQCOM:           {"gl_TileOffsetQCOM", VectorType(Uint32, 2), tileShadingExt, 0},
+	BuiltinTileOffsetQCOM:           {"gl_TileOffsetQCOM", &Type{Kind: KVector, Scalar: Uint32, N: 2}, tileShadingExt, 0},
 	BuiltinTileDimensionQCOM:        {"gl_TileDimensionQCOM", uvec3, tileShadingExt, 0},
-	BuiltinTileApronSizeQCOM:        {"gl_TileApronSizeQCOM", VectorType(Uint32, 2), tileShadingExt, 0},
+	BuiltinTileApronSizeQCOM:        {"gl_TileApronSizeQCOM", &Type{Kind: KVector, Scalar: Uint32, N: 2}, tileShadingExt, 0},
 	BuiltinEnableOpacityMicromapEXT: {opacityMicromapName, TBool, []string{opacityMicromapExt}, 0},
 }
 
@@ -192,7 +196,9 @@ func defineBuiltinConsts() {
 }
 
 // gl_MaxComputeWorkGroupCount and Size are ivec3 constants.
-var builtinIVec3Consts = map[string][3]int64{
-	"gl_MaxComputeWorkGroupCount": {65535, 65535, 65535},
-	"gl_MaxComputeWorkGroupSize":  {1024, 1024, 64},
-}
+var builtinIVec3Consts = lazy.Value[map[string][3]int64]{F: func() map[string][3]int64 {
+	return map[string][3]int64{
+		"gl_MaxComputeWorkGroupCount": {65535, 65535, 65535},
+		"gl_MaxComputeWorkGroupSize":  {1024, 1024, 64},
+	}
+}}

@@ -4,16 +4,17 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
 
 	"github.com/coopshader/coop/spirv"
 )
 
 // coopVecFuncs are the component-wise built-ins that also accept
 // cooperative vectors (GL_NV_cooperative_vector).
-var coopVecFuncs = sync.OnceValue(func() map[string]bool {
+var coopVecFuncs = lazy.Value[map[string]bool]{F: func() map[string]bool {
 	return map[string]bool{"fma": true, "exp": true, "log": true, "tanh": true, "atan": true, "min": true, "max": true, "clamp": true, "step": true}
-})
+}}
 
 // call checks name(args): user functions, built-ins and the cooperative
 // built-ins with their special rules.
@@ -43,7 +44,7 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 	if name == "saturatedConvertEXT" && (sym == nil || len(sym.funcs) == 0) {
 		return c.saturatedConvert(args, pos)
 	}
-	if coopVecFuncs()[name] {
+	if coopVecFuncs.Get()[name] {
 		for _, a := range args {
 			if a.Type().Kind == KCoopVec {
 				return c.coopVecElementwise(builtinByName[name], name, args, pos)
@@ -107,13 +108,13 @@ func (c *checker) call(name string, args []Expr, pos Pos) Expr {
 	if best.user != nil {
 		return &Call{exprBase: exprBase{T: best.ret, Pos: pos}, Func: best.user, Args: conv}
 	}
-	if atomicFuncs()[name] {
+	if atomicFuncs.Get()[name] {
 		if v, _ := lvalueRoot(args[0]); v != nil && v.Storage != StorageBuffer && v.Storage != StorageShared && v.Storage != StorageResourceHeap {
 			c.errorf(pos, name, "Only l-values corresponding to shader block storage or shared variables can be used with atomic memory functions.")
 			return bad(pos)
 		}
 	}
-	if derivativeFuncs()[name] && c.extOn("GL_KHR_compute_shader_derivatives") && c.prog.DerivativeGroup == "" {
+	if derivativeFuncs.Get()[name] && c.extOn("GL_KHR_compute_shader_derivatives") && c.prog.DerivativeGroup == "" {
 		c.errorf(pos, name, "requires a derivative_group_quads* or derivative_group_linear* layout qualifier")
 		return bad(pos)
 	}
@@ -332,21 +333,21 @@ func (c *checker) subgroupRules(fn Builtin, args []Expr, pos Pos) bool {
 // derivativeFuncs are the derivative built-ins; in a compute shader
 // GL_KHR_compute_shader_derivatives lets them run only in a derivative
 // group declared before.
-var derivativeFuncs = sync.OnceValue(func() map[string]bool {
+var derivativeFuncs = lazy.Value[map[string]bool]{F: func() map[string]bool {
 	return map[string]bool{
 		"dFdx": true, "dFdy": true, "fwidth": true, "dFdxFine": true, "dFdyFine": true, "fwidthFine": true,
 		"dFdxCoarse": true, "dFdyCoarse": true, "fwidthCoarse": true,
 	}
-})
+}}
 
 // atomicFuncs are the atomic built-ins on memory; their first operand
 // must be in a buffer or shared memory.
-var atomicFuncs = sync.OnceValue(func() map[string]bool {
+var atomicFuncs = lazy.Value[map[string]bool]{F: func() map[string]bool {
 	return map[string]bool{
 		"atomicAdd": true, "atomicMin": true, "atomicMax": true, "atomicAnd": true, "atomicOr": true, "atomicXor": true,
 		"atomicExchange": true, "atomicCompSwap": true, "atomicLoad": true, "atomicStore": true,
 	}
-})
+}}
 
 // longVectorArgs reports whether a built-in's arguments of its component
 // type (long vectors, and scalars standing for one) are of the

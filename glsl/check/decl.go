@@ -2,7 +2,8 @@ package check
 
 import (
 	"strings"
-	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
 
 	"github.com/coopshader/coop/glsl/syntax"
 	"github.com/coopshader/coop/spirv"
@@ -52,13 +53,13 @@ type layoutInfo struct {
 	other            []string
 }
 
-var memoryNames = sync.OnceValue(func() map[string]MemoryQual {
+var memoryNames = lazy.Value[map[string]MemoryQual]{F: func() map[string]MemoryQual {
 	return map[string]MemoryQual{
 		"coherent": Coherent, "volatile": Volatile, "restrict": Restrict, "readonly": ReadOnly, "writeonly": WriteOnly,
 		"devicecoherent": DeviceCoherent, "queuefamilycoherent": QueueFamilyCoherent, "workgroupcoherent": WorkgroupCoherent,
 		"subgroupcoherent": SubgroupCoherent, "nonprivate": NonPrivate,
 	}
-})
+}}
 
 var extDescriptorHeap = []string{"GL_EXT_descriptor_heap"}
 

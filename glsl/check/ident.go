@@ -37,7 +37,7 @@ func (c *checker) ident(name string, pos Pos) Expr {
 		}
 		return newConst(IntConst(Int32, k.val), pos)
 	}
-	if v, ok := builtinIVec3Consts[name]; ok {
+	if v, ok := builtinIVec3Consts.Get()[name]; ok {
 		return newConst(&Value{Type: VectorType(Int32, 3), Elems: []*Value{IntConst(Int32, v[0]), IntConst(Int32, v[1]), IntConst(Int32, v[2])}}, pos)
 	}
 	c.errorf(pos, name, "undeclared identifier")

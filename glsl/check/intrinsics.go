@@ -3,7 +3,8 @@ package check
 import (
 	"math"
 	"strings"
-	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
 
 	"github.com/coopshader/coop/glsl/syntax"
 )
@@ -209,18 +210,18 @@ func (c *checker) spirvHead(q *syntax.Qualifier, what string) (r SpirvReqs, n ui
 	return r, n, pos[1:], ok
 }
 
-var decorationKinds = sync.OnceValue(func() map[string]SpirvDecorationKind {
+var decorationKinds = lazy.Value[map[string]SpirvDecorationKind]{F: func() map[string]SpirvDecorationKind {
 	return map[string]SpirvDecorationKind{
 		"spirv_decorate": SpirvDecorate, "spirv_decorate_id": SpirvDecorateID, "spirv_decorate_string": SpirvDecorateString,
 	}
-})
+}}
 
 func (c *checker) spirvDecoration(q *syntax.Qualifier) *SpirvDecoration {
 	r, dec, rest, ok := c.spirvHead(q, "decoration")
 	if !ok {
 		return nil
 	}
-	d := &SpirvDecoration{SpirvReqs: r, Pos: q.Pos, Kind: decorationKinds()[q.Name], Decoration: dec}
+	d := &SpirvDecoration{SpirvReqs: r, Pos: q.Pos, Kind: decorationKinds.Get()[q.Name], Decoration: dec}
 	for _, it := range rest {
 		switch d.Kind {
 		case SpirvDecorate:

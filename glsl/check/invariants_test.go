@@ -155,3 +155,12 @@ func TestTreeInvariants(t *testing.T) {
 		}
 	}
 }
+
+// TestScalarTypes: the static scalarTypes has every scalar, each once.
+func TestScalarTypes(t *testing.T) {
+	for s := Bool; s <= lastScalar; s++ {
+		if st := scalarTypes[s]; st == nil || st.Kind != KScalar || st.Scalar != s || ScalarType(s) != st {
+			t.Errorf("scalarTypes[%d] = %v", s, st)
+		}
+	}
+}

@@ -72,7 +72,7 @@ var opaqueNames map[string]*Type // made by loadTables
 
 // int64Images lists the 64-bit integer image keywords
 // (GL_EXT_shader_image_int64).
-var int64Images = map[string]bool{}
+var int64Images map[string]bool // made by loadTables
 
 func defineOpaqueNames() {
 	dims := []string{"1D", "2D", "3D", "Cube", "Buffer", "2DRect", "1DArray", "2DArray", "CubeArray", "2DMS", "2DMSArray"}

@@ -2,7 +2,8 @@ package check
 
 import (
 	"sort"
-	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
 
 	"github.com/coopshader/coop/glsl/pp"
 	"github.com/coopshader/coop/spirv"
@@ -89,7 +90,7 @@ func (c *checker) requireExt(pos Pos, feature string, exts ...string) bool {
 }
 
 // impliedExts lists extensions that enabling a key extension turns on.
-var impliedExts = sync.OnceValue(func() map[string][]string {
+var impliedExts = lazy.Value[map[string][]string]{F: func() map[string][]string {
 	return map[string][]string{
 		"GL_KHR_shader_subgroup_vote":             {"GL_KHR_shader_subgroup_basic"},
 		"GL_KHR_shader_subgroup_arithmetic":       {"GL_KHR_shader_subgroup_basic"},
@@ -110,7 +111,7 @@ var impliedExts = sync.OnceValue(func() map[string][]string {
 		"GL_NV_cooperative_matrix2":              {"GL_KHR_cooperative_matrix"},
 		"GL_NV_cooperative_matrix_decode_vector": {"GL_NV_cooperative_matrix2"},
 	}
-})
+}}
 
 // extensionDirective applies one #extension directive. Behaviours warn,
 // enable and require turn the extension (and what it implies) on; disable
@@ -127,7 +128,7 @@ func (c *checker) extensionDirective(e pp.Extension) {
 		delete(c.exts, e.Name)
 		return
 	}
-	if min, ok := minSPIRV()[e.Name]; ok && (e.Behavior == pp.Enable || e.Behavior == pp.Require) {
+	if min, ok := minSPIRV.Get()[e.Name]; ok && (e.Behavior == pp.Enable || e.Behavior == pp.Require) {
 		if v, known := spirv.TargetVersion(c.opts.TargetEnv); known && v < min {
 			c.errorf(e.Pos, e.Name, "not supported for current targeted SPIR-V version")
 		}
@@ -137,7 +138,7 @@ func (c *checker) extensionDirective(e pp.Extension) {
 
 // minSPIRV are the extensions that need a newer SPIR-V than 1.0, as
 // glslang requires them (cooperative matrix 2 needs SPIR-V 1.6).
-var minSPIRV = sync.OnceValue(func() map[string]spirv.Version {
+var minSPIRV = lazy.Value[map[string]spirv.Version]{F: func() map[string]spirv.Version {
 	return map[string]spirv.Version{
 		"GL_NV_cooperative_matrix2":              spirv.MakeVersion(1, 6),
 		"GL_NV_cooperative_matrix_decode_vector": spirv.MakeVersion(1, 6),
@@ -145,7 +146,7 @@ var minSPIRV = sync.OnceValue(func() map[string]spirv.Version {
 		"GL_NV_ray_tracing_motion_blur":          spirv.MakeVersion(1, 4),
 		"GL_EXT_mesh_shader":                     spirv.MakeVersion(1, 4),
 	}
-})
+}}
 
 // enableExt turns ext on with everything it implies.
 func (c *checker) enableExt(ext string) {
@@ -153,7 +154,7 @@ func (c *checker) enableExt(ext string) {
 		return
 	}
 	c.exts[ext] = true
-	for _, e := range impliedExts()[ext] {
+	for _, e := range impliedExts.Get()[ext] {
 		c.enableExt(e)
 	}
 }

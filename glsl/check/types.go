@@ -239,28 +239,29 @@ const (
 	PackScalar
 )
 
-// Predeclared types.
+// Predeclared types: static data, as scalarTypes (every start of coop
+// pays for what package init builds).
 var (
 	TVoid    = &Type{Kind: KVoid}
-	TBool    = ScalarType(Bool)
-	TInt     = ScalarType(Int32)
-	TUint    = ScalarType(Uint32)
-	TFloat   = ScalarType(Float32)
-	TDouble  = ScalarType(Float64)
-	TInt64   = ScalarType(Int64)
-	TUint64  = ScalarType(Uint64)
-	TFloat16 = ScalarType(Float16)
+	TBool    = &Type{Kind: KScalar, Scalar: Bool}
+	TInt     = &Type{Kind: KScalar, Scalar: Int32}
+	TUint    = &Type{Kind: KScalar, Scalar: Uint32}
+	TFloat   = &Type{Kind: KScalar, Scalar: Float32}
+	TDouble  = &Type{Kind: KScalar, Scalar: Float64}
+	TInt64   = &Type{Kind: KScalar, Scalar: Int64}
+	TUint64  = &Type{Kind: KScalar, Scalar: Uint64}
+	TFloat16 = &Type{Kind: KScalar, Scalar: Float16}
 	TString  = &Type{Kind: KString}
 )
 
-var scalarTypes [lastScalar + 1]*Type
-
-func init() {
-	for s := Bool; s <= lastScalar; s++ {
-		scalarTypes[s] = &Type{Kind: KScalar, Scalar: s}
-	}
-	TBool, TInt, TUint, TFloat = scalarTypes[Bool], scalarTypes[Int32], scalarTypes[Uint32], scalarTypes[Float32]
-	TDouble, TInt64, TUint64, TFloat16 = scalarTypes[Float64], scalarTypes[Int64], scalarTypes[Uint64], scalarTypes[Float16]
+// scalarTypes are the scalar types, one *Type each.
+var scalarTypes = [lastScalar + 1]*Type{
+	Bool: TBool, Int8: {Kind: KScalar, Scalar: Int8}, Int16: {Kind: KScalar, Scalar: Int16}, Int32: TInt, Int64: TInt64,
+	Uint8: {Kind: KScalar, Scalar: Uint8}, Uint16: {Kind: KScalar, Scalar: Uint16}, Uint32: TUint, Uint64: TUint64,
+	Float16: TFloat16, Float32: TFloat, Float64: TDouble,
+	BFloat16: {Kind: KScalar, Scalar: BFloat16}, E5M2: {Kind: KScalar, Scalar: E5M2}, E4M3: {Kind: KScalar, Scalar: E4M3},
+	E2M1: {Kind: KScalar, Scalar: E2M1}, E2M3: {Kind: KScalar, Scalar: E2M3}, E3M2: {Kind: KScalar, Scalar: E3M2},
+	MXInt8: {Kind: KScalar, Scalar: MXInt8}, UE8M0: {Kind: KScalar, Scalar: UE8M0},
 }
 
 // ScalarType returns the scalar type s.

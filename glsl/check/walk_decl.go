@@ -3,7 +3,8 @@ package check
 import (
 	"cmp"
 	"strings"
-	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
 
 	"github.com/coopshader/coop/glsl/syntax"
 )
@@ -28,12 +29,12 @@ func (c *checker) file(f *syntax.File) {
 
 // storageWords are the storage qualifiers a declaration may carry (at most
 // one, besides const with in for parameters).
-var storageWords = sync.OnceValue(func() map[string]bool {
+var storageWords = lazy.Value[map[string]bool]{F: func() map[string]bool {
 	return map[string]bool{
 		"const": true, "uniform": true, "buffer": true, "shared": true, "in": true, "out": true, "inout": true,
 		"attribute": true, "varying": true, "resourceheap": true, "samplerheap": true,
 	}
-})
+}}
 
 // quals gathers a qualifier list. Layout values are checked as constant
 // expressions here; the rules that give them meaning run later.
@@ -52,7 +53,7 @@ func (c *checker) quals(qs []*syntax.Qualifier) quals {
 				}
 				q.layout = append(q.layout, li)
 			}
-		case storageWords()[x.Name]:
+		case storageWords.Get()[x.Name]:
 			switch {
 			case q.storage == "":
 				q.storage = x.Name
@@ -61,9 +62,9 @@ func (c *checker) quals(qs []*syntax.Qualifier) quals {
 			default:
 				c.errorf(x.Pos, x.Name, "too many storage qualifiers")
 			}
-		case memoryNames()[x.Name] != 0:
-			q.memory |= memoryNames()[x.Name]
-			if memoryNames()[x.Name] >= DeviceCoherent {
+		case memoryNames.Get()[x.Name] != 0:
+			q.memory |= memoryNames.Get()[x.Name]
+			if memoryNames.Get()[x.Name] >= DeviceCoherent {
 				c.requireExt(x.Pos, x.Name, "GL_KHR_memory_scope_semantics")
 			}
 		case x.Name == "precise":
@@ -99,12 +100,12 @@ func (c *checker) arraySizes(as []*syntax.ArraySize) []Expr {
 }
 
 // paramKeywords are the type keywords that take <...> parameters.
-var paramKeywords = sync.OnceValue(func() map[string]bool {
+var paramKeywords = lazy.Value[map[string]bool]{F: func() map[string]bool {
 	return map[string]bool{
 		"coopmat": true, "fcoopmatNV": true, "icoopmatNV": true, "ucoopmatNV": true, "coopvecNV": true,
 		"vector": true, "tensorLayoutNV": true, "tensorViewNV": true, "tensorARM": true,
 	}
-})
+}}
 
 // typeOf resolves a written type (with its array dimensions). declName is
 // the declared name glslang quotes in some messages. It returns tError
@@ -123,7 +124,7 @@ func (c *checker) typeOf(ts *syntax.TypeSpec, declName string) *Type {
 		if t = c.spirvType(ts); t == nil {
 			return tError
 		}
-	case paramKeywords()[ts.Name]:
+	case paramKeywords.Get()[ts.Name]:
 		args := make([]typeArg, len(ts.Params))
 		for i, p := range ts.Params {
 			args[i].pos = ts.Pos

@@ -2,16 +2,16 @@ package check
 
 import (
 	"github.com/coopshader/coop/glsl/syntax"
-	"sync"
+	"github.com/coopshader/coop/internal/lazy"
 )
 
-var binaryOps = sync.OnceValue(func() map[string]BinaryOp {
+var binaryOps = lazy.Value[map[string]BinaryOp]{F: func() map[string]BinaryOp {
 	return map[string]BinaryOp{
 		"+": Add, "-": Sub, "*": Mul, "/": Div, "%": Mod, "<<": Shl, ">>": Shr,
 		"&": BitAnd, "|": BitOr, "^": BitXor, "&&": LogAnd, "||": LogOr, "^^": LogXor,
 		"==": Eq, "!=": Ne, "<": Lt, ">": Gt, "<=": Le, ">=": Ge,
 	}
-})
+}}
 
 // expr checks an expression and returns its typed tree (bad(pos) after an
 // error, which later rules accept silently).
@@ -58,7 +58,7 @@ func (c *checker) expr(e syntax.Expr) Expr {
 			return c.sequence(e)
 		}
 		x, y := c.expr(e.X), c.expr(e.Y)
-		op, ok := binaryOps()[e.Op]
+		op, ok := binaryOps.Get()[e.Op]
 		if !ok {
 			c.errorf(e.Pos, e.Op, "unknown binary operator")
 			return bad(e.Pos)
@@ -69,7 +69,7 @@ func (c *checker) expr(e syntax.Expr) Expr {
 		var op BinaryOp
 		if e.Op != "=" {
 			var ok bool
-			if op, ok = binaryOps()[e.Op[:len(e.Op)-1]]; !ok || op >= LogAnd {
+			if op, ok = binaryOps.Get()[e.Op[:len(e.Op)-1]]; !ok || op >= LogAnd {
 				c.errorf(e.Pos, e.Op, "unknown assignment operator")
 				return bad(e.Pos)
 			}
@@ -123,7 +123,7 @@ type narrowSuffix struct {
 	ext []string
 }
 
-var narrowSuffixes = sync.OnceValue(func() map[string]narrowSuffix {
+var narrowSuffixes = lazy.Value[map[string]narrowSuffix]{F: func() map[string]narrowSuffix {
 	return map[string]narrowSuffix{
 		"bf16":    {BFloat16, extBF16},
 		"fe5m2":   {E5M2, []string{"GL_EXT_float_e5m2"}},
@@ -134,7 +134,7 @@ var narrowSuffixes = sync.OnceValue(func() map[string]narrowSuffix {
 		"fmxint8": {MXInt8, extMXInt8},
 		"fue8m0":  {UE8M0, extUE8M0},
 	}
-})
+}}
 
 func (c *checker) literal(l *syntax.Lit) Expr {
 	var v *Value
@@ -162,7 +162,7 @@ func (c *checker) literal(l *syntax.Lit) Expr {
 		}
 		v = IntConst(s, int64(l.Int))
 	case syntax.LitFloat:
-		if sfx, ok := narrowSuffixes()[l.Suffix]; ok {
+		if sfx, ok := narrowSuffixes.Get()[l.Suffix]; ok {
 			if !c.requireExt(l.Pos, l.Text, sfx.ext...) {
 				return bad(l.Pos)
 			}

@@ -20,8 +20,9 @@ func (g *gen) shaderBallotCaps() {
 	g.b.Extension("SPV_KHR_shader_ballot")
 }
 
-// maskType is the SPIR-V form of the ARB masks.
-var maskType = check.VectorType(check.Uint32, 4)
+// maskType is the SPIR-V form of the ARB masks: check.VectorType's uvec4,
+// spelt out so that it is static data rather than built at package init.
+var maskType = &check.Type{Kind: check.KVector, Scalar: check.Uint32, N: 4}
 
 // ballot64 turns a uvec4 ballot into the uint64_t of its low 64 bits.
 func (g *gen) ballot64(v uint32) uint32 {

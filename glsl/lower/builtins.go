@@ -3,7 +3,8 @@ package lower
 import (
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
 
 	"github.com/coopshader/coop/glsl/check"
 	"github.com/coopshader/coop/spirv"
@@ -12,41 +13,46 @@ import (
 // std450 maps built-ins that are one GLSL.std.450 instruction for float
 // arguments; sint/uint give the instruction for integer arguments (0: the
 // float one applies to all).
-var std450 = map[check.Builtin]struct{ f, sint, uint uint32 }{
-	check.BRadians: {f: spirv.GLSLstd450Radians}, check.BDegrees: {f: spirv.GLSLstd450Degrees},
-	check.BSin: {f: spirv.GLSLstd450Sin}, check.BCos: {f: spirv.GLSLstd450Cos}, check.BTan: {f: spirv.GLSLstd450Tan},
-	check.BAsin: {f: spirv.GLSLstd450Asin}, check.BAcos: {f: spirv.GLSLstd450Acos},
-	check.BSinh: {f: spirv.GLSLstd450Sinh}, check.BCosh: {f: spirv.GLSLstd450Cosh}, check.BTanh: {f: spirv.GLSLstd450Tanh},
-	check.BAsinh: {f: spirv.GLSLstd450Asinh}, check.BAcosh: {f: spirv.GLSLstd450Acosh}, check.BAtanh: {f: spirv.GLSLstd450Atanh},
-	check.BPow: {f: spirv.GLSLstd450Pow}, check.BExp: {f: spirv.GLSLstd450Exp}, check.BLog: {f: spirv.GLSLstd450Log},
-	check.BExp2: {f: spirv.GLSLstd450Exp2}, check.BLog2: {f: spirv.GLSLstd450Log2}, check.BSqrt: {f: spirv.GLSLstd450Sqrt},
-	check.BInversesqrt: {f: spirv.GLSLstd450InverseSqrt},
-	check.BAbs:         {f: spirv.GLSLstd450FAbs, sint: spirv.GLSLstd450SAbs},
-	check.BSign:        {f: spirv.GLSLstd450FSign, sint: spirv.GLSLstd450SSign},
-	check.BFloor:       {f: spirv.GLSLstd450Floor}, check.BTrunc: {f: spirv.GLSLstd450Trunc}, check.BRound: {f: spirv.GLSLstd450Round},
-	check.BRoundEven: {f: spirv.GLSLstd450RoundEven}, check.BCeil: {f: spirv.GLSLstd450Ceil}, check.BFract: {f: spirv.GLSLstd450Fract},
-	check.BMin:   {f: spirv.GLSLstd450FMin, sint: spirv.GLSLstd450SMin, uint: spirv.GLSLstd450UMin},
-	check.BMax:   {f: spirv.GLSLstd450FMax, sint: spirv.GLSLstd450SMax, uint: spirv.GLSLstd450UMax},
-	check.BClamp: {f: spirv.GLSLstd450FClamp, sint: spirv.GLSLstd450SClamp, uint: spirv.GLSLstd450UClamp},
-	check.BStep:  {f: spirv.GLSLstd450Step}, check.BSmoothstep: {f: spirv.GLSLstd450SmoothStep},
-	check.BFma: {f: spirv.GLSLstd450Fma}, check.BLdexp: {f: spirv.GLSLstd450Ldexp},
-	check.BLength: {f: spirv.GLSLstd450Length}, check.BDistance: {f: spirv.GLSLstd450Distance},
-	check.BCross: {f: spirv.GLSLstd450Cross}, check.BNormalize: {f: spirv.GLSLstd450Normalize},
-	check.BFaceforward: {f: spirv.GLSLstd450FaceForward}, check.BReflect: {f: spirv.GLSLstd450Reflect},
-	check.BRefract: {f: spirv.GLSLstd450Refract}, check.BDeterminant: {f: spirv.GLSLstd450Determinant},
-	check.BInverse:       {f: spirv.GLSLstd450MatrixInverse},
-	check.BPackUnorm2x16: {f: spirv.GLSLstd450PackUnorm2x16}, check.BPackSnorm2x16: {f: spirv.GLSLstd450PackSnorm2x16},
-	check.BPackHalf2x16: {f: spirv.GLSLstd450PackHalf2x16}, check.BPackUnorm4x8: {f: spirv.GLSLstd450PackUnorm4x8},
-	check.BPackSnorm4x8: {f: spirv.GLSLstd450PackSnorm4x8}, check.BUnpackUnorm2x16: {f: spirv.GLSLstd450UnpackUnorm2x16},
-	check.BUnpackSnorm2x16: {f: spirv.GLSLstd450UnpackSnorm2x16}, check.BUnpackHalf2x16: {f: spirv.GLSLstd450UnpackHalf2x16},
-	check.BUnpackUnorm4x8: {f: spirv.GLSLstd450UnpackUnorm4x8}, check.BUnpackSnorm4x8: {f: spirv.GLSLstd450UnpackSnorm4x8},
-	check.BFindLSB: {f: spirv.GLSLstd450FindILsb}, check.BFindMSB: {f: spirv.GLSLstd450FindSMsb, uint: spirv.GLSLstd450FindUMsb},
-}
+var std450 = lazy.Value[map[check.Builtin]std450Ops]{F: func() map[check.Builtin]std450Ops {
+	return map[check.Builtin]std450Ops{
+		check.BRadians: {f: spirv.GLSLstd450Radians}, check.BDegrees: {f: spirv.GLSLstd450Degrees},
+		check.BSin: {f: spirv.GLSLstd450Sin}, check.BCos: {f: spirv.GLSLstd450Cos}, check.BTan: {f: spirv.GLSLstd450Tan},
+		check.BAsin: {f: spirv.GLSLstd450Asin}, check.BAcos: {f: spirv.GLSLstd450Acos},
+		check.BSinh: {f: spirv.GLSLstd450Sinh}, check.BCosh: {f: spirv.GLSLstd450Cosh}, check.BTanh: {f: spirv.GLSLstd450Tanh},
+		check.BAsinh: {f: spirv.GLSLstd450Asinh}, check.BAcosh: {f: spirv.GLSLstd450Acosh}, check.BAtanh: {f: spirv.GLSLstd450Atanh},
+		check.BPow: {f: spirv.GLSLstd450Pow}, check.BExp: {f: spirv.GLSLstd450Exp}, check.BLog: {f: spirv.GLSLstd450Log},
+		check.BExp2: {f: spirv.GLSLstd450Exp2}, check.BLog2: {f: spirv.GLSLstd450Log2}, check.BSqrt: {f: spirv.GLSLstd450Sqrt},
+		check.BInversesqrt: {f: spirv.GLSLstd450InverseSqrt},
+		check.BAbs:         {f: spirv.GLSLstd450FAbs, sint: spirv.GLSLstd450SAbs},
+		check.BSign:        {f: spirv.GLSLstd450FSign, sint: spirv.GLSLstd450SSign},
+		check.BFloor:       {f: spirv.GLSLstd450Floor}, check.BTrunc: {f: spirv.GLSLstd450Trunc}, check.BRound: {f: spirv.GLSLstd450Round},
+		check.BRoundEven: {f: spirv.GLSLstd450RoundEven}, check.BCeil: {f: spirv.GLSLstd450Ceil}, check.BFract: {f: spirv.GLSLstd450Fract},
+		check.BMin:   {f: spirv.GLSLstd450FMin, sint: spirv.GLSLstd450SMin, uint: spirv.GLSLstd450UMin},
+		check.BMax:   {f: spirv.GLSLstd450FMax, sint: spirv.GLSLstd450SMax, uint: spirv.GLSLstd450UMax},
+		check.BClamp: {f: spirv.GLSLstd450FClamp, sint: spirv.GLSLstd450SClamp, uint: spirv.GLSLstd450UClamp},
+		check.BStep:  {f: spirv.GLSLstd450Step}, check.BSmoothstep: {f: spirv.GLSLstd450SmoothStep},
+		check.BFma: {f: spirv.GLSLstd450Fma}, check.BLdexp: {f: spirv.GLSLstd450Ldexp},
+		check.BLength: {f: spirv.GLSLstd450Length}, check.BDistance: {f: spirv.GLSLstd450Distance},
+		check.BCross: {f: spirv.GLSLstd450Cross}, check.BNormalize: {f: spirv.GLSLstd450Normalize},
+		check.BFaceforward: {f: spirv.GLSLstd450FaceForward}, check.BReflect: {f: spirv.GLSLstd450Reflect},
+		check.BRefract: {f: spirv.GLSLstd450Refract}, check.BDeterminant: {f: spirv.GLSLstd450Determinant},
+		check.BInverse:       {f: spirv.GLSLstd450MatrixInverse},
+		check.BPackUnorm2x16: {f: spirv.GLSLstd450PackUnorm2x16}, check.BPackSnorm2x16: {f: spirv.GLSLstd450PackSnorm2x16},
+		check.BPackHalf2x16: {f: spirv.GLSLstd450PackHalf2x16}, check.BPackUnorm4x8: {f: spirv.GLSLstd450PackUnorm4x8},
+		check.BPackSnorm4x8: {f: spirv.GLSLstd450PackSnorm4x8}, check.BUnpackUnorm2x16: {f: spirv.GLSLstd450UnpackUnorm2x16},
+		check.BUnpackSnorm2x16: {f: spirv.GLSLstd450UnpackSnorm2x16}, check.BUnpackHalf2x16: {f: spirv.GLSLstd450UnpackHalf2x16},
+		check.BUnpackUnorm4x8: {f: spirv.GLSLstd450UnpackUnorm4x8}, check.BUnpackSnorm4x8: {f: spirv.GLSLstd450UnpackSnorm4x8},
+		check.BFindLSB: {f: spirv.GLSLstd450FindILsb}, check.BFindMSB: {f: spirv.GLSLstd450FindSMsb, uint: spirv.GLSLstd450FindUMsb},
+	}
+}}
+
+// std450Ops are a built-in's GLSL.std.450 instructions.
+type std450Ops struct{ f, sint, uint uint32 }
 
 // simpleOps are built-ins that are one core instruction on their
-// arguments. This package's tables are built on first use (sync.OnceValue),
+// arguments. This package's tables are built on first use (lazy.Value),
 // not at start-up: every coop command links the compiler, few compile.
-var simpleOps = sync.OnceValue(func() map[check.Builtin]spirv.Op {
+var simpleOps = lazy.Value[map[check.Builtin]spirv.Op]{F: func() map[check.Builtin]spirv.Op {
 	return map[check.Builtin]spirv.Op{
 		check.BDot: spirv.OpDot, check.BIsnan: spirv.OpIsNan, check.BIsinf: spirv.OpIsInf,
 		check.BAny: spirv.OpAny, check.BAll: spirv.OpAll, check.BNot: spirv.OpLogicalNot,
@@ -57,9 +63,9 @@ var simpleOps = sync.OnceValue(func() map[check.Builtin]spirv.Op {
 		check.BDFdxFine: spirv.OpDPdxFine, check.BDFdyFine: spirv.OpDPdyFine, check.BFwidthFine: spirv.OpFwidthFine,
 		check.BDFdxCoarse: spirv.OpDPdxCoarse, check.BDFdyCoarse: spirv.OpDPdyCoarse, check.BFwidthCoarse: spirv.OpFwidthCoarse,
 	}
-})
+}}
 
-var bitcasts = sync.OnceValue(func() map[check.Builtin]bool {
+var bitcasts = lazy.Value[map[check.Builtin]bool]{F: func() map[check.Builtin]bool {
 	return map[check.Builtin]bool{
 		check.BFloatBitsToInt: true, check.BFloatBitsToUint: true, check.BIntBitsToFloat: true, check.BUintBitsToFloat: true,
 		check.BHalfBitsToInt16: true, check.BFloat16BitsToInt16: true, check.BHalfBitsToUint16: true, check.BFloat16BitsToUint16: true,
@@ -84,7 +90,7 @@ var bitcasts = sync.OnceValue(func() map[check.Builtin]bool {
 		check.BPackFloat4xfe3m2EXT: true, check.BUnpackFloat4xfe3m2EXT: true, check.BPackFloat8xfe3m2EXT: true, check.BUnpackFloat8xfe3m2EXT: true,
 		check.BPackFloat16xfe3m2EXT: true, check.BUnpackFloat16xfe3m2EXT: true,
 	}
-})
+}}
 
 // Memory semantics glslang uses for the GLSL barrier functions.
 const (
@@ -107,7 +113,7 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		return out
 	}
 	at := func(i int) *check.Type { return e.Args[i].Type() }
-	if ops, ok := std450[e.Fn]; ok && len(e.Args) > 0 {
+	if ops, ok := std450.Get()[e.Fn]; ok && len(e.Args) > 0 {
 		inst := ops.f
 		switch s := at(0).Scalar; {
 		case s.IsSigned() && ops.sint != 0:
@@ -119,7 +125,7 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		}
 		return g.ext(tid, inst, g.splatArgs(e, args())...)
 	}
-	if op, ok := simpleOps()[e.Fn]; ok {
+	if op, ok := simpleOps.Get()[e.Fn]; ok {
 		switch op {
 		case spirv.OpDPdxFine, spirv.OpDPdyFine, spirv.OpFwidthFine, spirv.OpDPdxCoarse, spirv.OpDPdyCoarse, spirv.OpFwidthCoarse:
 			g.b.Capability(spirv.CapabilityDerivativeControl)
@@ -130,7 +136,7 @@ func (g *gen) builtin(e *check.BuiltinCall) uint32 {
 		}
 		return g.b.EmitResult(op, tid, args()...)
 	}
-	if bitcasts()[e.Fn] {
+	if bitcasts.Get()[e.Fn] {
 		return g.b.EmitResult(spirv.OpBitcast, tid, args()...)
 	}
 	// sub is the Subgroup scope operand, made only where an operation needs it.

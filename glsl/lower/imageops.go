@@ -2,22 +2,22 @@ package lower
 
 import (
 	"github.com/coopshader/coop/glsl/check"
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
-	"sync"
 )
 
 const anyCoherent = check.Coherent | check.DeviceCoherent | check.QueueFamilyCoherent | check.WorkgroupCoherent | check.SubgroupCoherent
 
 // imageAtomicOps maps the image atomics to the atomics on memory they
 // share their lowering with.
-var imageAtomicOps = sync.OnceValue(func() map[check.Builtin]check.Builtin {
+var imageAtomicOps = lazy.Value[map[check.Builtin]check.Builtin]{F: func() map[check.Builtin]check.Builtin {
 	return map[check.Builtin]check.Builtin{
 		check.BImageAtomicAdd: check.BAtomicAdd, check.BImageAtomicMin: check.BAtomicMin, check.BImageAtomicMax: check.BAtomicMax,
 		check.BImageAtomicAnd: check.BAtomicAnd, check.BImageAtomicOr: check.BAtomicOr, check.BImageAtomicXor: check.BAtomicXor,
 		check.BImageAtomicExchange: check.BAtomicExchange, check.BImageAtomicCompSwap: check.BAtomicCompSwap,
 		check.BImageAtomicLoad: check.BAtomicLoad, check.BImageAtomicStore: check.BAtomicStore,
 	}
-})
+}}
 
 // imageBuiltin lowers the image built-ins; ok is false for other
 // built-ins.
@@ -30,7 +30,7 @@ func (g *gen) imageBuiltin(e *check.BuiltinCall, tid uint32) (uint32, bool) {
 	case check.BImageLoad, check.BImageStore, check.BSparseImageLoadARB:
 		return g.imageReadWrite(e, tid), true
 	}
-	op, ok := imageAtomicOps()[e.Fn]
+	op, ok := imageAtomicOps.Get()[e.Fn]
 	if !ok {
 		return 0, false
 	}

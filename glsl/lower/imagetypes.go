@@ -2,7 +2,8 @@ package lower
 
 import (
 	"strings"
-	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
 
 	"github.com/coopshader/coop/glsl/check"
 	"github.com/coopshader/coop/spirv"
@@ -10,24 +11,24 @@ import (
 
 // imageFormats maps GLSL format qualifiers (rgba8, r11f_g11f_b10f, ...) to
 // SPIR-V image formats: the same names without underscores, ignoring case.
-var imageFormats = sync.OnceValue(func() map[string]spirv.ImageFormat {
+var imageFormats = lazy.Value[map[string]spirv.ImageFormat]{F: func() map[string]spirv.ImageFormat {
 	m := map[string]spirv.ImageFormat{}
 	for _, e := range spirv.KindImageFormat.Desc().Enumerants {
 		m[strings.ToLower(e.Name)] = spirv.ImageFormat(e.Value)
 	}
 	return m
-})
+}}
 
 // coreFormats are the storage image formats that need no
 // StorageImageExtendedFormats capability.
-var coreFormats = sync.OnceValue(func() map[string]bool {
+var coreFormats = lazy.Value[map[string]bool]{F: func() map[string]bool {
 	return map[string]bool{"rgba32f": true, "rgba16f": true, "r32f": true, "rgba8": true, "rgba8_snorm": true,
 		"rgba32i": true, "rgba16i": true, "rgba8i": true, "r32i": true, "rgba32ui": true, "rgba16ui": true, "rgba8ui": true, "r32ui": true}
-})
+}}
 
-var imageDims = sync.OnceValue(func() map[string]spirv.Dim {
+var imageDims = lazy.Value[map[string]spirv.Dim]{F: func() map[string]spirv.Dim {
 	return map[string]spirv.Dim{"1D": spirv.Dim1D, "2D": spirv.Dim2D, "3D": spirv.Dim3D, "Cube": spirv.DimCube, "Rect": spirv.DimRect, "Buffer": spirv.DimBuffer}
-})
+}}
 
 // resType returns the SPIR-V type of a sampler, texture or image type t
 // (or an array of them) whose variable has the given format qualifier;
@@ -63,7 +64,7 @@ func (g *gen) imageType(t *check.Type, format string, depth bool) uint32 {
 	if im.Kind == 'i' {
 		sampled = 2
 	}
-	dim := imageDims()[im.Dim]
+	dim := imageDims.Get()[im.Dim]
 	if dim == spirv.DimRect && sampled == 2 && strings.HasPrefix(g.opts.TargetEnv, "vulkan") {
 		// Vulkan has no ImageRect; a rectangle image's integer
 		// coordinates are a 2D image's.
@@ -87,7 +88,7 @@ func (g *gen) imageType(t *check.Type, format string, depth bool) uint32 {
 			g.b.Capability(spirv.CapabilityImageMSArray)
 		}
 	}
-	if format != "" && !coreFormats()[format] && t.Scalar.Bits() != 64 {
+	if format != "" && !coreFormats.Get()[format] && t.Scalar.Bits() != 64 {
 		g.b.Capability(spirv.CapabilityStorageImageExtendedFormats)
 	}
 	if t.Scalar.Bits() == 64 {
@@ -96,7 +97,7 @@ func (g *gen) imageType(t *check.Type, format string, depth bool) uint32 {
 	}
 	fmtID := spirv.ImageFormatUnknown
 	if format != "" {
-		fmtID = imageFormats()[strings.ReplaceAll(format, "_", "")]
+		fmtID = imageFormats.Get()[strings.ReplaceAll(format, "_", "")]
 	}
 	return g.b.Type(spirv.OpTypeImage, g.scalarType(t.Scalar), uint32(dim), b2u(depth || im.Shadow), b2u(im.Arrayed), b2u(im.MS), sampled, uint32(fmtID))
 }

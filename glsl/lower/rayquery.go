@@ -2,8 +2,8 @@ package lower
 
 import (
 	"github.com/coopshader/coop/glsl/check"
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
-	"sync"
 )
 
 // Ray queries (SPV_KHR_ray_query) and the ray-tracing extensions compute
@@ -13,7 +13,7 @@ import (
 // argument of the intersection queries is an int constant.
 
 // rayQueryOps maps the ray-query built-ins to their instructions.
-var rayQueryOps = sync.OnceValue(func() map[check.Builtin]spirv.Op {
+var rayQueryOps = lazy.Value[map[check.Builtin]spirv.Op]{F: func() map[check.Builtin]spirv.Op {
 	return map[check.Builtin]spirv.Op{
 		check.BRayQueryInitializeEXT:                                            spirv.OpRayQueryInitializeKHR,
 		check.BRayQueryProceedEXT:                                               spirv.OpRayQueryProceedKHR,
@@ -42,7 +42,7 @@ var rayQueryOps = sync.OnceValue(func() map[check.Builtin]spirv.Op {
 		check.BFetchMicroTriangleVertexPositionNV:                               spirv.OpFetchMicroTriangleVertexPositionNV,
 		check.BFetchMicroTriangleVertexBarycentricNV:                            spirv.OpFetchMicroTriangleVertexBarycentricNV,
 	}
-})
+}}
 
 const (
 	accelName    = "accelerationStructureEXT"
@@ -151,7 +151,7 @@ func (g *gen) rayConvert(v uint32, to *check.Type) (uint32, bool) {
 
 // rayBuiltin lowers the ray-query and micromap built-ins.
 func (g *gen) rayBuiltin(e *check.BuiltinCall, tid uint32) (uint32, bool) {
-	op, ok := rayQueryOps()[e.Fn]
+	op, ok := rayQueryOps.Get()[e.Fn]
 	if !ok {
 		return 0, false
 	}

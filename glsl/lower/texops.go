@@ -2,22 +2,22 @@ package lower
 
 import (
 	"github.com/coopshader/coop/glsl/check"
+	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
-	"sync"
 )
 
 // texQueries maps the texture queries to their instructions.
-var texQueries = sync.OnceValue(func() map[check.Builtin]spirv.Op {
+var texQueries = lazy.Value[map[check.Builtin]spirv.Op]{F: func() map[check.Builtin]spirv.Op {
 	return map[check.Builtin]spirv.Op{
 		check.BTextureSize: spirv.OpImageQuerySizeLod, check.BTextureQueryLevels: spirv.OpImageQueryLevels,
 		check.BTextureSamples: spirv.OpImageQuerySamples, check.BTextureQueryLod: spirv.OpImageQueryLod,
 	}
-})
+}}
 
 // textureBuiltin lowers the texture built-ins; ok is false for other
 // built-ins.
 func (g *gen) textureBuiltin(e *check.BuiltinCall, tid uint32) (uint32, bool) {
-	if op, ok := texQueries()[e.Fn]; ok {
+	if op, ok := texQueries.Get()[e.Fn]; ok {
 		return g.textureQuery(e, op, tid), true
 	}
 	if e.Roles == nil {
@@ -181,7 +181,7 @@ func (g *gen) textureLookup(e *check.BuiltinCall, tid uint32) uint32 {
 		}
 		words = append(words, comp)
 	default:
-		op = sampleOps()[sampleKind{hasDref, f.proj, explicit}]
+		op = sampleOps.Get()[sampleKind{hasDref, f.proj, explicit}]
 		if hasDref {
 			words = append(words, dref)
 		}
@@ -201,18 +201,18 @@ func (g *gen) textureLookup(e *check.BuiltinCall, tid uint32) uint32 {
 	if texelOut == nil {
 		return g.b.EmitResult(op, rt, words...)
 	}
-	return g.sparseResult(sparseOps()[op], tid, rt, words, texelOut)
+	return g.sparseResult(sparseOps.Get()[op], tid, rt, words, texelOut)
 }
 
 // sparseOps maps the lookups to their sparse-residency forms.
-var sparseOps = sync.OnceValue(func() map[spirv.Op]spirv.Op {
+var sparseOps = lazy.Value[map[spirv.Op]spirv.Op]{F: func() map[spirv.Op]spirv.Op {
 	return map[spirv.Op]spirv.Op{
 		spirv.OpImageSampleImplicitLod: spirv.OpImageSparseSampleImplicitLod, spirv.OpImageSampleExplicitLod: spirv.OpImageSparseSampleExplicitLod,
 		spirv.OpImageSampleDrefImplicitLod: spirv.OpImageSparseSampleDrefImplicitLod, spirv.OpImageSampleDrefExplicitLod: spirv.OpImageSparseSampleDrefExplicitLod,
 		spirv.OpImageFetch: spirv.OpImageSparseFetch, spirv.OpImageGather: spirv.OpImageSparseGather,
 		spirv.OpImageDrefGather: spirv.OpImageSparseDrefGather, spirv.OpImageRead: spirv.OpImageSparseRead,
 	}
-})
+}}
 
 // sparseResult emits a sparse-residency instruction, whose result is a
 // struct of the residency code and the texel: the texel goes to the out
@@ -229,14 +229,14 @@ func (g *gen) sparseResult(op spirv.Op, codeT, texelT uint32, words []uint32, ou
 type sampleKind struct{ dref, proj, explicit bool }
 
 // sampleOps picks the sampling instruction.
-var sampleOps = sync.OnceValue(func() map[sampleKind]spirv.Op {
+var sampleOps = lazy.Value[map[sampleKind]spirv.Op]{F: func() map[sampleKind]spirv.Op {
 	return map[sampleKind]spirv.Op{
 		{false, false, false}: spirv.OpImageSampleImplicitLod, {false, false, true}: spirv.OpImageSampleExplicitLod,
 		{false, true, false}: spirv.OpImageSampleProjImplicitLod, {false, true, true}: spirv.OpImageSampleProjExplicitLod,
 		{true, false, false}: spirv.OpImageSampleDrefImplicitLod, {true, false, true}: spirv.OpImageSampleDrefExplicitLod,
 		{true, true, false}: spirv.OpImageSampleProjDrefImplicitLod, {true, true, true}: spirv.OpImageSampleProjDrefExplicitLod,
 	}
-})
+}}
 
 // lookupForm is what the name of a texture lookup says about its
 // operands.

@@ -1,16 +1,17 @@
 package lower
 
 import (
-	"github.com/coopshader/coop/num"
 	"math"
 	"strconv"
-	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
+	"github.com/coopshader/coop/num"
 
 	"github.com/coopshader/coop/glsl/check"
 	"github.com/coopshader/coop/spirv"
 )
 
-var builtinIDs = sync.OnceValue(func() map[check.BuiltinVar]spirv.BuiltIn {
+var builtinIDs = lazy.Value[map[check.BuiltinVar]spirv.BuiltIn]{F: func() map[check.BuiltinVar]spirv.BuiltIn {
 	return map[check.BuiltinVar]spirv.BuiltIn{
 		check.BuiltinNumWorkGroups:         spirv.BuiltInNumWorkgroups,
 		check.BuiltinWorkGroupID:           spirv.BuiltInWorkgroupId,
@@ -38,7 +39,7 @@ var builtinIDs = sync.OnceValue(func() map[check.BuiltinVar]spirv.BuiltIn {
 		check.BuiltinTileDimensionQCOM:     spirv.BuiltInTileDimensionQCOM,
 		check.BuiltinTileApronSizeQCOM:     spirv.BuiltInTileApronSizeQCOM,
 	}
-})
+}}
 
 // global declares a global variable or constant.
 func (g *gen) global(v *check.Var) {
@@ -61,7 +62,7 @@ func (g *gen) global(v *check.Var) {
 		return
 	}
 	if v.Builtin != check.BuiltinNone {
-		bi, ok := builtinIDs()[v.Builtin]
+		bi, ok := builtinIDs.Get()[v.Builtin]
 		if !ok {
 			g.fail(v.Pos, "built-in variable %s is not supported by the code generator", v.Name)
 		}

@@ -4,7 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
 
 	"github.com/coopshader/coop/glsl/token"
 )
@@ -313,7 +314,7 @@ func (p *pp) undef(dir ptok, args []ptok, eol token.Pos) {
 	if !p.checkName("#undef", args[0]) {
 		return
 	}
-	if predefined()[args[0].Text] != nil {
+	if predefined.Get()[args[0].Text] != nil {
 		p.macros[args[0].Text] = nil
 	} else {
 		delete(p.macros, args[0].Text)
@@ -374,22 +375,22 @@ func (p *pp) version(dir ptok, args []ptok, eol token.Pos) {
 		p.defineText("GL_core_profile", "1")
 	}
 	if p.res.Profile != "es" && v >= 460 {
-		for e := range from460 {
+		for _, e := range from460 {
 			p.defineText(e, "1")
 		}
 	}
-	only := desktopOnly()
+	only := desktopOnly.Get()
 	if p.res.Profile == "es" {
-		only = esOnly()
+		only = esOnly.Get()
 	}
 	for e := range only {
 		p.defineText(e, "1")
 	}
 }
 
-var behaviors = sync.OnceValue(func() map[string]Behavior {
+var behaviors = lazy.Value[map[string]Behavior]{F: func() map[string]Behavior {
 	return map[string]Behavior{"require": Require, "enable": Enable, "warn": Warn, "disable": Disable}
-})
+}}
 
 func (p *pp) extension(dir ptok, args []ptok, eol token.Pos) {
 	const op = "#extension"
@@ -411,7 +412,7 @@ func (p *pp) extension(dir ptok, args []ptok, eol token.Pos) {
 		return
 	}
 	name := args[0].Text
-	b, ok := behaviors()[args[2].Text]
+	b, ok := behaviors.Get()[args[2].Text]
 	if !ok {
 		p.errorf(args[2].Pos, op, "behavior not supported: %s", args[2].Text)
 		return

@@ -2,7 +2,8 @@ package pp
 
 import (
 	"strconv"
-	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
 
 	"github.com/coopshader/coop/glsl/token"
 )
@@ -78,18 +79,18 @@ func (e *evaluator) fail(pos token.Pos, msg string) {
 	e.failed = true
 }
 
-var binPrec = sync.OnceValue(func() map[string]int {
+var binPrec = lazy.Value[map[string]int]{F: func() map[string]int {
 	return map[string]int{
 		"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
 		"<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
 	}
-})
+}}
 
 func (e *evaluator) expr(minPrec int) int64 {
 	left := e.unary()
 	for !e.failed && e.i < len(e.toks) {
 		t := e.toks[e.i]
-		prec, isOp := binPrec()[t.Text]
+		prec, isOp := binPrec.Get()[t.Text]
 		if t.Kind != token.Punct || !isOp || prec <= minPrec {
 			break
 		}

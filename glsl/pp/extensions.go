@@ -1,6 +1,8 @@
 package pp
 
-import "sync"
+import (
+	"github.com/coopshader/coop/internal/lazy"
+)
 
 // KnownExtensions lists the GLSL extensions coop recognises: "#extension"
 // of any other name is an error with require and a warning otherwise.
@@ -242,7 +244,7 @@ var KnownExtensions = []string{
 // notPredefined holds the known extensions that glslang (16.5) does not
 // predefine as macros; defining them would make "#ifdef" take other
 // branches than glslang does.
-var notPredefined = sync.OnceValue(func() map[string]bool {
+var notPredefined = lazy.Value[map[string]bool]{F: func() map[string]bool {
 	return map[string]bool{
 		"GL_3DL_array_objects":                        true,
 		"GL_AMD_shader_early_and_late_fragment_tests": true,
@@ -271,21 +273,22 @@ var notPredefined = sync.OnceValue(func() map[string]bool {
 		"GL_NV_cooperative_vector":                    true,
 		"GL_NV_displacement_micromap":                 true,
 	}
-})
+}}
 
 // from460 holds the extensions glslang predefines only for #version 460
-// and later (desktop profiles).
-var from460 = map[string]bool{
-	"GL_EXT_nontemporal_keyword": true,
-	"GL_ARM_tensors":             true,
-	"GL_ARM_tensors_bfloat16":    true,
-	"GL_ARM_tensors_float_e4m3":  true,
-	"GL_ARM_tensors_float_e5m2":  true,
+// and later (desktop profiles): a static array, which package init does
+// not build.
+var from460 = [...]string{
+	"GL_EXT_nontemporal_keyword",
+	"GL_ARM_tensors",
+	"GL_ARM_tensors_bfloat16",
+	"GL_ARM_tensors_float_e4m3",
+	"GL_ARM_tensors_float_e5m2",
 }
 
 // desktopOnly and esOnly hold the extensions glslang predefines only for
 // desktop (core, compatibility) or only for ES profiles.
-var desktopOnly = sync.OnceValue(func() map[string]bool {
+var desktopOnly = lazy.Value[map[string]bool]{F: func() map[string]bool {
 	return map[string]bool{
 		"GL_AMD_gcn_shader":                         true,
 		"GL_AMD_gpu_shader_half_float_fetch":        true,
@@ -347,9 +350,9 @@ var desktopOnly = sync.OnceValue(func() map[string]bool {
 		"GL_NV_shading_rate_image":                  true,
 		"GL_NV_viewport_array2":                     true,
 	}
-})
+}}
 
-var esOnly = sync.OnceValue(func() map[string]bool {
+var esOnly = lazy.Value[map[string]bool]{F: func() map[string]bool {
 	return map[string]bool{
 		"GL_ANDROID_extension_pack_es31a":             true,
 		"GL_EXT_YUV_target":                           true,
@@ -386,14 +389,14 @@ var esOnly = sync.OnceValue(func() map[string]bool {
 		"GL_OES_texture_cube_map_array":               true,
 		"GL_OES_texture_storage_multisample_2d_array": true,
 	}
-})
+}}
 
-var knownSet = sync.OnceValue(func() map[string]bool {
+var knownSet = lazy.Value[map[string]bool]{F: func() map[string]bool {
 	m := make(map[string]bool, len(KnownExtensions))
 	for _, e := range KnownExtensions {
 		m[e] = true
 	}
 	return m
-})
+}}
 
-func knownExtension(name string) bool { return knownSet()[name] }
+func knownExtension(name string) bool { return knownSet.Get()[name] }

@@ -5,7 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
 
 	"github.com/coopshader/coop/glsl/diag"
 	"github.com/coopshader/coop/glsl/token"
@@ -159,18 +160,18 @@ func Preprocess(name string, src []byte, opts Options, d *diag.List) *Result {
 // predefined holds the macros every translation unit starts with, as
 // glslang's preamble for SPIR-V compute shaders has them. It is shared
 // and never modified.
-var predefined = sync.OnceValue(func() map[string]*macro {
+var predefined = lazy.Value[map[string]*macro]{F: func() map[string]*macro {
 	p := &pp{macros: map[string]*macro{}}
 	p.defineText("GL_SPIRV", "100")
 	p.defineText("GL_COMPUTE_SHADER", "1")
 	p.defineText("GL_FRAGMENT_PRECISION_HIGH", "1")
 	for _, e := range KnownExtensions {
-		if !notPredefined()[e] && !from460[e] && !desktopOnly()[e] && !esOnly()[e] {
+		if !notPredefined.Get()[e] && !slices.Contains(from460[:], e) && !desktopOnly.Get()[e] && !esOnly.Get()[e] {
 			p.defineText(e, "1")
 		}
 	}
 	return p.macros
-})
+}}
 
 // lookup returns the macro called name, or nil.
 func (p *pp) lookup(name string) *macro {
@@ -180,7 +181,7 @@ func (p *pp) lookup(name string) *macro {
 	// Every shared predefined name starts with "GL_"; most identifiers
 	// skip the second map.
 	if len(name) > 3 && name[0] == 'G' && name[1] == 'L' && name[2] == '_' {
-		return predefined()[name]
+		return predefined.Get()[name]
 	}
 	return nil
 }

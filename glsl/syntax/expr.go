@@ -5,7 +5,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
 
 	"github.com/coopshader/coop/glsl/token"
 )
@@ -405,7 +406,7 @@ func (p *parser) floatLit(l *Lit) {
 	// float constants in double and rounds them where it writes them. Out
 	// of range gives ±Inf, which glslang accepts silently.
 	var v float64
-	if f, ok := narrowFormats()[l.Suffix]; ok {
+	if f, ok := narrowFormats.Get()[l.Suffix]; ok {
 		v = roundDecimal(text, f.sig, f.emin)
 	} else {
 		var err error
@@ -497,7 +498,7 @@ func (p *parser) intLit(l *Lit) {
 // narrowFormats gives the significand bits (implicit bit included) and
 // least normal exponent of the float types narrower than 32 bits, by
 // literal suffix.
-var narrowFormats = sync.OnceValue(func() map[string]struct{ sig, emin int } {
+var narrowFormats = lazy.Value[map[string]struct{ sig, emin int }]{F: func() map[string]struct{ sig, emin int } {
 	return map[string]struct{ sig, emin int }{
 		"hf": {11, -14}, "bf16": {8, -126}, "fe5m2": {3, -14}, "fe4m3": {4, -6},
 		"fe2m1": {2, 0}, "fe2m3": {4, 0}, "fe3m2": {3, -2},
@@ -507,7 +508,7 @@ var narrowFormats = sync.OnceValue(func() map[string]struct{ sig, emin int } {
 		// them), then toward zero by the checker.
 		"fue8m0": {24, -126},
 	}
-})
+}}
 
 // roundDecimal rounds a decimal float literal (already checked) once,
 // to nearest even, to a binary format with sig significand bits and least

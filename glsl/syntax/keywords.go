@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
 )
 
 // kwFlags classifies an identifier's spelling; the parser looks each
@@ -29,7 +31,7 @@ var keywords map[string]kwFlags
 
 // tokenNames are glslang's (bison) names of keywords whose name is not the
 // keyword upper-cased.
-var tokenNames = sync.OnceValue(func() map[string]string {
+var tokenNames = lazy.Value[map[string]string]{F: func() map[string]string {
 	return map[string]string{
 		"terminateInvocation": "TERMINATE_INVOCATION", "terminateRayEXT": "TERMINATE_RAY",
 		"ignoreIntersectionEXT": "IGNORE_INTERSECTION", "true": "BOOLCONSTANT", "false": "BOOLCONSTANT",
@@ -39,10 +41,10 @@ var tokenNames = sync.OnceValue(func() map[string]string {
 		"accelerationStructureEXT": "ACCSTRUCTEXT", "accelerationStructureNV": "ACCSTRUCTNV", "taskNV": "PERTASKNV",
 		"taskPayloadSharedEXT": "TASKPAYLOADWORKGROUPEXT",
 	}
-})
+}}
 
 // punctNames are glslang's names of the operators and punctuators.
-var punctNames = sync.OnceValue(func() map[string]string {
+var punctNames = lazy.Value[map[string]string]{F: func() map[string]string {
 	return map[string]string{
 		"(": "LEFT_PAREN", ")": "RIGHT_PAREN", "[": "LEFT_BRACKET", "]": "RIGHT_BRACKET",
 		"{": "LEFT_BRACE", "}": "RIGHT_BRACE", ".": "DOT", ",": "COMMA", ":": "COLON", "=": "EQUAL",
@@ -53,11 +55,16 @@ var punctNames = sync.OnceValue(func() map[string]string {
 		"/=": "DIV_ASSIGN", "+=": "ADD_ASSIGN", "%=": "MOD_ASSIGN", "<<=": "LEFT_ASSIGN", ">>=": "RIGHT_ASSIGN",
 		"&=": "AND_ASSIGN", "^=": "XOR_ASSIGN", "|=": "OR_ASSIGN", "-=": "SUB_ASSIGN", "<<": "LEFT_OP", ">>": "RIGHT_OP",
 	}
-})
+}}
+
+var keywordsOnce sync.Once
 
 // defineKeywords fills keywords on the first Parse rather than at program
-// start, so that commands which never parse GLSL do not pay for it.
-var defineKeywords = sync.OnceFunc(func() {
+// start, so that commands which never parse GLSL do not pay for it (a
+// sync.Once, which unlike sync.OnceFunc allocates nothing at package init).
+func defineKeywords() { keywordsOnce.Do(fillKeywords) }
+
+func fillKeywords() {
 	keywords = map[string]kwFlags{}
 	add := func(f kwFlags, s string) {
 		for _, w := range strings.Fields(s) {
@@ -129,11 +136,11 @@ var defineKeywords = sync.OnceFunc(func() {
 	add(kJump, `break continue discard`)
 	add(kJump|kGatedJump, `terminateInvocation terminateRayEXT ignoreIntersectionEXT demote`)
 	add(kStmt, `if else for while do switch case default return struct true false precision`)
-})
+}
 
 // keywordName is glslang's name for a keyword token.
 func keywordName(s string) string {
-	if n, ok := tokenNames()[s]; ok {
+	if n, ok := tokenNames.Get()[s]; ok {
 		return n
 	}
 	return strings.ToUpper(s)

@@ -159,7 +159,7 @@ func (p *parser) tokenName(n int) string {
 	case token.String:
 		return "STRING_LITERAL"
 	}
-	if n, ok := punctNames()[t.Text]; ok {
+	if n, ok := punctNames.Get()[t.Text]; ok {
 		return n
 	}
 	return "'" + t.Text + "'"
@@ -189,7 +189,7 @@ func (p *parser) expect(s string) bool {
 	if p.got(s) {
 		return true
 	}
-	p.syntaxError(punctNames()[s])
+	p.syntaxError(punctNames.Get()[s])
 	return false
 }
 

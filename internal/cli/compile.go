@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -68,7 +69,7 @@ type compileArgs struct {
 }
 
 // errVersion asks for the version line.
-var errVersion = fmt.Errorf("version")
+var errVersion = errors.New("version")
 
 func parseCompileArgs(args []string) (*compileArgs, error) {
 	a := &compileArgs{}

@@ -8,7 +8,8 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
-	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
 )
 
 // parseFlags parses fs's flags wherever they stand among args, as the
@@ -85,7 +86,7 @@ func version() string {
 
 // printVersion writes the --version line of a command.
 func printVersion(w io.Writer, command string) {
-	if what, ok := imitates()[command]; ok {
+	if what, ok := imitates.Get()[command]; ok {
 		fmt.Fprintf(w, "%s %s (%s)\n", command, version(), what)
 		return
 	}
@@ -93,7 +94,7 @@ func printVersion(w io.Writer, command string) {
 }
 
 // imitates names the tool each command stands in for (docs/TOOLS.md).
-var imitates = sync.OnceValue(func() map[string]string {
+var imitates = lazy.Value[map[string]string]{F: func() map[string]string {
 	return map[string]string{
 		"coop compile":  "glslangValidator's flags",
 		"coop glslc":    "shaderc glslc's flags",
@@ -105,7 +106,7 @@ var imitates = sync.OnceValue(func() map[string]string {
 		"coop devices":  "Vulkan devices",
 		"coop gpucheck": "the glslang corpus on the executor and a GPU",
 	}
-})
+}}
 
 // isTerminal reports whether w is a terminal (a character device), where
 // progress lines belong; a pipe or a file gets none.

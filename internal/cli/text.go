@@ -4,7 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
 
 	"github.com/coopshader/coop/spirv"
 	"github.com/coopshader/coop/spirv/text"
@@ -99,7 +100,7 @@ func runAs(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return status
 	}
-	ver, ok := spirvVersions()[*env]
+	ver, ok := spirvVersions.Get()[*env]
 	if !ok {
 		return usageError(stderr, fs.Name(), asHelp, "unknown --target-env %q (want spv1.0 .. spv1.6, vulkan1.0 .. vulkan1.4 or vulkan1.1spv1.4)", *env)
 	}
@@ -139,9 +140,9 @@ func runAs(args []string, stdout, stderr io.Writer) int {
 // spirvVersions are the SPIR-V versions of spirv-as's target
 // environments: a Vulkan version takes the newest SPIR-V it accepts, as
 // spirv-as does.
-var spirvVersions = sync.OnceValue(func() map[string]spirv.Version {
+var spirvVersions = lazy.Value[map[string]spirv.Version]{F: func() map[string]spirv.Version {
 	return map[string]spirv.Version{"spv1.0": 0x10000, "spv1.1": 0x10100, "spv1.2": 0x10200,
 		"spv1.3": 0x10300, "spv1.4": 0x10400, "spv1.5": 0x10500, "spv1.6": 0x10600,
 		"vulkan1.0": 0x10000, "vulkan1.1": 0x10300, "vulkan1.1spv1.4": 0x10400, "vulkan1.2": 0x10500,
 		"vulkan1.3": 0x10600, "vulkan1.4": 0x10600}
-})
+}}

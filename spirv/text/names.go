@@ -2,7 +2,8 @@ package text
 
 import (
 	"strconv"
-	"sync"
+
+	"github.com/coopshader/coop/internal/lazy"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -249,7 +250,7 @@ func friendlyNames(m *spirv.Module) *nameTable {
 			continue
 		case spirv.OpDecorate:
 			if spirv.Decoration(w[1]) == spirv.DecorationBuiltIn {
-				if s, ok := builtinNames()[spirv.BuiltIn(w[2])]; ok {
+				if s, ok := builtinNames.Get()[spirv.BuiltIn(w[2])]; ok {
 					t.save(w[0], s)
 				}
 			}
@@ -301,7 +302,7 @@ func friendlyNames(m *spirv.Module) *nameTable {
 			t.save(id, sign+root)
 		case spirv.OpTypeFloat:
 			if len(in.Words) >= 3 {
-				if s, ok := fpEncodingNames()[spirv.FPEncoding(w[2])]; ok {
+				if s, ok := fpEncodingNames.Get()[spirv.FPEncoding(w[2])]; ok {
 					t.save(id, s)
 				}
 			}
@@ -377,7 +378,7 @@ func friendlyNames(m *spirv.Module) *nameTable {
 	return t
 }
 
-var builtinNames = sync.OnceValue(func() map[spirv.BuiltIn]string {
+var builtinNames = lazy.Value[map[spirv.BuiltIn]string]{F: func() map[spirv.BuiltIn]string {
 	return map[spirv.BuiltIn]string{
 		spirv.BuiltInPosition: "gl_Position", spirv.BuiltInPointSize: "gl_PointSize", spirv.BuiltInClipDistance: "gl_ClipDistance",
 		spirv.BuiltInCullDistance: "gl_CullDistance", spirv.BuiltInVertexId: "gl_VertexID", spirv.BuiltInInstanceId: "gl_InstanceID",
@@ -400,15 +401,15 @@ var builtinNames = sync.OnceValue(func() map[spirv.BuiltIn]string {
 		spirv.BuiltInSubgroupGtMask: "SubgroupGtMaskKHR", spirv.BuiltInSubgroupLeMask: "SubgroupLeMaskKHR",
 		spirv.BuiltInSubgroupLtMask: "SubgroupLtMaskKHR",
 	}
-})
+}}
 
-var fpEncodingNames = sync.OnceValue(func() map[spirv.FPEncoding]string {
+var fpEncodingNames = lazy.Value[map[spirv.FPEncoding]string]{F: func() map[spirv.FPEncoding]string {
 	return map[spirv.FPEncoding]string{
 		spirv.FPEncodingBFloat16KHR: "bfloat16", spirv.FPEncodingFloat8E4M3EXT: "fp8e4m3", spirv.FPEncodingFloat8E5M2EXT: "fp8e5m2",
 		spirv.FPEncodingFloat6E2M3EXT: "fp6e2m3", spirv.FPEncodingFloat6E3M2EXT: "fp6e3m2", spirv.FPEncodingFloat4E2M1EXT: "fp4e2m1",
 		spirv.FPEncodingFloat8UnsignedE8M0EXT: "fp8e8m0", spirv.FPEncodingMXInt8EXT: "mxint8",
 	}
-})
+}}
 
 // enumName is the enumerant's name, or what spirv-dis prints for an
 // unknown value.

@@ -100,6 +100,7 @@ func main() {
 	writeOperandKinds(&b, core.OperandKinds)
 	writeEnums(&b, core.OperandKinds)
 	writeOps(&b, core.Instructions, kindIndex)
+	writeOpLists(&b, core.Instructions, core.OperandKinds)
 	writeKindTable(&b, core.OperandKinds, kindIndex)
 	emit(filepath.Join(*out, "grammar_gen.go"), b.Bytes())
 
@@ -290,6 +291,51 @@ func writeOps(b *bytes.Buffer, insts []instruction, kindIndex map[string]int) {
 		fmt.Fprintf(b, ", Version: %s, LastVersion: %s, Aliases: ", version(in.Version), version(in.LastVersion))
 		stringList(b, in.Aliases)
 		b.WriteString("},\n")
+	}
+	b.WriteString("}\n\n")
+}
+
+// writeOpLists writes the tables by opcode that would otherwise be built
+// when a program starts or first asks (every start of coop pays for what
+// package init computes): opIndex, and the opcodes of each instruction
+// class and of each operand kind, in opcode order.
+func writeOpLists(b *bytes.Buffer, insts []instruction, kinds []operandKind) {
+	b.WriteString("var opIndex = [maxOp + 1]int16{")
+	for i, in := range insts {
+		if i%8 == 0 {
+			b.WriteString("\n\t")
+		}
+		fmt.Fprintf(b, "%d: %d, ", in.Opcode, i+1)
+	}
+	b.WriteString("\n}\n\n")
+
+	var classes []string
+	byClass := map[string][]string{}
+	byKind := map[string][]string{}
+	for _, in := range insts {
+		if byClass[in.Class] == nil {
+			classes = append(classes, in.Class)
+		}
+		byClass[in.Class] = append(byClass[in.Class], in.Opname)
+		seen := map[string]bool{}
+		for _, o := range in.Operands {
+			if !seen[o.Kind] {
+				seen[o.Kind] = true
+				byKind[o.Kind] = append(byKind[o.Kind], in.Opname)
+			}
+		}
+	}
+	sort.Strings(classes)
+	b.WriteString("var classOps = [...]struct {\n\tclass string\n\tops   []Op\n}{\n")
+	for _, c := range classes {
+		fmt.Fprintf(b, "\t{%q, []Op{%s}},\n", c, strings.Join(byClass[c], ", "))
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("var kindOps = [...][]Op{\n")
+	for _, k := range kinds {
+		if ops := byKind[k.Kind]; ops != nil {
+			fmt.Fprintf(b, "\tKind%s: {%s},\n", k.Kind, strings.Join(ops, ", "))
+		}
 	}
 	b.WriteString("}\n\n")
 }
