@@ -61,7 +61,7 @@ func readInput(name string) ([]byte, error) {
 	if name == "-" {
 		return io.ReadAll(os.Stdin)
 	}
-	return os.ReadFile(name)
+	return readFile(name)
 }
 
 // writeOutput writes to a file, or to stdout for "-" or "".
