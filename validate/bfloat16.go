@@ -43,4 +43,7 @@ func checkBFloat16Dot(s *state, i int) {
 	}
 }
 
-func init() { addChecks(func() checks { return checks{spirv.OpDot: checkBFloat16Dot} }) }
+// bfloat16Checks are the family's rules (instructions.go lists the families).
+var bfloat16Checks = []opCheck{
+	{spirv.OpDot, checkBFloat16Dot},
+}

@@ -252,13 +252,10 @@ func (s *state) checkCoopVecGLSL(i int, name string, rule glslRule) {
 	}
 }
 
-func init() {
-	addChecks(func() checks {
-		return checks{
-			spirv.OpExtInstImport: (*state).checkExtInstImport,
-			spirv.OpExtInst:       (*state).checkGLSLInst,
-		}
-	})
+// extInstChecks are the family's rules (instructions.go lists the families).
+var extInstChecks = []opCheck{
+	{spirv.OpExtInstImport, (*state).checkExtInstImport},
+	{spirv.OpExtInst, (*state).checkGLSLInst},
 }
 
 // checkGLSLStruct checks ModfStruct and FrexpStruct, which return a

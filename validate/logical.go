@@ -9,8 +9,9 @@ import "github.com/coopshader/coop/spirv"
 // logically match, or the same type (a length that is a specialization
 // constant is not compared).
 
-func init() {
-	addChecks(func() checks { return checks{spirv.OpCopyLogical: (*state).checkCopyLogical} })
+// logicalChecks are the family's rules (instructions.go lists the families).
+var logicalChecks = []opCheck{
+	{spirv.OpCopyLogical, (*state).checkCopyLogical},
 }
 
 func (s *state) checkCopyLogical(i int) {

@@ -368,16 +368,15 @@ func (s *state) entryPointGlobals() map[uint32]bool {
 var pointerFreeClasses = []string{"Arithmetic", "Bit", "Relational_and_Logical", "Conversion", "Composite",
 	"Non-Uniform", "Group", "Derivative"}
 
-func init() {
-	addEach(func(add func(spirv.Op, func(*state, int))) {
-		for _, c := range pointerFreeClasses {
-			for _, op := range spirv.OpsOfClass(c) {
-				if op != spirv.OpSelect && op != spirv.OpCopyObject {
-					add(op, (*state).checkNoLogicalPointerOperand)
-				}
+// memoryEach adds the family's rules (instructions.go lists the families).
+func memoryEach(add func(spirv.Op, func(*state, int))) {
+	for _, c := range pointerFreeClasses {
+		for _, op := range spirv.OpsOfClass(c) {
+			if op != spirv.OpSelect && op != spirv.OpCopyObject {
+				add(op, (*state).checkNoLogicalPointerOperand)
 			}
 		}
-	})
+	}
 }
 
 // checkNoLogicalPointerOperand: with the Logical or PhysicalStorageBuffer64
