@@ -90,12 +90,15 @@ func (a *affine) at(r *xrun) int64 {
 // rng gives the least and greatest number a takes over the subgroup's
 // invocations, as integers (no wrapping); ok is false where that is not
 // known to fit in 64 bits.
-func (m *sgMeta) rng(a *affine) (lo, hi int64, ok bool) {
-	if !m.boxOK || uint64(a.c+affMaxC) > 2*affMaxC {
+func (m *sgMeta) rng(a *affine) (lo, hi int64, ok bool) { return m.rngOf(a.c, &a.d) }
+
+// rngOf is rng of c + d·(x, y, z).
+func (m *sgMeta) rngOf(c int64, ds *[3]int64) (lo, hi int64, ok bool) {
+	if !m.boxOK || uint64(c+affMaxC) > 2*affMaxC {
 		return 0, 0, false
 	}
-	lo, hi = a.c, a.c
-	for k, d := range a.d {
+	lo, hi = c, c
+	for k, d := range ds {
 		if uint64(d+affMaxD) > 2*affMaxD {
 			return 0, 0, false
 		}
@@ -292,8 +295,10 @@ func (m *sgMeta) affChain(c *chain, in *instr) bool {
 // in, n bytes each, and the offset of the bytes' start in the address;
 // nil where they do not provably lie within one buffer or the workgroup
 // memory.
-func (m *sgMeta) affSpan(s int32, n int64) ([]byte, int64) {
-	a := &m.aff[s]
+func (m *sgMeta) affSpan(s int32, n int64) ([]byte, int64) { return m.affSpanOf(&m.aff[s], n) }
+
+// affSpanOf is affSpan of the function a.
+func (m *sgMeta) affSpanOf(a *affine, n int64) ([]byte, int64) {
 	if a.w != 64 {
 		return nil, 0
 	}

@@ -10,14 +10,43 @@ import (
 
 // instr is one decoded instruction: operand ids mapped to value slots.
 type instr struct {
+	// The fields lockstep reads for every instruction come first, in one
+	// cache line (rows leave little of the first-level cache to code).
 	op  spirv.Op
 	res int32 // result slot
 	rn  int32 // result slots (resN), for lockstep
-	t   *typ  // result type
-	at  *typ  // type of the first value operand
+	// lk is how lockstep execution treats the instruction; uses are the
+	// slots of its value operands (slot, count pairs).
+	lk uint8
+	// fast selects an inlined path in the interpreter loop for the
+	// commonest scalar instructions; m is the result mask there.
+	fast uint8
+	// nop marks a copy of slots onto themselves (a promoted variable's
+	// load sharing its slots), which lockstep only counts as a step; uk
+	// says how lockstep tests the uses for uniformity: 1 or 2 single
+	// slots in us, 0 the whole list.
+	nop bool
+	// vres marks an instruction computing its result straight into a
+	// promoted variable's slots (promotedStores).
+	vres bool
+	uk   uint8
+	us   [2]int32
+	// fu is the fused load run starting here (fuse.go).
+	fu *fusedLoad
+	// row runs it for a subgroup in lockstep on rows of values (rows.go).
+	row rowOp
 	a   []int32
-	lit []uint32
-	sub uint32 // extended instruction number, scope, or a slot offset
+	// w is the instruction's work beyond one step (limits.go: weigh).
+	w int64
+	// vec runs the instruction for a list of invocations at once, where
+	// it has such a handler (vec.go).
+	vec  vecOp
+	m    uint64
+	uses []int32
+	t    *typ // result type
+	at   *typ // type of the first value operand
+	lit  []uint32
+	sub  uint32 // extended instruction number, scope, or a slot offset
 	// The core's operands, by kind of instruction: branch edges (e[0]
 	// for OpBranch), switch table, callee, access chain, memory layout of
 	// a load or store's pointer, OpArrayLength's member offset and
@@ -38,38 +67,13 @@ type instr struct {
 	// invocations together; wg those whose scope is the whole workgroup.
 	coll bool
 	wg   bool
-	// fast selects an inlined path in the interpreter loop for the
-	// commonest scalar instructions; m is the result mask there.
-	fast uint8
-	m    uint64
-	// lk is how lockstep execution treats the instruction; uses are the
-	// slots of its value operands (slot, count pairs).
-	lk   uint8
-	uses []int32
-	// nop marks a copy of slots onto themselves (a promoted variable's
-	// load sharing its slots), which lockstep only counts as a step; uk
-	// says how lockstep tests the uses for uniformity: 1 or 2 single
-	// slots in us, 0 the whole list.
-	nop bool
-	// vres marks an instruction computing its result straight into a
-	// promoted variable's slots (promotedStores).
-	vres bool
-	uk   uint8
-	us   [2]int32
-	// vec runs the instruction for a list of invocations at once, where
-	// it has such a handler (vec.go).
-	vec vecOp
-	// row runs it for a subgroup in lockstep on rows of values (rows.go).
-	row rowOp
-	fam uint8
+	fam  uint8
 	// masked is set on conditional branches lockstep can run with each
 	// side masked (masked.go).
 	masked *maskedIf
 	// region is set on conditional branches whose sides lockstep runs
 	// one invocation at a time up to their merge (region.go).
 	region *regionIf
-	// w is the instruction's work beyond one step (limits.go: weigh).
-	w int64
 }
 
 const (
@@ -202,6 +206,7 @@ func (p *prog) compileFunctions(first int) error {
 	p.classify()
 	p.weigh()
 	p.pickVecs()
+	p.fuseLoads(first)
 	if err := p.resolveCallbacks(); err != nil {
 		return err
 	}

@@ -1,0 +1,258 @@
+package exec
+
+import "github.com/coopshader/coop/spirv"
+
+// Fused address loads. In llama.cpp-style loops most instructions only
+// compute addresses: integer sums and products of the invocation's id
+// and uniform loop counters, access chains indexed by them, each used
+// once, by the next, ending in a load. Lockstep keeps such values as
+// affine functions (affine.go), so each costs little, but still one
+// dispatch. A fusedLoad is such a run of instructions found at load
+// time, ending in an OpLoad: at its first instruction lockstep computes
+// the load's address function directly from the run's inputs and loads
+// the row, then goes on after the load, having spent a step for every
+// instruction of the run (slot copies among them too). The values in
+// between are never written: each is used only inside the run, so no
+// instruction reads them. Where any part would not be affine (an
+// operand held in a row, a product of two functions, an index not
+// provably in bounds, addresses not provably in one buffer), the run is
+// declined before anything is written and its instructions run one by
+// one, which fault where they must.
+
+// maxFuseNodes bounds the instructions of a fused run that compute.
+const maxFuseNodes = 8
+
+// fusedLoad is the run of instructions from the one that holds it: n
+// instructions (the load last), nodes the integer operations and access chains among
+// them in program order, then the load of width bytes into slot res.
+type fusedLoad struct {
+	n     int32
+	nodes []fnode
+	ptr   fref
+	res   int32
+	width int64
+}
+
+// fnode is an integer operation (op; x, y) of width w, or an access
+// chain (ch; x its base, idx its indices).
+type fnode struct {
+	op   spirv.Op
+	w    uint8
+	x, y fref
+	ch   *chain
+	idx  []fref
+}
+
+// fref is an input of a node: a slot (>= 0) or the value of node -1-r.
+type fref int32
+
+// fuseLoads finds the fused runs ending in each load (fusedLoad), from
+// the result ids used exactly once in the module.
+func (p *prog) fuseLoads(first int) {
+	insts := p.m.Insts
+	uses := map[uint32]int32{}
+	for i := first; i < len(insts); i++ {
+		for _, k := range p.idOperands(i) {
+			uses[insts[i].Words[k]]++
+		}
+	}
+	for k := range p.code {
+		if fl, start := p.fuseAt(int32(k), uses); fl != nil {
+			p.code[start].fu = fl
+		}
+	}
+}
+
+// fuseAt finds the fused run ending in the load at pc k, and where it
+// starts; nil where there is none worth it (fewer than two nodes).
+func (p *prog) fuseAt(k int32, uses map[uint32]int32) (*fusedLoad, int32) {
+	ld := &p.code[k]
+	if ld.op != spirv.OpLoad || ld.lk != lkLoad || ld.w != 0 || ld.t == nil || ld.t.slots != 1 || ld.ml.stride != 0 ||
+		ld.t.kind != kInt && ld.t.kind != kFloat || !plainWidth(ld.t.width) || len(ld.a) != 1 {
+		return nil, 0
+	}
+	want := map[int32]bool{ld.a[0]: true}
+	var rev []int32 // the nodes' pcs, last first
+	start := k
+	for j := k - 1; j >= 0 && len(rev) < maxFuseNodes; j-- {
+		in := &p.code[j]
+		if in.nop && in.fu == nil {
+			start = j
+			continue
+		}
+		if in.res < 0 || !want[in.res] || !p.fusible(in) || in.fu != nil {
+			break
+		}
+		if id := p.m.Insts[in.idx].ResultID(); id == 0 || uses[id] != 1 {
+			break
+		}
+		delete(want, in.res)
+		for t := 0; t+1 < len(in.uses); t += 2 {
+			want[in.uses[t]] = true
+		}
+		rev = append(rev, j)
+		start = j
+	}
+	if len(rev) < 2 {
+		return nil, 0
+	}
+	// Copies at the start are left out of the run: they may be where
+	// lockstep enters the block, and cost nothing.
+	for p.code[start].nop {
+		start++
+	}
+	fl := &fusedLoad{n: k - start + 1, res: ld.res, width: int64(ld.t.width / 8)}
+	node := map[int32]fref{} // a node's result slot to its reference
+	ref := func(s int32) fref {
+		if r, ok := node[s]; ok {
+			return r
+		}
+		return fref(s)
+	}
+	for i := len(rev) - 1; i >= 0; i-- {
+		in := &p.code[rev[i]]
+		n := fnode{op: in.op, x: ref(in.a[0])}
+		if in.fast == fChain {
+			n.ch = in.ch
+			for _, s := range in.ch.steps {
+				n.idx = append(n.idx, ref(s.slot))
+			}
+		} else {
+			n.w, n.y = uint8(in.t.width), ref(in.a[1])
+		}
+		node[in.res] = fref(-1 - len(fl.nodes))
+		fl.nodes = append(fl.nodes, n)
+	}
+	fl.ptr = ref(ld.a[0])
+	if fl.ptr >= 0 {
+		return nil, 0
+	}
+	return fl, start
+}
+
+// fusible reports an instruction a fused run may compute: an access
+// chain without descriptor table, or an integer sum, difference, product
+// or left shift of 32- or 64-bit scalars, without work of its own.
+func (p *prog) fusible(in *instr) bool {
+	if in.w != 0 || in.vres || in.t == nil {
+		return false
+	}
+	if in.fast == fChain {
+		return len(in.a) == 1 && in.t.kind == kPointer
+	}
+	switch in.op {
+	case spirv.OpIAdd, spirv.OpISub, spirv.OpIMul, spirv.OpShiftLeftLogical:
+		return in.t.kind == kInt && in.t.slots == 1 && len(in.a) == 2 && (in.t.width == 32 || in.t.width == 64)
+	}
+	return false
+}
+
+// fused runs the fused load fl, computing as affRow and affChain would;
+// false, having written nothing, where it cannot. The functions are kept
+// as scalars (copies of their arrays stall on store forwarding).
+func (m *sgMeta) fused(fl *fusedLoad) bool {
+	var cs, xs, ys, zs [maxFuseNodes]int64
+	var ws [maxFuseNodes]uint8
+	st, lr := m.st, m.sg[0].regs
+	// val gives input r as a function of width w (0: any).
+	val := func(r fref, w uint8) (c, dx, dy, dz int64, ok bool) {
+		if r < 0 {
+			k := -1 - r
+			return cs[k], xs[k], ys[k], zs[k], w == 0 || ws[k] == w
+		}
+		switch v := st[r]; {
+		case v == sAff:
+			a := &m.aff[r]
+			return a.c, a.d[0], a.d[1], a.d[2], w == 0 && a.w == 64 || a.w == w
+		case isUni(v):
+			c = int64(lr[r])
+			if w != 0 && w < 64 {
+				c = sext(lr[r], int(w))
+			}
+			return c, 0, 0, 0, true
+		}
+		return 0, 0, 0, 0, false
+	}
+	for k := range fl.nodes {
+		n := &fl.nodes[k]
+		if n.ch != nil {
+			// affChain's sum, the base a 64-bit function or uniform.
+			r0, r1, r2, r3, ok := val(n.x, 0)
+			if !ok || n.x < 0 && ws[-1-n.x] != 64 {
+				return false
+			}
+			r0 += int64(n.ch.off)
+			for i, s := range n.ch.steps {
+				stride := int64(s.stride)
+				c, dx, dy, dz, ok := val(n.idx[i], uint8(s.w))
+				if !ok {
+					return false
+				}
+				if dx|dy|dz == 0 {
+					if s.bound > 0 && uint64(c) >= uint64(s.bound) {
+						return false
+					}
+					r0 += c * stride
+					continue
+				}
+				d := [3]int64{dx, dy, dz}
+				lo, hi, ok := m.rngOf(c, &d)
+				if !ok || lo < 0 || s.w < 64 && hi >= 1<<(s.w-1) || s.bound > 0 && hi >= int64(s.bound) {
+					return false
+				}
+				r0 += c * stride
+				r1 += dx * stride
+				r2 += dy * stride
+				r3 += dz * stride
+			}
+			cs[k], xs[k], ys[k], zs[k], ws[k] = r0, r1, r2, r3, 64
+			continue
+		}
+		// affRow's operations.
+		w := n.w
+		ca, ax, ay, az, ok1 := val(n.x, w)
+		cb, bx, by, bz, ok2 := val(n.y, w)
+		if !ok1 || !ok2 {
+			return false
+		}
+		var c, dx, dy, dz int64
+		switch n.op {
+		case spirv.OpIAdd:
+			c, dx, dy, dz = ca+cb, ax+bx, ay+by, az+bz
+		case spirv.OpISub:
+			c, dx, dy, dz = ca-cb, ax-bx, ay-by, az-bz
+		default:
+			var f int64
+			switch {
+			case bx|by|bz != 0:
+				if n.op == spirv.OpShiftLeftLogical || ax|ay|az != 0 {
+					return false
+				}
+				f, ca, ax, ay, az = ca, cb, bx, by, bz
+			case n.op == spirv.OpShiftLeftLogical:
+				f = int64(1) << (uint64(cb) & uint64(w-1))
+			default:
+				f = cb
+			}
+			c, dx, dy, dz = ca*f, ax*f, ay*f, az*f
+		}
+		if w == 32 {
+			c, dx, dy, dz = int64(int32(c)), int64(int32(dx)), int64(int32(dy)), int64(int32(dz))
+		}
+		cs[k], xs[k], ys[k], zs[k], ws[k] = c, dx, dy, dz, w
+	}
+	k := -1 - fl.ptr
+	if xs[k]|ys[k]|zs[k] == 0 || ws[k] != 64 {
+		// The same address everywhere: the load runs once, unfused.
+		return false
+	}
+	a := &m.fa
+	a.c, a.d[0], a.d[1], a.d[2], a.w = cs[k], xs[k], ys[k], zs[k], 64
+	buf, tag := m.affSpanOf(a, fl.width)
+	if buf == nil {
+		return false
+	}
+	affLoadRuns(m.row(fl.res), buf, m.runs, a, tag, fl.width)
+	st[fl.res] = sVec
+	return true
+}

@@ -1,0 +1,105 @@
+package exec
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"testing"
+
+	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/spirv"
+)
+
+// fuseSrc reads through address computations lockstep fuses into their
+// loads (fuse.go): a llama.cpp-style dequantizing loop (16-bit loads of
+// packed int8 pairs at blk*16+j, float loads at ib*32+2j), a workgroup
+// memory read, and a read whose index goes out of range where pc.bad
+// says so.
+const fuseSrc = `#version 450
+#extension GL_EXT_shader_16bit_storage : require
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 16) in;
+layout(set = 0, binding = 0) readonly buffer Q { uint16_t qs[]; };
+layout(set = 0, binding = 1) readonly buffer X { float x[]; };
+layout(set = 0, binding = 2) buffer Y { float y[]; };
+layout(push_constant) uniform P { uint n; uint bad; } pc;
+shared float sh[64];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    uint row = gl_WorkGroupID.x;
+    sh[tid * 2u] = float(tid);
+    barrier();
+    float acc = 0.0;
+    for (uint ib = tid; ib < 32u; ib += 16u) {
+        uint blk = row * 32u + ib;
+        float s = 0.0;
+        for (uint j = 0u; j < pc.n; j++) {
+            uint w = uint(qs[blk * 16u + j]);
+            int q0 = int(w << 24) >> 24;
+            int q1 = int(w << 16) >> 24;
+            s += float(q0) * x[ib * 32u + 2u * j] + float(q1) * x[ib * 32u + 2u * j + 1u];
+            s += sh[tid * 3u + (j & 7u)];
+        }
+        acc += s + x[tid * 4u + pc.bad * 1000u];
+    }
+    y[row * 16u + tid] = acc;
+}`
+
+func fuseRun(t *testing.T, code []uint32, oneByOne bool, n, bad uint32, steps int64) ([]byte, error) {
+	dev := New(Options{SubgroupSize: 8, StepBudget: steps, noLockstep: oneByOne})
+	q, _ := dev.NewBuffer(4*32*16*2, backend.UsageStorage)
+	x, _ := dev.NewBuffer(1024*4, backend.UsageStorage)
+	y, _ := dev.NewBuffer(4*16*4, backend.UsageStorage)
+	for i := range Bytes(q) {
+		Bytes(q)[i] = byte(i*37 + i>>3)
+	}
+	for i := 0; i < 1024; i++ {
+		binary.LittleEndian.PutUint32(Bytes(x)[4*i:], 0x3f800000+uint32(i*9973)&0x7fffff)
+	}
+	pcs := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, n), bad)
+	_, err := dev.Dispatch(&backend.Dispatch{Code: code, Entry: "main", Groups: [3]uint32{4, 1, 1}, PushConstants: pcs,
+		Bindings: []backend.Binding{{Binding: 0, Buffer: q}, {Binding: 1, Buffer: x}, {Binding: 2, Buffer: y}}})
+	return Bytes(y), err
+}
+
+// TestFusedLoadsMatchOneByOne checks the fused loads against running the
+// invocations one at a time: the same bytes, the same fault where an
+// index goes out of range, and the same step-budget error at every
+// budget, so also where it runs out inside a fused run.
+func TestFusedLoadsMatchOneByOne(t *testing.T) {
+	code := glslWords(t, fuseSrc)
+	m, err := spirv.DecodeWords(code, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := Load(m, "main", nil, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := 0
+	for _, in := range pr.p.code {
+		if in.fu != nil {
+			runs++
+		}
+	}
+	if runs < 4 {
+		t.Fatalf("%d fused loads, want at least 4", runs)
+	}
+	a, errA := fuseRun(t, code, false, 16, 0, 0)
+	b, errB := fuseRun(t, code, true, 16, 0, 0)
+	if errA != nil || errB != nil || !bytes.Equal(a, b) {
+		t.Fatalf("lockstep %v, one by one %v: results differ", errA, errB)
+	}
+	_, errA = fuseRun(t, code, false, 16, 1, 0)
+	_, errB = fuseRun(t, code, true, 16, 1, 0)
+	if errA == nil || fmt.Sprint(errA) != fmt.Sprint(errB) {
+		t.Errorf("out of range:\nlockstep   %v\none by one %v", errA, errB)
+	}
+	for steps := int64(30); steps < 700; steps += 3 {
+		_, errA := fuseRun(t, code, false, 16, 0, steps)
+		_, errB := fuseRun(t, code, true, 16, 0, steps)
+		if fmt.Sprint(errA) != fmt.Sprint(errB) {
+			t.Fatalf("step budget %d:\nlockstep   %v\none by one %v", steps, errA, errB)
+		}
+	}
+}
