@@ -1064,6 +1064,7 @@ func (wg *wgState) finishEarly(m *sgMeta, l *lane, resume int32, err error) erro
 		return err
 	}
 	m.release()
+	wg.subs = true
 	for i := range g {
 		for _, e := range wg.sgs[i] {
 			e.pc = resume
