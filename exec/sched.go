@@ -92,8 +92,10 @@ type wgState struct {
 	// touched: an invocation other than the first may have left its
 	// reset state since all were last put back in it (steps charged,
 	// memory filled, per-invocation work in the wide lockstep), so
-	// finishWide walks them all; otherwise only the first.
+	// finishWide walks them all; otherwise only the first and those in
+	// tlist (touch).
 	touched bool
+	tlist   []*lane
 	// subs: the subgroups' lockstep states (meta) may have changed since
 	// reset last cleared them; a workgroup that finished in its wide
 	// lockstep never touched them.
@@ -181,6 +183,7 @@ func (wg *wgState) reset(id [3]uint32) {
 	// touched (fillMem).
 	if !wg.fresh {
 		wg.touched = false
+		wg.untouch()
 		entry, budget := p.entry, x.budget
 		for _, l := range wg.lanes {
 			l.memStale, l.pc, l.state, l.steps = true, entry, stRun, budget
@@ -213,9 +216,7 @@ func (wg *wgState) reset(id [3]uint32) {
 func (l *lane) fillMem() {
 	l.memStale = false
 	p, wg := l.p, l.wg
-	if l.lid != 0 {
-		wg.touched = true
-	}
+	wg.touch(l)
 	copy(l.mem, p.invInit)
 	fixed := l.fixed
 	for _, iv := range p.inputs {
