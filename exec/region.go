@@ -19,7 +19,7 @@ import "github.com/coopshader/coop/spirv"
 // the way (the entering phi moves, its instructions, those of the
 // functions it calls, the phi moves into the merge); writes the slots
 // either side may write; keep those of them that hold variables (slot
-// copies: promoted variables), which unlike results of instructions may
+// copies and results computed into them: promoted variables), which unlike results of instructions may
 // be read past the merge, so the invocations that do not write them keep
 // their values; keepLive those of keep some instruction reachable from
 // the merge in the entry function may read (liveAt).
@@ -133,7 +133,7 @@ func (w *regionWalk) walk(pc int32, fn bool) bool {
 			w.uses = append(w.uses, in.uses...)
 			if in.rn > 0 {
 				w.writes = append(w.writes, in.res, in.rn)
-				if in.fast == fCopy {
+				if in.fast == fCopy || in.vres {
 					w.keep = append(w.keep, in.res, in.rn)
 				}
 			}
