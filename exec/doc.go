@@ -51,7 +51,14 @@
 // each workgroup on one worker: faster, but such shaders may then give
 // different bytes from run to run, and their plain accesses to shared
 // memory race in the Go sense too (go test -race flags them), since only
-// atomics are synchronized. Within a workgroup, invocations are split into
+// atomics are synchronized. A worker takes runs of consecutive workgroups,
+// and where the workgroups cannot tell (local size (n, 1, 1) of whole
+// subgroups, no workgroup memory, no collective instruction, no built-in
+// input but GlobalInvocationId and those the same in the whole dispatch)
+// it runs up to 1024 invocations of consecutive workgroups of a row as
+// one, which is one more valid interleaving of them (faults and budgets
+// as running them one after another in that order finds them). Within a
+// workgroup, invocations are split into
 // subgroups of Options.SubgroupSize (or Dispatch.SubgroupSize) in
 // LocalInvocationIndex order. While the invocations of a subgroup are
 // converged, it runs in lockstep: each instruction for all of them before

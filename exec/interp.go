@@ -92,6 +92,8 @@ type lane struct {
 	nullTexel [8]byte
 	// self is the lane alone, for vector handlers (vec.go).
 	self [1]*lane
+	// listed: in wgState.tlist (touch).
+	listed bool
 	// halt, when not 0, is the pc of a block where run stops, back in
 	// lockstep (region.go: a merge block, which never starts a function).
 	halt int32
@@ -399,11 +401,13 @@ func (l *lane) run() error {
 			l.state = stBlocked
 			return nil
 		}
-		if in.vec != nil && in.vec(l.self[:], in) {
+		// For one invocation the inlined paths beat a vector handler's
+		// call (a divergent region's loop runs here).
+		if in.fast != fNoFast && l.fastOne(in) {
 			l.pc++
 			continue
 		}
-		if in.fast != fNoFast && l.fastOne(in) {
+		if in.vec != nil && in.vec(l.self[:], in) {
 			l.pc++
 			continue
 		}
@@ -500,8 +504,11 @@ func (l *lane) fastOne(in *instr) bool {
 		r[in.res] = r[in.a[0]+int32(in.sub)]
 		return true
 	case fCopy:
-		n := int32(in.m)
-		copy(r[in.res:in.res+n], r[in.a[0]:in.a[0]+n])
+		if n := int32(in.m); n == 1 {
+			r[in.res] = r[in.a[0]] // most are one slot: no call of memmove
+		} else {
+			copy(r[in.res:in.res+n], r[in.a[0]:in.a[0]+n])
+		}
 		return true
 	case fChain:
 		c := in.ch

@@ -87,7 +87,7 @@ func (x *dispatchRun) spend(wg *wgState, err error, pend *int64, flush bool, don
 	if x.work < 0 {
 		return nil
 	}
-	n := int64(wgSteps)
+	n := int64(wgSteps) * int64(wg.groups)
 	if wg.fresh {
 		n += wg.spent
 	} else {

@@ -872,7 +872,12 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			}
 			continue
 		case lkColl:
-			wg.touched = true
+			// A barrier of the whole workgroup, or a subgroup operation
+			// on rows, without work of its own changes no invocation's
+			// steps or control state.
+			if in.w > 0 || !(m.wide && isBarrier(in.op)) && !m.collRow(in) {
+				wg.touched = true
+			}
 			switch {
 			case m.wide && isBarrier(in.op):
 				// The whole workgroup is here, in lockstep: the barrier
@@ -1086,7 +1091,7 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta, charged bool) error {
 	sg, st := m.sg, m.st
 	ld, rest := sg[0], sg[1:]
 	n := resN(in)
-	if m.rows != nil && groupRowOp(in) && (len(in.a) == 0 || st[in.a[0]] != sTile) {
+	if m.collRow(in) {
 		// On rows: each subgroup's part of the operand's row, the result
 		// the subgroup's in its part of the result's row.
 		if m.wide {
@@ -1194,6 +1199,12 @@ func (m *sgMeta) coopEven(in *instr, x *dispatchRun) bool {
 	return true
 }
 
+// collRow reports whether lockColl runs the subgroup operation in on
+// rows (groupRow).
+func (m *sgMeta) collRow(in *instr) bool {
+	return m.rows != nil && groupRowOp(in) && (len(in.a) == 0 || m.st[in.a[0]] != sTile)
+}
+
 // groupRowOp reports the subgroup operations groupRow runs: Elect, and
 // the Reduce of IAdd on a scalar integer.
 func groupRowOp(in *instr) bool {
@@ -1248,7 +1259,7 @@ func (wg *wgState) finishWide() {
 	entry, budget := x.p.entry, x.budget
 	ls := wg.lanes
 	if !wg.touched {
-		ls = ls[:1]
+		ls = append(wg.tlist, ls[0])
 	}
 	var n int64
 	for _, l := range ls {
@@ -1256,7 +1267,27 @@ func (wg *wgState) finishWide() {
 		l.memStale, l.pc, l.state, l.steps = true, entry, stRun, budget
 		l.stack, l.loops, l.rqs = l.stack[:0], l.loops[:0], l.rqs[:0]
 	}
+	wg.untouch()
 	wg.spent, wg.fresh, wg.touched = n, true, false
+}
+
+// touch records that invocation l may have left its reset state (its
+// steps charged, memory filled, control state moved), for finishWide:
+// the first is always put back, and once touched is set, all are.
+func (wg *wgState) touch(l *lane) {
+	if wg.touched || l.listed || l == wg.lanes[0] {
+		return
+	}
+	l.listed = true
+	wg.tlist = append(wg.tlist, l)
+}
+
+// untouch empties the list of touched invocations.
+func (wg *wgState) untouch() {
+	for _, l := range wg.tlist {
+		l.listed = false
+	}
+	wg.tlist = wg.tlist[:0]
 }
 
 // lockCtl performs a control-flow instruction for the whole subgroup. It
@@ -1561,7 +1592,6 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 		if (x != 0) != v {
 			if in.masked != nil {
 				// The masked branch reads the condition from its row.
-				wg.touched = true
 				return wg.masked(in, m)
 			}
 			if in.region != nil {
@@ -1582,7 +1612,6 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 // masked branch runs both sides in lockstep, any other diverges.
 func (wg *wgState) lockSplit(in *instr, m *sgMeta) (bool, error) {
 	if in.masked != nil {
-		wg.touched = true
 		return wg.masked(in, m)
 	}
 	if in.region != nil {

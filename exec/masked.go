@@ -108,6 +108,7 @@ func (wg *wgState) masked(in *instr, m *sgMeta) (bool, error) {
 		// charged its own side's as the sides are split.
 		return false, wg.lockMasked(in, m, mi, true)
 	}
+	wg.touched = true // every invocation's steps
 	spent := m.start - m.left
 	ok := true
 	lo := m.sg[0].steps
@@ -189,6 +190,7 @@ func (wg *wgState) maskedSides(m *sgMeta, mi *maskedIf, sg []*lane, cr []uint64,
 		for k := range sides {
 			if n := mi.side[k].steps; n > 0 {
 				for _, l := range sides[k] {
+					wg.touch(l)
 					l.steps -= n
 					if left := l.steps - spent; left < m.left {
 						m.start, m.left = left+spent, left
@@ -404,6 +406,10 @@ func (m *sgMeta) maskedOne(in *instr, act []*lane, lead *lane) error {
 		setSt(st, in.res, n, sLead)
 		return nil
 	}
+	if in.op == spirv.OpLoad && isUni(st[in.a[0]]) && ld.regs[in.a[0]]>>56 == regInv && builtinLanes(in, ld.regs[in.a[0]]&(1<<offBits-1), act) {
+		setSt(st, in.res, n, sVar)
+		return nil
+	}
 	m.spreadTo(in.uses, act)
 	if in.vec == nil || !in.vec(act, in) {
 		for _, l := range act {
@@ -414,4 +420,50 @@ func (m *sgMeta) maskedOne(in *instr, act []*lane, lead *lane) error {
 	}
 	setSt(st, in.res, n, sVar)
 	return nil
+}
+
+// builtinLanes gives the invocations of act the 32-bit integer built-in
+// input at offset off of their memory, for the load in, computed from
+// each one's place as fillMem would store it (as builtinRow does for
+// rows), so that their memory need not be filled; false for other
+// offsets and types.
+func builtinLanes(in *instr, off uint64, act []*lane) bool {
+	t := in.t
+	if len(act) == 0 || t == nil || t.kind != kInt || t.width != 32 || t.slots != 1 {
+		return false
+	}
+	l0 := act[0]
+	for _, iv := range l0.p.inputs {
+		o, it := off-uint64(iv.off), iv.t
+		if off < uint64(iv.off) || o >= uint64(it.size) {
+			continue
+		}
+		if o%4 != 0 || !(it.kind == kInt || it.kind == kVector && it.elem.kind == kInt) || it.comp().size != 4 {
+			return false
+		}
+		c, r := o/4, in.res
+		id := l0.wg.id
+		for _, l := range act {
+			var v uint32
+			switch iv.builtin {
+			case spirv.BuiltInGlobalInvocationId:
+				v = l.globalID()[c]
+			case spirv.BuiltInLocalInvocationId:
+				v = l.lxyz[c]
+			case spirv.BuiltInLocalInvocationIndex:
+				v = uint32(l.lid)
+			case spirv.BuiltInSubgroupLocalInvocationId:
+				v = uint32(l.sgl)
+			case spirv.BuiltInSubgroupId:
+				v = uint32(l.lid / l.p.sgSize)
+			case spirv.BuiltInWorkgroupId:
+				v = id[c]
+			default:
+				return false
+			}
+			l.regs[r] = uint64(v)
+		}
+		return true
+	}
+	return false
 }

@@ -45,6 +45,8 @@ type prog struct {
 	// wideColl: every collective is a barrier or a subgroup operation,
 	// so a workgroup may run in lockstep as a whole (wgState.wide).
 	wideColl bool
+	// batch: workgroups may run several at once (batchable).
+	batch bool
 	// live caches liveAt's answers, by instruction (int32 to []uint64):
 	// the dispatches' workers share them.
 	live *sync.Map
@@ -258,6 +260,7 @@ func prepare(m *spirv.Module, res *validate.Result, entry string, spec map[uint3
 		return nil, fmt.Errorf("error: entry point function %%%d is not defined", entryFn)
 	}
 	p.entry = pc
+	p.batch = p.batchable()
 	return p, nil
 }
 

@@ -19,10 +19,11 @@ import "github.com/coopshader/coop/spirv"
 // the way (the entering phi moves, its instructions, those of the
 // functions it calls, the phi moves into the merge); writes the slots
 // either side may write; keep those of them that hold variables (slot
-// copies and results computed into them: promoted variables), which unlike results of instructions may
-// be read past the merge, so the invocations that do not write them keep
-// their values; keepLive those of keep some instruction reachable from
-// the merge in the entry function may read (liveAt).
+// copies and results computed into promoted variables), which unlike
+// results of instructions may be read past the merge, so the
+// invocations that do not write them keep their values; keepLive those
+// of keep some instruction reachable from the merge in the entry
+// function may read (liveAt).
 type regionIf struct {
 	merge          int32
 	run            [2]bool
@@ -257,9 +258,7 @@ func (wg *wgState) lockRegion(in *instr, m *sgMeta) (bool, error) {
 	loops, calls := len(ld.loops), len(ld.stack)
 	spent := m.start - m.left
 	run := func(l *lane, k int) error {
-		if l != wg.lanes[0] {
-			wg.touched = true // its steps and control state (finishWide)
-		}
+		wg.touch(l) // its steps and control state
 		l.steps -= spent
 		l.take(in.e[k])
 		wg.cur = l

@@ -12,7 +12,7 @@ import (
 // regionShaders diverge at ifs whose sides are more than straight-line
 // code. Those named in regionWant run as divergent regions (region.go):
 // loops of different trip counts, nested branches, both sides with
-// loops, a region inside a loop with barriers, calls, a switch, the
+// loops, a variable written on a side and read past the merge, a region inside a loop with barriers, calls, a switch, the
 // reduction of bench/reduce_subgroup.amber; subgroup operations after
 // the merge see the whole subgroup again. The others leave lockstep as
 // before: an early return, a break out of the enclosing loop, a
@@ -88,6 +88,13 @@ var regionShaders = map[string]string{
     } else {
         o[i] = 0u;
     }`,
+	"variable": `
+    uint s = i * 3u;
+    if ((i & 3u) == 1u) {
+        for (uint j = 0u; j < i % 3u; j++) o[i] = j;
+        s = i * 7u + 5u;
+    }
+    o[i] = subgroupAdd(s) + s;`,
 	"return": `
     uint s = i;
     if ((i % 7u) == 3u) {
@@ -114,7 +121,7 @@ var regionShaders = map[string]string{
     o[i] = subgroupAdd(s) + s;`,
 }
 
-var regionWant = map[string]bool{"loop": true, "nested": true, "ifelse": true, "inloop": true, "call": true, "switch": true, "reduce": true}
+var regionWant = map[string]bool{"variable": true, "loop": true, "nested": true, "ifelse": true, "inloop": true, "call": true, "switch": true, "reduce": true}
 
 func regionCode(t *testing.T, body string, local int) []uint32 {
 	return glslWords(t, fmt.Sprintf(`#version 450

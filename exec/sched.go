@@ -56,13 +56,16 @@ type dispatchRun struct {
 // wgState is one workgroup's invocations and shared memory, reused by a
 // worker from one workgroup to the next.
 type wgState struct {
-	x     *dispatchRun
-	lanes []*lane
-	sgs   [][]*lane
-	mem   []byte
-	id    [3]uint32
-	cur   *lane
-	vals  []uint64
+	x *dispatchRun
+	// groups is how many workgroups it runs at once, in a row along x
+	// (batchSize): their invocations are its lanes, as one workgroup's.
+	groups int
+	lanes  []*lane
+	sgs    [][]*lane
+	mem    []byte
+	id     [3]uint32
+	cur    *lane
+	vals   []uint64
 	// scratch holds tiles for cooperative matrix kernels.
 	scratch coopScratch
 	// meta is each subgroup's lockstep state; the rest is scratch for it.
@@ -89,14 +92,21 @@ type wgState struct {
 	// touched: an invocation other than the first may have left its
 	// reset state since all were last put back in it (steps charged,
 	// memory filled, per-invocation work in the wide lockstep), so
-	// finishWide walks them all; otherwise only the first.
+	// finishWide walks them all; otherwise only the first and those in
+	// tlist (touch).
 	touched bool
+	tlist   []*lane
 }
 
-func newWG(x *dispatchRun) *wgState {
+// newWG makes the state of one workgroup, or of groups workgroups in a
+// row run at once (batchSize: local size (n, 1, 1), the lanes' ids then
+// run on from one group to the next, so GlobalInvocationId is id·n plus
+// the lane's x as for one workgroup).
+func newWG(x *dispatchRun, groups int) *wgState {
 	p := x.p
-	n := int(p.local[0] * p.local[1] * p.local[2])
-	wg := &wgState{x: x, mem: make([]byte, p.wgMem)}
+	n := int(p.local[0]*p.local[1]*p.local[2]) * groups
+	lx := p.local[0] * uint32(groups)
+	wg := &wgState{x: x, groups: groups, mem: make([]byte, p.wgMem)}
 	// The invocations, their registers and their memory each lie in one
 	// block, in invocation order, so that walking them stays in cache.
 	ls := make([]lane, n)
@@ -106,7 +116,7 @@ func newWG(x *dispatchRun) *wgState {
 		l := &ls[i]
 		*l = lane{p: p, x: x, wg: wg, regs: regs[i*slots : (i+1)*slots : (i+1)*slots], mem: mem[i*im : (i+1)*im : (i+1)*im], lid: i, sgl: i % p.sgSize}
 		copy(l.regs, x.tmpl)
-		l.lxyz = [3]uint32{uint32(i) % p.local[0], uint32(i) / p.local[0] % p.local[1], uint32(i) / (p.local[0] * p.local[1])}
+		l.lxyz = [3]uint32{uint32(i) % lx, uint32(i) / lx % p.local[1], uint32(i) / (lx * p.local[1])}
 		l.self[0] = l
 		wg.lanes = append(wg.lanes, l)
 	}
@@ -166,6 +176,7 @@ func (wg *wgState) reset(id [3]uint32) {
 	// touched (fillMem).
 	if !wg.fresh {
 		wg.touched = false
+		wg.untouch()
 		entry, budget := p.entry, x.budget
 		for _, l := range wg.lanes {
 			l.memStale, l.pc, l.state, l.steps = true, entry, stRun, budget
@@ -193,9 +204,7 @@ func (wg *wgState) reset(id [3]uint32) {
 func (l *lane) fillMem() {
 	l.memStale = false
 	p, wg := l.p, l.wg
-	if l.lid != 0 {
-		wg.touched = true
-	}
+	wg.touch(l)
 	copy(l.mem, p.invInit)
 	fixed := l.fixed
 	for _, iv := range p.inputs {
@@ -543,6 +552,7 @@ func (x *dispatchRun) execute(workers int) error {
 	if x.ctx != nil {
 		cancelled = x.ctx.Done()
 	}
+	batch := x.batchSize(total, workers)
 	var next, done atomic.Uint64
 	var mu sync.Mutex
 	var firstErr error
@@ -552,7 +562,10 @@ func (x *dispatchRun) execute(workers int) error {
 		wgrp.Add(1)
 		go func() {
 			defer wgrp.Done()
-			wg := newWG(x)
+			var one, many *wgState // the state of one workgroup, of a batch
+			if batch > 1 {
+				many = newWG(x, int(batch))
+			}
 			var pend int64    // work spent, not yet in x.worked (spend)
 			var i, end uint64 // the workgroups claimed and not yet run
 			for !x.stop.Load() {
@@ -563,13 +576,20 @@ func (x *dispatchRun) execute(workers int) error {
 				default:
 				}
 				if i == end {
-					if i, end = claim(&next, total, workers); i >= total {
+					if i, end = claim(&next, total, workers, batch); i >= total {
 						return
 					}
 				}
+				// A batch where the next ones lie in one row of x.
+				wg, k := one, uint64(1)
+				if batch > 1 && i%uint64(g[0])+batch <= uint64(g[0]) && i+batch <= end {
+					wg, k = many, batch
+				} else if one == nil {
+					one = newWG(x, 1)
+					wg = one
+				}
 				id := [3]uint32{x.base[0] + uint32(i%uint64(g[0])), x.base[1] + uint32(i/uint64(g[0])%uint64(g[1])), x.base[2] + uint32(i/(uint64(g[0])*uint64(g[1])))}
-				err := x.spend(wg, wg.safeRun(id), &pend, i+1 == end, done.Load(), total)
-				i++
+				err := x.spend(wg, wg.safeRun(id), &pend, i+k == end, done.Load(), total)
 				if err != nil && err != errStopped {
 					mu.Lock()
 					if i < firstIdx {
@@ -580,8 +600,9 @@ func (x *dispatchRun) execute(workers int) error {
 					return
 				}
 				if err == nil && x.progress != nil {
-					x.progress(done.Add(1), total)
+					x.progress(done.Add(k), total)
 				}
+				i += k
 			}
 		}()
 	}
@@ -598,7 +619,7 @@ func (x *dispatchRun) execute(workers int) error {
 // budget's accounting per workgroup there), so that consecutive
 // workgroups go to one worker (their data in a row) and the workers
 // touch the shared count once per claim rather than per workgroup.
-func claim(next *atomic.Uint64, total uint64, workers int) (i, end uint64) {
+func claim(next *atomic.Uint64, total uint64, workers int, batch uint64) (i, end uint64) {
 	for {
 		i = next.Load()
 		if i >= total {
@@ -607,6 +628,7 @@ func claim(next *atomic.Uint64, total uint64, workers int) (i, end uint64) {
 		k := uint64(1)
 		if workers > 1 {
 			k = min(max((total-i)/uint64(8*workers), 1), maxClaim)
+			k = min((k+batch-1)/batch*batch, total-i)
 		}
 		if next.CompareAndSwap(i, i+k) {
 			return i, i + k
@@ -616,6 +638,66 @@ func claim(next *atomic.Uint64, total uint64, workers int) (i, end uint64) {
 
 // maxClaim bounds the workgroups a worker claims at once.
 const maxClaim = 32
+
+// batchSize is how many workgroups in a row of x a worker runs at once,
+// as one wide lockstep row of all their invocations (1: one at a time).
+// The per-workgroup costs (reset, each instruction's dispatch, the
+// leader's uniform work) then fall on the batch, which for a short
+// kernel of a few hundred invocations halves its time. Only with several
+// workers (Options.Parallel: workgroups then run in no fixed order
+// anyway), only for a program whose workgroups cannot tell they share a
+// row (prog.batch), for dispatches large enough that each worker gets
+// many batches, and for rows within maxWideWords.
+func (x *dispatchRun) batchSize(total uint64, workers int) uint64 {
+	p := x.p
+	if !p.batch || workers < 2 || x.noLock || x.check != nil {
+		return 1
+	}
+	n := uint64(p.local[0])
+	b := min(maxBatchLanes/n, uint64(x.groups[0]), total/(uint64(workers)*64))
+	if slots := uint64(len(x.tmpl)); slots > 0 {
+		b = min(b, maxWideWords/(slots*n))
+	}
+	if m := uint64(p.invMem); m > 0 {
+		b = min(b, maxBatchMem/(m*n))
+	}
+	return max(b, 1)
+}
+
+// maxBatchLanes bounds the invocations of a batch of workgroups, and
+// maxBatchMem their memory.
+const (
+	maxBatchLanes = 1024
+	maxBatchMem   = 1 << 24
+)
+
+// batchable reports whether workgroups of the program may run several at
+// once as one (batchSize) with the results of running them one by one
+// in some order: a local size (n, 1, 1) of whole subgroups, no workgroup
+// memory, no collective instruction of any kind (barriers, subgroup and
+// cooperative operations, derivatives), and no built-in input that tells
+// workgroups or subgroups apart (only GlobalInvocationId, which runs on
+// across the batch as across the dispatch, and those the same for all).
+func (p *prog) batchable() bool {
+	n := p.local[0]
+	if p.local[1] != 1 || p.local[2] != 1 || n == 0 || int(n)%p.sgSize != 0 || p.wgMem != 0 || !p.wideColl {
+		return false
+	}
+	for _, iv := range p.inputs {
+		switch iv.builtin {
+		case spirv.BuiltInGlobalInvocationId, spirv.BuiltInNumWorkgroups, spirv.BuiltInWorkgroupSize,
+			spirv.BuiltInSubgroupSize, spirv.BuiltInSubgroupMaxSize, spirv.BuiltInDeviceIndex:
+		default:
+			return false
+		}
+	}
+	for k := range p.code {
+		if in := &p.code[k]; in.coll || in.wg || isBarrier(in.op) {
+			return false
+		}
+	}
+	return true
+}
 
 // safeRun runs one workgroup, turning a panic inside the executor into an
 // internal error that names the instruction being run.

@@ -12,8 +12,8 @@ import (
 // Built-in variables in the Vulkan environment (Vulkan 15.9 "Built-In
 // Variables"): the type and storage class each built-in a compute shader
 // reaches must have, FragCoord's, and the built-ins Vulkan does not have.
-// Built-ins decorating structure members (gl_PerVertex) are not checked
-// here.
+// Of the built-ins decorating structure members (gl_PerVertex), the
+// execution models are checked.
 
 // builtinShape is the type a built-in variable must have: a scalar
 // (n == 1) or vector of n components of 32-bit integers or floats.
@@ -115,6 +115,34 @@ func (s *state) checkBuiltInModels(i int) {
 			if ms, ok := builtinModels()[b]; ok && !slices.Contains(ms, model) {
 				s.fail(i, "vulkan.builtin.model", "Vulkan spec does not allow BuiltIn %s to be used with the execution model %s (interface <id> '%d' of entry point <id> '%d')",
 					builtinName(b), modelName(model), v, in.Words[1])
+				return
+			}
+		}
+		// A block of built-ins (gl_PerVertex, arrayed per vertex in
+		// the stages between vertices and primitives) names them on its
+		// members; a stage may declare a block it does not use, so only
+		// a block the entry point's call tree uses is checked.
+		if !slices.Contains(s.globalsUsed(in.Words[1]), v) {
+			continue
+		}
+		st := s.valueType(v)
+		if st.is(spirv.OpTypePointer) {
+			st = s.types[st.Elem]
+		}
+		for st.is(spirv.OpTypeArray) || st.is(spirv.OpTypeRuntimeArray) {
+			st = s.types[st.Elem]
+		}
+		if !st.is(spirv.OpTypeStruct) {
+			continue
+		}
+		for _, d := range s.memberDec[st.ID] {
+			if d.dec != spirv.DecorationBuiltIn || len(d.args) == 0 {
+				continue
+			}
+			b := spirv.BuiltIn(d.args[0])
+			if ms, ok := builtinModels()[b]; ok && !slices.Contains(ms, model) {
+				s.fail(i, "vulkan.builtin.model", "Vulkan spec does not allow BuiltIn %s to be used with the execution model %s (member %d of the structure <id> '%d' of interface <id> '%d' of entry point <id> '%d')",
+					builtinName(b), modelName(model), d.member, st.ID, v, in.Words[1])
 				return
 			}
 		}

@@ -570,11 +570,11 @@ func init() {
 			spirv.OpTypeSampledImage:               (*state).checkSampledImageType,
 		}
 	})
-	addChecks(func() checks {
-		c := checks{}
-		for _, op := range append(slices.Clip(implicitLodOps), sampleOps...) {
-			c[op] = (*state).checkSampling
+	addEach(func(add func(spirv.Op, func(*state, int))) {
+		for _, ops := range [...][]spirv.Op{implicitLodOps, sampleOps} {
+			for _, op := range ops {
+				add(op, (*state).checkSampling)
+			}
 		}
-		return c
 	})
 }
