@@ -850,6 +850,11 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			ld.pc += in.fu.n
 			continue
 		}
+		if in.fc != nil && m.rows != nil && m.left >= int64(in.fc.n-1) && m.chain(in.fc) {
+			m.left -= int64(in.fc.n - 1)
+			ld.pc += in.fc.n
+			continue
+		}
 		n := in.rn
 		once := false
 		switch in.lk {
