@@ -805,24 +805,25 @@ func (s *state) checkValueOp(i int) {
 var derivativeOps = []spirv.Op{spirv.OpDPdx, spirv.OpDPdy, spirv.OpFwidth, spirv.OpDPdxFine, spirv.OpDPdyFine,
 	spirv.OpFwidthFine, spirv.OpDPdxCoarse, spirv.OpDPdyCoarse, spirv.OpFwidthCoarse}
 
-func init() {
-	addModelLimits(func() opLimits {
-		m := opLimits{}
-		for _, o := range derivativeOps {
-			m[o] = func(s *state, i int, out []modelLimit) []modelLimit {
-				grouped := s.exts["SPV_KHR_compute_shader_derivatives"] || s.exts["SPV_NV_compute_shader_derivatives"]
-				return derivativeLimits(out, "Derivative instructions require", ": "+o.String()[2:], grouped)
-			}
+// arithLimits are the family's execution-model limits (execmodel.go lists them).
+func arithLimits() opLimits {
+	m := opLimits{}
+	for _, o := range derivativeOps {
+		m[o] = func(s *state, i int, out []modelLimit) []modelLimit {
+			grouped := s.exts["SPV_KHR_compute_shader_derivatives"] || s.exts["SPV_NV_compute_shader_derivatives"]
+			return derivativeLimits(out, "Derivative instructions require", ": "+o.String()[2:], grouped)
 		}
-		return m
-	})
-	addEach(func(add func(spirv.Op, func(*state, int))) {
-		add(spirv.OpSpecConstantOp, (*state).checkSpecConstantOp)
-		add(spirv.OpAssumeTrueKHR, (*state).checkAssumeTrue)
-		for _, table := range [...][]opValue[func(*op)]{arithRules[:], compositeRules[:]} {
-			for _, r := range table {
-				add(r.op, (*state).checkValueOp)
-			}
+	}
+	return m
+}
+
+// arithEach adds the family's rules (instructions.go lists the families).
+func arithEach(add func(spirv.Op, func(*state, int))) {
+	add(spirv.OpSpecConstantOp, (*state).checkSpecConstantOp)
+	add(spirv.OpAssumeTrueKHR, (*state).checkAssumeTrue)
+	for _, table := range [...][]opValue[func(*op)]{arithRules[:], compositeRules[:]} {
+		for _, r := range table {
+			add(r.op, (*state).checkValueOp)
 		}
-	})
+	}
 }

@@ -104,8 +104,9 @@ var builtinModelsLazy = lazy.Value[map[spirv.BuiltIn][]spirv.ExecutionModel]{F: 
 	}
 }}
 
-func init() {
-	addChecks(func() checks { return checks{spirv.OpEntryPoint: (*state).checkBuiltInModels} })
+// builtinChecks are the family's rules (instructions.go lists the families).
+var builtinChecks = []opCheck{
+	{spirv.OpEntryPoint, (*state).checkBuiltInModels},
 }
 
 // checkBuiltInModels: in Vulkan, each built-in variable of an entry

@@ -460,19 +460,18 @@ var pointerFreeReserved = []spirv.Op{spirv.OpAbsISubINTEL, spirv.OpAbsUSubINTEL,
 	spirv.OpCooperativeMatrixMulAddNV, spirv.OpExecuteCallableNV, spirv.OpTraceNV, spirv.OpReportIntersectionKHR,
 	spirv.OpReorderThreadWithHintNV, spirv.OpSetMeshOutputsEXT, spirv.OpWritePackedPrimitiveIndices4x8NV, spirv.OpReadClockKHR}
 
-func init() {
-	addEach(func(add func(spirv.Op, func(*state, int))) {
-		for _, c := range pointerFreeClasses {
-			for _, op := range spirv.OpsOfClass(c) {
-				if op != spirv.OpSelect && op != spirv.OpCopyObject {
-					add(op, (*state).checkNoLogicalPointerOperand)
-				}
+// memoryEach adds the family's rules (instructions.go lists the families).
+func memoryEach(add func(spirv.Op, func(*state, int))) {
+	for _, c := range pointerFreeClasses {
+		for _, op := range spirv.OpsOfClass(c) {
+			if op != spirv.OpSelect && op != spirv.OpCopyObject {
+				add(op, (*state).checkNoLogicalPointerOperand)
 			}
 		}
-		for _, op := range pointerFreeReserved {
-			add(op, (*state).checkNoLogicalPointerOperand)
-		}
-	})
+	}
+	for _, op := range pointerFreeReserved {
+		add(op, (*state).checkNoLogicalPointerOperand)
+	}
 }
 
 // checkNoLogicalPointerOperand: with the Logical or PhysicalStorageBuffer64
