@@ -268,6 +268,23 @@ func (s *state) checkDecorationTarget(i int, target uint32, d spirv.Decoration) 
 				s.fail(i, "vulkan.decoration.interpolation", "[VUID-StandaloneSpirv-Flat-04670] %s decoration on target <id> '%d' storage class must be Input or Output", name, target)
 			}
 		}
+	case spirv.DecorationFPRoundingMode:
+		// Vulkan takes a rounding mode only on the conversions that store
+		// 16-bit floats: it needs one of the 16-bit storage capabilities
+		// (as spirv-val reads Vulkan 15.8 and the capabilities' feature
+		// lists; no local copy), and "The FPRoundingMode decoration must
+		// only be used with RTE or RTZ" (VUID-StandaloneSpirv-FPRoundingMode-04675, paraphrased).
+		if !s.env.vulkan {
+			return
+		}
+		if !s.anyCap([]spirv.Capability{spirv.CapabilityStorageBuffer16BitAccess, spirv.CapabilityUniformAndStorageBuffer16BitAccess,
+			spirv.CapabilityStoragePushConstant16, spirv.CapabilityStorageInputOutput16}) {
+			s.fail(i, "vulkan.fp-rounding-mode", "Operand 2 of Decorate requires one of these capabilities: StorageBuffer16BitAccess UniformAndStorageBuffer16BitAccess StoragePushConstant16 StorageInputOutput16")
+			return
+		}
+		if w := s.m.Insts[i].Words; len(w) > 2 && spirv.FPRoundingMode(w[2]) != spirv.FPRoundingModeRTE && spirv.FPRoundingMode(w[2]) != spirv.FPRoundingModeRTZ {
+			s.fail(i, "vulkan.fp-rounding-mode", "[VUID-StandaloneSpirv-FPRoundingMode-04675] In Vulkan, the FPRoundingMode mode must only by RTE or RTZ.")
+		}
 	case spirv.DecorationSpecId:
 		switch ti.Op {
 		case spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse, spirv.OpSpecConstant, spirv.OpSpecConstantDataKHR:
