@@ -44,6 +44,8 @@ var builtinShapesLazy = lazy.Value[map[spirv.BuiltIn]builtinShape]{F: func() map
 		spirv.BuiltInSubgroupLeMask:            {4, false, true, "VUID-SubgroupLeMask-SubgroupLeMask-04377"},
 		spirv.BuiltInSubgroupLtMask:            {4, false, true, "VUID-SubgroupLtMask-SubgroupLtMask-04379"},
 		spirv.BuiltInFragCoord:                 {4, true, true, "VUID-FragCoord-FragCoord-04212"},
+		spirv.BuiltInVertexIndex:               {1, false, true, "VUID-VertexIndex-VertexIndex-04400"},
+		spirv.BuiltInInstanceIndex:             {1, false, true, "VUID-InstanceIndex-InstanceIndex-04265"},
 		// "The variable decorated with FrontFacing must be declared as a
 		// boolean" (VUID-FrontFacing-FrontFacing-04231), HelperInvocation
 		// likewise (-04241); both are inputs (boolBuiltin).

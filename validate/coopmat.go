@@ -97,7 +97,15 @@ func (s *state) checkCoopMatType(i int) {
 			return
 		}
 	}
-	if v, ok := s.constValue(t.Scope); ok && spirv.Scope(v) == spirv.ScopeWorkgroup {
+	v, ok := s.constValue(t.Scope)
+	// "For OpTypeCooperativeMatrixKHR, the Scope must be Workgroup or
+	// Subgroup" (VUID-StandaloneSpirv-Scope-12243, paraphrased): a matrix
+	// is held by a subgroup or (SPV_NV_cooperative_matrix2) a workgroup.
+	if ok && in.Op == spirv.OpTypeCooperativeMatrixKHR && s.env.vulkan && spirv.Scope(v) != spirv.ScopeWorkgroup && spirv.Scope(v) != spirv.ScopeSubgroup {
+		s.fail(i, "vulkan.coopmat.scope", "[VUID-StandaloneSpirv-Scope-12243] OpTypeCooperativeMatrixKHR Scope is limited to Workgroup and Subgroup")
+		return
+	}
+	if ok && spirv.Scope(v) == spirv.ScopeWorkgroup {
 		s.checkWorkgroupSizeBefore(i)
 	}
 }

@@ -236,6 +236,10 @@ func (s *state) checkDecorationTarget(i int, target uint32, d spirv.Decoration) 
 			// Resource and Storage Class Correspondence>>"
 			// (VUID-StandaloneSpirv-DescriptorSet-06491).
 			s.fail(i, "vulkan.decoration", "[VUID-StandaloneSpirv-DescriptorSet-06491] %s decoration on target <id> '%d' must be in the StorageBuffer, Uniform, or UniformConstant storage class", name, target)
+		case s.env.vulkan && d == spirv.DecorationIndex && sc != spirv.StorageClassOutput:
+			// Index: "Applies only to ... an Output variable", a fragment
+			// output's blend source (SPIR-V 3.20, paraphrased).
+			s.fail(i, "vulkan.decoration", "Index decoration on target <id> '%d' must be in the Output storage class", target)
 		case s.env.vulkan && d == spirv.DecorationInvariant && sc != spirv.StorageClassInput && sc != spirv.StorageClassOutput:
 			// "Variables decorated with code:Invariant ... must: be in the
 			// code:Output or code:Input {StorageClass}"

@@ -300,6 +300,13 @@ func (s *state) checkCall(i int) {
 		s.fail(i, "function.call", "OpFunctionCall Function <id> '%d' is not a function.", w[2])
 		return
 	}
+	// "A function ... may not be targeted by both an OpEntryPoint
+	// instruction and an OpFunctionCall instruction" (SPIR-V 2.16.1
+	// Universal Validation Rules, paraphrased, no local copy).
+	if s.isEntryPoint(w[2]) {
+		s.fail(g.Index, "function.call.entry-point", "A function (%d) may not be targeted by both an OpEntryPoint instruction and an OpFunctionCall instruction.", w[2])
+		return
+	}
 	ft := s.types[g.Type]
 	if ft.Elem != w[0] {
 		s.fail(i, "function.call", "OpFunctionCall Result Type <id> '%d's type does not match Function <id> '%d's return type.", w[0], w[2])
