@@ -31,8 +31,9 @@ type instr struct {
 	vres bool
 	uk   uint8
 	us   [2]int32
-	// fu is the fused load run starting here (fuse.go).
+	// fu and fc are the fused load run and chain starting here (fuse.go).
 	fu *fusedLoad
+	fc *fusedChain
 	// row runs it for a subgroup in lockstep on rows of values (rows.go).
 	row rowOp
 	a   []int32

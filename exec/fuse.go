@@ -23,7 +23,8 @@ import "github.com/coopshader/coop/spirv"
 const maxFuseNodes = 8
 
 // fusedLoad is the run of instructions from the one that holds it: n
-// instructions (the load last), nodes the integer operations and access chains among
+// instructions (the load last, or an unsigned widening of what it loads),
+// nodes the integer operations and access chains among
 // them in program order, then the load of width bytes into slot res.
 type fusedLoad struct {
 	n     int32
@@ -46,8 +47,9 @@ type fnode struct {
 // fref is an input of a node: a slot (>= 0) or the value of node -1-r.
 type fref int32
 
-// fuseLoads finds the fused runs ending in each load (fusedLoad), from
-// the result ids used exactly once in the module.
+// fuseLoads finds the fused runs ending in each load (fusedLoad), then
+// the fused chains (fusedChain), from the result ids used exactly once in
+// the module.
 func (p *prog) fuseLoads(first int) {
 	insts := p.m.Insts
 	uses := map[uint32]int32{}
@@ -56,11 +58,16 @@ func (p *prog) fuseLoads(first int) {
 			uses[insts[i].Words[k]]++
 		}
 	}
+	covered := make([]bool, len(p.code))
 	for k := range p.code {
 		if fl, start := p.fuseAt(int32(k), uses); fl != nil {
 			p.code[start].fu = fl
+			for j := start; j < start+fl.n; j++ {
+				covered[j] = true
+			}
 		}
 	}
+	p.fuseChains(uses, covered)
 }
 
 // fuseAt finds the fused run ending in the load at pc k, and where it
@@ -126,6 +133,18 @@ func (p *prog) fuseAt(k int32, uses map[uint32]int32) (*fusedLoad, int32) {
 	fl.ptr = ref(ld.a[0])
 	if fl.ptr >= 0 {
 		return nil, 0
+	}
+	// An unsigned widening of the loaded integer right after (used
+	// nowhere else) changes no bits: the run loads into its result.
+	if c := k + 1; int(c) < len(p.code) {
+		cv := &p.code[c]
+		if cv.op == spirv.OpUConvert && cv.w == 0 && len(cv.a) == 1 && cv.a[0] == ld.res && ld.t.kind == kInt &&
+			cv.t != nil && cv.t.kind == kInt && cv.t.slots == 1 && cv.t.width >= ld.t.width && !ld.vres {
+			if id := p.m.Insts[ld.idx].ResultID(); id != 0 && uses[id] == 1 {
+				fl.n++
+				fl.res = cv.res
+			}
+		}
 	}
 	return fl, start
 }
@@ -254,5 +273,138 @@ func (m *sgMeta) fused(fl *fusedLoad) bool {
 	}
 	affLoadRuns(m.row(fl.res), buf, m.runs, a, tag, fl.width)
 	st[fl.res] = sVec
+	return true
+}
+
+// Fused integer chains. The unpacking of quantized values is a chain of
+// integer operations, each on the previous one's result (used nowhere
+// else) and a value the same everywhere: int(w << 24) >> 24 is a shift,
+// a bitcast and a shift. A fusedChain runs such a run of instructions at
+// its first one as passes over one row, the final result's: the
+// operations' row loops (kernels) in place, bitcasts not at all; the
+// rows of the values in between are never written (nothing reads them).
+// It declines, having written nothing, where its input is the same
+// everywhere (the chain then runs once, unfused) or an operand that
+// should be is not.
+
+// fusedChain is the run of n instructions from the one that holds it;
+// x the input, steps the operations, res the final result.
+type fusedChain struct {
+	n     int32
+	x     int32
+	steps []chainOp
+	res   int32
+}
+
+// chainOp is one operation of a chain: the row loop of a binary operation
+// (bin, with uniform operand y) or of a unary one (un); neither for a
+// bitcast, which keeps the bits.
+type chainOp struct {
+	bin rowBin
+	y   int32
+	un  func(d, a []uint64)
+}
+
+// fuseChains finds the fused chains outside the fused loads' runs, from
+// the result ids used exactly once in the module (uses).
+func (p *prog) fuseChains(uses map[uint32]int32, covered []bool) {
+	for k := 0; k < len(p.code); k++ {
+		if covered[k] {
+			continue
+		}
+		fc, end := p.chainAt(int32(k), uses, covered)
+		if fc == nil {
+			continue
+		}
+		p.code[k].fc = fc
+		k = int(end)
+	}
+}
+
+// chainStep gives the chain step of in, or false where it cannot be one.
+func (p *prog) chainStep(in *instr) (chainOp, bool) {
+	if in.w != 0 || in.t == nil || in.at == nil || in.t.kind != kInt || in.t.slots != 1 || in.at.slots != 1 || in.nop || in.fu != nil {
+		return chainOp{}, false
+	}
+	switch {
+	case in.op == spirv.OpBitcast && len(in.a) == 1 && in.at.kind == kInt && in.at.width == in.t.width:
+		return chainOp{}, true
+	case in.op == spirv.OpUConvert && len(in.a) == 1 && in.at.kind == kInt:
+		return chainOp{un: rowConv(in, in.t, in.at)}, true
+	case len(in.a) == 2 && in.at.kind == kInt:
+		if f, _ := rowIntBin(in.op, in.t.width); f != nil {
+			return chainOp{bin: vecBin(in, in.t, in.at, f), y: in.a[1]}, true
+		}
+	}
+	return chainOp{}, false
+}
+
+// chainAt finds the fused chain starting at pc k and the pc of its last
+// instruction; nil where there is none of at least two operations.
+func (p *prog) chainAt(k int32, uses map[uint32]int32, covered []bool) (*fusedChain, int32) {
+	first := &p.code[k]
+	s, ok := p.chainStep(first)
+	if !ok || s.bin == nil && s.un == nil {
+		return nil, 0
+	}
+	fc := &fusedChain{x: first.a[0], steps: []chainOp{s}, res: first.res}
+	last := k
+	for j := k + 1; int(j) < len(p.code) && !covered[j]; j++ {
+		in := &p.code[j]
+		if in.nop {
+			continue
+		}
+		prev := &p.code[last]
+		if len(in.a) == 0 || in.a[0] != prev.res || prev.vres {
+			break
+		}
+		if id := p.m.Insts[prev.idx].ResultID(); id == 0 || uses[id] != 1 {
+			break
+		}
+		s, ok := p.chainStep(in)
+		if !ok || s.bin != nil && s.y == prev.res {
+			break
+		}
+		fc.steps = append(fc.steps, s)
+		fc.res, last = in.res, j
+	}
+	if len(fc.steps) < 2 {
+		return nil, 0
+	}
+	fc.n = last - k + 1
+	return fc, last
+}
+
+// chain runs the fused chain fc; false, having written nothing, where it
+// cannot.
+func (m *sgMeta) chain(fc *fusedChain) bool {
+	st, lr := m.st, m.sg[0].regs
+	if v := st[fc.x]; isUni(v) || v == sTile {
+		return false
+	}
+	for _, s := range fc.steps {
+		if s.bin != nil && !isUni(st[s.y]) {
+			return false
+		}
+	}
+	a := m.arg(fc.x, 0)
+	if a == nil {
+		return false
+	}
+	d := m.row(fc.res)
+	for _, s := range fc.steps {
+		switch {
+		case s.bin != nil:
+			s.bin(d, a, nil, lr[s.y])
+		case s.un != nil:
+			s.un(d, a)
+		default:
+			if &a[0] != &d[0] {
+				copy(d, a)
+			}
+		}
+		a = d
+	}
+	st[fc.res] = sVec
 	return true
 }

@@ -12,9 +12,9 @@ import (
 
 // fuseSrc reads through address computations lockstep fuses into their
 // loads (fuse.go): a llama.cpp-style dequantizing loop (16-bit loads of
-// packed int8 pairs at blk*16+j, float loads at ib*32+2j), a workgroup
-// memory read, and a read whose index goes out of range where pc.bad
-// says so.
+// packed int8 pairs at blk*16+j, widened, unpacked by fused chains of
+// shifts; float loads at ib*32+2j), a workgroup memory read, and a read
+// whose index goes out of range where pc.bad says so.
 const fuseSrc = `#version 450
 #extension GL_EXT_shader_16bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types : require
@@ -62,7 +62,7 @@ func fuseRun(t *testing.T, code []uint32, oneByOne bool, n, bad uint32, steps in
 	return Bytes(y), err
 }
 
-// TestFusedLoadsMatchOneByOne checks the fused loads against running the
+// TestFusedLoadsMatchOneByOne checks the fused loads and chains against running the
 // invocations one at a time: the same bytes, the same fault where an
 // index goes out of range, and the same step-budget error at every
 // budget, so also where it runs out inside a fused run.
@@ -76,14 +76,17 @@ func TestFusedLoadsMatchOneByOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := 0
+	runs, chains := 0, 0
 	for _, in := range pr.p.code {
 		if in.fu != nil {
 			runs++
 		}
+		if in.fc != nil {
+			chains++
+		}
 	}
-	if runs < 4 {
-		t.Fatalf("%d fused loads, want at least 4", runs)
+	if runs < 4 || chains < 2 {
+		t.Fatalf("%d fused loads and %d chains, want at least 4 and 2", runs, chains)
 	}
 	a, errA := fuseRun(t, code, false, 16, 0, 0)
 	b, errB := fuseRun(t, code, true, 16, 0, 0)

@@ -850,6 +850,11 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			ld.pc += in.fu.n
 			continue
 		}
+		if in.fc != nil && m.rows != nil && m.left >= int64(in.fc.n-1) && m.chain(in.fc) {
+			m.left -= int64(in.fc.n - 1)
+			ld.pc += in.fc.n
+			continue
+		}
 		n := in.rn
 		once := false
 		switch in.lk {
@@ -1069,6 +1074,7 @@ func (wg *wgState) finishEarly(m *sgMeta, l *lane, resume int32, err error) erro
 		return err
 	}
 	m.release()
+	wg.subs = true
 	for i := range g {
 		for _, e := range wg.sgs[i] {
 			e.pc = resume

@@ -7,14 +7,51 @@ import "github.com/coopshader/coop/spirv"
 // is not among the local specifications; the rules are paraphrased from
 // it.
 
-func init() {
-	addChecks(func() checks {
-		return checks{
-			spirv.OpTensorReadARM:      (*state).checkTensorReadARM,
-			spirv.OpTensorWriteARM:     (*state).checkTensorWriteARM,
-			spirv.OpTensorQuerySizeARM: (*state).checkTensorQuerySizeARM,
-		}
-	})
+// armTensorChecks are the family's rules (instructions.go lists the families).
+var armTensorChecks = []opCheck{
+	{spirv.OpTensorReadARM, (*state).checkTensorReadARM},
+	{spirv.OpTensorWriteARM, (*state).checkTensorWriteARM},
+	{spirv.OpTensorQuerySizeARM, (*state).checkTensorQuerySizeARM},
+	{spirv.OpTypeTensorARM, (*state).checkTensorTypeARM},
+}
+
+// checkTensorTypeARM (OpTypeTensorARM): "Element Type must be a scalar
+// type"; "Rank ... must be a constant instruction with scalar integer
+// type" whose value is greater than 0; "Shape ... must be a constant
+// instruction" of an array of integers, Rank of them, each greater than
+// 0.
+func (s *state) checkTensorTypeARM(i int) {
+	w := s.m.Insts[i].Words
+	if s.scalar(w[1]) == nil {
+		s.fail(i, "tensor-arm.type", "OpTypeTensorARM Element Type <id> '%d' is not a scalar type.", w[1])
+		return
+	}
+	if len(w) < 3 {
+		return
+	}
+	if !s.isConst(w[2]) {
+		s.fail(i, "tensor-arm.type", "OpTypeTensorARM Rank <id> '%d' is not a constant instruction.", w[2])
+		return
+	}
+	if !s.valueType(w[2]).is(spirv.OpTypeInt) {
+		s.fail(i, "tensor-arm.type", "OpTypeTensorARM Rank <id> '%d' does not have a scalar integer type.", w[2])
+		return
+	}
+	rank, known := s.constValue(w[2])
+	if known && rank == 0 {
+		s.fail(i, "tensor-arm.type", "OpTypeTensorARM Rank <id> '%d' must define a value greater than 0.", w[2])
+		return
+	}
+	if len(w) < 4 {
+		return
+	}
+	if !s.isConst(w[3]) {
+		s.fail(i, "tensor-arm.type", "OpTypeTensorARM Shape <id> '%d' is not a constant instruction.", w[3])
+		return
+	}
+	if st := s.valueType(w[3]); !st.is(spirv.OpTypeArray) || !s.types[st.Elem].is(spirv.OpTypeInt) || known && st.CountKnown && st.Count != rank {
+		s.fail(i, "tensor-arm.type", "OpTypeTensorARM Shape <id> '%d' is not an array of integer type whose Length is equal to Rank.", w[3])
+	}
 }
 
 // rankedTensorARM returns the OpTypeTensorARM instruction of the value id

@@ -73,6 +73,22 @@ func (s *state) checkAtomic(i int) {
 		s.fail(i, "atomic.storage", "%s: Can not be used with storage class %s by universal validation rules", name, scName(pt.Storage))
 		return
 	}
+	// In Vulkan, "Atomic instructions must declare a scalar 32-bit
+	// integer type, or a scalar 64-bit integer type if the
+	// Int64Atomics capability is enabled, for the value pointed to by
+	// Pointer" and act on Uniform, Workgroup, Image, StorageBuffer,
+	// PhysicalStorageBuffer or TaskPayloadWorkgroupEXT memory
+	// (VUID-StandaloneSpirv-None-04686, paraphrased): shared memory, not an
+	// invocation's own.
+	switch pt.Storage {
+	case spirv.StorageClassUniform, spirv.StorageClassStorageBuffer, spirv.StorageClassWorkgroup, spirv.StorageClassImage,
+		spirv.StorageClassPhysicalStorageBuffer, spirv.StorageClassTaskPayloadWorkgroupEXT:
+	default:
+		if s.env.vulkan && s.hasCap(spirv.CapabilityShader) {
+			s.fail(i, "vulkan.atomic.storage", "[VUID-StandaloneSpirv-None-04686] %s: %s is not allowed, the Vulkan spec only allows storage classes for atomic to be: Uniform, Workgroup, Image, StorageBuffer, PhysicalStorageBuffer or TaskPayloadWorkgroupEXT.", name, scName(pt.Storage))
+			return
+		}
+	}
 	if in.Op == spirv.OpAtomicStore {
 		// "The type of Value must be the same as the type pointed to by
 		// Pointer."
@@ -98,11 +114,10 @@ func (s *state) checkAtomic(i int) {
 	}
 }
 
-func init() {
-	addEach(func(add func(spirv.Op, func(*state, int))) {
-		add(spirv.OpAtomicStore, (*state).checkAtomic)
-		for _, sh := range atomicShapes {
-			add(sh.op, (*state).checkAtomic)
-		}
-	})
+// atomicEach adds the family's rules (instructions.go lists the families).
+func atomicEach(add func(spirv.Op, func(*state, int))) {
+	add(spirv.OpAtomicStore, (*state).checkAtomic)
+	for _, sh := range atomicShapes {
+		add(sh.op, (*state).checkAtomic)
+	}
 }

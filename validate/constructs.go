@@ -1,5 +1,7 @@
 package validate
 
+import "slices"
+
 // Structured constructs (SPIR-V 2.11 Structured Control Flow): "a
 // selection construct: the blocks structurally dominated by a selection
 // header, while excluding blocks structurally dominated by the selection
@@ -144,8 +146,9 @@ func structuralDominators(f *Func, index map[uint32]int) *structuralDom {
 	return d
 }
 
-// checkConstructEntries checks that no block branches into a selection or
-// loop construct other than to its header.
+// checkConstructEntries checks that each loop header has one back edge
+// and that no block branches into a selection or loop construct other
+// than to its header.
 func (s *state) checkConstructEntries(f *Func) {
 	headers := false
 	for _, b := range f.Blocks {
@@ -159,6 +162,26 @@ func (s *state) checkConstructEntries(f *Func) {
 		index[b.Label] = k
 	}
 	d := structuralDominators(f, index)
+	// "A loop header ... must have exactly one back edge": one block of
+	// the loop, the back-edge block, branches back to it (SPIR-V 2.11,
+	// paraphrased, no local copy). A back edge's source is one its target
+	// structurally dominates, so a continue construct only the header's
+	// structural edge reaches still has its back edge.
+	for h, hb := range f.Blocks {
+		if !hb.Loop || !d.reached(h) {
+			continue
+		}
+		var latches []int
+		for _, p := range hb.Preds {
+			if pk := index[p.Label]; d.reached(pk) && d.dominates(h, pk) && !slices.Contains(latches, pk) {
+				latches = append(latches, pk)
+			}
+		}
+		if n := len(latches); n != 1 {
+			s.fail(hb.First, "cfg.loop.back-edge", "Loop header '%d' is targeted by %d back-edge blocks but the standard requires exactly one", hb.Label, n)
+			return
+		}
+	}
 	in := make([]int, len(f.Blocks)) // the header (plus one) whose construct holds the block
 	var stack, blocks []int
 	for h, hb := range f.Blocks {

@@ -91,6 +91,17 @@ func (s *state) checkDecorations() {
 				return
 			}
 			d := spirv.Decoration(w[2])
+			// OpMemberDecorateIdEXT (SPV_EXT_descriptor_heap, paraphrased,
+			// no local copy) exists for OffsetIdEXT: a member's offset given
+			// by a constant.
+			if in.Op == spirv.OpMemberDecorateIdEXT && d != spirv.DecorationOffsetIdEXT {
+				if d == spirv.DecorationArrayStrideIdEXT {
+					s.fail(i, "decoration.member-id", "ArrayStrideIdEXT could only be directly applied to array type using OpDecorateId.")
+				} else {
+					s.fail(i, "decoration.member-id", "Decoration operand could only be OffsetIdEXT.")
+				}
+				return
+			}
 			if !repeatable(d) && s.memberHasDecoration(w[0], w[1], d) {
 				s.fail(i, "decoration.duplicate", "ID '%d', member '%d' decorated with %s multiple times is not allowed.", w[0], w[1], decName(d))
 				return
@@ -244,6 +255,18 @@ func (s *state) checkDecorationTarget(i int, target uint32, d spirv.Decoration) 
 		}
 		if (d == spirv.DecorationNonReadable || d == spirv.DecorationNonWritable) && (ti.Op == spirv.OpVariable || ti.Op == spirv.OpFunctionParameter) {
 			s.checkAccessQualified(i, ti, d)
+			return
+		}
+		// "The Flat, NoPerspective, Sample, and Centroid decorations
+		// must not be used on variables with a storage class other than
+		// Input or Output" (VUID-StandaloneSpirv-Flat-04670, paraphrased):
+		// they say how a stage's outputs reach the next's inputs.
+		switch d {
+		case spirv.DecorationFlat, spirv.DecorationNoPerspective, spirv.DecorationCentroid, spirv.DecorationSample:
+			if pt := s.types[ti.TypeID()]; s.env.vulkan && (pt.is(spirv.OpTypePointer) || pt.is(spirv.OpTypeUntypedPointerKHR)) &&
+				pt.Storage != spirv.StorageClassInput && pt.Storage != spirv.StorageClassOutput {
+				s.fail(i, "vulkan.decoration.interpolation", "[VUID-StandaloneSpirv-Flat-04670] %s decoration on target <id> '%d' storage class must be Input or Output", name, target)
+			}
 		}
 	case spirv.DecorationSpecId:
 		switch ti.Op {
@@ -309,12 +332,23 @@ func (s *state) checkIdDecoration(i int, target uint32, d spirv.Decoration, args
 			s.fail(i, "decoration.array-stride", "ArrayStrideIdEXT decoration must only be applied to array type containing a Descriptor type.")
 			return
 		}
-		if ti := s.defIndex(target); ti >= 0 && s.defIndex(args[0]) > ti {
+	}
+	// A decoration's <id> operands describe its target, so they are
+	// defined before it ("the <id> ... must be declared before" the
+	// target, SPIR-V 2.4 Logical Layout for OpDecorateId's operands,
+	// paraphrased, no local copy).
+	if op := s.m.Insts[i].Op; op != spirv.OpDecorateId && op != spirv.OpMemberDecorateIdEXT {
+		return
+	}
+	ti := s.defIndex(target)
+	for _, a := range args {
+		if ti >= 0 && s.defIndex(a) >= ti {
 			if member {
 				s.fail(i, "decoration.id-operand", "All <id> Extra Operands must appear before Structure Type.")
 			} else {
-				s.fail(i, "decoration.id-operand", "Parameter <ID> '%d' must appear earlier in the binary than the target", args[0])
+				s.fail(i, "decoration.id-operand", "Parameter <ID> '%d' must appear earlier in the binary than the target", a)
 			}
+			return
 		}
 	}
 }

@@ -46,6 +46,17 @@ func (s *state) checkGroupArith(i int) {
 		return
 	}
 	if len(w) < 6 {
+		// The operations that need an operand: "ClusterSize ... only
+		// valid with ClusteredReduce" and required by it; "Ballot ...
+		// must be present" with the partitioned operations
+		// (SPV_NV_shader_subgroup_partitioned; paraphrased, no local copy).
+		switch spirv.GroupOperation(w[3]) {
+		case spirv.GroupOperationClusteredReduce:
+			s.fail(i, "group.cluster-size", "ClusterSize must be present when Operation is ClusteredReduce")
+		case spirv.GroupOperationPartitionedReduceEXT, spirv.GroupOperationPartitionedInclusiveScanEXT,
+			spirv.GroupOperationPartitionedExclusiveScanEXT:
+			s.fail(i, "group.ballot", "Ballot must be present when Operation is PartitionedReduceNV, PartitionedInclusiveScanNV, or PartitionedExclusiveScanNV")
+		}
 		return
 	}
 	v, ok, _ := s.numOf(s.typeOf(w[5]))
@@ -191,6 +202,40 @@ func (s *state) checkBallotBitExtract(i int) {
 	}
 }
 
+// checkBallotCount (OpGroupNonUniformBallotBitCount,
+// OpGroupNonUniformBallotFindLSB and -MSB): "Result Type must be a scalar
+// of integer type, whose Signedness operand is 0"; "Value must be a vector
+// of four components of integer type scalar, whose Width operand is 32
+// and whose Signedness operand is 0" (SPIR-V 3.56.24, paraphrased, no
+// local copy); in Vulkan a bit count's "group operation must be only:
+// Reduce, InclusiveScan, or ExclusiveScan" (VUID-StandaloneSpirv-OpGroupNonUniformBallotBitCount-04685).
+func (s *state) checkBallotCount(i int) {
+	in := &s.m.Insts[i]
+	w := in.Words
+	value := 3
+	if in.Op == spirv.OpGroupNonUniformBallotBitCount {
+		value = 4
+	}
+	if len(w) <= value {
+		return
+	}
+	if r, ok, _ := s.numOf(w[0]); !ok || r.vec || !r.is(spirv.OpTypeInt) || r.t.Signed {
+		s.fail(i, "group.result", "Expected Result Type to be an unsigned integer type scalar.")
+		return
+	}
+	if v, ok, _ := s.numOf(s.typeOf(w[value])); !ok || !v.vec || !v.is(spirv.OpTypeInt) || v.t.Width != 32 || v.t.Signed || v.known && v.n != 4 {
+		s.fail(i, "group.ballot", "Expected Value to be a vector of four components of integer type scalar")
+		return
+	}
+	if in.Op == spirv.OpGroupNonUniformBallotBitCount && s.env.vulkan {
+		switch spirv.GroupOperation(w[3]) {
+		case spirv.GroupOperationReduce, spirv.GroupOperationInclusiveScan, spirv.GroupOperationExclusiveScan:
+		default:
+			s.fail(i, "vulkan.group.ballot-bit-count", "[VUID-StandaloneSpirv-OpGroupNonUniformBallotBitCount-04685] In Vulkan: The OpGroupNonUniformBallotBitCount group operation must be only: Reduce, InclusiveScan, or ExclusiveScan.")
+		}
+	}
+}
+
 // checkGroupX (the Group and SPV_AMD_shader_ballot NonUniform reductions,
 // OpGroupIAdd ... OpGroupSMaxNonUniformAMD): "The type of X must be the
 // same as Result Type."
@@ -201,28 +246,30 @@ func (s *state) checkGroupX(i int) {
 	}
 }
 
-func init() {
-	addEach(func(add func(spirv.Op, func(*state, int))) {
-		add(spirv.OpGroupNonUniformAllEqual, (*state).checkGroupAllEqual)
-		add(spirv.OpGroupNonUniformBallotBitExtract, (*state).checkBallotBitExtract)
-		for _, op := range [...]spirv.Op{spirv.OpGroupIAdd, spirv.OpGroupFAdd, spirv.OpGroupFMin, spirv.OpGroupUMin,
-			spirv.OpGroupSMin, spirv.OpGroupFMax, spirv.OpGroupUMax, spirv.OpGroupSMax, spirv.OpGroupIAddNonUniformAMD,
-			spirv.OpGroupFAddNonUniformAMD, spirv.OpGroupFMinNonUniformAMD, spirv.OpGroupUMinNonUniformAMD,
-			spirv.OpGroupSMinNonUniformAMD, spirv.OpGroupFMaxNonUniformAMD, spirv.OpGroupUMaxNonUniformAMD,
-			spirv.OpGroupSMaxNonUniformAMD} {
-			add(op, (*state).checkGroupX)
-		}
-		for _, g := range groupArith {
-			add(g.op, (*state).checkGroupArith)
-		}
-		for _, op := range [...]spirv.Op{spirv.OpGroupNonUniformBroadcast, spirv.OpGroupNonUniformBroadcastFirst,
-			spirv.OpGroupNonUniformShuffle, spirv.OpGroupNonUniformShuffleXor, spirv.OpGroupNonUniformShuffleUp,
-			spirv.OpGroupNonUniformShuffleDown, spirv.OpGroupNonUniformQuadBroadcast, spirv.OpGroupNonUniformQuadSwap,
-			spirv.OpGroupNonUniformRotateKHR} {
-			add(op, (*state).checkGroupValue)
-		}
-		for _, op := range [...]spirv.Op{spirv.OpGroupNonUniformBallot, spirv.OpGroupNonUniformAll, spirv.OpGroupNonUniformAny} {
-			add(op, (*state).checkGroupPredicate)
-		}
-	})
+// groupEach adds the family's rules (instructions.go lists the families).
+func groupEach(add func(spirv.Op, func(*state, int))) {
+	add(spirv.OpGroupNonUniformAllEqual, (*state).checkGroupAllEqual)
+	add(spirv.OpGroupNonUniformBallotBitExtract, (*state).checkBallotBitExtract)
+	add(spirv.OpGroupNonUniformBallotBitCount, (*state).checkBallotCount)
+	add(spirv.OpGroupNonUniformBallotFindLSB, (*state).checkBallotCount)
+	add(spirv.OpGroupNonUniformBallotFindMSB, (*state).checkBallotCount)
+	for _, op := range [...]spirv.Op{spirv.OpGroupIAdd, spirv.OpGroupFAdd, spirv.OpGroupFMin, spirv.OpGroupUMin,
+		spirv.OpGroupSMin, spirv.OpGroupFMax, spirv.OpGroupUMax, spirv.OpGroupSMax, spirv.OpGroupIAddNonUniformAMD,
+		spirv.OpGroupFAddNonUniformAMD, spirv.OpGroupFMinNonUniformAMD, spirv.OpGroupUMinNonUniformAMD,
+		spirv.OpGroupSMinNonUniformAMD, spirv.OpGroupFMaxNonUniformAMD, spirv.OpGroupUMaxNonUniformAMD,
+		spirv.OpGroupSMaxNonUniformAMD} {
+		add(op, (*state).checkGroupX)
+	}
+	for _, g := range groupArith {
+		add(g.op, (*state).checkGroupArith)
+	}
+	for _, op := range [...]spirv.Op{spirv.OpGroupNonUniformBroadcast, spirv.OpGroupNonUniformBroadcastFirst,
+		spirv.OpGroupNonUniformShuffle, spirv.OpGroupNonUniformShuffleXor, spirv.OpGroupNonUniformShuffleUp,
+		spirv.OpGroupNonUniformShuffleDown, spirv.OpGroupNonUniformQuadBroadcast, spirv.OpGroupNonUniformQuadSwap,
+		spirv.OpGroupNonUniformRotateKHR} {
+		add(op, (*state).checkGroupValue)
+	}
+	for _, op := range [...]spirv.Op{spirv.OpGroupNonUniformBallot, spirv.OpGroupNonUniformAll, spirv.OpGroupNonUniformAny} {
+		add(op, (*state).checkGroupPredicate)
+	}
 }

@@ -473,10 +473,16 @@ func (s *state) checkStructLayout(t *Type, r layoutRules, nested bool) string {
 			ms[b], ms[b-1] = ms[b-1], ms[b]
 		}
 	}
-	for _, m := range ms {
+	for n, m := range ms {
 		mt := s.types[t.Members[m.k]]
 		if mt == nil {
 			continue
+		}
+		// A runtime array runs to the end of the block, so no member lies
+		// past it (VUID-StandaloneSpirv-OpTypeRuntimeArray-04680: the
+		// last member, by offset as by declaration).
+		if mt.Op == spirv.OpTypeRuntimeArray && n != len(ms)-1 {
+			return fmt.Sprintf("[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680] Structure has a runtime array at offset %d, but other members at larger offsets", m.off)
 		}
 		rowMajor := s.memberHasDecoration(t.ID, uint32(m.k), spirv.DecorationRowMajor)
 		stride, hasStride := s.memberDecorationArg(t.ID, uint32(m.k), spirv.DecorationMatrixStride)

@@ -7,10 +7,21 @@ import "github.com/coopshader/coop/spirv"
 // logically match the Operand type": two arrays of one length whose
 // element types logically match, or two structures whose members
 // logically match, or the same type (a length that is a specialization
-// constant is not compared).
+// constant is not compared). OpAbortKHR (SPV_KHR_abort, paraphrased, no
+// local copy) takes a Message whose type logically matches its Message
+// Type, which may differ only in decorations (its explicit layout).
 
-func init() {
-	addChecks(func() checks { return checks{spirv.OpCopyLogical: (*state).checkCopyLogical} })
+// logicalChecks are the family's rules (instructions.go lists the families).
+var logicalChecks = []opCheck{
+	{spirv.OpCopyLogical, (*state).checkCopyLogical},
+	{spirv.OpAbortKHR, (*state).checkAbort},
+}
+
+func (s *state) checkAbort(i int) {
+	w := s.m.Insts[i].Words
+	if !s.logicallyMatch(w[0], s.typeOf(w[1])) {
+		s.fail(i, "abort.message", "Type of Message operand does not logically match the type of the Message Type operand")
+	}
 }
 
 func (s *state) checkCopyLogical(i int) {

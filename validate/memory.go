@@ -51,12 +51,77 @@ func (s *state) checkMemory() {
 				return
 			}
 		}
+		if in.Op == spirv.OpLoad || in.Op == spirv.OpStore {
+			if s.checkPhysicalAlignment(i); s.err != nil {
+				return
+			}
+		}
 	}
 }
 
+// checkPhysicalAlignment: a load or store through a PhysicalStorageBuffer
+// pointer says how aligned the address is: "Any pointer value whose
+// storage class is PhysicalStorageBuffer and that points to ... must use
+// the Aligned memory operand" (VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708),
+// at least the size of the largest scalar accessed, as the pointer "must
+// be at least as aligned as" it says (-06314; paraphrased).
+func (s *state) checkPhysicalAlignment(i int) {
+	in := &s.m.Insts[i]
+	ptr, mask := in.Words[0], 2
+	if in.Op == spirv.OpLoad {
+		ptr, mask = in.Words[2], 3
+	}
+	pt := s.valueType(ptr)
+	if !pt.is(spirv.OpTypePointer) || pt.Storage != spirv.StorageClassPhysicalStorageBuffer {
+		return
+	}
+	if len(in.Words) <= mask || in.Words[mask]&uint32(spirv.MemoryAccessAligned) == 0 {
+		s.fail(i, "memory.physical.aligned", "[VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708] Memory accesses with PhysicalStorageBuffer must use Aligned.")
+		return
+	}
+	// Aligned's literal follows the operands of the lower bits (Volatile
+	// has none).
+	if len(in.Words) <= mask+1 {
+		return
+	}
+	a := in.Words[mask+1]
+	if l := s.largestScalar(s.types[pt.Elem]); uint64(a) < l {
+		s.fail(i, "memory.physical.aligned", "[VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314] Memory accesses Aligned operand value %d is too small, the largest scalar type is %d bytes.", a, l)
+	}
+}
+
+// largestScalar returns the size in bytes of the largest scalar in t
+// (through vectors, arrays and structure members; a pointer counts as its
+// 8 bytes, an opaque or cooperative type as 0).
+func (s *state) largestScalar(t *Type) uint64 {
+	var walk func(t *Type, depth int) uint64
+	walk = func(t *Type, depth int) uint64 {
+		if t == nil || depth > 64 {
+			return 0
+		}
+		switch t.Op {
+		case spirv.OpTypeInt, spirv.OpTypeFloat:
+			return uint64(t.Width) / 8
+		case spirv.OpTypePointer, spirv.OpTypeUntypedPointerKHR:
+			return 8
+		case spirv.OpTypeVector, spirv.OpTypeVectorIdEXT, spirv.OpTypeArray, spirv.OpTypeRuntimeArray, spirv.OpTypeMatrix:
+			return walk(s.types[t.Elem], depth+1)
+		case spirv.OpTypeStruct:
+			var m uint64
+			for _, e := range t.Members {
+				m = max(m, walk(s.types[e], depth+1))
+			}
+			return m
+		}
+		return 0
+	}
+	return walk(t, 0)
+}
+
 // checkVariable: the result type is a pointer of the variable's storage
-// class, the initializer has the pointee type, the storage class exists
-// in the target environment, and the pointee may live there (each family
+// class (whose type says whether the target environment has it,
+// checkPointerStorage), the initializer has the pointee type, and the
+// pointee may live there (each family
 // says where its types may be allocated).
 func (s *state) checkVariable(i int) {
 	w := s.m.Insts[i].Words
@@ -74,13 +139,6 @@ func (s *state) checkVariable(i int) {
 		init := s.defInst(w[3])
 		if init == nil || init.TypeID() != pt.Elem {
 			s.fail(i, "variable.initializer", "Initializer type must match the type pointed to by the Result Type")
-			return
-		}
-	}
-	if s.env.vulkan {
-		switch sc {
-		case spirv.StorageClassCrossWorkgroup, spirv.StorageClassGeneric:
-			s.fail(i, "vulkan.storage-class", "In the Vulkan environment, OpVariable must not use the %s storage class.", scName(sc))
 			return
 		}
 	}
@@ -232,6 +290,14 @@ func (s *state) checkSemantics(i int, id uint32) {
 		s.fail(i, "semantics.type", "%s: expected Memory Semantics to be a 32-bit int", op)
 		return
 	}
+	// SPIR-V 2.16.2: "All <id> used for ... Memory Semantics <id> must
+	// be of an OpConstant" under Shader (SPV_KHR_cooperative_matrix keeps
+	// it); SPV_NV_cooperative_matrix relaxes it to "the result of a
+	// constant instruction".
+	if s.hasCap(spirv.CapabilityShader) && d.Op != spirv.OpConstant && d.Op != spirv.OpConstantNull && !s.hasCap(spirv.CapabilityCooperativeMatrixNV) {
+		s.fail(i, "semantics.constant", "%s: Memory Semantics ids must be OpConstant when Shader capability is present", op)
+		return
+	}
 	v, known := s.constValue(id)
 	if !known {
 		return
@@ -368,16 +434,44 @@ func (s *state) entryPointGlobals() map[uint32]bool {
 var pointerFreeClasses = []string{"Arithmetic", "Bit", "Relational_and_Logical", "Conversion", "Composite",
 	"Non-Uniform", "Group", "Derivative"}
 
-func init() {
-	addEach(func(add func(spirv.Op, func(*state, int))) {
-		for _, c := range pointerFreeClasses {
-			for _, op := range spirv.OpsOfClass(c) {
-				if op != spirv.OpSelect && op != spirv.OpCopyObject {
-					add(op, (*state).checkNoLogicalPointerOperand)
-				}
+// pointerFreeReserved are the extension instructions the grammar classes
+// "Reserved" that compute on values, assigned to the rule by hand: integer
+// arithmetic (SPV_INTEL_shader_integer_functions2), dot products
+// (SPV_VALVE_mixed_float_dot_product), conversions between handles and
+// integers (SPV_NV_bindless_texture, SPV_KHR_ray_tracing), tensor layout
+// and view updates (SPV_NV_tensor_addressing), fragment mask fetches
+// (SPV_AMD_shader_fragment_mask), micromap fetches
+// (SPV_NV_displacement_micromap), the NV cooperative matrix multiply, the
+// ray tracing and mesh output instructions taking values, and the clock.
+// The Reserved instructions left out take pointers (ray queries, hit
+// objects, payloads, cooperative loads and stores) or no <id> operands.
+var pointerFreeReserved = []spirv.Op{spirv.OpAbsISubINTEL, spirv.OpAbsUSubINTEL, spirv.OpIAddSatINTEL, spirv.OpUAddSatINTEL,
+	spirv.OpIAverageINTEL, spirv.OpUAverageINTEL, spirv.OpIAverageRoundedINTEL, spirv.OpUAverageRoundedINTEL,
+	spirv.OpISubSatINTEL, spirv.OpUSubSatINTEL, spirv.OpIMul32x16INTEL, spirv.OpUMul32x16INTEL,
+	spirv.OpUCountLeadingZerosINTEL, spirv.OpUCountTrailingZerosINTEL,
+	spirv.OpFDot2MixAcc16VALVE, spirv.OpFDot2MixAcc32VALVE, spirv.OpFDot4MixAcc32VALVE,
+	spirv.OpConvertImageToUNV, spirv.OpConvertSampledImageToUNV, spirv.OpConvertSamplerToUNV, spirv.OpConvertUToImageNV,
+	spirv.OpConvertUToSampledImageNV, spirv.OpConvertUToSamplerNV, spirv.OpConvertUToAccelerationStructureKHR,
+	spirv.OpCreateTensorLayoutNV, spirv.OpCreateTensorViewNV, spirv.OpTensorLayoutSetBlockSizeNV, spirv.OpTensorLayoutSetClampValueNV,
+	spirv.OpTensorLayoutSetDimensionNV, spirv.OpTensorLayoutSetStrideNV, spirv.OpTensorLayoutSliceNV, spirv.OpTensorViewSetClipNV,
+	spirv.OpTensorViewSetDimensionNV, spirv.OpTensorViewSetStrideNV,
+	spirv.OpFragmentFetchAMD, spirv.OpFragmentMaskFetchAMD,
+	spirv.OpFetchMicroTriangleVertexBarycentricNV, spirv.OpFetchMicroTriangleVertexPositionNV,
+	spirv.OpCooperativeMatrixMulAddNV, spirv.OpExecuteCallableNV, spirv.OpTraceNV, spirv.OpReportIntersectionKHR,
+	spirv.OpReorderThreadWithHintNV, spirv.OpSetMeshOutputsEXT, spirv.OpWritePackedPrimitiveIndices4x8NV, spirv.OpReadClockKHR}
+
+// memoryEach adds the family's rules (instructions.go lists the families).
+func memoryEach(add func(spirv.Op, func(*state, int))) {
+	for _, c := range pointerFreeClasses {
+		for _, op := range spirv.OpsOfClass(c) {
+			if op != spirv.OpSelect && op != spirv.OpCopyObject {
+				add(op, (*state).checkNoLogicalPointerOperand)
 			}
 		}
-	})
+	}
+	for _, op := range pointerFreeReserved {
+		add(op, (*state).checkNoLogicalPointerOperand)
+	}
 }
 
 // checkNoLogicalPointerOperand: with the Logical or PhysicalStorageBuffer64

@@ -14,23 +14,22 @@ import (
 // extensions' texts are not among the local specifications; their rules
 // are paraphrased, the Vulkan ones quoted.
 
-func init() {
-	addChecks(func() checks {
-		m := checks{
-			spirv.OpVariable:                      (*state).checkTileAttachment,
-			spirv.OpEntryPoint:                    (*state).checkTileShadingModes,
-			spirv.OpExecutionMode:                 (*state).checkTileShadingRate,
-			spirv.OpCompositeConstructCoopMatQCOM: (*state).checkConstructCoopMatQCOM,
-			spirv.OpCompositeExtractCoopMatQCOM:   (*state).checkExtractCoopMatQCOM,
-			spirv.OpExtractSubArrayQCOM:           (*state).checkExtractSubArrayQCOM,
-			spirv.OpBitCastArrayQCOM:              (*state).checkBitCastArrayQCOM,
-		}
-		for _, op := range []spirv.Op{spirv.OpImageQueryFormat, spirv.OpImageQueryOrder, spirv.OpImageQuerySizeLod,
-			spirv.OpImageQuerySize, spirv.OpImageQueryLod, spirv.OpImageQueryLevels, spirv.OpImageQuerySamples} {
-			m[op] = (*state).checkTileAttachmentQuery
-		}
-		return m
-	})
+// qcomChecks are the family's rules (instructions.go lists the families).
+var qcomChecks = []opCheck{
+	{spirv.OpVariable, (*state).checkTileAttachment},
+	{spirv.OpEntryPoint, (*state).checkTileShadingModes},
+	{spirv.OpExecutionMode, (*state).checkTileShadingRate},
+	{spirv.OpCompositeConstructCoopMatQCOM, (*state).checkConstructCoopMatQCOM},
+	{spirv.OpCompositeExtractCoopMatQCOM, (*state).checkExtractCoopMatQCOM},
+	{spirv.OpExtractSubArrayQCOM, (*state).checkExtractSubArrayQCOM},
+	{spirv.OpBitCastArrayQCOM, (*state).checkBitCastArrayQCOM},
+	{spirv.OpImageQueryFormat, (*state).checkTileAttachmentQuery},
+	{spirv.OpImageQueryOrder, (*state).checkTileAttachmentQuery},
+	{spirv.OpImageQuerySizeLod, (*state).checkTileAttachmentQuery},
+	{spirv.OpImageQuerySize, (*state).checkTileAttachmentQuery},
+	{spirv.OpImageQueryLod, (*state).checkTileAttachmentQuery},
+	{spirv.OpImageQueryLevels, (*state).checkTileAttachmentQuery},
+	{spirv.OpImageQuerySamples, (*state).checkTileAttachmentQuery},
 }
 
 // checkTileAttachmentQuery: in Vulkan, "An OpTypeImage variables in the
@@ -156,6 +155,76 @@ func (s *state) checkConstructCoopMatQCOM(i int) {
 		s.fail(i, "qcom.coopmat", "Opcode %s requires the result type's scope be Subgroup.", in.Op.String()[2:])
 	case src.Elem != rt.Elem && !s.isUint32(src.Elem):
 		s.fail(i, "qcom.coopmat", "Opcode %s requires ether the input element type is equal to the result element type or it is the unsigned 32-bit integer.", in.Op.String()[2:])
+	default:
+		s.checkCoopMatArrayShapeQCOM(i, rt, src, true)
+	}
+}
+
+// checkCoopMatArrayShapeQCOM: the array a QCOM conversion builds a matrix
+// from, or takes it apart into, is one row of an A matrix (whose rows
+// have 256 bits: 32 8-bit integers, 16 16-bit or 8 32-bit floats), one
+// column of a B matrix (as many elements), or one row of an accumulator
+// (32-bit integers, 16- or 32-bit floats); the array holds those elements
+// themselves or, as 32-bit unsigned integers, packed: 8 words of an A or
+// B row, and one word per 32-bit or two 16-bit elements of an accumulator
+// row (SPV_QCOM_cooperative_matrix_conversion, paraphrased, no local
+// copy). A dimension or length that is a specialization constant is not
+// compared.
+func (s *state) checkCoopMatArrayShapeQCOM(i int, mat, arr *Type, construct bool) {
+	name := s.m.Insts[i].Op.String()[2:]
+	use, ok := s.constValue(mat.Use)
+	if !ok || use > uint64(spirv.CooperativeMatrixUseMatrixAccumulatorKHR) {
+		return
+	}
+	elt := s.types[mat.Elem]
+	packed := s.isUint32(arr.Elem)
+	same := arr.Elem == mat.Elem
+	role, whose := "result", "result coopmat's"
+	if !construct {
+		role, whose = "source", "source coopmat's"
+	}
+	useName := [...]string{"MatrixAKHR", "MatrixBKHR", "MatrixAccumulatorKHR"}[use]
+	isFloat := func(w uint32) bool { return elt.is(spirv.OpTypeFloat) && elt.Width == w }
+	if use == uint64(spirv.CooperativeMatrixUseMatrixAccumulatorKHR) {
+		if !(elt.is(spirv.OpTypeInt) && elt.Width == 32) && !isFloat(32) && !isFloat(16) {
+			s.fail(i, "qcom.coopmat.shape", "Opcode %s requires the %s element type be one of 32-bit OpTypeInt signed/unsigned, 16- or 32-bit OpTypeFloat when %s use is MatrixAccumulatorKHR", name, role, whose)
+			return
+		}
+		cols, ok1 := s.constValue(mat.Cols)
+		n, ok2 := arr.Count, arr.CountKnown
+		if !ok1 || !ok2 {
+			return
+		}
+		packedLen := cols
+		if isFloat(16) {
+			packedLen = cols / 2
+		}
+		if !(packed && n == packedLen) && !((construct || same) && n == cols) {
+			s.fail(i, "qcom.coopmat.shape", "Opcode %s requires the array length be the number of columns of the matrix, or, for unsigned 32-bit OpTypeInt elements packing a 16-bit OpTypeFloat matrix, half of it, when %s use is MatrixAccumulatorKHR", name, whose)
+		}
+		return
+	}
+	if !(elt.is(spirv.OpTypeInt) && elt.Width == 8) && !isFloat(32) && !isFloat(16) {
+		s.fail(i, "qcom.coopmat.shape", "Opcode %s requires the %s element type be one of 8-bit OpTypeInt signed/unsigned, 16- or 32-bit OpTypeFloat when %s use is %s", name, role, whose, useName)
+		return
+	}
+	dimID, dimName := mat.Cols, "columns"
+	if use == uint64(spirv.CooperativeMatrixUseMatrixBKHR) {
+		dimID, dimName = mat.Rows, "rows"
+	}
+	d, ok := s.constValue(dimID)
+	if !ok {
+		return
+	}
+	if uint64(elt.Width)*d != 256 {
+		s.fail(i, "qcom.coopmat.shape", "Opcode %s requires the %s of the %s coopmat have the bit length of 256 when %s use is %s", name, dimName, role, whose, useName)
+		return
+	}
+	if !arr.CountKnown {
+		return
+	}
+	if n := arr.Count; !(packed && n == 8) && !((construct || same) && n == d) {
+		s.fail(i, "qcom.coopmat.shape", "Opcode %s requires the array length be 8 if its element type is 32-bit unsigned OpTypeInt and the matrix's number of %s otherwise when %s use is %s", name, dimName, whose, useName)
 	}
 }
 
@@ -175,6 +244,8 @@ func (s *state) checkExtractCoopMatQCOM(i int) {
 		s.fail(i, "qcom.coopmat", "Opcode %s requires the source type's scope be Subgroup.", in.Op.String()[2:])
 	case rt.Elem != src.Elem && !s.isUint32(rt.Elem):
 		s.fail(i, "qcom.coopmat", "Opcode %s requires either the result element type be the same as the source cooperative matrix's component type or the result element type be unsigned 32-bit OpTypeInt", in.Op.String()[2:])
+	default:
+		s.checkCoopMatArrayShapeQCOM(i, src, rt, false)
 	}
 }
 

@@ -9,12 +9,13 @@ import "github.com/coopshader/coop/spirv"
 // local copy); in Vulkan, runtime arrays live only where a buffer's
 // length gives them one.
 
-func init() {
-	addChecks(func() checks {
-		return checks{spirv.OpStore: (*state).checkStoreStorage, spirv.OpVariable: (*state).checkRuntimeArrayVariable,
-			spirv.OpArrayLength: (*state).checkArrayLength, spirv.OpTypePointer: (*state).checkRuntimeArrayPointer,
-			spirv.OpTypeStruct: (*state).checkRuntimeArrayStruct}
-	})
+// storageChecks are the family's rules (instructions.go lists the families).
+var storageChecks = []opCheck{
+	{spirv.OpStore, (*state).checkStoreStorage},
+	{spirv.OpVariable, (*state).checkRuntimeArrayVariable},
+	{spirv.OpArrayLength, (*state).checkArrayLength},
+	{spirv.OpTypePointer, (*state).checkPointerStorage},
+	{spirv.OpTypeStruct, (*state).checkRuntimeArrayStruct},
 }
 
 func (s *state) checkStoreStorage(i int) {
@@ -119,6 +120,38 @@ func (s *state) checkRuntimeArrayStruct(i int) {
 // code:OpTypeStruct" (VUID-StandaloneSpirv-OpTypeRuntimeArray-04680). A
 // descriptor heap's buffer is reached by such a pointer without any
 // OpVariable, which checkRuntimeArrayVariable sees.
+// vulkanStorage reports whether Vulkan has storage class sc: "Storage
+// Class must be one of: UniformConstant, Uniform, StorageBuffer, Input,
+// Output, Image, Workgroup, Private, Function, PushConstant,
+// PhysicalStorageBuffer," the ray tracing classes, TaskPayloadWorkgroupEXT,
+// the hit object attributes, TileImageEXT, NodePayloadAMDX or
+// TileAttachmentQCOM (VUID-StandaloneSpirv-None-04643, paraphrased): not
+// OpenCL's CrossWorkgroup, Generic or CodeSectionINTEL, nor the NV ray
+// tracing aliases' retired forms.
+func vulkanStorage(sc spirv.StorageClass) bool {
+	switch sc {
+	case spirv.StorageClassUniformConstant, spirv.StorageClassUniform, spirv.StorageClassStorageBuffer, spirv.StorageClassInput,
+		spirv.StorageClassOutput, spirv.StorageClassImage, spirv.StorageClassWorkgroup, spirv.StorageClassPrivate,
+		spirv.StorageClassFunction, spirv.StorageClassPushConstant, spirv.StorageClassPhysicalStorageBuffer,
+		spirv.StorageClassRayPayloadKHR, spirv.StorageClassIncomingRayPayloadKHR, spirv.StorageClassHitAttributeKHR,
+		spirv.StorageClassCallableDataKHR, spirv.StorageClassIncomingCallableDataKHR, spirv.StorageClassShaderRecordBufferKHR,
+		spirv.StorageClassTaskPayloadWorkgroupEXT, spirv.StorageClassHitObjectAttributeNV, spirv.StorageClassHitObjectAttributeEXT,
+		spirv.StorageClassTileImageEXT, spirv.StorageClassNodePayloadAMDX, spirv.StorageClassTileAttachmentQCOM:
+		return true
+	}
+	return false
+}
+
+// checkPointerStorage: a pointer type's storage class is one of Vulkan's,
+// and checkRuntimeArrayPointer.
+func (s *state) checkPointerStorage(i int) {
+	if sc := spirv.StorageClass(s.m.Insts[i].Words[1]); s.env.vulkan && !vulkanStorage(sc) {
+		s.fail(i, "vulkan.storage-class", "[VUID-StandaloneSpirv-None-04643] Invalid storage class for target environment: %s", scName(sc))
+		return
+	}
+	s.checkRuntimeArrayPointer(i)
+}
+
 func (s *state) checkRuntimeArrayPointer(i int) {
 	w := s.m.Insts[i].Words
 	sc := spirv.StorageClass(w[1])
