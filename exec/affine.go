@@ -465,12 +465,13 @@ func storeRun(b []byte, o int64, v []uint64, dx, n int64) {
 	}
 }
 
-// load32s reads d's values from the consecutive 32-bit words at the start
-// of b, four at a time: the plain loop, a bounds check and a spill per
-// value, took twice as long.
+// load32sGo reads d's values from the consecutive 32-bit words at the
+// start of b, four at a time: the plain loop, a bounds check and a spill
+// per value, took twice as long. load32s runs it where there is no vector
+// kernel, and for the tail.
 //
 //go:noinline
-func load32s(d []uint64, b []byte) {
+func load32sGo(d []uint64, b []byte) {
 	b = b[:4*len(d)]
 	for len(d) >= 4 && len(b) >= 16 {
 		d[0] = uint64(binary.LittleEndian.Uint32(b))
@@ -485,7 +486,7 @@ func load32s(d []uint64, b []byte) {
 }
 
 // store32s writes v's values as consecutive 32-bit words at the start of
-// b, four at a time (as load32s).
+// b, four at a time (as load32sGo).
 //
 //go:noinline
 func store32s(b []byte, v []uint64) {

@@ -2,6 +2,8 @@
 
 package exec
 
+import "sync"
+
 // The AVX micro-kernels of the float32 multiply-add (coopkernel_amd64.s):
 // eight lanes of VMULPS then VADDPS are eight of the scalar loop's
 // multiplications and additions, each rounded as the scalar one is, so
@@ -33,11 +35,27 @@ func kernF32x4x16(a *float32, lda int, b *float32, ldb int, c *float32, ldc int,
 //go:noescape
 func kernF32x4x8(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
 
-var hasAVX, hasF16C = cpuFeatures()
+// The processor's features, which detectCPU sets.
+var (
+	hasAVX, hasF16C bool
+	// hasI32Panels: panelsI32 has its AVX2 kernel (cpuFeatures' second
+	// answer needs AVX2).
+	hasI32Panels bool
+	cpuOnce      sync.Once
+)
 
-// hasI32Panels: panelsI32 has its AVX2 kernel (cpuFeatures' second
-// answer needs AVX2).
-var hasI32Panels = hasF16C
+// detectCPU sets the feature flags and the row kernels on first use
+// rather than at package init: CPUID exits to the hypervisor in a virtual
+// machine (tens of microseconds, more on a loaded host), and the commands
+// that execute nothing (coop val, coop dis) should not pay for it. New
+// and LoadValidated call it, before any kernel can run.
+func detectCPU() {
+	cpuOnce.Do(func() {
+		hasAVX, hasF16C = cpuFeatures()
+		hasI32Panels = hasF16C
+		setRowKernels()
+	})
+}
 
 // panelsF32 runs the AVX kernels over rows [0, M&^3) and columns
 // [0, N&^7) of acc for k in [k0, k1), and reports the rows and columns

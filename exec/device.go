@@ -86,6 +86,7 @@ var _ backend.Device = (*Device)(nil)
 // New returns a CPU device.
 func New(opts Options) *Device {
 	loadF16Table()
+	detectCPU()
 	if opts.SubgroupSize == 0 {
 		opts.SubgroupSize = 32
 	}
@@ -328,6 +329,7 @@ func Load(m *spirv.Module, entry string, spec map[uint32][]byte, subgroupSize in
 // established and reuses its function and block structure.
 func LoadValidated(m *spirv.Module, res *validate.Result, entry string, spec map[uint32][]byte, subgroupSize int) (*Program, error) {
 	loadF16Table()
+	detectCPU()
 	if subgroupSize == 0 {
 		subgroupSize = 32
 	}

@@ -98,6 +98,9 @@ func (x *dispatchRun) spend(wg *wgState, err error, pend *int64, flush bool, don
 	// Subgroups that finished in lockstep left their steps unsettled.
 	n += wg.wide.fin * int64(len(wg.wide.sg))
 	for i := range wg.meta {
+		if !wg.subs {
+			break // all 0 (reset)
+		}
 		n += wg.meta[i].fin * int64(len(wg.meta[i].sg))
 	}
 	*pend += n

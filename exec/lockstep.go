@@ -1074,6 +1074,7 @@ func (wg *wgState) finishEarly(m *sgMeta, l *lane, resume int32, err error) erro
 		return err
 	}
 	m.release()
+	wg.subs = true
 	for i := range g {
 		for _, e := range wg.sgs[i] {
 			e.pc = resume
@@ -1236,10 +1237,11 @@ func (m *sgMeta) groupRow(in *instr, sgs int) {
 	mk := mask(in.t.width)
 	for o := 0; o < len(d); o += sgs {
 		e := min(o+sgs, len(d))
-		acc := a[o]
-		for _, v := range a[o+1 : e] {
-			acc = (acc + v) & mk
+		var acc uint64
+		for _, v := range a[o:e] {
+			acc += v // wraps modulo 2^64, a multiple of the width's modulus
 		}
+		acc &= mk
 		for j := o; j < e; j++ {
 			d[j] = acc
 		}

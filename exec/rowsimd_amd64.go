@@ -104,7 +104,9 @@ func vkH2F(d, a *uint64, p, q uint64, n int)
 //go:noescape
 func vkF2H(d, a *uint64, p, q uint64, n int)
 
-func init() {
+// setRowKernels installs the AVX2 row kernels where the processor has
+// them (detectCPU).
+func setRowKernels() {
 	if !hasF16C {
 		return
 	}

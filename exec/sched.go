@@ -96,6 +96,10 @@ type wgState struct {
 	// tlist (touch).
 	touched bool
 	tlist   []*lane
+	// subs: the subgroups' lockstep states (meta) may have changed since
+	// reset last cleared them; a workgroup that finished in its wide
+	// lockstep never touched them.
+	subs bool
 }
 
 // newWG makes the state of one workgroup, or of groups workgroups in a
@@ -106,7 +110,7 @@ func newWG(x *dispatchRun, groups int) *wgState {
 	p := x.p
 	n := int(p.local[0]*p.local[1]*p.local[2]) * groups
 	lx := p.local[0] * uint32(groups)
-	wg := &wgState{x: x, groups: groups, mem: make([]byte, p.wgMem)}
+	wg := &wgState{x: x, groups: groups, mem: make([]byte, p.wgMem), subs: true}
 	// The invocations, their registers and their memory each lie in one
 	// block, in invocation order, so that walking them stays in cache.
 	ls := make([]lane, n)
@@ -166,8 +170,11 @@ func (wg *wgState) reset(id [3]uint32) {
 	if x.check != nil {
 		x.check.reset(wg)
 	}
-	for i := range wg.meta {
-		wg.meta[i].enter, wg.meta[i].parked, wg.meta[i].fin = enterFresh, false, 0
+	if wg.subs {
+		for i := range wg.meta {
+			wg.meta[i].enter, wg.meta[i].parked, wg.meta[i].fin = enterFresh, false, 0
+		}
+		wg.subs = false
 	}
 	wg.wide.enter, wg.wide.fin = enterFresh, 0
 	// In lockstep the template's values of the slots reset restores are
@@ -185,8 +192,13 @@ func (wg *wgState) reset(id [3]uint32) {
 	}
 	wg.fresh = false
 	step := p.sgSize // the leaders
-	if x.noLock {
+	switch {
+	case x.noLock:
 		step = 1
+	case wg.useWide:
+		// The workgroup's leader alone: the subgroups' leaders get its
+		// values where the wide lockstep hands off (handOff).
+		step = len(wg.lanes)
 	}
 	for i := 0; i < len(wg.lanes); i += step {
 		regs := wg.lanes[i].regs
@@ -389,6 +401,7 @@ func (wg *wgState) run() error {
 			return nil
 		}
 	}
+	wg.subs = true
 	for {
 		for i := range wg.sgs {
 			if err := wg.runSubgroup(i); err != nil {

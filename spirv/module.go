@@ -38,30 +38,76 @@ func Decode(b []byte) (*Module, error) { return DecodeWarn(b, nil) }
 
 // DecodeWarn is Decode that reports warnings to warn (which may be nil).
 func DecodeWarn(b []byte, warn func(*Warning)) (*Module, error) {
-	if len(b)%4 != 0 {
-		return nil, &Error{len(b) / 4, fmt.Sprintf("module is %d bytes, not a whole number of words", len(b))}
-	}
-	if len(b) < 20 {
-		return nil, &Error{len(b) / 4, fmt.Sprintf("module of %d words is shorter than the 5-word header", len(b)/4)}
-	}
-	words := make([]uint32, len(b)/4)
-	order := binary.ByteOrder(binary.LittleEndian)
-	big := false
-	switch binary.LittleEndian.Uint32(b) {
-	case MagicNumber:
-	case 0x03022307:
-		order, big = binary.BigEndian, true
-	default:
-		return nil, &Error{0, fmt.Sprintf("invalid SPIR-V magic number 0x%08x", binary.LittleEndian.Uint32(b))}
-	}
-	for i := range words {
-		words[i] = order.Uint32(b[4*i:])
+	words, big, err := decodeWords(b)
+	if err != nil {
+		return nil, err
 	}
 	m, err := DecodeWords(words, warn)
 	if m != nil {
 		m.BigEndian = big
 	}
 	return m, err
+}
+
+// DecodeRaw reads a binary module as Decode does but checks no operand:
+// it splits the instructions by their word counts alone, for a caller
+// that checks every instruction against the grammar itself (validate's
+// Validate does, reporting the same operand errors as rules), which would
+// otherwise parse each operand twice.
+func DecodeRaw(b []byte) (*Module, error) {
+	words, big, err := decodeWords(b)
+	if err != nil {
+		return nil, err
+	}
+	m := &Module{Version: Version(words[1]), Generator: words[2], Bound: words[3], Schema: words[4], BigEndian: big}
+	m.Insts = make([]Inst, 0, len(words)/4)
+	for pos := 5; pos < len(words); {
+		n, err := instLen(words, pos)
+		if err != nil {
+			return nil, err
+		}
+		m.Insts = append(m.Insts, Inst{Op: Op(words[pos] & 0xffff), Words: words[pos+1 : pos+n : pos+n]})
+		pos += n
+	}
+	return m, nil
+}
+
+// decodeWords checks a binary module's size and magic number and returns
+// its words in native order; big tells a big-endian module.
+func decodeWords(b []byte) (words []uint32, big bool, err error) {
+	if len(b)%4 != 0 {
+		return nil, false, &Error{len(b) / 4, fmt.Sprintf("module is %d bytes, not a whole number of words", len(b))}
+	}
+	if len(b) < 20 {
+		return nil, false, &Error{len(b) / 4, fmt.Sprintf("module of %d words is shorter than the 5-word header", len(b)/4)}
+	}
+	words = make([]uint32, len(b)/4)
+	order := binary.ByteOrder(binary.LittleEndian)
+	switch binary.LittleEndian.Uint32(b) {
+	case MagicNumber:
+	case 0x03022307:
+		order, big = binary.BigEndian, true
+	default:
+		return nil, false, &Error{0, fmt.Sprintf("invalid SPIR-V magic number 0x%08x", binary.LittleEndian.Uint32(b))}
+	}
+	for i := range words {
+		words[i] = order.Uint32(b[4*i:])
+	}
+	return words, big, nil
+}
+
+// instLen returns the word count of the instruction at words[pos], which
+// must fit in words.
+func instLen(words []uint32, pos int) (int, error) {
+	n := int(words[pos] >> 16)
+	op := Op(words[pos] & 0xffff)
+	if n == 0 {
+		return 0, &Error{pos, fmt.Sprintf("instruction %s has a word count of 0", op)}
+	}
+	if pos+n > len(words) {
+		return 0, &Error{pos, fmt.Sprintf("instruction %s of %d words runs past the end of the module (%d words left)", op, n, len(words)-pos)}
+	}
+	return n, nil
 }
 
 // DecodeWords reads a module from words in native order. The instructions
@@ -78,21 +124,17 @@ func DecodeWords(words []uint32, warn func(*Warning)) (*Module, error) {
 	types := NewTypes()
 	var ops []Operand
 	for pos := 5; pos < len(words); {
-		n := int(words[pos] >> 16)
+		n, err := instLen(words, pos)
+		if err != nil {
+			return nil, err
+		}
 		op := Op(words[pos] & 0xffff)
-		if n == 0 {
-			return nil, &Error{pos, fmt.Sprintf("instruction %s has a word count of 0", op)}
-		}
-		if pos+n > len(words) {
-			return nil, &Error{pos, fmt.Sprintf("instruction %s of %d words runs past the end of the module (%d words left)", op, n, len(words)-pos)}
-		}
 		in := Inst{Op: op, Words: words[pos+1 : pos+n : pos+n]}
 		if op.Desc() == nil {
 			if warn != nil {
 				warn(&Warning{pos, fmt.Sprintf("unknown opcode %d kept raw", uint16(op))})
 			}
 		} else {
-			var err error
 			if ops, err = types.Operands(&in, ops[:0]); err != nil {
 				return nil, &Error{pos, err.Error()}
 			}

@@ -137,6 +137,34 @@ func TestDecodeErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}
+		// DecodeRaw checks everything but the operands.
+		m, err := DecodeRaw(c.in)
+		if c.name == "bad enum" {
+			if err != nil || m.Insts[0].Words[0] != 0x7fffffff {
+				t.Errorf("DecodeRaw %s: %v", c.name, err)
+			}
+		} else if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("DecodeRaw %s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestDecodeRaw: DecodeRaw reads a valid module, in either byte order, as
+// Decode does.
+func TestDecodeRaw(t *testing.T) {
+	m := buildCopyShader()
+	le, _ := m.Encode()
+	m.BigEndian = true
+	be, _ := m.Encode()
+	for _, b := range [][]byte{le, be} {
+		want, err := Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := DecodeRaw(b)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("DecodeRaw = %+v, %v; Decode = %+v", got, err, want)
+		}
 	}
 }
 

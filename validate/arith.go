@@ -462,6 +462,22 @@ func convert(c *op, to, from spirv.Op, unsigned, widen bool) {
 	if unsigned {
 		what = "unsigned int"
 	}
+	if rt := c.s.types[c.rt]; isCoopMat(rt) || c.s.isCoopVec(rt) {
+		// A cooperative matrix or vector converts its components: they
+		// are of the kinds the instruction takes (the shapes are the
+		// cooperative families' rules).
+		e := c.s.types[rt.Elem]
+		if !e.is(to) || unsigned && e.Signed {
+			c.fail("arith.result", "Expected %s scalar or vector type as Result Type: %s", what, c.name)
+			return
+		}
+		if len(c.args) == 1 {
+			if it := c.s.valueType(c.args[0]); (isCoopMat(it) || c.s.isCoopVec(it)) && !c.s.types[it.Elem].is(from) {
+				c.fail("convert.input", "Expected input to be %s scalar or vector: %s", names(from), c.name)
+			}
+		}
+		return
+	}
 	r, done := c.result(to, unsigned, what)
 	if done || len(c.args) != 1 {
 		return
@@ -789,24 +805,25 @@ func (s *state) checkValueOp(i int) {
 var derivativeOps = []spirv.Op{spirv.OpDPdx, spirv.OpDPdy, spirv.OpFwidth, spirv.OpDPdxFine, spirv.OpDPdyFine,
 	spirv.OpFwidthFine, spirv.OpDPdxCoarse, spirv.OpDPdyCoarse, spirv.OpFwidthCoarse}
 
-func init() {
-	addModelLimits(func() opLimits {
-		m := opLimits{}
-		for _, o := range derivativeOps {
-			m[o] = func(s *state, i int, out []modelLimit) []modelLimit {
-				grouped := s.exts["SPV_KHR_compute_shader_derivatives"] || s.exts["SPV_NV_compute_shader_derivatives"]
-				return derivativeLimits(out, "Derivative instructions require", ": "+o.String()[2:], grouped)
-			}
+// arithLimits are the family's execution-model limits (execmodel.go lists them).
+func arithLimits() opLimits {
+	m := opLimits{}
+	for _, o := range derivativeOps {
+		m[o] = func(s *state, i int, out []modelLimit) []modelLimit {
+			grouped := s.exts["SPV_KHR_compute_shader_derivatives"] || s.exts["SPV_NV_compute_shader_derivatives"]
+			return derivativeLimits(out, "Derivative instructions require", ": "+o.String()[2:], grouped)
 		}
-		return m
-	})
-	addEach(func(add func(spirv.Op, func(*state, int))) {
-		add(spirv.OpSpecConstantOp, (*state).checkSpecConstantOp)
-		add(spirv.OpAssumeTrueKHR, (*state).checkAssumeTrue)
-		for _, table := range [...][]opValue[func(*op)]{arithRules[:], compositeRules[:]} {
-			for _, r := range table {
-				add(r.op, (*state).checkValueOp)
-			}
+	}
+	return m
+}
+
+// arithEach adds the family's rules (instructions.go lists the families).
+func arithEach(add func(spirv.Op, func(*state, int))) {
+	add(spirv.OpSpecConstantOp, (*state).checkSpecConstantOp)
+	add(spirv.OpAssumeTrueKHR, (*state).checkAssumeTrue)
+	for _, table := range [...][]opValue[func(*op)]{arithRules[:], compositeRules[:]} {
+		for _, r := range table {
+			add(r.op, (*state).checkValueOp)
 		}
-	})
+	}
 }

@@ -7,15 +7,12 @@ import "github.com/coopshader/coop/spirv"
 // is not among the local specifications; the rules are paraphrased from
 // it.
 
-func init() {
-	addChecks(func() checks {
-		return checks{
-			spirv.OpTensorReadARM:      (*state).checkTensorReadARM,
-			spirv.OpTensorWriteARM:     (*state).checkTensorWriteARM,
-			spirv.OpTensorQuerySizeARM: (*state).checkTensorQuerySizeARM,
-			spirv.OpTypeTensorARM:      (*state).checkTensorTypeARM,
-		}
-	})
+// armTensorChecks are the family's rules (instructions.go lists the families).
+var armTensorChecks = []opCheck{
+	{spirv.OpTensorReadARM, (*state).checkTensorReadARM},
+	{spirv.OpTensorWriteARM, (*state).checkTensorWriteARM},
+	{spirv.OpTensorQuerySizeARM, (*state).checkTensorQuerySizeARM},
+	{spirv.OpTypeTensorARM, (*state).checkTensorTypeARM},
 }
 
 // checkTensorTypeARM (OpTypeTensorARM): "Element Type must be a scalar

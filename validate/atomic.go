@@ -114,11 +114,10 @@ func (s *state) checkAtomic(i int) {
 	}
 }
 
-func init() {
-	addEach(func(add func(spirv.Op, func(*state, int))) {
-		add(spirv.OpAtomicStore, (*state).checkAtomic)
-		for _, sh := range atomicShapes {
-			add(sh.op, (*state).checkAtomic)
-		}
-	})
+// atomicEach adds the family's rules (instructions.go lists the families).
+func atomicEach(add func(spirv.Op, func(*state, int))) {
+	add(spirv.OpAtomicStore, (*state).checkAtomic)
+	for _, sh := range atomicShapes {
+		add(sh.op, (*state).checkAtomic)
+	}
 }

@@ -35,7 +35,7 @@ func corpusBinaries(b *testing.B) (paths []string, bins [][]byte, envs []string)
 }
 
 // BenchmarkValidate validates the glslang corpus modules (decoding each
-// binary first) in-process, with `coop val` as a process per module (the
+// binary first, as coop val does) in-process, with `coop val` as a process per module (the
 // static cmd/coop binary), and with spirv-val as a process per module,
 // side by side: ns/op is per corpus; process-ratio alternates the two
 // tools module by module and reports coop/spirv-val, the ratio of their
@@ -46,7 +46,7 @@ func BenchmarkValidate(b *testing.B) {
 	b.Run("in-process", func(b *testing.B) {
 		for b.Loop() {
 			for i, bin := range bins {
-				m, err := spirv.Decode(bin)
+				m, err := spirv.DecodeRaw(bin) // as coop val does
 				if err != nil {
 					b.Fatal(err)
 				}

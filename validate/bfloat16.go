@@ -28,7 +28,7 @@ var bf16Uses = &restricted{
 	// the BFloat16KHR encoding must only be used with the following
 	// instructions: ..."
 	// SPV_ARM_tensors adds its tensor instructions ("Tensor" class).
-	classes: append([]string{"Annotation", "Debug", "Miscellaneous", "Extension", "Mode-Setting", "Tensor"}, dataClasses...),
+	classes: [][]string{{"Annotation", "Debug", "Miscellaneous", "Extension", "Mode-Setting", "Tensor"}, dataClasses},
 	ops: []spirv.Op{spirv.OpDot, spirv.OpCooperativeMatrixMulAddKHR, spirv.OpCooperativeMatrixLengthKHR, spirv.OpSelect,
 		spirv.OpPhi, spirv.OpReturnValue, spirv.OpLifetimeStart, spirv.OpLifetimeStop},
 	cite: "SPV_KHR_bfloat16 Validation Rules",
@@ -43,4 +43,7 @@ func checkBFloat16Dot(s *state, i int) {
 	}
 }
 
-func init() { addChecks(func() checks { return checks{spirv.OpDot: checkBFloat16Dot} }) }
+// bfloat16Checks are the family's rules (instructions.go lists the families).
+var bfloat16Checks = []opCheck{
+	{spirv.OpDot, checkBFloat16Dot},
+}

@@ -8,34 +8,31 @@ import (
 // instructions of SPV_NV_cooperative_matrix2 (reduce, per-element,
 // conversions, transpose); the tensor loads and stores are in tensor.go.
 
-func init() {
-	addChecks(func() checks {
-		return checks{
-			spirv.OpTypeCooperativeMatrixKHR:         (*state).checkCoopMatType,
-			spirv.OpTypeCooperativeMatrixNV:          (*state).checkCoopMatType,
-			spirv.OpCooperativeMatrixLengthKHR:       (*state).checkCoopMatLength,
-			spirv.OpCooperativeMatrixLengthNV:        (*state).checkCoopMatLength,
-			spirv.OpCooperativeMatrixLoadKHR:         (*state).checkCoopMatLoadStore,
-			spirv.OpCooperativeMatrixStoreKHR:        (*state).checkCoopMatLoadStore,
-			spirv.OpCooperativeMatrixLoadNV:          (*state).checkCoopMatLoadStoreNV,
-			spirv.OpCooperativeMatrixStoreNV:         (*state).checkCoopMatLoadStoreNV,
-			spirv.OpCooperativeMatrixMulAddKHR:       (*state).checkCoopMatMulAdd,
-			spirv.OpCooperativeMatrixMulAddNV:        (*state).checkCoopMatMulAdd,
-			spirv.OpCooperativeMatrixConvertUseEXT:   (*state).checkCoopMatConvertUse,
-			spirv.OpCooperativeMatrixTransposeNV:     (*state).checkCoopMatTranspose,
-			spirv.OpCooperativeMatrixReduceEXT:       (*state).checkCoopMatReduce,
-			spirv.OpCooperativeMatrixPerElementOpEXT: (*state).checkCoopMatPerElement,
-			spirv.OpConvertFToU:                      (*state).checkCoopMatConversion,
-			spirv.OpConvertFToS:                      (*state).checkCoopMatConversion,
-			spirv.OpConvertSToF:                      (*state).checkCoopMatConversion,
-			spirv.OpConvertUToF:                      (*state).checkCoopMatConversion,
-			spirv.OpUConvert:                         (*state).checkCoopMatConversion,
-			spirv.OpSConvert:                         (*state).checkCoopMatConversion,
-			spirv.OpFConvert:                         (*state).checkCoopMatConversion,
-			spirv.OpBitcast:                          (*state).checkCoopMatConversion,
-			spirv.OpMatrixTimesScalar:                (*state).checkCoopMatTimesScalar,
-		}
-	})
+// coopMatChecks are the family's rules (instructions.go lists the families).
+var coopMatChecks = []opCheck{
+	{spirv.OpTypeCooperativeMatrixKHR, (*state).checkCoopMatType},
+	{spirv.OpTypeCooperativeMatrixNV, (*state).checkCoopMatType},
+	{spirv.OpCooperativeMatrixLengthKHR, (*state).checkCoopMatLength},
+	{spirv.OpCooperativeMatrixLengthNV, (*state).checkCoopMatLength},
+	{spirv.OpCooperativeMatrixLoadKHR, (*state).checkCoopMatLoadStore},
+	{spirv.OpCooperativeMatrixStoreKHR, (*state).checkCoopMatLoadStore},
+	{spirv.OpCooperativeMatrixLoadNV, (*state).checkCoopMatLoadStoreNV},
+	{spirv.OpCooperativeMatrixStoreNV, (*state).checkCoopMatLoadStoreNV},
+	{spirv.OpCooperativeMatrixMulAddKHR, (*state).checkCoopMatMulAdd},
+	{spirv.OpCooperativeMatrixMulAddNV, (*state).checkCoopMatMulAdd},
+	{spirv.OpCooperativeMatrixConvertUseEXT, (*state).checkCoopMatConvertUse},
+	{spirv.OpCooperativeMatrixTransposeNV, (*state).checkCoopMatTranspose},
+	{spirv.OpCooperativeMatrixReduceEXT, (*state).checkCoopMatReduce},
+	{spirv.OpCooperativeMatrixPerElementOpEXT, (*state).checkCoopMatPerElement},
+	{spirv.OpConvertFToU, (*state).checkCoopMatConversion},
+	{spirv.OpConvertFToS, (*state).checkCoopMatConversion},
+	{spirv.OpConvertSToF, (*state).checkCoopMatConversion},
+	{spirv.OpConvertUToF, (*state).checkCoopMatConversion},
+	{spirv.OpUConvert, (*state).checkCoopMatConversion},
+	{spirv.OpSConvert, (*state).checkCoopMatConversion},
+	{spirv.OpFConvert, (*state).checkCoopMatConversion},
+	{spirv.OpBitcast, (*state).checkCoopMatConversion},
+	{spirv.OpMatrixTimesScalar, (*state).checkCoopMatTimesScalar},
 }
 
 // matDim returns the value of a cooperative matrix's constant operand.

@@ -7,17 +7,14 @@ import (
 // SPV_NV_cooperative_vector. The type's count is checked with the types
 // (checkVectorIDType) and where the type may live in checkVariable.
 
-func init() {
-	addChecks(func() checks {
-		return checks{
-			spirv.OpCooperativeVectorLoadNV:                   (*state).checkCoopVecLoadStore,
-			spirv.OpCooperativeVectorStoreNV:                  (*state).checkCoopVecLoadStore,
-			spirv.OpCooperativeVectorMatrixMulNV:              (*state).checkCoopVecMatMul,
-			spirv.OpCooperativeVectorMatrixMulAddNV:           (*state).checkCoopVecMatMul,
-			spirv.OpCooperativeVectorOuterProductAccumulateNV: (*state).checkCoopVecOuterProduct,
-			spirv.OpCooperativeVectorReduceSumAccumulateNV:    (*state).checkCoopVecReduceSum,
-		}
-	})
+// coopVecChecks are the family's rules (instructions.go lists the families).
+var coopVecChecks = []opCheck{
+	{spirv.OpCooperativeVectorLoadNV, (*state).checkCoopVecLoadStore},
+	{spirv.OpCooperativeVectorStoreNV, (*state).checkCoopVecLoadStore},
+	{spirv.OpCooperativeVectorMatrixMulNV, (*state).checkCoopVecMatMul},
+	{spirv.OpCooperativeVectorMatrixMulAddNV, (*state).checkCoopVecMatMul},
+	{spirv.OpCooperativeVectorOuterProductAccumulateNV, (*state).checkCoopVecOuterProduct},
+	{spirv.OpCooperativeVectorReduceSumAccumulateNV, (*state).checkCoopVecReduceSum},
 }
 
 // checkCoopVecPointer: "Its type must be an OpTypePointer whose 'Type'

@@ -13,14 +13,11 @@ import (
 // models" are checked in every function the entry point calls), and the
 // operands of the workgroup-size and Id execution modes.
 
-func init() {
-	addChecks(func() checks {
-		return checks{
-			spirv.OpEntryPoint:      (*state).checkCallGraphModels,
-			spirv.OpExecutionMode:   func(s *state, i int) { s.checkModeModels(i); s.checkLocalSize(i) },
-			spirv.OpExecutionModeId: func(s *state, i int) { s.checkModeModels(i); s.checkExecutionModeID(i) },
-		}
-	})
+// execModelChecks are the family's rules (instructions.go lists the families).
+var execModelChecks = []opCheck{
+	{spirv.OpEntryPoint, (*state).checkCallGraphModels},
+	{spirv.OpExecutionMode, func(s *state, i int) { s.checkModeModels(i); s.checkLocalSize(i) }},
+	{spirv.OpExecutionModeId, func(s *state, i int) { s.checkModeModels(i); s.checkExecutionModeID(i) }},
 }
 
 // modelLimit is one instruction's restriction to some execution models;
@@ -80,13 +77,13 @@ var subgroupBarrierModels = []spirv.ExecutionModel{spirv.ExecutionModelFragment,
 	spirv.ExecutionModelAnyHitKHR, spirv.ExecutionModelClosestHitKHR, spirv.ExecutionModelMissKHR}
 
 // opLimits are the families' execution-model limits by opcode: each
-// returns instruction i's limits appended to out (addModelLimits, merged
-// on first use as the checks are).
+// returns instruction i's limits appended to out (merged on first use as
+// the checks are).
 type opLimits = map[spirv.Op]func(s *state, i int, out []modelLimit) []modelLimit
 
-var limitFamilies []func() opLimits
-
-func addModelLimits(f func() opLimits) { limitFamilies = append(limitFamilies, f) }
+// limitFamilies are the families with limits, in the order of their
+// files: static data, as the families of checks are.
+var limitFamilies = [...]func() opLimits{arithLimits, imageLimits, meshLimits, rayTracingLimits}
 
 // familyLimits is the merged table, indexed by the opcode's place in the
 // grammar (spirv.Op.Index), as instChecks is: modelLimits asks for every
@@ -308,5 +305,11 @@ func (s *state) checkExecutionModeID(i int) {
 				return
 			}
 		}
+	}
+	// OpacityMicromapIdKHR (SPV_KHR_opacity_micromap, paraphrased, no
+	// local copy) says whether the ray tracing stage uses opacity
+	// micromaps: a Boolean constant.
+	if len(in.Words) > 2 && spirv.ExecutionMode(in.Words[1]) == spirv.ExecutionModeOpacityMicromapIdKHR && !s.valueType(in.Words[2]).is(spirv.OpTypeBool) {
+		s.fail(i, "entry.mode-id.opacity-micromap", "OpacityMicromapIdKHR's operand must be an <id> of a constant instruction of OpTypeBool.")
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/coopshader/coop/internal/lazy"
 	"github.com/coopshader/coop/spirv"
 )
 
@@ -37,24 +36,29 @@ const (
 	glslCross                     // a 3-component float vector; operands of Result Type
 )
 
-// glslRules is built on first use: every command pays for package init.
-func glslRules() map[uint32]glslRule { return glslRulesLazy.Get() }
-
-var glslRulesLazy = lazy.Value[map[uint32]glslRule]{F: func() map[uint32]glslRule {
-	m := map[uint32]glslRule{}
-	set := spirv.LookupExtInstSet("GLSL.std.450")
-	for _, n := range []string{"Round", "RoundEven", "Trunc", "FAbs", "FSign", "Floor", "Ceil", "Fract", "Radians",
-		"Degrees", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Tanh", "Asinh", "Acosh", "Atanh",
-		"Atan2", "Pow", "Exp", "Log", "Exp2", "Log2", "Sqrt", "InverseSqrt", "FMin", "FMax", "FClamp", "FMix",
-		"Step", "SmoothStep", "Fma", "NMin", "NMax", "NClamp", "Normalize", "FaceForward", "Reflect"} {
-		m[set.Lookup(n).Number] = glslFloat
-	}
-	for _, n := range []string{"SAbs", "SSign", "UMin", "SMin", "UMax", "SMax", "UClamp", "SClamp"} {
-		m[set.Lookup(n).Number] = glslInt
-	}
-	m[set.Lookup("Cross").Number] = glslCross
-	return m
-}}
+// glslRules are the rules by GLSL.std.450 instruction number: a static
+// array, which neither package init nor the first Validate builds.
+var glslRules = [...]glslRule{
+	spirv.GLSLstd450Round: glslFloat, spirv.GLSLstd450RoundEven: glslFloat, spirv.GLSLstd450Trunc: glslFloat,
+	spirv.GLSLstd450FAbs: glslFloat, spirv.GLSLstd450FSign: glslFloat, spirv.GLSLstd450Floor: glslFloat,
+	spirv.GLSLstd450Ceil: glslFloat, spirv.GLSLstd450Fract: glslFloat, spirv.GLSLstd450Radians: glslFloat,
+	spirv.GLSLstd450Degrees: glslFloat, spirv.GLSLstd450Sin: glslFloat, spirv.GLSLstd450Cos: glslFloat,
+	spirv.GLSLstd450Tan: glslFloat, spirv.GLSLstd450Asin: glslFloat, spirv.GLSLstd450Acos: glslFloat,
+	spirv.GLSLstd450Atan: glslFloat, spirv.GLSLstd450Sinh: glslFloat, spirv.GLSLstd450Cosh: glslFloat,
+	spirv.GLSLstd450Tanh: glslFloat, spirv.GLSLstd450Asinh: glslFloat, spirv.GLSLstd450Acosh: glslFloat,
+	spirv.GLSLstd450Atanh: glslFloat, spirv.GLSLstd450Atan2: glslFloat, spirv.GLSLstd450Pow: glslFloat,
+	spirv.GLSLstd450Exp: glslFloat, spirv.GLSLstd450Log: glslFloat, spirv.GLSLstd450Exp2: glslFloat,
+	spirv.GLSLstd450Log2: glslFloat, spirv.GLSLstd450Sqrt: glslFloat, spirv.GLSLstd450InverseSqrt: glslFloat,
+	spirv.GLSLstd450FMin: glslFloat, spirv.GLSLstd450FMax: glslFloat, spirv.GLSLstd450FClamp: glslFloat,
+	spirv.GLSLstd450FMix: glslFloat, spirv.GLSLstd450Step: glslFloat, spirv.GLSLstd450SmoothStep: glslFloat,
+	spirv.GLSLstd450Fma: glslFloat, spirv.GLSLstd450NMin: glslFloat, spirv.GLSLstd450NMax: glslFloat,
+	spirv.GLSLstd450NClamp: glslFloat, spirv.GLSLstd450Normalize: glslFloat,
+	spirv.GLSLstd450FaceForward: glslFloat, spirv.GLSLstd450Reflect: glslFloat,
+	spirv.GLSLstd450SAbs: glslInt, spirv.GLSLstd450SSign: glslInt, spirv.GLSLstd450UMin: glslInt,
+	spirv.GLSLstd450SMin: glslInt, spirv.GLSLstd450UMax: glslInt, spirv.GLSLstd450SMax: glslInt,
+	spirv.GLSLstd450UClamp: glslInt, spirv.GLSLstd450SClamp: glslInt,
+	spirv.GLSLstd450Cross: glslCross,
+}
 
 // checkGLSLInst checks a GLSL.std.450 instruction's operand types:
 // "Result Type and the type of x must both be floating-point scalar or
@@ -91,7 +95,10 @@ func (s *state) checkGLSLInst(i int) {
 	if s.checkGLSLPack(i, d.Name) || s.checkGLSLStruct(i, d.Name) {
 		return
 	}
-	rule := glslRules()[w[3]]
+	var rule glslRule
+	if w[3] < uint32(len(glslRules)) {
+		rule = glslRules[w[3]]
+	}
 	if rule == 0 {
 		return
 	}
@@ -148,30 +155,44 @@ func (s *state) checkGLSLInst(i int) {
 // 32-bit integer"; the 2x16 packs and PackHalf2x16 take two components;
 // PackDouble2x32 gives "a 64-bit floating-point scalar" from "a
 // two-component vector of 32-bit integer type"; the unpacks the reverse.
-var glslPack = map[string][2]struct {
+// A static array: package init builds nothing for it.
+var glslPack = [...]struct {
+	name  string
+	shape [2]packShape
+}{
+	{"PackSnorm4x8", [2]packShape{{spirv.OpTypeInt, 32, 1}, {spirv.OpTypeFloat, 32, 4}}},
+	{"PackUnorm4x8", [2]packShape{{spirv.OpTypeInt, 32, 1}, {spirv.OpTypeFloat, 32, 4}}},
+	{"PackSnorm2x16", [2]packShape{{spirv.OpTypeInt, 32, 1}, {spirv.OpTypeFloat, 32, 2}}},
+	{"PackUnorm2x16", [2]packShape{{spirv.OpTypeInt, 32, 1}, {spirv.OpTypeFloat, 32, 2}}},
+	{"PackHalf2x16", [2]packShape{{spirv.OpTypeInt, 32, 1}, {spirv.OpTypeFloat, 32, 2}}},
+	{"PackDouble2x32", [2]packShape{{spirv.OpTypeFloat, 64, 1}, {spirv.OpTypeInt, 32, 2}}},
+	{"UnpackSnorm4x8", [2]packShape{{spirv.OpTypeFloat, 32, 4}, {spirv.OpTypeInt, 32, 1}}},
+	{"UnpackUnorm4x8", [2]packShape{{spirv.OpTypeFloat, 32, 4}, {spirv.OpTypeInt, 32, 1}}},
+	{"UnpackSnorm2x16", [2]packShape{{spirv.OpTypeFloat, 32, 2}, {spirv.OpTypeInt, 32, 1}}},
+	{"UnpackUnorm2x16", [2]packShape{{spirv.OpTypeFloat, 32, 2}, {spirv.OpTypeInt, 32, 1}}},
+	{"UnpackHalf2x16", [2]packShape{{spirv.OpTypeFloat, 32, 2}, {spirv.OpTypeInt, 32, 1}}},
+	{"UnpackDouble2x32", [2]packShape{{spirv.OpTypeInt, 32, 2}, {spirv.OpTypeFloat, 64, 1}}},
+}
+
+// packShape is one side of a packing instruction: a component type, its
+// width and component count.
+type packShape struct {
 	op    spirv.Op
 	width uint32
 	n     uint64
-}{
-	"PackSnorm4x8":     {{spirv.OpTypeInt, 32, 1}, {spirv.OpTypeFloat, 32, 4}},
-	"PackUnorm4x8":     {{spirv.OpTypeInt, 32, 1}, {spirv.OpTypeFloat, 32, 4}},
-	"PackSnorm2x16":    {{spirv.OpTypeInt, 32, 1}, {spirv.OpTypeFloat, 32, 2}},
-	"PackUnorm2x16":    {{spirv.OpTypeInt, 32, 1}, {spirv.OpTypeFloat, 32, 2}},
-	"PackHalf2x16":     {{spirv.OpTypeInt, 32, 1}, {spirv.OpTypeFloat, 32, 2}},
-	"PackDouble2x32":   {{spirv.OpTypeFloat, 64, 1}, {spirv.OpTypeInt, 32, 2}},
-	"UnpackSnorm4x8":   {{spirv.OpTypeFloat, 32, 4}, {spirv.OpTypeInt, 32, 1}},
-	"UnpackUnorm4x8":   {{spirv.OpTypeFloat, 32, 4}, {spirv.OpTypeInt, 32, 1}},
-	"UnpackSnorm2x16":  {{spirv.OpTypeFloat, 32, 2}, {spirv.OpTypeInt, 32, 1}},
-	"UnpackUnorm2x16":  {{spirv.OpTypeFloat, 32, 2}, {spirv.OpTypeInt, 32, 1}},
-	"UnpackHalf2x16":   {{spirv.OpTypeFloat, 32, 2}, {spirv.OpTypeInt, 32, 1}},
-	"UnpackDouble2x32": {{spirv.OpTypeInt, 32, 2}, {spirv.OpTypeFloat, 64, 1}},
 }
 
 // checkGLSLPack checks a packing instruction's Result Type and operand
 // against glslPack; it reports whether name is one.
 func (s *state) checkGLSLPack(i int, name string) bool {
-	shape, ok := glslPack[name]
-	if !ok {
+	var shape [2]packShape
+	found := false
+	for _, p := range glslPack {
+		if p.name == name {
+			shape, found = p.shape, true
+		}
+	}
+	if !found {
 		return false
 	}
 	w := s.m.Insts[i].Words
@@ -231,13 +252,10 @@ func (s *state) checkCoopVecGLSL(i int, name string, rule glslRule) {
 	}
 }
 
-func init() {
-	addChecks(func() checks {
-		return checks{
-			spirv.OpExtInstImport: (*state).checkExtInstImport,
-			spirv.OpExtInst:       (*state).checkGLSLInst,
-		}
-	})
+// extInstChecks are the family's rules (instructions.go lists the families).
+var extInstChecks = []opCheck{
+	{spirv.OpExtInstImport, (*state).checkExtInstImport},
+	{spirv.OpExtInst, (*state).checkGLSLInst},
 }
 
 // checkGLSLStruct checks ModfStruct and FrexpStruct, which return a

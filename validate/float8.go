@@ -28,7 +28,7 @@ var fp8Uses = &restricted{
 	// the Float8E4M3EXT or Float8E5M2EXT FP Encoding must only be used
 	// with the following instructions: ..."
 	// SPV_ARM_tensors adds its tensor instructions ("Tensor" class).
-	classes: append([]string{"Annotation", "Debug", "Miscellaneous", "Extension", "Mode-Setting", "Tensor"}, dataClasses...),
+	classes: [][]string{{"Annotation", "Debug", "Miscellaneous", "Extension", "Mode-Setting", "Tensor"}, dataClasses},
 	ops: []spirv.Op{spirv.OpSelect, spirv.OpPhi, spirv.OpReturnValue, spirv.OpLifetimeStart, spirv.OpLifetimeStop,
 		spirv.OpCooperativeMatrixMulAddKHR},
 	cite: "SPV_EXT_float8 Validation Rules",

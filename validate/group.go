@@ -246,31 +246,30 @@ func (s *state) checkGroupX(i int) {
 	}
 }
 
-func init() {
-	addEach(func(add func(spirv.Op, func(*state, int))) {
-		add(spirv.OpGroupNonUniformAllEqual, (*state).checkGroupAllEqual)
-		add(spirv.OpGroupNonUniformBallotBitExtract, (*state).checkBallotBitExtract)
-		add(spirv.OpGroupNonUniformBallotBitCount, (*state).checkBallotCount)
-		add(spirv.OpGroupNonUniformBallotFindLSB, (*state).checkBallotCount)
-		add(spirv.OpGroupNonUniformBallotFindMSB, (*state).checkBallotCount)
-		for _, op := range [...]spirv.Op{spirv.OpGroupIAdd, spirv.OpGroupFAdd, spirv.OpGroupFMin, spirv.OpGroupUMin,
-			spirv.OpGroupSMin, spirv.OpGroupFMax, spirv.OpGroupUMax, spirv.OpGroupSMax, spirv.OpGroupIAddNonUniformAMD,
-			spirv.OpGroupFAddNonUniformAMD, spirv.OpGroupFMinNonUniformAMD, spirv.OpGroupUMinNonUniformAMD,
-			spirv.OpGroupSMinNonUniformAMD, spirv.OpGroupFMaxNonUniformAMD, spirv.OpGroupUMaxNonUniformAMD,
-			spirv.OpGroupSMaxNonUniformAMD} {
-			add(op, (*state).checkGroupX)
-		}
-		for _, g := range groupArith {
-			add(g.op, (*state).checkGroupArith)
-		}
-		for _, op := range [...]spirv.Op{spirv.OpGroupNonUniformBroadcast, spirv.OpGroupNonUniformBroadcastFirst,
-			spirv.OpGroupNonUniformShuffle, spirv.OpGroupNonUniformShuffleXor, spirv.OpGroupNonUniformShuffleUp,
-			spirv.OpGroupNonUniformShuffleDown, spirv.OpGroupNonUniformQuadBroadcast, spirv.OpGroupNonUniformQuadSwap,
-			spirv.OpGroupNonUniformRotateKHR} {
-			add(op, (*state).checkGroupValue)
-		}
-		for _, op := range [...]spirv.Op{spirv.OpGroupNonUniformBallot, spirv.OpGroupNonUniformAll, spirv.OpGroupNonUniformAny} {
-			add(op, (*state).checkGroupPredicate)
-		}
-	})
+// groupEach adds the family's rules (instructions.go lists the families).
+func groupEach(add func(spirv.Op, func(*state, int))) {
+	add(spirv.OpGroupNonUniformAllEqual, (*state).checkGroupAllEqual)
+	add(spirv.OpGroupNonUniformBallotBitExtract, (*state).checkBallotBitExtract)
+	add(spirv.OpGroupNonUniformBallotBitCount, (*state).checkBallotCount)
+	add(spirv.OpGroupNonUniformBallotFindLSB, (*state).checkBallotCount)
+	add(spirv.OpGroupNonUniformBallotFindMSB, (*state).checkBallotCount)
+	for _, op := range [...]spirv.Op{spirv.OpGroupIAdd, spirv.OpGroupFAdd, spirv.OpGroupFMin, spirv.OpGroupUMin,
+		spirv.OpGroupSMin, spirv.OpGroupFMax, spirv.OpGroupUMax, spirv.OpGroupSMax, spirv.OpGroupIAddNonUniformAMD,
+		spirv.OpGroupFAddNonUniformAMD, spirv.OpGroupFMinNonUniformAMD, spirv.OpGroupUMinNonUniformAMD,
+		spirv.OpGroupSMinNonUniformAMD, spirv.OpGroupFMaxNonUniformAMD, spirv.OpGroupUMaxNonUniformAMD,
+		spirv.OpGroupSMaxNonUniformAMD} {
+		add(op, (*state).checkGroupX)
+	}
+	for _, g := range groupArith {
+		add(g.op, (*state).checkGroupArith)
+	}
+	for _, op := range [...]spirv.Op{spirv.OpGroupNonUniformBroadcast, spirv.OpGroupNonUniformBroadcastFirst,
+		spirv.OpGroupNonUniformShuffle, spirv.OpGroupNonUniformShuffleXor, spirv.OpGroupNonUniformShuffleUp,
+		spirv.OpGroupNonUniformShuffleDown, spirv.OpGroupNonUniformQuadBroadcast, spirv.OpGroupNonUniformQuadSwap,
+		spirv.OpGroupNonUniformRotateKHR} {
+		add(op, (*state).checkGroupValue)
+	}
+	for _, op := range [...]spirv.Op{spirv.OpGroupNonUniformBallot, spirv.OpGroupNonUniformAll, spirv.OpGroupNonUniformAny} {
+		add(op, (*state).checkGroupPredicate)
+	}
 }

@@ -533,48 +533,49 @@ func (s *state) isZero(id uint32) bool {
 	return ok && v == 0
 }
 
-func init() {
-	addModelLimits(func() opLimits {
-		m := opLimits{spirv.OpImageQueryLod: func(s *state, i int, out []modelLimit) []modelLimit {
-			return derivativeLimits(out, "OpImageQueryLod requires", "", true)
-		}}
-		// A subpass input is the fragment's own pixel of an input
-		// attachment: "SubpassData ... only valid in the Fragment
-		// Execution Model" (Dim, paraphrased, no local copy).
-		m[spirv.OpImageRead] = func(s *state, i int, out []modelLimit) []modelLimit {
-			if it := s.imageInfo(s.m.Insts[i].Words[2]); it != nil && spirv.Dim(it[2]) == spirv.DimSubpassData {
-				out = append(out, models("Dim SubpassData requires Fragment execution model: ImageRead", fragmentOnly...))
-			}
-			return out
+// imageLimits are the family's execution-model limits (execmodel.go lists them).
+func imageLimits() opLimits {
+	m := opLimits{spirv.OpImageQueryLod: func(s *state, i int, out []modelLimit) []modelLimit {
+		return derivativeLimits(out, "OpImageQueryLod requires", "", true)
+	}}
+	// A subpass input is the fragment's own pixel of an input
+	// attachment: "SubpassData ... only valid in the Fragment
+	// Execution Model" (Dim, paraphrased, no local copy).
+	m[spirv.OpImageRead] = func(s *state, i int, out []modelLimit) []modelLimit {
+		if it := s.imageInfo(s.m.Insts[i].Words[2]); it != nil && spirv.Dim(it[2]) == spirv.DimSubpassData {
+			out = append(out, models("Dim SubpassData requires Fragment execution model: ImageRead", fragmentOnly...))
 		}
-		for _, o := range implicitLodOps {
-			m[o] = func(s *state, i int, out []modelLimit) []modelLimit {
-				return derivativeLimits(out, "ImplicitLod instructions require", ": "+o.String()[2:], true)
-			}
+		return out
+	}
+	for _, o := range implicitLodOps {
+		m[o] = func(s *state, i int, out []modelLimit) []modelLimit {
+			return derivativeLimits(out, "ImplicitLod instructions require", ": "+o.String()[2:], true)
 		}
-		return m
-	})
-	addChecks(func() checks {
-		return checks{
-			spirv.OpTypeImage:                      (*state).checkImageType,
-			spirv.OpImageRead:                      (*state).checkImageAccess,
-			spirv.OpImageWrite:                     (*state).checkImageAccess,
-			spirv.OpImageFetch:                     (*state).checkImageAccess,
-			spirv.OpImageTexelPointer:              (*state).checkImageTexelPointer,
-			spirv.OpUntypedImageTexelPointerEXT:    (*state).checkImageTexelPointer,
-			spirv.OpImageSampleExplicitLod:         (*state).checkExplicitLod,
-			spirv.OpImageSampleDrefExplicitLod:     (*state).checkExplicitLod,
-			spirv.OpImageSampleProjExplicitLod:     (*state).checkExplicitLod,
-			spirv.OpImageSampleProjDrefExplicitLod: (*state).checkExplicitLod,
-			spirv.OpSampledImage:                   (*state).checkSampledImage,
-			spirv.OpTypeSampledImage:               (*state).checkSampledImageType,
+	}
+	return m
+}
+
+// imageChecks are the family's rules (instructions.go lists the families).
+var imageChecks = []opCheck{
+	{spirv.OpTypeImage, (*state).checkImageType},
+	{spirv.OpImageRead, (*state).checkImageAccess},
+	{spirv.OpImageWrite, (*state).checkImageAccess},
+	{spirv.OpImageFetch, (*state).checkImageAccess},
+	{spirv.OpImageTexelPointer, (*state).checkImageTexelPointer},
+	{spirv.OpUntypedImageTexelPointerEXT, (*state).checkImageTexelPointer},
+	{spirv.OpImageSampleExplicitLod, (*state).checkExplicitLod},
+	{spirv.OpImageSampleDrefExplicitLod, (*state).checkExplicitLod},
+	{spirv.OpImageSampleProjExplicitLod, (*state).checkExplicitLod},
+	{spirv.OpImageSampleProjDrefExplicitLod, (*state).checkExplicitLod},
+	{spirv.OpSampledImage, (*state).checkSampledImage},
+	{spirv.OpTypeSampledImage, (*state).checkSampledImageType},
+}
+
+// samplingEach adds the sampling rules (instructions.go lists the families).
+func samplingEach(add func(spirv.Op, func(*state, int))) {
+	for _, ops := range [...][]spirv.Op{implicitLodOps, sampleOps} {
+		for _, op := range ops {
+			add(op, (*state).checkSampling)
 		}
-	})
-	addEach(func(add func(spirv.Op, func(*state, int))) {
-		for _, ops := range [...][]spirv.Op{implicitLodOps, sampleOps} {
-			for _, op := range ops {
-				add(op, (*state).checkSampling)
-			}
-		}
-	})
+	}
 }

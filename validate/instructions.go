@@ -8,27 +8,51 @@ import (
 	"github.com/coopshader/coop/spirv"
 )
 
-// checks are one instruction family's rules, by opcode.
-type checks = map[spirv.Op]func(*state, int)
-
-// A family's rules come as a table (addChecks), or, for a family checking
-// many opcodes alike, from a function that adds each (addEach): that
-// builds no map to merge.
-type family struct {
-	table func() checks
-	each  func(add func(spirv.Op, func(*state, int)))
+// opCheck is one rule of an instruction family: the check of an opcode.
+type opCheck struct {
+	op spirv.Op
+	f  func(*state, int)
 }
 
-// families are the instruction families in the order their files' init
-// functions registered them. A family is functions, so init only records
-// it: every command of coop pays for package init, and only validation
-// needs the tables.
-var families []family
+// A family's rules are a static list, or, for a family checking many
+// opcodes alike (from the grammar's lists or a table of its own), a
+// function that adds each.
+type family struct {
+	list []opCheck
+	each func(add func(spirv.Op, func(*state, int)))
+}
 
-func addChecks(f func() checks) { families = append(families, family{table: f}) }
-
-func addEach(f func(add func(spirv.Op, func(*state, int)))) {
-	families = append(families, family{each: f})
+// families are the instruction families, in the order of their files:
+// families sharing an opcode run in this order. The list is static data
+// (so are most families' rules): every command of coop pays for package
+// init, and only validation needs the families, which instChecks reads on
+// the first Validate of a process without building a map.
+var families = [...]family{
+	{each: arithEach},        // arith.go
+	{list: armTensorChecks},  // armtensor.go
+	{each: atomicEach},       // atomic.go
+	{list: bfloat16Checks},   // bfloat16.go
+	{list: builtinChecks},    // builtin.go
+	{list: coopMatChecks},    // coopmat.go
+	{list: coopVecChecks},    // coopvec.go
+	{list: execModelChecks},  // execmodel.go
+	{list: extInstChecks},    // extinst.go
+	{each: groupEach},        // group.go
+	{list: imageChecks},      // image.go
+	{each: samplingEach},     // image.go
+	{list: logicalChecks},    // logical.go
+	{each: memoryEach},       // memory.go
+	{list: meshChecks},       // mesh.go
+	{list: productsChecks},   // products.go
+	{list: qcomChecks},       // qcom.go
+	{each: rayQueryEach},     // rayquery.go
+	{list: rayTracingChecks}, // raytracing.go
+	{list: replicateChecks},  // replicate.go
+	{each: scopeEach},        // scopes.go
+	{each: smallTypesEach},   // smalltypes.go
+	{list: storageChecks},    // storage.go
+	{list: tensorChecks},     // tensor.go
+	{list: untypedChecks},    // untyped.go
 }
 
 // instChecks merges the families' tables on first use into a slice
@@ -62,8 +86,8 @@ var instChecksLazy = lazy.Value[*[spirv.NumOps]func(*state, int)]{F: func() *[sp
 			fam.each(add)
 			continue
 		}
-		for op, f := range fam.table() {
-			add(op, f)
+		for _, c := range fam.list {
+			add(c.op, c.f)
 		}
 	}
 	return all

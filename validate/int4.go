@@ -16,7 +16,7 @@ var int4Uses = &restricted{
 	// Composite Instructions, OpCooperativeMatrixMulAddKHR,
 	// OpCooperativeMatrixLengthKHR, OpSelect, OpPhi, OpReturnValue,
 	// OpLifetimeStart, OpLifetimeStop."
-	classes: dataClasses,
+	classes: [][]string{dataClasses},
 	ops: []spirv.Op{spirv.OpCooperativeMatrixMulAddKHR, spirv.OpCooperativeMatrixLengthKHR, spirv.OpSelect,
 		spirv.OpPhi, spirv.OpReturnValue, spirv.OpLifetimeStart, spirv.OpLifetimeStop},
 	cite: "SPV_INTEL_int4 Validation Rules",

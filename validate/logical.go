@@ -11,10 +11,10 @@ import "github.com/coopshader/coop/spirv"
 // local copy) takes a Message whose type logically matches its Message
 // Type, which may differ only in decorations (its explicit layout).
 
-func init() {
-	addChecks(func() checks {
-		return checks{spirv.OpCopyLogical: (*state).checkCopyLogical, spirv.OpAbortKHR: (*state).checkAbort}
-	})
+// logicalChecks are the family's rules (instructions.go lists the families).
+var logicalChecks = []opCheck{
+	{spirv.OpCopyLogical, (*state).checkCopyLogical},
+	{spirv.OpAbortKHR, (*state).checkAbort},
 }
 
 func (s *state) checkAbort(i int) {

@@ -11,23 +11,22 @@ import (
 // extension's text is not among the local specifications; the rules are
 // paraphrased from it.
 
-func init() {
-	addChecks(func() checks {
-		return checks{
-			spirv.OpEmitMeshTasksEXT:  (*state).checkEmitMeshTasks,
-			spirv.OpSetMeshOutputsEXT: (*state).checkSetMeshOutputs,
-		}
-	})
-	addModelLimits(func() opLimits {
-		return opLimits{
-			// OpEmitMeshTasksEXT: "This instruction must be the last
-			// instruction in a TaskEXT Execution Model".
-			spirv.OpEmitMeshTasksEXT: func(_ *state, _ int, out []modelLimit) []modelLimit {
-				return append(out, models("OpEmitMeshTasksEXT requires TaskEXT execution model", spirv.ExecutionModelTaskEXT))
-			},
-			spirv.OpSetMeshOutputsEXT: (*state).meshOutputLimits,
-		}
-	})
+// meshChecks are the family's rules (instructions.go lists the families).
+var meshChecks = []opCheck{
+	{spirv.OpEmitMeshTasksEXT, (*state).checkEmitMeshTasks},
+	{spirv.OpSetMeshOutputsEXT, (*state).checkSetMeshOutputs},
+}
+
+// meshLimits are the family's execution-model limits (execmodel.go lists them).
+func meshLimits() opLimits {
+	return opLimits{
+		// OpEmitMeshTasksEXT: "This instruction must be the last
+		// instruction in a TaskEXT Execution Model".
+		spirv.OpEmitMeshTasksEXT: func(_ *state, _ int, out []modelLimit) []modelLimit {
+			return append(out, models("OpEmitMeshTasksEXT requires TaskEXT execution model", spirv.ExecutionModelTaskEXT))
+		},
+		spirv.OpSetMeshOutputsEXT: (*state).meshOutputLimits,
+	}
 }
 
 // isUint32Value reports whether the value id is a 32-bit unsigned integer

@@ -10,17 +10,14 @@ import "github.com/coopshader/coop/spirv"
 // OpVectorTimesScalar", SPV_NV_cooperative_vector); cooperative matrices
 // have their family's rule (coopmat.go).
 
-func init() {
-	addChecks(func() checks {
-		return checks{
-			spirv.OpVectorTimesScalar: (*state).checkTimesScalar,
-			spirv.OpMatrixTimesScalar: (*state).checkTimesScalar,
-			spirv.OpIAddCarry:         (*state).checkExtendedArith,
-			spirv.OpISubBorrow:        (*state).checkExtendedArith,
-			spirv.OpUMulExtended:      (*state).checkExtendedArith,
-			spirv.OpSMulExtended:      (*state).checkExtendedArith,
-		}
-	})
+// productsChecks are the family's rules (instructions.go lists the families).
+var productsChecks = []opCheck{
+	{spirv.OpVectorTimesScalar, (*state).checkTimesScalar},
+	{spirv.OpMatrixTimesScalar, (*state).checkTimesScalar},
+	{spirv.OpIAddCarry, (*state).checkExtendedArith},
+	{spirv.OpISubBorrow, (*state).checkExtendedArith},
+	{spirv.OpUMulExtended, (*state).checkExtendedArith},
+	{spirv.OpSMulExtended, (*state).checkExtendedArith},
 }
 
 // checkTimesScalar: "Result Type must be a vector (a matrix) of

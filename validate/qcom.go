@@ -14,23 +14,22 @@ import (
 // extensions' texts are not among the local specifications; their rules
 // are paraphrased, the Vulkan ones quoted.
 
-func init() {
-	addChecks(func() checks {
-		m := checks{
-			spirv.OpVariable:                      (*state).checkTileAttachment,
-			spirv.OpEntryPoint:                    (*state).checkTileShadingModes,
-			spirv.OpExecutionMode:                 (*state).checkTileShadingRate,
-			spirv.OpCompositeConstructCoopMatQCOM: (*state).checkConstructCoopMatQCOM,
-			spirv.OpCompositeExtractCoopMatQCOM:   (*state).checkExtractCoopMatQCOM,
-			spirv.OpExtractSubArrayQCOM:           (*state).checkExtractSubArrayQCOM,
-			spirv.OpBitCastArrayQCOM:              (*state).checkBitCastArrayQCOM,
-		}
-		for _, op := range []spirv.Op{spirv.OpImageQueryFormat, spirv.OpImageQueryOrder, spirv.OpImageQuerySizeLod,
-			spirv.OpImageQuerySize, spirv.OpImageQueryLod, spirv.OpImageQueryLevels, spirv.OpImageQuerySamples} {
-			m[op] = (*state).checkTileAttachmentQuery
-		}
-		return m
-	})
+// qcomChecks are the family's rules (instructions.go lists the families).
+var qcomChecks = []opCheck{
+	{spirv.OpVariable, (*state).checkTileAttachment},
+	{spirv.OpEntryPoint, (*state).checkTileShadingModes},
+	{spirv.OpExecutionMode, (*state).checkTileShadingRate},
+	{spirv.OpCompositeConstructCoopMatQCOM, (*state).checkConstructCoopMatQCOM},
+	{spirv.OpCompositeExtractCoopMatQCOM, (*state).checkExtractCoopMatQCOM},
+	{spirv.OpExtractSubArrayQCOM, (*state).checkExtractSubArrayQCOM},
+	{spirv.OpBitCastArrayQCOM, (*state).checkBitCastArrayQCOM},
+	{spirv.OpImageQueryFormat, (*state).checkTileAttachmentQuery},
+	{spirv.OpImageQueryOrder, (*state).checkTileAttachmentQuery},
+	{spirv.OpImageQuerySizeLod, (*state).checkTileAttachmentQuery},
+	{spirv.OpImageQuerySize, (*state).checkTileAttachmentQuery},
+	{spirv.OpImageQueryLod, (*state).checkTileAttachmentQuery},
+	{spirv.OpImageQueryLevels, (*state).checkTileAttachmentQuery},
+	{spirv.OpImageQuerySamples, (*state).checkTileAttachmentQuery},
 }
 
 // checkTileAttachmentQuery: in Vulkan, "An OpTypeImage variables in the

@@ -51,16 +51,15 @@ var rayQueryOps = [...]opValue[rayQueryOp]{
 	{spirv.OpRayQueryGetIntersectionTriangleVertexPositionsKHR, rayQueryOp{rqNone, true}},
 }
 
-func init() {
-	addEach(func(add func(spirv.Op, func(*state, int))) {
-		add(spirv.OpRayQueryInitializeKHR, (*state).checkRayQueryInitialize)
-		add(spirv.OpRayQueryTerminateKHR, func(s *state, i int) { s.checkRayQueryPointer(i, 0) })
-		add(spirv.OpRayQueryConfirmIntersectionKHR, func(s *state, i int) { s.checkRayQueryPointer(i, 0) })
-		add(spirv.OpRayQueryGenerateIntersectionKHR, (*state).checkRayQueryGenerate)
-		for _, q := range rayQueryOps {
-			add(q.op, (*state).checkRayQueryGet)
-		}
-	})
+// rayQueryEach adds the family's rules (instructions.go lists the families).
+func rayQueryEach(add func(spirv.Op, func(*state, int))) {
+	add(spirv.OpRayQueryInitializeKHR, (*state).checkRayQueryInitialize)
+	add(spirv.OpRayQueryTerminateKHR, func(s *state, i int) { s.checkRayQueryPointer(i, 0) })
+	add(spirv.OpRayQueryConfirmIntersectionKHR, func(s *state, i int) { s.checkRayQueryPointer(i, 0) })
+	add(spirv.OpRayQueryGenerateIntersectionKHR, (*state).checkRayQueryGenerate)
+	for _, q := range rayQueryOps {
+		add(q.op, (*state).checkRayQueryGet)
+	}
 }
 
 // checkRayQueryPointer: "Ray Query must be a pointer to an

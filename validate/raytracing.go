@@ -10,37 +10,38 @@ import "github.com/coopshader/coop/spirv"
 // extensions' texts are not among the local specifications; the rules are
 // paraphrased from them.
 
-func init() {
-	addChecks(func() checks {
-		return checks{
-			spirv.OpTraceRayKHR:                        (*state).checkTraceRay,
-			spirv.OpReportIntersectionKHR:              (*state).checkReportIntersection,
-			spirv.OpExecuteCallableKHR:                 (*state).checkExecuteCallable,
-			spirv.OpConvertUToAccelerationStructureKHR: (*state).checkConvertToAccelerationStructure,
-		}
-	})
+// rayTracingChecks are the family's rules (instructions.go lists the
+// families).
+var rayTracingChecks = []opCheck{
+	{spirv.OpTraceRayKHR, (*state).checkTraceRay},
+	{spirv.OpReportIntersectionKHR, (*state).checkReportIntersection},
+	{spirv.OpExecuteCallableKHR, (*state).checkExecuteCallable},
+	{spirv.OpConvertUToAccelerationStructureKHR, (*state).checkConvertToAccelerationStructure},
+}
+
+// rayTracingLimits are the family's execution-model limits (execmodel.go
+// lists them).
+func rayTracingLimits() opLimits {
 	limit := func(l modelLimit) func(*state, int, []modelLimit) []modelLimit {
 		return func(_ *state, _ int, out []modelLimit) []modelLimit { return append(out, l) }
 	}
 	rgen, chit, miss := spirv.ExecutionModelRayGenerationKHR, spirv.ExecutionModelClosestHitKHR, spirv.ExecutionModelMissKHR
-	addModelLimits(func() opLimits {
-		return opLimits{
-			// "OpTraceRayKHR ... This instruction is allowed only in
-			// RayGenerationKHR, ClosestHitKHR and MissKHR execution models."
-			spirv.OpTraceRayKHR: limit(models("OpTraceRayKHR requires RayGenerationKHR, ClosestHitKHR and MissKHR execution models", rgen, chit, miss)),
-			// "... allowed only in RayGenerationKHR, ClosestHitKHR, MissKHR
-			// and CallableKHR execution models."
-			spirv.OpExecuteCallableKHR: limit(models("OpExecuteCallableKHR requires RayGenerationKHR, ClosestHitKHR, MissKHR and CallableKHR execution models",
-				rgen, chit, miss, spirv.ExecutionModelCallableKHR)),
-			// "This instruction is allowed only in IntersectionKHR
-			// execution model."
-			spirv.OpReportIntersectionKHR: limit(models("OpReportIntersectionKHR requires IntersectionKHR execution model", spirv.ExecutionModelIntersectionKHR)),
-			// OpIgnoreIntersectionKHR, OpTerminateRayKHR: "This
-			// instruction is allowed only in AnyHitKHR execution model."
-			spirv.OpIgnoreIntersectionKHR: limit(models("OpIgnoreIntersectionKHR requires AnyHitKHR execution model", spirv.ExecutionModelAnyHitKHR)),
-			spirv.OpTerminateRayKHR:       limit(models("OpTerminateRayKHR requires AnyHitKHR execution model", spirv.ExecutionModelAnyHitKHR)),
-		}
-	})
+	return opLimits{
+		// "OpTraceRayKHR ... This instruction is allowed only in
+		// RayGenerationKHR, ClosestHitKHR and MissKHR execution models."
+		spirv.OpTraceRayKHR: limit(models("OpTraceRayKHR requires RayGenerationKHR, ClosestHitKHR and MissKHR execution models", rgen, chit, miss)),
+		// "... allowed only in RayGenerationKHR, ClosestHitKHR, MissKHR
+		// and CallableKHR execution models."
+		spirv.OpExecuteCallableKHR: limit(models("OpExecuteCallableKHR requires RayGenerationKHR, ClosestHitKHR, MissKHR and CallableKHR execution models",
+			rgen, chit, miss, spirv.ExecutionModelCallableKHR)),
+		// "This instruction is allowed only in IntersectionKHR
+		// execution model."
+		spirv.OpReportIntersectionKHR: limit(models("OpReportIntersectionKHR requires IntersectionKHR execution model", spirv.ExecutionModelIntersectionKHR)),
+		// OpIgnoreIntersectionKHR, OpTerminateRayKHR: "This
+		// instruction is allowed only in AnyHitKHR execution model."
+		spirv.OpIgnoreIntersectionKHR: limit(models("OpIgnoreIntersectionKHR requires AnyHitKHR execution model", spirv.ExecutionModelAnyHitKHR)),
+		spirv.OpTerminateRayKHR:       limit(models("OpTerminateRayKHR requires AnyHitKHR execution model", spirv.ExecutionModelAnyHitKHR)),
+	}
 }
 
 // checkTraceRay: "Accel is the descriptor for the acceleration structure

@@ -8,14 +8,11 @@ import "github.com/coopshader/coop/spirv"
 // extension's text is not among the local specifications; the rules are
 // paraphrased from it.
 
-func init() {
-	addChecks(func() checks {
-		return checks{
-			spirv.OpCompositeConstructReplicateEXT:    (*state).checkReplicate,
-			spirv.OpConstantCompositeReplicateEXT:     (*state).checkReplicate,
-			spirv.OpSpecConstantCompositeReplicateEXT: (*state).checkReplicate,
-		}
-	})
+// replicateChecks are the family's rules (instructions.go lists the families).
+var replicateChecks = []opCheck{
+	{spirv.OpCompositeConstructReplicateEXT, (*state).checkReplicate},
+	{spirv.OpConstantCompositeReplicateEXT, (*state).checkReplicate},
+	{spirv.OpSpecConstantCompositeReplicateEXT, (*state).checkReplicate},
 }
 
 // checkReplicate: "Result Type must be a composite type"; "the type of

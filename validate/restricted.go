@@ -12,9 +12,19 @@ type restricted struct {
 	rule    string
 	what    string                   // "4-bit integer"
 	is      func(*state, *Type) bool // the scalar type of the family
-	classes []string                 // grammar classes allowed
+	classes [][]string               // grammar classes allowed (lists of them: static data)
 	ops     []spirv.Op               // instructions allowed besides
 	cite    string
+}
+
+// allows reports whether r's classes include class.
+func (r *restricted) allows(class string) bool {
+	for _, l := range r.classes {
+		if slices.Contains(l, class) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkRestricted checks that no instruction outside r's list has a result
@@ -43,7 +53,7 @@ func (s *state) checkRestricted(r *restricted) {
 		for i := f.Index + 1; i < f.End; i++ {
 			in := &s.m.Insts[i]
 			d := in.Op.Desc()
-			if slices.Contains(r.classes, d.Class) || slices.Contains(r.ops, in.Op) {
+			if r.allows(d.Class) || slices.Contains(r.ops, in.Op) {
 				continue
 			}
 			bad := in.TypeID() != 0 && includes(in.TypeID())

@@ -43,10 +43,9 @@ var scopeOpIndexLazy = lazy.Value[*[spirv.NumOps]bool]{F: func() *[spirv.NumOps]
 	return ops
 }}
 
-func init() {
-	addEach(func(add func(spirv.Op, func(*state, int))) {
-		scopeOps(func(op spirv.Op) { add(op, (*state).checkScopeRoles) })
-	})
+// scopeEach adds the family's rules (instructions.go lists the families).
+func scopeEach(add func(spirv.Op, func(*state, int))) {
+	scopeOps(func(op spirv.Op) { add(op, (*state).checkScopeRoles) })
 }
 
 // scopeRoles are the Scope and Memory Semantics operands of one

@@ -44,17 +44,14 @@ var smallUses = &restricted{
 	cite: "SPV_KHR_16bit_storage, SPV_KHR_8bit_storage",
 }
 
-func init() {
-	addChecks(func() checks {
-		m := checks{
-			spirv.OpVariable: (*state).checkSmallVariable,
-			spirv.OpLoad:     (*state).checkSmallLoad,
-		}
-		for _, op := range spirv.OpsOfClass("Constant-Creation") {
-			m[op] = (*state).checkSmallConstant
-		}
-		return m
-	})
+// smallTypesEach adds the family's rules (instructions.go lists the
+// families).
+func smallTypesEach(add func(spirv.Op, func(*state, int))) {
+	add(spirv.OpVariable, (*state).checkSmallVariable)
+	add(spirv.OpLoad, (*state).checkSmallLoad)
+	for _, op := range spirv.OpsOfClass("Constant-Creation") {
+		add(op, (*state).checkSmallConstant)
+	}
 }
 
 // checkSmallConstant: storage-only types have no constants.

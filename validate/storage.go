@@ -9,12 +9,13 @@ import "github.com/coopshader/coop/spirv"
 // local copy); in Vulkan, runtime arrays live only where a buffer's
 // length gives them one.
 
-func init() {
-	addChecks(func() checks {
-		return checks{spirv.OpStore: (*state).checkStoreStorage, spirv.OpVariable: (*state).checkRuntimeArrayVariable,
-			spirv.OpArrayLength: (*state).checkArrayLength, spirv.OpTypePointer: (*state).checkPointerStorage,
-			spirv.OpTypeStruct: (*state).checkRuntimeArrayStruct}
-	})
+// storageChecks are the family's rules (instructions.go lists the families).
+var storageChecks = []opCheck{
+	{spirv.OpStore, (*state).checkStoreStorage},
+	{spirv.OpVariable, (*state).checkRuntimeArrayVariable},
+	{spirv.OpArrayLength, (*state).checkArrayLength},
+	{spirv.OpTypePointer, (*state).checkPointerStorage},
+	{spirv.OpTypeStruct, (*state).checkRuntimeArrayStruct},
 }
 
 func (s *state) checkStoreStorage(i int) {

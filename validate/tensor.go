@@ -7,25 +7,22 @@ import (
 // SPV_NV_tensor_addressing (layout and view types and instructions) and
 // the tensor loads and stores of SPV_NV_cooperative_matrix2.
 
-func init() {
-	addChecks(func() checks {
-		return checks{
-			spirv.OpTypeTensorLayoutNV:             (*state).checkTensorLayoutType,
-			spirv.OpTypeTensorViewNV:               (*state).checkTensorViewType,
-			spirv.OpCreateTensorLayoutNV:           (*state).checkTensorCreate,
-			spirv.OpCreateTensorViewNV:             (*state).checkTensorCreate,
-			spirv.OpTensorLayoutSetDimensionNV:     (*state).checkTensorSet,
-			spirv.OpTensorLayoutSetStrideNV:        (*state).checkTensorSet,
-			spirv.OpTensorLayoutSetBlockSizeNV:     (*state).checkTensorSet,
-			spirv.OpTensorLayoutSliceNV:            (*state).checkTensorSet,
-			spirv.OpTensorLayoutSetClampValueNV:    (*state).checkTensorSet,
-			spirv.OpTensorViewSetDimensionNV:       (*state).checkTensorSet,
-			spirv.OpTensorViewSetStrideNV:          (*state).checkTensorSet,
-			spirv.OpTensorViewSetClipNV:            (*state).checkTensorSet,
-			spirv.OpCooperativeMatrixLoadTensorNV:  (*state).checkTensorLoadStore,
-			spirv.OpCooperativeMatrixStoreTensorNV: (*state).checkTensorLoadStore,
-		}
-	})
+// tensorChecks are the family's rules (instructions.go lists the families).
+var tensorChecks = []opCheck{
+	{spirv.OpTypeTensorLayoutNV, (*state).checkTensorLayoutType},
+	{spirv.OpTypeTensorViewNV, (*state).checkTensorViewType},
+	{spirv.OpCreateTensorLayoutNV, (*state).checkTensorCreate},
+	{spirv.OpCreateTensorViewNV, (*state).checkTensorCreate},
+	{spirv.OpTensorLayoutSetDimensionNV, (*state).checkTensorSet},
+	{spirv.OpTensorLayoutSetStrideNV, (*state).checkTensorSet},
+	{spirv.OpTensorLayoutSetBlockSizeNV, (*state).checkTensorSet},
+	{spirv.OpTensorLayoutSliceNV, (*state).checkTensorSet},
+	{spirv.OpTensorLayoutSetClampValueNV, (*state).checkTensorSet},
+	{spirv.OpTensorViewSetDimensionNV, (*state).checkTensorSet},
+	{spirv.OpTensorViewSetStrideNV, (*state).checkTensorSet},
+	{spirv.OpTensorViewSetClipNV, (*state).checkTensorSet},
+	{spirv.OpCooperativeMatrixLoadTensorNV, (*state).checkTensorLoadStore},
+	{spirv.OpCooperativeMatrixStoreTensorNV, (*state).checkTensorLoadStore},
 }
 
 // tensorDim returns the Dim of a tensor layout or view type, 0 when

@@ -7,19 +7,16 @@ import "github.com/coopshader/coop/spirv"
 // The extension's text is not among the local specifications; the rules
 // are paraphrased from it and from the Vulkan environment's VUIDs.
 
-func init() {
-	addChecks(func() checks {
-		return checks{
-			spirv.OpTypeUntypedPointerKHR:            (*state).checkUntypedPointerType,
-			spirv.OpUntypedVariableKHR:               (*state).checkUntypedVariable,
-			spirv.OpUntypedAccessChainKHR:            (*state).checkUntypedAccessChain,
-			spirv.OpUntypedInBoundsAccessChainKHR:    (*state).checkUntypedAccessChain,
-			spirv.OpUntypedPtrAccessChainKHR:         (*state).checkUntypedAccessChain,
-			spirv.OpUntypedInBoundsPtrAccessChainKHR: (*state).checkUntypedAccessChain,
-			spirv.OpBufferPointerEXT:                 (*state).checkBufferPointer,
-			spirv.OpConstantSizeOfEXT:                (*state).checkConstantSizeOf,
-		}
-	})
+// untypedChecks are the family's rules (instructions.go lists the families).
+var untypedChecks = []opCheck{
+	{spirv.OpTypeUntypedPointerKHR, (*state).checkUntypedPointerType},
+	{spirv.OpUntypedVariableKHR, (*state).checkUntypedVariable},
+	{spirv.OpUntypedAccessChainKHR, (*state).checkUntypedAccessChain},
+	{spirv.OpUntypedInBoundsAccessChainKHR, (*state).checkUntypedAccessChain},
+	{spirv.OpUntypedPtrAccessChainKHR, (*state).checkUntypedAccessChain},
+	{spirv.OpUntypedInBoundsPtrAccessChainKHR, (*state).checkUntypedAccessChain},
+	{spirv.OpBufferPointerEXT, (*state).checkBufferPointer},
+	{spirv.OpConstantSizeOfEXT, (*state).checkConstantSizeOf},
 }
 
 // checkUntypedPointerType: in Vulkan an untyped pointer points into

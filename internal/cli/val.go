@@ -58,7 +58,8 @@ func runVal(args []string, stdout, stderr io.Writer) int {
 			status = 1
 			continue
 		}
-		m, err := spirv.Decode(data)
+		// Validate checks the operands against the grammar itself.
+		m, err := spirv.DecodeRaw(data)
 		if err == nil {
 			_, err = validate.Validate(m, opts)
 		}
