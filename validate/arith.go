@@ -462,6 +462,22 @@ func convert(c *op, to, from spirv.Op, unsigned, widen bool) {
 	if unsigned {
 		what = "unsigned int"
 	}
+	if rt := c.s.types[c.rt]; isCoopMat(rt) || c.s.isCoopVec(rt) {
+		// A cooperative matrix or vector converts its components: they
+		// are of the kinds the instruction takes (the shapes are the
+		// cooperative families' rules).
+		e := c.s.types[rt.Elem]
+		if !e.is(to) || unsigned && e.Signed {
+			c.fail("arith.result", "Expected %s scalar or vector type as Result Type: %s", what, c.name)
+			return
+		}
+		if len(c.args) == 1 {
+			if it := c.s.valueType(c.args[0]); (isCoopMat(it) || c.s.isCoopVec(it)) && !c.s.types[it.Elem].is(from) {
+				c.fail("convert.input", "Expected input to be %s scalar or vector: %s", names(from), c.name)
+			}
+		}
+		return
+	}
 	r, done := c.result(to, unsigned, what)
 	if done || len(c.args) != 1 {
 		return

@@ -44,6 +44,11 @@ var builtinShapesLazy = lazy.Value[map[spirv.BuiltIn]builtinShape]{F: func() map
 		spirv.BuiltInSubgroupLeMask:            {4, false, true, "VUID-SubgroupLeMask-SubgroupLeMask-04377"},
 		spirv.BuiltInSubgroupLtMask:            {4, false, true, "VUID-SubgroupLtMask-SubgroupLtMask-04379"},
 		spirv.BuiltInFragCoord:                 {4, true, true, "VUID-FragCoord-FragCoord-04212"},
+		// "The variable decorated with FrontFacing must be declared as a
+		// boolean" (VUID-FrontFacing-FrontFacing-04231), HelperInvocation
+		// likewise (-04241); both are inputs (boolBuiltin).
+		spirv.BuiltInFrontFacing:      {1, false, true, "VUID-FrontFacing-FrontFacing-04231"},
+		spirv.BuiltInHelperInvocation: {1, false, true, "VUID-HelperInvocation-HelperInvocation-04241"},
 		// SPV_QCOM_tile_shading: the tile's offset, dimension and apron
 		// are unsigned integer vectors (paraphrased, no local copy).
 		spirv.BuiltInTileOffsetQCOM:    {2, false, true, "VUID-TileOffsetQCOM-TileOffsetQCOM-10628"},
@@ -51,6 +56,12 @@ var builtinShapesLazy = lazy.Value[map[spirv.BuiltIn]builtinShape]{F: func() map
 		spirv.BuiltInTileApronSizeQCOM: {2, false, true, "VUID-TileApronSizeQCOM-TileApronSizeQCOM-10634"},
 	}
 }}
+
+// boolBuiltin reports whether b is a Boolean scalar (its shape's n and
+// float are unused).
+func boolBuiltin(b spirv.BuiltIn) bool {
+	return b == spirv.BuiltInFrontFacing || b == spirv.BuiltInHelperInvocation
+}
 
 // unsignedBuiltins are the built-ins whose integers are unsigned.
 func unsignedBuiltin(b spirv.BuiltIn) bool {
@@ -202,6 +213,13 @@ func (s *state) checkBuiltIn(i int, id uint32, b spirv.BuiltIn) {
 		}
 		t = s.types[t.Elem]
 	} else if !isConstInst(d.Op) {
+		return
+	}
+	if boolBuiltin(b) {
+		if !t.is(spirv.OpTypeBool) {
+			s.fail(i, "vulkan.builtin.type", "[%s] According to the Vulkan spec BuiltIn %s variable needs to be a bool scalar. ID <%d> (Op%s) is not a bool scalar.",
+				want.vuid, name, id, d.Op.String()[2:])
+		}
 		return
 	}
 	v, ok, _ := s.numOf(t.idOrZero())

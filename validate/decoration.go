@@ -91,6 +91,17 @@ func (s *state) checkDecorations() {
 				return
 			}
 			d := spirv.Decoration(w[2])
+			// OpMemberDecorateIdEXT (SPV_EXT_descriptor_heap, paraphrased,
+			// no local copy) exists for OffsetIdEXT: a member's offset given
+			// by a constant.
+			if in.Op == spirv.OpMemberDecorateIdEXT && d != spirv.DecorationOffsetIdEXT {
+				if d == spirv.DecorationArrayStrideIdEXT {
+					s.fail(i, "decoration.member-id", "ArrayStrideIdEXT could only be directly applied to array type using OpDecorateId.")
+				} else {
+					s.fail(i, "decoration.member-id", "Decoration operand could only be OffsetIdEXT.")
+				}
+				return
+			}
 			if !repeatable(d) && s.memberHasDecoration(w[0], w[1], d) {
 				s.fail(i, "decoration.duplicate", "ID '%d', member '%d' decorated with %s multiple times is not allowed.", w[0], w[1], decName(d))
 				return

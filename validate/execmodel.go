@@ -306,4 +306,10 @@ func (s *state) checkExecutionModeID(i int) {
 			}
 		}
 	}
+	// OpacityMicromapIdKHR (SPV_KHR_opacity_micromap, paraphrased, no
+	// local copy) says whether the ray tracing stage uses opacity
+	// micromaps: a Boolean constant.
+	if len(in.Words) > 2 && spirv.ExecutionMode(in.Words[1]) == spirv.ExecutionModeOpacityMicromapIdKHR && !s.valueType(in.Words[2]).is(spirv.OpTypeBool) {
+		s.fail(i, "entry.mode-id.opacity-micromap", "OpacityMicromapIdKHR's operand must be an <id> of a constant instruction of OpTypeBool.")
+	}
 }

@@ -51,7 +51,71 @@ func (s *state) checkMemory() {
 				return
 			}
 		}
+		if in.Op == spirv.OpLoad || in.Op == spirv.OpStore {
+			if s.checkPhysicalAlignment(i); s.err != nil {
+				return
+			}
+		}
 	}
+}
+
+// checkPhysicalAlignment: a load or store through a PhysicalStorageBuffer
+// pointer says how aligned the address is: "Any pointer value whose
+// storage class is PhysicalStorageBuffer and that points to ... must use
+// the Aligned memory operand" (VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708),
+// at least the size of the largest scalar accessed, as the pointer "must
+// be at least as aligned as" it says (-06314; paraphrased).
+func (s *state) checkPhysicalAlignment(i int) {
+	in := &s.m.Insts[i]
+	ptr, mask := in.Words[0], 2
+	if in.Op == spirv.OpLoad {
+		ptr, mask = in.Words[2], 3
+	}
+	pt := s.valueType(ptr)
+	if !pt.is(spirv.OpTypePointer) || pt.Storage != spirv.StorageClassPhysicalStorageBuffer {
+		return
+	}
+	if len(in.Words) <= mask || in.Words[mask]&uint32(spirv.MemoryAccessAligned) == 0 {
+		s.fail(i, "memory.physical.aligned", "[VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708] Memory accesses with PhysicalStorageBuffer must use Aligned.")
+		return
+	}
+	// Aligned's literal follows the operands of the lower bits (Volatile
+	// has none).
+	if len(in.Words) <= mask+1 {
+		return
+	}
+	a := in.Words[mask+1]
+	if l := s.largestScalar(s.types[pt.Elem]); uint64(a) < l {
+		s.fail(i, "memory.physical.aligned", "[VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314] Memory accesses Aligned operand value %d is too small, the largest scalar type is %d bytes.", a, l)
+	}
+}
+
+// largestScalar returns the size in bytes of the largest scalar in t
+// (through vectors, arrays and structure members; a pointer counts as its
+// 8 bytes, an opaque or cooperative type as 0).
+func (s *state) largestScalar(t *Type) uint64 {
+	var walk func(t *Type, depth int) uint64
+	walk = func(t *Type, depth int) uint64 {
+		if t == nil || depth > 64 {
+			return 0
+		}
+		switch t.Op {
+		case spirv.OpTypeInt, spirv.OpTypeFloat:
+			return uint64(t.Width) / 8
+		case spirv.OpTypePointer, spirv.OpTypeUntypedPointerKHR:
+			return 8
+		case spirv.OpTypeVector, spirv.OpTypeVectorIdEXT, spirv.OpTypeArray, spirv.OpTypeRuntimeArray, spirv.OpTypeMatrix:
+			return walk(s.types[t.Elem], depth+1)
+		case spirv.OpTypeStruct:
+			var m uint64
+			for _, e := range t.Members {
+				m = max(m, walk(s.types[e], depth+1))
+			}
+			return m
+		}
+		return 0
+	}
+	return walk(t, 0)
 }
 
 // checkVariable: the result type is a pointer of the variable's storage
