@@ -75,7 +75,8 @@
 // and products with uniform values make of them, the access chains they
 // index) are kept as that function, so a load or store through them
 // checks its range of addresses once and copies runs of invocations
-// (affine.go). A branch they
+// (affine.go); a run of such address computations, each used once,
+// ending in a load runs as that one load (fuse.go). A branch they
 // do not agree on whose two sides are straight-line code meeting in one
 // block runs masked: each side for the invocations that take it, then all
 // go on together. A selection they do not agree on whose sides hold more
