@@ -75,10 +75,18 @@
 // and products with uniform values make of them, the access chains they
 // index) are kept as that function, so a load or store through them
 // checks its range of addresses once and copies runs of invocations
-// (affine.go). A branch they
+// (affine.go); a run of such address computations, each used once,
+// ending in a load runs as that one load (fuse.go). A branch they
 // do not agree on whose two sides are straight-line code meeting in one
 // block runs masked: each side for the invocations that take it, then all
-// go on together; any other such branch ends lockstep. Otherwise the
+// go on together. A selection they do not agree on whose sides hold more
+// (loops, nested branches, calls) but no collective instruction and no
+// way out other than its merge block runs as a divergent region: each
+// invocation taking a side, in order, runs it on its own up to the merge
+// block, then all go on together in lockstep from there (a fault on a
+// side is the one running the invocations one at a time finds: those
+// before it run on from the merge first). Any other such branch ends
+// lockstep. Otherwise the
 // scheduler runs each invocation of a subgroup until it finishes or
 // reaches a collective instruction (a subgroup operation, a cooperative
 // matrix load, store or multiply-add, a control barrier). It then performs the collective for the invocations

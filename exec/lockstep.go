@@ -1237,10 +1237,11 @@ func (m *sgMeta) groupRow(in *instr, sgs int) {
 	mk := mask(in.t.width)
 	for o := 0; o < len(d); o += sgs {
 		e := min(o+sgs, len(d))
-		acc := a[o]
-		for _, v := range a[o+1 : e] {
-			acc = (acc + v) & mk
+		var acc uint64
+		for _, v := range a[o:e] {
+			acc += v // wraps modulo 2^64, a multiple of the width's modulus
 		}
+		acc &= mk
 		for j := o; j < e; j++ {
 			d[j] = acc
 		}

@@ -103,7 +103,11 @@ func (p *prog) findMasked(in *instr) *maskedIf {
 // and the counts are then set to what the sides cost.
 func (wg *wgState) masked(in *instr, m *sgMeta) (bool, error) {
 	mi, c := in.masked, in.a[0]
-	if !mi.weighted && m.reserve(max(mi.side[0].steps, mi.side[1].steps)) {
+	need := max(mi.side[0].steps, mi.side[1].steps)
+	if m.left < need {
+		wg.touched = true // settled: every invocation's steps
+	}
+	if !mi.weighted && m.reserve(need) {
 		// Every invocation has the steps of either side: each is
 		// charged its own side's as the sides are split.
 		return false, wg.lockMasked(in, m, mi, true)
@@ -157,7 +161,7 @@ func (wg *wgState) lockMasked(in *instr, m *sgMeta, mi *maskedIf, charge bool) e
 		s := &mi.side[k]
 		m.maskedMoves(sides[k], s.pre)
 		for pc := s.from; pc < s.to; pc++ {
-			if err := m.maskedOne(&code[pc], sides[k], ld); err != nil {
+			if err := m.maskedOne(&code[pc], sides[k]); err != nil {
 				return err
 			}
 		}
@@ -290,7 +294,7 @@ func (wg *wgState) lockMaskedWide(in *instr, m *sgMeta, mi *maskedIf, charge boo
 			s := &mi.side[k]
 			m.maskedMoves(sides[k], s.pre)
 			for pc := s.from; pc < s.to; pc++ {
-				if err := m.maskedOne(&code[pc], sides[k], sg[0]); err != nil {
+				if err := m.maskedOne(&code[pc], sides[k]); err != nil {
 					return wg.finishEarly(m, sg[0], mi.merge, err)
 				}
 			}
@@ -362,9 +366,9 @@ func (m *sgMeta) spreadTo(uses []int32, act []*lane) {
 // the others never read, or memory every active invocation would write
 // alike). Slot copies may write variables that live on past the branch,
 // so they go to the active invocations only. Steps are charged for the
-// whole branch (masked); lead is the leader of the subgroup act belongs
-// to, which a fault of the leader's names.
-func (m *sgMeta) maskedOne(in *instr, act []*lane, lead *lane) error {
+// whole branch (masked). A fault of an instruction run once names the
+// first invocation of act, which running them one at a time finds.
+func (m *sgMeta) maskedOne(in *instr, act []*lane) error {
 	st := m.st
 	ld := m.sg[0]
 	n := resN(in)
@@ -397,8 +401,8 @@ func (m *sgMeta) maskedOne(in *instr, act []*lane, lead *lane) error {
 	if once {
 		if in.vec == nil || !in.vec(ld.self[:], in) {
 			if err := ld.one(in); err != nil {
-				if e, ok := err.(*Error); ok && lead != ld {
-					e.Invocation = lead.globalID()
+				if e, ok := err.(*Error); ok && act[0] != ld {
+					e.Invocation = act[0].globalID()
 				}
 				return err
 			}

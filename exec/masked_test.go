@@ -3,6 +3,8 @@ package exec
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/coopshader/coop/backend"
@@ -89,5 +91,24 @@ void main() {
 	}
 	if !bytes.Equal(outs[0], outs[1]) {
 		t.Error("lockstep and one-by-one differ")
+	}
+}
+
+// TestMaskedFaultNamesActive: a masked store the same in every active
+// invocation runs once; its fault names the first active invocation,
+// not the subgroup's leader, which is masked out (in a subgroup's
+// lockstep and in a whole workgroup's).
+func TestMaskedFaultNamesActive(t *testing.T) {
+	for _, local := range []int{16, 64} {
+		code := regionCode(t, `
+    if (i == 3u || i == 37u) {
+        sm[2000000u] = 1u;
+    }
+    o[i] = i;`, local)
+		_, errA := regionRun(t, code, local, false)
+		_, errB := regionRun(t, code, local, true)
+		if errA == nil || !strings.Contains(errA.Error(), "invocation (3,0,0)") || fmt.Sprint(errA) != fmt.Sprint(errB) {
+			t.Errorf("%d invocations:\nlockstep   %v\none by one %v", local, errA, errB)
+		}
 	}
 }

@@ -331,9 +331,10 @@ func (wg *wgState) sideOf(sg []*lane, cr []uint64, c int32, k int) []*lane {
 	return act
 }
 
-// regionFault returns err, the fault of invocation l of m on its side of a region, as running the invocations one by one finds it:
-// the subgroups before its own (of a wide workgroup) run on from the
-// merge, then the invocations of its subgroup before it, each until it
+// regionFault returns err, the fault of invocation l of m on its side
+// of a region, as running the invocations one by one finds it: the
+// subgroups before its own (of a wide workgroup) run on from the merge,
+// then the invocations of its subgroup before it, each until it
 // finishes or waits at a collective; a fault of theirs comes first.
 func (wg *wgState) regionFault(m *sgMeta, l *lane, err error) error {
 	m.release()

@@ -3,6 +3,7 @@ package exec
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/coopshader/coop/backend"
@@ -285,6 +286,56 @@ func TestRegionSteps(t *testing.T) {
 		b := budgetRun(t, code, true, 20, steps, -1)
 		if fmt.Sprint(a) != fmt.Sprint(b) {
 			t.Errorf("step budget %d:\nlockstep   %v\none by one %v", steps, a, b)
+		}
+	}
+}
+
+// TestRegionBatch runs regions where workgroups run several at once as
+// one wide row (a batch: several workers, no workgroup memory or
+// collectives), against one invocation at a time: the outputs, and a
+// fault on a side in one workgroup where an earlier workgroup faults past
+// the merge.
+func TestRegionBatch(t *testing.T) {
+	for _, tc := range []struct{ body, fault string }{
+		{`
+    uint s = g;
+    if ((g % 3u) == 1u) {
+        for (uint j = 0u; j < g % 7u; j++) s = s * 3u + j;
+    }
+    o[g] = s;`, ""},
+		{`
+    uint s = g;
+    if (g == 37u * 64u + 5u) {
+        for (uint j = 0u; j < 3u; j++) s += j;
+        sm[1000000u + g] = s;
+    }
+    if (g == 36u * 64u + 9u) {
+        sm[2000000u] = 1u;
+    }
+    o[g] = s;`, "(2313,0,0)"},
+	} {
+		code := glslWords(t, `#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer O { uint o[]; };
+layout(binding = 1) buffer Small { uint sm[]; };
+void main() {
+    uint g = gl_GlobalInvocationID.x;`+tc.body+`
+}`)
+		var outs [2][]byte
+		var errs [2]error
+		for n, oneByOne := range []bool{false, true} {
+			dev := New(Options{SubgroupSize: 16, Parallel: true, Workers: 2, noLockstep: oneByOne})
+			out, _ := dev.NewBuffer(1024*64*4, backend.UsageStorage)
+			small, _ := dev.NewBuffer(16, backend.UsageStorage)
+			_, errs[n] = dev.Dispatch(&backend.Dispatch{Code: code, Entry: "main", Groups: [3]uint32{1024, 1, 1},
+				Bindings: []backend.Binding{{Binding: 0, Buffer: out}, {Binding: 1, Buffer: small}}})
+			outs[n] = bytes.Clone(Bytes(out))
+		}
+		if fmt.Sprint(errs[0]) != fmt.Sprint(errs[1]) || tc.fault != "" && (errs[0] == nil || !strings.Contains(errs[0].Error(), tc.fault)) {
+			t.Errorf("lockstep %v, one by one %v, want a fault of %s", errs[0], errs[1], tc.fault)
+		}
+		if tc.fault == "" && !bytes.Equal(outs[0], outs[1]) {
+			t.Error("lockstep and one by one differ")
 		}
 	}
 }
