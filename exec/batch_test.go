@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -116,6 +117,65 @@ void main() {
 		if e.Invocation != [3]uint32{5000, 0, 0} {
 			t.Errorf("parallel %v: fault at %v, want (5000,0,0): %v", o.Parallel, e.Invocation, err)
 		}
+	}
+}
+
+// TestBatchRunaway: a runaway loop in one invocation of a batch is
+// stopped by its step budget there, as one by one.
+func TestBatchRunaway(t *testing.T) {
+	src := `#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Y { uint y[]; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i == 5000u) {
+        for (;;) { y[i] += 1u; }
+    }
+    y[i] = i;
+}
+`
+	for _, o := range []Options{{StepBudget: 5000}, {StepBudget: 5000, Parallel: true, Workers: 2}} {
+		dev := New(o)
+		b := u32buf(t, dev, make([]uint32, 1000*64))
+		err := run(t, dev, glslWords(t, src), 1000, b)
+		if err == nil || !strings.Contains(err.Error(), "step budget exhausted") {
+			t.Fatalf("parallel %v: %v, want the step budget", o.Parallel, err)
+		}
+		var e *Error
+		if !errors.As(err, &e) || e.Invocation != [3]uint32{5000, 0, 0} {
+			t.Errorf("parallel %v: %v, want invocation (5000,0,0)", o.Parallel, err)
+		}
+	}
+}
+
+// TestBatchWork: a batched dispatch spends exactly the work running its
+// workgroups one by one spends: the least budget that lets that through
+// lets the batches through, one less stops them.
+func TestBatchWork(t *testing.T) {
+	code := glslWords(t, batchSrc)
+	in := make([]uint32, 1000*64)
+	for i := range in {
+		in[i] = uint32(i * 7919)
+	}
+	fits := func(o Options) bool {
+		dev := New(o)
+		b := u32buf(t, dev, in)
+		err := run(t, dev, code, 1000, b) // batches of 7
+		if err != nil && !strings.Contains(err.Error(), "work budget") {
+			t.Fatal(err)
+		}
+		return err == nil
+	}
+	lo, hi := int64(1), int64(1)<<30 // fits(hi), not fits(lo)
+	for lo+1 < hi {
+		if mid := (lo + hi) / 2; fits(Options{WorkBudget: mid}) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	if !fits(Options{WorkBudget: hi, Parallel: true, Workers: 2}) || fits(Options{WorkBudget: hi - 1, Parallel: true, Workers: 2}) {
+		t.Errorf("one by one the dispatch needs %d work; batched it does not", hi)
 	}
 }
 

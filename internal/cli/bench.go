@@ -15,10 +15,6 @@ import (
 	"github.com/coopshader/coop/script"
 )
 
-func init() {
-	commands["bench"] = command{"time the RUN commands of scripts (median of several runs, GFLOPS for matmuls; --compare cpu,vulkan side by side)", runBench}
-}
-
 // benchTime is one RUN's times over the runs of a script.
 type benchTime struct {
 	t     script.Timing

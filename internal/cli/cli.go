@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 )
 
 type command struct {
@@ -18,7 +17,32 @@ type command struct {
 	run     func(args []string, stdout, stderr io.Writer) int
 }
 
-var commands = map[string]command{}
+// commands are coop's commands, sorted by name: a static table (package
+// init registered each in a map, which every start of coop paid for).
+var commands = [...]struct {
+	name string
+	command
+}{
+	{"as", command{"assemble SPIR-V text (spirv-as syntax) to a binary", runAs}},
+	{"bench", command{"time the RUN commands of scripts (median of several runs, GFLOPS for matmuls; --compare cpu,vulkan side by side)", runBench}},
+	{"compile", command{"compile GLSL compute shaders to SPIR-V (glslangValidator flags)", runCompile}},
+	{"devices", command{"list Vulkan devices with their cooperative-matrix and cooperative-vector support", runDevices}},
+	{"dis", command{"disassemble SPIR-V to spirv-dis text", runDis}},
+	{"glslc", command{"compile a GLSL compute shader taking glslc's flags (for build systems that call glslc)", runGlslc}},
+	{"gpucheck", command{"run the glslang corpus's compute shaders on the CPU executor and a Vulkan GPU and compare (scripts/gpucheck.sh runs the rest)", runGPUCheck}},
+	{"run", command{"run test scripts on the CPU executor or a Vulkan GPU", runRun}},
+	{"val", command{"validate SPIR-V modules (spirv-val's flags; --device checks a device profile's rules too)", runVal}},
+}
+
+// lookupCommand finds a command by name.
+func lookupCommand(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c.command, true
+		}
+	}
+	return command{}, false
+}
 
 // Main runs the command line args (without the program's name) and
 // returns the exit status.
@@ -35,7 +59,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "coop %s\n", version())
 		return 0
 	}
-	c, ok := commands[args[0]]
+	c, ok := lookupCommand(args[0])
 	if !ok {
 		fmt.Fprintf(stderr, "coop: unknown command %q\n", args[0])
 		usage(stderr)
@@ -63,13 +87,8 @@ var stackSink byte
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: coop <command> [arguments]\n\ncommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'coop <command> -h' for a command's flags.")
 }

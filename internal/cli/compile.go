@@ -14,10 +14,6 @@ import (
 	"github.com/coopshader/coop/validate"
 )
 
-func init() {
-	commands["compile"] = command{"compile GLSL compute shaders to SPIR-V (glslangValidator flags)", runCompile}
-}
-
 const compileUsage = `usage: coop compile [flags] FILE...
 
 Compiles GLSL compute shaders to SPIR-V. Accepts the glslangValidator flags

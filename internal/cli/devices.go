@@ -9,10 +9,6 @@ import (
 	"github.com/coopshader/coop/backend"
 )
 
-func init() {
-	commands["devices"] = command{"list Vulkan devices with their cooperative-matrix and cooperative-vector support", runDevices}
-}
-
 func runDevices(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("coop devices", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "write each device's profile (package profile, the format of profile/data/*.json) instead of the listing")

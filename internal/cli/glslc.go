@@ -15,10 +15,6 @@ import (
 	"github.com/coopshader/coop/spirv/text"
 )
 
-func init() {
-	commands["glslc"] = command{"compile a GLSL compute shader taking glslc's flags (for build systems that call glslc)", runGlslc}
-}
-
 const glslcUsage = `usage: coop glslc [flags] FILE
 
 Compiles one GLSL compute shader to SPIR-V taking the glslc (shaderc) flags

@@ -11,10 +11,6 @@ import (
 	"github.com/coopshader/coop/gpucheck"
 )
 
-func init() {
-	commands["gpucheck"] = command{"run the glslang corpus's compute shaders on the CPU executor and a Vulkan GPU and compare (scripts/gpucheck.sh runs the rest)", runGPUCheck}
-}
-
 func runGPUCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("coop gpucheck", flag.ContinueOnError)
 	corpus := fs.String("corpus", "../shared/corpus/glslang", "the glslang corpus folder (with MANIFEST.tsv)")

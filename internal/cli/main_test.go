@@ -3,11 +3,9 @@ package cli
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +40,8 @@ func TestUsage(t *testing.T) {
 // error with the help to stderr with status 2 for an unknown flag, before
 // or after its arguments.
 func TestHelpVersionAndBadFlags(t *testing.T) {
-	for _, cmd := range slices.Sorted(maps.Keys(commands)) {
+	for _, c := range commands {
+		cmd := c.name
 		for _, h := range []string{"-h", "--help"} {
 			if rc, out, errs := runCLI(cmd, h); rc != 0 || !strings.Contains(out, "usage: coop "+cmd) || errs != "" {
 				t.Errorf("%s %s: rc %d, stdout %q, stderr %q", cmd, h, rc, out, errs)
@@ -390,5 +389,15 @@ func TestRunNoValidate(t *testing.T) {
 	os.WriteFile(undefined, []byte(strings.Replace(storeScript, "OpStore %p %uint_42", "OpStore %p %nothing", 1)), 0o644)
 	if rc, _, errs := runCLI("run", "--no-validate", undefined); rc != 1 || !strings.Contains(errs, "has not been defined") {
 		t.Errorf("--no-validate, undefined id: rc %d, %q", rc, errs)
+	}
+}
+
+// TestCommandsSorted: the command table is sorted by name, once each, as
+// usage lists it.
+func TestCommandsSorted(t *testing.T) {
+	for k := 1; k < len(commands); k++ {
+		if commands[k-1].name >= commands[k].name {
+			t.Errorf("commands: %q before %q", commands[k-1].name, commands[k].name)
+		}
 	}
 }

@@ -21,10 +21,6 @@ import (
 	"github.com/coopshader/coop/script"
 )
 
-func init() {
-	commands["run"] = command{"run test scripts on the CPU executor or a Vulkan GPU", runRun}
-}
-
 // compilers wires the GLSL compiler (and, where available, the SPIR-V
 // assembler) into scripts.
 var compilers = script.Compilers{GLSL: compileGLSL}

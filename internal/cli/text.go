@@ -12,8 +12,6 @@ import (
 )
 
 func init() {
-	commands["dis"] = command{"disassemble SPIR-V to spirv-dis text", runDis}
-	commands["as"] = command{"assemble SPIR-V text (spirv-as syntax) to a binary", runAs}
 	compilers.SPIRVAsm = func(name string, src []byte) ([]uint32, error) {
 		m, err := text.Assemble(src, name)
 		if err != nil {

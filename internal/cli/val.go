@@ -15,10 +15,6 @@ import (
 	"github.com/coopshader/coop/validate"
 )
 
-func init() {
-	commands["val"] = command{"validate SPIR-V modules (spirv-val's flags; --device checks a device profile's rules too)", runVal}
-}
-
 func runVal(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("coop val", flag.ContinueOnError)
 	var opts validate.Options
