@@ -330,7 +330,8 @@ func (p *prog) chainStep(in *instr) (chainOp, bool) {
 	case in.op == spirv.OpBitcast && len(in.a) == 1 && in.at.kind == kInt && in.at.width == in.t.width:
 		return chainOp{}, true
 	case in.op == spirv.OpUConvert && len(in.a) == 1 && in.at.kind == kInt:
-		return chainOp{un: rowConv(in, in.t, in.at)}, true
+		f := rowConv(in, in.t, in.at)
+		return chainOp{un: f}, f != nil
 	case len(in.a) == 2 && in.at.kind == kInt:
 		if f, _ := rowIntBin(in.op, in.t.width); f != nil {
 			return chainOp{bin: vecBin(in, in.t, in.at, f), y: in.a[1]}, true
