@@ -31,9 +31,11 @@ func (s *state) checkExtInstImport(i int) {
 type glslRule uint8
 
 const (
-	glslFloat glslRule = iota + 1 // float scalar or vector; operands of Result Type
-	glslInt                       // integer scalar or vector; operands of Result Type's width and components
-	glslCross                     // a 3-component float vector; operands of Result Type
+	glslFloat   glslRule = iota + 1 // float scalar or vector; operands of Result Type
+	glslInt                         // integer scalar or vector; operands of Result Type's width and components
+	glslCross                       // a 3-component float vector; operands of Result Type
+	glslLength                      // a float scalar; operands float scalars or vectors of that component type, alike
+	glslRefract                     // I and N of Result Type, a float scalar or vector; Eta a float scalar
 )
 
 // glslRules are the rules by GLSL.std.450 instruction number: a static
@@ -57,7 +59,10 @@ var glslRules = [...]glslRule{
 	spirv.GLSLstd450SAbs: glslInt, spirv.GLSLstd450SSign: glslInt, spirv.GLSLstd450UMin: glslInt,
 	spirv.GLSLstd450SMin: glslInt, spirv.GLSLstd450UMax: glslInt, spirv.GLSLstd450SMax: glslInt,
 	spirv.GLSLstd450UClamp: glslInt, spirv.GLSLstd450SClamp: glslInt,
-	spirv.GLSLstd450Cross: glslCross,
+	spirv.GLSLstd450Cross:    glslCross,
+	spirv.GLSLstd450FindILsb: glslInt, spirv.GLSLstd450FindSMsb: glslInt, spirv.GLSLstd450FindUMsb: glslInt,
+	spirv.GLSLstd450Length: glslLength, spirv.GLSLstd450Distance: glslLength,
+	spirv.GLSLstd450Refract: glslRefract,
 }
 
 // checkGLSLInst checks a GLSL.std.450 instruction's operand types:
@@ -128,6 +133,41 @@ func (s *state) checkGLSLInst(i int) {
 				s.fail(i, "glsl.operand", "GLSL.std.450 %s: expected types of all operands to be equal to Result Type", name)
 				return
 			}
+		}
+	case glslLength:
+		// Length: "Result Type must be a scalar of floating-point type.
+		// The type of x must be a scalar or vector with component type
+		// Result Type"; Distance's p0 and p1 likewise, with "the same
+		// number of components".
+		if !ok || !r.is(spirv.OpTypeFloat) || r.vec {
+			s.fail(i, "glsl.result", "GLSL.std.450 %s: expected Result Type to be a float scalar type", name)
+			return
+		}
+		for _, a := range w[4:] {
+			if v, ok, _ := s.numOf(s.typeOf(a)); !ok || v.t.ID != r.t.ID {
+				s.fail(i, "glsl.operand", "GLSL.std.450 %s: expected operands to be of float scalar or vector type with Result Type's component type", name)
+				return
+			}
+			if s.typeOf(a) != s.typeOf(w[4]) {
+				s.fail(i, "glsl.operand", "GLSL.std.450 %s: expected operands to have the same type", name)
+				return
+			}
+		}
+	case glslRefract:
+		// Refract: "The type of I and N must be a scalar or vector with a
+		// floating-point component type"; "The type of eta must be a
+		// floating-point scalar"; "Result Type and the type of I and N
+		// must be the same type".
+		if !ok || !r.is(spirv.OpTypeFloat) {
+			s.fail(i, "glsl.result", "GLSL.std.450 %s: expected Result Type to be a float scalar or vector type", name)
+			return
+		}
+		if s.typeOf(w[4]) != w[0] || s.typeOf(w[5]) != w[0] {
+			s.fail(i, "glsl.operand", "GLSL.std.450 %s: expected operands I and N to be of Result Type", name)
+			return
+		}
+		if v, ok, _ := s.numOf(s.typeOf(w[6])); !ok || v.vec || !v.is(spirv.OpTypeFloat) {
+			s.fail(i, "glsl.operand", "GLSL.std.450 %s: expected operand Eta to be a float scalar", name)
 		}
 	case glslInt:
 		if !ok || !r.is(spirv.OpTypeInt) {
