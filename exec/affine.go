@@ -383,6 +383,7 @@ func loadRun(d []uint64, b []byte, o, dx, n int64) {
 		}
 	case n == 4 && dx == 4:
 		load32s(d, b[o:])
+	case (n == 4 || n == 2) && loadStrided(d, b, o, dx, n):
 	case n == 4:
 		for j := range d {
 			d[j] = uint64(binary.LittleEndian.Uint32(b[o:]))
