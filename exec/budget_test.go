@@ -64,6 +64,13 @@ var budgetShaders = map[string]string{
     }
     for (uint i = 0u; i < pc.n; i++) a = a * 7u + i;
     o[gl_LocalInvocationIndex] = a;`,
+	"maskedstore": `
+    uint a = gl_LocalInvocationIndex;
+    for (uint i = 0u; i < pc.n; i++) {
+        if ((a & 3u) == 1u) { o[(a ^ i) & 63u] = a + i; }
+        a = a * 3u + i;
+    }
+    o[gl_LocalInvocationIndex] = a;`,
 	"maskedwork": `
     uint t[256];
     for (uint i = 0u; i < 256u; i++) t[i] = i * gl_LocalInvocationIndex;
@@ -103,7 +110,7 @@ func budgetRun(t *testing.T, code []uint32, oneByOne bool, n uint32, steps, work
 // stops with the same error (instruction and invocation) at every step
 // budget, and the least work budget a dispatch runs within is the same.
 func TestBudgetsMatchOneByOne(t *testing.T) {
-	for _, name := range []string{"finish", "masked", "reconverge", "work", "maskedwork", "region", "regionlong"} {
+	for _, name := range []string{"finish", "masked", "maskedstore", "reconverge", "work", "maskedwork", "region", "regionlong"} {
 		for _, local := range []int{16, 64} {
 			code := budgetCode(t, budgetShaders[name], local)
 			for _, steps := range []int64{60, 61, 200, 1001, 1002, 1003, 4099, 9000, 9001} {

@@ -109,7 +109,10 @@
 // control barriers and subgroup operations starts in lockstep as a whole,
 // one row per slot over all its invocations: a barrier passes at once, a
 // subgroup operation is performed for each subgroup in turn, a masked
-// branch runs subgroup by subgroup. Where that would diverge, each
+// branch runs subgroup by subgroup, or, where only the last instruction
+// of its one side touches memory, each instruction for the invocations
+// of every subgroup at once (a fault then lets the subgroups before the
+// faulting one run the rest of the side first). Where that would diverge, each
 // subgroup takes its share of the state (slot states, rows as views,
 // the leader's values) and goes on in its own lockstep. A fault there is
 // reported as running the subgroups one after another finds it: the

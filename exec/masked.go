@@ -22,6 +22,9 @@ type maskedIf struct {
 	side     [2]maskedSide
 	merge    int32
 	weighted bool
+	// across: in a workgroup's lockstep the side may run each instruction
+	// for the invocations of every subgroup at once (acrossOK).
+	across bool
 }
 
 type maskedSide struct {
@@ -92,7 +95,43 @@ func (p *prog) findMasked(in *instr) *maskedIf {
 			mi.weighted = mi.weighted || p.code[j].w > 0
 		}
 	}
+	mi.across = p.acrossOK(mi)
 	return mi
+}
+
+// acrossOK reports whether the masked branch mi can run each instruction
+// for the invocations of all subgroups at once, with faults as running
+// the subgroups one after another finds them: one side has code, no phi
+// moves into it and no work of its own, and only its last instruction
+// may touch memory other than the invocation's registers. A fault before
+// then leaves nothing another invocation can see, so the subgroups before
+// the faulting one can still run the rest of the side (lockMaskedAcross).
+func (p *prog) acrossOK(mi *maskedIf) bool {
+	if mi.weighted {
+		return false
+	}
+	var s *maskedSide
+	for k := range mi.side {
+		if mi.side[k].to > mi.side[k].from {
+			if s != nil {
+				return false
+			}
+			s = &mi.side[k]
+		}
+	}
+	if s == nil || len(s.pre) > 0 {
+		return false
+	}
+	for j := s.from; j+1 < s.to; j++ {
+		c := &p.code[j]
+		switch {
+		case c.lk == lkPure, c.lk == lkLoad, c.lk == lkLoadU, c.lk == lkLoadS:
+		case c.lk == lkStore && c.fast == fCopy:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // masked runs the masked branch in, each invocation charged the steps of
@@ -278,6 +317,9 @@ func (wg *wgState) splitSides(sg []*lane, cr []uint64, c int32) [2][]*lane {
 // one subgroup after another, each as lockMasked runs a subgroup's, so
 // that a fault is the one running the subgroups one by one finds.
 func (wg *wgState) lockMaskedWide(in *instr, m *sgMeta, mi *maskedIf, charge bool) error {
+	if mi.across && wg.x.check == nil {
+		return wg.lockMaskedAcross(in, m, mi, charge)
+	}
 	code := wg.x.p.code
 	cr := m.condRow(in.a[0])
 	for _, sg := range wg.sgs {
@@ -303,6 +345,90 @@ func (wg *wgState) lockMaskedWide(in *instr, m *sgMeta, mi *maskedIf, charge boo
 	}
 	m.sg[0].pc = mi.merge
 	return nil
+}
+
+// lockMaskedAcross runs a masked branch of a whole workgroup in lockstep
+// (mi.across) each instruction for the invocations of every subgroup
+// that take the side at once, in their order. A fault is reported as
+// lockMaskedWide finds it: the subgroups before the faulting invocation's
+// run the rest of the side first, and the first of them to fault is the
+// one reported.
+func (wg *wgState) lockMaskedAcross(in *instr, m *sgMeta, mi *maskedIf, charge bool) error {
+	code := wg.x.p.code
+	sides := wg.maskedSides(m, mi, m.sg, m.condRow(in.a[0]), in.a[0], charge)
+	for k := range sides {
+		s := &mi.side[k]
+		act := sides[k]
+		if s.to == s.from || len(act) == 0 {
+			continue
+		}
+		for pc := s.from; pc < s.to; pc++ {
+			if err := m.maskedOne(&code[pc], act); err != nil {
+				return wg.acrossFault(m, mi, sides, k, pc, err)
+			}
+		}
+	}
+	m.maskedPost(mi, sides)
+	m.sg[0].pc = mi.merge
+	return nil
+}
+
+// acrossFault reports the fault err of instruction pc of side k of a
+// masked branch run across subgroups, as running the subgroups one after
+// another finds it: the invocations of the subgroups before the faulting
+// one ran pc (faults come in invocation order), so they run the rest of
+// the side, subgroup by subgroup, and a fault of theirs comes first.
+// Those that finish take the moves into the merge block and run on from
+// there (finishEarly).
+func (wg *wgState) acrossFault(m *sgMeta, mi *maskedIf, sides [2][]*lane, k int, pc int32, err error) error {
+	act := sides[k]
+	bad := act[0]
+	if e, ok := err.(*Error); ok {
+		for _, l := range act {
+			if l.globalID() == e.Invocation {
+				bad = l
+				break
+			}
+		}
+	}
+	sz := wg.x.p.sgSize
+	g := bad.lid / sz
+	in := &wg.x.p.code[pc]
+	// The invocations before the faulting one hold pc's results.
+	setSt(m.st, in.res, resN(in), sVar)
+	s := &mi.side[k]
+	code := wg.x.p.code
+	n := 0 // act[:n] are the invocations of the subgroups done
+	for n < len(act) && act[n].lid/sz < g {
+		i := act[n].lid / sz
+		e := n
+		for e < len(act) && act[e].lid/sz == i {
+			e++
+		}
+		for j := pc + 1; j < s.to; j++ {
+			if ferr := m.maskedOne(&code[j], act[n:e]); ferr != nil {
+				wg.acrossPost(m, mi, sides, act[n].lid-act[n].lid%sz)
+				return wg.finishEarly(m, act[n], mi.merge, ferr)
+			}
+		}
+		n = e
+	}
+	wg.acrossPost(m, mi, sides, g*sz)
+	return wg.finishEarly(m, bad, mi.merge, err)
+}
+
+// acrossPost performs the moves into the merge block for the invocations
+// of sides before local index end.
+func (wg *wgState) acrossPost(m *sgMeta, mi *maskedIf, sides [2][]*lane, end int) {
+	var done [2][]*lane
+	for k := range sides {
+		n := 0
+		for n < len(sides[k]) && sides[k][n].lid < end {
+			n++
+		}
+		done[k] = sides[k][:n]
+	}
+	m.maskedPost(mi, done)
 }
 
 // spreadMoves gives every invocation the sources of moves.

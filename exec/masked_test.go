@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/spirv"
 )
 
 // TestMaskedBranches runs branches the invocations of a subgroup disagree
@@ -111,4 +112,66 @@ func TestMaskedFaultNamesActive(t *testing.T) {
 			t.Errorf("%d invocations:\nlockstep   %v\none by one %v", local, errA, errB)
 		}
 	}
+}
+
+// TestMaskedAcrossFaults: a masked side run for the invocations of all
+// subgroups of a workgroup at once (a store at its end, a load before)
+// reports the fault that running the subgroups one after another finds:
+// the first faulting invocation of the store, a later subgroup's store,
+// and an earlier subgroup's store fault before a later one's load fault.
+func TestMaskedAcrossFaults(t *testing.T) {
+	cases := []struct{ body, want string }{
+		{`
+    if ((i & 7u) == 5u) {
+        sm[i * 1000000u] = i;
+    }
+    o[i] = i;`, "invocation (5,0,0)"},
+		{`
+    if ((i & 7u) == 5u) {
+        sm[1u + i / 41u * 1000000u] = i;
+    }
+    o[i] = i;`, "invocation (45,0,0)"},
+		{`
+    if ((i & 7u) == 5u) {
+        uint v = sm[i / 41u * 1000000u];
+        sm[1u + 1u / (1u + (i ^ 21u)) * 2000000u] = v;
+    }
+    o[i] = i;`, "invocation (21,0,0)"},
+		{`
+    if ((i & 7u) == 5u) {
+        uint v = sm[i / 41u * 1000000u];
+        sm[2u] = v + i;
+    }
+    o[i] = i;`, "invocation (45,0,0)"},
+	}
+	for n, c := range cases {
+		code := regionCode(t, c.body, 64)
+		if !hasAcross(t, code) {
+			t.Errorf("case %d: no masked branch runs across subgroups", n)
+		}
+		_, errA := regionRun(t, code, 64, false)
+		_, errB := regionRun(t, code, 64, true)
+		if errA == nil || !strings.Contains(errA.Error(), c.want) || fmt.Sprint(errA) != fmt.Sprint(errB) {
+			t.Errorf("case %d, want %s:\nlockstep   %v\none by one %v", n, c.want, errA, errB)
+		}
+	}
+}
+
+// hasAcross reports whether code has a masked branch whose side can run
+// across subgroups.
+func hasAcross(t *testing.T, code []uint32) bool {
+	m, err := spirv.DecodeWords(code, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := Load(m, "main", nil, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range pr.p.code {
+		if mi := pr.p.code[k].masked; mi != nil && mi.across {
+			return true
+		}
+	}
+	return false
 }

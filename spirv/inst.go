@@ -47,17 +47,33 @@ func (in *Inst) String(i int) (s string, words int, ok bool) {
 // DecodeString decodes a NUL-terminated, word-padded literal string at the
 // start of words.
 func DecodeString(words []uint32) (s string, n int, ok bool) {
-	var b strings.Builder
+	// Find the NUL first so the string is built in one allocation.
+	size := 4 * len(words)
 	for i, w := range words {
-		for k := 0; k < 4; k++ {
-			c := byte(w >> (8 * k))
-			if c == 0 {
-				return b.String(), i + 1, true
-			}
-			b.WriteByte(c)
+		if k := nulByte(w); k < 4 {
+			size, n, ok = 4*i+k, i+1, true
+			break
 		}
 	}
-	return b.String(), len(words), false
+	if !ok {
+		n = len(words)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i := range size {
+		b.WriteByte(byte(words[i/4] >> (8 * (i % 4))))
+	}
+	return b.String(), n, ok
+}
+
+// nulByte returns the index of w's first zero byte (little-endian), or 4.
+func nulByte(w uint32) int {
+	for k := 0; k < 4; k++ {
+		if byte(w>>(8*k)) == 0 {
+			return k
+		}
+	}
+	return 4
 }
 
 // AppendString appends s as a literal string: UTF-8 bytes, NUL-terminated,

@@ -60,13 +60,20 @@ func DecodeRaw(b []byte) (*Module, error) {
 		return nil, err
 	}
 	m := &Module{Version: Version(words[1]), Generator: words[2], Bound: words[3], Schema: words[4], BigEndian: big}
-	m.Insts = make([]Inst, 0, len(words)/4)
-	for pos := 5; pos < len(words); {
+	// Count the instructions first: one exact allocation costs less than
+	// growing a guess, which for small modules is most of the decoding.
+	count := 0
+	for pos := 5; pos < len(words); count++ {
 		n, err := instLen(words, pos)
 		if err != nil {
 			return nil, err
 		}
-		m.Insts = append(m.Insts, Inst{Op: Op(words[pos] & 0xffff), Words: words[pos+1 : pos+n : pos+n]})
+		pos += n
+	}
+	m.Insts = make([]Inst, count)
+	for i, pos := 0, 5; pos < len(words); i++ {
+		n := int(words[pos] >> 16)
+		m.Insts[i] = Inst{Op: Op(words[pos] & 0xffff), Words: words[pos+1 : pos+n : pos+n]}
 		pos += n
 	}
 	return m, nil

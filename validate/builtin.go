@@ -229,14 +229,14 @@ func (s *state) checkBuiltIn(i int, id uint32, b spirv.BuiltIn) {
 	if want.float {
 		kind, what = spirv.OpTypeFloat, "float"
 	}
-	desc := "32-bit " + what + " scalar"
-	if want.n > 1 {
-		desc = fmt.Sprintf("%d-component 32-bit %s vector", want.n, what)
-	}
-	if unsignedBuiltin(b) {
-		desc = strings.Replace(desc, "int", "unsigned int", 1)
-	}
 	if !ok || !v.is(kind) || v.t.Width != 32 || v.vec != (want.n > 1) || v.known && v.n != want.n || unsignedBuiltin(b) && v.t.Signed {
+		desc := "32-bit " + what + " scalar"
+		if want.n > 1 {
+			desc = fmt.Sprintf("%d-component 32-bit %s vector", want.n, what)
+		}
+		if unsignedBuiltin(b) {
+			desc = strings.Replace(desc, "int", "unsigned int", 1)
+		}
 		s.fail(i, "vulkan.builtin.type", "[%s] According to the Vulkan spec BuiltIn %s variable needs to be a %s. ID <%d> (Op%s) is not one.",
 			want.vuid, name, desc, id, d.Op.String()[2:])
 	}

@@ -131,7 +131,6 @@ func (s *state) collectDefs() {
 	for i := range s.def {
 		s.def[i] = -1
 	}
-	s.defMap = map[uint32]int32{}
 	for i := range s.m.Insts {
 		in := &s.m.Insts[i]
 		if !in.Op.Desc().HasResult() {
@@ -145,6 +144,9 @@ func (s *state) collectDefs() {
 		if id < n {
 			s.def[id] = int32(i)
 		} else {
+			if s.defMap == nil { // only ids beyond the dense table
+				s.defMap = map[uint32]int32{}
+			}
 			s.defMap[id] = int32(i)
 		}
 		if in.Op == spirv.OpTypeForwardPointer {

@@ -10,6 +10,7 @@ import (
 // of vectors (Vector16, SPV_EXT_long_vector) and the operands that must be
 // types. Cooperative types are checked by their families.
 func (s *state) checkTypes() {
+	var slab []Type
 	for i := range s.m.Insts {
 		in := &s.m.Insts[i]
 		if in.Op == spirv.OpFunction {
@@ -51,7 +52,13 @@ func (s *state) checkTypes() {
 		if s.envRules() && s.duplicateType(i) {
 			return
 		}
-		t := &Type{ID: w[0], Op: in.Op, Encoding: -1}
+		// Types come from a slab, 16 at a time: one allocation
+		// each was most of a small module's.
+		if len(slab) == cap(slab) {
+			slab = make([]Type, 0, 16)
+		}
+		slab = append(slab, Type{ID: w[0], Op: in.Op, Encoding: -1})
+		t := &slab[len(slab)-1]
 		s.types[t.ID] = t
 		switch in.Op {
 		case spirv.OpTypeInt:

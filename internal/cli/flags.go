@@ -17,10 +17,11 @@ import (
 // spirv-as, amber) accept them; "--" ends the flags. It returns the
 // positional arguments, or ok false with the exit status: -h and --help
 // print the help to stdout (status 0), --version the version (0), a bad
-// flag an error and the help to stderr (2).
+// flag an error and the help to stderr (2). fs.Parse calls fs.Usage
+// before each of those, with the output discarded: a command may set it to
+// fill in usage texts that cost time to build (see runVal).
 func parseFlags(fs *flag.FlagSet, args []string, help string, stdout, stderr io.Writer) (pos []string, status int, ok bool) {
 	fs.SetOutput(io.Discard) // errors are reported below, once
-	fs.Usage = func() {}
 	var rest []string
 	if i := slices.Index(args, "--"); i >= 0 {
 		args, rest = args[:i], args[i+1:]
