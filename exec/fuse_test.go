@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/coopshader/coop/backend"
-	"github.com/coopshader/coop/spirv"
 )
 
 // fuseSrc reads through address computations lockstep fuses into their
@@ -68,14 +67,7 @@ func fuseRun(t *testing.T, code []uint32, oneByOne bool, n, bad uint32, steps in
 // budget, so also where it runs out inside a fused run.
 func TestFusedLoadsMatchOneByOne(t *testing.T) {
 	code := glslWords(t, fuseSrc)
-	m, err := spirv.DecodeWords(code, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pr, err := Load(m, "main", nil, 8)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pr := loadWords(t, code, 8)
 	runs, chains := 0, 0
 	for _, in := range pr.p.code {
 		if in.fu != nil {
@@ -135,14 +127,7 @@ void main() {
     o[g] = s ^ v;
 }`
 	code := glslWords(t, src)
-	m, err := spirv.DecodeWords(code, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pr, err := Load(m, "main", nil, 8)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pr := loadWords(t, code, 8)
 	chains := 0
 	for _, in := range pr.p.code {
 		if in.fc != nil {

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/coopshader/coop/backend"
-	"github.com/coopshader/coop/spirv"
 )
 
 // TestMaskedBranches runs branches the invocations of a subgroup disagree
@@ -160,14 +159,7 @@ func TestMaskedAcrossFaults(t *testing.T) {
 // hasAcross reports whether code has a masked branch whose side can run
 // across subgroups.
 func hasAcross(t *testing.T, code []uint32) bool {
-	m, err := spirv.DecodeWords(code, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pr, err := Load(m, "main", nil, 16)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pr := loadWords(t, code, 16)
 	for k := range pr.p.code {
 		if mi := pr.p.code[k].masked; mi != nil && mi.across {
 			return true

@@ -142,14 +142,7 @@ void main() {
     o[i] = v * 7u + p.x * 5u + p.y;
 }`
 	code := glslWords(t, src)
-	m, err := spirv.DecodeWords(code, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pr, err := Load(m, "main", nil, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pr := loadWords(t, code, 4)
 	n := 0
 	for _, in := range pr.p.code {
 		if in.vres {
@@ -182,4 +175,19 @@ void main() {
 			t.Errorf("lockstep off %v: got %v, want %v", noLock, got, want)
 		}
 	}
+}
+
+// loadWords decodes and loads code's "main" for subgroups of sg
+// invocations, so tests can look at how it was compiled.
+func loadWords(t *testing.T, code []uint32, sg int) *Program {
+	t.Helper()
+	m, err := spirv.DecodeWords(code, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := Load(m, "main", nil, sg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pr
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/coopshader/coop/backend"
-	"github.com/coopshader/coop/spirv"
 )
 
 // regionShaders diverge at ifs whose sides are more than straight-line
@@ -144,14 +143,7 @@ void main() {
 
 // hasRegion reports whether code has a branch that runs as a region.
 func hasRegion(t *testing.T, code []uint32) bool {
-	m, err := spirv.DecodeWords(code, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pr, err := Load(m, "main", nil, 16)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pr := loadWords(t, code, 16)
 	for k := range pr.p.code {
 		if pr.p.code[k].region != nil {
 			return true
