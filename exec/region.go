@@ -310,17 +310,9 @@ func (wg *wgState) sideOf(sg []*lane, cr []uint64, c int32, k int) []*lane {
 	if k == 1 {
 		act = wg.mrest[:0]
 	}
-	if cr != nil {
-		for i, v := range cr[:len(sg)] {
-			if (v != 0) == (k == 0) {
-				act = append(act, sg[i])
-			}
-		}
-	} else {
-		for _, l := range sg {
-			if (l.regs[c] != 0) == (k == 0) {
-				act = append(act, l)
-			}
+	for i, l := range sg {
+		if side(cr, i, l, c) == k {
+			act = append(act, l)
 		}
 	}
 	if k == 0 {
