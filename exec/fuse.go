@@ -332,16 +332,20 @@ func (m *sgMeta) fused(fl *fusedLoad) bool {
 	return true
 }
 
-// Fused integer chains. The unpacking of quantized values is a chain of
+// Fused chains. The unpacking of quantized values is a chain of
 // integer operations, each on the previous one's result (used nowhere
 // else) and a value the same everywhere: int(w << 24) >> 24 is a shift,
-// a bitcast and a shift. A fusedChain runs such a run of instructions at
-// its first one as passes over one row, the final result's: the
-// operations' row loops (kernels) in place, bitcasts not at all; the
-// rows of the values in between are never written (nothing reads them).
-// It declines, having written nothing, where its input is the same
-// everywhere (the chain then runs once, unfused) or an operand that
-// should be is not.
+// a bitcast and a shift; the dot product after it a chain of float
+// operations whose other operands are rows: s += a*x + b (a multiply,
+// an add, an add). A fusedChain runs such a run of instructions at its
+// first one as passes over rows: the operations' row loops (kernels),
+// the values in between in scratch, the last one into the final result's
+// row, bitcasts not at all; the rows of the values in between are never
+// written (nothing reads them). A commutative operation may take the
+// previous result as its second operand (the kernels are exact either
+// way round, NaNs canonical). It declines, having written nothing, where
+// its input is the same everywhere (the chain then runs once, unfused)
+// or an operand is a tile.
 
 // fusedChain is the run of n instructions from the one that holds it;
 // x the input, steps the operations, res the final result.
@@ -354,12 +358,13 @@ type fusedChain struct {
 }
 
 // chainOp is one operation of a chain: the row loop of a binary operation
-// (bin, with uniform operand y) or of a unary one (un); neither for a
+// (bin, with other operand y) or of a unary one (un); neither for a
 // bitcast, which keeps the bits.
 type chainOp struct {
-	bin rowBin
-	y   int32
-	un  func(d, a []uint64)
+	bin  rowBin
+	y    int32
+	comm bool
+	un   func(d, a []uint64)
 }
 
 // fuseChains finds the fused chains outside the fused loads' runs, from
@@ -378,20 +383,27 @@ func (p *prog) fuseChains(uses map[uint32]int32, covered []bool) {
 	}
 }
 
-// chainStep gives the chain step of in, or false where it cannot be one.
+// chainStep gives the chain step of in (y its second operand), or false
+// where it cannot be one: the row loops pickRow would run it with.
 func (p *prog) chainStep(in *instr) (chainOp, bool) {
-	if in.w != 0 || in.t == nil || in.at == nil || in.t.kind != kInt || in.t.slots != 1 || in.at.slots != 1 || in.nop || in.fu != nil {
+	if in.w != 0 || in.t == nil || in.at == nil || in.t.slots != 1 || in.at.slots != 1 || in.nop || in.fu != nil || in.row == nil {
 		return chainOp{}, false
 	}
+	ct, act := in.t, in.at
 	switch {
-	case in.op == spirv.OpBitcast && len(in.a) == 1 && in.at.kind == kInt && in.at.width == in.t.width:
+	case in.op == spirv.OpBitcast && len(in.a) == 1 && ct.kind == kInt && act.kind == kInt && act.width == ct.width:
 		return chainOp{}, true
-	case in.op == spirv.OpUConvert && len(in.a) == 1 && in.at.kind == kInt:
-		f := rowConv(in, in.t, in.at)
-		return chainOp{un: f}, f != nil
-	case len(in.a) == 2 && in.at.kind == kInt:
-		if f, _ := rowIntBin(in.op, in.t.width); f != nil {
-			return chainOp{bin: vecBin(in, in.t, in.at, f), y: in.a[1]}, true
+	case (in.op == spirv.OpUConvert || in.op == spirv.OpConvertSToF) && len(in.a) == 1:
+		if f := rowConv(in, ct, act); f != nil {
+			return chainOp{un: vecUn(in, ct, act, f)}, true
+		}
+	case len(in.a) == 2 && ct.kind == kInt && act.kind == kInt:
+		if f, comm := rowIntBin(in.op, ct.width); f != nil {
+			return chainOp{bin: vecBin(in, ct, act, f), y: in.a[1], comm: comm}, true
+		}
+	case len(in.a) == 2 && ct.kind == kFloat && ct.ff == f32 && act.kind == kFloat:
+		if f, comm := rowF32Bin(in.op); f != nil {
+			return chainOp{bin: vecBin(in, ct, act, f), y: in.a[1], comm: comm}, true
 		}
 	}
 	return chainOp{}, false
@@ -413,14 +425,21 @@ func (p *prog) chainAt(k int32, uses map[uint32]int32, covered []bool) (*fusedCh
 			continue
 		}
 		prev := &p.code[last]
-		if len(in.a) == 0 || in.a[0] != prev.res || prev.vres {
+		if len(in.a) == 0 || prev.vres {
 			break
 		}
 		if id := p.m.Insts[prev.idx].ResultID(); id == 0 || uses[id] != 1 {
 			break
 		}
 		s, ok := p.chainStep(in)
-		if !ok || s.bin != nil && s.y == prev.res {
+		if !ok {
+			break
+		}
+		linked := in.a[0] == prev.res
+		if !linked && s.bin != nil && s.comm && in.a[1] == prev.res {
+			s.y, linked = in.a[0], true
+		}
+		if !linked || s.bin != nil && s.y == prev.res {
 			break
 		}
 		fc.steps = append(fc.steps, s)
@@ -441,7 +460,7 @@ func (m *sgMeta) chain(fc *fusedChain) bool {
 		return false
 	}
 	for _, s := range fc.steps {
-		if s.bin != nil && !isUni(st[s.y]) {
+		if s.bin != nil && st[s.y] == sTile {
 			return false
 		}
 	}
@@ -450,18 +469,33 @@ func (m *sgMeta) chain(fc *fusedChain) bool {
 		return false
 	}
 	d := m.row(fc.res)
-	for _, s := range fc.steps {
+	t := m.bc[2]
+	end := len(fc.steps) - 1
+	for k, s := range fc.steps {
+		o := t
+		if k == end {
+			o = d
+		}
 		switch {
+		case s.bin != nil && isUni(st[s.y]):
+			s.bin(o, a, nil, lr[s.y])
 		case s.bin != nil:
-			s.bin(d, a, nil, lr[s.y])
+			b := m.arg(s.y, 1)
+			if b == nil {
+				return false
+			}
+			s.bin(o, a, b, 0)
 		case s.un != nil:
-			s.un(d, a)
+			s.un(o, a)
+		case k < end:
+			// A bitcast keeps the bits where they are.
+			continue
 		default:
-			if &a[0] != &d[0] {
-				copy(d, a)
+			if &a[0] != &o[0] {
+				copy(o, a)
 			}
 		}
-		a = d
+		a = o
 	}
 	st[fc.res] = sVec
 	return true
