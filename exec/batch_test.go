@@ -152,30 +152,32 @@ void main() {
 // workgroups one by one spends: the least budget that lets that through
 // lets the batches through, one less stops them.
 func TestBatchWork(t *testing.T) {
-	code := glslWords(t, batchSrc)
-	in := make([]uint32, 1000*64)
-	for i := range in {
-		in[i] = uint32(i * 7919)
-	}
-	fits := func(o Options) bool {
-		dev := New(o)
-		b := u32buf(t, dev, in)
-		err := run(t, dev, code, 1000, b) // batches of 7
-		if err != nil && !strings.Contains(err.Error(), "work budget") {
-			t.Fatal(err)
+	for k, src := range []string{batchSrc, batchConvSrc, batchSharedSrc} {
+		code := glslWords(t, src)
+		in := make([]uint32, 1000*64)
+		for i := range in {
+			in[i] = uint32(i * 7919)
 		}
-		return err == nil
-	}
-	lo, hi := int64(1), int64(1)<<30 // fits(hi), not fits(lo)
-	for lo+1 < hi {
-		if mid := (lo + hi) / 2; fits(Options{WorkBudget: mid}) {
-			hi = mid
-		} else {
-			lo = mid
+		fits := func(o Options) bool {
+			dev := New(o)
+			y, z := u32buf(t, dev, in), u32buf(t, dev, make([]uint32, 1000*4))
+			err := run(t, dev, code, 1000, y, z) // batches of 7
+			if err != nil && !strings.Contains(err.Error(), "work budget") {
+				t.Fatal(err)
+			}
+			return err == nil
 		}
-	}
-	if !fits(Options{WorkBudget: hi, Parallel: true, Workers: 2}) || fits(Options{WorkBudget: hi - 1, Parallel: true, Workers: 2}) {
-		t.Errorf("one by one the dispatch needs %d work; batched it does not", hi)
+		lo, hi := int64(1), int64(1)<<30 // fits(hi), not fits(lo)
+		for lo+1 < hi {
+			if mid := (lo + hi) / 2; fits(Options{WorkBudget: mid}) {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		if !fits(Options{WorkBudget: hi, Parallel: true, Workers: 2}) || fits(Options{WorkBudget: hi - 1, Parallel: true, Workers: 2}) {
+			t.Errorf("kernel %d: one by one the dispatch needs %d work; batched it does not", k, hi)
+		}
 	}
 }
 

@@ -30,6 +30,7 @@ type dispatchRun struct {
 	describe func(*spirv.Module, int) string
 	stop     atomic.Bool
 	noLock   bool // no lockstep execution
+	batchAll bool // batch whatever the dispatch's size and workers (Options.batchAll)
 	// ctx and progress are the dispatch's Context and Progress.
 	ctx      context.Context
 	progress func(done, total uint64)
@@ -702,7 +703,7 @@ func claim(next *atomic.Uint64, total uint64, workers int, batch uint64) (i, end
 			return total, total
 		}
 		k := uint64(1)
-		if workers > 1 {
+		if workers > 1 || batch > 1 {
 			k = min(max((total-i)/uint64(8*workers), 1), maxClaim)
 			k = min((k+batch-1)/batch*batch, total-i)
 		}
@@ -726,11 +727,14 @@ const maxClaim = 32
 // rows within maxWideWords and memory within maxBatchMem.
 func (x *dispatchRun) batchSize(total uint64, workers int) uint64 {
 	p := x.p
-	if !p.batch || workers < 2 || x.noLock || x.check != nil {
+	if !p.batch || workers < 2 && !x.batchAll || x.noLock || x.check != nil {
 		return 1
 	}
 	n := uint64(p.local[0])
-	b := min(maxBatchLanes/n, uint64(x.groups[0]), total/(uint64(workers)*64))
+	b := min(maxBatchLanes/n, uint64(x.groups[0]))
+	if !x.batchAll {
+		b = min(b, total/(uint64(workers)*64))
+	}
 	if slots := uint64(len(x.tmpl)); slots > 0 {
 		b = min(b, maxWideWords/(slots*n))
 	}
