@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/coopshader/coop/backend"
+	"github.com/coopshader/coop/spirv"
 )
 
 // fuseSrc reads through address computations lockstep fuses into their
@@ -90,7 +91,7 @@ func TestFusedLoadsMatchOneByOne(t *testing.T) {
 	if errA == nil || fmt.Sprint(errA) != fmt.Sprint(errB) {
 		t.Errorf("out of range:\nlockstep   %v\none by one %v", errA, errB)
 	}
-	for steps := int64(30); steps < 700; steps += 3 {
+	for steps := int64(30); steps < 700; steps++ {
 		_, errA := fuseRun(t, code, false, 16, 0, steps)
 		_, errB := fuseRun(t, code, true, 16, 0, steps)
 		if fmt.Sprint(errA) != fmt.Sprint(errB) {
@@ -150,5 +151,65 @@ void main() {
 	}
 	if fmt.Sprint(out[0]) != fmt.Sprint(out[1]) {
 		t.Errorf("lockstep   %v\none by one %v", out[0], out[1])
+	}
+}
+
+// TestFusedFloatChainsMatchOneByOne checks chains whose other operands
+// vary (rows) against running the invocations one at a time, bit for bit:
+// float products and sums on NaNs with payloads, infinities, zeros of
+// both signs and subnormals, the previous result as the second operand of
+// a commutative operation (taken first), a chain ending in the promoted
+// variable it also reads (s += a*b + t), and integer chains with row
+// operands.
+func TestFusedFloatChainsMatchOneByOne(t *testing.T) {
+	src := `#version 450
+layout(local_size_x = 24) in;
+layout(set = 0, binding = 0) readonly buffer I { float f[]; };
+layout(set = 0, binding = 1) buffer O { uint o[]; };
+void main() {
+    uint g = gl_GlobalInvocationID.x;
+    float s = 0.0, t = 1.0;
+    uint v = g;
+    for (uint k = 0u; k < 6u; k++) {
+        float a = f[(g + k) % 48u];
+        float b = f[(g * 7u + k * 5u) % 48u];
+        s += a * b + t;
+        t = b - a * s;
+        v = (g ^ v) + v * 3u + g;
+    }
+    o[g] = floatBitsToUint(s);
+    o[g + 48u] = floatBitsToUint(t);
+    o[g + 96u] = v;
+}`
+	code := glslWords(t, src)
+	pr := loadWords(t, code, 8)
+	float := 0
+	for _, in := range pr.p.code {
+		if in.fc != nil && in.op == spirv.OpFMul {
+			float++
+		}
+	}
+	if float < 1 {
+		t.Fatalf("no fused float chain")
+	}
+	specials := []uint32{0x7fc00001, 0xffc12345, 0x7f800000, 0xff800000, 0x80000000, 0, 0x00000003, 0x80400000,
+		0x3f800000, 0xbf800000, 0x7f7fffff, 0x00800000}
+	in := make([]uint32, 48)
+	for i := range in {
+		in[i] = specials[i%len(specials)] ^ uint32(i/len(specials))*0x00010001&0x007fffff
+	}
+	var out [2][]uint32
+	for k, noLock := range []bool{false, true} {
+		dev := New(Options{SubgroupSize: 8, noLockstep: noLock})
+		ib := u32buf(t, dev, in)
+		ob := u32buf(t, dev, make([]uint32, 144))
+		if _, err := dev.Dispatch(&backend.Dispatch{Code: code, Entry: "main", Groups: [3]uint32{2, 1, 1},
+			Bindings: []backend.Binding{{Binding: 0, Buffer: ib}, {Binding: 1, Buffer: ob}}}); err != nil {
+			t.Fatal(err)
+		}
+		out[k] = u32s(ob)
+	}
+	if fmt.Sprint(out[0]) != fmt.Sprint(out[1]) {
+		t.Errorf("lockstep   %x\none by one %x", out[0], out[1])
 	}
 }

@@ -850,11 +850,13 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 		if in.fu != nil && m.rows != nil && m.left >= int64(in.fu.n-1) && m.fused(in.fu) {
 			m.left -= int64(in.fu.n - 1)
 			ld.pc += in.fu.n
+			m.skipNops(ld, in.fu.skip)
 			continue
 		}
 		if in.fc != nil && m.rows != nil && m.left >= int64(in.fc.n-1) && m.chain(in.fc) {
 			m.left -= int64(in.fc.n - 1)
 			ld.pc += in.fc.n
+			m.skipNops(ld, in.fc.skip)
 			continue
 		}
 		n := in.rn
@@ -976,6 +978,17 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			m.setSteps(wg.stmp)
 		}
 		ld.pc++
+		m.skipNops(ld, in.skip)
+	}
+}
+
+// skipNops passes the leader ld over the k nops at its pc where every
+// invocation has a step left for each (else lockstep takes them one by
+// one and stops where the budget does).
+func (m *sgMeta) skipNops(ld *lane, k int32) {
+	if k > 0 && m.left >= int64(k) {
+		m.left -= int64(k)
+		ld.pc += k
 	}
 }
 

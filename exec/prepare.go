@@ -79,6 +79,9 @@ type prog struct {
 	// once every function is compiled; halt is the pc a callback returns to.
 	callbacks []*coop2
 	halt      int32
+	// solo holds the solo runs of the blocks of divergent regions' sides,
+	// by the pc starting them (solo.go); nil where no region has any.
+	solo []*soloRun
 	// ptrLay is the layout of pointers to matrices (or to columns of
 	// row-major matrices) within explicitly laid-out memory.
 	ptrLay map[uint32]matLayout

@@ -30,6 +30,9 @@ type regionIf struct {
 	uses           [2][]int32
 	writes         []int32
 	keep, keepLive []int32
+	// solo are the blocks of the sides, which have solo runs (solo.go),
+	// when every instruction of theirs can run so.
+	solo []int32
 }
 
 // maxRegion bounds the instructions a region's search visits, so that
@@ -46,17 +49,19 @@ func (p *prog) findRegions(merges map[int32]*edge) {
 		}
 		in.region = p.findRegion(in, e.pc)
 	}
+	p.addSolo()
 }
 
 // findRegion decides whether the conditional branch in, whose selection
 // merge block starts at merge, runs as a divergent region.
 func (p *prog) findRegion(in *instr, merge int32) *regionIf {
 	ri := &regionIf{merge: merge}
+	var walks [2]*regionWalk
 	for k, e := range in.e {
 		if e.back != 0 || e.exit != 0 || e.pc == merge && e.enter != 0 {
 			return nil
 		}
-		w := regionWalk{p: p, merge: merge, seen: map[int32]bool{}, entered: map[uint32]bool{}}
+		w := &regionWalk{p: p, merge: merge, seen: map[int32]bool{}, entered: map[uint32]bool{}}
 		w.uses = appendMoves(nil, e.moves, true)
 		w.writes = appendMoves(ri.writes, e.moves, false)
 		if e.enter != 0 {
@@ -64,12 +69,15 @@ func (p *prog) findRegion(in *instr, merge int32) *regionIf {
 		}
 		if e.pc != merge {
 			ri.run[k] = true
+			w.blocks = append(w.blocks, e.pc)
 			if !w.walk(e.pc, false) || !w.loopsInside() {
 				return nil
 			}
+			walks[k] = w
 		}
 		ri.uses[k], ri.writes, ri.keep = w.uses, w.writes, append(ri.keep, w.keep...)
 	}
+	ri.solo = soloBlocks(walks)
 	ri.keepLive = ri.keep
 	if live := p.reachReads(merge); live != nil {
 		ri.keepLive = nil
@@ -82,6 +90,24 @@ func (p *prog) findRegion(in *instr, merge int32) *regionIf {
 		}
 	}
 	return ri
+}
+
+// soloBlocks returns the blocks of the sides walked, nil where an
+// instruction of theirs cannot be part of a solo run.
+func soloBlocks(walks [2]*regionWalk) []int32 {
+	var blocks []int32
+	for _, w := range walks {
+		if w == nil {
+			continue
+		}
+		for pc := range w.seen {
+			if !soloable(&w.p.code[pc]) {
+				return nil
+			}
+		}
+		blocks = append(blocks, w.blocks...)
+	}
+	return blocks
 }
 
 // appendMoves appends the sources (src) or destinations of moves.
@@ -108,6 +134,7 @@ type regionWalk struct {
 	keep    []int32
 	entered map[uint32]bool // loops entered on the way
 	left    []uint32        // loops continued or left on the way
+	blocks  []int32         // the blocks of the side (in the region's function)
 }
 
 // walk visits the code from block start pc; fn: in a called function,
@@ -207,6 +234,9 @@ func (w *regionWalk) edge(e *edge, work *[]int32, fn bool) bool {
 	if e.pc == w.merge && !fn {
 		return e.back == 0 && e.exit == 0 && e.enter == 0
 	}
+	if !fn {
+		w.blocks = append(w.blocks, e.pc)
+	}
 	*work = append(*work, e.pc)
 	return true
 }
@@ -263,7 +293,7 @@ func (wg *wgState) lockRegion(in *instr, m *sgMeta) (bool, error) {
 		l.take(in.e[k])
 		wg.cur = l
 		l.halt = ri.merge
-		err := l.run()
+		err := l.runSolo()
 		l.halt = 0
 		left := l.steps
 		l.steps += spent
@@ -310,9 +340,26 @@ func (wg *wgState) sideOf(sg []*lane, cr []uint64, c int32, k int) []*lane {
 	if k == 1 {
 		act = wg.mrest[:0]
 	}
-	for i, l := range sg {
-		if side(cr, i, l, c) == k {
-			act = append(act, l)
+	switch {
+	case cr == nil:
+		for i, l := range sg {
+			if side(cr, i, l, c) == k {
+				act = append(act, l)
+			}
+		}
+	case k == 0:
+		// Rows first, each a tight loop: sides are often a few
+		// invocations (an elected one per subgroup, invocation 0).
+		for i, v := range cr[:len(sg)] {
+			if v != 0 {
+				act = append(act, sg[i])
+			}
+		}
+	default:
+		for i, v := range cr[:len(sg)] {
+			if v == 0 {
+				act = append(act, sg[i])
+			}
 		}
 	}
 	if k == 0 {

@@ -95,6 +95,30 @@ var regionShaders = map[string]string{
         s = i * 7u + 5u;
     }
     o[i] = subgroupAdd(s) + s;`,
+	"signed": `
+    int s = int(i) - 20;
+    if ((i % 3u) != 1u) {
+        for (int j = -3; j < int(i % 9u) - 4; j++) s = s * -3 + j;
+    }
+    o[i] = uint(subgroupAdd(s) + s);`,
+	"float": `
+    float f = float(i) * 0.37;
+    if ((i & 5u) == 4u) {
+        for (uint j = 0u; j < i % 7u; j++) f = f * 1.0625 + float(j) / 3.0;
+    }
+    o[i] = floatBitsToUint(subgroupAdd(f)) ^ floatBitsToUint(f);`,
+	"memory": `
+    sh[i % 64u] = i * 5u;
+    barrier();
+    uint s = 0u;
+    if ((i % 4u) == 2u) {
+        for (uint j = 0u; j < 64u; j += i % 5u + 1u) {
+            s += sh[j] ^ j;
+            sm[j & 3u] = s;
+        }
+    }
+    barrier();
+    o[i] = s + sm[i & 3u];`,
 	"return": `
     uint s = i;
     if ((i % 7u) == 3u) {
@@ -121,7 +145,7 @@ var regionShaders = map[string]string{
     o[i] = subgroupAdd(s) + s;`,
 }
 
-var regionWant = map[string]bool{"variable": true, "loop": true, "nested": true, "ifelse": true, "inloop": true, "call": true, "switch": true, "reduce": true}
+var regionWant = map[string]bool{"signed": true, "float": true, "memory": true, "variable": true, "loop": true, "nested": true, "ifelse": true, "inloop": true, "call": true, "switch": true, "reduce": true}
 
 func regionCode(t *testing.T, body string, local int) []uint32 {
 	return glslWords(t, fmt.Sprintf(`#version 450
@@ -191,6 +215,22 @@ func TestRegions(t *testing.T) {
 	}
 }
 
+// soloWant are the shaders of regionShaders whose regions have solo runs
+// (solo.go): all but the one whose side calls a function.
+var soloWant = map[string]bool{"signed": true, "float": true, "memory": true, "variable": true, "loop": true,
+	"nested": true, "ifelse": true, "inloop": true, "switch": true, "reduce": true}
+
+// TestSoloRuns checks which regions' sides run as solo runs (TestRegions
+// compares what they compute with one invocation at a time).
+func TestSoloRuns(t *testing.T) {
+	for name, body := range regionShaders {
+		pr := loadWords(t, regionCode(t, body, 64), 16)
+		if got := pr.p.solo != nil; got != soloWant[name] {
+			t.Errorf("%s: solo runs %v, want %v", name, got, soloWant[name])
+		}
+	}
+}
+
 // TestRegionReduce checks the reduction's sum against Go's.
 func TestRegionReduce(t *testing.T) {
 	out, err := regionRun(t, regionCode(t, regionShaders["reduce"], 64), 64, false)
@@ -209,7 +249,8 @@ func TestRegionReduce(t *testing.T) {
 // TestRegionFaults: a fault on a side of a region is reported as running
 // the invocations one at a time reports it, even where an earlier
 // invocation faults later, past the merge (the region's fault comes
-// second then), and in another subgroup of a wide workgroup.
+// second then), and in another subgroup of a wide workgroup; an index out
+// of range and a store past its buffer in a solo run's loop (solo.go).
 func TestRegionFaults(t *testing.T) {
 	for _, body := range []string{`
     uint s = i;
@@ -234,6 +275,16 @@ func TestRegionFaults(t *testing.T) {
     if (i >= 10u) {
         for (uint j = 0u; j < 3u; j++) s += j;
         sm[1000000u + i] = s;
+    }
+    o[i] = s;`, `
+    uint s = i;
+    if (i == 9u || i == 40u) {
+        for (uint j = 60u; j < 70u; j++) s += sh[j] * j;
+    }
+    o[i] = s;`, `
+    uint s = i;
+    if (i == 9u || i == 40u) {
+        for (uint j = 0u; j < 9u; j++) sm[j * i] = s;
     }
     o[i] = s;`} {
 		for _, local := range []int{16, 64} {
@@ -328,6 +379,29 @@ void main() {
 		}
 		if tc.fault == "" && !bytes.Equal(outs[0], outs[1]) {
 			t.Error("lockstep and one by one differ")
+		}
+	}
+}
+
+// TestSoloSteps: an invocation that runs out of steps in a solo run's
+// loop stops at the instruction, with the error, running it one
+// invocation at a time gives, at every step budget in a range (a run
+// starts only with the steps for all of it).
+func TestSoloSteps(t *testing.T) {
+	code := budgetCode(t, `
+    uint a = gl_LocalInvocationIndex;
+    if (a == 0u || a == 5u) {
+        for (uint i = 0u; i < pc.n; i++) a = a * 3u + i;
+    }
+    o[gl_LocalInvocationIndex] = a;`, 16)
+	if pr := loadWords(t, code, 16); pr.p.solo == nil {
+		t.Fatal("no solo runs")
+	}
+	for steps := int64(20); steps < 260; steps++ {
+		a := budgetRun(t, code, false, 1<<20, steps, -1)
+		b := budgetRun(t, code, true, 1<<20, steps, -1)
+		if a == nil || fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("step budget %d:\nlockstep   %v\none by one %v", steps, a, b)
 		}
 	}
 }
