@@ -66,8 +66,10 @@ type sgMeta struct {
 	// rs and ro place the rows in rows: slot s's at s*rs+ro (a subgroup of
 	// a wide workgroup views the workgroup's rows).
 	rs, ro int
-	// wide: sg is the whole workgroup of several subgroups (wgState.wide).
-	wide bool
+	// wide: sg is the whole workgroup of several subgroups (wgState.wide);
+	// multi: of several workgroups run at once (a batch, newWG), whose
+	// WorkgroupId and workgroup memory differ.
+	wide, multi bool
 	// aff holds the functions of the sAff slots, runs and box the
 	// invocations' ids for them (affine.go); made: the row handler just
 	// run made its result sAff.
@@ -871,7 +873,7 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 		case lkLoad, lkLoadU, lkLoadS:
 			once = m.loadOnce(in)
 		case lkStore:
-			once = uniformIn(st, in) && ld.regs[in.a[0]]>>56 != regInv
+			once = uniformIn(st, in) && m.onceAt(ld.regs[in.a[0]])
 		case lkLane:
 		case lkCtl:
 			done, err := wg.lockCtl(in, m)
@@ -1064,11 +1066,18 @@ func (m *sgMeta) loadOnce(in *instr) bool {
 	}
 	switch in.lk {
 	case lkLoadU:
-		return true
+		return !m.multi || !m.sg[0].p.groupIn(m.sg[0].regs[a])
 	case lkLoadS:
 		return !m.wide
 	}
-	return m.sg[0].regs[a]>>56 != regInv
+	return m.onceAt(m.sg[0].regs[a])
+}
+
+// onceAt reports whether an access to the address the same in every
+// invocation may run once for all: not in invocation memory, nor in
+// workgroup memory where the row spans a batch's workgroups (multi).
+func (m *sgMeta) onceAt(a uint64) bool {
+	return a>>56 != regInv && !(m.multi && a>>56 == regWG)
 }
 
 // slices runs f for each subgroup of the workgroup in order; it stops at
@@ -1099,6 +1108,19 @@ func (wg *wgState) finishEarly(m *sgMeta, l *lane, resume int32, err error) erro
 			e.pc = resume
 		}
 		wg.meta[i].enter = enterRecompute
+	}
+	// In a batch the workgroups before l's run to their end first.
+	first := 0
+	if m.multi {
+		k := l.lid / wg.per
+		for j := range k {
+			if err := wg.runGroup(j); err != nil {
+				return err
+			}
+		}
+		first = k * wg.per / wg.x.p.sgSize
+	}
+	for i := first; i < g; i++ {
 		if err := wg.runSubgroup(i); err != nil {
 			return err
 		}
