@@ -552,8 +552,10 @@ func (m *sgMeta) fusedAgain(fl *fusedLoad, mm *fmemo) bool {
 // written (nothing reads them). A commutative operation may take the
 // previous result as its second operand (the kernels are exact either
 // way round, NaNs canonical). It declines, having written nothing, where
-// its input is the same everywhere (the chain then runs once, unfused)
-// or an operand is a tile.
+// its input is the same everywhere (the chain then runs once, unfused),
+// an operand is a tile, or an operand is an affine function (affine.go:
+// one by one, sums and products of those stay functions, which the loads
+// they address fuse; a chain would make them rows).
 
 // fusedChain is the run of n instructions from the one that holds it;
 // x the input, steps the operations, res the final result.
@@ -664,11 +666,11 @@ func (p *prog) chainAt(k int32, uses map[uint32]int32, covered []bool) (*fusedCh
 // cannot.
 func (m *sgMeta) chain(fc *fusedChain) bool {
 	st, lr := m.st, m.sg[0].regs
-	if v := st[fc.x]; isUni(v) || v == sTile {
+	if v := st[fc.x]; isUni(v) || v == sTile || v == sAff {
 		return false
 	}
 	for _, s := range fc.steps {
-		if s.bin != nil && st[s.y] == sTile {
+		if s.bin != nil && (st[s.y] == sTile || st[s.y] == sAff) {
 			return false
 		}
 	}
