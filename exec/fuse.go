@@ -19,11 +19,13 @@ import "github.com/coopshader/coop/spirv"
 // declined before anything is written and its instructions run one by
 // one, which fault where they must.
 
-// maxFuseNodes bounds the instructions of a fused run that compute, and
-// maxFuseLeaves its inputs.
+// maxFuseNodes bounds the instructions of a fused run that compute,
+// maxFuseLeaves its inputs and maxFuseSteps its access chains' indices.
 const (
 	maxFuseNodes  = 8
 	maxFuseLeaves = 16
+	maxFuseSteps  = 16
+	maxFuseVals   = maxFuseLeaves + maxFuseNodes
 )
 
 // fusedLoad is the run of instructions from the one that holds it: n
@@ -34,6 +36,7 @@ const (
 type fusedLoad struct {
 	n      int32
 	skip   int32 // nops right after the run (nopRuns)
+	id     int32 // the program's fused loads numbered, for their memos
 	leaves []fleaf
 	nodes  []fnode
 	res    int32
@@ -73,8 +76,10 @@ func (p *prog) fuseLoads(first int) {
 		}
 	}
 	covered := make([]bool, len(p.code))
+	ids := int32(0)
 	for k := range p.code {
 		if fl, start := p.fuseAt(int32(k), uses); fl != nil {
+			fl.id, ids = ids, ids+1
 			p.code[start].fu = fl
 			for j := start; j < start+fl.n; j++ {
 				covered[j] = true
@@ -165,6 +170,13 @@ func (p *prog) fuseAt(k int32, uses map[uint32]int32) (*fusedLoad, int32) {
 	if k, found := node[ld.a[0]]; !found || k != last || nodeW[k] != 64 || !ok || len(fl.leaves) > maxFuseLeaves {
 		return nil, 0
 	}
+	steps := 0
+	for _, n := range fl.nodes {
+		steps += len(n.idx)
+	}
+	if steps > maxFuseSteps {
+		return nil, 0
+	}
 	fix := func(v *fval) {
 		if *v < 0 {
 			*v = fval(len(fl.leaves)) + (-1 - *v)
@@ -214,8 +226,12 @@ func (p *prog) fusible(in *instr) bool {
 // false, having written nothing, where it cannot. The functions are kept
 // as scalars (copies of their arrays stall on store forwarding).
 func (m *sgMeta) fused(fl *fusedLoad) bool {
-	const nv = maxFuseLeaves + maxFuseNodes
-	var cs, xs, ys, zs [nv]int64
+	mm := m.memoOf(fl)
+	if mm.fl == fl && m.fusedAgain(fl, mm) {
+		return true
+	}
+	mm.fl = nil
+	cs, xs, ys, zs := &m.fv.c, &m.fv.x, &m.fv.y, &m.fv.z
 	if !m.boxOK {
 		// No range is known: the pointer, which varies, has none either.
 		return false
@@ -328,6 +344,198 @@ func (m *sgMeta) fused(fl *fusedLoad) bool {
 		return false
 	}
 	affLoadRuns(m.row(fl.res), buf, m.runs, a, tag, fl.width)
+	st[fl.res] = sVec
+	m.remember(fl, mm, buf, tag)
+	return true
+}
+
+// Fused load memos. In a loop, a fused load's inputs are mostly the
+// same from one iteration to the next: the invocations' functions (ib)
+// and the constants do not change, only a uniform counter (j) does, which
+// moves the addresses without changing their coefficients. A subgroup
+// keeps, per fused load, what its last computation in this lockstep run
+// (fmemo.epoch: the rows' layout, the box, the buffers and the workgroup
+// memory stay as they are within one) established: the functions of its
+// inputs that vary, the ranges of its varying indices and of the address
+// about their constant terms, and the buffer the addresses lay in. When
+// the inputs that vary are the same and no uniform input that changed
+// reaches a coefficient (a multiplier or shift count of a varying value),
+// every coefficient is the same as then, so fusedAgain computes only the
+// constant terms, with the same arithmetic as fused, and checks them
+// against the same limits; where any check fails it leaves the decision
+// to fused, which computes everything again.
+
+// fmemo is a subgroup's memo of one fused load; fl is nil where none holds.
+type fmemo struct {
+	epoch uint64
+	fl    *fusedLoad
+	// uni marks the leaves that were the same everywhere, dfeed those of
+	// them whose value reaches a coefficient (they must not change).
+	uni, dfeed uint32
+	leaf       [maxFuseLeaves][4]int64 // c, dx, dy, dz
+	lw         [maxFuseLeaves]uint8    // the widths of sAff leaves
+	// vary marks the chain indices (in order over the nodes) that vary;
+	// lo and hi their ranges less their constant terms.
+	vary   uint32
+	lo, hi [maxFuseSteps]int64
+	// The address: its coefficients, its range less its constant term,
+	// the bytes it lies in and their tag.
+	d        [3]int64
+	alo, ahi int64
+	buf      []byte
+	tag      int64
+}
+
+// fuseVals is the scratch of fused: the values' functions by fval.
+type fuseVals struct {
+	c, x, y, z [maxFuseVals]int64
+}
+
+// memoOf gives the memo of fl in m, emptied where it is of an earlier
+// lockstep run.
+func (m *sgMeta) memoOf(fl *fusedLoad) *fmemo {
+	if int(fl.id) >= len(m.fmemo) {
+		m.fmemo = append(m.fmemo, make([]fmemo, int(fl.id)+1-len(m.fmemo))...)
+	}
+	mm := &m.fmemo[fl.id]
+	if mm.epoch != m.fepoch {
+		mm.epoch, mm.fl, mm.buf = m.fepoch, nil, nil
+	}
+	return mm
+}
+
+// remember fills mm from the computation of fl fused just made (m.fv),
+// whose address lies in buf (tag).
+func (m *sgMeta) remember(fl *fusedLoad, mm *fmemo, buf []byte, tag int64) {
+	v := &m.fv
+	st := m.st
+	var dep [maxFuseVals]uint32 // the uniform leaves each value's constant term depends on
+	mm.uni, mm.dfeed, mm.vary = 0, 0, 0
+	for i, lf := range fl.leaves {
+		mm.leaf[i] = [4]int64{v.c[i], v.x[i], v.y[i], v.z[i]}
+		if isUni(st[lf.slot]) {
+			mm.uni |= 1 << i
+			dep[i] = 1 << i
+		} else {
+			mm.lw[i] = m.aff[lf.slot].w
+		}
+	}
+	varies := func(k fval) bool { return v.x[k]|v.y[k]|v.z[k] != 0 }
+	k, j := len(fl.leaves), 0
+	for ni := range fl.nodes {
+		n := &fl.nodes[ni]
+		dep[k] = dep[n.x]
+		if n.ch != nil {
+			for _, x := range n.idx {
+				dep[k] |= dep[x]
+				if varies(x) {
+					d := [3]int64{v.x[x], v.y[x], v.z[x]}
+					lo, hi, _ := m.rngOf(v.c[x], &d)
+					mm.vary |= 1 << j
+					mm.lo[j], mm.hi[j] = lo-v.c[x], hi-v.c[x]
+				}
+				j++
+			}
+		} else {
+			dep[k] |= dep[n.y]
+			if n.op == spirv.OpIMul || n.op == spirv.OpShiftLeftLogical {
+				// The factor of a varying operand scales its coefficients.
+				switch {
+				case varies(n.y):
+					mm.dfeed |= dep[n.x]
+				case varies(n.x):
+					mm.dfeed |= dep[n.y]
+				}
+			}
+		}
+		k++
+	}
+	a := &m.fa
+	lo, hi, _ := m.rng(a)
+	mm.d, mm.alo, mm.ahi = a.d, lo-a.c, hi-a.c
+	mm.buf, mm.tag, mm.fl = buf, tag, fl
+}
+
+// fusedAgain runs fl from its memo mm where the computation's
+// coefficients are those mm holds and every check passes; false, having
+// written nothing, where not (fused then decides).
+func (m *sgMeta) fusedAgain(fl *fusedLoad, mm *fmemo) bool {
+	st, lr := m.st, m.sg[0].regs
+	cs := &m.fv.c
+	for i, lf := range fl.leaves {
+		r := lf.slot
+		switch v := st[r]; {
+		case v == sAff:
+			a, e := &m.aff[r], &mm.leaf[i]
+			if mm.uni&(1<<i) != 0 || a.w != mm.lw[i] || a.c != e[0] || a.d[0] != e[1] || a.d[1] != e[2] || a.d[2] != e[3] {
+				return false
+			}
+			cs[i] = a.c
+		case isUni(v):
+			c := int64(lr[r])
+			if lf.w != 0 && lf.w < 64 {
+				c = sext(lr[r], int(lf.w))
+			}
+			if mm.uni&(1<<i) == 0 || mm.dfeed&(1<<i) != 0 && c != mm.leaf[i][0] {
+				return false
+			}
+			cs[i] = c
+		default:
+			return false
+		}
+	}
+	k, j := len(fl.leaves), 0
+	for ni := range fl.nodes {
+		n := &fl.nodes[ni]
+		if n.ch != nil {
+			r0 := cs[n.x] + int64(n.ch.off)
+			for i, s := range n.ch.steps {
+				c := cs[n.idx[i]]
+				if mm.vary&(1<<j) == 0 {
+					if s.bound > 0 && uint64(c) >= uint64(s.bound) {
+						return false
+					}
+				} else {
+					lo, hi := c+mm.lo[j], c+mm.hi[j]
+					if uint64(c+affMaxC) > 2*affMaxC || lo < 0 || s.w < 64 && hi >= 1<<(s.w-1) || s.bound > 0 && hi >= int64(s.bound) {
+						return false
+					}
+				}
+				r0 += c * int64(s.stride)
+				j++
+			}
+			cs[k] = r0
+			k++
+			continue
+		}
+		ca, cb := cs[n.x], cs[n.y]
+		var c int64
+		switch n.op {
+		case spirv.OpIAdd:
+			c = ca + cb
+		case spirv.OpISub:
+			c = ca - cb
+		case spirv.OpShiftLeftLogical:
+			c = ca * (int64(1) << (uint64(cb) & uint64(n.w-1)))
+		default:
+			c = ca * cb
+		}
+		if n.w == 32 {
+			c = int64(int32(c))
+		}
+		cs[k] = c
+		k++
+	}
+	// affSpanOf's checks, the coefficients and the tag those of the memo.
+	c := cs[k-1]
+	lo, hi := c+mm.alo, c+mm.ahi
+	if uint64(c+affMaxC) > 2*affMaxC || lo < 0 || lo&^(1<<offBits-1) != mm.tag || hi&^(1<<offBits-1) != mm.tag ||
+		hi-mm.tag > int64(len(mm.buf))-fl.width {
+		return false
+	}
+	a := &m.fa
+	a.c, a.d, a.w = c, mm.d, 64
+	affLoadRuns(m.row(fl.res), mm.buf, m.runs, a, mm.tag, fl.width)
 	st[fl.res] = sVec
 	return true
 }

@@ -73,12 +73,17 @@ type sgMeta struct {
 	// aff holds the functions of the sAff slots, runs and box the
 	// invocations' ids for them (affine.go); made: the row handler just
 	// run made its result sAff.
-	aff   []affine
-	fa    affine // a fused load's address (fuse.go)
-	runs  []xrun
-	box   [3][2]int64
-	boxOK bool
-	made  bool
+	aff []affine
+	fa  affine // a fused load's address (fuse.go)
+	// fv is fused's scratch, fmemo the fused loads' memos (fuse.go),
+	// of the lockstep run numbered fepoch.
+	fv     fuseVals
+	fmemo  []fmemo
+	fepoch uint64
+	runs   []xrun
+	box    [3][2]int64
+	boxOK  bool
+	made   bool
 	// left counts the steps the invocations spend alike in lockstep down
 	// from start, the fewest any of them had left (settle); fin is what
 	// each spent so when they finished in lockstep unsettled (spend).
@@ -830,6 +835,7 @@ func (m *sgMeta) enterLockstep() {
 // the invocations one at a time.
 func (wg *wgState) lockstep(m *sgMeta) error {
 	m.enterLockstep()
+	m.fepoch++
 	x := wg.x
 	code := x.p.code
 	st, sg := m.st, m.sg
