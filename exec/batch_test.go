@@ -152,44 +152,49 @@ void main() {
 // workgroups one by one spends: the least budget that lets that through
 // lets the batches through, one less stops them.
 func TestBatchWork(t *testing.T) {
-	code := glslWords(t, batchSrc)
-	in := make([]uint32, 1000*64)
-	for i := range in {
-		in[i] = uint32(i * 7919)
-	}
-	fits := func(o Options) bool {
-		dev := New(o)
-		b := u32buf(t, dev, in)
-		err := run(t, dev, code, 1000, b) // batches of 7
-		if err != nil && !strings.Contains(err.Error(), "work budget") {
-			t.Fatal(err)
+	for k, src := range []string{batchSrc, batchConvSrc, batchSharedSrc} {
+		code := glslWords(t, src)
+		in := make([]uint32, 1000*64)
+		for i := range in {
+			in[i] = uint32(i * 7919)
 		}
-		return err == nil
-	}
-	lo, hi := int64(1), int64(1)<<30 // fits(hi), not fits(lo)
-	for lo+1 < hi {
-		if mid := (lo + hi) / 2; fits(Options{WorkBudget: mid}) {
-			hi = mid
-		} else {
-			lo = mid
+		fits := func(o Options) bool {
+			dev := New(o)
+			y, z := u32buf(t, dev, in), u32buf(t, dev, make([]uint32, 1000*4))
+			err := run(t, dev, code, 1000, y, z) // batches of 7
+			if err != nil && !strings.Contains(err.Error(), "work budget") {
+				t.Fatal(err)
+			}
+			return err == nil
 		}
-	}
-	if !fits(Options{WorkBudget: hi, Parallel: true, Workers: 2}) || fits(Options{WorkBudget: hi - 1, Parallel: true, Workers: 2}) {
-		t.Errorf("one by one the dispatch needs %d work; batched it does not", hi)
+		lo, hi := int64(1), int64(1)<<30 // fits(hi), not fits(lo)
+		for lo+1 < hi {
+			if mid := (lo + hi) / 2; fits(Options{WorkBudget: mid}) {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		if !fits(Options{WorkBudget: hi, Parallel: true, Workers: 2}) || fits(Options{WorkBudget: hi - 1, Parallel: true, Workers: 2}) {
+			t.Errorf("kernel %d: one by one the dispatch needs %d work; batched it does not", k, hi)
+		}
 	}
 }
 
-// TestBatchable: workgroups that could tell they share a row never run
-// as a batch.
+// TestBatchable: workgroups batch unless a subgroup could span two of
+// them or a collective gathers more than a subgroup (or is cooperative).
 func TestBatchable(t *testing.T) {
-	for _, c := range []struct{ name, decl, body string }{
-		{"local id", "", "y[gl_GlobalInvocationID.x] = gl_LocalInvocationID.x;"},
-		{"local index", "", "y[gl_GlobalInvocationID.x] = gl_LocalInvocationIndex;"},
-		{"workgroup id", "", "y[gl_GlobalInvocationID.x] = gl_WorkGroupID.x;"},
-		{"shared", "shared uint s[64];", "s[gl_GlobalInvocationID.x % 64u] = 1u; y[gl_GlobalInvocationID.x] = s[0];"},
-		{"barrier", "", "barrier(); y[gl_GlobalInvocationID.x] = 1u;"},
-		{"subgroup", "#extension GL_KHR_shader_subgroup_basic : require\n", "y[gl_GlobalInvocationID.x] = gl_SubgroupID;"},
-		{"2d", "layout(local_size_y = 2) in;", "y[gl_GlobalInvocationID.x] = 1u;"},
+	for _, c := range []struct {
+		name, decl, body string
+		want             bool
+	}{
+		{"local id", "", "y[gl_GlobalInvocationID.x] = gl_LocalInvocationID.x;", true},
+		{"local index", "", "y[gl_GlobalInvocationID.x] = gl_LocalInvocationIndex;", true},
+		{"workgroup id", "", "y[gl_GlobalInvocationID.x] = gl_WorkGroupID.x;", true},
+		{"shared", "shared uint s[64];", "s[gl_GlobalInvocationID.x % 64u] = 1u; y[gl_GlobalInvocationID.x] = s[0];", true},
+		{"barrier", "", "barrier(); y[gl_GlobalInvocationID.x] = 1u;", true},
+		{"subgroup", "#extension GL_KHR_shader_subgroup_basic : require\n", "y[gl_GlobalInvocationID.x] = gl_SubgroupID;", true},
+		{"2d", "layout(local_size_y = 2) in;", "y[gl_GlobalInvocationID.x] = 1u;", false},
 	} {
 		decl := c.decl
 		version := "#version 450\n"
@@ -201,8 +206,217 @@ layout(set = 0, binding = 0) buffer Y { uint y[]; };
 ` + decl + `
 void main() { ` + c.body + ` }
 `
-		if batchProg(t, src).batch {
-			t.Errorf("%s: batchable", c.name)
+		if got := batchProg(t, src).batch; got != c.want {
+			t.Errorf("%s: batchable %v, want %v", c.name, got, c.want)
+		}
+	}
+	if !batchProg(t, batchSharedSrc).batch {
+		t.Error("the shared-memory kernel is not batchable")
+	}
+}
+
+// batchSharedSrc reduces each workgroup's values in shared memory with
+// barriers, as llama.cpp's matrix-vector kernels do, with control flow
+// that depends on the workgroup: some workgroups return at once, some
+// wait at barriers the others skip, some take a loop of their own length
+// between barriers, and subgroup operations combine the subgroups.
+const batchSharedSrc = `#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Y { uint y[]; };
+layout(set = 0, binding = 1) buffer Z { uint z[]; };
+shared uint part[64];
+shared uint sub[8];
+shared uint count;
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    uint row = gl_WorkGroupID.x;
+    if (row % 7u == 5u) {
+        return;
+    }
+    if (tid == 0u) {
+        count = row;
+    }
+    uint acc = y[row * 64u + tid] * (gl_LocalInvocationIndex + 1u);
+    for (uint k = 0u; k < row % 4u; k++) {
+        acc = acc * 31u + k + gl_SubgroupInvocationID;
+    }
+    sub[7] = 11u;
+    part[tid] = acc;
+    barrier();
+    acc += part[0] + sub[7];
+    barrier();
+    if (row % 3u == 1u) {
+        atomicAdd(count, tid);
+        barrier();
+        part[tid] += count;
+        barrier();
+    }
+    for (uint s = 32u; s > 0u; s >>= 1u) {
+        if (tid < s) {
+            part[tid] += part[tid + s];
+        }
+        barrier();
+    }
+    uint t = subgroupAdd(acc ^ row);
+    if (subgroupElect()) {
+        sub[gl_SubgroupID] = t + gl_NumSubgroups * 1000u;
+    }
+    barrier();
+    if (tid == 0u) {
+        uint u = 0u;
+        for (uint i = 0u; i < gl_NumSubgroups; i++) {
+            u = u * 7u + sub[i];
+        }
+        z[row * 4u] = part[0];
+        z[row * 4u + 1u] = u;
+        z[row * 4u + 2u] = count;
+        z[row * 4u + 3u] = gl_NumWorkGroups.x + subgroupBallot(true).x;
+    }
+    y[row * 64u + tid] = part[tid] + gl_WorkGroupID.x * 3u;
+}
+`
+
+// batchConvSrc stays in the batch's wide lockstep up to its masked
+// reduction: loads and stores of shared memory at addresses the same
+// everywhere, with values the same everywhere or the workgroup's.
+const batchConvSrc = `#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Y { uint y[]; };
+layout(set = 0, binding = 1) buffer Z { uint z[]; };
+shared uint part[64];
+shared uint sub[8];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    uint row = gl_WorkGroupID.x;
+    sub[7] = row + 11u;
+    sub[6] = 5u;
+    uint acc = y[row * 64u + tid] + gl_LocalInvocationIndex * row;
+    part[tid] = acc;
+    barrier();
+    acc += part[0] + sub[7] * sub[6] + part[63u - tid];
+    barrier();
+    for (uint s = 32u; s > 0u; s >>= 1u) {
+        if (tid < s) {
+            part[tid] += part[tid + s];
+        }
+        barrier();
+    }
+    uint t = subgroupAdd(acc);
+    if (subgroupElect()) {
+        sub[gl_SubgroupID] = t;
+    }
+    barrier();
+    if (tid == 0u) {
+        uint u = 0u;
+        for (uint i = 0u; i < gl_NumSubgroups; i++) {
+            u = u * 7u + sub[i];
+        }
+        z[row * 4u] = part[0];
+        z[row * 4u + 1u] = u;
+    }
+    y[row * 64u + tid] = acc + row;
+}
+`
+
+// batchRun runs src over groups workgroups one by one and batched (the
+// buffers y of 64 values and z of 4 per workgroup), with the subgroup
+// size sg, and returns both runs' buffers and errors.
+func batchRun(t *testing.T, src string, groups uint32, sg int, o Options) (got [2][2][]uint32, errs [2]error) {
+	t.Helper()
+	code := glslWords(t, src)
+	in := make([]uint32, groups*64)
+	for i := range in {
+		in[i] = uint32(i*2654435761) >> 9
+	}
+	o.SubgroupSize = sg
+	for k, par := range []bool{false, true} {
+		o.Parallel, o.Workers = par, 2
+		if !par {
+			o.Workers = 0
+		}
+		dev := New(o)
+		y, z := u32buf(t, dev, in), u32buf(t, dev, make([]uint32, groups*4))
+		errs[k] = run(t, dev, code, groups, y, z)
+		got[k] = [2][]uint32{u32s(y), u32s(z)}
+	}
+	return got, errs
+}
+
+// batchOf is the batch size a dispatch of groups workgroups of src gets
+// with two workers.
+func batchOf(t *testing.T, src string, groups uint32, sg int) uint64 {
+	t.Helper()
+	pr, err := Load(mustModule(t, glslWords(t, src)), "main", nil, sg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := &dispatchRun{p: pr.p, tmpl: pr.p.tmpl, groups: [3]uint32{groups, 1, 1}}
+	return x.batchSize(uint64(groups), 2)
+}
+
+// TestBatchShared: workgroups with shared memory, barriers (some in
+// control flow only some workgroups take), subgroup operations and the
+// ids that tell workgroups and subgroups apart give, run in batches, the
+// bytes running them one by one gives.
+func TestBatchShared(t *testing.T) {
+	for k, src := range []string{batchConvSrc, batchSharedSrc} {
+		for _, sg := range []int{32, 16, 64} {
+			const groups = 1000
+			if b := batchOf(t, src, groups, sg); b < 2 {
+				t.Fatalf("kernel %d, subgroup size %d: batches of %d", k, sg, b)
+			}
+			got, errs := batchRun(t, src, groups, sg, Options{})
+			if errs[0] != nil || errs[1] != nil {
+				t.Fatalf("kernel %d, subgroup size %d: %v / %v", k, sg, errs[0], errs[1])
+			}
+			for b, name := range []string{"y", "z"} {
+				for i := range got[0][b] {
+					if got[0][b][i] != got[1][b][i] {
+						t.Fatalf("kernel %d, subgroup size %d: %s[%d]: one by one %d, batched %d", k, sg, name, i, got[0][b][i], got[1][b][i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBatchFaults: a barrier only some invocations of one workgroup
+// reach, a fault in one workgroup after a barrier, and a workgroup that
+// runs out of steps between barriers are reported in a batch as one by
+// one.
+func TestBatchFaults(t *testing.T) {
+	for _, c := range []struct{ name, body, want string }{
+		{"barrier divergence", `if (gl_WorkGroupID.x == 700u && gl_LocalInvocationID.x < 5u) { barrier(); }`, "barrier divergence"},
+		{"fault", `if (gl_WorkGroupID.x == 700u && gl_LocalInvocationID.x == 9u) { y[part[9] + 100000u] = 1u; }`, "out-of-bounds"},
+		{"steps", `if (gl_WorkGroupID.x == 700u) { for (uint k = 0u; k < y[0] + 1u; k += part[1] & 0u) { part[gl_LocalInvocationID.x] += k; } }`, "step budget exhausted"},
+	} {
+		src := `#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Y { uint y[]; };
+layout(set = 0, binding = 1) buffer Z { uint z[]; };
+shared uint part[64];
+void main() {
+    part[gl_LocalInvocationID.x] = gl_WorkGroupID.x;
+    barrier();
+    ` + c.body + `
+    barrier();
+    y[gl_GlobalInvocationID.x] = part[63u - gl_LocalInvocationID.x];
+}
+`
+		_, errs := batchRun(t, src, 1000, 32, Options{StepBudget: 20000})
+		for k, err := range errs {
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("%s (parallel %v): %v, want %q", c.name, k == 1, err, c.want)
+			}
+		}
+		var e0, e1 *Error
+		if !errors.As(errs[0], &e0) || !errors.As(errs[1], &e1) || e0.Invocation != e1.Invocation || e0.Msg != e1.Msg {
+			t.Errorf("%s: one by one %v, batched %v", c.name, errs[0], errs[1])
 		}
 	}
 }

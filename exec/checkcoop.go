@@ -61,7 +61,7 @@ func bufferSize(l *lane, addr uint64) int64 {
 		if l.wg == nil {
 			return -1
 		}
-		return int64(len(l.wg.mem))
+		return int64(len(l.gmem))
 	}
 	return -1
 }

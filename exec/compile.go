@@ -15,6 +15,9 @@ type instr struct {
 	op  spirv.Op
 	res int32 // result slot
 	rn  int32 // result slots (resN), for lockstep
+	// skip is the number of nops right after the instruction, which
+	// lockstep passes over at once (nopRuns).
+	skip int32
 	// lk is how lockstep execution treats the instruction; uses are the
 	// slots of its value operands (slot, count pairs).
 	lk uint8
@@ -208,6 +211,7 @@ func (p *prog) compileFunctions(first int) error {
 	p.weigh()
 	p.pickVecs()
 	p.fuseLoads(first)
+	p.nopRuns()
 	if err := p.resolveCallbacks(); err != nil {
 		return err
 	}

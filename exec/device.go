@@ -59,6 +59,9 @@ type Options struct {
 	Check bool
 	// noLockstep runs every invocation on its own (tests compare).
 	noLockstep bool
+	// batchAll batches workgroups (batchSize) in dispatches of any size,
+	// one worker's too, where they then run in order (tests compare).
+	batchAll bool
 }
 
 // Device is the reference executor as a backend.Device.
@@ -456,7 +459,7 @@ func (d *Device) RunDispatch(pr *Program, dp *backend.Dispatch) error {
 	x := &dispatchRun{
 		p: p, bufs: bufs, accels: accels, images: images, smps: samplers, push: push, groups: groups, base: dp.Base, budget: d.opts.StepBudget,
 		printf: d.opts.Printf, describe: d.opts.Describe,
-		tmpl: slices.Clone(p.tmpl), noLock: d.opts.noLockstep,
+		tmpl: slices.Clone(p.tmpl), noLock: d.opts.noLockstep, batchAll: d.opts.batchAll,
 		ctx: dp.Context, progress: dp.Progress, work: workBudget(d.opts.WorkBudget, dp.WorkBudget),
 	}
 	if err := p.setHeaps(x.tmpl, dp); err != nil {

@@ -19,33 +19,50 @@ import "github.com/coopshader/coop/spirv"
 // declined before anything is written and its instructions run one by
 // one, which fault where they must.
 
-// maxFuseNodes bounds the instructions of a fused run that compute.
-const maxFuseNodes = 8
+// maxFuseNodes bounds the instructions of a fused run that compute,
+// maxFuseLeaves its inputs and maxFuseSteps its access chains' indices.
+const (
+	maxFuseNodes  = 8
+	maxFuseLeaves = 16
+	maxFuseSteps  = 16
+	maxFuseVals   = maxFuseLeaves + maxFuseNodes
+)
 
 // fusedLoad is the run of instructions from the one that holds it: n
 // instructions (the load last, or an unsigned widening of what it loads),
-// nodes the integer operations and access chains among
-// them in program order, then the load of width bytes into slot res.
+// leaves the slots it reads, nodes the integer operations and access
+// chains among them in program order (the last one the load's pointer),
+// then the load of width bytes into slot res.
 type fusedLoad struct {
-	n     int32
-	nodes []fnode
-	ptr   fref
-	res   int32
-	width int64
+	n      int32
+	skip   int32 // nops right after the run (nopRuns)
+	id     int32 // the program's fused loads numbered, for their memos
+	leaves []fleaf
+	nodes  []fnode
+	res    int32
+	width  int64
+}
+
+// fleaf is an input of a run: slot's value as one of width w (0: a
+// pointer, whose functions are of 64 bits and whose uniform values are
+// taken whole).
+type fleaf struct {
+	slot int32
+	w    uint8
 }
 
 // fnode is an integer operation (op; x, y) of width w, or an access
-// chain (ch; x its base, idx its indices).
+// chain (ch; x its base, idx its indices; w 64). Operands are fvals.
 type fnode struct {
 	op   spirv.Op
 	w    uint8
-	x, y fref
+	x, y fval
 	ch   *chain
-	idx  []fref
+	idx  []fval
 }
 
-// fref is an input of a node: a slot (>= 0) or the value of node -1-r.
-type fref int32
+// fval numbers a run's values: its leaves first, then its nodes.
+type fval int32
 
 // fuseLoads finds the fused runs ending in each load (fusedLoad), then
 // the fused chains (fusedChain), from the result ids used exactly once in
@@ -59,8 +76,10 @@ func (p *prog) fuseLoads(first int) {
 		}
 	}
 	covered := make([]bool, len(p.code))
+	ids := int32(0)
 	for k := range p.code {
 		if fl, start := p.fuseAt(int32(k), uses); fl != nil {
+			fl.id, ids = ids, ids+1
 			p.code[start].fu = fl
 			for j := start; j < start+fl.n; j++ {
 				covered[j] = true
@@ -109,30 +128,67 @@ func (p *prog) fuseAt(k int32, uses map[uint32]int32) (*fusedLoad, int32) {
 		start++
 	}
 	fl := &fusedLoad{n: k - start + 1, res: ld.res, width: int64(ld.t.width / 8)}
-	node := map[int32]fref{} // a node's result slot to its reference
-	ref := func(s int32) fref {
-		if r, ok := node[s]; ok {
-			return r
+	// Leaves are numbered first, then the nodes: the nodes' numbers are
+	// patched once the leaves are known (ref's negative values).
+	node := map[int32]int32{} // a node's result slot to its index
+	leaf := map[fleaf]fval{}
+	nodeW := make([]uint8, 0, len(rev))
+	ok := true
+	ref := func(s int32, w uint8) fval {
+		if k, found := node[s]; found {
+			// A node's width is fixed: it must be the one asked for.
+			if w != nodeW[k] && !(w == 0 && nodeW[k] == 64) {
+				ok = false
+			}
+			return fval(-1 - k)
 		}
-		return fref(s)
+		lf := fleaf{s, w}
+		if v, found := leaf[lf]; found {
+			return v
+		}
+		leaf[lf] = fval(len(fl.leaves))
+		fl.leaves = append(fl.leaves, lf)
+		return fval(len(fl.leaves) - 1)
 	}
 	for i := len(rev) - 1; i >= 0; i-- {
 		in := &p.code[rev[i]]
-		n := fnode{op: in.op, x: ref(in.a[0])}
+		var n fnode
 		if in.fast == fChain {
-			n.ch = in.ch
+			n = fnode{op: in.op, w: 64, x: ref(in.a[0], 0), ch: in.ch}
 			for _, s := range in.ch.steps {
-				n.idx = append(n.idx, ref(s.slot))
+				n.idx = append(n.idx, ref(s.slot, uint8(s.w)))
 			}
 		} else {
-			n.w, n.y = uint8(in.t.width), ref(in.a[1])
+			w := uint8(in.t.width)
+			n = fnode{op: in.op, w: w, x: ref(in.a[0], w), y: ref(in.a[1], w)}
 		}
-		node[in.res] = fref(-1 - len(fl.nodes))
+		node[in.res] = int32(len(fl.nodes))
+		nodeW = append(nodeW, n.w)
 		fl.nodes = append(fl.nodes, n)
 	}
-	fl.ptr = ref(ld.a[0])
-	if fl.ptr >= 0 {
+	last := int32(len(fl.nodes) - 1)
+	if k, found := node[ld.a[0]]; !found || k != last || nodeW[k] != 64 || !ok || len(fl.leaves) > maxFuseLeaves {
 		return nil, 0
+	}
+	steps := 0
+	for _, n := range fl.nodes {
+		steps += len(n.idx)
+	}
+	if steps > maxFuseSteps {
+		return nil, 0
+	}
+	fix := func(v *fval) {
+		if *v < 0 {
+			*v = fval(len(fl.leaves)) + (-1 - *v)
+		}
+	}
+	for k := range fl.nodes {
+		n := &fl.nodes[k]
+		fix(&n.x)
+		fix(&n.y)
+		for i := range n.idx {
+			fix(&n.idx[i])
+		}
 	}
 	// An unsigned widening of the loaded integer right after (used
 	// nowhere else) changes no bits: the run loads into its result.
@@ -170,43 +226,48 @@ func (p *prog) fusible(in *instr) bool {
 // false, having written nothing, where it cannot. The functions are kept
 // as scalars (copies of their arrays stall on store forwarding).
 func (m *sgMeta) fused(fl *fusedLoad) bool {
-	var cs, xs, ys, zs [maxFuseNodes]int64
-	var ws [maxFuseNodes]uint8
+	mm := m.memoOf(fl)
+	if mm.fl == fl && m.fusedAgain(fl, mm) {
+		return true
+	}
+	mm.fl = nil
+	cs, xs, ys, zs := &m.fv.c, &m.fv.x, &m.fv.y, &m.fv.z
+	if !m.boxOK {
+		// No range is known: the pointer, which varies, has none either.
+		return false
+	}
 	st, lr := m.st, m.sg[0].regs
-	// val gives input r as a function of width w (0: any).
-	val := func(r fref, w uint8) (c, dx, dy, dz int64, ok bool) {
-		if r < 0 {
-			k := -1 - r
-			return cs[k], xs[k], ys[k], zs[k], w == 0 || ws[k] == w
-		}
+	for i, lf := range fl.leaves {
+		r := lf.slot
 		switch v := st[r]; {
 		case v == sAff:
 			a := &m.aff[r]
-			return a.c, a.d[0], a.d[1], a.d[2], w == 0 && a.w == 64 || a.w == w
-		case isUni(v):
-			c = int64(lr[r])
-			if w != 0 && w < 64 {
-				c = sext(lr[r], int(w))
-			}
-			return c, 0, 0, 0, true
-		}
-		return 0, 0, 0, 0, false
-	}
-	for k := range fl.nodes {
-		n := &fl.nodes[k]
-		if n.ch != nil {
-			// affChain's sum, the base a 64-bit function or uniform.
-			r0, r1, r2, r3, ok := val(n.x, 0)
-			if !ok || n.x < 0 && ws[-1-n.x] != 64 {
+			if a.w != lf.w && (lf.w != 0 || a.w != 64) {
 				return false
 			}
+			cs[i], xs[i], ys[i], zs[i] = a.c, a.d[0], a.d[1], a.d[2]
+		case isUni(v):
+			c := int64(lr[r])
+			if lf.w != 0 && lf.w < 64 {
+				c = sext(lr[r], int(lf.w))
+			}
+			cs[i], xs[i], ys[i], zs[i] = c, 0, 0, 0
+		default:
+			return false
+		}
+	}
+	b := &m.box
+	k := len(fl.leaves)
+	for ni := range fl.nodes {
+		n := &fl.nodes[ni]
+		if n.ch != nil {
+			// affChain's sum, the base a 64-bit function or uniform.
+			r0, r1, r2, r3 := cs[n.x], xs[n.x], ys[n.x], zs[n.x]
 			r0 += int64(n.ch.off)
 			for i, s := range n.ch.steps {
 				stride := int64(s.stride)
-				c, dx, dy, dz, ok := val(n.idx[i], uint8(s.w))
-				if !ok {
-					return false
-				}
+				v := n.idx[i]
+				c, dx, dy, dz := cs[v], xs[v], ys[v], zs[v]
 				if dx|dy|dz == 0 {
 					if s.bound > 0 && uint64(c) >= uint64(s.bound) {
 						return false
@@ -214,9 +275,22 @@ func (m *sgMeta) fused(fl *fusedLoad) bool {
 					r0 += c * stride
 					continue
 				}
-				d := [3]int64{dx, dy, dz}
-				lo, hi, ok := m.rngOf(c, &d)
-				if !ok || lo < 0 || s.w < 64 && hi >= 1<<(s.w-1) || s.bound > 0 && hi >= int64(s.bound) {
+				// rngOf over the box, inline.
+				if uint64(c+affMaxC) > 2*affMaxC || uint64(dx+affMaxD) > 2*affMaxD ||
+					uint64(dy+affMaxD) > 2*affMaxD || uint64(dz+affMaxD) > 2*affMaxD {
+					return false
+				}
+				lo, hi := c, c
+				for j, d := range [3]int64{dx, dy, dz} {
+					if d >= 0 {
+						lo += d * b[j][0]
+						hi += d * b[j][1]
+					} else {
+						lo += d * b[j][1]
+						hi += d * b[j][0]
+					}
+				}
+				if lo < 0 || s.w < 64 && hi >= 1<<(s.w-1) || s.bound > 0 && hi >= int64(s.bound) {
 					return false
 				}
 				r0 += c * stride
@@ -224,16 +298,13 @@ func (m *sgMeta) fused(fl *fusedLoad) bool {
 				r2 += dy * stride
 				r3 += dz * stride
 			}
-			cs[k], xs[k], ys[k], zs[k], ws[k] = r0, r1, r2, r3, 64
+			cs[k], xs[k], ys[k], zs[k] = r0, r1, r2, r3
+			k++
 			continue
 		}
 		// affRow's operations.
-		w := n.w
-		ca, ax, ay, az, ok1 := val(n.x, w)
-		cb, bx, by, bz, ok2 := val(n.y, w)
-		if !ok1 || !ok2 {
-			return false
-		}
+		ca, ax, ay, az := cs[n.x], xs[n.x], ys[n.x], zs[n.x]
+		cb, bx, by, bz := cs[n.y], xs[n.y], ys[n.y], zs[n.y]
 		var c, dx, dy, dz int64
 		switch n.op {
 		case spirv.OpIAdd:
@@ -249,19 +320,20 @@ func (m *sgMeta) fused(fl *fusedLoad) bool {
 				}
 				f, ca, ax, ay, az = ca, cb, bx, by, bz
 			case n.op == spirv.OpShiftLeftLogical:
-				f = int64(1) << (uint64(cb) & uint64(w-1))
+				f = int64(1) << (uint64(cb) & uint64(n.w-1))
 			default:
 				f = cb
 			}
 			c, dx, dy, dz = ca*f, ax*f, ay*f, az*f
 		}
-		if w == 32 {
+		if n.w == 32 {
 			c, dx, dy, dz = int64(int32(c)), int64(int32(dx)), int64(int32(dy)), int64(int32(dz))
 		}
-		cs[k], xs[k], ys[k], zs[k], ws[k] = c, dx, dy, dz, w
+		cs[k], xs[k], ys[k], zs[k] = c, dx, dy, dz
+		k++
 	}
-	k := -1 - fl.ptr
-	if xs[k]|ys[k]|zs[k] == 0 || ws[k] != 64 {
+	k--
+	if xs[k]|ys[k]|zs[k] == 0 {
 		// The same address everywhere: the load runs once, unfused.
 		return false
 	}
@@ -273,36 +345,234 @@ func (m *sgMeta) fused(fl *fusedLoad) bool {
 	}
 	affLoadRuns(m.row(fl.res), buf, m.runs, a, tag, fl.width)
 	st[fl.res] = sVec
+	m.remember(fl, mm, buf, tag)
 	return true
 }
 
-// Fused integer chains. The unpacking of quantized values is a chain of
+// Fused load memos. In a loop, a fused load's inputs are mostly the
+// same from one iteration to the next: the invocations' functions (ib)
+// and the constants do not change, only a uniform counter (j) does, which
+// moves the addresses without changing their coefficients. A subgroup
+// keeps, per fused load, what its last computation in this lockstep run
+// (fmemo.epoch: the rows' layout, the box, the buffers and the workgroup
+// memory stay as they are within one) established: the functions of its
+// inputs that vary, the ranges of its varying indices and of the address
+// about their constant terms, and the buffer the addresses lay in. When
+// the inputs that vary are the same and no uniform input that changed
+// reaches a coefficient (a multiplier or shift count of a varying value),
+// every coefficient is the same as then, so fusedAgain computes only the
+// constant terms, with the same arithmetic as fused, and checks them
+// against the same limits; where any check fails it leaves the decision
+// to fused, which computes everything again.
+
+// fmemo is a subgroup's memo of one fused load; fl is nil where none holds.
+type fmemo struct {
+	epoch uint64
+	fl    *fusedLoad
+	// uni marks the leaves that were the same everywhere, dfeed those of
+	// them whose value reaches a coefficient (they must not change).
+	uni, dfeed uint32
+	leaf       [maxFuseLeaves][4]int64 // c, dx, dy, dz
+	lw         [maxFuseLeaves]uint8    // the widths of sAff leaves
+	// vary marks the chain indices (in order over the nodes) that vary;
+	// lo and hi their ranges less their constant terms.
+	vary   uint32
+	lo, hi [maxFuseSteps]int64
+	// The address: its coefficients, its range less its constant term,
+	// the bytes it lies in and their tag.
+	d        [3]int64
+	alo, ahi int64
+	buf      []byte
+	tag      int64
+}
+
+// fuseVals is the scratch of fused: the values' functions by fval.
+type fuseVals struct {
+	c, x, y, z [maxFuseVals]int64
+}
+
+// memoOf gives the memo of fl in m, emptied where it is of an earlier
+// lockstep run.
+func (m *sgMeta) memoOf(fl *fusedLoad) *fmemo {
+	if int(fl.id) >= len(m.fmemo) {
+		m.fmemo = append(m.fmemo, make([]fmemo, int(fl.id)+1-len(m.fmemo))...)
+	}
+	mm := &m.fmemo[fl.id]
+	if mm.epoch != m.fepoch {
+		mm.epoch, mm.fl, mm.buf = m.fepoch, nil, nil
+	}
+	return mm
+}
+
+// remember fills mm from the computation of fl fused just made (m.fv),
+// whose address lies in buf (tag).
+func (m *sgMeta) remember(fl *fusedLoad, mm *fmemo, buf []byte, tag int64) {
+	v := &m.fv
+	st := m.st
+	var dep [maxFuseVals]uint32 // the uniform leaves each value's constant term depends on
+	mm.uni, mm.dfeed, mm.vary = 0, 0, 0
+	for i, lf := range fl.leaves {
+		mm.leaf[i] = [4]int64{v.c[i], v.x[i], v.y[i], v.z[i]}
+		if isUni(st[lf.slot]) {
+			mm.uni |= 1 << i
+			dep[i] = 1 << i
+		} else {
+			mm.lw[i] = m.aff[lf.slot].w
+		}
+	}
+	varies := func(k fval) bool { return v.x[k]|v.y[k]|v.z[k] != 0 }
+	k, j := len(fl.leaves), 0
+	for ni := range fl.nodes {
+		n := &fl.nodes[ni]
+		dep[k] = dep[n.x]
+		if n.ch != nil {
+			for _, x := range n.idx {
+				dep[k] |= dep[x]
+				if varies(x) {
+					d := [3]int64{v.x[x], v.y[x], v.z[x]}
+					lo, hi, _ := m.rngOf(v.c[x], &d)
+					mm.vary |= 1 << j
+					mm.lo[j], mm.hi[j] = lo-v.c[x], hi-v.c[x]
+				}
+				j++
+			}
+		} else {
+			dep[k] |= dep[n.y]
+			if n.op == spirv.OpIMul || n.op == spirv.OpShiftLeftLogical {
+				// The factor of a varying operand scales its coefficients.
+				switch {
+				case varies(n.y):
+					mm.dfeed |= dep[n.x]
+				case varies(n.x):
+					mm.dfeed |= dep[n.y]
+				}
+			}
+		}
+		k++
+	}
+	a := &m.fa
+	lo, hi, _ := m.rng(a)
+	mm.d, mm.alo, mm.ahi = a.d, lo-a.c, hi-a.c
+	mm.buf, mm.tag, mm.fl = buf, tag, fl
+}
+
+// fusedAgain runs fl from its memo mm where the computation's
+// coefficients are those mm holds and every check passes; false, having
+// written nothing, where not (fused then decides).
+func (m *sgMeta) fusedAgain(fl *fusedLoad, mm *fmemo) bool {
+	st, lr := m.st, m.sg[0].regs
+	cs := &m.fv.c
+	for i, lf := range fl.leaves {
+		r := lf.slot
+		switch v := st[r]; {
+		case v == sAff:
+			a, e := &m.aff[r], &mm.leaf[i]
+			if mm.uni&(1<<i) != 0 || a.w != mm.lw[i] || a.c != e[0] || a.d[0] != e[1] || a.d[1] != e[2] || a.d[2] != e[3] {
+				return false
+			}
+			cs[i] = a.c
+		case isUni(v):
+			c := int64(lr[r])
+			if lf.w != 0 && lf.w < 64 {
+				c = sext(lr[r], int(lf.w))
+			}
+			if mm.uni&(1<<i) == 0 || mm.dfeed&(1<<i) != 0 && c != mm.leaf[i][0] {
+				return false
+			}
+			cs[i] = c
+		default:
+			return false
+		}
+	}
+	k, j := len(fl.leaves), 0
+	for ni := range fl.nodes {
+		n := &fl.nodes[ni]
+		if n.ch != nil {
+			r0 := cs[n.x] + int64(n.ch.off)
+			for i, s := range n.ch.steps {
+				c := cs[n.idx[i]]
+				if mm.vary&(1<<j) == 0 {
+					if s.bound > 0 && uint64(c) >= uint64(s.bound) {
+						return false
+					}
+				} else {
+					lo, hi := c+mm.lo[j], c+mm.hi[j]
+					if uint64(c+affMaxC) > 2*affMaxC || lo < 0 || s.w < 64 && hi >= 1<<(s.w-1) || s.bound > 0 && hi >= int64(s.bound) {
+						return false
+					}
+				}
+				r0 += c * int64(s.stride)
+				j++
+			}
+			cs[k] = r0
+			k++
+			continue
+		}
+		ca, cb := cs[n.x], cs[n.y]
+		var c int64
+		switch n.op {
+		case spirv.OpIAdd:
+			c = ca + cb
+		case spirv.OpISub:
+			c = ca - cb
+		case spirv.OpShiftLeftLogical:
+			c = ca * (int64(1) << (uint64(cb) & uint64(n.w-1)))
+		default:
+			c = ca * cb
+		}
+		if n.w == 32 {
+			c = int64(int32(c))
+		}
+		cs[k] = c
+		k++
+	}
+	// affSpanOf's checks, the coefficients and the tag those of the memo.
+	c := cs[k-1]
+	lo, hi := c+mm.alo, c+mm.ahi
+	if uint64(c+affMaxC) > 2*affMaxC || lo < 0 || lo&^(1<<offBits-1) != mm.tag || hi&^(1<<offBits-1) != mm.tag ||
+		hi-mm.tag > int64(len(mm.buf))-fl.width {
+		return false
+	}
+	a := &m.fa
+	a.c, a.d, a.w = c, mm.d, 64
+	affLoadRuns(m.row(fl.res), mm.buf, m.runs, a, mm.tag, fl.width)
+	st[fl.res] = sVec
+	return true
+}
+
+// Fused chains. The unpacking of quantized values is a chain of
 // integer operations, each on the previous one's result (used nowhere
 // else) and a value the same everywhere: int(w << 24) >> 24 is a shift,
-// a bitcast and a shift. A fusedChain runs such a run of instructions at
-// its first one as passes over one row, the final result's: the
-// operations' row loops (kernels) in place, bitcasts not at all; the
-// rows of the values in between are never written (nothing reads them).
-// It declines, having written nothing, where its input is the same
-// everywhere (the chain then runs once, unfused) or an operand that
-// should be is not.
+// a bitcast and a shift; the dot product after it a chain of float
+// operations whose other operands are rows: s += a*x + b (a multiply,
+// an add, an add). A fusedChain runs such a run of instructions at its
+// first one as passes over rows: the operations' row loops (kernels),
+// the values in between in scratch, the last one into the final result's
+// row, bitcasts not at all; the rows of the values in between are never
+// written (nothing reads them). A commutative operation may take the
+// previous result as its second operand (the kernels are exact either
+// way round, NaNs canonical). It declines, having written nothing, where
+// its input is the same everywhere (the chain then runs once, unfused)
+// or an operand is a tile.
 
 // fusedChain is the run of n instructions from the one that holds it;
 // x the input, steps the operations, res the final result.
 type fusedChain struct {
 	n     int32
+	skip  int32 // nops right after the run (nopRuns)
 	x     int32
 	steps []chainOp
 	res   int32
 }
 
 // chainOp is one operation of a chain: the row loop of a binary operation
-// (bin, with uniform operand y) or of a unary one (un); neither for a
+// (bin, with other operand y) or of a unary one (un); neither for a
 // bitcast, which keeps the bits.
 type chainOp struct {
-	bin rowBin
-	y   int32
-	un  func(d, a []uint64)
+	bin  rowBin
+	y    int32
+	comm bool
+	un   func(d, a []uint64)
 }
 
 // fuseChains finds the fused chains outside the fused loads' runs, from
@@ -321,20 +591,27 @@ func (p *prog) fuseChains(uses map[uint32]int32, covered []bool) {
 	}
 }
 
-// chainStep gives the chain step of in, or false where it cannot be one.
+// chainStep gives the chain step of in (y its second operand), or false
+// where it cannot be one: the row loops pickRow would run it with.
 func (p *prog) chainStep(in *instr) (chainOp, bool) {
-	if in.w != 0 || in.t == nil || in.at == nil || in.t.kind != kInt || in.t.slots != 1 || in.at.slots != 1 || in.nop || in.fu != nil {
+	if in.w != 0 || in.t == nil || in.at == nil || in.t.slots != 1 || in.at.slots != 1 || in.nop || in.fu != nil || in.row == nil {
 		return chainOp{}, false
 	}
+	ct, act := in.t, in.at
 	switch {
-	case in.op == spirv.OpBitcast && len(in.a) == 1 && in.at.kind == kInt && in.at.width == in.t.width:
+	case in.op == spirv.OpBitcast && len(in.a) == 1 && ct.kind == kInt && act.kind == kInt && act.width == ct.width:
 		return chainOp{}, true
-	case in.op == spirv.OpUConvert && len(in.a) == 1 && in.at.kind == kInt:
-		f := rowConv(in, in.t, in.at)
-		return chainOp{un: f}, f != nil
-	case len(in.a) == 2 && in.at.kind == kInt:
-		if f, _ := rowIntBin(in.op, in.t.width); f != nil {
-			return chainOp{bin: vecBin(in, in.t, in.at, f), y: in.a[1]}, true
+	case (in.op == spirv.OpUConvert || in.op == spirv.OpConvertSToF) && len(in.a) == 1:
+		if f := rowConv(in, ct, act); f != nil {
+			return chainOp{un: vecUn(in, ct, act, f)}, true
+		}
+	case len(in.a) == 2 && ct.kind == kInt && act.kind == kInt:
+		if f, comm := rowIntBin(in.op, ct.width); f != nil {
+			return chainOp{bin: vecBin(in, ct, act, f), y: in.a[1], comm: comm}, true
+		}
+	case len(in.a) == 2 && ct.kind == kFloat && ct.ff == f32 && act.kind == kFloat:
+		if f, comm := rowF32Bin(in.op); f != nil {
+			return chainOp{bin: vecBin(in, ct, act, f), y: in.a[1], comm: comm}, true
 		}
 	}
 	return chainOp{}, false
@@ -356,14 +633,21 @@ func (p *prog) chainAt(k int32, uses map[uint32]int32, covered []bool) (*fusedCh
 			continue
 		}
 		prev := &p.code[last]
-		if len(in.a) == 0 || in.a[0] != prev.res || prev.vres {
+		if len(in.a) == 0 || prev.vres {
 			break
 		}
 		if id := p.m.Insts[prev.idx].ResultID(); id == 0 || uses[id] != 1 {
 			break
 		}
 		s, ok := p.chainStep(in)
-		if !ok || s.bin != nil && s.y == prev.res {
+		if !ok {
+			break
+		}
+		linked := in.a[0] == prev.res
+		if !linked && s.bin != nil && s.comm && in.a[1] == prev.res {
+			s.y, linked = in.a[0], true
+		}
+		if !linked || s.bin != nil && s.y == prev.res {
 			break
 		}
 		fc.steps = append(fc.steps, s)
@@ -380,11 +664,14 @@ func (p *prog) chainAt(k int32, uses map[uint32]int32, covered []bool) (*fusedCh
 // cannot.
 func (m *sgMeta) chain(fc *fusedChain) bool {
 	st, lr := m.st, m.sg[0].regs
-	if v := st[fc.x]; isUni(v) || v == sTile {
+	// An affine value (an id, and in a batch of workgroups WorkgroupId)
+	// goes on through the instructions one by one: those that keep it
+	// affine keep the loads it indexes runs (affine.go).
+	if v := st[fc.x]; isUni(v) || v == sTile || v == sAff {
 		return false
 	}
 	for _, s := range fc.steps {
-		if s.bin != nil && !isUni(st[s.y]) {
+		if s.bin != nil && st[s.y] == sTile {
 			return false
 		}
 	}
@@ -393,19 +680,56 @@ func (m *sgMeta) chain(fc *fusedChain) bool {
 		return false
 	}
 	d := m.row(fc.res)
-	for _, s := range fc.steps {
+	t := m.bc[2]
+	end := len(fc.steps) - 1
+	for k, s := range fc.steps {
+		o := t
+		if k == end {
+			o = d
+		}
 		switch {
+		case s.bin != nil && isUni(st[s.y]):
+			s.bin(o, a, nil, lr[s.y])
 		case s.bin != nil:
-			s.bin(d, a, nil, lr[s.y])
+			b := m.arg(s.y, 1)
+			if b == nil {
+				return false
+			}
+			s.bin(o, a, b, 0)
 		case s.un != nil:
-			s.un(d, a)
+			s.un(o, a)
+		case k < end:
+			// A bitcast keeps the bits where they are.
+			continue
 		default:
-			if &a[0] != &d[0] {
-				copy(d, a)
+			if &a[0] != &o[0] {
+				copy(o, a)
 			}
 		}
-		a = d
+		a = o
 	}
 	st[fc.res] = sVec
 	return true
+}
+
+// nopRuns notes after each instruction, fused load and fused chain the
+// number of nops that follow it, so that lockstep passes over them
+// without reading them (each still costs its step).
+func (p *prog) nopRuns() {
+	run := make([]int32, len(p.code)+1) // the nops starting at each pc
+	for k := len(p.code) - 1; k >= 0; k-- {
+		if p.code[k].nop && p.code[k].fu == nil && p.code[k].fc == nil {
+			run[k] = run[k+1] + 1
+		}
+	}
+	for k := range p.code {
+		in := &p.code[k]
+		in.skip = run[k+1]
+		if in.fu != nil {
+			in.fu.skip = run[k+int(in.fu.n)]
+		}
+		if in.fc != nil {
+			in.fc.skip = run[k+int(in.fc.n)]
+		}
+	}
 }

@@ -82,7 +82,11 @@ type lane struct {
 	x        *dispatchRun
 	wg       *wgState
 	mem      []byte
-	lxyz     [3]uint32 // LocalInvocationId
+	// gmem is its workgroup's memory (its part of wg.mem in a batch).
+	gmem []byte
+	// lxyz is the LocalInvocationId, in a batch of workgroups with the
+	// workgroup's place in the batch as y (newWG: localID, groupID).
+	lxyz [3]uint32
 	// fixed holds the encoded built-in inputs that stay the same from one
 	// workgroup to the next, in p.inputs order (wgState.reset).
 	fixed []byte
@@ -104,8 +108,8 @@ func (l *lane) globalID() [3]uint32 {
 	if l.wg == nil || l.p == nil {
 		return [3]uint32{} // a lane evaluating constants at load time
 	}
-	id, loc := l.wg.id, l.p.local
-	return [3]uint32{id[0]*loc[0] + l.lxyz[0], id[1]*loc[1] + l.lxyz[1], id[2]*loc[2] + l.lxyz[2]}
+	id, loc, lx := l.groupID(), l.p.local, l.localID()
+	return [3]uint32{id[0]*loc[0] + lx[0], id[1]*loc[1] + lx[1], id[2]*loc[2] + lx[2]}
 }
 
 func (l *lane) fail(in *instr, format string, args ...any) *Error {
@@ -140,7 +144,7 @@ func (l *lane) region(in *instr, addr uint64, n int, write bool) ([]byte, error)
 		if l.wg == nil {
 			return nil, l.failAddr(in, addr, "no workgroup memory here")
 		}
-		b = l.wg.mem
+		b = l.gmem
 	case regInv:
 		if l.memStale {
 			l.fillMem()
@@ -704,7 +708,7 @@ func (l *lane) regionSize(in *instr, addr uint64) (int, error) {
 	case regBuf:
 		return len(l.x.bufs[(addr>>offBits)&0xffff].data), nil
 	case regWG:
-		return len(l.wg.mem), nil
+		return len(l.gmem), nil
 	case regInv:
 		return len(l.mem), nil
 	case regPush:

@@ -66,17 +66,24 @@ type sgMeta struct {
 	// rs and ro place the rows in rows: slot s's at s*rs+ro (a subgroup of
 	// a wide workgroup views the workgroup's rows).
 	rs, ro int
-	// wide: sg is the whole workgroup of several subgroups (wgState.wide).
-	wide bool
+	// wide: sg is the whole workgroup of several subgroups (wgState.wide);
+	// multi: of several workgroups run at once (a batch, newWG), whose
+	// WorkgroupId and workgroup memory differ.
+	wide, multi bool
 	// aff holds the functions of the sAff slots, runs and box the
 	// invocations' ids for them (affine.go); made: the row handler just
 	// run made its result sAff.
-	aff   []affine
-	fa    affine // a fused load's address (fuse.go)
-	runs  []xrun
-	box   [3][2]int64
-	boxOK bool
-	made  bool
+	aff []affine
+	fa  affine // a fused load's address (fuse.go)
+	// fv is fused's scratch, fmemo the fused loads' memos (fuse.go),
+	// of the lockstep run numbered fepoch.
+	fv     fuseVals
+	fmemo  []fmemo
+	fepoch uint64
+	runs   []xrun
+	box    [3][2]int64
+	boxOK  bool
+	made   bool
 	// left counts the steps the invocations spend alike in lockstep down
 	// from start, the fewest any of them had left (settle); fin is what
 	// each spent so when they finished in lockstep unsettled (spend).
@@ -828,6 +835,7 @@ func (m *sgMeta) enterLockstep() {
 // the invocations one at a time.
 func (wg *wgState) lockstep(m *sgMeta) error {
 	m.enterLockstep()
+	m.fepoch++
 	x := wg.x
 	code := x.p.code
 	st, sg := m.st, m.sg
@@ -848,11 +856,13 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 		if in.fu != nil && m.rows != nil && m.left >= int64(in.fu.n-1) && m.fused(in.fu) {
 			m.left -= int64(in.fu.n - 1)
 			ld.pc += in.fu.n
+			m.skipNops(ld, in.fu.skip)
 			continue
 		}
 		if in.fc != nil && m.rows != nil && m.left >= int64(in.fc.n-1) && m.chain(in.fc) {
 			m.left -= int64(in.fc.n - 1)
 			ld.pc += in.fc.n
+			m.skipNops(ld, in.fc.skip)
 			continue
 		}
 		n := in.rn
@@ -863,7 +873,7 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 		case lkLoad, lkLoadU, lkLoadS:
 			once = m.loadOnce(in)
 		case lkStore:
-			once = uniformIn(st, in) && ld.regs[in.a[0]]>>56 != regInv
+			once = uniformIn(st, in) && m.onceAt(ld.regs[in.a[0]])
 		case lkLane:
 		case lkCtl:
 			done, err := wg.lockCtl(in, m)
@@ -974,6 +984,17 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			m.setSteps(wg.stmp)
 		}
 		ld.pc++
+		m.skipNops(ld, in.skip)
+	}
+}
+
+// skipNops passes the leader ld over the k nops at its pc where every
+// invocation has a step left for each (else lockstep takes them one by
+// one and stops where the budget does).
+func (m *sgMeta) skipNops(ld *lane, k int32) {
+	if k > 0 && m.left >= int64(k) {
+		m.left -= int64(k)
+		ld.pc += k
 	}
 }
 
@@ -1045,11 +1066,18 @@ func (m *sgMeta) loadOnce(in *instr) bool {
 	}
 	switch in.lk {
 	case lkLoadU:
-		return true
+		return !m.multi || !m.sg[0].p.groupIn(m.sg[0].regs[a])
 	case lkLoadS:
 		return !m.wide
 	}
-	return m.sg[0].regs[a]>>56 != regInv
+	return m.onceAt(m.sg[0].regs[a])
+}
+
+// onceAt reports whether an access to the address the same in every
+// invocation may run once for all: not in invocation memory, nor in
+// workgroup memory where the row spans a batch's workgroups (multi).
+func (m *sgMeta) onceAt(a uint64) bool {
+	return a>>56 != regInv && !(m.multi && a>>56 == regWG)
 }
 
 // slices runs f for each subgroup of the workgroup in order; it stops at
@@ -1080,6 +1108,19 @@ func (wg *wgState) finishEarly(m *sgMeta, l *lane, resume int32, err error) erro
 			e.pc = resume
 		}
 		wg.meta[i].enter = enterRecompute
+	}
+	// In a batch the workgroups before l's run to their end first.
+	first := 0
+	if m.multi {
+		k := l.lid / wg.per
+		for j := range k {
+			if err := wg.runGroup(j); err != nil {
+				return err
+			}
+		}
+		first = k * wg.per / wg.x.p.sgSize
+	}
+	for i := first; i < g; i++ {
 		if err := wg.runSubgroup(i); err != nil {
 			return err
 		}

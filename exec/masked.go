@@ -522,7 +522,7 @@ func (m *sgMeta) maskedOne(in *instr, act []*lane) error {
 	case in.lk == lkLoad, in.lk == lkLoadU, in.lk == lkLoadS:
 		once = m.loadOnce(in)
 	case in.lk == lkStore:
-		once = uniform(st, in.uses) && ld.regs[in.a[0]]>>56 != regInv
+		once = uniform(st, in.uses) && m.onceAt(ld.regs[in.a[0]])
 	}
 	if once {
 		if in.vec == nil || !in.vec(ld.self[:], in) {
@@ -572,22 +572,21 @@ func builtinLanes(in *instr, off uint64, act []*lane) bool {
 			return false
 		}
 		c, r := o/4, in.res
-		id := l0.wg.id
 		for _, l := range act {
 			var v uint32
 			switch iv.builtin {
 			case spirv.BuiltInGlobalInvocationId:
 				v = l.globalID()[c]
 			case spirv.BuiltInLocalInvocationId:
-				v = l.lxyz[c]
+				v = l.localID()[c]
 			case spirv.BuiltInLocalInvocationIndex:
-				v = uint32(l.lid)
+				v = uint32(l.localIndex())
 			case spirv.BuiltInSubgroupLocalInvocationId:
 				v = uint32(l.sgl)
 			case spirv.BuiltInSubgroupId:
-				v = uint32(l.lid / l.p.sgSize)
+				v = uint32(l.localIndex() / l.p.sgSize)
 			case spirv.BuiltInWorkgroupId:
-				v = id[c]
+				v = l.groupID()[c]
 			default:
 				return false
 			}

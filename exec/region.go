@@ -423,6 +423,19 @@ func (wg *wgState) regionFault(m *sgMeta, l *lane, err error) error {
 		g := l.lid / wg.x.p.sgSize
 		for j := range g {
 			wg.meta[j].enter = enterRecompute
+		}
+		// In a batch the workgroups before l's run to their end first.
+		j0 := 0
+		if m.multi {
+			k := l.lid / wg.per
+			for j := range k {
+				if err := wg.runGroup(j); err != nil {
+					return err
+				}
+			}
+			j0 = k * wg.per / wg.x.p.sgSize
+		}
+		for j := j0; j < g; j++ {
 			if err := wg.runSubgroup(j); err != nil {
 				return err
 			}

@@ -307,10 +307,12 @@ func (m *sgMeta) span(a uint64) ([]byte, uint64) {
 		}
 		return bufs[idx].data, tag
 	case regWG:
-		if tag != regWG<<56 || m.sg[0].wg == nil {
+		// The wide row of a batch spans workgroups, each with its own
+		// memory: its invocations find theirs one by one (plainMem).
+		if tag != regWG<<56 || m.sg[0].wg == nil || m.multi {
 			return nil, 0
 		}
-		return m.sg[0].wg.mem, tag
+		return m.sg[0].gmem, tag
 	}
 	return nil, 0
 }
@@ -424,16 +426,28 @@ func (m *sgMeta) builtinRow(res int32, off uint64, d []uint64) bool {
 		}
 		c := o / 4
 		loc := l0.p.local
+		// In a batch (newWG) y is the workgroup's place in the batch and
+		// the local size (n, 1, 1).
+		batch := l0.wg.groups > 1
 		switch iv.builtin {
 		case spirv.BuiltInGlobalInvocationId, spirv.BuiltInLocalInvocationId:
 			// In 32 bits, as the invocation's gid is computed.
 			a := affine{w: 32}
-			a.d[c] = 1
+			if !batch || c == 0 {
+				a.d[c] = 1
+			}
 			if iv.builtin == spirv.BuiltInGlobalInvocationId {
 				a.c = int64(l0.wg.id[c] * loc[c])
+				if batch && c == 0 {
+					a.d[1] = int64(loc[0])
+				}
 			}
 			m.setAff(res, a)
 		case spirv.BuiltInLocalInvocationIndex:
+			if batch {
+				m.setAff(res, affine{d: [3]int64{1, 0, 0}, w: 32})
+				break
+			}
 			m.setAff(res, affine{d: [3]int64{1, int64(loc[0]), int64(loc[0]) * int64(loc[1])}, w: 32})
 		case spirv.BuiltInSubgroupLocalInvocationId:
 			for i := range d {
@@ -441,9 +455,13 @@ func (m *sgMeta) builtinRow(res int32, off uint64, d []uint64) bool {
 			}
 		case spirv.BuiltInSubgroupId:
 			for i := range d {
-				d[i] = uint64((l0.lid + i) / l0.p.sgSize)
+				d[i] = uint64((l0.lid + i) % l0.wg.per / l0.p.sgSize)
 			}
 		case spirv.BuiltInWorkgroupId:
+			if batch && c == 0 {
+				m.setAff(res, affine{c: int64(l0.wg.id[0]), d: [3]int64{0, 1, 0}, w: 32})
+				break
+			}
 			for i := range d {
 				d[i] = uint64(l0.wg.id[c])
 			}

@@ -30,6 +30,7 @@ type dispatchRun struct {
 	describe func(*spirv.Module, int) string
 	stop     atomic.Bool
 	noLock   bool // no lockstep execution
+	batchAll bool // batch whatever the dispatch's size and workers (Options.batchAll)
 	// ctx and progress are the dispatch's Context and Progress.
 	ctx      context.Context
 	progress func(done, total uint64)
@@ -58,14 +59,15 @@ type dispatchRun struct {
 type wgState struct {
 	x *dispatchRun
 	// groups is how many workgroups it runs at once, in a row along x
-	// (batchSize): their invocations are its lanes, as one workgroup's.
-	groups int
-	lanes  []*lane
-	sgs    [][]*lane
-	mem    []byte
-	id     [3]uint32
-	cur    *lane
-	vals   []uint64
+	// (batchSize): their invocations are its lanes, as one workgroup's,
+	// per of them each; mem holds each one's workgroup memory in turn.
+	groups, per int
+	lanes       []*lane
+	sgs         [][]*lane
+	mem         []byte
+	id          [3]uint32
+	cur         *lane
+	vals        []uint64
 	// scratch holds tiles for cooperative matrix kernels.
 	scratch coopScratch
 	// meta is each subgroup's lockstep state; the rest is scratch for it.
@@ -103,24 +105,33 @@ type wgState struct {
 }
 
 // newWG makes the state of one workgroup, or of groups workgroups in a
-// row run at once (batchSize: local size (n, 1, 1), the lanes' ids then
-// run on from one group to the next, so GlobalInvocationId is id·n plus
-// the lane's x as for one workgroup).
+// row run at once (batchSize: local size (n, 1, 1)). A batch is laid out
+// as one workgroup of n x groups invocations: an invocation's lxyz is
+// (its x, its workgroup's place in the batch, 0), so that the built-in
+// ids stay affine functions of lxyz (affine.go: WorkgroupId's x is the
+// first workgroup's plus y), and each workgroup of the batch has its
+// own part of mem (lane.gmem).
 func newWG(x *dispatchRun, groups int) *wgState {
 	p := x.p
-	n := int(p.local[0]*p.local[1]*p.local[2]) * groups
-	lx := p.local[0] * uint32(groups)
-	wg := &wgState{x: x, groups: groups, mem: make([]byte, p.wgMem), subs: true}
+	per := int(p.local[0] * p.local[1] * p.local[2])
+	n := per * groups
+	wg := &wgState{x: x, groups: groups, per: per, mem: make([]byte, p.wgMem*groups), subs: true}
 	// The invocations, their registers and their memory each lie in one
 	// block, in invocation order, so that walking them stays in cache.
 	ls := make([]lane, n)
-	slots, im := len(x.tmpl), p.invMem
+	slots, im, wm := len(x.tmpl), p.invMem, p.wgMem
 	regs, mem := make([]uint64, n*slots), make([]byte, n*im)
 	for i := 0; i < n; i++ {
 		l := &ls[i]
-		*l = lane{p: p, x: x, wg: wg, regs: regs[i*slots : (i+1)*slots : (i+1)*slots], mem: mem[i*im : (i+1)*im : (i+1)*im], lid: i, sgl: i % p.sgSize}
+		g := i / per
+		*l = lane{p: p, x: x, wg: wg, regs: regs[i*slots : (i+1)*slots : (i+1)*slots], mem: mem[i*im : (i+1)*im : (i+1)*im], lid: i, sgl: i % p.sgSize,
+			gmem: wg.mem[g*wm : (g+1)*wm : (g+1)*wm]}
 		copy(l.regs, x.tmpl)
-		l.lxyz = [3]uint32{uint32(i) % lx, uint32(i) / lx % p.local[1], uint32(i) / (lx * p.local[1])}
+		if groups > 1 {
+			l.lxyz = [3]uint32{uint32(i % per), uint32(g), 0}
+		} else {
+			l.lxyz = [3]uint32{uint32(i) % p.local[0], uint32(i) / p.local[0] % p.local[1], uint32(i) / (p.local[0] * p.local[1])}
+		}
 		l.self[0] = l
 		wg.lanes = append(wg.lanes, l)
 	}
@@ -131,7 +142,7 @@ func newWG(x *dispatchRun, groups int) *wgState {
 			if perGroup(iv.builtin) {
 				continue
 			}
-			wg.vals = builtinValue(wg.vals[:0], iv.builtin, l, l.lxyz)
+			wg.vals = builtinValue(wg.vals[:0], iv.builtin, l, l.localID())
 			if len(wg.vals) >= iv.t.slots {
 				storeRec(iv.t, l.mem, iv.off, wg.vals, matLayout{})
 			}
@@ -140,7 +151,7 @@ func newWG(x *dispatchRun, groups int) *wgState {
 	}
 	wg.useWide = p.wideColl && n > p.sgSize && slots*n <= maxWideWords
 	if wg.useWide {
-		wg.wide = sgMeta{sg: wg.lanes, st: make([]uint8, slots), tiles: make([]*tile, slots), wide: true}
+		wg.wide = sgMeta{sg: wg.lanes, st: make([]uint8, slots), tiles: make([]*tile, slots), wide: true, multi: groups > 1}
 		wg.wide.initRows(slots)
 		wg.wide.initRuns()
 	}
@@ -166,7 +177,9 @@ const maxWideWords = 1 << 20
 func (wg *wgState) reset(id [3]uint32) {
 	x, p := wg.x, wg.x.p
 	wg.id = id
-	copy(wg.mem, p.wgInit)
+	for g := 0; g < len(wg.mem); g += p.wgMem {
+		copy(wg.mem[g:], p.wgInit)
+	}
 	if x.check != nil {
 		x.check.reset(wg)
 	}
@@ -226,7 +239,7 @@ func (l *lane) fillMem() {
 		}
 		v := l.globalID()
 		if iv.builtin == spirv.BuiltInWorkgroupId {
-			v = wg.id
+			v = l.groupID()
 		}
 		if t := iv.t; t.kind == kVector && t.count == 3 && t.elem.kind == kInt && t.elem.size == 4 {
 			b := l.mem[iv.off : iv.off+12]
@@ -235,11 +248,45 @@ func (l *lane) fillMem() {
 			binary.LittleEndian.PutUint32(b[8:], v[2])
 			continue
 		}
-		wg.vals = builtinValue(wg.vals[:0], iv.builtin, l, l.lxyz)
+		wg.vals = builtinValue(wg.vals[:0], iv.builtin, l, l.localID())
 		if len(wg.vals) >= iv.t.slots {
 			storeRec(iv.t, l.mem, iv.off, wg.vals, matLayout{})
 		}
 	}
+}
+
+// localID is the invocation's LocalInvocationId (in a batch lxyz's y is
+// its workgroup's place in the batch, newWG).
+func (l *lane) localID() [3]uint32 {
+	if l.wg.groups > 1 {
+		return [3]uint32{l.lxyz[0], 0, 0}
+	}
+	return l.lxyz
+}
+
+// groupID is the invocation's WorkgroupId.
+func (l *lane) groupID() [3]uint32 {
+	id := l.wg.id
+	if l.wg.groups > 1 {
+		id[0] += l.lxyz[1]
+	}
+	return id
+}
+
+// localIndex is the invocation's LocalInvocationIndex (lid is its place
+// in the batch).
+func (l *lane) localIndex() int { return l.lid % l.wg.per }
+
+// groupIn reports whether addr is in the WorkgroupId input, whose value
+// differs between the workgroups of a batch.
+func (p *prog) groupIn(addr uint64) bool {
+	off := addr & (1<<offBits - 1)
+	for _, iv := range p.inputs {
+		if iv.builtin == spirv.BuiltInWorkgroupId && addr>>56 == regInv && off-uint64(iv.off) < uint64(iv.t.size) {
+			return true
+		}
+	}
+	return false
 }
 
 // perGroup reports the built-ins that change from one workgroup to the
@@ -265,7 +312,7 @@ func builtinValue(v []uint64, b spirv.BuiltIn, l *lane, lid [3]uint32) []uint64 
 	p := l.p
 	wg := l.wg
 	s := uint64(p.sgSize)
-	n := uint64(len(wg.lanes))
+	n := uint64(wg.per)
 	me := uint(l.sgl)
 	masks := func(m uint64) []uint64 { return append(v, m&0xffffffff, m>>32, 0, 0) }
 	full := mask(p.sgSize)
@@ -273,14 +320,15 @@ func builtinValue(v []uint64, b spirv.BuiltIn, l *lane, lid [3]uint32) []uint64 
 	case spirv.BuiltInNumWorkgroups:
 		return append(v, uint64(l.x.groups[0]), uint64(l.x.groups[1]), uint64(l.x.groups[2]))
 	case spirv.BuiltInWorkgroupId:
-		return append(v, uint64(wg.id[0]), uint64(wg.id[1]), uint64(wg.id[2]))
+		id := l.groupID()
+		return append(v, uint64(id[0]), uint64(id[1]), uint64(id[2]))
 	case spirv.BuiltInLocalInvocationId:
 		return append(v, uint64(lid[0]), uint64(lid[1]), uint64(lid[2]))
 	case spirv.BuiltInGlobalInvocationId:
 		g := l.globalID()
 		return append(v, uint64(g[0]), uint64(g[1]), uint64(g[2]))
 	case spirv.BuiltInLocalInvocationIndex:
-		return append(v, uint64(l.lid))
+		return append(v, uint64(l.localIndex()))
 	case spirv.BuiltInWorkgroupSize:
 		return append(v, uint64(p.local[0]), uint64(p.local[1]), uint64(p.local[2]))
 	case spirv.BuiltInSubgroupSize, spirv.BuiltInSubgroupMaxSize:
@@ -288,7 +336,7 @@ func builtinValue(v []uint64, b spirv.BuiltIn, l *lane, lid [3]uint32) []uint64 
 	case spirv.BuiltInNumSubgroups:
 		return append(v, (n+s-1)/s)
 	case spirv.BuiltInSubgroupId:
-		return append(v, uint64(l.lid)/s)
+		return append(v, uint64(l.localIndex())/s)
 	case spirv.BuiltInSubgroupLocalInvocationId:
 		return append(v, uint64(l.sgl))
 	case spirv.BuiltInSubgroupEqMask:
@@ -389,10 +437,9 @@ func collective(in *instr, act, sg []*lane) error {
 	return groupExec(in, act, sg)
 }
 
-// runGroup runs one workgroup to completion.
+// run runs the workgroup, or the batch of workgroups, to completion.
 func (wg *wgState) run() error {
 	x := wg.x
-	code := x.p.code
 	if wg.useWide && !x.noLock {
 		if err := wg.lockstep(&wg.wide); err != nil {
 			return err
@@ -402,14 +449,31 @@ func (wg *wgState) run() error {
 		}
 	}
 	wg.subs = true
+	for g := range wg.groups {
+		if err := wg.runGroup(g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runGroup runs workgroup g of the batch (all of a single workgroup) to
+// completion, subgroup by subgroup, releasing its workgroup barriers
+// where all its invocations wait at one: a barrier needs to be uniform
+// within a workgroup only, so it never waits for the batch's others.
+func (wg *wgState) runGroup(g int) error {
+	x := wg.x
+	code := x.p.code
+	k0, k1 := g*len(wg.sgs)/wg.groups, (g+1)*len(wg.sgs)/wg.groups
+	lanes := wg.lanes[g*wg.per : (g+1)*wg.per]
 	for {
-		for i := range wg.sgs {
+		for i := k0; i < k1; i++ {
 			if err := wg.runSubgroup(i); err != nil {
 				return err
 			}
 		}
 		var waiting, done *lane
-		for _, l := range wg.lanes {
+		for _, l := range lanes {
 			switch l.state {
 			case stBlocked:
 				if waiting == nil {
@@ -432,20 +496,20 @@ func (wg *wgState) run() error {
 			return waiting.fail(in, "%s: invocation (%d,%d,%d) waits here, but invocation (%d,%d,%d) has finished",
 				what, waiting.globalID()[0], waiting.globalID()[1], waiting.globalID()[2], g[0], g[1], g[2])
 		}
-		for _, l := range wg.lanes {
+		for _, l := range lanes {
 			if !samePlace(l, waiting) {
 				return l.fail(&code[l.pc], "%s: invocations wait at different places (the other at instruction %d)", what, in.idx)
 			}
 		}
 		wg.cur = waiting
-		if err := collective(in, wg.lanes, nil); err != nil {
+		if err := collective(in, lanes, nil); err != nil {
 			return err
 		}
-		for _, l := range wg.lanes {
+		for _, l := range lanes {
 			l.pc++
 			l.state = stRun
 		}
-		for i := range wg.meta {
+		for i := k0; i < k1; i++ {
 			if wg.meta[i].parked {
 				wg.meta[i].enter = enterResume
 			} else {
@@ -639,7 +703,7 @@ func claim(next *atomic.Uint64, total uint64, workers int, batch uint64) (i, end
 			return total, total
 		}
 		k := uint64(1)
-		if workers > 1 {
+		if workers > 1 || batch > 1 {
 			k = min(max((total-i)/uint64(8*workers), 1), maxClaim)
 			k = min((k+batch-1)/batch*batch, total-i)
 		}
@@ -658,21 +722,24 @@ const maxClaim = 32
 // leader's uniform work) then fall on the batch, which for a short
 // kernel of a few hundred invocations halves its time. Only with several
 // workers (Options.Parallel: workgroups then run in no fixed order
-// anyway), only for a program whose workgroups cannot tell they share a
-// row (prog.batch), for dispatches large enough that each worker gets
-// many batches, and for rows within maxWideWords.
+// anyway), only for a program whose workgroups may run so (prog.batch),
+// for dispatches large enough that each worker gets many batches, and for
+// rows within maxWideWords and memory within maxBatchMem.
 func (x *dispatchRun) batchSize(total uint64, workers int) uint64 {
 	p := x.p
-	if !p.batch || workers < 2 || x.noLock || x.check != nil {
+	if !p.batch || workers < 2 && !x.batchAll || x.noLock || x.check != nil {
 		return 1
 	}
 	n := uint64(p.local[0])
-	b := min(maxBatchLanes/n, uint64(x.groups[0]), total/(uint64(workers)*64))
+	b := min(maxBatchLanes/n, uint64(x.groups[0]))
+	if !x.batchAll {
+		b = min(b, total/(uint64(workers)*64))
+	}
 	if slots := uint64(len(x.tmpl)); slots > 0 {
 		b = min(b, maxWideWords/(slots*n))
 	}
-	if m := uint64(p.invMem); m > 0 {
-		b = min(b, maxBatchMem/(m*n))
+	if m := uint64(p.invMem)*n + uint64(p.wgMem); m > 0 {
+		b = min(b, maxBatchMem/m)
 	}
 	return max(b, 1)
 }
@@ -686,26 +753,33 @@ const (
 
 // batchable reports whether workgroups of the program may run several at
 // once as one (batchSize) with the results of running them one by one
-// in some order: a local size (n, 1, 1) of whole subgroups, no workgroup
-// memory, no collective instruction of any kind (barriers, subgroup and
-// cooperative operations, derivatives), and no built-in input that tells
-// workgroups or subgroups apart (only GlobalInvocationId, which runs on
-// across the batch as across the dispatch, and those the same for all).
+// in some order: a local size (n, 1, 1) of whole subgroups (so no
+// subgroup spans two workgroups), collectives only barriers and subgroup
+// operations (prog.wideColl, none of workgroup scope), and built-in
+// inputs the batch gives each invocation as its own workgroup would
+// (builtinValue, builtinRow: the ids, the subgroups' places and sizes).
+// Workgroup memory is each workgroup's own (lane.gmem) and a barrier
+// waits for its own workgroup alone (runGroup).
 func (p *prog) batchable() bool {
 	n := p.local[0]
-	if p.local[1] != 1 || p.local[2] != 1 || n == 0 || int(n)%p.sgSize != 0 || p.wgMem != 0 || !p.wideColl {
+	if p.local[1] != 1 || p.local[2] != 1 || n == 0 || int(n)%p.sgSize != 0 || !p.wideColl {
 		return false
 	}
 	for _, iv := range p.inputs {
 		switch iv.builtin {
 		case spirv.BuiltInGlobalInvocationId, spirv.BuiltInNumWorkgroups, spirv.BuiltInWorkgroupSize,
-			spirv.BuiltInSubgroupSize, spirv.BuiltInSubgroupMaxSize, spirv.BuiltInDeviceIndex:
+			spirv.BuiltInSubgroupSize, spirv.BuiltInSubgroupMaxSize, spirv.BuiltInDeviceIndex,
+			spirv.BuiltInWorkgroupId, spirv.BuiltInLocalInvocationId, spirv.BuiltInLocalInvocationIndex,
+			spirv.BuiltInSubgroupId, spirv.BuiltInNumSubgroups, spirv.BuiltInSubgroupLocalInvocationId,
+			spirv.BuiltInSubgroupEqMask, spirv.BuiltInSubgroupGeMask, spirv.BuiltInSubgroupGtMask,
+			spirv.BuiltInSubgroupLeMask, spirv.BuiltInSubgroupLtMask:
 		default:
 			return false
 		}
 	}
 	for k := range p.code {
-		if in := &p.code[k]; in.coll || in.wg || isBarrier(in.op) {
+		in := &p.code[k]
+		if in.wg || in.coll && in.op != spirv.OpControlBarrier && !isGroupOp(in.op) {
 			return false
 		}
 	}

@@ -214,7 +214,7 @@ func (l *lane) plainMem(addr uint64, n uint64) []byte {
 		if (addr>>offBits)&0xffff != 0 || l.wg == nil {
 			return nil
 		}
-		b = l.wg.mem
+		b = l.gmem
 	case regInv:
 		if (addr>>offBits)&0xffff != 0 {
 			return nil
