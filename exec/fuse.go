@@ -666,6 +666,9 @@ func (p *prog) chainAt(k int32, uses map[uint32]int32, covered []bool) (*fusedCh
 // cannot.
 func (m *sgMeta) chain(fc *fusedChain) bool {
 	st, lr := m.st, m.sg[0].regs
+	// An affine value (an id, and in a batch of workgroups WorkgroupId)
+	// goes on through the instructions one by one: those that keep it
+	// affine keep the loads it indexes runs (affine.go).
 	if v := st[fc.x]; isUni(v) || v == sTile || v == sAff {
 		return false
 	}
