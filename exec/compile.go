@@ -195,10 +195,10 @@ func (p *prog) compileFunctions(first int) error {
 		return err
 	}
 	var calls []*instr
-	merges := map[int32]*edge{}
+	merges, loops := map[int32]*edge{}, map[int32]*edge{}
 	uvars := p.uniformInputs(first)
 	for _, f := range p.res.Funcs {
-		b := &fnBuild{p: p, fn: f.ID, pslot: pslot, uvars: uvars, calls: &calls, merges: merges}
+		b := &fnBuild{p: p, fn: f.ID, pslot: pslot, uvars: uvars, calls: &calls, merges: merges, loops: loops}
 		if err := b.compile(f); err != nil {
 			return err
 		}
@@ -216,7 +216,7 @@ func (p *prog) compileFunctions(first int) error {
 		return err
 	}
 	p.linkCalls(calls)
-	p.findRegions(merges)
+	p.findRegions(merges, loops)
 	return nil
 }
 
@@ -313,6 +313,9 @@ type fnBuild struct {
 	// merges holds the selection merge block of each conditional branch
 	// that has one (by pc; its target pc once linked).
 	merges map[int32]*edge
+	// loops holds, for each conditional branch inside a loop, an edge to
+	// the innermost one's merge block, exit its header (by pc).
+	loops map[int32]*edge
 	// The blocks' shape (scan): phis by block, loop headers, the header
 	// whose merge block a block is, each block's order.
 	phis       map[uint32][]phi
@@ -320,6 +323,7 @@ type fnBuild struct {
 	mergeOf    map[uint32]uint32
 	selMerge   map[uint32]uint32 // a selection header's merge block
 	blockAt    map[uint32]int
+	blocks     []*validate.Block
 	// label is the block being compiled; labelPC where each block's code
 	// starts; fix the edges whose target pc link fills in.
 	label   uint32
@@ -354,6 +358,7 @@ func (b *fnBuild) scan(f *validate.Func) {
 	b.mergeOf = map[uint32]uint32{}
 	b.selMerge = map[uint32]uint32{}
 	b.blockAt = make(map[uint32]int, len(f.Blocks))
+	b.blocks = f.Blocks
 	b.labelPC = make(map[uint32]int32, len(f.Blocks))
 	for n, blk := range f.Blocks {
 		b.blockAt[blk.Label] = n
@@ -398,6 +403,22 @@ func (b *fnBuild) edge(target uint32) *edge {
 	}
 	b.fix = append(b.fix, e)
 	return e
+}
+
+// innerLoop returns the header of the innermost loop whose construct
+// holds the current block (dominated by the header, not by its merge
+// block), or nil.
+func (b *fnBuild) innerLoop() *validate.Block {
+	blk := b.blocks[b.blockAt[b.label]]
+	for a := blk; a != nil; a = a.Idom {
+		if !a.Loop {
+			continue
+		}
+		if m, ok := b.blockAt[a.Merge]; !ok || !b.blocks[m].Dominates(blk) {
+			return a
+		}
+	}
+	return nil
 }
 
 // link fills in the edges' target pcs (validation made every target a
@@ -543,6 +564,11 @@ func (b *fnBuild) branchConditional(k int, w []uint32) error {
 		e := &edge{label: m}
 		b.fix = append(b.fix, e)
 		b.merges[int32(len(p.code))] = e
+	}
+	if h := b.innerLoop(); h != nil {
+		e := &edge{label: h.Merge, exit: h.Label}
+		b.fix = append(b.fix, e)
+		b.loops[int32(len(p.code))] = e
 	}
 	p.code = append(p.code, instr{op: spirv.OpBranchConditional, a: c, e: [2]*edge{e1, e2}, idx: int32(k)})
 	return nil

@@ -113,7 +113,7 @@ var (
 )
 
 // glslWords compiles GLSL with coop's compiler (once per source).
-func glslWords(t *testing.T, src string) []uint32 {
+func glslWords(t testing.TB, src string) []uint32 {
 	t.Helper()
 	if w, ok := compileOnce.Load(src); ok {
 		return w.([]uint32)

@@ -12,6 +12,15 @@ import "github.com/coopshader/coop/spirv"
 // This is the interleaving running the invocations one by one up to the
 // merge gives, so a fault on a side is found as there (fault order
 // below: regionFault).
+//
+// A conditional branch inside a loop that is no such selection (the
+// loop's exit test, an if whose side breaks out of the loop) runs the
+// same way where everything from it to the loop's merge block qualifies:
+// the invocations that take its sides each run the rest of the loop on
+// their own, up to the merge block, where lockstep goes on. Values
+// computed in the loop may be read past its merge without phis (the
+// header dominates the merge), so all the slots the rest of the loop
+// writes are kept, not only variables.
 
 // regionIf is a conditional branch whose sides run this way: the merge
 // block, and per side (true, false) whether it has code before the merge
@@ -26,6 +35,7 @@ import "github.com/coopshader/coop/spirv"
 // function may read (liveAt).
 type regionIf struct {
 	merge          int32
+	loop           uint32 // the header of the loop it ends, 0 for a selection
 	run            [2]bool
 	uses           [2][]int32
 	writes         []int32
@@ -40,28 +50,45 @@ type regionIf struct {
 const maxRegion = 4096
 
 // findRegions marks the divergent regions of every function (after the
-// calls are linked: a region may call functions).
-func (p *prog) findRegions(merges map[int32]*edge) {
+// calls are linked: a region may call functions): selections (merges),
+// then the branches inside loops (loops: their innermost loop's merge
+// block) that are neither a selection region nor masked.
+func (p *prog) findRegions(merges, loops map[int32]*edge) {
 	for pc, e := range merges {
 		in := &p.code[pc]
 		if in.op != spirv.OpBranchConditional || in.masked != nil {
 			continue
 		}
-		in.region = p.findRegion(in, e.pc)
+		in.region = p.findRegion(in, e.pc, 0)
+	}
+	for pc, e := range loops {
+		in := &p.code[pc]
+		if in.op != spirv.OpBranchConditional || in.masked != nil || in.region != nil {
+			continue
+		}
+		in.region = p.findRegion(in, e.pc, e.exit)
 	}
 	p.addSolo()
 }
 
 // findRegion decides whether the conditional branch in, whose selection
-// merge block starts at merge, runs as a divergent region.
-func (p *prog) findRegion(in *instr, merge int32) *regionIf {
-	ri := &regionIf{merge: merge}
+// merge block starts at merge (or, loop not 0, the merge block of the
+// loop with header loop), runs as a divergent region.
+func (p *prog) findRegion(in *instr, merge int32, loop uint32) *regionIf {
+	ri := &regionIf{merge: merge, loop: loop}
 	var walks [2]*regionWalk
 	for k, e := range in.e {
-		if e.back != 0 || e.exit != 0 || e.pc == merge && e.enter != 0 {
+		if e.pc == merge {
+			if e.enter != 0 || e.back != 0 || e.exit != loop {
+				return nil
+			}
+		} else if e.exit != 0 || e.back != 0 && e.back != loop {
 			return nil
 		}
-		w := &regionWalk{p: p, merge: merge, seen: map[int32]bool{}, entered: map[uint32]bool{}}
+		w := &regionWalk{p: p, merge: merge, loop: loop, seen: map[int32]bool{}, entered: map[uint32]bool{}}
+		if loop != 0 {
+			w.entered[loop] = true
+		}
 		w.uses = appendMoves(nil, e.moves, true)
 		w.writes = appendMoves(ri.writes, e.moves, false)
 		if e.enter != 0 {
@@ -78,6 +105,9 @@ func (p *prog) findRegion(in *instr, merge int32) *regionIf {
 		ri.uses[k], ri.writes, ri.keep = w.uses, w.writes, append(ri.keep, w.keep...)
 	}
 	ri.solo = soloBlocks(walks)
+	if loop != 0 {
+		ri.keep = ri.writes
+	}
 	ri.keepLive = ri.keep
 	if live := p.reachReads(merge); live != nil {
 		ri.keepLive = nil
@@ -127,6 +157,7 @@ func appendMoves(to []int32, moves []move, src bool) []int32 {
 type regionWalk struct {
 	p       *prog
 	merge   int32
+	loop    uint32 // the loop whose merge it is, or 0
 	seen    map[int32]bool
 	n       int
 	uses    []int32
@@ -232,7 +263,7 @@ func (w *regionWalk) edge(e *edge, work *[]int32, fn bool) bool {
 		}
 	}
 	if e.pc == w.merge && !fn {
-		return e.back == 0 && e.exit == 0 && e.enter == 0
+		return e.back == 0 && e.exit == w.loop && e.enter == 0
 	}
 	if !fn {
 		w.blocks = append(w.blocks, e.pc)
@@ -285,7 +316,17 @@ func (wg *wgState) lockRegion(in *instr, m *sgMeta) (bool, error) {
 			}
 		}
 	}
+	// At the merge the leader's loops are those of now, less the loop
+	// the region leaves (lane.follow).
 	loops, calls := len(ld.loops), len(ld.stack)
+	if ri.loop != 0 {
+		for n := loops - 1; n >= 0; n-- {
+			if ld.loops[n].header == ri.loop {
+				loops = n
+				break
+			}
+		}
+	}
 	spent := m.start - m.left
 	run := func(l *lane, k int) error {
 		wg.touch(l) // its steps and control state
@@ -325,7 +366,7 @@ func (wg *wgState) lockRegion(in *instr, m *sgMeta) (bool, error) {
 		}
 	}
 	wg.cur = ld
-	ld.pc = ri.merge
+	ld.pc, ld.loops = ri.merge, ld.loops[:loops]
 	for k := 0; k+1 < len(ri.writes); k += 2 {
 		setSt(m.st, ri.writes[k], ri.writes[k+1], sVar)
 	}

@@ -10,13 +10,16 @@ import (
 )
 
 // regionShaders diverge at ifs whose sides are more than straight-line
-// code. Those named in regionWant run as divergent regions (region.go):
-// loops of different trip counts, nested branches, both sides with
-// loops, a variable written on a side and read past the merge, a region inside a loop with barriers, calls, a switch, the
-// reduction of bench/reduce_subgroup.amber; subgroup operations after
-// the merge see the whole subgroup again. The others leave lockstep as
-// before: an early return, a break out of the enclosing loop, a
-// subgroup operation on a side.
+// code, or at loops' exits. Those named in regionWant run as divergent
+// regions (region.go): loops of different trip counts, nested branches,
+// both sides with loops, a variable written on a side and read past the
+// merge, a region inside a loop with barriers, calls, a switch, the
+// reduction of bench/reduce_subgroup.amber, loops left at different
+// iterations (their exit test, a break out of an if, a do-while's
+// conditional back edge, an inner loop inside an outer one with a
+// subgroup operation); subgroup operations after the merge see the whole
+// subgroup again. The early return leaves lockstep as before (its inner
+// loop is a region), and so does the subgroup operation on a side.
 var regionShaders = map[string]string{
 	"loop": `
     uint s = i;
@@ -119,6 +122,44 @@ var regionShaders = map[string]string{
     }
     barrier();
     o[i] = s + sm[i & 3u];`,
+	"tripcount": `
+    uint s = i, t = 0u;
+    for (uint j = 0u; j < i % 11u; j++) {
+        t += j * i;
+        s = s * 3u + t;
+    }
+    o[i] = subgroupAdd(s) + s * 5u + t;`,
+	"dowhile": `
+    uint s = i * 37u + 5u, n = 0u;
+    do {
+        s = s / 3u + (s & 1u);
+        n += s;
+    } while (s > 4u);
+    s += n;
+    o[i] = subgroupMax(s) ^ s;`,
+	"breakif": `
+    uint s = i;
+    for (uint r = 0u; r < 20u; r++) {
+        s = s * 5u + r;
+        if ((s % 7u) == 3u) {
+            s += 1000u;
+            break;
+        }
+        if ((s & 15u) == 0u) continue;
+        s ^= r;
+    }
+    o[i] = subgroupAdd(s) + s;`,
+	"nestedloops": `
+    uint s = i;
+    for (uint r = 0u; r < 3u; r++) {
+        uint j = 0u;
+        while (j < (i + r) % 6u) {
+            s = s * 3u + j;
+            j++;
+        }
+        s += subgroupAdd(j);
+    }
+    o[i] = s;`,
 	"return": `
     uint s = i;
     if ((i % 7u) == 3u) {
@@ -145,7 +186,7 @@ var regionShaders = map[string]string{
     o[i] = subgroupAdd(s) + s;`,
 }
 
-var regionWant = map[string]bool{"signed": true, "float": true, "memory": true, "variable": true, "loop": true, "nested": true, "ifelse": true, "inloop": true, "call": true, "switch": true, "reduce": true}
+var regionWant = map[string]bool{"tripcount": true, "dowhile": true, "breakif": true, "nestedloops": true, "return": true, "break": true, "signed": true, "float": true, "memory": true, "variable": true, "loop": true, "nested": true, "ifelse": true, "inloop": true, "call": true, "switch": true, "reduce": true}
 
 func regionCode(t *testing.T, body string, local int) []uint32 {
 	return glslWords(t, fmt.Sprintf(`#version 450
@@ -216,8 +257,9 @@ func TestRegions(t *testing.T) {
 }
 
 // soloWant are the shaders of regionShaders whose regions have solo runs
-// (solo.go): all but the one whose side calls a function.
-var soloWant = map[string]bool{"signed": true, "float": true, "memory": true, "variable": true, "loop": true,
+// (solo.go): all but the one whose only region's side has a subgroup
+// operation (the call's loop in the function is a region of its own).
+var soloWant = map[string]bool{"tripcount": true, "dowhile": true, "breakif": true, "nestedloops": true, "return": true, "break": true, "call": true, "signed": true, "float": true, "memory": true, "variable": true, "loop": true,
 	"nested": true, "ifelse": true, "inloop": true, "switch": true, "reduce": true}
 
 // TestSoloRuns checks which regions' sides run as solo runs (TestRegions
@@ -402,6 +444,39 @@ func TestSoloSteps(t *testing.T) {
 		b := budgetRun(t, code, true, 1<<20, steps, -1)
 		if a == nil || fmt.Sprint(a) != fmt.Sprint(b) {
 			t.Errorf("step budget %d:\nlockstep   %v\none by one %v", steps, a, b)
+		}
+	}
+}
+
+// BenchmarkRegionTail: a matrix-vector product's row loop in the style
+// of llama.cpp's mul_mat_vec, whose trip count differs by one between
+// the invocations (a row length not a multiple of the workgroup size),
+// then a subgroup reduction: the loop's exit test is a region (the
+// invocations with one more iteration run it on their own, then all
+// reduce in lockstep).
+func BenchmarkRegionTail(b *testing.B) {
+	code := glslWords(b, `#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer O { float o[]; };
+layout(binding = 1) readonly buffer A { float a[]; };
+void main() {
+    uint row = gl_WorkGroupID.x, tid = gl_LocalInvocationID.x;
+    float s = 0.0;
+    for (uint k = tid; k < 1000u; k += 32u) {
+        s += a[row * 1000u + k] * a[k];
+    }
+    s = subgroupAdd(s);
+    if (tid == 0u) o[row] = s;
+}`)
+	dev := New(Options{SubgroupSize: 32})
+	out, _ := dev.NewBuffer(256*4, backend.UsageStorage)
+	a, _ := dev.NewBuffer(256*1000*4, backend.UsageStorage)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := dev.Dispatch(&backend.Dispatch{Code: code, Entry: "main", Groups: [3]uint32{256, 1, 1},
+			Bindings: []backend.Binding{{Binding: 0, Buffer: out}, {Binding: 1, Buffer: a}}}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
