@@ -552,8 +552,10 @@ func (m *sgMeta) fusedAgain(fl *fusedLoad, mm *fmemo) bool {
 // written (nothing reads them). A commutative operation may take the
 // previous result as its second operand (the kernels are exact either
 // way round, NaNs canonical). It declines, having written nothing, where
-// its input is the same everywhere (the chain then runs once, unfused)
-// or an operand is a tile.
+// its input is the same everywhere (the chain then runs once, unfused),
+// an operand is a tile, or an operand is an affine function (affine.go:
+// one by one, sums and products of those stay functions, which the loads
+// they address fuse; a chain would make them rows).
 
 // fusedChain is the run of n instructions from the one that holds it;
 // x the input, steps the operations, res the final result.
@@ -671,7 +673,7 @@ func (m *sgMeta) chain(fc *fusedChain) bool {
 		return false
 	}
 	for _, s := range fc.steps {
-		if s.bin != nil && st[s.y] == sTile {
+		if s.bin != nil && (st[s.y] == sTile || st[s.y] == sAff) {
 			return false
 		}
 	}
