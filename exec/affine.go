@@ -323,10 +323,42 @@ func (m *sgMeta) affLoad(in *instr, n int64) bool {
 	s := in.a[0]
 	buf, tag := m.affSpan(s, n)
 	if buf == nil {
-		return false
+		if !m.groupSpan(&m.aff[s], n) {
+			return false
+		}
+		d := m.row(in.res)
+		m.eachGroup(func(buf []byte, runs []xrun) { affLoadRuns(d, buf, runs, &m.aff[s], regWG<<56, n) })
+		return true
 	}
 	affLoadRuns(m.row(in.res), buf, m.runs, &m.aff[s], tag, n)
 	return true
+}
+
+// groupSpan reports whether the addresses of the sAff pointer a, n bytes
+// each, lie in workgroup memory in a batch's row of several workgroups
+// (multi), at the same offsets in each workgroup's (a does not depend on
+// y, the workgroup's place in the batch), so that eachGroup may run the
+// access on each one's memory.
+func (m *sgMeta) groupSpan(a *affine, n int64) bool {
+	if !m.multi || a.w != 64 || a.d[1] != 0 {
+		return false
+	}
+	lo, hi, ok := m.rng(a)
+	const tag = regWG << 56
+	return ok && lo >= tag && hi&^(1<<offBits-1) == tag && hi-tag <= int64(len(m.sg[0].gmem))-n
+}
+
+// eachGroup runs f for each workgroup of a batch's row (multi) with its
+// workgroup memory and its runs.
+func (m *sgMeta) eachGroup(f func(buf []byte, runs []xrun)) {
+	for runs := m.runs; len(runs) > 0; {
+		k := 1
+		for k < len(runs) && runs[k].y == runs[0].y {
+			k++
+		}
+		f(m.sg[runs[0].i0].gmem, runs[:k])
+		runs = runs[k:]
+	}
 }
 
 // affLoadRuns reads the row d's values of n bytes from buf at a's addresses
@@ -427,26 +459,35 @@ func loadRun(d []uint64, b []byte, o, dx, n int64) {
 // no bytes or the value is a tile.
 func (m *sgMeta) affStore(in *instr, n int64) bool {
 	s := in.a[0]
+	a := &m.aff[s]
 	buf, tag := m.affSpan(s, n)
-	if buf == nil {
+	if buf == nil && !m.groupSpan(a, n) {
 		return false
 	}
 	v := m.arg(in.a[1], 1)
 	if v == nil {
 		return false
 	}
-	a := &m.aff[s]
 	dx := a.d[0]
-	for i := range m.runs {
-		u := &m.runs[i]
-		vv := v[u.i0 : u.i0+u.n]
-		if dx == 0 {
-			// The run's invocations write one place: the last one's value
-			// stays.
-			vv = vv[len(vv)-1:]
+	store := func(buf []byte, runs []xrun) {
+		for i := range runs {
+			u := &runs[i]
+			vv := v[u.i0 : u.i0+u.n]
+			if dx == 0 {
+				// The run's invocations write one place: the last one's
+				// value stays.
+				vv = vv[len(vv)-1:]
+			}
+			storeRun(buf, a.at(u)-tag, vv, dx, n)
 		}
-		storeRun(buf, a.at(u)-tag, vv, dx, n)
 	}
+	if buf == nil {
+		// A batch's workgroups, each in its own workgroup memory.
+		tag = regWG << 56
+		m.eachGroup(store)
+		return true
+	}
+	store(buf, m.runs)
 	return true
 }
 

@@ -420,3 +420,47 @@ void main() {
 		}
 	}
 }
+
+// TestBatchTiles: a tiled matrix product through two-dimensional shared
+// arrays, whose loads and stores run on each workgroup's memory in the
+// batch's row (affine and per invocation), gives the bytes of running
+// the workgroups one by one.
+func TestBatchTiles(t *testing.T) {
+	src := `#version 450
+layout(local_size_x = 256) in;
+layout(set = 0, binding = 0) buffer Y { uint y[]; };
+layout(set = 0, binding = 1) buffer Z { uint z[]; };
+shared uint ta[16][16];
+shared uint tb[16][16];
+void main() {
+    uint tx = gl_LocalInvocationID.x % 16u, ty = gl_LocalInvocationID.x / 16u;
+    uint bx = gl_WorkGroupID.x % 8u, by = gl_WorkGroupID.x / 8u;
+    uint acc = 0u;
+    for (uint k = 0u; k < 128u; k += 16u) {
+        ta[ty][tx] = y[(by * 16u + ty) * 128u + k + tx];
+        tb[ty][tx] = y[(k + ty) * 128u + bx * 16u + tx];
+        barrier();
+        for (uint j = 0u; j < 16u; j++) {
+            acc += ta[ty][j] * tb[j][(tx + gl_WorkGroupID.x) % 16u];
+        }
+        barrier();
+    }
+    z[(by * 16u + ty) * 128u + bx * 16u + tx] = acc + ta[tx][ty];
+}
+`
+	code := glslWords(t, src)
+	in := make([]uint32, 128*128)
+	for i := range in {
+		in[i] = uint32(i*2654435761) >> 11
+	}
+	var got [2][]uint32
+	for k, o := range []Options{{}, {batchAll: true}} {
+		dev := New(o)
+		y, z := u32buf(t, dev, in), u32buf(t, dev, make([]uint32, 128*128))
+		mustRun(t, dev, code, 64, y, z)
+		got[k] = u32s(z)
+	}
+	if !slices.Equal(got[0], got[1]) {
+		t.Fatal("batched and one by one differ")
+	}
+}
