@@ -57,8 +57,8 @@ const (
 
 // soloRun is the solo run starting at a block: its instructions through
 // the branch ending it, and on through the blocks an unconditional
-// branch forward without phis leads to, n of them counting the nops and
-// the branches followed.
+// branch without phis leads to (a loop's back edge too, each block once),
+// n of them counting the nops and the branches followed.
 type soloRun struct {
 	n   int64
 	ops []soloOp
@@ -107,6 +107,7 @@ func (p *prog) addSolo() {
 // soloRun compiles the run starting at block start.
 func (p *prog) soloRun(start int32, stops map[int32]bool) *soloRun {
 	q := &soloRun{}
+	took := map[int32]bool{start: true} // the blocks the run takes in
 	for pc := start; ; pc++ {
 		in := &p.code[pc]
 		o := soloOp{kind: in.fast, res: in.res, pc: pc, pre: int32(q.n), m: in.m, handler: in.vec}
@@ -119,7 +120,8 @@ func (p *prog) soloRun(start int32, stops map[int32]bool) *soloRun {
 		}
 		switch {
 		case in.op == spirv.OpBranch:
-			if e := in.e[0]; len(e.moves) == 0 && e.pc > pc && !stops[e.pc] {
+			if e := in.e[0]; len(e.moves) == 0 && !took[e.pc] && !stops[e.pc] {
+				took[e.pc] = true
 				pc = e.pc - 1
 				continue
 			}
@@ -205,6 +207,11 @@ func (l *lane) runSolo() error {
 					return err
 				}
 			case soloLoad32:
+				// Workgroup memory first, inline (a reduction's partial sums).
+				if a := r[o.a]; a>>offBits == regWG<<(56-offBits) && a&(1<<offBits-1)+4 <= uint64(len(l.gmem)) {
+					r[o.res] = uint64(binary.LittleEndian.Uint32(l.gmem[a&(1<<offBits-1):]))
+					continue
+				}
 				if b := l.plainMem(r[o.a], 4); b != nil {
 					r[o.res] = uint64(binary.LittleEndian.Uint32(b))
 					continue
