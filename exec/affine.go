@@ -337,10 +337,10 @@ func (m *sgMeta) affLoad(in *instr, n int64) bool {
 // groupSpan reports whether the addresses of the sAff pointer a, n bytes
 // each, lie in workgroup memory in a batch's row of several workgroups
 // (multi), at the same offsets in each workgroup's (a does not depend on
-// y, the workgroup's place in the batch), so that eachGroup may run the
+// z, the workgroup's place in the batch), so that eachGroup may run the
 // access on each one's memory.
 func (m *sgMeta) groupSpan(a *affine, n int64) bool {
-	if !m.multi || a.w != 64 || a.d[1] != 0 {
+	if !m.multi || a.w != 64 || a.d[2] != 0 {
 		return false
 	}
 	lo, hi, ok := m.rng(a)
@@ -353,7 +353,7 @@ func (m *sgMeta) groupSpan(a *affine, n int64) bool {
 func (m *sgMeta) eachGroup(f func(buf []byte, runs []xrun)) {
 	for runs := m.runs; len(runs) > 0; {
 		k := 1
-		for k < len(runs) && runs[k].y == runs[0].y {
+		for k < len(runs) && runs[k].z == runs[0].z {
 			k++
 		}
 		f(m.sg[runs[0].i0].gmem, runs[:k])
