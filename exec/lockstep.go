@@ -394,7 +394,7 @@ func (p *prog) classify() {
 			}
 		case in.op == spirv.OpStore:
 			in.lk = lkStore
-		case in.op == spirv.OpCopyMemory || in.op == opDebugPrintf || in.op == spirv.OpAbortKHR || isAtomic(in.op) || isCvecOp(in.op) || isTensorOp(in.op) || isTensorARMOp(in.op) || isRayStateOp(in.op),
+		case in.op == spirv.OpCopyMemory || in.op == opDebugPrintf || in.op == spirv.OpAbortKHR || isAtomic(in.op) || isCvecOp(in.op) || isTensorARMOp(in.op) || isRayStateOp(in.op),
 			in.op == spirv.OpImageWrite,
 			in.op == spirv.OpExtInst && (in.sub == spirv.GLSLstd450Modf || in.sub == spirv.GLSLstd450Frexp):
 			in.lk = lkLane
