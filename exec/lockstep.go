@@ -1204,6 +1204,9 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta, charged bool) error {
 			m.spreadLead(mats[k : k+2])
 		}
 	}
+	if tm, ok := in.aux.(*tensorMem); ok {
+		m.toLeader(tm.lead)
+	}
 	return coopExec(in, matIO{act: sg, m: m}, true)
 }
 
