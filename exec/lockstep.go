@@ -1637,7 +1637,7 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 				// The masked branch reads the condition from its row.
 				return wg.masked(in, m)
 			}
-			if in.region != nil {
+			if m.regionAt(in) {
 				return wg.lockRegion(in, m)
 			}
 			if !m.wide {
@@ -1657,10 +1657,16 @@ func (wg *wgState) lockSplit(in *instr, m *sgMeta) (bool, error) {
 	if in.masked != nil {
 		return wg.masked(in, m)
 	}
-	if in.region != nil {
+	if m.regionAt(in) {
 		return wg.lockRegion(in, m)
 	}
 	return wg.diverge(m), nil
+}
+
+// regionAt reports whether branch in runs as a divergent region here: a
+// region ending at its function's return needs the function's frame.
+func (m *sgMeta) regionAt(in *instr) bool {
+	return in.region != nil && (!in.region.ret || len(m.sg[0].stack) > 0)
 }
 
 // lockBranch takes a conditional branch every invocation agrees on.
