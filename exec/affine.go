@@ -337,10 +337,10 @@ func (m *sgMeta) affLoad(in *instr, n int64) bool {
 // groupSpan reports whether the addresses of the sAff pointer a, n bytes
 // each, lie in workgroup memory in a batch's row of several workgroups
 // (multi), at the same offsets in each workgroup's (a does not depend on
-// y, the workgroup's place in the batch), so that eachGroup may run the
+// z, the workgroup's place in the batch), so that eachGroup may run the
 // access on each one's memory.
 func (m *sgMeta) groupSpan(a *affine, n int64) bool {
-	if !m.multi || a.w != 64 || a.d[1] != 0 {
+	if !m.multi || a.w != 64 || a.d[2] != 0 {
 		return false
 	}
 	lo, hi, ok := m.rng(a)
@@ -353,7 +353,7 @@ func (m *sgMeta) groupSpan(a *affine, n int64) bool {
 func (m *sgMeta) eachGroup(f func(buf []byte, runs []xrun)) {
 	for runs := m.runs; len(runs) > 0; {
 		k := 1
-		for k < len(runs) && runs[k].y == runs[0].y {
+		for k < len(runs) && runs[k].z == runs[0].z {
 			k++
 		}
 		f(m.sg[runs[0].i0].gmem, runs[:k])
@@ -371,7 +371,7 @@ func affLoadRuns(d []uint64, buf []byte, runs []xrun, a *affine, tag, n int64) {
 	var prev []uint64 // the last run's values, and where it read them
 	po := int64(-1)
 	dx := a.d[0]
-	for i := range runs {
+	for i := 0; i < len(runs); i++ {
 		u := &runs[i]
 		o := a.at(u) - tag
 		dd := d[u.i0 : u.i0+u.n]
@@ -390,6 +390,21 @@ func affLoadRuns(d []uint64, buf []byte, runs []xrun, a *affine, tag, n int64) {
 			loadRun(dd, buf, o, dx, n)
 		}
 		prev, po = dd, o
+		// The runs right after it in the row that read alike (the
+		// workgroups of a batch, the rows of a tile) are filled by
+		// doubling copies: a few long copies instead of one per run.
+		k := i + 1
+		for k < len(runs) && runs[k].n == u.n && runs[k].i0 == runs[k-1].i0+runs[k-1].n && a.at(&runs[k])-tag == o {
+			k++
+		}
+		if k > i+1 {
+			rep := d[u.i0 : runs[k-1].i0+runs[k-1].n]
+			for w := len(dd); w < len(rep); w *= 2 {
+				copy(rep[w:], rep[:w])
+			}
+			prev = d[runs[k-1].i0 : runs[k-1].i0+runs[k-1].n]
+			i = k - 1
+		}
 	}
 }
 

@@ -194,7 +194,9 @@ func TestBatchable(t *testing.T) {
 		{"shared", "shared uint s[64];", "s[gl_GlobalInvocationID.x % 64u] = 1u; y[gl_GlobalInvocationID.x] = s[0];", true},
 		{"barrier", "", "barrier(); y[gl_GlobalInvocationID.x] = 1u;", true},
 		{"subgroup", "#extension GL_KHR_shader_subgroup_basic : require\n", "y[gl_GlobalInvocationID.x] = gl_SubgroupID;", true},
-		{"2d", "layout(local_size_y = 2) in;", "y[gl_GlobalInvocationID.x] = 1u;", false},
+		{"2d", "layout(local_size_y = 2) in;", "y[gl_GlobalInvocationID.x] = gl_LocalInvocationID.y;", true},
+		{"3d", "layout(local_size_z = 2) in;", "y[gl_GlobalInvocationID.x] = 1u;", false},
+		{"half subgroup", "layout(local_size_x = 16) in;", "y[gl_GlobalInvocationID.x] = 1u;", false},
 	} {
 		decl := c.decl
 		version := "#version 450\n"
@@ -421,20 +423,20 @@ void main() {
 	}
 }
 
-// TestBatchTiles: a tiled matrix product through two-dimensional shared
-// arrays, whose loads and stores run on each workgroup's memory in the
-// batch's row (affine and per invocation), gives the bytes of running
-// the workgroups one by one.
+// TestBatchTiles: tiled matrix products through two-dimensional shared
+// arrays, with local sizes (256, 1, 1) and (16, 16, 1), whose loads and
+// stores run on each workgroup's memory in the batch's row (affine and
+// per invocation), and a kernel writing out every id of a 2-D local size,
+// give the bytes of running the workgroups one by one.
 func TestBatchTiles(t *testing.T) {
-	src := `#version 450
-layout(local_size_x = 256) in;
+	const head = `#version 450
+#extension GL_KHR_shader_subgroup_basic : require
 layout(set = 0, binding = 0) buffer Y { uint y[]; };
 layout(set = 0, binding = 1) buffer Z { uint z[]; };
 shared uint ta[16][16];
 shared uint tb[16][16];
-void main() {
-    uint tx = gl_LocalInvocationID.x % 16u, ty = gl_LocalInvocationID.x / 16u;
-    uint bx = gl_WorkGroupID.x % 8u, by = gl_WorkGroupID.x / 8u;
+`
+	const body = `
     uint acc = 0u;
     for (uint k = 0u; k < 128u; k += 16u) {
         ta[ty][tx] = y[(by * 16u + ty) * 128u + k + tx];
@@ -448,19 +450,46 @@ void main() {
     z[(by * 16u + ty) * 128u + bx * 16u + tx] = acc + ta[tx][ty];
 }
 `
-	code := glslWords(t, src)
-	in := make([]uint32, 128*128)
-	for i := range in {
-		in[i] = uint32(i*2654435761) >> 11
-	}
-	var got [2][]uint32
-	for k, o := range []Options{{}, {batchAll: true}} {
-		dev := New(o)
-		y, z := u32buf(t, dev, in), u32buf(t, dev, make([]uint32, 128*128))
-		mustRun(t, dev, code, 64, y, z)
-		got[k] = u32s(z)
-	}
-	if !slices.Equal(got[0], got[1]) {
-		t.Fatal("batched and one by one differ")
+	for _, c := range []struct {
+		name, src string
+		groups    [3]uint32
+	}{
+		{"1d", head + `layout(local_size_x = 256) in;
+void main() {
+    uint tx = gl_LocalInvocationID.x % 16u, ty = gl_LocalInvocationID.x / 16u;
+    uint bx = gl_WorkGroupID.x % 8u, by = gl_WorkGroupID.x / 8u;` + body, [3]uint32{64, 1, 1}},
+		{"2d", head + `layout(local_size_x = 16, local_size_y = 16) in;
+void main() {
+    uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;
+    uint bx = gl_WorkGroupID.x, by = gl_WorkGroupID.y;` + body, [3]uint32{8, 8, 1}},
+		{"ids", head + `layout(local_size_x = 8, local_size_y = 8) in;
+void main() {
+    uint i = gl_GlobalInvocationID.y * 64u + gl_GlobalInvocationID.x;
+    ta[gl_LocalInvocationID.y][gl_LocalInvocationID.x] = gl_LocalInvocationIndex + gl_WorkGroupID.x;
+    barrier();
+    z[i] = ((gl_WorkGroupID.x * 8u + gl_WorkGroupID.y) * 64u + ta[gl_LocalInvocationID.x][gl_LocalInvocationID.y]) * 16u
+        + gl_SubgroupID * 4u + gl_NumSubgroups + gl_SubgroupInvocationID * 1000000u;
+}
+`, [3]uint32{8, 64, 1}},
+	} {
+		code := glslWords(t, c.src)
+		in := make([]uint32, 128*128)
+		for i := range in {
+			in[i] = uint32(i*2654435761) >> 11
+		}
+		var got [2][]uint32
+		for k, o := range []Options{{SubgroupSize: 16}, {SubgroupSize: 16, batchAll: true}} {
+			dev := New(o)
+			y, z := u32buf(t, dev, in), u32buf(t, dev, make([]uint32, 128*256))
+			_, err := dev.Dispatch(&backend.Dispatch{Code: code, Entry: "main", Groups: c.groups,
+				Bindings: []backend.Binding{{Binding: 0, Buffer: y}, {Binding: 1, Buffer: z}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[k] = u32s(z)
+		}
+		if !slices.Equal(got[0], got[1]) {
+			t.Errorf("%s: batched and one by one differ", c.name)
+		}
 	}
 }

@@ -52,12 +52,13 @@
 // different bytes from run to run, and their plain accesses to shared
 // memory race in the Go sense too (go test -race flags them), since only
 // atomics are synchronized. A worker takes runs of consecutive workgroups,
-// and where the workgroups cannot tell (local size (n, 1, 1) of whole
-// subgroups, no workgroup memory, no collective instruction, no built-in
-// input but GlobalInvocationId and those the same in the whole dispatch)
-// it runs up to 1024 invocations of consecutive workgroups of a row as
-// one, which is one more valid interleaving of them (faults and budgets
-// as running them one after another in that order finds them). Within a
+// and where a subgroup cannot span two of them (local size (n, m, 1) of
+// whole subgroups) and no collective gathers more than a subgroup (only
+// barriers and subgroup operations) it runs up to 1024 invocations of
+// consecutive workgroups of a row as one, each workgroup with its own ids,
+// workgroup memory and barriers, which is one more valid interleaving of
+// them (faults and budgets as running them one after another in that
+// order finds them). Within a
 // workgroup, invocations are split into
 // subgroups of Options.SubgroupSize (or Dispatch.SubgroupSize) in
 // LocalInvocationIndex order. While the invocations of a subgroup are

@@ -345,7 +345,10 @@ func (m *sgMeta) fused(fl *fusedLoad) bool {
 	}
 	affLoadRuns(m.row(fl.res), buf, m.runs, a, tag, fl.width)
 	st[fl.res] = sVec
-	m.remember(fl, mm, buf, tag)
+	if mm.again {
+		m.remember(fl, mm, buf, tag)
+	}
+	mm.again = true
 	return true
 }
 
@@ -369,6 +372,10 @@ func (m *sgMeta) fused(fl *fusedLoad) bool {
 type fmemo struct {
 	epoch uint64
 	fl    *fusedLoad
+	// again: the load ran before in this lockstep run; a memo is made
+	// only then (a load that runs once per run, outside loops, would pay
+	// for it and never use it).
+	again bool
 	// uni marks the leaves that were the same everywhere, dfeed those of
 	// them whose value reaches a coefficient (they must not change).
 	uni, dfeed uint32
@@ -399,7 +406,7 @@ func (m *sgMeta) memoOf(fl *fusedLoad) *fmemo {
 	}
 	mm := &m.fmemo[fl.id]
 	if mm.epoch != m.fepoch {
-		mm.epoch, mm.fl, mm.buf = m.fepoch, nil, nil
+		mm.epoch, mm.fl, mm.buf, mm.again = m.fepoch, nil, nil, false
 	}
 	return mm
 }

@@ -85,7 +85,7 @@ type lane struct {
 	// gmem is its workgroup's memory (its part of wg.mem in a batch).
 	gmem []byte
 	// lxyz is the LocalInvocationId, in a batch of workgroups with the
-	// workgroup's place in the batch as y (newWG: localID, groupID).
+	// workgroup's place in the batch as z (newWG: localID, groupID).
 	lxyz [3]uint32
 	// fixed holds the encoded built-in inputs that stay the same from one
 	// workgroup to the next, in p.inputs order (wgState.reset).

@@ -451,26 +451,26 @@ func (m *sgMeta) builtinRow(res int32, off uint64, d []uint64) bool {
 		}
 		c := o / 4
 		loc := l0.p.local
-		// In a batch (newWG) y is the workgroup's place in the batch and
-		// the local size (n, 1, 1).
+		// In a batch (newWG) z is the workgroup's place in the batch and
+		// the local size (n, m, 1).
 		batch := l0.wg.groups > 1
 		switch iv.builtin {
 		case spirv.BuiltInGlobalInvocationId, spirv.BuiltInLocalInvocationId:
 			// In 32 bits, as the invocation's gid is computed.
 			a := affine{w: 32}
-			if !batch || c == 0 {
+			if !batch || c < 2 {
 				a.d[c] = 1
 			}
 			if iv.builtin == spirv.BuiltInGlobalInvocationId {
 				a.c = int64(l0.wg.id[c] * loc[c])
 				if batch && c == 0 {
-					a.d[1] = int64(loc[0])
+					a.d[2] = int64(loc[0])
 				}
 			}
 			m.setAff(res, a)
 		case spirv.BuiltInLocalInvocationIndex:
 			if batch {
-				m.setAff(res, affine{d: [3]int64{1, 0, 0}, w: 32})
+				m.setAff(res, affine{d: [3]int64{1, int64(loc[0]), 0}, w: 32})
 				break
 			}
 			m.setAff(res, affine{d: [3]int64{1, int64(loc[0]), int64(loc[0]) * int64(loc[1])}, w: 32})
@@ -484,7 +484,7 @@ func (m *sgMeta) builtinRow(res int32, off uint64, d []uint64) bool {
 			}
 		case spirv.BuiltInWorkgroupId:
 			if batch && c == 0 {
-				m.setAff(res, affine{c: int64(l0.wg.id[0]), d: [3]int64{0, 1, 0}, w: 32})
+				m.setAff(res, affine{c: int64(l0.wg.id[0]), d: [3]int64{0, 0, 1}, w: 32})
 				break
 			}
 			for i := range d {

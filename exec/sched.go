@@ -105,12 +105,12 @@ type wgState struct {
 }
 
 // newWG makes the state of one workgroup, or of groups workgroups in a
-// row run at once (batchSize: local size (n, 1, 1)). A batch is laid out
-// as one workgroup of n x groups invocations: an invocation's lxyz is
-// (its x, its workgroup's place in the batch, 0), so that the built-in
-// ids stay affine functions of lxyz (affine.go: WorkgroupId's x is the
-// first workgroup's plus y), and each workgroup of the batch has its
-// own part of mem (lane.gmem).
+// row run at once (batchSize: local size (n, m, 1)). A batch is laid out
+// as one workgroup of n x m x groups invocations: an invocation's lxyz
+// is (its x, its y, its workgroup's place in the batch), so that the
+// built-in ids stay affine functions of lxyz (affine.go: WorkgroupId's x
+// is the first workgroup's plus z), and each workgroup of the batch has
+// its own part of mem (lane.gmem).
 func newWG(x *dispatchRun, groups int) *wgState {
 	p := x.p
 	per := int(p.local[0] * p.local[1] * p.local[2])
@@ -127,11 +127,8 @@ func newWG(x *dispatchRun, groups int) *wgState {
 		*l = lane{p: p, x: x, wg: wg, regs: regs[i*slots : (i+1)*slots : (i+1)*slots], mem: mem[i*im : (i+1)*im : (i+1)*im], lid: i, sgl: i % p.sgSize,
 			gmem: wg.mem[g*wm : (g+1)*wm : (g+1)*wm]}
 		copy(l.regs, x.tmpl)
-		if groups > 1 {
-			l.lxyz = [3]uint32{uint32(i % per), uint32(g), 0}
-		} else {
-			l.lxyz = [3]uint32{uint32(i) % p.local[0], uint32(i) / p.local[0] % p.local[1], uint32(i) / (p.local[0] * p.local[1])}
-		}
+		// In a batch local[2] is 1: z is the workgroup's place.
+		l.lxyz = [3]uint32{uint32(i) % p.local[0], uint32(i) / p.local[0] % p.local[1], uint32(i) / (p.local[0] * p.local[1])}
 		l.self[0] = l
 		wg.lanes = append(wg.lanes, l)
 	}
@@ -255,11 +252,11 @@ func (l *lane) fillMem() {
 	}
 }
 
-// localID is the invocation's LocalInvocationId (in a batch lxyz's y is
+// localID is the invocation's LocalInvocationId (in a batch lxyz's z is
 // its workgroup's place in the batch, newWG).
 func (l *lane) localID() [3]uint32 {
 	if l.wg.groups > 1 {
-		return [3]uint32{l.lxyz[0], 0, 0}
+		return [3]uint32{l.lxyz[0], l.lxyz[1], 0}
 	}
 	return l.lxyz
 }
@@ -268,7 +265,7 @@ func (l *lane) localID() [3]uint32 {
 func (l *lane) groupID() [3]uint32 {
 	id := l.wg.id
 	if l.wg.groups > 1 {
-		id[0] += l.lxyz[1]
+		id[0] += l.lxyz[2]
 	}
 	return id
 }
@@ -730,7 +727,7 @@ func (x *dispatchRun) batchSize(total uint64, workers int) uint64 {
 	if !p.batch || workers < 2 && !x.batchAll || x.noLock || x.check != nil {
 		return 1
 	}
-	n := uint64(p.local[0])
+	n := uint64(p.local[0]) * uint64(p.local[1])
 	b := min(maxBatchLanes/n, uint64(x.groups[0]))
 	if !x.batchAll {
 		b = min(b, total/(uint64(workers)*64))
@@ -753,7 +750,7 @@ const (
 
 // batchable reports whether workgroups of the program may run several at
 // once as one (batchSize) with the results of running them one by one
-// in some order: a local size (n, 1, 1) of whole subgroups (so no
+// in some order: a local size (n, m, 1) of whole subgroups (so no
 // subgroup spans two workgroups), collectives only barriers and subgroup
 // operations (prog.wideColl, none of workgroup scope), and built-in
 // inputs the batch gives each invocation as its own workgroup would
@@ -761,8 +758,8 @@ const (
 // Workgroup memory is each workgroup's own (lane.gmem) and a barrier
 // waits for its own workgroup alone (runGroup).
 func (p *prog) batchable() bool {
-	n := p.local[0]
-	if p.local[1] != 1 || p.local[2] != 1 || n == 0 || int(n)%p.sgSize != 0 || !p.wideColl {
+	n := p.local[0] * p.local[1]
+	if p.local[2] != 1 || n == 0 || int(n)%p.sgSize != 0 || !p.wideColl {
 		return false
 	}
 	for _, iv := range p.inputs {
