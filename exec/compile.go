@@ -37,6 +37,8 @@ type instr struct {
 	// fu and fc are the fused load run and chain starting here (fuse.go).
 	fu *fusedLoad
 	fc *fusedChain
+	// ur are the leader run's records from here (leadrun.go).
+	ur []uop
 	// row runs it for a subgroup in lockstep on rows of values (rows.go).
 	row rowOp
 	a   []int32
@@ -212,6 +214,7 @@ func (p *prog) compileFunctions(first int) error {
 	p.pickVecs()
 	p.fuseLoads(first)
 	p.nopRuns()
+	p.leadRuns()
 	if err := p.resolveCallbacks(); err != nil {
 		return err
 	}

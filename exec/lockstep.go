@@ -849,6 +849,12 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			wg.leave(m)
 			return nil
 		}
+		if in.ur != nil {
+			if k := m.leadRun(in.ur); k > 0 {
+				ld.pc += k
+				continue
+			}
+		}
 		if in.nop {
 			ld.pc++
 			continue
