@@ -18,26 +18,35 @@ import "encoding/binary"
 // the push constants, an index out of bounds, the budget) leaves its
 // instruction to the general loop, which runs it, faulting where it must.
 
-// uop is one instruction of a leader run: its inlined path (instr.fast;
-// fNoFast for a nop), slots, and how its uses are tested for uniformity
-// (instr.uk, us and uses).
+// uop is one record of a leader run: an instruction's inlined path
+// (instr.fast; fNoFast for nops alone, fChainLoad for an access chain and
+// the load of its result), its slots, how its uses are tested for
+// uniformity (instr.uk, us and uses), and n, the instructions it covers
+// (the nops after it among them, each a step).
 type uop struct {
-	k    uint8
-	uk   uint8
-	res  int32
-	a, b int32
-	us   [2]int32
-	sub  int32
-	m    uint64
-	uses []int32
-	ch   *chain
+	k     uint8
+	uk    uint8
+	n     int32
+	res   int32
+	a, b  int32
+	sub   int32
+	lres  int32 // fChainLoad: the load's result
+	us    [2]int32
+	m     uint64
+	uses  []int32
+	ch    *chain
+	slots int32 // fCopy: the slots copied
 }
 
-// leadOp reports whether in may be a record of a leader run. A fused
-// load (fuse.go) ends a run: it runs its instructions together where
-// some of them vary, so lockstep has to reach it as its first. A fused
-// chain declines where its first operand is uniform, which is where a
-// run takes it.
+// fChainLoad is a leader run's access chain whose result the next
+// instruction loads (fLoad32).
+const fChainLoad = fCopy + 1
+
+// leadOp reports whether in may be in a leader run. A fused load
+// (fuse.go) ends a run: it runs its instructions together where some of
+// them vary, so lockstep has to reach it as its first. A fused chain
+// declines where its first operand is uniform, which is where a run takes
+// it.
 func (p *prog) leadOp(in *instr) bool {
 	if in.nop {
 		return true
@@ -48,12 +57,11 @@ func (p *prog) leadOp(in *instr) bool {
 	switch in.lk {
 	case lkPure:
 		switch in.fast {
-		case fIAdd, fISub, fIMul, fAnd, fULT, fSLT, fIEq, fExtract:
+		case fIAdd, fISub, fIMul, fAnd, fULT, fSLT, fIEq, fExtract, fChain:
 			return in.rn == 1
 		case fCopy:
-			return in.rn == 1 && in.m == 1
-		case fChain:
-			return in.rn == 1
+			// Of one slot, or of a cooperative matrix (a tile moves).
+			return in.rn == int32(in.m) && (in.m == 1 || in.t.kind == kCoopMat)
 		}
 	case lkLoad:
 		return in.fast == fLoad32 && in.rn == 1
@@ -61,8 +69,9 @@ func (p *prog) leadOp(in *instr) bool {
 	return false
 }
 
-// leadRuns gives every instruction of a sequence of at least two leadOps
-// the records from it to the sequence's end (instr.ur).
+// leadRuns gives the instructions of each sequence of leadOps records
+// (instr.ur at the first instruction of each, the records from there to
+// the sequence's end).
 func (p *prog) leadRuns() {
 	code := p.code
 	for k := 0; k < len(code); {
@@ -74,67 +83,100 @@ func (p *prog) leadRuns() {
 			k = max(e, k+1)
 			continue
 		}
-		ops := make([]uop, e-k)
-		for i := range ops {
-			in := &code[k+i]
-			o := &ops[i]
-			if in.nop {
-				continue
+		var ops []uop
+		var at []int
+		for i := k; i < e; {
+			in := &code[i]
+			at = append(at, i)
+			o := uop{n: 1}
+			if !in.nop {
+				o.k, o.uk, o.us, o.uses = in.fast, in.uk, in.us, in.uses
+				o.res, o.sub, o.m, o.ch = in.res, int32(in.sub), in.m, in.ch
+				o.slots = in.rn
+				if len(in.a) > 0 {
+					o.a = in.a[0]
+				}
+				if len(in.a) > 1 {
+					o.b = in.a[1]
+				}
 			}
-			o.k, o.uk, o.us, o.uses = in.fast, in.uk, in.us, in.uses
-			o.res, o.sub, o.m, o.ch = in.res, int32(in.sub), in.m, in.ch
-			if len(in.a) > 0 {
-				o.a = in.a[0]
+			i++
+			for i < e && code[i].nop {
+				o.n++
+				i++
 			}
-			if len(in.a) > 1 {
-				o.b = in.a[1]
+			if o.k == fChain && i < e && code[i].fast == fLoad32 && code[i].lk == lkLoad && code[i].a[0] == o.res {
+				o.k, o.lres = fChainLoad, code[i].res
+				i++
+				o.n++
+				for i < e && code[i].nop {
+					o.n++
+					i++
+				}
 			}
+			ops = append(ops, o)
 		}
-		for i := range ops {
-			code[k+i].ur = ops[i:]
+		for j, i := range at {
+			code[i].ur = ops[j:]
 		}
 		k = e
 	}
 }
 
 // leadRun runs the records of ops from the first while each one's
-// operands are uniform and it needs nothing but the leader, and returns
-// how many ran. The lockstep loop has counted the first one's step; the
-// others are counted here.
+// operands are uniform (a tile's for a matrix copy) and it needs nothing
+// but the leader, and returns how many instructions that was. The
+// lockstep loop has counted the first instruction's step.
 func (m *sgMeta) leadRun(ops []uop) int32 {
 	st := m.st
 	ld := m.sg[0]
 	r := ld.regs
+	m.left++
+	var done int32
 	for k := range ops {
-		if k > 0 && m.left < 1 {
-			return int32(k)
-		}
 		o := &ops[k]
+		if m.left < int64(o.n) {
+			break
+		}
 		switch o.k {
 		case fNoFast:
 		case fLoad32:
 			if !isUni(st[o.a]) {
-				return int32(k)
+				goto stop
 			}
 			v, ok := ld.load32(r[o.a])
 			if !ok {
-				return int32(k)
+				goto stop
 			}
 			r[o.res] = v
 			st[o.res] = sLead
+		case fCopy:
+			switch {
+			case st[o.a] == sTile:
+				m.tiles[o.res] = m.tiles[o.a]
+				setSt(st, o.res, o.slots, sTile)
+			case o.slots == 1 && isUni(st[o.a]):
+				r[o.res] = r[o.a]
+				st[o.res] = sLead
+			case o.slots > 1 && uniformRange(st[o.a:o.a+o.slots]):
+				copy(r[o.res:o.res+o.slots], r[o.a:o.a+o.slots])
+				setSt(st, o.res, o.slots, sLead)
+			default:
+				goto stop
+			}
 		default:
 			switch o.uk {
 			case 1:
 				if !isUni(st[o.us[0]]) {
-					return int32(k)
+					goto stop
 				}
 			case 2:
 				if !isUni(st[o.us[0]]) || !isUni(st[o.us[1]]) {
-					return int32(k)
+					goto stop
 				}
 			default:
 				if !uniform(st, o.uses) {
-					return int32(k)
+					goto stop
 				}
 			}
 			switch o.k {
@@ -154,22 +196,32 @@ func (m *sgMeta) leadRun(ops []uop) int32 {
 				r[o.res] = b2u(r[o.a] == r[o.b])
 			case fExtract:
 				r[o.res] = r[o.a+o.sub]
-			case fCopy:
-				r[o.res] = r[o.a]
-			case fChain:
+			case fChain, fChainLoad:
 				addr, ok := chainAddr(r, o.a, o.ch)
 				if !ok {
-					return int32(k)
+					goto stop
+				}
+				if o.k == fChainLoad {
+					v, ok := ld.load32(addr)
+					if !ok {
+						// The general loop runs both, the load faulting.
+						goto stop
+					}
+					r[o.lres] = v
+					st[o.lres] = sLead
 				}
 				r[o.res] = addr
 			}
 			st[o.res] = sLead
 		}
-		if k > 0 {
-			m.left--
-		}
+		m.left -= int64(o.n)
+		done += o.n
 	}
-	return int32(len(ops))
+stop:
+	if done == 0 {
+		m.left--
+	}
+	return done
 }
 
 // chainAddr is the address of access chain c (without descriptors) from
