@@ -888,6 +888,13 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			}
 			continue
 		case lkColl:
+			if in.cq != nil && wg.coopQuick(in, in.cq, m) {
+				ld.pc++
+				if x.stop.Load() {
+					return errStopped
+				}
+				continue
+			}
 			// A barrier of the whole workgroup, or a subgroup operation
 			// on rows, without work of its own changes no invocation's
 			// steps or control state.
