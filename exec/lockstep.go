@@ -850,8 +850,11 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			return nil
 		}
 		if in.ur != nil {
-			if k := m.leadRun(in.ur); k > 0 {
-				ld.pc += k
+			ran, err := wg.leadRun(m, in.ur)
+			if err != nil {
+				return err
+			}
+			if ran {
 				continue
 			}
 		}
