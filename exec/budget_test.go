@@ -10,7 +10,8 @@ import (
 )
 
 // budgetShaders run a loop of pc.n iterations after code that lockstep
-// handles in different ways: a subgroup that finishes in lockstep, a
+// handles in different ways: a subgroup that finishes in lockstep (its
+// loop varying, or uniform in leader runs), a
 // masked branch whose sides differ in length, divergent regions (a loop
 // on one side, of different lengths; a runaway loop there in a few
 // invocations, the others running out past the merge), invocations whose step
@@ -22,6 +23,10 @@ var budgetShaders = map[string]string{
     uint a = gl_LocalInvocationIndex;
     for (uint i = 0u; i < pc.n; i++) a = a * 3u + i;
     o[gl_LocalInvocationIndex] = a;`,
+	"uniform": `
+    uint a = 1u, b = 2u;
+    for (uint i = 0u; i < pc.n; i++) { a = a * 3u + i; b = (b + a) * (i & 7u); }
+    o[gl_LocalInvocationIndex] = a + b + gl_LocalInvocationIndex;`,
 	"masked": `
     uint a = gl_LocalInvocationIndex, b = 1u;
     for (uint i = 0u; i < pc.n; i++) {
@@ -110,7 +115,7 @@ func budgetRun(t *testing.T, code []uint32, oneByOne bool, n uint32, steps, work
 // stops with the same error (instruction and invocation) at every step
 // budget, and the least work budget a dispatch runs within is the same.
 func TestBudgetsMatchOneByOne(t *testing.T) {
-	for _, name := range []string{"finish", "masked", "maskedstore", "reconverge", "work", "maskedwork", "region", "regionlong"} {
+	for _, name := range []string{"finish", "uniform", "masked", "maskedstore", "reconverge", "work", "maskedwork", "region", "regionlong"} {
 		for _, local := range []int{16, 64} {
 			code := budgetCode(t, budgetShaders[name], local)
 			for _, steps := range []int64{60, 61, 200, 1001, 1002, 1003, 4099, 9000, 9001} {

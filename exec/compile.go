@@ -37,6 +37,10 @@ type instr struct {
 	// fu and fc are the fused load run and chain starting here (fuse.go).
 	fu *fusedLoad
 	fc *fusedChain
+	// ur are the leader run's records from here (leadrun.go); cq is a
+	// cooperative instruction's quick path (cooprun.go).
+	ur []uop
+	cq *coopQuick
 	// row runs it for a subgroup in lockstep on rows of values (rows.go).
 	row rowOp
 	a   []int32
@@ -209,9 +213,11 @@ func (p *prog) compileFunctions(first int) error {
 	p.resetSlots()
 	p.classify()
 	p.weigh()
+	p.quickCoops()
 	p.pickVecs()
 	p.fuseLoads(first)
 	p.nopRuns()
+	p.leadRuns()
 	if err := p.resolveCallbacks(); err != nil {
 		return err
 	}

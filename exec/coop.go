@@ -316,6 +316,13 @@ func coopExec(in *instr, io matIO, same bool) error {
 		setSt(io.m.st, in.res, int32(mt.slots), sTile)
 		return nil
 	}
+	if !load && ct.kind == kFloat && ct.ff == f32 && !cm.colMajor {
+		if t := io.tileAt(cm.obj); t != nil && t.has&hasRaw == 0 {
+			// A multiply-add's float32 values: straight to memory.
+			storeF32Rows(b, ls, R, C, t.f)
+			return nil
+		}
+	}
 	tile := l0.wg.scratch.u64(0, R*C)
 	if !load {
 		tile = io.raw(cm.obj, tile)
@@ -362,6 +369,23 @@ func coopExec(in *instr, io matIO, same bool) error {
 		io.putRaw(in.res, mt, tile)
 	}
 	return nil
+}
+
+// storeF32Rows writes the R x C float32 values f, row-major, as rows ls
+// bytes apart from the start of b, NaNs made canonical as tile.bits makes
+// them.
+func storeF32Rows(b []byte, ls, R, C int, f []float32) {
+	nan := uint32(fmtDescs[f32].nan)
+	for r := range R {
+		dst := b[r*ls : r*ls+4*C]
+		for c, v := range f[r*C : r*C+C] {
+			u := math.Float32bits(v)
+			if v != v {
+				u = nan
+			}
+			binary.LittleEndian.PutUint32(dst[4*c:], u)
+		}
+	}
 }
 
 // matIO reads and writes whole cooperative matrices: from and to the
@@ -569,8 +593,7 @@ func mulAddF32(sc *coopScratch, io matIO, in *instr, cm *coopMul, M, N, K int) {
 		t.f = growF(t.f, M*N)
 		a := io.f32(cm.slotA, cm.a.elem.ff, sc.f32(0, M*K))
 		b := io.f32(cm.slotB, cm.b.elem.ff, sc.f32(1, K*N))
-		copy(t.f, io.f32(cm.slotC, cm.c.elem.ff, sc.f32(2, M*N)))
-		mulAddF32Blocked(a, b, t.f, M, N, K)
+		mulAddF32Blocked(a, b, io.f32(cm.slotC, cm.c.elem.ff, sc.f32(2, M*N)), t.f, M, N, K)
 		t.has = hasF
 		io.m.tiles[in.res] = t
 		setSt(io.m.st, in.res, int32(in.t.slots), sTile)
@@ -580,7 +603,7 @@ func mulAddF32(sc *coopScratch, io matIO, in *instr, cm *coopMul, M, N, K int) {
 	b := io.f32(cm.slotB, cm.b.elem.ff, sc.f32(1, K*N))
 	acc := sc.f32(2, M*N)
 	copy(acc, io.f32(cm.slotC, cm.c.elem.ff, acc))
-	mulAddF32Blocked(a, b, acc, M, N, K)
+	mulAddF32Blocked(a, b, acc, acc, M, N, K)
 	io.putF32(in.res, in.t, acc)
 }
 

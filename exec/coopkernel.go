@@ -18,53 +18,62 @@ import (
 // many rows (16 KiB of float32) stays in the first-level cache.
 const kBlock = 256
 
-// mulAddF32Blocked adds a*b to acc (M x K, K x N, M x N, row-major):
-// acc[i][j] += a[i][k]*b[k][j] for k in increasing order, each product and
-// sum rounded to float32 (never fused: row16F32 says why).
-func mulAddF32Blocked(a, b, acc []float32, M, N, K int) {
+// mulAddF32Blocked sets d to c + a*b (M x K, K x N, M x N, row-major):
+// d[i][j] = c[i][j] + a[i][k]*b[k][j] for k in increasing order, each
+// product and sum rounded to float32 (never fused: row16F32 says why). c
+// and d may be the same slice; reading c while writing d saves the copy
+// of the accumulator a new result would otherwise start with.
+func mulAddF32Blocked(a, b, c, d []float32, M, N, K int) {
+	if K == 0 {
+		copy(d[:M*N], c[:M*N])
+		return
+	}
+	src := c
 	for k0 := 0; k0 < K; k0 += kBlock {
 		k1 := min(k0+kBlock, K)
-		mv, nv := panelsF32(a, b, acc, M, N, K, k0, k1)
+		mv, nv := panelsF32(a, b, src, d, M, N, K, k0, k1)
 		// Rows below the vector panels, then the columns right of them
 		// (none, the common case, where the panels cover the matrix).
 		if mv < M {
-			mulAddF32Rows(a, b, acc, mv, M, 0, N, N, K, k0, k1)
+			mulAddF32Rows(a, b, src, d, mv, M, 0, N, N, K, k0, k1)
 		}
 		if nv < N {
-			mulAddF32Rows(a, b, acc, 0, mv, nv, N, N, K, k0, k1)
+			mulAddF32Rows(a, b, src, d, 0, mv, nv, N, N, K, k0, k1)
 		}
+		src = d
 	}
 }
 
 // mulAddF32Rows is mulAddF32Blocked for rows [i0, i1), columns [j0, j1)
 // and k in [k0, k1).
-func mulAddF32Rows(a, b, acc []float32, i0, i1, j0, j1, N, K, k0, k1 int) {
+func mulAddF32Rows(a, b, c, d []float32, i0, i1, j0, j1, N, K, k0, k1 int) {
 	for i := i0; i < i1; i++ {
 		j := j0
 		for ; j+16 <= j1; j += 16 {
-			row16F32(a[i*K+k0:i*K+k1], b[k0*N+j:], acc[i*N+j:i*N+j+16], N)
+			row16F32(a[i*K+k0:i*K+k1], b[k0*N+j:], c[i*N+j:i*N+j+16], d[i*N+j:i*N+j+16], N)
 		}
 		if j == j1 {
 			continue
 		}
-		row := acc[i*N+j : i*N+j1]
+		row := d[i*N+j : i*N+j1]
+		copy(row, c[i*N+j:i*N+j1])
 		for k := k0; k < k1; k++ {
 			aik := a[i*K+k]
 			brow := b[k*N+j : k*N+j1]
-			for c := range row {
-				row[c] += float32(aik * brow[c])
+			for x := range row {
+				row[x] += float32(aik * brow[x])
 			}
 		}
 	}
 }
 
-// row16F32 is one row of 16 accumulators held in registers. The
-// conversions of the products keep the compiler from fusing them with the
-// additions (which GOAMD64=v3 would otherwise do): a product of bfloat16
+// row16F32 is one row of 16 accumulators held in registers, from c's row
+// into d's. The conversions of the products keep the compiler from fusing
+// them with the additions (which GOAMD64=v3 would otherwise do): a product of bfloat16
 // values can overflow or underflow float32, and the fused sum would then
 // differ from the definition's.
-func row16F32(ar, b, acc []float32, N int) {
-	row := (*[16]float32)(acc)
+func row16F32(ar, b, c, d []float32, N int) {
+	row := (*[16]float32)(c)
 	r0, r1, r2, r3, r4, r5, r6, r7 := row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]
 	r8, r9, r10, r11, r12, r13, r14, r15 := row[8], row[9], row[10], row[11], row[12], row[13], row[14], row[15]
 	for k, x := range ar {
@@ -86,6 +95,7 @@ func row16F32(ar, b, acc []float32, N int) {
 		r14 += float32(x * br[14])
 		r15 += float32(x * br[15])
 	}
+	row = (*[16]float32)(d)
 	row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7] = r0, r1, r2, r3, r4, r5, r6, r7
 	row[8], row[9], row[10], row[11], row[12], row[13], row[14], row[15] = r8, r9, r10, r11, r12, r13, r14, r15
 }

@@ -30,10 +30,10 @@ func kernI32x4x8(a *int32, lda int, b *int32, ldb int, c *int32, ldc int, k int)
 func f32AccRows(acc *float64, a *float64, b *float64, ldb int, k int, n int)
 
 //go:noescape
-func kernF32x4x16(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
+func kernF32x4x16(a *float32, lda int, b *float32, ldb int, c *float32, d *float32, ldc int, k int)
 
 //go:noescape
-func kernF32x4x8(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
+func kernF32x4x8(a *float32, lda int, b *float32, ldb int, c *float32, d *float32, ldc int, k int)
 
 // The processor's features, which detectCPU sets.
 var (
@@ -58,9 +58,9 @@ func detectCPU() {
 }
 
 // panelsF32 runs the AVX kernels over rows [0, M&^3) and columns
-// [0, N&^7) of acc for k in [k0, k1), and reports the rows and columns
-// it covered (0, 0 without AVX).
-func panelsF32(a, b, acc []float32, M, N, K, k0, k1 int) (int, int) {
+// [0, N&^7) of d = c + a*b for k in [k0, k1), and reports the rows and
+// columns it covered (0, 0 without AVX).
+func panelsF32(a, b, c, d []float32, M, N, K, k0, k1 int) (int, int) {
 	if !hasAVX || k1 <= k0 {
 		return 0, 0
 	}
@@ -71,16 +71,16 @@ func panelsF32(a, b, acc []float32, M, N, K, k0, k1 int) (int, int) {
 	// The last element each kernel touches, checked once for all.
 	_ = a[(m4-1)*K+k1-1]
 	_ = b[(k1-1)*N+n8-1]
-	_ = acc[(m4-1)*N+n8-1]
+	_, _ = c[(m4-1)*N+n8-1], d[(m4-1)*N+n8-1]
 	for j := 0; j < n8; j += 16 {
 		if j+16 > n8 {
 			for i := 0; i < m4; i += 4 {
-				kernF32x4x8(&a[i*K+k0], K, &b[k0*N+j], N, &acc[i*N+j], N, k1-k0)
+				kernF32x4x8(&a[i*K+k0], K, &b[k0*N+j], N, &c[i*N+j], &d[i*N+j], N, k1-k0)
 			}
 			break
 		}
 		for i := 0; i < m4; i += 4 {
-			kernF32x4x16(&a[i*K+k0], K, &b[k0*N+j], N, &acc[i*N+j], N, k1-k0)
+			kernF32x4x16(&a[i*K+k0], K, &b[k0*N+j], N, &c[i*N+j], &d[i*N+j], N, k1-k0)
 		}
 	}
 	return m4, n8

@@ -133,18 +133,19 @@ vdone:
 	SETNE nan+40(FP)
 	RET
 
-// func kernF32x4x16(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
-// c[r][0:16] += a[r][t] * b[t][0:16] for r in 0..3, t in 0..k-1 in
-// increasing t: each product rounded (exact for the narrow inputs the
-// callers pass), then added and rounded, as the scalar loop does.
-TEXT ·kernF32x4x16(SB), NOSPLIT, $0-56
+// func kernF32x4x16(a *float32, lda int, b *float32, ldb int, c *float32, d *float32, ldc int, k int)
+// d[r][0:16] = c[r][0:16] + a[r][t] * b[t][0:16] for r in 0..3, t in
+// 0..k-1 in increasing t: each product rounded (exact for the narrow
+// inputs the callers pass), then added and rounded, as the scalar loop
+// does. c and d have the same layout; they may be the same.
+TEXT ·kernF32x4x16(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), SI
 	MOVQ lda+8(FP), R8
 	MOVQ b+16(FP), DI
 	MOVQ ldb+24(FP), R9
 	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R10
-	MOVQ k+48(FP), CX
+	MOVQ ldc+48(FP), R10
+	MOVQ k+56(FP), CX
 	SHLQ $2, R8
 	SHLQ $2, R9
 	SHLQ $2, R10
@@ -193,7 +194,7 @@ loop16:
 	ADDQ R9, DI
 	DECQ CX
 	JNZ  loop16
-	MOVQ DX, R11
+	MOVQ d+40(FP), R11
 	VMOVUPS Y0, (R11)
 	VMOVUPS Y1, 32(R11)
 	ADDQ R10, R11
@@ -208,16 +209,16 @@ loop16:
 	VZEROUPPER
 	RET
 
-// func kernF32x4x8(a *float32, lda int, b *float32, ldb int, c *float32, ldc int, k int)
+// func kernF32x4x8(a *float32, lda int, b *float32, ldb int, c *float32, d *float32, ldc int, k int)
 // kernF32x4x16 for 8 columns.
-TEXT ·kernF32x4x8(SB), NOSPLIT, $0-56
+TEXT ·kernF32x4x8(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), SI
 	MOVQ lda+8(FP), R8
 	MOVQ b+16(FP), DI
 	MOVQ ldb+24(FP), R9
 	MOVQ c+32(FP), DX
-	MOVQ ldc+40(FP), R10
-	MOVQ k+48(FP), CX
+	MOVQ ldc+48(FP), R10
+	MOVQ k+56(FP), CX
 	SHLQ $2, R8
 	SHLQ $2, R9
 	SHLQ $2, R10
@@ -253,7 +254,7 @@ loop8:
 	ADDQ R9, DI
 	DECQ CX
 	JNZ  loop8
-	MOVQ DX, R11
+	MOVQ d+40(FP), R11
 	VMOVUPS Y0, (R11)
 	ADDQ R10, R11
 	VMOVUPS Y2, (R11)

@@ -4,7 +4,7 @@ package exec
 
 // panelsF32 has no vector kernels to run here: the portable loops of
 // mulAddF32Blocked cover the whole matrix.
-func panelsF32(a, b, acc []float32, M, N, K, k0, k1 int) (int, int) { return 0, 0 }
+func panelsF32(a, b, c, d []float32, M, N, K, k0, k1 int) (int, int) { return 0, 0 }
 
 // loadHalves reads len(raw) little-endian halves from src: bits into raw,
 // values into f.

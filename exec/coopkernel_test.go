@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -458,6 +459,37 @@ func TestF16Panel(t *testing.T) {
 					t.Fatalf("float32 %dx%dx%d: element (%d, %d) is %v (%#x), want %v (%#x)", M, N, K, i, j, g, math.Float64bits(g), w, math.Float64bits(w))
 				}
 			}
+		}
+	}
+}
+
+// TestMulAddF32Apart checks that mulAddF32Blocked reading its accumulator
+// from c and writing d (a multiply-add's new tile) leaves c as it was and
+// gives d what the same call in place gives, on shapes the vector panels
+// cover, shapes with edges they leave to the loops, and k longer than a
+// block.
+func TestMulAddF32Apart(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, sh := range [][3]int{{16, 16, 16}, {32, 32, 32}, {17, 33, 9}, {4, 8, 3}, {3, 5, 7}, {8, 16, 600}, {4, 4, 0}} {
+		M, N, K := sh[0], sh[1], sh[2]
+		fill := func(n int) []float32 {
+			v := make([]float32, n)
+			for i := range v {
+				v[i] = float32(r.IntN(64)-32) / 8
+			}
+			return v
+		}
+		a, b, c := fill(M*K), fill(K*N), fill(M*N)
+		c0 := slices.Clone(c)
+		in := slices.Clone(c)
+		mulAddF32Blocked(a, b, in, in, M, N, K)
+		d := fill(M * N)
+		mulAddF32Blocked(a, b, c, d, M, N, K)
+		if !slices.Equal(c, c0) {
+			t.Errorf("%v: c changed", sh)
+		}
+		if !slices.Equal(d, in) {
+			t.Errorf("%v: d differs from the result in place", sh)
 		}
 	}
 }

@@ -448,6 +448,9 @@ func (l *lane) run() error {
 				copy(r[f.res:f.res+f.n], r[in.a[0]:in.a[0]+f.n])
 			}
 			l.pc = f.ret
+			if l.pc == l.halt {
+				return nil // a region ending at its function's return
+			}
 		case spirv.OpFunctionCall:
 			ct := in.call
 			for k, s := range in.a {

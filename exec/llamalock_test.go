@@ -26,6 +26,18 @@ var (
 // eight (32 with -short); -llama.all runs them all, -llama.every every
 // variant of the corpus (subgroup reductions, shared-memory tiles).
 func TestLlamaLockstep(t *testing.T) {
+	cooperative := func(name string) bool {
+		return *llamaEvery || strings.Contains(name, "_cm") || strings.Contains(name, "coopmat")
+	}
+	compareLlama(t, cooperative, 0, exec.New(exec.Options{}), "lockstep",
+		exec.New(exec.NoLockstep(exec.Options{})), "one at a time")
+}
+
+// compareLlama runs the corpus's variants that keep accepts, a sample of
+// one in eight (32 with -short; residue picks which) unless -llama.all or
+// -llama.every, on both devices with the harness's realistic inputs, and
+// requires the same buffers, or the same fault.
+func compareLlama(t *testing.T, keep func(string) bool, residue uint32, got *exec.Device, gotName string, want *exec.Device, wantName string) {
 	const corpus = "../../shared/corpus/ggml-vulkan"
 	vs, err := llamadiff.ReadVariants(corpus)
 	if err != nil {
@@ -36,28 +48,27 @@ func TestLlamaLockstep(t *testing.T) {
 	if testing.Short() {
 		sample = 32
 	}
-	lock, one := exec.New(exec.Options{}), exec.New(exec.NoLockstep(exec.Options{}))
 	for i := range vs {
 		v := &vs[i]
-		if !*llamaEvery && !strings.Contains(v.Name, "_cm") && !strings.Contains(v.Name, "coopmat") {
+		if !keep(v.Name) {
 			continue
 		}
 		h := fnv.New32a()
 		h.Write([]byte(v.Name))
-		if !*llamaAll && !*llamaEvery && h.Sum32()%sample != 0 {
+		if !*llamaAll && !*llamaEvery && h.Sum32()%sample != residue {
 			continue
 		}
 		t.Run(v.Name, func(t *testing.T) {
-			want, ok, werr := llamadiff.Run(one, dir, v)
+			w, ok, werr := llamadiff.Run(want, dir, v)
 			if !ok {
 				t.Skip("no realistic inputs for this variant")
 			}
-			got, _, err := llamadiff.Run(lock, dir, v)
+			g, _, err := llamadiff.Run(got, dir, v)
 			if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
-				t.Fatalf("lockstep: %v; one at a time: %v", err, werr)
+				t.Fatalf("%s: %v; %s: %v", gotName, err, wantName, werr)
 			}
-			if d := llamadiff.FirstDiff(got, want); d != "" {
-				t.Fatalf("lockstep and one at a time differ: %s", d)
+			if d := llamadiff.FirstDiff(g, w); d != "" {
+				t.Fatalf("%s and %s differ: %s", gotName, wantName, d)
 			}
 		})
 	}

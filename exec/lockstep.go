@@ -849,6 +849,15 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			wg.leave(m)
 			return nil
 		}
+		if in.ur != nil {
+			ran, err := wg.leadRun(m, in.ur)
+			if err != nil {
+				return err
+			}
+			if ran {
+				continue
+			}
+		}
 		if in.nop {
 			ld.pc++
 			continue
@@ -882,6 +891,13 @@ func (wg *wgState) lockstep(m *sgMeta) error {
 			}
 			continue
 		case lkColl:
+			if in.cq != nil && wg.coopQuick(in, in.cq, m) {
+				ld.pc++
+				if x.stop.Load() {
+					return errStopped
+				}
+				continue
+			}
 			// A barrier of the whole workgroup, or a subgroup operation
 			// on rows, without work of its own changes no invocation's
 			// steps or control state.
@@ -1640,7 +1656,7 @@ func (wg *wgState) lockCondRow(in *instr, m *sgMeta) (bool, error) {
 				// The masked branch reads the condition from its row.
 				return wg.masked(in, m)
 			}
-			if in.region != nil {
+			if m.regionAt(in) {
 				return wg.lockRegion(in, m)
 			}
 			if !m.wide {
@@ -1660,10 +1676,16 @@ func (wg *wgState) lockSplit(in *instr, m *sgMeta) (bool, error) {
 	if in.masked != nil {
 		return wg.masked(in, m)
 	}
-	if in.region != nil {
+	if m.regionAt(in) {
 		return wg.lockRegion(in, m)
 	}
 	return wg.diverge(m), nil
+}
+
+// regionAt reports whether branch in runs as a divergent region here: a
+// region ending at its function's return needs the function's frame.
+func (m *sgMeta) regionAt(in *instr) bool {
+	return in.region != nil && (!in.region.ret || len(m.sg[0].stack) > 0)
 }
 
 // lockBranch takes a conditional branch every invocation agrees on.

@@ -263,6 +263,7 @@ func prepare(m *spirv.Module, res *validate.Result, entry string, spec map[uint3
 		return nil, fmt.Errorf("error: entry point function %%%d is not defined", entryFn)
 	}
 	p.entry = pc
+	p.findReturnRegions()
 	p.batch = p.batchable()
 	return p, nil
 }

@@ -1,6 +1,10 @@
 package exec
 
-import "github.com/coopshader/coop/spirv"
+import (
+	"slices"
+
+	"github.com/coopshader/coop/spirv"
+)
 
 // Divergent regions. When the invocations of a subgroup in lockstep
 // disagree on a selection (an if, an if-else) whose sides are not
@@ -12,6 +16,13 @@ import "github.com/coopshader/coop/spirv"
 // This is the interleaving running the invocations one by one up to the
 // merge gives, so a fault on a side is found as there (fault order
 // below: regionFault).
+//
+// A conditional branch in a called function that is neither (an if
+// whose side returns, load_b's in llama.cpp's mul_mat_vec) runs the same
+// way where everything from it to the function's returns qualifies: the
+// invocations each run on their own until they return, and lockstep goes
+// on in the caller (regionIf.ret; in the entry function such a branch
+// still diverges).
 //
 // A conditional branch inside a loop that is no such selection (the
 // loop's exit test, an if whose side breaks out of the loop) runs the
@@ -36,6 +47,7 @@ import "github.com/coopshader/coop/spirv"
 type regionIf struct {
 	merge          int32
 	loop           uint32 // the header of the loop it ends, 0 for a selection
+	ret            bool   // it ends at its function's return (merge unused)
 	run            [2]bool
 	uses           [2][]int32
 	writes         []int32
@@ -52,7 +64,8 @@ const maxRegion = 4096
 // findRegions marks the divergent regions of every function (after the
 // calls are linked: a region may call functions): selections (merges),
 // then the branches inside loops (loops: their innermost loop's merge
-// block) that are neither a selection region nor masked.
+// block) that are neither a selection region nor masked
+// (findReturnRegions does the rest).
 func (p *prog) findRegions(merges, loops map[int32]*edge) {
 	for pc, e := range merges {
 		in := &p.code[pc]
@@ -68,21 +81,47 @@ func (p *prog) findRegions(merges, loops map[int32]*edge) {
 		}
 		in.region = p.findRegion(in, e.pc, e.exit)
 	}
+}
+
+// findReturnRegions marks the divergent regions ending at their
+// function's return, of the branches of called functions that are no
+// other region nor masked (once the entry point is known), then compiles
+// every region's solo runs.
+func (p *prog) findReturnRegions() {
+	var starts []int32 // the functions' first pcs, but the entry's
+	for _, pc := range p.fnPC {
+		if pc != p.entry {
+			starts = append(starts, pc)
+		}
+	}
+	slices.Sort(starts)
+	for pc := range p.code {
+		in := &p.code[pc]
+		if in.op != spirv.OpBranchConditional || in.masked != nil || in.region != nil {
+			continue
+		}
+		// In a called function: after the start of one, and the entry's
+		// code not between.
+		if k, _ := slices.BinarySearch(starts, int32(pc)+1); k > 0 && (p.entry < starts[k-1] || p.entry > int32(pc)) {
+			in.region = p.findRegion(in, -1, 0)
+		}
+	}
 	p.addSolo()
 }
 
 // findRegion decides whether the conditional branch in, whose selection
 // merge block starts at merge (or, loop not 0, the merge block of the
-// loop with header loop), runs as a divergent region.
+// loop with header loop; merge -1: its function's return), runs as a
+// divergent region.
 func (p *prog) findRegion(in *instr, merge int32, loop uint32) *regionIf {
-	ri := &regionIf{merge: merge, loop: loop}
+	ri := &regionIf{merge: merge, loop: loop, ret: merge < 0}
 	var walks [2]*regionWalk
 	for k, e := range in.e {
 		if e.pc == merge {
 			if e.enter != 0 || e.back != 0 || e.exit != loop {
 				return nil
 			}
-		} else if e.exit != 0 || e.back != 0 && e.back != loop {
+		} else if !ri.ret && (e.exit != 0 || e.back != 0 && e.back != loop) {
 			return nil
 		}
 		w := &regionWalk{p: p, merge: merge, loop: loop, seen: map[int32]bool{}, entered: map[uint32]bool{}}
@@ -97,7 +136,7 @@ func (p *prog) findRegion(in *instr, merge int32, loop uint32) *regionIf {
 		if e.pc != merge {
 			ri.run[k] = true
 			w.blocks = append(w.blocks, e.pc)
-			if !w.walk(e.pc, false) || !w.loopsInside() {
+			if !w.walk(e.pc, false) || !ri.ret && !w.loopsInside() {
 				return nil
 			}
 			walks[k] = w
@@ -105,10 +144,13 @@ func (p *prog) findRegion(in *instr, merge int32, loop uint32) *regionIf {
 		ri.uses[k], ri.writes, ri.keep = w.uses, w.writes, append(ri.keep, w.keep...)
 	}
 	ri.solo = soloBlocks(walks)
-	if loop != 0 {
+	if loop != 0 || ri.ret {
 		ri.keep = ri.writes
 	}
 	ri.keepLive = ri.keep
+	if ri.ret {
+		return ri // it runs in called functions, where keep is spread whole
+	}
 	if live := p.reachReads(merge); live != nil {
 		ri.keepLive = nil
 		for k := 0; k+1 < len(ri.keep); k += 2 {
@@ -222,7 +264,7 @@ func (w *regionWalk) walk(pc int32, fn bool) bool {
 					return false
 				}
 			case spirv.OpReturn, spirv.OpReturnValue:
-				if !fn {
+				if !fn && w.merge >= 0 {
 					return false
 				}
 			case spirv.OpFunctionCall:
@@ -319,6 +361,17 @@ func (wg *wgState) lockRegion(in *instr, m *sgMeta) (bool, error) {
 	// At the merge the leader's loops are those of now, less the loop
 	// the region leaves (lane.follow).
 	loops, calls := len(ld.loops), len(ld.stack)
+	merge := ri.merge
+	var ret frame // the frame a region ending at its function's return leaves
+	if ri.ret {
+		// Every invocation runs, with the leader's call stack and loops.
+		for _, l := range m.sg[1:] {
+			l.stack = append(l.stack[:0], ld.stack...)
+			l.loops = append(l.loops[:0], ld.loops...)
+		}
+		ret = ld.stack[calls-1]
+		merge, calls, loops = ret.ret, calls-1, min(int(ret.loops), loops)
+	}
 	if ri.loop != 0 {
 		for n := loops - 1; n >= 0; n-- {
 			if ld.loops[n].header == ri.loop {
@@ -333,13 +386,13 @@ func (wg *wgState) lockRegion(in *instr, m *sgMeta) (bool, error) {
 		l.steps -= spent
 		l.take(in.e[k])
 		wg.cur = l
-		l.halt = ri.merge
+		l.halt = merge
 		err := l.runSolo()
 		l.halt = 0
 		left := l.steps
 		l.steps += spent
 		if err != nil {
-			ld.pc, ld.loops, ld.stack = ri.merge, ld.loops[:loops], ld.stack[:calls]
+			ld.pc, ld.loops, ld.stack = merge, ld.loops[:loops], ld.stack[:calls]
 			return wg.regionFault(m, l, err)
 		}
 		if left < m.left {
@@ -366,7 +419,8 @@ func (wg *wgState) lockRegion(in *instr, m *sgMeta) (bool, error) {
 		}
 	}
 	wg.cur = ld
-	ld.pc, ld.loops = ri.merge, ld.loops[:loops]
+	ld.pc, ld.loops, ld.stack = merge, ld.loops[:loops], ld.stack[:calls]
+	setSt(m.st, ret.res, ret.n, sVar)
 	for k := 0; k+1 < len(ri.writes); k += 2 {
 		setSt(m.st, ri.writes[k], ri.writes[k+1], sVar)
 	}

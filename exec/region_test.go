@@ -480,3 +480,85 @@ void main() {
 		}
 	}
 }
+
+// retFuncs are functions whose ifs return early, in the style of
+// llama.cpp's load_b and rope functions: each runs as a region ending at
+// the function's return (regionIf.ret).
+const retFuncs = `
+uint h(uint x) {
+    if ((x % 3u) == 1u) return x * 7u;
+    uint y = x;
+    for (uint j = 0u; j < x % 5u; j++) {
+        if (y > 40u) return y + j;
+        y += j * 3u;
+    }
+    return y ^ 5u;
+}
+void put(uint x, uint at) {
+    if (x > 30u) {
+        sm[at & 3u] = x;
+        return;
+    }
+    o[at] = x + 1u;
+}
+`
+
+// TestRegionReturns runs functions with early returns, called where the
+// invocations disagree, in lockstep and one invocation at a time: the
+// outputs, faults (a store past its buffer on a returning side) and step
+// budgets must be the same.
+func TestRegionReturns(t *testing.T) {
+	code := func(body string, local int) []uint32 {
+		return glslWords(t, fmt.Sprintf(`#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = %d) in;
+layout(push_constant) uniform P { uint n; } pc;
+layout(binding = 0) buffer O { uint o[]; };
+layout(binding = 1) buffer Small { uint sm[]; };
+%s
+void main() {
+    uint i = gl_LocalInvocationIndex;%s
+}`, local, retFuncs, body))
+	}
+	for _, body := range []string{`
+    uint s = h(i) + h(i * 3u + 1u);
+    o[i] = subgroupAdd(s) + s;`, `
+    uint s = i;
+    for (uint r = 0u; r < 3u; r++) {
+        s = h(s + r) + subgroupMax(s);
+        put(s % 50u, i);
+    }
+    o[i] += s;`, `
+    uint s = h(i);
+    if (i == 9u) put(s, 1000000u);
+    o[i] = subgroupAdd(s);`} {
+		for _, local := range []int{16, 64} {
+			c := code(body, local)
+			pr := loadWords(t, c, 16)
+			rets := 0
+			for k := range pr.p.code {
+				if ri := pr.p.code[k].region; ri != nil && ri.ret {
+					rets++
+				}
+			}
+			if rets == 0 || pr.p.solo == nil {
+				t.Fatalf("%d regions ending at a return, solo runs %v", rets, pr.p.solo != nil)
+			}
+			a, errA := regionRun(t, c, local, false)
+			b, errB := regionRun(t, c, local, true)
+			if fmt.Sprint(errA) != fmt.Sprint(errB) || !bytes.Equal(a, b) {
+				t.Errorf("%d invocations: lockstep %v, one by one %v:\n%v\n%v", local, errA, errB, u32sOf(a), u32sOf(b))
+			}
+		}
+	}
+	c := code(`
+    uint s = h(i) + h(i + 7u);
+    o[i] = s;`, 16)
+	for steps := int64(20); steps < 200; steps++ {
+		a := budgetRun(t, c, false, 1, steps, -1)
+		b := budgetRun(t, c, true, 1, steps, -1)
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("step budget %d:\nlockstep   %v\none by one %v", steps, a, b)
+		}
+	}
+}

@@ -323,35 +323,18 @@ func (m *sgMeta) span(a uint64) ([]byte, uint64) {
 // invocation's plainMem otherwise. It reports false where an access
 // needs the general path.
 func (m *sgMeta) memRow(a []uint64, n uint64, f func(i int, b []byte)) bool {
-	if m.multi && a[0]>>56 == regWG {
-		return m.memRowGroups(a, n, f)
-	}
 	buf, tag := m.span(a[0])
-	size := uint64(len(buf))
-	for i, x := range a {
-		if x&^(1<<offBits-1) == tag && buf != nil {
-			off := x & (1<<offBits - 1)
-			if off > size || n > size-off {
-				return false
-			}
-			f(i, buf[off:off+n])
-			continue
-		}
-		b := m.sg[i].plainMem(x, n)
-		if b == nil {
-			return false
-		}
-		f(i, b)
+	// A batch's wide row (multi) spans workgroups: each invocation's
+	// workgroup memory is its own workgroup's.
+	groups := m.multi && a[0]>>56 == regWG
+	if groups {
+		tag = regWG << 56
 	}
-	return true
-}
-
-// memRowGroups is memRow in a batch's row of several workgroups
-// (multi), each invocation's workgroup memory its workgroup's.
-func (m *sgMeta) memRowGroups(a []uint64, n uint64, f func(i int, b []byte)) bool {
 	for i, x := range a {
-		if x&^(1<<offBits-1) == regWG<<56 {
-			buf := m.sg[i].gmem
+		if groups {
+			buf = m.sg[i].gmem
+		}
+		if x&^(1<<offBits-1) == tag && buf != nil {
 			off, size := x&(1<<offBits-1), uint64(len(buf))
 			if off > size || n > size-off {
 				return false

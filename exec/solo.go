@@ -28,7 +28,8 @@ import (
 // else lane.one), soloCopy (a copy of m slots), soloChain (an access
 // chain of one index: off plus the index, of width m, times stride,
 // checked against bound where positive), soloLoad32 and soloStore32 (32-bit
-// integers in plain memory), or a branch (soloBr, soloCond, soloSwitch);
+// integers in plain memory), a branch (soloBr, soloCond, soloSwitch) or
+// a return (soloRet, a the value's slots or -1);
 // pc is its instruction's, pre the instructions of the run before it.
 // The inline memory kinds that decline go the soloCall way.
 type soloOp struct {
@@ -53,6 +54,7 @@ const (
 	soloBr
 	soloCond
 	soloSwitch
+	soloRet
 )
 
 // soloRun is the solo run starting at a block: its instructions through
@@ -69,9 +71,9 @@ type soloRun struct {
 // beyond its step (those stay with the interpreter).
 func soloable(in *instr) bool {
 	switch in.op {
-	case spirv.OpBranch, spirv.OpBranchConditional, spirv.OpSwitch:
+	case spirv.OpBranch, spirv.OpBranchConditional, spirv.OpSwitch, spirv.OpReturn, spirv.OpReturnValue:
 		return true
-	case spirv.OpReturn, spirv.OpReturnValue, spirv.OpFunctionCall, spirv.OpUnreachable, opHalt,
+	case spirv.OpFunctionCall, spirv.OpUnreachable, opHalt,
 		spirv.OpKill, spirv.OpTerminateInvocation:
 		return false
 	}
@@ -130,6 +132,10 @@ func (p *prog) soloRun(start int32, stops map[int32]bool) *soloRun {
 			o.kind = soloCond
 		case in.op == spirv.OpSwitch:
 			o.kind = soloSwitch
+		case in.op == spirv.OpReturn:
+			o.kind, o.a = soloRet, -1
+		case in.op == spirv.OpReturnValue:
+			o.kind = soloRet
 		case in.nop:
 			continue
 		case in.fast == fExtract:
@@ -241,11 +247,28 @@ func (l *lane) runSolo() error {
 				}
 			case soloSwitch:
 				e = code[o.pc].sw.pick(r[o.a])
+			case soloRet:
+				// A region ending at its function's return, in a called
+				// function (the interpreter handles anything else).
+				n := len(l.stack) - 1
+				if n < 0 {
+					l.pc, l.steps = o.pc, steps-int64(o.pre)
+					return l.run()
+				}
+				f := l.stack[n]
+				l.stack = l.stack[:n]
+				l.loops = l.loops[:min(int(f.loops), len(l.loops))]
+				if o.a >= 0 {
+					copy(r[f.res:f.res+f.n], r[o.a:o.a+f.n])
+				}
+				l.pc = f.ret
 			}
 		}
-		l.pc = e.pc
-		if len(e.moves) > 0 {
-			phiMoves(l, e.moves)
+		if e != nil {
+			l.pc = e.pc
+			if len(e.moves) > 0 {
+				phiMoves(l, e.moves)
+			}
 		}
 		if l.pc == l.halt {
 			return nil
