@@ -39,14 +39,20 @@ type uop struct {
 	a, b int32
 	// x is an extract's offset, a copy's slot count, or the result of the
 	// load of fChainLoad.
-	x    int32
-	us   [2]int32
-	m    uint64
-	ch   *chain
+	x  int32
+	us [2]int32
+	m  uint64
+	ch *chain
+	// c holds what few records need, apart so that the records of a run
+	// stay small.
+	c *uopCold
+}
+
+type uopCold struct {
+	uses []int32
 	e    [2]*edge // a branch's edges
 	tgt  [2][]uop // and their targets' records (nil for none)
 	in   *instr   // a quick cooperative instruction
-	uses []int32
 }
 
 // The records that are not instr.fast's paths.
@@ -117,8 +123,11 @@ func (p *prog) leadRuns() {
 			at = append(at, i)
 			o := uop{n: 1}
 			if !in.nop {
-				o.k, o.uk, o.us, o.uses = in.fast, in.uk, in.us, in.uses
+				o.k, o.uk, o.us = in.fast, in.uk, in.us
 				o.res, o.m, o.ch = in.res, in.m, in.ch
+				if o.uk == 0 {
+					o.c = &uopCold{uses: in.uses}
+				}
 				o.x = int32(in.sub)
 				if in.fast == fCopy {
 					o.x = in.rn
@@ -131,11 +140,11 @@ func (p *prog) leadRuns() {
 				}
 				switch {
 				case in.cq != nil:
-					o.k, o.in = fQuick, in
+					o.k, o.c = fQuick, &uopCold{in: in}
 				case in.op == spirv.OpBranch:
-					o.k, o.e[0] = fBranch, in.e[0]
+					o.k, o.c = fBranch, &uopCold{e: [2]*edge{in.e[0]}}
 				case in.op == spirv.OpBranchConditional:
-					o.k, o.e = fCond, in.e
+					o.k, o.c = fCond, &uopCold{e: in.e}
 				}
 			}
 			i++
@@ -162,10 +171,10 @@ func (p *prog) leadRuns() {
 	}
 	// Each record is the first of one instruction's.
 	for k := range code {
-		if ur := code[k].ur; len(ur) > 0 {
-			for j, e := range ur[0].e {
+		if ur := code[k].ur; len(ur) > 0 && ur[0].c != nil {
+			for j, e := range ur[0].c.e {
 				if e != nil {
-					ur[0].tgt[j] = code[e.pc].ur
+					ur[0].c.tgt[j] = code[e.pc].ur
 				}
 			}
 		}
@@ -228,21 +237,21 @@ next:
 			}
 			left--
 			ran = true
-			e := o.e[j]
+			e := o.c.e[j]
 			ld.follow(e)
 			pc = ld.pc
 			if e.back != 0 && x.stop.Load() {
 				m.left = left
 				return true, errStopped
 			}
-			if ops = o.tgt[j]; ops == nil {
+			if ops = o.c.tgt[j]; ops == nil {
 				m.left = left
 				return true, nil
 			}
 			goto next
 		case fQuick:
 			m.left = left - 1
-			if !wg.coopQuick(o.in, o.in.cq, m) {
+			if !wg.coopQuick(o.c.in, o.c.in.cq, m) {
 				break next
 			}
 			left = m.left - int64(o.n-1)
@@ -264,7 +273,7 @@ next:
 					break next
 				}
 			default:
-				if !uniform(st, o.uses) {
+				if !uniform(st, o.c.uses) {
 					break next
 				}
 			}
