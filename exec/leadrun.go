@@ -41,11 +41,25 @@ type uop struct {
 	// load of fChainLoad.
 	x  int32
 	us [2]int32
-	m  uint64
-	ch *chain
+	// inv numbers (from 1) an access chain of module-scope values only
+	// (constants, variables' pointers), the same everywhere in a
+	// dispatch: the sgMeta remembers its address, and the value it loads
+	// from the push constants (invMemo).
+	inv int32
+	m   uint64
+	ch  *chain
 	// c holds what few records need, apart so that the records of a run
 	// stay small.
 	c *uopCold
+}
+
+// invMemo is what a subgroup remembers of a record's computation that
+// every later one in the dispatch repeats (uop.inv).
+type invMemo struct {
+	ok   bool
+	push bool // v is the value at addr, in the push constants
+	addr uint64
+	v    uint64
 }
 
 type uopCold struct {
@@ -153,6 +167,10 @@ func (p *prog) leadRuns() {
 				o.n++
 				i++
 			}
+			if o.k == fChain && p.moduleScope(in.uses) {
+				p.nInv++
+				o.inv = p.nInv
+			}
 			if o.k == fChain && i < e && code[i].fast == fLoad32 && code[i].lk == lkLoad && code[i].a[0] == o.res {
 				o.k, o.x = fChainLoad, code[i].res
 				i++
@@ -179,6 +197,18 @@ func (p *prog) leadRuns() {
 			}
 		}
 	}
+}
+
+// moduleScope reports whether the slots of uses all hold module-scope
+// values, which nothing writes: the same in every invocation throughout
+// a dispatch.
+func (p *prog) moduleScope(uses []int32) bool {
+	for k := 0; k+1 < len(uses); k += 2 {
+		if uses[k] < 1 || uses[k]+uses[k+1] > p.constEnd {
+			return false
+		}
+	}
+	return true
 }
 
 // leadRun runs the records of ops from the first while each one's
@@ -263,6 +293,23 @@ next:
 			}
 			continue
 		default:
+			if o.inv != 0 && int(o.inv) < len(m.inv) && m.inv[o.inv].ok {
+				mm := &m.inv[o.inv]
+				r[o.res] = mm.addr
+				st[o.res] = sLead
+				if o.k == fChainLoad {
+					v := mm.v
+					if !mm.push {
+						var ok bool
+						if v, ok = ld.load32(mm.addr); !ok {
+							break next
+						}
+					}
+					r[o.x] = v
+					st[o.x] = sLead
+				}
+				break
+			}
 			switch o.uk {
 			case 1:
 				if !isUni(st[o.us[0]]) {
@@ -299,9 +346,9 @@ next:
 				if !ok {
 					break next
 				}
+				var v uint64
 				if o.k == fChainLoad {
-					v, ok := ld.load32(addr)
-					if !ok {
+					if v, ok = ld.load32(addr); !ok {
 						// The general loop runs both, the load faulting.
 						break next
 					}
@@ -309,6 +356,9 @@ next:
 					st[o.x] = sLead
 				}
 				r[o.res] = addr
+				if o.inv != 0 {
+					m.keepInv(o, addr, v)
+				}
 			}
 			st[o.res] = sLead
 		}
@@ -321,6 +371,15 @@ next:
 	}
 	m.left, ld.pc = left, pc
 	return ran, nil
+}
+
+// keepInv keeps what record o (uop.inv) computed: its address, and where
+// it loaded from the push constants, the value.
+func (m *sgMeta) keepInv(o *uop, addr, v uint64) {
+	if int(o.inv) >= len(m.inv) {
+		m.inv = append(m.inv, make([]invMemo, int(o.inv)+1-len(m.inv))...)
+	}
+	m.inv[o.inv] = invMemo{ok: true, push: o.k == fChainLoad && addr>>56 == regPush, addr: addr, v: v}
 }
 
 // chainAddr is the address of access chain c (without descriptors) from
