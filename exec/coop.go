@@ -68,13 +68,15 @@ type coopMul struct {
 // them unless held as tiles. Pointers and strides are read from the
 // leader alone, after checking they are the same everywhere (so the
 // leader holds them); a tensor instruction reads its pointer, layout
-// and view from the first invocation (as out of lockstep), so they are
-// handed out too, lest the leader's registers be stale (a row).
+// and view from the first invocation (as out of lockstep), so the leader
+// must hold them (tensorMem.lead).
 func coopMats(in *instr) []int32 {
 	switch a := in.aux.(type) {
 	case *coopMem:
 		return a.mats
 	case *coopMul:
+		return a.mats
+	case *tensorMem:
 		return a.mats
 	}
 	return in.uses

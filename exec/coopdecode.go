@@ -1,6 +1,10 @@
 package exec
 
-import "github.com/coopshader/coop/spirv"
+import (
+	"slices"
+
+	"github.com/coopshader/coop/spirv"
+)
 
 // Decode functions on rows. A decode function without side effects
 // (coop2.bodyEnd) can run for every element of a tile at once: each
@@ -85,9 +89,44 @@ func (p *prog) planRows(c *coop2) rowPlan {
 // decodeMeta is a worker's scratch for decodeRows.
 type decodeMeta struct {
 	m     sgMeta
-	sg    []*lane
-	elems []int
-	n     []int // elements per owner, by lane
+	sg    []*lane // the owner of each element decoded
+	elems []int   // the elements decoded, in increasing order
+	n     []int   // elements per owner, by lane
+	// all: every element of the tile is decoded (elems counts from 0);
+	// act and per are the owners and share sg was made for then, which
+	// the next load of the same subgroup reuses.
+	all bool
+	act []*lane
+	per int
+}
+
+// owners lists the elements to decode (those idxs addresses) and their
+// owners, per elements each in act's order. Where every element is
+// addressed and the owners are the last call's, the lists are the same
+// and are kept: a worker runs one workgroup after another with the same
+// lanes.
+func (dm *decodeMeta) owners(act []*lane, per int, idxs []int64) {
+	all := !slices.ContainsFunc(idxs, func(x int64) bool { return x < 0 })
+	if all && dm.all && dm.per == per && len(dm.sg) == len(idxs) && slices.Equal(dm.act, act) {
+		return
+	}
+	if cap(dm.sg) < len(idxs) {
+		dm.sg, dm.elems = make([]*lane, len(idxs)), make([]int, len(idxs))
+	}
+	dm.n = append(dm.n[:0], make([]int, len(act))...)
+	sg, elems, k := dm.sg[:len(idxs)], dm.elems[:len(idxs)], 0
+	for o, l := range act {
+		k0 := k
+		for e := o * per; e < min(o*per+per, len(idxs)); e++ {
+			if idxs[e] >= 0 {
+				sg[k], elems[k] = l, e
+				k++
+			}
+		}
+		dm.n[o] = k - k0
+	}
+	dm.sg, dm.elems = sg[:k], elems[:k]
+	dm.all, dm.per, dm.act = all, per, append(dm.act[:0], act...)
 }
 
 // maxDecodeRows bounds the row values one pass of decodeRows keeps: a
@@ -139,22 +178,7 @@ func decodeRows(tm *tensorMem, act []*lane, lm *sgMeta, per int, base uint64, id
 	}
 	// The elements to decode and their owners; every owner's budget must
 	// cover its calls.
-	if cap(dm.sg) < len(idxs) {
-		dm.sg, dm.elems = make([]*lane, len(idxs)), make([]int, len(idxs))
-	}
-	dm.n = append(dm.n[:0], make([]int, len(act))...)
-	sg, elems, k := dm.sg[:len(idxs)], dm.elems[:len(idxs)], 0
-	for o, l := range act {
-		k0 := k
-		for e := o * per; e < min(o*per+per, len(idxs)); e++ {
-			if idxs[e] >= 0 {
-				sg[k], elems[k] = l, e
-				k++
-			}
-		}
-		dm.n[o] = k - k0
-	}
-	dm.sg, dm.elems = sg[:k], elems[:k]
+	dm.owners(act, per, idxs)
 	for o, l := range act {
 		if l.steps < int64(dm.n[o])*cost {
 			return false
@@ -206,8 +230,12 @@ func decodeRows(tm *tensorMem, act []*lane, lm *sgMeta, per int, base uint64, id
 				return false
 			}
 		}
-		for i, v := range m.row(c.ret) {
-			tile[elems[i]] = v
+		if dm.all {
+			copy(tile[elems[0]:], m.row(c.ret))
+		} else {
+			for i, v := range m.row(c.ret) {
+				tile[elems[i]] = v
+			}
 		}
 	}
 	for o, l := range act {

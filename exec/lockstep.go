@@ -397,7 +397,7 @@ func (p *prog) classify() {
 			}
 		case in.op == spirv.OpStore:
 			in.lk = lkStore
-		case in.op == spirv.OpCopyMemory || in.op == opDebugPrintf || in.op == spirv.OpAbortKHR || isAtomic(in.op) || isCvecOp(in.op) || isTensorOp(in.op) || isTensorARMOp(in.op) || isRayStateOp(in.op),
+		case in.op == spirv.OpCopyMemory || in.op == opDebugPrintf || in.op == spirv.OpAbortKHR || isAtomic(in.op) || isCvecOp(in.op) || isTensorARMOp(in.op) || isRayStateOp(in.op),
 			in.op == spirv.OpImageWrite,
 			in.op == spirv.OpExtInst && (in.sub == spirv.GLSLstd450Modf || in.sub == spirv.GLSLstd450Frexp):
 			in.lk = lkLane
@@ -1222,6 +1222,9 @@ func (wg *wgState) lockColl(in *instr, m *sgMeta, charged bool) error {
 		if st[mats[k]] != sTile {
 			m.spreadLead(mats[k : k+2])
 		}
+	}
+	if tm, ok := in.aux.(*tensorMem); ok {
+		m.toLeader(tm.lead)
 	}
 	return coopExec(in, matIO{act: sg, m: m}, true)
 }

@@ -3,6 +3,7 @@ package exec
 import (
 	"encoding/binary"
 	"math"
+	"sync"
 
 	"github.com/coopshader/coop/spirv"
 )
@@ -354,14 +355,7 @@ func (m *sgMeta) memRow(a []uint64, n uint64, f func(i int, b []byte)) bool {
 func pickRowLoad(in *instr) rowOp {
 	switch in.t.width {
 	case 8:
-		return func(m *sgMeta, in *instr) bool {
-			if m.st[in.a[0]] == sAff && m.affLoad(in, 1) {
-				return true
-			}
-			a := m.arg(in.a[0], 0)
-			d := m.row(in.res)
-			return a != nil && m.memRow(a, 1, func(i int, b []byte) { d[i] = uint64(b[0]) })
-		}
+		return rLoad8
 	case 16:
 		return rLoad16
 	case 32:
@@ -508,6 +502,38 @@ func rLoad16(m *sgMeta, in *instr) bool {
 			continue
 		}
 		d[i] = uint64(binary.LittleEndian.Uint16(buf[off:]))
+	}
+	return true
+}
+
+// rLoad8 is rLoad16 for bytes (the quantized weights decode functions
+// read).
+func rLoad8(m *sgMeta, in *instr) bool {
+	if m.st[in.a[0]] == sAff && m.affLoad(in, 1) {
+		return true
+	}
+	a := m.arg(in.a[0], 0)
+	if a == nil {
+		return false
+	}
+	d := m.row(in.res)
+	a = a[:len(d)]
+	buf, tag := m.span(a[0])
+	if buf == nil {
+		return m.memRow(a, 1, func(i int, b []byte) { d[i] = uint64(b[0]) })
+	}
+	size := uint64(len(buf))
+	for i, x := range a {
+		off := x & (1<<offBits - 1)
+		if x&^(1<<offBits-1) != tag || off >= size {
+			b := m.sg[i].plainMem(x, 1)
+			if b == nil {
+				return false
+			}
+			d[i] = uint64(b[0])
+			continue
+		}
+		d[i] = uint64(buf[off])
 	}
 	return true
 }
@@ -760,6 +786,25 @@ func rowConv(in *instr, ct, act *typ) func(d, a []uint64) {
 		}
 	case in.op == spirv.OpBitcast:
 		return func(d, a []uint64) { copy(d, a) }
+	case (in.op == spirv.OpConvertSToF || in.op == spirv.OpConvertUToF) && act.kind == kInt && act.width == 8 &&
+		ct.kind == kFloat && (ct.ff == f32 || ct.ff == f16 || ct.ff == f64 || ct.ff == bf16):
+		// Every byte's result (quantized weights), computed on first use
+		// by intToF as the vector handler's table is.
+		signed, ff, rm := in.op == spirv.OpConvertSToF, ct.ff, rounding(in.sub&3)
+		tab := sync.OnceValue(func() *[256]uint64 {
+			t := new([256]uint64)
+			for v := range t {
+				t[v] = intToF(uint64(v), signed, 8, ff, rm)
+			}
+			return t
+		})
+		return func(d, a []uint64) {
+			t := tab()
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = t[uint8(a[i])]
+			}
+		}
 	}
 	return nil
 }

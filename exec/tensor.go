@@ -201,6 +201,11 @@ type tensorMem struct {
 	decode   *coop2
 	// decodeVec is the DecodeVectorFunc of SPV_NV_cooperative_matrix_decode_vector.
 	decodeVec *coop2
+	// mats are the slots of Object (uses pairs), which a lockstep
+	// subgroup hands to every invocation; lead those of the pointer,
+	// layout and view, which only the first invocation's registers must
+	// hold (toLeader): a layout made in the leader alone stays there.
+	mats, lead []int32
 }
 
 func (p *prog) compileTensorMem(i int, ins *instr, ops []uint32) (*instr, error) {
@@ -243,6 +248,7 @@ func (p *prog) compileTensorMem(i int, ins *instr, ops []uint32) (*instr, error)
 			return nil, p.errAt(i, "%%%d is not a tensor view", rest[0])
 		}
 		tm.view, tm.vt = vs, vt.tensor
+		tm.lead = append(tm.lead, vs, int32(vt.slots))
 		rest = rest[1:]
 	}
 	if ta&2 != 0 {
@@ -260,10 +266,25 @@ func (p *prog) compileTensorMem(i int, ins *instr, ops []uint32) (*instr, error)
 		tm.decodeVec = &coop2{src: tm.mt, fn: rest[0], idx: i, want: 3, vec: true, decode: true}
 		p.callbacks = append(p.callbacks, tm.decodeVec)
 	}
+	tm.mats = []int32{tm.obj, int32(tm.mt.slots)}
+	tm.lead = append(tm.lead, tm.ptr, 1, tm.tl, int32(lt.slots))
 	ins.aux = tm
 	ins.coll = true
 	ins.wg = spirv.Scope(tm.mt.scope) == spirv.ScopeWorkgroup
 	return ins, nil
+}
+
+// toLeader writes the slots of uses that lockstep holds in rows or as
+// affine functions into the invocations' registers, the leader's among
+// them; the leader holds the others already (sAll, sLead, sVar).
+func (m *sgMeta) toLeader(uses []int32) {
+	for k := 0; k+1 < len(uses); k += 2 {
+		for s := uses[k]; s < uses[k]+uses[k+1]; s++ {
+			if v := m.st[s]; v == sVec || v == sAff {
+				m.spreadSlots([]int32{s, 1}, false)
+			}
+		}
+	}
 }
 
 // tensorElement maps element (row, col) of a matrix with N columns to an
@@ -404,18 +425,14 @@ func tensorIndices(lt *tensorInfo, L []uint64, vt *tensorInfo, V []uint64, R, C 
 		idx, clamped := tensorAddress(lt, L, &sc, store, bc[:], ib[:])
 		put(e, idx, false, clamped)
 		// The rest of the innermost run: when all of it lies inside the
-		// tensor without blocks there, each element's index is the last
-		// one's plus the stride, and only its block coordinate moves.
+		// tensor, each element's coordinate in the block is the last
+		// one's plus one, and where that reaches the block size the
+		// block coordinate moves on and the index by the stride.
 		run := min(span[in]-sc[in], uint64(n-e))
 		c0 := int64(int32(uint32(sc[in] + L[lt.offset()+in])))
 		c1 := int64(int32(uint32(sc[in] + run - 1 + L[lt.offset()+in])))
-		if !clamped && run > 1 && L[lt.block()+in] <= 1 && c0 >= 0 && c1 == c0+int64(run)-1 && c1 < int64(L[lt.ldim()+in]) {
-			st := L[lt.stride()+in]
-			for r := 1; r < int(run); r++ {
-				idx = (idx + st) & 0xffffffff
-				bc[in]++
-				put(e+r, idx, false, false)
-			}
+		if !clamped && run > 1 && c0 >= 0 && c1 == c0+int64(run)-1 && c1 < int64(L[lt.ldim()+in]) {
+			tensorRun(idxs[e+1:e+int(run)], coords, e+1, D, idx, L[lt.stride()+in], max(L[lt.block()+in], 1), &bc, &ib)
 		} else {
 			run = 1
 		}
@@ -427,6 +444,44 @@ func tensorIndices(lt *tensorInfo, L []uint64, vt *tensorInfo, V []uint64, R, C 
 				sc[dim-1]++
 			}
 		}
+	}
+}
+
+// tensorRun fills the indices (and, with coords, the coordinates from
+// element e on) of a run along the innermost dimension that follows an
+// element of index idx and coordinates bc, ib, all inside the tensor:
+// each element one further in its block of b, the next block's first
+// element stride further.
+func tensorRun(idxs []int64, coords []uint64, e, D int, idx, stride, b uint64, bc, ib *[5]uint64) {
+	in := D - 1
+	if coords == nil {
+		if b == 1 {
+			for r := range idxs {
+				idx = (idx + stride) & 0xffffffff
+				idxs[r] = int64(idx)
+			}
+			return
+		}
+		k := ib[in]
+		for r := range idxs {
+			if k++; k == b {
+				k = 0
+				idx = (idx + stride) & 0xffffffff
+			}
+			idxs[r] = int64(idx)
+		}
+		return
+	}
+	for r := range idxs {
+		if ib[in]++; ib[in] >= b {
+			ib[in] = 0
+			bc[in]++
+			idx = (idx + stride) & 0xffffffff
+		}
+		idxs[r] = int64(idx)
+		cd := coords[(e+r)*2*D : (e+r+1)*2*D]
+		copy(cd, bc[:D])
+		copy(cd[D:], ib[:D])
 	}
 }
 

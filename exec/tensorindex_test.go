@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/coopshader/coop/spirv"
@@ -39,6 +40,12 @@ func TestTensorIndices(t *testing.T) {
 		idxs := make([]int64, R*C)
 		coords := make([]uint64, R*C*2*D)
 		tensorIndices(lt, L, nil, nil, R, C, store, idxs, coords)
+		// Without coordinates, the indices alone (their own loop).
+		bare := make([]int64, R*C)
+		tensorIndices(lt, L, nil, nil, R, C, store, bare, nil)
+		if !slices.Equal(bare, idxs) {
+			t.Fatalf("layout %v, %dx%d: indices without coordinates %v, with %v", L, R, C, bare, idxs)
+		}
 		var bc, ib [5]uint64
 		for e := range idxs {
 			idx, skip, clamped := tensorElement(lt, L, nil, nil, uint64(e/C), uint64(e%C), uint64(C), store, bc[:], ib[:])
