@@ -133,9 +133,19 @@ func (p *prog) leadRuns() {
 		var ops []uop
 		var at []int
 		for i := k; i < e; {
-			in := &code[i]
 			at = append(at, i)
+			// Nops before an instruction of the simplest kinds are in
+			// its record, which counts their steps first.
+			j := i
+			for j < e && code[j].nop {
+				j++
+			}
 			o := uop{n: 1}
+			if j > i && j < e && !code[j].nop && code[j].cq == nil && code[j].lk != lkCtl {
+				o.n += int32(j - i)
+				i = j
+			}
+			in := &code[i]
 			if !in.nop {
 				o.k, o.uk, o.us = in.fast, in.uk, in.us
 				o.res, o.m, o.ch = in.res, in.m, in.ch
@@ -265,7 +275,7 @@ next:
 					j = 1
 				}
 			}
-			left--
+			left -= int64(o.n)
 			ran = true
 			e := o.c.e[j]
 			ld.follow(e)
