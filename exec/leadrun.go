@@ -39,14 +39,34 @@ type uop struct {
 	a, b int32
 	// x is an extract's offset, a copy's slot count, or the result of the
 	// load of fChainLoad.
-	x    int32
-	us   [2]int32
-	m    uint64
-	ch   *chain
+	x  int32
+	us [2]int32
+	// inv numbers (from 1) an access chain of module-scope values only
+	// (constants, variables' pointers), the same everywhere in a
+	// dispatch: the sgMeta remembers its address, and the value it loads
+	// from the push constants (invMemo).
+	inv int32
+	m   uint64
+	ch  *chain
+	// c holds what few records need, apart so that the records of a run
+	// stay small.
+	c *uopCold
+}
+
+// invMemo is what a subgroup remembers of a record's computation that
+// every later one in the dispatch repeats (uop.inv).
+type invMemo struct {
+	ok   bool
+	push bool // v is the value at addr, in the push constants
+	addr uint64
+	v    uint64
+}
+
+type uopCold struct {
+	uses []int32
 	e    [2]*edge // a branch's edges
 	tgt  [2][]uop // and their targets' records (nil for none)
 	in   *instr   // a quick cooperative instruction
-	uses []int32
 }
 
 // The records that are not instr.fast's paths.
@@ -113,12 +133,25 @@ func (p *prog) leadRuns() {
 		var ops []uop
 		var at []int
 		for i := k; i < e; {
-			in := &code[i]
 			at = append(at, i)
+			// Nops before an instruction of the simplest kinds are in
+			// its record, which counts their steps first.
+			j := i
+			for j < e && code[j].nop {
+				j++
+			}
 			o := uop{n: 1}
+			if j > i && j < e && !code[j].nop && code[j].cq == nil && code[j].lk != lkCtl {
+				o.n += int32(j - i)
+				i = j
+			}
+			in := &code[i]
 			if !in.nop {
-				o.k, o.uk, o.us, o.uses = in.fast, in.uk, in.us, in.uses
+				o.k, o.uk, o.us = in.fast, in.uk, in.us
 				o.res, o.m, o.ch = in.res, in.m, in.ch
+				if o.uk == 0 {
+					o.c = &uopCold{uses: in.uses}
+				}
 				o.x = int32(in.sub)
 				if in.fast == fCopy {
 					o.x = in.rn
@@ -131,11 +164,11 @@ func (p *prog) leadRuns() {
 				}
 				switch {
 				case in.cq != nil:
-					o.k, o.in = fQuick, in
+					o.k, o.c = fQuick, &uopCold{in: in}
 				case in.op == spirv.OpBranch:
-					o.k, o.e[0] = fBranch, in.e[0]
+					o.k, o.c = fBranch, &uopCold{e: [2]*edge{in.e[0]}}
 				case in.op == spirv.OpBranchConditional:
-					o.k, o.e = fCond, in.e
+					o.k, o.c = fCond, &uopCold{e: in.e}
 				}
 			}
 			i++
@@ -143,6 +176,10 @@ func (p *prog) leadRuns() {
 			for i < e && code[i].nop && o.k != fBranch && o.k != fCond {
 				o.n++
 				i++
+			}
+			if o.k == fChain && p.moduleScope(in.uses) {
+				p.nInv++
+				o.inv = p.nInv
 			}
 			if o.k == fChain && i < e && code[i].fast == fLoad32 && code[i].lk == lkLoad && code[i].a[0] == o.res {
 				o.k, o.x = fChainLoad, code[i].res
@@ -162,14 +199,26 @@ func (p *prog) leadRuns() {
 	}
 	// Each record is the first of one instruction's.
 	for k := range code {
-		if ur := code[k].ur; len(ur) > 0 {
-			for j, e := range ur[0].e {
+		if ur := code[k].ur; len(ur) > 0 && ur[0].c != nil {
+			for j, e := range ur[0].c.e {
 				if e != nil {
-					ur[0].tgt[j] = code[e.pc].ur
+					ur[0].c.tgt[j] = code[e.pc].ur
 				}
 			}
 		}
 	}
+}
+
+// moduleScope reports whether the slots of uses all hold module-scope
+// values, which nothing writes: the same in every invocation throughout
+// a dispatch.
+func (p *prog) moduleScope(uses []int32) bool {
+	for k := 0; k+1 < len(uses); k += 2 {
+		if uses[k] < 1 || uses[k]+uses[k+1] > p.constEnd {
+			return false
+		}
+	}
+	return true
 }
 
 // leadRun runs the records of ops from the first while each one's
@@ -226,23 +275,23 @@ next:
 					j = 1
 				}
 			}
-			left--
+			left -= int64(o.n)
 			ran = true
-			e := o.e[j]
+			e := o.c.e[j]
 			ld.follow(e)
 			pc = ld.pc
 			if e.back != 0 && x.stop.Load() {
 				m.left = left
 				return true, errStopped
 			}
-			if ops = o.tgt[j]; ops == nil {
+			if ops = o.c.tgt[j]; ops == nil {
 				m.left = left
 				return true, nil
 			}
 			goto next
 		case fQuick:
 			m.left = left - 1
-			if !wg.coopQuick(o.in, o.in.cq, m) {
+			if !wg.coopQuick(o.c.in, o.c.in.cq, m) {
 				break next
 			}
 			left = m.left - int64(o.n-1)
@@ -254,6 +303,23 @@ next:
 			}
 			continue
 		default:
+			if o.inv != 0 && int(o.inv) < len(m.inv) && m.inv[o.inv].ok {
+				mm := &m.inv[o.inv]
+				r[o.res] = mm.addr
+				st[o.res] = sLead
+				if o.k == fChainLoad {
+					v := mm.v
+					if !mm.push {
+						var ok bool
+						if v, ok = ld.load32(mm.addr); !ok {
+							break next
+						}
+					}
+					r[o.x] = v
+					st[o.x] = sLead
+				}
+				break
+			}
 			switch o.uk {
 			case 1:
 				if !isUni(st[o.us[0]]) {
@@ -264,7 +330,7 @@ next:
 					break next
 				}
 			default:
-				if !uniform(st, o.uses) {
+				if !uniform(st, o.c.uses) {
 					break next
 				}
 			}
@@ -290,9 +356,9 @@ next:
 				if !ok {
 					break next
 				}
+				var v uint64
 				if o.k == fChainLoad {
-					v, ok := ld.load32(addr)
-					if !ok {
+					if v, ok = ld.load32(addr); !ok {
 						// The general loop runs both, the load faulting.
 						break next
 					}
@@ -300,6 +366,9 @@ next:
 					st[o.x] = sLead
 				}
 				r[o.res] = addr
+				if o.inv != 0 {
+					m.keepInv(o, addr, v)
+				}
 			}
 			st[o.res] = sLead
 		}
@@ -312,6 +381,15 @@ next:
 	}
 	m.left, ld.pc = left, pc
 	return ran, nil
+}
+
+// keepInv keeps what record o (uop.inv) computed: its address, and where
+// it loaded from the push constants, the value.
+func (m *sgMeta) keepInv(o *uop, addr, v uint64) {
+	if int(o.inv) >= len(m.inv) {
+		m.inv = append(m.inv, make([]invMemo, int(o.inv)+1-len(m.inv))...)
+	}
+	m.inv[o.inv] = invMemo{ok: true, push: o.k == fChainLoad && addr>>56 == regPush, addr: addr, v: v}
 }
 
 // chainAddr is the address of access chain c (without descriptors) from

@@ -35,18 +35,33 @@ void main() {
 	for i := range in {
 		in[i] = uint32(i*i + 7)
 	}
+	type setup struct {
+		dev     *Device
+		ib, out backend.Buffer
+	}
+	// One device for every dispatch in lockstep: what a dispatch's runs
+	// remember of push constants (uop.inv) is not the next's.
+	var shared *setup
 	run := func(oneByOne bool, n, m uint32) ([]uint32, error) {
-		dev := New(Options{SubgroupSize: 8, noLockstep: oneByOne})
-		ib := u32buf(t, dev, in)
-		out, err := dev.NewBuffer(32*4, backend.UsageStorage)
-		if err != nil {
-			t.Fatal(err)
+		su := shared
+		if su == nil || oneByOne {
+			dev := New(Options{SubgroupSize: 8, noLockstep: oneByOne})
+			out, err := dev.NewBuffer(32*4, backend.UsageStorage)
+			if err != nil {
+				t.Fatal(err)
+			}
+			su = &setup{dev, u32buf(t, dev, in), out}
+			if !oneByOne {
+				shared = su
+			}
 		}
+		dev, ib, out := su.dev, su.ib, su.out
+		clear(Bytes(out))
 		var pc []byte
 		for _, v := range []uint32{n, m, 3, 1, 4, 1} {
 			pc = binary.LittleEndian.AppendUint32(pc, v)
 		}
-		_, err = dev.Dispatch(&backend.Dispatch{Code: code, Entry: "main", Groups: [3]uint32{2, 1, 1}, PushConstants: pc,
+		_, err := dev.Dispatch(&backend.Dispatch{Code: code, Entry: "main", Groups: [3]uint32{2, 1, 1}, PushConstants: pc,
 			Bindings: []backend.Binding{{Binding: 0, Buffer: ib}, {Binding: 1, Buffer: out}}})
 		return u32s(out), err
 	}

@@ -80,10 +80,13 @@ type sgMeta struct {
 	fv     fuseVals
 	fmemo  []fmemo
 	fepoch uint64
-	runs   []xrun
-	box    [3][2]int64
-	boxOK  bool
-	made   bool
+	// inv remembers the leader runs' computations of module-scope values
+	// (leadrun.go), for the dispatch.
+	inv   []invMemo
+	runs  []xrun
+	box   [3][2]int64
+	boxOK bool
+	made  bool
 	// left counts the steps the invocations spend alike in lockstep down
 	// from start, the fewest any of them had left (settle); fin is what
 	// each spent so when they finished in lockstep unsettled (spend).

@@ -28,6 +28,9 @@ type prog struct {
 	// constEnd ends the slots of module-scope values: ids below it that
 	// hold scalars are constants.
 	constEnd int32
+	// nInv counts the leader runs' records of module-scope values
+	// (uop.inv).
+	nInv int32
 	// defined are the slot ranges of function instructions' results (while
 	// compiling); reset the ranges a workgroup restores (resetSlots).
 	defined, reset [][2]int32
