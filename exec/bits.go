@@ -1,5 +1,7 @@
 package exec
 
+import "github.com/coopshader/coop/spirv"
+
 // Values narrower than a byte (the 4- and 6-bit floats of
 // SPV_EXT_ocp_microscaling_types) take one slot each like every scalar;
 // where their bits are reinterpreted, a composite's components form one
@@ -42,4 +44,74 @@ func bitcastExtract(d, base []uint64, bw, dw int, off uint64) {
 		}
 		d[k] = v & mask(dw)
 	}
+}
+
+// repackShape reports an OpBitcast between integer or float scalars and
+// vectors of different plain component widths (unpack8, pack16 and the
+// like), which the vector and row handlers run as repack does: the
+// widths and component counts of source and result.
+func repackShape(in *instr) (sw, dw, ns, nd int, ok bool) {
+	if in.op != spirv.OpBitcast || len(in.a) != 1 || in.t == nil || in.at == nil {
+		return 0, 0, 0, 0, false
+	}
+	ct, act := in.t.comp(), in.at.comp()
+	plain := func(t *typ) bool { return (t.kind == kInt || t.kind == kFloat) && plainWidth(t.width) }
+	sw, dw, ns, nd = act.width, ct.width, in.at.slots, in.t.slots
+	ok = plain(ct) && plain(act) && sw != dw && ns*sw == nd*dw &&
+		(in.t.kind == kVector || in.t == ct) && (in.at.kind == kVector || in.at == act)
+	return sw, dw, ns, nd, ok
+}
+
+// vRepack is the vector handler of repackShape's bitcasts.
+func vRepack(sg []*lane, in *instr) bool {
+	sw, dw, ns, nd, _ := repackShape(in)
+	for _, l := range sg {
+		r := l.regs
+		repack(r[in.res:in.res+int32(nd)], dw, r[in.a[0]:in.a[0]+int32(ns)], sw)
+	}
+	return true
+}
+
+// rRepack is repackShape's bitcasts on rows: each wide component split
+// into narrow ones, or made of them, low bits first.
+func rRepack(m *sgMeta, in *instr) bool {
+	sw, dw, ns, nd, _ := repackShape(in)
+	if sw > dw {
+		parts, mk := sw/dw, mask(dw)
+		for k := 0; k < ns; k++ {
+			a := m.arg(in.a[0]+int32(k), 0)
+			if a == nil {
+				return false
+			}
+			for j := 0; j < parts; j++ {
+				d := m.row(in.res + int32(k*parts+j))
+				a, sh := a[:len(d)], uint(j*dw)
+				for i := range d {
+					d[i] = a[i] >> sh & mk
+				}
+			}
+		}
+		return true
+	}
+	parts, mk := dw/sw, mask(sw)
+	for k := 0; k < nd; k++ {
+		d := m.row(in.res + int32(k))
+		for j := 0; j < parts; j++ {
+			a := m.arg(in.a[0]+int32(k*parts+j), 0)
+			if a == nil {
+				return false
+			}
+			a, sh := a[:len(d)], uint(j*sw)
+			if j == 0 {
+				for i := range d {
+					d[i] = a[i] & mk
+				}
+				continue
+			}
+			for i := range d {
+				d[i] |= (a[i] & mk) << sh
+			}
+		}
+	}
+	return true
 }

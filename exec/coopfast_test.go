@@ -169,6 +169,55 @@ func TestDecodeRowsDiffer(t *testing.T) {
 	}
 }
 
+// TestDecodeRowsPartial: decode loads of partial tiles give the exact
+// path's bytes (Options.Check: one call per element, each in its owner):
+// B's layout ends inside the tiles, in every defined clamp mode, with
+// blocks along the rows (the coordinates reach the body), and through a
+// transposing view that clips a corner (Object's values kept there).
+func TestDecodeRowsPartial(t *testing.T) {
+	const (
+		layout = "tensorLayoutNV<2> lb = createTensorLayoutNV(2);"
+		dims   = "lb = setTensorLayoutDimensionNV(lb, K, N);"
+		load   = "coopMatLoadTensorNV(mb, b, 0, sliceTensorLayoutNV(lb, k, 16, tn, 16), dec);"
+		decl   = "coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> mb;"
+	)
+	modes := []string{"gl_CooperativeMatrixClampModeConstantNV", "gl_CooperativeMatrixClampModeClampToEdgeNV",
+		"gl_CooperativeMatrixClampModeRepeatNV", "gl_CooperativeMatrixClampModeMirrorRepeatNV"}
+	for _, mode := range modes {
+		for _, view := range []bool{false, true} {
+			for _, c := range []fastCase{decodeCases[0], decodeCases[1], decodeCases[2]} {
+				t.Run(fmt.Sprintf("%s/view%v/%s", mode[len("gl_CooperativeMatrixClampMode"):], view, c.name), func(t *testing.T) {
+					d, l := "lb = setTensorLayoutDimensionNV(lb, K - 5u, N - 3u); lb = setTensorLayoutClampValueNV(lb, 0x3c00u);", load
+					if view {
+						// B read as N x K, transposed by the view.
+						d = "lb = setTensorLayoutDimensionNV(lb, N - 7u, K - 2u); lb = setTensorLayoutClampValueNV(lb, 0xbc00u);" +
+							"tensorViewNV<2, false, 1, 0> tv = createTensorViewNV(2, false, 1, 0);" +
+							"tv = setTensorViewClipNV(tv, 1, 14, 0, 15);"
+						l = "coopMatLoadTensorNV(mb, b, 0, sliceTensorLayoutNV(lb, tn, 16, k, 16), tv, dec);"
+					}
+					src := strings.NewReplacer(layout, "tensorLayoutNV<2, "+mode+"> lb = createTensorLayoutNV(2, "+mode+");",
+						dims, d, load, l,
+						decl, decl[:len(decl)-1]+" = coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB>(float16_t(2.0));").Replace(decodeShader)
+					src = strings.NewReplacer("CLAMP", "gl_CooperativeMatrixClampModeUndefinedNV", "MCUT", "0", "BODY", c.body, "GLOBAL", "").Replace(src)
+					want, werr := runFast(t, src, 48, c.bs, 0, 0, exec.Options{Check: true})
+					if werr != nil {
+						t.Fatalf("exact path: %v", werr)
+					}
+					for _, o := range []exec.Options{{}, exec.NoLockstep(exec.Options{}), {Parallel: true}} {
+						got, err := runFast(t, src, 48, c.bs, 0, 0, o)
+						if err != nil {
+							t.Fatalf("%+v: %v", o, err)
+						}
+						if !bytes.Equal(got, want) {
+							t.Fatalf("%+v: C differs from the exact path's", o)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
 // TestTensorLoadTileDiffer: plain tensor loads (A) straight into tiles
 // give the exact path's bytes, also where the layout clamps rows past its
 // end, and its fault where A is cut short.

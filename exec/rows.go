@@ -138,6 +138,12 @@ func pickRow(in *instr) rowOp {
 	case spirv.OpSelect:
 		return rSelect
 	}
+	if _, _, _, _, ok := repackShape(in); ok {
+		return rRepack
+	}
+	if plainDynamic(in) {
+		return rExtractDyn
+	}
 	n := int32(in.t.slots)
 	ct, act := in.t.comp(), in.at.comp()
 	switch len(in.a) {
@@ -181,6 +187,31 @@ func rExtract(m *sgMeta, in *instr) bool {
 		return false
 	}
 	copy(m.row(in.res), a)
+	return true
+}
+
+// rExtractDyn is vExtractDyn on rows: component by component, each
+// taken where the index names it.
+func rExtractDyn(m *sgMeta, in *instr) bool {
+	x := m.arg(in.a[1], 1)
+	if x == nil {
+		return false
+	}
+	d := m.row(in.res)
+	x = x[:len(d)]
+	clear(d)
+	for k := 0; k < in.at.count; k++ {
+		a := m.arg(in.a[0]+int32(k), 0)
+		if a == nil {
+			return false
+		}
+		a = a[:len(d)]
+		for i := range d {
+			if x[i] == uint64(k) {
+				d[i] = a[i]
+			}
+		}
+	}
 	return true
 }
 

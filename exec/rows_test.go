@@ -51,6 +51,15 @@ void main() {
     uvec2 v2 = uvec2(a, b) * uvec2(3u, 5u) + uvec2(p.k);
     vec2 f2 = vec2(x, y) * vec2(2.0, 0.5);
     r += v2.x ^ v2.y ^ floatBitsToUint(f2.x + f2.y);
+    u8vec4 p8 = unpack8(a);
+    r += uint(p8.x) + uint(p8.w) * 7u;
+    r ^= pack32(u8vec4(p8.y, p8.x, uint8_t(b), p8.z));
+    u16vec2 p16 = unpack16(a ^ b);
+    r += pack32(p16.yx);
+    f16vec2 hh = unpackFloat2x16(b);
+    r += packFloat2x16(hh * float16_t(2.0));
+    r ^= unpack32(pack64(uvec2(a, b)) ^ qv).y;
+    r += uint(unpack8(b)[a & 3u]) + uvec4(a, b, r, 7u)[b % 5u];
     tile[gl_LocalInvocationID.x] = z;
     barrier();
     float acc = 0.0;

@@ -72,6 +72,9 @@ func pickVec(in *instr) vecOp {
 	case fChain:
 		return vChain(in.ch)
 	}
+	if plainDynamic(in) {
+		return vExtractDyn
+	}
 	switch in.op {
 	case spirv.OpLoad:
 		return pickLoad(in)
@@ -82,6 +85,9 @@ func pickVec(in *instr) vecOp {
 			return vSelect
 		}
 		return nil
+	}
+	if _, _, _, _, ok := repackShape(in); ok {
+		return vRepack
 	}
 	if g, args := glslElem(in); g != nil {
 		return glslVec(int32(in.t.slots), args, g)
@@ -132,6 +138,28 @@ func vExtract(sg []*lane, in *instr) bool {
 	d, s := in.res, in.a[0]+int32(in.sub)
 	for _, l := range sg {
 		l.regs[d] = l.regs[s]
+	}
+	return true
+}
+
+// plainDynamic reports an OpVectorExtractDynamic from a vector of one
+// slot per component (the handlers' form).
+func plainDynamic(in *instr) bool {
+	return in.op == spirv.OpVectorExtractDynamic && len(in.a) == 2 && in.t != nil && in.t.slots == 1 &&
+		in.at != nil && in.at.kind == kVector && in.at.slots == in.at.count
+}
+
+// vExtractDyn is OpVectorExtractDynamic as eval runs it: an index out
+// of range gives 0.
+func vExtractDyn(sg []*lane, in *instr) bool {
+	d, s, x, n := in.res, in.a[0], in.a[1], uint64(in.at.count)
+	for _, l := range sg {
+		r := l.regs
+		if i := r[x]; i < n {
+			r[d] = r[s+int32(i)]
+		} else {
+			r[d] = 0
+		}
 	}
 	return true
 }

@@ -68,6 +68,14 @@ func TestVecMatchesEval(t *testing.T) {
 	}
 	cases = append(cases, c{op: spirv.OpLogicalNot, t: bl, at: bl, nargs: 1},
 		c{op: spirv.OpBitcast, t: ints(32, true), at: f32t, nargs: 1}, c{op: spirv.OpBitcast, t: f16t, at: ints(16, false), nargs: 1})
+	cases = append(cases, c{op: spirv.OpVectorExtractDynamic, t: ints(32, false), at: vec(ints(32, false), 4), nargs: 2},
+		c{op: spirv.OpVectorExtractDynamic, t: f16t, at: vec(f16t, 2), nargs: 2})
+	// Bitcasts between component widths (unpack8, pack32, unpackFloat2x16, ...).
+	for _, p := range [][2]*typ{{vec(ints(8, false), 4), ints(32, false)}, {vec(ints(16, false), 2), ints(32, false)},
+		{vec(f16t, 2), ints(32, false)}, {vec(ints(32, false), 2), ints(64, false)}, {vec(ints(8, true), 8), vec(ints(32, true), 2)},
+		{vec(f16t, 4), f64t}, {vec(ints(16, false), 4), vec(f32t, 2)}} {
+		cases = append(cases, c{op: spirv.OpBitcast, t: p[0], at: p[1], nargs: 1}, c{op: spirv.OpBitcast, t: p[1], at: p[0], nargs: 1})
+	}
 	for _, a := range []*typ{f16t, f32t, f64t} {
 		cases = append(cases, c{op: spirv.OpFNegate, t: a, at: a, nargs: 1})
 		for _, b := range []*typ{f16t, f32t, f64t} {
