@@ -89,10 +89,10 @@ func runKHR(t *testing.T, init, off, extra string, n, at int, special uint16, cu
 func TestCoopQuickDiffer(t *testing.T) {
 	type kcase struct {
 		name, init, off, extra string
-		at              int
-		special         uint16
-		cut             int
-		steps           int64
+		at                     int
+		special                uint16
+		cut                    int
+		steps                  int64
 	}
 	cases := []kcase{
 		{"plain", "0.0", "0", "", -1, 0, 0, 0},
