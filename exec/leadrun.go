@@ -278,8 +278,11 @@ next:
 			left -= int64(o.n)
 			ran = true
 			e := o.c.e[j]
-			ld.follow(e)
-			pc = ld.pc
+			if e.exit|e.back|e.enter != 0 {
+				ld.follow(e)
+			}
+			pc = e.pc
+			ld.pc = pc
 			if e.back != 0 && x.stop.Load() {
 				m.left = left
 				return true, errStopped
