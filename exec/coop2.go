@@ -150,9 +150,7 @@ func (p *prog) resolveCallbacks() error {
 		}
 		if c.decode {
 			c.bodyEnd, c.ret = p.straightBody(c.pc, fnVars)
-			if !c.vec {
-				c.rows = p.planRows(c)
-			}
+			c.rows = p.planRows(c)
 		}
 	}
 	return nil

@@ -98,6 +98,14 @@ type decodeMeta struct {
 	all bool
 	act []*lane
 	per int
+	// vsg and vn are sg and n for the groups of a vector decode
+	// function (decodeVecRows).
+	vsg []*lane
+	vn  []int
+	// gat, gparts and gout are decodeMeta.groups' map, groups and result.
+	gat    map[vecKey]int32
+	gparts []vecPart
+	gout   []vecGroup
 }
 
 // owners lists the elements to decode (those idxs addresses) and their
@@ -143,16 +151,121 @@ const maxDecodeRows = 1 << 18
 // subgroup's state, or nil where the invocations run on their own.
 func decodeRows(tm *tensorMem, act []*lane, lm *sgMeta, per int, base uint64, idxs []int64, coords, tile []uint64) bool {
 	c := tm.decode
+	D := tm.lt.dim
+	if !rowsReady(c, act, lm, D) {
+		return false
+	}
+	cost := int64(c.bodyEnd-c.pc) + 2
+	dm := decodeScratch(act[0])
+	// The elements to decode and their owners; every owner's budget must
+	// cover its calls.
+	dm.owners(act, per, idxs)
+	for o, l := range act {
+		if l.steps < int64(dm.n[o])*cost {
+			return false
+		}
+	}
+	ok := dm.run(c, act[0], dm.sg, func(m *sgMeta, lo, n int) {
+		elems := dm.elems[lo : lo+n]
+		ptr := m.row(c.params[0])
+		for i, e := range elems {
+			ptr[i] = base + uint64(idxs[e])*uint64(c.pointee)
+		}
+		if c.rows.coords {
+			bc, ib := m.rowsOf(c.params[1], D), m.rowsOf(c.params[2], D)
+			for i, e := range elems {
+				cd := coords[e*2*D : e*2*D+2*D]
+				for d := 0; d < D; d++ {
+					bc[d][i], ib[d][i] = cd[d], cd[D+d]
+				}
+			}
+		}
+	}, func(m *sgMeta, lo, n int) {
+		elems := dm.elems[lo : lo+n]
+		if dm.all {
+			copy(tile[elems[0]:], m.row(c.ret))
+			return
+		}
+		for i, v := range m.row(c.ret) {
+			tile[elems[i]] = v
+		}
+	})
+	if !ok {
+		return false
+	}
+	for o, l := range act {
+		l.steps -= int64(dm.n[o]) * cost
+	}
+	return true
+}
+
+// decodeVecRows runs the vector decode function for every group on
+// rows, as decodeRows runs the scalar one, each group an element owned
+// by the owner of its first matrix element (decodeVectors' calls), the
+// components of group k's result at vals[k*nv:]. It reports false,
+// having changed no budget, where it cannot.
+func decodeVecRows(tm *tensorMem, groups []vecGroup, act []*lane, lm *sgMeta, per int, base uint64, vals []uint64) bool {
+	c := tm.decodeVec
+	D := tm.lt.dim
+	if !rowsReady(c, act, lm, D) {
+		return false
+	}
+	nv := int(c.nres) / max(tm.mt.elem.slots, 1)
+	cost := int64(c.bodyEnd-c.pc) + 2
+	dm := decodeScratch(act[0])
+	dm.vsg = dm.vsg[:0]
+	dm.vn = append(dm.vn[:0], make([]int, len(act))...)
+	for _, g := range groups {
+		o := g.elem[0] / per
+		dm.vsg = append(dm.vsg, act[o])
+		dm.vn[o]++
+	}
+	for o, l := range act {
+		if l.steps < int64(dm.vn[o])*cost {
+			return false
+		}
+	}
+	ok := dm.run(c, act[0], dm.vsg, func(m *sgMeta, lo, n int) {
+		gs := groups[lo : lo+n]
+		ptr := m.row(c.params[0])
+		for i := range gs {
+			ptr[i] = base + gs[i].idx*uint64(tm.decode.pointee)
+		}
+		if c.rows.coords {
+			bc, ib := m.rowsOf(c.params[1], D), m.rowsOf(c.params[2], D)
+			for i := range gs {
+				for d := 0; d < D; d++ {
+					bc[d][i], ib[d][i] = gs[i].bc[d], gs[i].ib[d]
+				}
+			}
+		}
+	}, func(m *sgMeta, lo, n int) {
+		for j := 0; j < nv; j++ {
+			for i, v := range m.row(c.ret + int32(j))[:n] {
+				vals[(lo+i)*nv+j] = v
+			}
+		}
+	})
+	if !ok {
+		return false
+	}
+	for o, l := range act {
+		l.steps -= int64(dm.vn[o]) * cost
+	}
+	return true
+}
+
+// rowsReady reports whether decode function c can run on rows for the
+// invocations act: a body on rows, arguments of the usual shape, and
+// what the body reads besides its own values the same in every
+// invocation, and in all their registers (where the calls of the other
+// paths read it). Out of lockstep (lm nil) the registers are compared.
+func rowsReady(c *coop2, act []*lane, lm *sgMeta, D int) bool {
 	rp := &c.rows
 	l0 := act[0]
-	D := tm.lt.dim
 	if !rp.ok || len(l0.stack) >= 64 || c.pn[0] != 1 || int(c.pn[1]) != D || int(c.pn[2]) != D {
 		return false
 	}
-	// What the body reads besides its own values must be the same in
-	// every invocation, and in all their registers (where the calls of
-	// the other paths read it). Out of lockstep (lm nil) the registers
-	// are compared.
 	if lm != nil {
 		lm.spreadLead(rp.liveIn)
 	}
@@ -169,21 +282,26 @@ func decodeRows(tm *tensorMem, act []*lane, lm *sgMeta, per int, base uint64, id
 			}
 		}
 	}
-	code := l0.p.code
-	cost := int64(c.bodyEnd-c.pc) + 2
+	return true
+}
+
+// decodeScratch is the worker's decodeMeta.
+func decodeScratch(l0 *lane) *decodeMeta {
 	dm := l0.wg.scratch.decode
 	if dm == nil {
 		dm = &decodeMeta{}
 		l0.wg.scratch.decode = dm
 	}
-	// The elements to decode and their owners; every owner's budget must
-	// cover its calls.
-	dm.owners(act, per, idxs)
-	for o, l := range act {
-		if l.steps < int64(dm.n[o])*cost {
-			return false
-		}
-	}
+	return dm
+}
+
+// run runs c's body on rows for len(sg) elements owned by sg, in chunks
+// of rows that fit maxDecodeRows: set fills the parameters' rows of the
+// chunk of elements [lo, lo+n), get takes its results. It reports false
+// where an instruction cannot run on rows.
+func (dm *decodeMeta) run(c *coop2, l0 *lane, sg []*lane, set, get func(m *sgMeta, lo, n int)) bool {
+	rp := &c.rows
+	code := l0.p.code
 	m := &dm.m
 	if len(m.st) < len(l0.regs) {
 		m.st = make([]uint8, len(l0.regs))
@@ -192,7 +310,7 @@ func decodeRows(tm *tensorMem, act []*lane, lm *sgMeta, per int, base uint64, id
 		m.st[rp.liveIn[k]] = sAll
 	}
 	slots := int(rp.hi - rp.lo)
-	w := max(1, min(len(dm.elems), maxDecodeRows/max(slots, 1)))
+	w := max(1, min(len(sg), maxDecodeRows/max(slots, 1)))
 	if need := slots * w; cap(m.rows) < need {
 		m.rows = make([]uint64, need)
 	}
@@ -201,27 +319,14 @@ func decodeRows(tm *tensorMem, act []*lane, lm *sgMeta, per int, base uint64, id
 			m.bc[k] = make([]uint64, w)
 		}
 	}
-	for lo := 0; lo < len(dm.elems); lo += w {
-		n := min(w, len(dm.elems)-lo)
-		elems := dm.elems[lo : lo+n]
-		m.sg, m.w, m.rs, m.ro = dm.sg[lo:lo+n], n, n, -int(rp.lo)*n
+	for lo := 0; lo < len(sg); lo += w {
+		n := min(w, len(sg)-lo)
+		m.sg, m.w, m.rs, m.ro = sg[lo:lo+n], n, n, -int(rp.lo)*n
 		m.rows = m.rows[:slots*n]
 		for k := range m.bc {
 			m.bc[k] = m.bc[k][:n]
 		}
-		ptr := m.row(c.params[0])
-		for i, e := range elems {
-			ptr[i] = base + uint64(idxs[e])*uint64(c.pointee)
-		}
-		if rp.coords {
-			bc, ib := m.rowsOf(c.params[1], D), m.rowsOf(c.params[2], D)
-			for i, e := range elems {
-				cd := coords[e*2*D : e*2*D+2*D]
-				for d := 0; d < D; d++ {
-					bc[d][i], ib[d][i] = cd[d], cd[D+d]
-				}
-			}
-		}
+		set(m, lo, n)
 		for j, s := range c.params {
 			setSt(m.st, s, c.pn[j], sVec)
 		}
@@ -230,16 +335,7 @@ func decodeRows(tm *tensorMem, act []*lane, lm *sgMeta, per int, base uint64, id
 				return false
 			}
 		}
-		if dm.all {
-			copy(tile[elems[0]:], m.row(c.ret))
-		} else {
-			for i, v := range m.row(c.ret) {
-				tile[elems[i]] = v
-			}
-		}
-	}
-	for o, l := range act {
-		l.steps -= int64(dm.n[o]) * cost
+		get(m, lo, n)
 	}
 	return true
 }

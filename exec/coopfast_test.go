@@ -249,6 +249,29 @@ func TestTensorLoadTileDiffer(t *testing.T) {
 	}
 }
 
+// TestDecodeVectorsBudget: where the step budget runs out amid the calls
+// of a vector decode function and its scalar twin (on rows in lockstep),
+// the run stops where the exact path stops.
+func TestDecodeVectorsBudget(t *testing.T) {
+	src := strings.NewReplacer("VEC", "return f16vec4(unpack8(blk.qs[ib[1] / 4])) * float16_t(0.25) * g;", "OFF", "2", "LOOP", "").Replace(vecShader)
+	budgets := []int64{60, 2000}
+	for b := int64(200); b < 700; b += 11 {
+		budgets = append(budgets, b)
+	}
+	for _, budget := range budgets {
+		want, werr := runFast(t, src, 32, 1, 0, 0, exec.Options{Check: true, StepBudget: budget})
+		for _, o := range []exec.Options{{StepBudget: budget}, exec.NoLockstep(exec.Options{StepBudget: budget})} {
+			got, err := runFast(t, src, 32, 1, 0, 0, o)
+			if fmt.Sprint(err) != fmt.Sprint(werr) {
+				t.Fatalf("budget %d, %+v: error %v, want %v", budget, o, err, werr)
+			}
+			if werr == nil && !bytes.Equal(got, want) {
+				t.Fatalf("budget %d, %+v: C differs from the exact path's", budget, o)
+			}
+		}
+	}
+}
+
 // TestCoopBudgetDiffer: where the step budget runs out amid cooperative
 // loads, multiply-adds and decode calls, lockstep stops at the
 // instruction and invocation the exact path stops at.

@@ -144,6 +144,9 @@ func pickRow(in *instr) rowOp {
 	if plainDynamic(in) {
 		return rExtractDyn
 	}
+	if floatTimesScalar(in) {
+		return rTimesScalar
+	}
 	n := int32(in.t.slots)
 	ct, act := in.t.comp(), in.at.comp()
 	switch len(in.a) {
@@ -210,6 +213,27 @@ func rExtractDyn(m *sgMeta, in *instr) bool {
 			if x[i] == uint64(k) {
 				d[i] = a[i]
 			}
+		}
+	}
+	return true
+}
+
+// rTimesScalar is vTimesScalar on rows.
+func rTimesScalar(m *sgMeta, in *instr) bool {
+	ff := in.t.comp().ff
+	y := m.arg(in.a[1], 1)
+	if y == nil {
+		return false
+	}
+	for k := 0; k < in.t.count; k++ {
+		a := m.arg(in.a[0]+int32(k), 0)
+		if a == nil {
+			return false
+		}
+		d := m.row(in.res + int32(k))
+		a, y := a[:len(d)], y[:len(d)]
+		for i := range d {
+			d[i] = fround(toF64(a[i], ff)*toF64(y[i], ff), ff)
 		}
 	}
 	return true

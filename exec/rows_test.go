@@ -58,6 +58,7 @@ void main() {
     r += pack32(p16.yx);
     f16vec2 hh = unpackFloat2x16(b);
     r += packFloat2x16(hh * float16_t(2.0));
+    r += packFloat2x16(hh * hh.y) + floatBitsToUint((vec3(x, y, z) * y).z);
     r ^= unpack32(pack64(uvec2(a, b)) ^ qv).y;
     r += uint(unpack8(b)[a & 3u]) + uvec4(a, b, r, 7u)[b % 5u];
     tile[gl_LocalInvocationID.x] = z;

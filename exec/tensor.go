@@ -538,20 +538,22 @@ func tensorMemExec(in *instr, io matIO) error {
 	D := tm.lt.dim
 	batch := tm.decode.bodyEnd > 0 && l0.x != nil && l0.x.check == nil
 	onRows := batch && tm.decode.rows.ok
-	var groups []vecGroup
 	if tm.decodeVec != nil {
-		groups = decodeGroups(tm, L, V)
 		// The vector function too must be free of side effects for its
 		// calls to come apart from the scalar function's.
 		onRows = onRows && tm.decodeVec.bodyEnd > 0
 	}
 	sc.decIdx = growI(sc.decIdx, R*C)
 	idxs, coords := sc.decIdx, []uint64(nil)
-	if !onRows || tm.decode.rows.coords {
+	if !onRows || tm.decode.rows.coords || tm.decodeVec != nil {
 		sc.decCoord = grow(sc.decCoord, R*C*2*D)
 		coords = sc.decCoord
 	}
 	tensorIndices(tm.lt, L, tm.vt, V, R, C, false, idxs, coords)
+	var groups []vecGroup
+	if tm.decodeVec != nil {
+		groups = decodeScratch(l0).groups(tm, L, idxs, coords)
+	}
 	if slices.Contains(idxs, tensorSkip) {
 		// Clipped elements keep Object's values.
 		copy(tile, io.raw(tm.obj, tile))
@@ -818,70 +820,87 @@ func decodeArgs(args []uint64, tm *tensorMem, base, idx uint64, bc, ib []uint64)
 }
 
 // vecGroup is a group of matrix elements one call of a vector decode
-// function covers (decodeGroups).
+// function covers (decodeMeta.groups).
 type vecGroup struct {
 	elem   [8]int // matrix element of each component
 	bc, ib [5]uint64
 	idx    uint64
 }
 
-// decodeGroups finds every group of V matrix elements the specification
-// lets the vector decode function cover: elements of one block whose
+// groups finds every group of V matrix elements the specification lets
+// the vector decode function cover: elements of one block whose
 // coordinates agree but in the last dimension, where they run over V
 // consecutive values from a multiple of V, in the order their first
-// elements come.
-func decodeGroups(tm *tensorMem, L, V []uint64) []vecGroup {
-	mt := tm.mt
-	R, C := mt.rows, mt.cols
+// elements come. idxs and coords are tensorIndices' (clamped elements
+// not yet replaced). The groups are dm's until its next call.
+func (dm *decodeMeta) groups(tm *tensorMem, L []uint64, idxs []int64, coords []uint64) []vecGroup {
 	D := tm.lt.dim
-	nv := int(tm.decodeVec.nres) / max(mt.elem.slots, 1)
-	type key struct {
-		bc, ib [5]uint64
+	nv := int(tm.decodeVec.nres) / max(tm.mt.elem.slots, 1)
+	if dm.gat == nil {
+		dm.gat = map[vecKey]int32{}
 	}
-	type group struct {
-		elem [8]int // matrix element of each component, -1 if none yet
-		n    int
-		bad  bool // an offset came twice (clamping folds elements together)
-		idx  uint64
-	}
-	groups := map[key]*group{}
-	var order []key
-	for e := 0; e < R*C; e++ {
-		var k key
-		idx, skip, clamped := tensorElement(tm.lt, L, tm.vt, V, uint64(e/C), uint64(e%C), uint64(C), false, k.bc[:], k.ib[:])
-		if skip || clamped {
-			continue
+	clear(dm.gat)
+	parts := dm.gparts[:0]
+	last := -1
+	for e, idx := range idxs {
+		if idx < 0 {
+			continue // clipped or clamped
 		}
+		var k vecKey
+		cd := coords[e*2*D : e*2*D+2*D]
+		copy(k.bc[:D], cd[:D])
+		copy(k.ib[:D], cd[D:])
 		off := int(k.ib[D-1] % uint64(nv))
 		k.ib[D-1] -= uint64(off)
-		g := groups[k]
-		if g == nil {
-			g = &group{idx: idx}
-			for i := range g.elem {
-				g.elem[i] = -1
+		// Elements of a group mostly come one after another.
+		g := last
+		if g < 0 || parts[g].k != k {
+			i, ok := dm.gat[k]
+			if !ok {
+				i = int32(len(parts))
+				dm.gat[k] = i
+				parts = append(parts, vecPart{k: k, idx: uint64(idx), elem: [8]int{-1, -1, -1, -1, -1, -1, -1, -1}})
 			}
-			groups[k] = g
-			order = append(order, k)
+			g = int(i)
 		}
-		if g.elem[off] >= 0 {
-			g.bad = true
+		last = g
+		p := &parts[g]
+		if p.elem[off] >= 0 {
+			p.bad = true
 			continue
 		}
-		g.elem[off] = e
-		g.n++
+		p.elem[off] = e
+		p.n++
 	}
-	var out []vecGroup
-	for _, k := range order {
-		g := groups[k]
-		if g.bad || g.n != nv || L[tm.lt.block()+D-1] != 0 && L[tm.lt.block()+D-1]%uint64(nv) != 0 {
+	dm.gparts = parts
+	out := dm.gout[:0]
+	for _, p := range parts {
+		if p.bad || p.n != nv || L[tm.lt.block()+D-1] != 0 && L[tm.lt.block()+D-1]%uint64(nv) != 0 {
 			continue
 		}
-		out = append(out, vecGroup{elem: g.elem, bc: k.bc, ib: k.ib, idx: g.idx})
+		out = append(out, vecGroup{elem: p.elem, bc: p.k.bc, ib: p.k.ib, idx: p.idx})
 	}
+	dm.gout = out
 	return out
 }
 
-// decodeVectors decodes every group of decodeGroups with the vector
+// vecKey is what the elements of one group share (decodeMeta.groups).
+type vecKey struct {
+	bc, ib [5]uint64
+}
+
+// vecPart is a group as decodeMeta.groups gathers it: the matrix
+// element of each component (-1 while none), how many, whether an
+// offset came twice (clamping folds elements together), its index.
+type vecPart struct {
+	k    vecKey
+	elem [8]int
+	n    int
+	bad  bool
+	idx  uint64
+}
+
+// decodeVectors decodes every group of decodeMeta.groups with the vector
 // decode function, each once, on the invocation owning its element of
 // lowest coordinate. The scalar decode function is then called for each
 // element of the group too, and a disagreement is a fault: the
@@ -927,7 +946,8 @@ func vecAgree(in *instr, tm *tensorMem, l *lane, e, i int, s, v uint64) error {
 }
 
 // decodeVectorsRows is decodeVectors where both decode functions have no
-// side effects: the vector calls first, then the scalar function for
+// side effects: the vector calls first (on rows, decodeVecRows, where
+// they can run there), then the scalar function for
 // every element the load addresses at once (decodeRows), into tile, and
 // the comparisons; vector values then replace the scalar ones. The calls
 // give what decodeVectors' interleaved ones give, and a disagreement is
@@ -949,17 +969,19 @@ func decodeVectorsRows(in *instr, tm *tensorMem, groups []vecGroup, act []*lane,
 	owner := func(e int) *lane { return act[e/per] }
 	nv := int(tm.decodeVec.nres) / max(tm.mt.elem.slots, 1)
 	vals := sc.u64(1, len(groups)*nv)
-	for k, g := range groups {
-		l := owner(g.elem[0])
-		var a [11]uint64
-		pc, state, depth, loops := l.pc, l.state, len(l.stack), len(l.loops)
-		if _, err := l.callback(in, tm.decodeVec, decodeArgs(a[:0], tm, base, g.idx, g.bc[:], g.ib[:])); err != nil {
-			// As before the call, for the interleaved calls to redo it.
-			l.pc, l.state, l.stack, l.loops = pc, state, l.stack[:depth], l.loops[:loops]
-			restore()
-			return false, nil
+	if !decodeVecRows(tm, groups, act, lm, per, base, vals) {
+		for k, g := range groups {
+			l := owner(g.elem[0])
+			var a [11]uint64
+			pc, state, depth, loops := l.pc, l.state, len(l.stack), len(l.loops)
+			if _, err := l.callback(in, tm.decodeVec, decodeArgs(a[:0], tm, base, g.idx, g.bc[:], g.ib[:])); err != nil {
+				// As before the call, for the interleaved calls to redo it.
+				l.pc, l.state, l.stack, l.loops = pc, state, l.stack[:depth], l.loops[:loops]
+				restore()
+				return false, nil
+			}
+			copy(vals[k*nv:k*nv+nv], l.regs[tm.decodeVec.res:tm.decodeVec.res+int32(nv)])
 		}
-		copy(vals[k*nv:k*nv+nv], l.regs[tm.decodeVec.res:tm.decodeVec.res+int32(nv)])
 	}
 	if !decodeRows(tm, act, lm, per, base, idxs, coords, tile) {
 		restore()

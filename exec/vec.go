@@ -75,6 +75,9 @@ func pickVec(in *instr) vecOp {
 	if plainDynamic(in) {
 		return vExtractDyn
 	}
+	if floatTimesScalar(in) {
+		return vTimesScalar
+	}
 	switch in.op {
 	case spirv.OpLoad:
 		return pickLoad(in)
@@ -159,6 +162,30 @@ func vExtractDyn(sg []*lane, in *instr) bool {
 			r[d] = r[s+int32(i)]
 		} else {
 			r[d] = 0
+		}
+	}
+	return true
+}
+
+// floatTimesScalar reports an OpVectorTimesScalar of plain float
+// vectors, which the handlers compute as eval's mul does.
+func floatTimesScalar(in *instr) bool {
+	if in.op != spirv.OpVectorTimesScalar || len(in.a) != 2 || in.t == nil || in.t.kind != kVector || in.t.slots != in.t.count {
+		return false
+	}
+	ct := in.t.comp()
+	return ct.kind == kFloat && (ct.ff == f16 || ct.ff == f32 || ct.ff == f64)
+}
+
+// vTimesScalar is floatTimesScalar's OpVectorTimesScalar.
+func vTimesScalar(sg []*lane, in *instr) bool {
+	ff, n := in.t.comp().ff, int32(in.t.count)
+	d, a, b := in.res, in.a[0], in.a[1]
+	for _, l := range sg {
+		r := l.regs
+		y := toF64(r[b], ff)
+		for k := int32(0); k < n; k++ {
+			r[d+k] = fround(toF64(r[a+k], ff)*y, ff)
 		}
 	}
 	return true

@@ -70,6 +70,9 @@ func TestVecMatchesEval(t *testing.T) {
 		c{op: spirv.OpBitcast, t: ints(32, true), at: f32t, nargs: 1}, c{op: spirv.OpBitcast, t: f16t, at: ints(16, false), nargs: 1})
 	cases = append(cases, c{op: spirv.OpVectorExtractDynamic, t: ints(32, false), at: vec(ints(32, false), 4), nargs: 2},
 		c{op: spirv.OpVectorExtractDynamic, t: f16t, at: vec(f16t, 2), nargs: 2})
+	for _, ft := range []*typ{f16t, f32t, f64t} {
+		cases = append(cases, c{op: spirv.OpVectorTimesScalar, t: vec(ft, 4), at: vec(ft, 4), nargs: 2})
+	}
 	// Bitcasts between component widths (unpack8, pack32, unpackFloat2x16, ...).
 	for _, p := range [][2]*typ{{vec(ints(8, false), 4), ints(32, false)}, {vec(ints(16, false), 2), ints(32, false)},
 		{vec(f16t, 2), ints(32, false)}, {vec(ints(32, false), 2), ints(64, false)}, {vec(ints(8, true), 8), vec(ints(32, true), 2)},
