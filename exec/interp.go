@@ -480,32 +480,39 @@ func (l *lane) run() error {
 	}
 }
 
+// intOp is the result of the integer instruction of inline kind k (fIAdd
+// ... fIEq) on a and b: m is the mask of the result's width, for fSLT the
+// width in bits.
+func intOp(k uint8, m, a, b uint64) uint64 {
+	var c bool
+	switch k {
+	case fIAdd:
+		return (a + b) & m
+	case fISub:
+		return (a - b) & m
+	case fIMul:
+		return a * b & m
+	case fAnd:
+		return a & b
+	case fULT:
+		c = a < b
+	case fSLT:
+		// Both shifted to the top: compared as signed, as sign-extended.
+		c = int64(a<<(64-m)) < int64(b<<(64-m))
+	default: // fIEq
+		c = a == b
+	}
+	return b2u(c)
+}
+
 // fastOne runs the inlined paths of the commonest instructions; it reports
 // whether it handled in (a path may decline, e.g. an index out of range,
 // leaving the general code to fault).
 func (l *lane) fastOne(in *instr) bool {
 	r := l.regs
 	switch in.fast {
-	case fIAdd:
-		r[in.res] = (r[in.a[0]] + r[in.a[1]]) & in.m
-		return true
-	case fISub:
-		r[in.res] = (r[in.a[0]] - r[in.a[1]]) & in.m
-		return true
-	case fIMul:
-		r[in.res] = r[in.a[0]] * r[in.a[1]] & in.m
-		return true
-	case fAnd:
-		r[in.res] = r[in.a[0]] & r[in.a[1]]
-		return true
-	case fULT:
-		r[in.res] = b2u(r[in.a[0]] < r[in.a[1]])
-		return true
-	case fSLT:
-		r[in.res] = b2u(sext(r[in.a[0]], int(in.m)) < sext(r[in.a[1]], int(in.m)))
-		return true
-	case fIEq:
-		r[in.res] = b2u(r[in.a[0]] == r[in.a[1]])
+	case fIAdd, fISub, fIMul, fAnd, fULT, fSLT, fIEq:
+		r[in.res] = intOp(in.fast, in.m, r[in.a[0]], r[in.a[1]])
 		return true
 	case fExtract:
 		r[in.res] = r[in.a[0]+int32(in.sub)]
@@ -518,18 +525,7 @@ func (l *lane) fastOne(in *instr) bool {
 		}
 		return true
 	case fChain:
-		c := in.ch
-		addr := r[in.a[0]] + uint64(c.off)
-		ok := true
-		for _, s := range c.steps {
-			k := sext(r[s.slot], s.w)
-			if s.bound > 0 && (k < 0 || k >= int64(s.bound)) {
-				ok = false
-				break
-			}
-			addr += uint64(k * int64(s.stride))
-		}
-		if ok {
+		if addr, ok := chainAddr(r, in.a[0], in.ch); ok {
 			r[in.res] = addr
 			return true
 		}

@@ -338,20 +338,8 @@ next:
 				}
 			}
 			switch o.k {
-			case fIAdd:
-				r[o.res] = (r[o.a] + r[o.b]) & o.m
-			case fISub:
-				r[o.res] = (r[o.a] - r[o.b]) & o.m
-			case fIMul:
-				r[o.res] = r[o.a] * r[o.b] & o.m
-			case fAnd:
-				r[o.res] = r[o.a] & r[o.b]
-			case fULT:
-				r[o.res] = b2u(r[o.a] < r[o.b])
-			case fSLT:
-				r[o.res] = b2u(sext(r[o.a], int(o.m)) < sext(r[o.b], int(o.m)))
-			case fIEq:
-				r[o.res] = b2u(r[o.a] == r[o.b])
+			case fIAdd, fISub, fIMul, fAnd, fULT, fSLT, fIEq:
+				r[o.res] = intOp(o.k, o.m, r[o.a], r[o.b])
 			case fExtract:
 				r[o.res] = r[o.a+o.x]
 			case fChain, fChainLoad:
