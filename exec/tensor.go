@@ -621,7 +621,14 @@ func tensorMemExec(in *instr, io matIO) error {
 // so the results are those of one call per element. When an instruction
 // fails or a step budget runs out it restores the budgets and reports
 // false, and the caller makes the calls one by one from the start,
-// faulting where they must.
+// faulting where they must. Neither it nor the calls spread anything
+// from the lockstep subgroup first: besides its parameters and its own
+// results a decode function reads only module-scope values (constants
+// and variables' addresses, slots below constEnd that every invocation's
+// registers hold from the template and nothing writes) and memory
+// (Private variables are invocation memory, which lockstep stores write
+// in every invocation and an owner fills when first touched);
+// exec/decstale_test.go pins this.
 func decodeBatch(tm *tensorMem, act []*lane, per int, base uint64, idxs []int64, coords, tile []uint64) bool {
 	c := tm.decode
 	l0 := act[0]
