@@ -115,3 +115,35 @@ func rRepack(m *sgMeta, in *instr) bool {
 	}
 	return true
 }
+
+// ptrCast reports an OpBitcast from or to a pointer that keeps its 64
+// bits (pointer to pointer, pointer and 64-bit integer): a copy.
+func ptrCast(in *instr) bool {
+	if in.op != spirv.OpBitcast || len(in.a) != 1 || in.t == nil || in.at == nil || in.t.slots != 1 || in.at.slots != 1 {
+		return false
+	}
+	if in.t.kind != kPointer && in.at.kind != kPointer {
+		return false
+	}
+	w := func(t *typ) bool { return t.kind == kPointer || t.kind == kInt && t.width == 64 }
+	return w(in.t) && w(in.at)
+}
+
+// vPtrCast is ptrCast's bitcast.
+func vPtrCast(sg []*lane, in *instr) bool {
+	d, s := in.res, in.a[0]
+	for _, l := range sg {
+		l.regs[d] = l.regs[s]
+	}
+	return true
+}
+
+// rPtrCast is ptrCast's bitcast on rows.
+func rPtrCast(m *sgMeta, in *instr) bool {
+	a := m.arg(in.a[0], 0)
+	if a == nil {
+		return false
+	}
+	copy(m.row(in.res), a)
+	return true
+}

@@ -28,6 +28,48 @@ type rowPlan struct {
 	liveIn []int32
 	// coords: the body reads the coordinates (parameters 1 and 2).
 	coords bool
+	// acts says how each instruction of the body runs where not by its
+	// row handler.
+	acts []rowAct
+}
+
+// rowAct is how an instruction of a decode body runs on rows where a
+// Function variable's value stands for the variable (planRows): not at
+// all (skip: its store, an access chain into it), or as a copy of the
+// value's slots from src (a load).
+type rowAct struct {
+	skip, copy bool
+	src        int32
+}
+
+// constPart walks the constant indices idx of an access chain into a
+// value of type t: the slot offset and type of the part reached, or a
+// nil type.
+func (p *prog) constPart(t *typ, idx []uint32) (int32, *typ) {
+	off := int32(0)
+	for _, id := range idx {
+		i, ok := p.constU(id)
+		if !ok || t == nil {
+			return 0, nil
+		}
+		switch t.kind {
+		case kVector, kArray, kMatrix:
+			if i >= uint64(t.count) || t.elem == nil {
+				return 0, nil
+			}
+			off += int32(i) * int32(t.elem.slots)
+			t = t.elem
+		case kStruct:
+			if i >= uint64(len(t.mem)) || len(t.moff) != len(t.mem) {
+				return 0, nil
+			}
+			off += int32(t.moff[i])
+			t = t.mem[i]
+		default:
+			return 0, nil
+		}
+	}
+	return off, t
 }
 
 // planRows derives c's rowPlan from its straight body.
@@ -59,13 +101,9 @@ func (p *prog) planRows(c *coop2) rowPlan {
 		}
 		return false
 	}
-	for pc := c.pc; pc < c.bodyEnd; pc++ {
-		in := &p.code[pc]
-		if in.w > 0 || in.lk == lkStore && in.fast != fCopy {
-			return rowPlan{}
-		}
-		for i := 0; i+1 < len(in.uses); i += 2 {
-			for s := in.uses[i]; s < in.uses[i]+in.uses[i+1]; s++ {
+	use := func(uses []int32) {
+		for i := 0; i+1 < len(uses); i += 2 {
+			for s := uses[i]; s < uses[i]+uses[i+1]; s++ {
 				rp.coords = rp.coords || coord(s)
 				if !written[s] && !seen[s] {
 					seen[s] = true
@@ -73,11 +111,91 @@ func (p *prog) planRows(c *coop2) rowPlan {
 				}
 			}
 		}
-		if in.fast == fCopy {
-			write(in.res, int32(in.m))
-		} else {
-			write(in.res, resN(in))
+	}
+	// A Function variable the body stores whole before any use
+	// (straightBody) is its value: on rows, every element of one owner
+	// would share the owner's variable, so its loads, through constant
+	// access chains too, copy the stored value's slots instead (fwd: the
+	// value's part each such pointer reaches), and the store and chains
+	// do nothing.
+	type part struct {
+		src int32
+		t   *typ
+	}
+	fwd := map[int32]part{}
+	// spares reports whether writing n slots from r leaves alone every
+	// stored value's slots (a promoted variable's may be one).
+	spares := func(r, n int32) bool {
+		for _, f := range fwd {
+			if r < f.src+int32(f.t.slots) && f.src < r+n {
+				return false
+			}
 		}
+		return true
+	}
+	rp.acts = make([]rowAct, c.bodyEnd-c.pc)
+	for pc := c.pc; pc < c.bodyEnd; pc++ {
+		in := &p.code[pc]
+		act := &rp.acts[pc-c.pc]
+		switch {
+		case in.lk == lkStore && in.fast != fCopy:
+			if len(in.a) < 2 || in.at == nil {
+				return rowPlan{}
+			}
+			fwd[in.a[0]] = part{in.a[1], in.at}
+			act.skip = true
+			use([]int32{in.a[1], int32(in.at.slots)})
+			continue
+		case in.op == spirv.OpAccessChain || in.op == spirv.OpInBoundsAccessChain:
+			w := p.m.Insts[in.idx].Words
+			if len(w) < 3 || int(w[2]) >= len(p.slot) {
+				break
+			}
+			f, ok := fwd[p.slot[w[2]]]
+			if !ok {
+				break
+			}
+			off, t := p.constPart(f.t, w[3:])
+			if t == nil {
+				return rowPlan{}
+			}
+			fwd[in.res] = part{f.src + off, t}
+			act.skip = true
+			continue
+		case in.op == spirv.OpLoad && len(in.a) > 0:
+			f, ok := fwd[in.a[0]]
+			if !ok {
+				break
+			}
+			if in.t == nil || in.t.slots != f.t.slots {
+				return rowPlan{}
+			}
+			act.copy, act.src = true, f.src
+			if !spares(in.res, int32(f.t.slots)) {
+				return rowPlan{}
+			}
+			write(in.res, int32(f.t.slots))
+			continue
+		}
+		if in.w > 0 || in.lk == lkStore && in.fast != fCopy {
+			return rowPlan{}
+		}
+		for i := 0; i+1 < len(in.uses); i += 2 {
+			for s := in.uses[i]; s < in.uses[i]+in.uses[i+1]; s++ {
+				if _, ok := fwd[s]; ok {
+					return rowPlan{} // a variable's pointer used otherwise
+				}
+			}
+		}
+		use(in.uses)
+		r, n := in.res, resN(in)
+		if in.fast == fCopy {
+			n = int32(in.m)
+		}
+		if !spares(r, n) {
+			return rowPlan{}
+		}
+		write(r, n)
 	}
 	if !written[c.ret] {
 		return rowPlan{}
@@ -331,8 +449,22 @@ func (dm *decodeMeta) run(c *coop2, l0 *lane, sg []*lane, set, get func(m *sgMet
 			setSt(m.st, s, c.pn[j], sVec)
 		}
 		for pc := c.pc; pc < c.bodyEnd; pc++ {
-			if !m.decodeStep(&code[pc]) {
-				return false
+			in := &code[pc]
+			switch a := &rp.acts[pc-c.pc]; {
+			case a.skip:
+			case a.copy:
+				for k := int32(0); k < int32(in.t.slots); k++ {
+					v := m.arg(a.src+k, 0)
+					if v == nil {
+						return false
+					}
+					copy(m.row(in.res+k), v)
+				}
+				setSt(m.st, in.res, int32(in.t.slots), sVec)
+			default:
+				if !m.decodeStep(in) {
+					return false
+				}
 			}
 		}
 		get(m, lo, n)

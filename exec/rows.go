@@ -147,6 +147,12 @@ func pickRow(in *instr) rowOp {
 	if floatTimesScalar(in) {
 		return rTimesScalar
 	}
+	if ptrCast(in) {
+		return rPtrCast
+	}
+	if plainConstruct(in) {
+		return rConstruct
+	}
 	n := int32(in.t.slots)
 	ct, act := in.t.comp(), in.at.comp()
 	switch len(in.a) {
@@ -213,6 +219,22 @@ func rExtractDyn(m *sgMeta, in *instr) bool {
 			if x[i] == uint64(k) {
 				d[i] = a[i]
 			}
+		}
+	}
+	return true
+}
+
+// rConstruct is vConstruct on rows.
+func rConstruct(m *sgMeta, in *instr) bool {
+	k := in.res
+	for j, s := range in.a {
+		for c := int32(0); c < int32(in.lit[j]); c++ {
+			a := m.arg(s+c, 0)
+			if a == nil {
+				return false
+			}
+			copy(m.row(k), a)
+			k++
 		}
 	}
 	return true
@@ -408,6 +430,9 @@ func (m *sgMeta) memRow(a []uint64, n uint64, f func(i int, b []byte)) bool {
 
 //go:noinline
 func pickRowLoad(in *instr) rowOp {
+	if plainVecLoad(in) {
+		return rLoadVec
+	}
 	switch in.t.width {
 	case 8:
 		return rLoad8
@@ -559,6 +584,28 @@ func rLoad16(m *sgMeta, in *instr) bool {
 		d[i] = uint64(binary.LittleEndian.Uint16(buf[off:]))
 	}
 	return true
+}
+
+// rLoadVec is vLoadVec on rows.
+func rLoadVec(m *sgMeta, in *instr) bool {
+	t := in.t
+	a := m.arg(in.a[0], 0)
+	if a == nil {
+		return false
+	}
+	var d [16][]uint64
+	if t.count > len(d) {
+		return false
+	}
+	for k := 0; k < t.count; k++ {
+		d[k] = m.row(in.res + int32(k))
+	}
+	es := t.elem.size
+	return m.memRow(a[:m.w], uint64(t.size), func(i int, b []byte) {
+		for k := 0; k < t.count; k++ {
+			d[k][i] = rdScalar(t.elem, b[k*es:])
+		}
+	})
 }
 
 // rLoad8 is rLoad16 for bytes (the quantized weights decode functions

@@ -30,6 +30,7 @@ layout(set = 0, binding = 4) buffer L { uint64_t q[]; };
 layout(set = 0, binding = 5) buffer Out { uint o[]; };
 layout(push_constant) uniform P { uint k; int bad; } p;
 shared float tile[48];
+shared vec2 tile2[48];
 void main() {
     uint i = gl_GlobalInvocationID.x;
     uint a = u[i], b = u[i + 64];
@@ -62,7 +63,12 @@ void main() {
     r ^= unpack32(pack64(uvec2(a, b)) ^ qv).y;
     r += uint(unpack8(b)[a & 3u]) + uvec4(a, b, r, 7u)[b % 5u];
     tile[gl_LocalInvocationID.x] = z;
+    tile2[gl_LocalInvocationID.x] = vec2(x, y);
     barrier();
+    vec2 t2 = tile2[(gl_LocalInvocationID.x + 5u) % 48u];
+    r += floatBitsToUint(t2.x) ^ floatBitsToUint(t2.y) + gl_GlobalInvocationID.y;
+    uvec4 c4 = uvec4(uvec2(a, r), b, p.k);
+    r += c4.x * 3u + c4.y * 5u + c4.z * 7u + c4.w;
     float acc = 0.0;
     for (uint j = 0u; j < 48u; j++) {
         acc += tile[(gl_LocalInvocationID.x + j) % 48u] * float(j);

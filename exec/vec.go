@@ -78,6 +78,12 @@ func pickVec(in *instr) vecOp {
 	if floatTimesScalar(in) {
 		return vTimesScalar
 	}
+	if ptrCast(in) {
+		return vPtrCast
+	}
+	if plainConstruct(in) {
+		return vConstruct
+	}
 	switch in.op {
 	case spirv.OpLoad:
 		return pickLoad(in)
@@ -191,6 +197,33 @@ func vTimesScalar(sg []*lane, in *instr) bool {
 	return true
 }
 
+// plainConstruct reports an OpCompositeConstruct of a vector, array or
+// struct from its constituents' slots (eval's concatenation).
+func plainConstruct(in *instr) bool {
+	if in.op != spirv.OpCompositeConstruct || in.t == nil || len(in.lit) != len(in.a) ||
+		in.t.kind != kVector && in.t.kind != kArray && in.t.kind != kStruct {
+		return false
+	}
+	n := 0
+	for _, c := range in.lit {
+		n += int(c)
+	}
+	return n == in.t.slots
+}
+
+// vConstruct is plainConstruct's OpCompositeConstruct.
+func vConstruct(sg []*lane, in *instr) bool {
+	for _, l := range sg {
+		r, k := l.regs, in.res
+		for j, s := range in.a {
+			c := int32(in.lit[j])
+			copy(r[k:k+c], r[s:s+c])
+			k += c
+		}
+	}
+	return true
+}
+
 func vCopy(sg []*lane, in *instr) bool {
 	d, s, n := in.res, in.a[0], int32(in.m)
 	for _, l := range sg {
@@ -294,6 +327,9 @@ func memScalar(t *typ) bool {
 }
 
 func pickLoad(in *instr) vecOp {
+	if plainVecLoad(in) {
+		return vLoadVec
+	}
 	if !memScalar(in.t) || in.ml.stride != 0 {
 		return nil
 	}
@@ -306,6 +342,31 @@ func pickLoad(in *instr) vecOp {
 		return vLoad32
 	}
 	return vLoad64
+}
+
+// plainVecLoad reports a load of a vector of plain scalars laid out one
+// after another (no matrix stride, no nibbles): loadBytes' vectors.
+func plainVecLoad(in *instr) bool {
+	t := in.t
+	return in.op == spirv.OpLoad && t != nil && t.kind == kVector && memScalar(t.elem) && in.ml.stride == 0 &&
+		!t.nibbles() && t.slots == t.count && t.size >= t.count*t.elem.size
+}
+
+// vLoadVec is plainVecLoad's load, each invocation's whole extent
+// checked as the general path's region is.
+func vLoadVec(sg []*lane, in *instr) bool {
+	t := in.t
+	d, a, es := in.res, in.a[0], t.elem.size
+	for _, l := range sg {
+		b := l.plainMem(l.regs[a], uint64(t.size))
+		if b == nil {
+			return false
+		}
+		for k := 0; k < t.count; k++ {
+			l.regs[d+int32(k)] = rdScalar(t.elem, b[k*es:])
+		}
+	}
+	return true
 }
 
 func vLoad8(sg []*lane, in *instr) bool {
