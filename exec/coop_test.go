@@ -214,8 +214,15 @@ func TestCoopPartialSubgroup(t *testing.T) {
 // per dispatch (cpu-ms/op), which other processes sharing the machine do
 // not inflate as they do the wall time.
 func BenchmarkCoopMatmul512(b *testing.B) {
-	var cpu0 int64
-	report := func(b *testing.B) {
+	// timeIt runs b.N dispatches and reports their figures.
+	timeIt := func(b *testing.B, dispatch func() error) {
+		b.ResetTimer()
+		cpu0 := cpuTime()
+		for range b.N {
+			if err := dispatch(); err != nil {
+				b.Fatal(err)
+			}
+		}
 		b.ReportMetric(2.0*512*512*512*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
 		if cpu0 >= 0 {
 			b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
@@ -239,14 +246,7 @@ func BenchmarkCoopMatmul512(b *testing.B) {
 				if module == "coop" {
 					s.code = ours
 				}
-				b.ResetTimer()
-				cpu0 = cpuTime()
-				for range b.N {
-					if err := s.dispatch(); err != nil {
-						b.Fatal(err)
-					}
-				}
-				report(b)
+				timeIt(b, s.dispatch)
 			})
 		}
 	}
@@ -254,14 +254,7 @@ func BenchmarkCoopMatmul512(b *testing.B) {
 		for _, workers := range []int{1, 0} {
 			b.Run(fmt.Sprintf("tile%d/%s", tile, cores(workers)), func(b *testing.B) {
 				s := newMatmul(b, 512, 512, 512, tile, false, Options{Parallel: true, Workers: workers})
-				b.ResetTimer()
-				cpu0 = cpuTime()
-				for range b.N {
-					if err := s.dispatch(); err != nil {
-						b.Fatal(err)
-					}
-				}
-				report(b)
+				timeIt(b, s.dispatch)
 			})
 		}
 	}
